@@ -1,0 +1,147 @@
+# tracefig - turns performance traces into publication figures.
+#
+#   make            build build/tracefig
+#   make demo       install missing build dependencies, build, render examples/
+#   make check      install missing test dependencies, run every test
+#   make golden     rewrite tests/golden/*/expected.* (review the diff!)
+#   make bench      milliseconds per figure, and ratios against the reference
+#   make SAN=1 check    the same suite under ASan+UBSan (objects in build-san/)
+#   make leakcheck  valgrind over every golden case and back-end
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Dependencies are Debian packages; tests/tools/deps.sh installs the missing
+# ones with apt-get when run as root, and prints the exact command otherwise.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+
+CC ?= cc
+SAN ?=
+WERROR ?=
+PKGS = jansson libxml-2.0
+
+# cairo is optional: without it the build succeeds without PDF/PNG output.
+HAVE_CAIRO := $(shell pkg-config --exists cairo 2>/dev/null && echo 1)
+ifeq ($(HAVE_CAIRO),1)
+PKGS += cairo
+CPPFLAGS_CAIRO = -DTF_HAVE_CAIRO=1
+endif
+
+ifeq ($(SAN),1)
+BUILD = build-san
+SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT = -O1 -g
+else
+BUILD = build
+SANFLAGS =
+OPT = -O2 -g
+endif
+
+WARN = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+       -Wformat=2 -Wvla -Wdouble-promotion -Wimplicit-fallthrough
+ifneq ($(WERROR),)
+WARN += -Werror
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS ?= $(OPT)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
+             $(SANFLAGS) $(CPPFLAGS_CAIRO) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+LIBS = $(PKG_LIBS) -lm
+
+SRCS := $(sort $(wildcard src/*.c))
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(BUILD)/obj/templates.o
+TEMPLATES := $(sort $(wildcard templates/*))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+
+BIN = $(BUILD)/tracefig
+UNIT = $(BUILD)/unit-tests
+
+.PHONY: all demo check deps-build deps-test test unit golden golden-check parity \
+        bench leakcheck install uninstall clean examples parity-refresh
+
+all: $(BIN)
+
+$(BUILD)/obj:
+	@mkdir -p $@
+
+$(BUILD)/embed: src/tools/embed.c | $(BUILD)/obj
+	$(CC) -std=c11 -O1 -o $@ $<
+
+$(BUILD)/templates.c: $(BUILD)/embed $(TEMPLATES)
+	$(BUILD)/embed $@ $(TEMPLATES)
+
+$(BUILD)/obj/templates.o: $(BUILD)/templates.c src/templates.h | $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BIN): $(BUILD)/obj/main.o $(LIB_OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(UNIT): $(UNIT_SRCS) $(LIB_OBJS) $(wildcard tests/unit/*.h)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LIBS)
+
+# --- set-up ------------------------------------------------------------------
+
+deps-build:
+	@sh tests/tools/deps.sh build
+
+deps-test:
+	@sh tests/tools/deps.sh test
+
+# --- the README's two commands -------------------------------------------------
+
+demo: deps-build
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory examples
+
+examples: $(BIN)
+	@sh examples/render.sh $(BIN)
+
+check: deps-test
+	@$(MAKE) --no-print-directory test
+
+test: $(BIN) $(UNIT)
+	@sh tests/run-all.sh $(BUILD)
+
+unit: $(UNIT)
+	$(UNIT)
+
+golden: $(BIN)
+	@sh tests/golden/run.sh $(BIN) --update
+
+golden-check: $(BIN)
+	@sh tests/golden/run.sh $(BIN)
+
+parity: $(BIN)
+	@sh tests/parity/run.sh $(BIN)
+
+parity-refresh:
+	/usr/bin/python3 tests/tools/mkparity.py
+
+bench: $(BIN)
+	@sh tests/tools/bench.sh $(BIN)
+
+leakcheck: $(BIN)
+	@sh tests/tools/leakcheck.sh $(BIN)
+
+# --- install -----------------------------------------------------------------
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/tracefig
+	install -m 0644 tracefig.1 $(DESTDIR)$(MANDIR)/tracefig.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tracefig $(DESTDIR)$(MANDIR)/tracefig.1
+
+clean:
+	rm -rf build build-san build-fuzz

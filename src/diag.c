@@ -1,0 +1,54 @@
+/* diag.c - see diag.h. */
+#include "diag.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void tf_diag_init(struct tf_diag *d)
+{
+    memset(d, 0, sizeof *d);
+}
+
+bool tf_diag_verror(struct tf_diag *d, enum tf_exit code, const char *fmt,
+                    va_list ap)
+{
+    if (d->code != TF_OK)
+        return false;
+    d->code = code;
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    /* One line, whatever the message carried in. */
+    for (char *p = d->msg; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    return false;
+}
+
+bool tf_diag_error(struct tf_diag *d, enum tf_exit code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tf_diag_verror(d, code, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void tf_diag_warn(struct tf_diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tracefig: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    d->n_warnings++;
+}
+
+bool tf_diag_failed(const struct tf_diag *d)
+{
+    return d->code != TF_OK;
+}
+
+const char *tf_diag_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}

@@ -1,0 +1,452 @@
+/* main.c - the command line: options, the list of outputs, exit codes.
+ *
+ * Loads the trace once, builds the figure model once, renders every output
+ * into memory, and only when all of them succeeded writes them (each through
+ * a temp file renamed into place).  A failure therefore writes nothing and
+ * never clobbers an existing output.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "figure.h"
+#include "fmt.h"
+#include "outfile.h"
+#include "render.h"
+#include "trace.h"
+
+#ifndef TF_VERSION
+#define TF_VERSION "0.1.0"
+#endif
+
+enum { MAX_OUTPUTS = 16 };
+
+struct output {
+    const char *path; /* "-" for stdout */
+    const struct tf_backend *backend;
+    struct tf_buf buf;
+    bool owned_path; /* path was allocated here (the companion PNG) */
+};
+
+struct cli {
+    const char *trace_path;
+    const char *breakdown_path;
+    const char *format; /* --format, or NULL */
+    struct tf_rules_opts rules;
+    struct tf_render_opts render;
+    bool companion_png;
+    struct output outputs[MAX_OUTPUTS];
+    size_t n_outputs;
+    struct tf_buf cmdline;
+};
+
+static void usage_hint(void)
+{
+    fputs("Try 'tracefig --help' for more information.\n", stderr);
+}
+
+static void print_help(void)
+{
+    printf("Usage: tracefig [OPTION]... [TRACE]\n"
+           "Turn a pipelined I/O timeline or a PyTorch Chrome trace into a figure.\n"
+           "\n"
+           "Input:\n"
+           "  TRACE, --trace FILE, --trace_file FILE\n"
+           "                          pipelined_timeline_v1/_v2 or a Chrome trace\n"
+           "                          (traceEvents); '-' reads standard input\n"
+           "  --breakdown FILE, --breakdown_file FILE\n"
+           "                          candidate_breakdown_v1: adds the GPU runtime panel\n"
+           "\n"
+           "Window and content:\n"
+           "  --start-candidate N, --start_candidate N\n"
+           "                          first candidate of the window (default: the trace's\n"
+           "                          start_candidate, timeline_record_from,\n"
+           "                          focus_candidate, else 0); in PyTorch traces picks\n"
+           "                          the Candidate_Eval_N window\n"
+           "  --focus-candidate N, --focus_candidate N\n"
+           "                          deprecated alias of --start-candidate\n"
+           "  --num-candidates N, --num_candidates N\n"
+           "                          candidates in the core window (default: the trace's\n"
+           "                          num_candidates, else 3)\n"
+           "  --min-runtime-pct P, --min_runtime_pct P\n"
+           "                          breakdown panel: fold ops below P %% (the three\n"
+           "                          display groups are always shown)\n"
+           "  --legend-y H, --legend_y H\n"
+           "                          legend row height relative to the plot row\n"
+           "                          (default 0.16, at least 0.10)\n"
+           "\n"
+           "Output:\n"
+           "  -o FILE, --output FILE  write the figure to FILE ('-': standard output);\n"
+           "                          repeat for several formats from one load\n"
+           "                          (default: overlap_trace.pdf)\n"
+           "  -f FMT, --format FMT    output format, else from each FILE's extension:\n");
+    for (size_t i = 0; tf_backends[i]; i++) {
+        const struct tf_backend *b = tf_backends[i];
+        char exts[64] = "";
+        for (size_t j = 0; b->exts[j]; j++) {
+            if (j)
+                strcat(exts, " ");
+            strcat(exts, b->exts[j]);
+        }
+        printf("                            %-6s %-10s %s%s\n", b->name, exts, b->description,
+               b->available ? "" : " (not built: needs cairo)");
+    }
+    printf("  --standalone            TikZ: a complete document, not a fragment\n"
+           "  --dpi N                 PNG resolution (default 200)\n"
+           "  --companion-png         with a .pdf output, also write the .png beside it,\n"
+           "                          as the reference script does\n"
+           "\n"
+           "  -h, --help              show this help and exit\n"
+           "  -V, --version           show the version and the back-ends built in\n"
+           "\n"
+           "Exit status: 0 ok, 1 bad input, 2 usage error, 3 output I/O error.\n"
+           "See tracefig(1) for the figure rules and the JSON model.\n");
+}
+
+static void print_version(void)
+{
+    printf("tracefig %s\nback-ends:", TF_VERSION);
+    for (size_t i = 0; tf_backends[i]; i++)
+        printf(" %s%s", tf_backends[i]->name, tf_backends[i]->available ? "" : "(not built)");
+    printf("\n");
+#ifndef TF_HAVE_CAIRO
+    printf("PDF and PNG output are not available: built without cairo.\n");
+#endif
+}
+
+static bool usage_error(struct tf_diag *d, const char *fmt, ...) TF_PRINTF(2, 3);
+static bool usage_error(struct tf_diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tf_diag_verror(d, TF_EUSAGE, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool parse_int(const char *opt, const char *s, struct tf_opt_int *out,
+                      struct tf_diag *d)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < -1000000000LL ||
+        v > 1000000000LL) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s: expected an integer, got '%.200s'", opt, s);
+        return tf_diag_error(d, TF_EUSAGE, "%s", msg);
+    }
+    out->set = true;
+    out->v = v;
+    return true;
+}
+
+static bool parse_double(const char *opt, const char *s, double lo, double hi, double *out,
+                         struct tf_diag *d)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi)) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s: expected a number, got '%.200s'", opt, s);
+        return tf_diag_error(d, TF_EUSAGE, "%s", msg);
+    }
+    *out = v;
+    return true;
+}
+
+/* The spelling of an option without its leading dashes, with '-' for '_'. */
+static void canon(const char *arg, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; *arg && *arg != '=' && i + 1 < n; arg++)
+        out[i++] = *arg == '_' ? '-' : *arg;
+    out[i] = '\0';
+}
+
+static bool add_output(struct cli *c, const char *path, struct tf_diag *d)
+{
+    if (c->n_outputs == MAX_OUTPUTS)
+        return usage_error(d, "too many outputs (at most %d)", MAX_OUTPUTS);
+    c->outputs[c->n_outputs].path = path;
+    tf_buf_init(&c->outputs[c->n_outputs].buf);
+    c->n_outputs++;
+    return true;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s && s[1] ? s + 1 : p;
+}
+
+/* The command recorded in TikZ headers: no paths, no output names. */
+static void record_arg(struct cli *c, const char *arg, bool is_path)
+{
+    tf_buf_putc(&c->cmdline, ' ');
+    tf_buf_puts(&c->cmdline, is_path ? base_name(arg) : arg);
+}
+
+static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
+                       bool *exit_now)
+{
+    tf_buf_puts(&c->cmdline, "tracefig");
+    struct tf_opt_int focus = {false, 0};
+    bool only_positional = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_positional || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (c->trace_path)
+                return usage_error(d, "more than one trace file: '%.200s'", a);
+            c->trace_path = a;
+            record_arg(c, a, true);
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_positional = true;
+            continue;
+        }
+        char name[64];
+        const char *val = NULL;
+        if (a[1] == '-') {
+            canon(a + 2, name, sizeof name);
+            const char *eq = strchr(a, '=');
+            if (eq)
+                val = eq + 1;
+        } else {
+            /* Short options: -o FILE, -oFILE, -f FMT, -h, -V. */
+            name[0] = a[1];
+            name[1] = '\0';
+            if (a[2])
+                val = a + 2;
+        }
+        if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
+            print_help();
+            *exit_now = true;
+            return true;
+        }
+        if (strcmp(name, "version") == 0 || strcmp(name, "V") == 0) {
+            print_version();
+            *exit_now = true;
+            return true;
+        }
+        if (strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0) {
+            if (val)
+                return usage_error(d, "option '%.200s' takes no value", a);
+            if (name[0] == 's')
+                c->render.standalone = true;
+            else
+                c->companion_png = true;
+            record_arg(c, a, false);
+            continue;
+        }
+        static const char *const with_value[] = {
+            "trace-file", "trace", "output", "o", "format", "f", "start-candidate",
+            "num-candidates", "focus-candidate", "breakdown-file", "breakdown",
+            "min-runtime-pct", "legend-y", "dpi", NULL,
+        };
+        bool known = false;
+        for (size_t k = 0; with_value[k]; k++)
+            known |= strcmp(name, with_value[k]) == 0;
+        if (!known)
+            return usage_error(d, "unknown option '%.200s'", a);
+        if (!val) {
+            if (i + 1 >= argc)
+                return usage_error(d, "option '%.200s' needs a value", a);
+            val = argv[++i];
+        }
+        if (strcmp(name, "trace-file") == 0 || strcmp(name, "trace") == 0) {
+            if (c->trace_path)
+                return usage_error(d, "more than one trace file: '%.200s'", val);
+            c->trace_path = val;
+            tf_buf_puts(&c->cmdline, " --trace");
+            record_arg(c, val, true);
+        } else if (strcmp(name, "output") == 0 || strcmp(name, "o") == 0) {
+            if (!add_output(c, val, d))
+                return false;
+        } else if (strcmp(name, "format") == 0 || strcmp(name, "f") == 0) {
+            if (!tf_backend_by_name(val))
+                return usage_error(d, "unknown format '%.200s' (see --help)", val);
+            c->format = val;
+        } else if (strcmp(name, "start-candidate") == 0) {
+            if (!parse_int("--start-candidate", val, &c->rules.start_candidate, d))
+                return false;
+            tf_buf_puts(&c->cmdline, " --start-candidate");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "focus-candidate") == 0) {
+            if (!parse_int("--focus-candidate", val, &focus, d))
+                return false;
+            tf_buf_puts(&c->cmdline, " --focus-candidate");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "num-candidates") == 0) {
+            if (!parse_int("--num-candidates", val, &c->rules.num_candidates, d))
+                return false;
+            if (c->rules.num_candidates.v < 1 || c->rules.num_candidates.v > 1000)
+                return usage_error(d, "--num-candidates: expected 1 to 1000, got '%.200s'", val);
+            tf_buf_puts(&c->cmdline, " --num-candidates");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "breakdown-file") == 0 || strcmp(name, "breakdown") == 0) {
+            if (c->breakdown_path)
+                return usage_error(d, "more than one breakdown file: '%.200s'", val);
+            c->breakdown_path = val;
+            tf_buf_puts(&c->cmdline, " --breakdown");
+            record_arg(c, val, true);
+        } else if (strcmp(name, "min-runtime-pct") == 0) {
+            if (!parse_double("--min-runtime-pct", val, -1e9, 1e9, &c->rules.min_runtime_pct, d))
+                return false;
+            c->rules.has_min_runtime_pct = true;
+            tf_buf_puts(&c->cmdline, " --min-runtime-pct");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "legend-y") == 0) {
+            if (!parse_double("--legend-y", val, -1e3, 1e3, &c->rules.legend_y, d))
+                return false;
+            c->rules.has_legend_y = true;
+            tf_buf_puts(&c->cmdline, " --legend-y");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "dpi") == 0) {
+            if (!parse_double("--dpi", val, 10, 2400, &c->render.dpi, d))
+                return false;
+        }
+    }
+    /* The reference: --focus_candidate counts only without --start_candidate. */
+    if (!c->rules.start_candidate.set && focus.set)
+        c->rules.start_candidate = focus;
+    return true;
+}
+
+/* Assigns each output its back-end; adds the companion PNG. */
+static bool resolve_outputs(struct cli *c, struct tf_diag *d)
+{
+    if (c->n_outputs == 0 && !add_output(c, "overlap_trace.pdf", d))
+        return false;
+    if (c->companion_png) {
+        size_t n = c->n_outputs;
+        for (size_t i = 0; i < n; i++) {
+            const char *p = c->outputs[i].path;
+            size_t len = strlen(p);
+            if (len > 4 && tf_backend_by_path(p) == &tf_backend_pdf) {
+                char *png = malloc(len + 1);
+                if (!png)
+                    return tf_diag_error(d, TF_EIO, "out of memory");
+                memcpy(png, p, len - 4);
+                strcpy(png + len - 4, ".png");
+                if (!add_output(c, png, d)) {
+                    free(png);
+                    return false;
+                }
+                c->outputs[c->n_outputs - 1].backend = &tf_backend_png;
+                c->outputs[c->n_outputs - 1].owned_path = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < c->n_outputs; i++) {
+        struct output *o = &c->outputs[i];
+        if (o->backend)
+            continue;
+        if (c->format)
+            o->backend = tf_backend_by_name(c->format);
+        else if (strcmp(o->path, "-") == 0)
+            o->backend = &tf_backend_json;
+        else
+            o->backend = tf_backend_by_path(o->path);
+        if (!o->backend)
+            return usage_error(d, "cannot tell the format of '%.200s': use --format", o->path);
+        if (!o->backend->available)
+            return tf_diag_error(d, TF_EUSAGE,
+                                 "%s output is not available: tracefig was built without cairo "
+                                 "(install libcairo2-dev and rebuild)",
+                                 o->backend->name);
+    }
+    return true;
+}
+
+static void free_cli(struct cli *c)
+{
+    for (size_t i = 0; i < c->n_outputs; i++) {
+        tf_buf_fini(&c->outputs[i].buf);
+        if (c->outputs[i].owned_path)
+            free((char *)c->outputs[i].path);
+    }
+    tf_buf_fini(&c->cmdline);
+}
+
+int main(int argc, char **argv)
+{
+    struct cli c;
+    memset(&c, 0, sizeof c);
+    c.render.dpi = 200.0;
+    tf_buf_init(&c.cmdline);
+    struct tf_diag d;
+    tf_diag_init(&d);
+    bool exit_now = false;
+
+    struct tf_trace trace;
+    tf_trace_init(&trace);
+    struct tf_breakdown_in bd;
+    tf_breakdown_in_init(&bd);
+    struct tf_figure fig;
+    tf_figure_init(&fig);
+
+    if (!parse_args(argc, argv, &c, &d, &exit_now))
+        goto done;
+    if (exit_now)
+        goto done;
+    if (!c.trace_path)
+        c.trace_path = "io_overlap_timeline.json"; /* the reference's default */
+    if (!resolve_outputs(&c, &d))
+        goto done;
+    c.render.cmdline = c.cmdline.data;
+
+    struct tf_load_opts lo = {c.rules.start_candidate, c.rules.num_candidates};
+    if (!tf_load_trace(c.trace_path, &lo, &trace, &d))
+        goto done;
+    if (c.breakdown_path && !tf_load_breakdown(c.breakdown_path, &bd, &d))
+        goto done;
+    if (trace.kind == TF_TRACE_TIMELINE) {
+        if (trace.timeline.n_null_candidate > 0)
+            tf_diag_warn(&d, "%s: skipped %zu event%s without a candidate",
+                         tf_diag_name(c.trace_path), trace.timeline.n_null_candidate,
+                         trace.timeline.n_null_candidate == 1 ? "" : "s");
+        if (!tf_timeline_figure(&trace.timeline, c.breakdown_path ? &bd : NULL, &c.rules,
+                                &fig, &d))
+            goto done;
+    } else {
+        if (c.breakdown_path)
+            tf_diag_warn(&d, "%s: the breakdown panel is drawn only for pipelined timelines",
+                         tf_diag_name(c.breakdown_path));
+        if (!tf_pytorch_figure(&trace.pytorch, &c.rules, &fig, &d))
+            goto done;
+    }
+    for (size_t i = 0; i < c.n_outputs; i++) {
+        struct output *o = &c.outputs[i];
+        if (!o->backend->render(&fig, &c.render, &o->buf, &d))
+            goto done;
+        if (o->buf.oom) {
+            tf_diag_error(&d, TF_EIO, "out of memory rendering %s", o->path);
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < c.n_outputs; i++) {
+        struct output *o = &c.outputs[i];
+        if (!tf_outfile_write(o->path, o->buf.data, o->buf.len, &d))
+            goto done;
+    }
+
+done:;
+    int code = d.code;
+    if (tf_diag_failed(&d)) {
+        fprintf(stderr, "tracefig: %s\n", d.msg);
+        if (d.code == TF_EUSAGE)
+            usage_hint();
+    }
+    tf_figure_fini(&fig);
+    tf_breakdown_in_fini(&bd);
+    tf_trace_fini(&trace);
+    free_cli(&c);
+    return code;
+}
