@@ -52,3 +52,14 @@ const char *tf_diag_name(const char *path)
 {
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
+
+void tf_diag_prefix(struct tf_diag *d, const char *name)
+{
+    size_t n = strlen(name), cap = sizeof d->msg;
+    if (n + 2 >= cap)
+        return;
+    memmove(d->msg + n + 2, d->msg, cap - n - 2);
+    d->msg[cap - 1] = '\0';
+    memcpy(d->msg, name, n);
+    memcpy(d->msg + n, ": ", 2);
+}

@@ -39,6 +39,10 @@ void tf_diag_warn(struct tf_diag *d, const char *fmt, ...) TF_PRINTF(2, 3);
 
 bool tf_diag_failed(const struct tf_diag *d);
 
+/* Puts "NAME: " before the recorded error, for modules that do not know
+ * which file their input came from (the rules). */
+void tf_diag_prefix(struct tf_diag *d, const char *name);
+
 /* The file name used in messages: "-" becomes "<stdin>". */
 const char *tf_diag_name(const char *path);
 

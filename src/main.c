@@ -413,14 +413,18 @@ int main(int argc, char **argv)
                          tf_diag_name(c.trace_path), trace.timeline.n_null_candidate,
                          trace.timeline.n_null_candidate == 1 ? "" : "s");
         if (!tf_timeline_figure(&trace.timeline, c.breakdown_path ? &bd : NULL, &c.rules,
-                                &fig, &d))
+                                &fig, &d)) {
+            tf_diag_prefix(&d, tf_diag_name(c.trace_path));
             goto done;
+        }
     } else {
         if (c.breakdown_path)
             tf_diag_warn(&d, "%s: the breakdown panel is drawn only for pipelined timelines",
                          tf_diag_name(c.breakdown_path));
-        if (!tf_pytorch_figure(&trace.pytorch, &c.rules, &fig, &d))
+        if (!tf_pytorch_figure(&trace.pytorch, &c.rules, &fig, &d)) {
+            tf_diag_prefix(&d, tf_diag_name(c.trace_path));
             goto done;
+        }
     }
     for (size_t i = 0; i < c.n_outputs; i++) {
         struct output *o = &c.outputs[i];

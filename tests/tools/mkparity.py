@@ -101,7 +101,7 @@ def quarter(ms):
 def m_zero_dur(p):
     one(p, "gpu", "compute", 4)["dur_ms"] = 0.0        # x: still anchors the left edge
     one(p, "gpu", "compute", 7)["dur_ms"] = 0.0        # x+3
-    one(p, "io", "hdf5_read", 6)["dur_ms"] = 0.0       # merged bar: read start - wait end
+    one(p, "io", "hdf5_read", 6)["dur_ms"] = 0.0       # read (from prefetch start) ends before the wait: no I/O bar
     one(p, "main", "wait_for_io", 5)["dur_ms"] = 0.0   # below MAIN_MIN_MS anyway
     one(p, "io", "gpu_buffer_wait", 8)["dur_ms"] = 0.0
 
@@ -276,7 +276,7 @@ CASES = [
     Case("v1_last", "v1, 10 candidates, --start_candidate 9 (last candidate)",
          tl("--version 1 --seed 14 --num-candidates 10"), args="--start_candidate 9"),
     Case("v1_stall", "v1 with host stalls: synthesized await_dispatch makes a main lane",
-         tl("--version 1 --seed 15 --stall-prob 0.6 --start-candidate 3 --record-from 0")),
+         tl("--version 1 --seed 5 --stall-prob 0.6 --start-candidate 3 --record-from 0")),
     Case("v1_observed", "v1, compute end as observed by the I/O thread",
          tl("--version 1 --seed 16 --gpu-end observed --read-ms 220 --start-candidate 4 --record-from 0")),
     Case("v1_breakdown", "v1 with a breakdown panel (cast)",
@@ -297,11 +297,11 @@ CASES = [
     Case("v2_past_end_error", "v2, --start_candidate 13: no events, the reference raises",
          tl(V2, "--seed 26"), args="--start_candidate 13", error=True),
     Case("v2_stall50", "v2, --stall-prob 0.5: await_dispatch bars",
-         tl(V2, "--seed 27 --stall-prob 0.5 --start-candidate 3 --record-from 0")),
+         tl(V2, "--seed 6 --stall-prob 0.5 --start-candidate 3 --record-from 0")),
     Case("v2_stall_trsm", "v2, stalls everywhere and trsm_host half the time",
-         tl(V2, "--seed 28 --stall-prob 1.0 --trsm-host-prob 0.5 --start-candidate 4 --record-from 0")),
+         tl(V2, "--seed 4 --stall-prob 1.0 --trsm-host-prob 0.5 --start-candidate 4 --record-from 0")),
     Case("v2_trsm_host", "v2, --trsm-host-prob 0.7",
-         tl(V2, "--seed 29 --trsm-host-prob 0.7 --start-candidate 2 --record-from 0")),
+         tl(V2, "--seed 11 --trsm-host-prob 0.7 --start-candidate 2 --record-from 0")),
     Case("v2_observed", "v2, --gpu-end observed, I/O bound",
          tl(V2, "--seed 30 --gpu-end observed --read-ms 250 --start-candidate 3 --record-from 0")),
     Case("v2_io_bound", "v2, slow reads: long wait_for_io bars",
@@ -345,7 +345,7 @@ CASES = [
     Case("mut_single_stream", "all GPU events on buffer 0: no GPU Stream 1 lane",
          tl(V2, "--seed 47 --start-candidate 3 --record-from 0"), tmut=m_single_stream),
     Case("mut_shuffled", "events in shuffled order (draw order of main / GPU bars follows input)",
-         tl(V2, "--seed 48 --stall-prob 0.5 --trsm-host-prob 0.3 --start-candidate 4 --record-from 0"),
+         tl(V2, "--seed 8 --stall-prob 0.5 --trsm-host-prob 0.3 --start-candidate 4 --record-from 0"),
          tmut=m_shuffle),
     Case("mut_thresholds", "main 1.0 ms kept / 0.999 dropped; 39.75 ms bar unlabelled, 40 ms labelled",
          tl(V2, "--seed 49 --start-candidate 3 --record-from 0"), tmut=m_thresholds),

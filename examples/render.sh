@@ -1,0 +1,53 @@
+#!/bin/sh
+# Renders every example input with every back-end tracefig was built with.
+#
+#   render.sh TRACEFIG
+#
+# Figures (NAME: inputs and flags):
+#   v1          overlap_timeline_v1.json
+#   v2          overlap_timeline_v2.json + candidate_breakdown.json
+#   v2-timeline overlap_timeline_v2.json alone (bottom legend)
+#   pytorch     pytorch_chrome_trace.json
+# Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
+# cairo is built in.  paper.tex, a two-column demo paper that \inputs the
+# .tex figures, is built into paper.pdf when pdflatex is installed.
+set -eu
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")"
+
+exts="json svg tex"
+if "$bin" --version | grep -q ' pdf '; then exts="$exts pdf png"; fi
+
+render() {
+    name=$1
+    shift
+    set -- "$@"
+    outs=""
+    for ext in $exts; do outs="$outs -o $name.$ext"; done
+    # shellcheck disable=SC2086
+    if "$bin" "$@" $outs; then
+        echo "examples: $name.{$(echo $exts | tr ' ' ',')}"
+    else
+        echo "examples: $name failed" >&2
+        return 1
+    fi
+}
+
+status=0
+render v1 --trace overlap_timeline_v1.json || status=1
+render v2 --trace overlap_timeline_v2.json --breakdown candidate_breakdown.json \
+    --min-runtime-pct 1 || status=1
+render v2-timeline --trace overlap_timeline_v2.json || status=1
+render pytorch --trace pytorch_chrome_trace.json || status=1
+
+if [ -f paper.tex ] && command -v pdflatex >/dev/null 2>&1; then
+    if pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.build.log 2>&1 &&
+        pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.build.log 2>&1; then
+        echo "examples: paper.pdf"
+        rm -f paper.aux paper.log paper.build.log
+    else
+        echo "examples: paper.pdf failed; see examples/paper.build.log" >&2
+        status=1
+    fi
+fi
+exit $status

@@ -1,0 +1,175 @@
+/* scene.c - storage for a scene and the walk that draws it; see scene.h.
+ *
+ * Strings and point arrays live in an arena of blocks that never move, so
+ * items can point into it while the item array grows.  Nothing here knows
+ * what the primitives mean.
+ */
+#include "scene.h"
+
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tf_scene_block {
+    struct tf_scene_block *next;
+    size_t used, cap;
+    alignas(max_align_t) unsigned char data[];
+};
+
+enum { BLOCK_MIN = 16384 };
+
+void tf_scene_init(struct tf_scene *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void tf_scene_fini(struct tf_scene *s)
+{
+    struct tf_scene_block *b = s->arena;
+    while (b) {
+        struct tf_scene_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    free(s->items);
+    memset(s, 0, sizeof *s);
+}
+
+static void *arena_alloc(struct tf_scene *s, size_t n)
+{
+    n = (n + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
+    struct tf_scene_block *b = s->arena;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > BLOCK_MIN ? n : BLOCK_MIN;
+        b = malloc(sizeof *b + cap);
+        if (!b) {
+            s->oom = true;
+            return NULL;
+        }
+        b->next = s->arena;
+        b->used = 0;
+        b->cap = cap;
+        s->arena = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+const char *tf_scene_strdup(struct tf_scene *s, const char *str)
+{
+    if (!str)
+        return NULL;
+    size_t n = strlen(str) + 1;
+    char *p = arena_alloc(s, n);
+    if (p)
+        memcpy(p, str, n);
+    return p;
+}
+
+void tf_scene_set_title(struct tf_scene *s, const char *title, const char *desc)
+{
+    s->title = tf_scene_strdup(s, title);
+    s->desc = tf_scene_strdup(s, desc);
+}
+
+static struct tf_item *push(struct tf_scene *s, enum tf_item_kind kind)
+{
+    if (s->oom)
+        return NULL;
+    if (s->n_items == s->cap_items) {
+        size_t cap = s->cap_items ? 2 * s->cap_items : 128;
+        struct tf_item *items = realloc(s->items, cap * sizeof *items);
+        if (!items) {
+            s->oom = true;
+            return NULL;
+        }
+        s->items = items;
+        s->cap_items = cap;
+    }
+    struct tf_item *it = &s->items[s->n_items++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    return it;
+}
+
+void tf_scene_path(struct tf_scene *s, const struct tf_path *p)
+{
+    if (p->n == 0)
+        return;
+    double *pts = arena_alloc(s, 2 * p->n * sizeof *pts);
+    struct tf_item *it = pts ? push(s, TF_ITEM_PATH) : NULL;
+    if (!it)
+        return;
+    memcpy(pts, p->xs, p->n * sizeof *pts);
+    memcpy(pts + p->n, p->ys, p->n * sizeof *pts);
+    it->u.path = *p;
+    it->u.path.xs = pts;
+    it->u.path.ys = pts + p->n;
+    if (it->u.path.n_dash > TF_SCENE_MAX_DASH)
+        it->u.path.n_dash = TF_SCENE_MAX_DASH;
+}
+
+void tf_scene_text(struct tf_scene *s, const struct tf_text *t)
+{
+    const char *str = tf_scene_strdup(s, t->s ? t->s : "");
+    struct tf_item *it = str ? push(s, TF_ITEM_TEXT) : NULL;
+    if (!it)
+        return;
+    it->u.text = *t;
+    it->u.text.s = str;
+}
+
+void tf_scene_group_begin(struct tf_scene *s, const struct tf_group *g)
+{
+    struct tf_group copy = *g;
+    if (copy.n_attrs > TF_SCENE_MAX_ATTRS)
+        copy.n_attrs = TF_SCENE_MAX_ATTRS;
+    copy.title = tf_scene_strdup(s, g->title);
+    for (size_t i = 0; i < copy.n_attrs; i++) {
+        copy.attrs[i].key = tf_scene_strdup(s, g->attrs[i].key);
+        copy.attrs[i].value = tf_scene_strdup(s, g->attrs[i].value ? g->attrs[i].value : "");
+    }
+    struct tf_item *it = push(s, TF_ITEM_GROUP_BEGIN);
+    if (!it)
+        return;
+    it->u.group = copy;
+    s->depth++;
+}
+
+void tf_scene_group_end(struct tf_scene *s)
+{
+    if (s->depth <= 0)
+        return;
+    if (push(s, TF_ITEM_GROUP_END))
+        s->depth--;
+}
+
+void tf_scene_draw(const struct tf_scene *s, const struct tf_draw *d, void *ctx)
+{
+    if (d->begin)
+        d->begin(ctx, s->width, s->height, s->title, s->desc);
+    for (size_t i = 0; i < s->n_items; i++) {
+        const struct tf_item *it = &s->items[i];
+        switch (it->kind) {
+        case TF_ITEM_PATH:
+            if (d->path)
+                d->path(ctx, &it->u.path);
+            break;
+        case TF_ITEM_TEXT:
+            if (d->text)
+                d->text(ctx, &it->u.text);
+            break;
+        case TF_ITEM_GROUP_BEGIN:
+            if (d->group_begin)
+                d->group_begin(ctx, &it->u.group);
+            break;
+        case TF_ITEM_GROUP_END:
+            if (d->group_end)
+                d->group_end(ctx);
+            break;
+        }
+    }
+    if (d->end)
+        d->end(ctx);
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Command-line behaviour: help, version, formats, several outputs, stdout,
+# exit codes, determinism.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=${TMPDIR:-/tmp}/tracefig-cli.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT INT TERM
+v1="$root/examples/overlap_timeline_v1.json"
+v2="$root/examples/overlap_timeline_v2.json"
+bd="$root/examples/candidate_breakdown.json"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL cli: $1"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+check "--help exits 0 and documents --format" '"$bin" --help | grep -q -- "--format"'
+check "--version names the back-ends" '"$bin" --version | grep -q "back-ends:.*json"'
+check "no arguments: the reference default trace, missing" \
+    '(cd "$tmp" && "$bin" -o x.json 2>&1; test $? -eq 1) | grep -q "io_overlap_timeline.json: cannot open"'
+check "usage error exits 2" '"$bin" --start_candidate abc "$v1" -o - >/dev/null 2>&1; test $? -eq 2'
+check "unknown format exits 2" '"$bin" --format bmp "$v1" -o - >/dev/null 2>&1; test $? -eq 2'
+check "unknown extension exits 2" '"$bin" "$v1" -o "$tmp/x.bmp" >/dev/null 2>&1; test $? -eq 2'
+check "-o - writes the JSON model" '"$bin" "$v1" -o - | grep -q "\"schema\": \"tracefig-figure-1\""'
+check "format from the extension" '"$bin" "$v1" -o "$tmp/a.json" && grep -q tracefig-figure-1 "$tmp/a.json"'
+check "GNU and reference spellings agree" \
+    '"$bin" --trace_file "$v2" --breakdown_file "$bd" --start_candidate 6 -o - >"$tmp/r.json" &&
+     "$bin" "$v2" --breakdown="$bd" --start-candidate=6 --format=json -o - >"$tmp/g.json" &&
+     cmp -s "$tmp/r.json" "$tmp/g.json"'
+check "--focus_candidate is an alias, --start_candidate wins" \
+    '"$bin" "$v2" --focus_candidate 6 -o - | grep -q "\"start_candidate\": 6" &&
+     "$bin" "$v2" --focus_candidate 6 --start_candidate 7 -o - | grep -q "\"start_candidate\": 7"'
+check "several outputs from one run" \
+    '"$bin" "$v1" -o "$tmp/m1.json" -o "$tmp/m2.json" && cmp -s "$tmp/m1.json" "$tmp/m2.json"'
+check "byte-identical across runs" \
+    '"$bin" "$v2" --breakdown "$bd" -o "$tmp/d1.json" && "$bin" "$v2" --breakdown "$bd" -o "$tmp/d2.json" &&
+     cmp -s "$tmp/d1.json" "$tmp/d2.json"'
+check "stdin as input" '"$bin" - -o - <"$v1" | grep -q "\"start_candidate\": 3"'
+check "an existing output is replaced, mode from the umask" \
+    'echo old >"$tmp/o.json" && (umask 022 && "$bin" "$v1" -o "$tmp/o.json") &&
+     grep -q schema "$tmp/o.json" && test "$(stat -c %a "$tmp/o.json")" = 644'
+check "no temp files left beside outputs" 'test -z "$(ls -A "$tmp" | grep "^\.")"'
+check "write error exits 3" '"$bin" "$v1" --format json -o /dev/full 2>/dev/null; test $? -eq 3'
+check "missing output folder exits 3" '"$bin" "$v1" -o "$tmp/nodir/x.json" 2>/dev/null; test $? -eq 3'
+check "--num_candidates widens the window" \
+    'a=$("$bin" "$v2" -o - | grep -c "\"lane\""); b=$("$bin" "$v2" --num_candidates 5 -o - | grep -c "\"lane\""); test "$b" -gt "$a"'
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Runs every test suite against BUILD/tracefig and sums their counts.
+#
+#   run-all.sh BUILD_DIR
+#
+# Each suite ends with a line "[name:] N passed, N failed"; this script adds
+# them up and ends with the same kind of line.  A suite whose tool is not
+# installed says SKIP and counts nothing (make check installs the tools).
+set -u
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin="$root/$build/tracefig"
+log=${TMPDIR:-/tmp}/tracefig-tests.$$
+trap 'rm -f "$log"' EXIT INT TERM
+
+total_pass=0
+total_fail=0
+failed_suites=""
+
+suite() {
+    name=$1
+    shift
+    echo "== $name"
+    "$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    p=$(echo "$line" | sed -n 's/.*[^0-9]\{0,1\}\([0-9][0-9]*\) passed.*/\1/p')
+    f=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p')
+    p=${p:-0}
+    f=${f:-0}
+    if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+    [ "$f" -gt 0 ] && failed_suites="$failed_suites $name"
+    return 0
+}
+
+suite unit "$root/$build/unit-tests"
+suite golden sh tests/golden/run.sh "$bin"
+suite parity sh tests/parity/run.sh "$bin"
+suite bad-input sh tests/bad/run.sh "$bin"
+suite cli sh tests/cli/run.sh "$bin"
+
+# The same golden bytes under another locale and time zone.
+if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\{0,1\}8$'; then
+    if [ "$(id -u)" = 0 ] && command -v localedef >/dev/null 2>&1; then
+        localedef -i de_DE -f UTF-8 de_DE.UTF-8 >/dev/null 2>&1 || true
+    fi
+fi
+if locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\{0,1\}8$'; then
+    suite golden-de_DE env LC_ALL=de_DE.UTF-8 TZ=Pacific/Chatham sh tests/golden/run.sh "$bin"
+else
+    echo "== golden-de_DE: SKIP (no de_DE.UTF-8 locale; run as root to create it)"
+fi
+
+for s in tests/svg/run.sh tests/tex/run.sh tests/stream/run.sh tests/cairo/run.sh; do
+    [ -f "$s" ] && suite "$(basename "$(dirname "$s")")" sh "$s" "$bin"
+done
+
+echo
+[ -n "$failed_suites" ] && echo "failed suites:$failed_suites"
+echo "all: $total_pass passed, $total_fail failed"
+[ $total_fail -eq 0 ]

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Installs the Debian packages tracefig needs, only those that are missing.
+#
+#   deps.sh build   what `make` / `make demo` need
+#   deps.sh test    what `make check` needs as well
+#
+# As root it runs apt-get; otherwise it prints the exact command and fails,
+# so nothing half-works silently.
+set -eu
+build="gcc make pkg-config libjansson-dev libxml2-dev libcairo2-dev fonts-dejavu-core"
+test="$build libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
+      texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
+      chromium"
+case ${1:-build} in
+build) want=$build ;;
+test) want=$test ;;
+*) echo "usage: deps.sh build|test" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "deps: not a Debian system; install the equivalents of: $want" >&2
+    exit 0
+fi
+missing=""
+for p in $want; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    case $status in *" installed") ;; *) missing="$missing $p" ;; esac
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" != 0 ]; then
+    echo "deps: missing packages:$missing" >&2
+    echo "deps: run as root:  apt-get update && $cmd" >&2
+    exit 1
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

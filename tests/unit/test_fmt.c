@@ -1,0 +1,92 @@
+/* Number formatting and escaping: the bytes every back-end writes. */
+#include <stdlib.h>
+
+#include "fmt.h"
+#include "harness.h"
+
+static const char *num(double v, int dec)
+{
+    static char buf[TF_NUM_MAX];
+    return tf_fmt_num(buf, v, dec);
+}
+
+TF_TEST(fmt_num_trims_zeros_and_point)
+{
+    TF_CHECK_STR(num(1.5, 3), "1.5");
+    TF_CHECK_STR(num(200.00000000000003, 3), "200");
+    TF_CHECK_STR(num(0.86035, 3), "0.86");
+    TF_CHECK_STR(num(123456789.125, 3), "123456789.125");
+    TF_CHECK_STR(num(7, 0), "7");
+}
+
+TF_TEST(fmt_num_never_negative_zero_or_exponent)
+{
+    TF_CHECK_STR(num(-0.0, 3), "0");
+    TF_CHECK_STR(num(-0.0001, 3), "0");
+    TF_CHECK_STR(num(1e-5, 3), "0");
+    TF_CHECK_STR(num(1e15, 3), "1000000000000000");
+    TF_CHECK_STR(num(-2.5, 3), "-2.5");
+}
+
+TF_TEST(fmt_num_rejects_non_finite)
+{
+    TF_CHECK_STR(num(NAN, 3), "0");
+    TF_CHECK_STR(num(INFINITY, 3), "0");
+    TF_CHECK_STR(num(1e308, 3)[0] == '1' ? "ok" : "bad", "ok");
+}
+
+TF_TEST(fmt_color_is_upper_hex)
+{
+    char c[8];
+    TF_CHECK_STR(tf_fmt_color(c, 0xB8B8B8), "#B8B8B8");
+    TF_CHECK_STR(tf_fmt_color(c, 0x004488), "#004488");
+}
+
+TF_TEST(buf_grows_and_formats)
+{
+    struct tf_buf b;
+    tf_buf_init(&b);
+    for (int i = 0; i < 1000; i++)
+        tf_buf_printf(&b, "%d,", i % 10);
+    TF_CHECK(b.len == 2000);
+    TF_CHECK(!b.oom);
+    tf_buf_clear(&b);
+    tf_buf_num(&b, 3.14159, 2);
+    TF_CHECK_STR(b.data, "3.14");
+    tf_buf_fini(&b);
+}
+
+TF_TEST(json_string_escapes_controls)
+{
+    struct tf_buf b;
+    tf_buf_init(&b);
+    tf_buf_json_str(&b, "a\"b\\c\n\x01");
+    TF_CHECK_STR(b.data, "\"a\\\"b\\\\c\\n\\u0001\"");
+    tf_buf_fini(&b);
+}
+
+TF_TEST(tex_escape_specials)
+{
+    struct tf_buf b;
+    tf_buf_init(&b);
+    tf_buf_tex_escape(&b, "# $ % & _ { } ~ ^ \\ -- [x]");
+    TF_CHECK_STR(b.data, "\\# \\$ \\% \\& \\_ \\{ \\} \\textasciitilde{} \\^{} "
+                         "\\textbackslash{} -{}- {[}x{]}");
+    tf_buf_clear(&b);
+    tf_buf_tex_escape(&b, "a\x01\x1f" "b");
+    TF_CHECK_STR(b.data, "ab");
+    tf_buf_fini(&b);
+}
+
+TF_TEST(xml_clean_replaces_controls_and_bad_utf8)
+{
+    char *s = tf_xml_clean("ok\x01 \xC3\xA9 \xFF \xE2\x86\x92\tx");
+    TF_CHECK_STR(s, "ok\xEF\xBF\xBD \xC3\xA9 \xEF\xBF\xBD \xE2\x86\x92\tx");
+    free(s);
+    s = tf_xml_clean("\xED\xA0\x80"); /* a UTF-16 surrogate encoded in UTF-8 */
+    TF_CHECK_STR(s, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    free(s);
+    s = tf_xml_clean("");
+    TF_CHECK_STR(s, "");
+    free(s);
+}
