@@ -63,7 +63,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 BIN = $(BUILD)/tracefig
 UNIT = $(BUILD)/unit-tests
 
-.PHONY: all demo check deps-build deps-test test unit golden golden-check parity \
+.PHONY: fuzz fuzz-build all demo check deps-build deps-test test unit golden golden-check parity \
         bench leakcheck install uninstall clean examples parity-refresh
 
 all: $(BIN)
@@ -132,6 +132,37 @@ bench: $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)
+
+# --- fuzzing (libFuzzer: Debian's clang and libclang-rt-14-dev) ---------------
+#   make fuzz FUZZ_SECONDS=60      run every target for that long
+#   make fuzz-build                just build them (build-fuzz/fuzz_*)
+# Corpora: tests/fuzz/corpus/TARGET (committed, minimised) seeded with the
+# golden inputs and the examples; new finds go to build-fuzz/corpus/TARGET.
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -g -O1
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_OBJS := $(patsubst src/%.c,build-fuzz/obj/%.o,$(LIB_SRCS)) build-fuzz/obj/templates.o
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(CPPFLAGS_CAIRO) -Isrc \
+              -Ibuild $(PKG_CFLAGS) $(FUZZ_FLAGS)
+
+build-fuzz/obj:
+	@mkdir -p $@
+
+build-fuzz/obj/%.o: src/%.c $(wildcard src/*.h) | build-fuzz/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build-fuzz/obj/templates.o: build/templates.c | build-fuzz/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+fuzz-build: $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # --- install -----------------------------------------------------------------
 

@@ -3,7 +3,10 @@
 #   trace.json / breakdown.json ...   the inputs (any names)
 #   args      the command-line flags, one line (relative file names)
 #   expect    line 1: the exit code; line 2: an extended regex the whole of
-#             standard error must match (one line, naming the file and place)
+#             standard error must match (one line, naming the file and place;
+#             empty: no output on stderr at all)
+#   setup     optional script run in the scratch copy first
+#   unprivileged  optional marker: run as nobody (when root), for permissions
 # Every case runs in a scratch copy of its folder that already holds an
 # output file; it must come out untouched, and no other file may appear.
 set -u
@@ -26,8 +29,13 @@ for dir in "$here"/*/; do
     printf 'precious\n' >"$tmp/out.svg"
     before=$(cd "$tmp" && ls -A | sort)
     args=$(cat "$dir/args" 2>/dev/null || true)
+    # A case with an 'unprivileged' file runs as nobody: root reads any file.
+    run=""
+    if [ -f "$dir/unprivileged" ] && [ "$(id -u)" = 0 ]; then
+        run="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    fi
     # shellcheck disable=SC2086
-    (cd "$tmp" && "$bin" $args) >"$tmp/.stdout" 2>"$tmp/.stderr" </dev/null
+    (cd "$tmp" && $run "$bin" $args) >"$tmp/.stdout" 2>"$tmp/.stderr" </dev/null
     rc=$?
     # A usage error may add the usual "Try 'tracefig --help'" hint line.
     err=$(grep -v "^Try 'tracefig --help'" "$tmp/.stderr")
@@ -35,8 +43,12 @@ for dir in "$here"/*/; do
     after=$(cd "$tmp" && ls -A | grep -v '^\.std' | sort)
     why=""
     [ "$rc" = "$want_rc" ] || why="exit $rc, want $want_rc"
-    if [ -z "$why" ] && ! printf '%s' "$err" | grep -Eq "^($want_err)\$"; then
-        why="stderr does not match /$want_err/"
+    if [ -z "$why" ]; then
+        if [ -z "$want_err" ]; then
+            [ -z "$err" ] || why="stderr should be empty"
+        elif ! printf '%s\n' "$err" | grep -Eq "^($want_err)\$"; then
+            why="stderr does not match /$want_err/"
+        fi
     fi
     if [ -z "$why" ] && [ "$want_rc" != 0 ] && [ "$lines" -ne 1 ]; then
         why="stderr has $lines lines, want 1"

@@ -1,0 +1,60 @@
+/* fuzz_common.h - shared by the libFuzzer targets: write the input to a
+ * private file (the loaders read paths, as the CLI does), render a figure
+ * with every back-end built in. */
+#ifndef TF_FUZZ_COMMON_H
+#define TF_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "figure.h"
+#include "fmt.h"
+#include "render.h"
+
+static const char *fuzz_path(const char *tag)
+{
+    static char path[128];
+    if (!path[0])
+        snprintf(path, sizeof path, "/dev/shm/tracefig-fuzz-%s-%ld.json", tag, (long)getpid());
+    return path;
+}
+
+static int fuzz_write(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    if (size && fwrite(data, 1, size, f) != size) {
+        fclose(f);
+        return -1;
+    }
+    return fclose(f);
+}
+
+/* Every back-end must render a figure the rules accepted. */
+static void fuzz_render_all(const struct tf_figure *fig)
+{
+    struct tf_render_opts ro = {"tracefig --trace fuzz.json", false, 12.0};
+    for (size_t i = 0; tf_backends[i]; i++) {
+        const struct tf_backend *be = tf_backends[i];
+        if (!be->available)
+            continue;
+        for (int standalone = 0; standalone < 2; standalone++) {
+            if (standalone && be != &tf_backend_tikz)
+                continue;
+            ro.standalone = standalone;
+            struct tf_buf b;
+            tf_buf_init(&b);
+            struct tf_diag d;
+            tf_diag_init(&d);
+            if (!be->render(fig, &ro, &b, &d) && d.code != TF_EIO)
+                abort(); /* a back-end must not reject a valid figure */
+            tf_buf_fini(&b);
+        }
+    }
+}
+
+#endif

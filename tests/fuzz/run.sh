@@ -1,0 +1,46 @@
+#!/bin/sh
+# Runs each libFuzzer target for SECONDS on its corpus.
+#
+#   run.sh SECONDS build-fuzz/fuzz_NAME...
+#
+# The working corpus build-fuzz/corpus/NAME starts from the committed,
+# minimised tests/fuzz/corpus/NAME plus the golden inputs and the examples.
+# Crashes are written to build-fuzz/crashes/NAME/; turn each into a test in
+# tests/bad/ or tests/golden/ before fixing it.
+set -u
+secs=$1
+shift
+root=$(cd "$(dirname "$0")/../.." && pwd)
+status=0
+for bin in "$@"; do
+    name=$(basename "$bin" | sed 's/^fuzz_//')
+    work="$root/build-fuzz/corpus/$name"
+    crashes="$root/build-fuzz/crashes/$name"
+    mkdir -p "$work" "$crashes"
+    seeds="$root/tests/fuzz/corpus/$name"
+    [ -d "$seeds" ] && cp -n "$seeds"/* "$work"/ 2>/dev/null
+    case $name in
+    timeline)
+        # The first byte of a timeline input selects window options.
+        for f in "$root"/tests/golden/*/trace.json "$root"/examples/*.json; do
+            [ -f "$f" ] || continue
+            h=$(cksum "$f" | cut -d' ' -f1)
+            [ -f "$work/seed-$h" ] || { printf '\000'; cat "$f"; } >"$work/seed-$h"
+        done ;;
+    breakdown)
+        for f in "$root"/tests/golden/*/breakdown.json "$root"/examples/candidate_breakdown.json; do
+            [ -f "$f" ] && cp -n "$f" "$work/seed-$(cksum "$f" | cut -d' ' -f1)"
+        done ;;
+    esac
+    dict="$root/tests/fuzz/json.dict"
+    echo "fuzz: $name for ${secs}s"
+    "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} "$work" 2>"$root/build-fuzz/$name.log"
+    rc=$?
+    grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$root/build-fuzz/$name.log"
+    if [ $rc -ne 0 ]; then
+        echo "fuzz: $name FAILED (rc=$rc); see build-fuzz/$name.log and $crashes"
+        status=1
+    fi
+done
+exit $status
