@@ -185,11 +185,16 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
-/* The command recorded in TikZ headers: no paths, no output names. */
+/* The command recorded in TikZ headers: no paths, no output names, and
+ * printable ASCII only ('?' for anything else, and for '^', which TeX could
+ * read as a ^^ escape), so it can sit in a comment of any output language. */
 static void record_arg(struct cli *c, const char *arg, bool is_path)
 {
     tf_buf_putc(&c->cmdline, ' ');
-    tf_buf_puts(&c->cmdline, is_path ? base_name(arg) : arg);
+    for (const char *p = is_path ? base_name(arg) : arg; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        tf_buf_putc(&c->cmdline, ch >= 0x20 && ch < 0x7F && ch != '^' ? (char)ch : '?');
+    }
 }
 
 static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,

@@ -104,6 +104,7 @@ void tf_scene_path(struct tf_scene *s, const struct tf_path *p)
     memcpy(pts, p->xs, p->n * sizeof *pts);
     memcpy(pts + p->n, p->ys, p->n * sizeof *pts);
     it->u.path = *p;
+    it->u.path.cls = tf_scene_strdup(s, p->cls);
     it->u.path.xs = pts;
     it->u.path.ys = pts + p->n;
     if (it->u.path.n_dash > TF_SCENE_MAX_DASH)
@@ -118,6 +119,7 @@ void tf_scene_text(struct tf_scene *s, const struct tf_text *t)
         return;
     it->u.text = *t;
     it->u.text.s = str;
+    it->u.text.cls = tf_scene_strdup(s, t->cls);
 }
 
 void tf_scene_group_begin(struct tf_scene *s, const struct tf_group *g)
@@ -125,6 +127,7 @@ void tf_scene_group_begin(struct tf_scene *s, const struct tf_group *g)
     struct tf_group copy = *g;
     if (copy.n_attrs > TF_SCENE_MAX_ATTRS)
         copy.n_attrs = TF_SCENE_MAX_ATTRS;
+    copy.cls = tf_scene_strdup(s, g->cls);
     copy.title = tf_scene_strdup(s, g->title);
     for (size_t i = 0; i < copy.n_attrs; i++) {
         copy.attrs[i].key = tf_scene_strdup(s, g->attrs[i].key);

@@ -21,9 +21,10 @@
  * opacity 0..1.  n_dash == 0 is a solid line; otherwise dash[] holds
  * on/off lengths in points (the pattern repeats; offset 0).
  *
- * Ownership: a scene owns every string and point array it holds (an arena
- * freed by tf_scene_fini).  Pointers handed to the draw callbacks are valid
- * during the call only.  `cls` strings are static (string literals).
+ * Ownership: a scene owns every string (classes, titles, attributes, text)
+ * and point array it holds: the tf_scene_* builders copy them into an arena
+ * freed by tf_scene_fini.  Pointers handed to the draw callbacks are valid
+ * during the call only.
  *
  * Order: items are drawn in list order (later paints over earlier).  Groups
  * nest; every TF_ITEM_GROUP_BEGIN has a matching TF_ITEM_GROUP_END.
@@ -60,7 +61,7 @@ struct tf_path {
     size_t n_dash;         /* 0: solid */
     enum tf_cap cap;
     enum tf_join join;
-    const char *cls;       /* static CSS class ("grid", "axis", ...) or NULL */
+    const char *cls;       /* CSS class ("grid", "axis", ...) or NULL */
 };
 
 struct tf_text {
@@ -71,7 +72,7 @@ struct tf_text {
     enum tf_anchor anchor;
     uint32_t color;        /* 0xRRGGBB */
     double width;          /* advance width from metrics.h (informative) */
-    const char *cls;       /* static CSS class ("tick", "label", ...) or NULL */
+    const char *cls;       /* CSS class ("tick", "label", ...) or NULL */
 };
 
 struct tf_attr {
@@ -80,7 +81,7 @@ struct tf_attr {
 };
 
 struct tf_group {
-    const char *cls;   /* static CSS class list ("bar io", "legend") or NULL */
+    const char *cls;   /* CSS class list ("bar io", "legend") or NULL */
     const char *title; /* tooltip / accessible name, or NULL */
     struct tf_attr attrs[TF_SCENE_MAX_ATTRS];
     size_t n_attrs;

@@ -26,8 +26,8 @@ suite() {
     rc=$?
     cat "$log"
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    p=$(echo "$line" | sed -n 's/.*[^0-9]\{0,1\}\([0-9][0-9]*\) passed.*/\1/p')
-    f=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p')
+    p=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($(i + 1) ~ /^passed/) print $i}')
+    f=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($(i + 1) ~ /^failed/) print $i}')
     p=${p:-0}
     f=${f:-0}
     if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi

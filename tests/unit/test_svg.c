@@ -1,0 +1,182 @@
+/* The SVG back-end: a parseable, standalone document with one element per
+ * bar, clean text and no ids or scripts; and the scene's draw walk. */
+#include <libxml/parser.h>
+#include <string.h>
+
+#include "figure.h"
+#include "harness.h"
+#include "render.h"
+#include "scene.h"
+
+static void lane(struct tf_figure *f, const char *id, const char *label)
+{
+    snprintf(f->lanes[f->n_lanes].id, sizeof f->lanes[0].id, "%s", id);
+    snprintf(f->lanes[f->n_lanes].label, sizeof f->lanes[0].label, "%s", label);
+    f->n_lanes++;
+}
+
+static void figure(struct tf_figure *f)
+{
+    tf_figure_init(f);
+    f->has_start_candidate = true;
+    f->start_candidate = 5;
+    f->num_candidates = 3;
+    f->window_start_ms = 100;
+    f->window_end_ms = 700;
+    f->zigzag_amp_ms = 7.2;
+    lane(f, "io", "I/O Thread");
+    /* Hostile text: a control character, invalid UTF-8, markup. */
+    lane(f, "gpu0", "GPU \x01<&>\"\xFF");
+    for (int c = 0; c < 3; c++) {
+        struct tf_bar *b = tf_figure_add_bar(f);
+        b->lane = c % 2;
+        b->name = c % 2 ? "compute" : "hdf5_io";
+        b->has_candidate = true;
+        b->candidate = 5 + c;
+        b->start_ms = 100 + 200.0 * c;
+        b->dur_ms = 280.9;
+        b->x0 = 200.0 * c;
+        b->x1 = b->x0 + 180;
+        b->clip_right = c == 2;
+        b->has_label = true;
+        snprintf(b->label, sizeof b->label, "%d", 5 + c);
+        b->color = TF_COLOR_IO;
+    }
+    for (int i = 0; i <= 6; i++)
+        f->xticks[f->n_xticks++] = 100.0 * i;
+    f->legend[f->n_legend++] = (struct tf_legend_entry){"HDF5 read", TF_COLOR_IO};
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+TF_TEST(svg_is_a_standalone_web_document)
+{
+    struct tf_figure f;
+    figure(&f);
+    struct tf_buf b;
+    tf_buf_init(&b);
+    struct tf_diag d;
+    tf_diag_init(&d);
+    struct tf_render_opts o = {0};
+    TF_CHECK(tf_backend_svg.render(&f, &o, &b, &d));
+    TF_CHECK(b.data && strncmp(b.data, "<?xml", 5) == 0);
+    xmlDocPtr doc = b.data ? xmlReadMemory(b.data, (int)b.len, "t.svg", NULL, XML_PARSE_NONET) : NULL;
+    TF_CHECK(doc != NULL);
+    if (doc)
+        xmlFreeDoc(doc);
+    if (b.data) {
+        TF_CHECK(strstr(b.data, "viewBox=\"0 0 720 ") != NULL);
+        TF_CHECK(strstr(b.data, "width=\"720pt\"") != NULL);
+        TF_CHECK(strstr(b.data, "role=\"img\"") != NULL);
+        TF_CHECK(strstr(b.data, "<desc>") != NULL);
+        TF_CHECK(strstr(b.data, "<style>") != NULL);
+        TF_CHECK(strstr(b.data, "prefers-color-scheme") != NULL);
+        TF_CHECK(count(b.data, "<g class=\"bar ") == 3);
+        TF_CHECK(strstr(b.data, "<g class=\"bar io hdf5_io\" data-lane=\"io\" data-candidate=\"5\" "
+                                "data-start-ms=\"100\" data-dur-ms=\"280.9\">\n"
+                                "<title>HDF5 read \xC2\xB7 candidate 5 \xC2\xB7 280.9 ms</title>") !=
+                 NULL);
+        TF_CHECK(strstr(b.data, "<script") == NULL);
+        TF_CHECK(strstr(b.data, " id=") == NULL);
+        TF_CHECK(strstr(b.data, "href") == NULL);
+        TF_CHECK(strstr(b.data, "e+") == NULL && strstr(b.data, "e-0") == NULL);
+        /* The hostile label: escaped, the control byte and 0xFF replaced. */
+        TF_CHECK(strstr(b.data, "GPU \xEF\xBF\xBD&lt;&amp;&gt;&quot;\xEF\xBF\xBD</text>") != NULL);
+        for (size_t i = 0; i < b.len; i++)
+            if ((unsigned char)b.data[i] < 0x20 && b.data[i] != '\n') {
+                tf_test_failf(__FILE__, __LINE__, "control byte 0x%02x at %zu",
+                              (unsigned char)b.data[i], i);
+                break;
+            }
+    }
+    tf_buf_fini(&b);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(svg_bytes_are_stable)
+{
+    struct tf_figure f;
+    figure(&f);
+    struct tf_buf a, b;
+    tf_buf_init(&a);
+    tf_buf_init(&b);
+    struct tf_diag d;
+    tf_diag_init(&d);
+    struct tf_render_opts o = {0};
+    TF_CHECK(tf_backend_svg.render(&f, &o, &a, &d));
+    TF_CHECK(tf_backend_svg.render(&f, &o, &b, &d));
+    TF_CHECK(a.len == b.len && a.data && b.data && memcmp(a.data, b.data, a.len) == 0);
+    tf_buf_fini(&a);
+    tf_buf_fini(&b);
+    tf_figure_fini(&f);
+}
+
+/* The draw walk: unset slots do nothing; groups arrive balanced. */
+struct walk {
+    int begins, ends, paths, texts, depth, max_depth;
+    double w, h;
+};
+
+static void w_begin(void *ctx, double w, double h, const char *t, const char *d)
+{
+    struct walk *k = ctx;
+    (void)t, (void)d;
+    k->w = w, k->h = h;
+}
+static void w_group_begin(void *ctx, const struct tf_group *g)
+{
+    struct walk *k = ctx;
+    (void)g;
+    k->begins++;
+    if (++k->depth > k->max_depth)
+        k->max_depth = k->depth;
+}
+static void w_group_end(void *ctx)
+{
+    struct walk *k = ctx;
+    k->ends++;
+    k->depth--;
+}
+static void w_text(void *ctx, const struct tf_text *t)
+{
+    struct walk *k = ctx;
+    (void)t;
+    k->texts++;
+}
+
+TF_TEST(scene_draw_walks_every_item)
+{
+    struct tf_scene s;
+    tf_scene_init(&s);
+    s.width = 100, s.height = 50;
+    double xs[3] = {0, 10, 10}, ys[3] = {0, 0, 10};
+    tf_scene_group_begin(&s, &(struct tf_group){.cls = "a", .title = "t",
+                                                .attrs = {{"k", "v"}}, .n_attrs = 1});
+    tf_scene_path(&s, &(struct tf_path){.xs = xs, .ys = ys, .n = 3, .closed = true});
+    tf_scene_group_begin(&s, &(struct tf_group){.cls = "b"});
+    tf_scene_text(&s, &(struct tf_text){.s = "hi", .x = 1, .y = 2, .size = 9});
+    tf_scene_group_end(&s);
+    tf_scene_group_end(&s);
+    tf_scene_group_end(&s); /* unbalanced: ignored */
+    TF_CHECK(!s.oom);
+    TF_CHECK(s.n_items == 6);
+    /* Copies, not the caller's memory. */
+    xs[1] = 99;
+    TF_CHECK(s.items[1].u.path.xs[1] == 10);
+    TF_CHECK_STR(s.items[0].u.group.attrs[0].value, "v");
+    struct walk k = {0};
+    const struct tf_draw only_groups = {.begin = w_begin, .group_begin = w_group_begin,
+                                        .group_end = w_group_end, .text = w_text};
+    tf_scene_draw(&s, &only_groups, &k);
+    TF_CHECK(k.begins == 2 && k.ends == 2 && k.depth == 0 && k.max_depth == 2);
+    TF_CHECK(k.texts == 1);
+    TF_CHECK(k.w == 100 && k.h == 50);
+    tf_scene_draw(&s, &(struct tf_draw){0}, NULL); /* all slots empty */
+    tf_scene_fini(&s);
+}
