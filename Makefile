@@ -23,9 +23,11 @@ WERROR ?=
 PKGS = jansson libxml-2.0
 
 # cairo is optional: without it the build succeeds without PDF/PNG output.
-HAVE_CAIRO := $(shell pkg-config --exists cairo 2>/dev/null && echo 1)
+# cairo-ft and freetype2 load the exact DejaVu font files for PDF/PNG text;
+# zlib writes the PNG (all three come with libcairo2-dev).
+HAVE_CAIRO := $(shell pkg-config --exists cairo cairo-ft freetype2 zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_CAIRO),1)
-PKGS += cairo
+PKGS += cairo cairo-ft freetype2 zlib
 CPPFLAGS_CAIRO = -DTF_HAVE_CAIRO=1
 endif
 
