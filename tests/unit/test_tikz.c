@@ -1,0 +1,234 @@
+/* test_tikz.c - the TikZ back-end on hand-made figure models: escaping,
+ * the x unit that keeps TeX's numbers small, styles, the header, standalone. */
+#include <stdlib.h>
+
+#include "figure.h"
+#include "harness.h"
+#include "render.h"
+
+static void lane(struct tf_figure *f, const char *id, const char *label)
+{
+    struct tf_lane *l = &f->lanes[f->n_lanes++];
+    snprintf(l->id, sizeof l->id, "%s", id);
+    snprintf(l->label, sizeof l->label, "%s", label);
+}
+
+static struct tf_bar *bar(struct tf_figure *f, int lane_ix, const char *name, double x0,
+                          double x1, uint32_t color)
+{
+    struct tf_bar *b = tf_figure_add_bar(f);
+    b->lane = lane_ix;
+    b->name = name;
+    b->has_candidate = true;
+    b->candidate = 7;
+    b->start_ms = f->window_start_ms + x0;
+    b->dur_ms = x1 - x0;
+    b->x0 = x0;
+    b->x1 = x1;
+    b->color = color;
+    b->label_color = TF_COLOR_WHITE;
+    b->has_label = true;
+    snprintf(b->label, sizeof b->label, "7");
+    return b;
+}
+
+/* A two-lane figure over [0, span] ms with a bar cut on the right. */
+static void make_figure(struct tf_figure *f, double span)
+{
+    tf_figure_init(f);
+    f->window_start_ms = 1000.0;
+    f->window_end_ms = 1000.0 + span;
+    f->zigzag_amp_ms = fmin(14.0, fmax(6.0, 0.012 * span));
+    lane(f, "main", "Main_Thread #1");
+    lane(f, "gpu2", "GPU Stream 2");
+    bar(f, 0, "await_dispatch", 0.0, span * 0.4, TF_COLOR_AWAIT_DISPATCH);
+    struct tf_bar *b = bar(f, 1, "compute", span * 0.5, span, TF_COLOR_GPU0);
+    b->clip_right = true;
+    f->n_xticks = tf_nice_ticks(0.0, span, 5, f->xticks, TF_MAX_TICKS);
+    f->legend[f->n_legend++] = (struct tf_legend_entry){"Ready \xE2\x86\x92 launch",
+                                                        TF_COLOR_AWAIT_DISPATCH};
+    f->legend[f->n_legend++] = (struct tf_legend_entry){"GPU compute", TF_COLOR_GPU0};
+}
+
+static char *render(const struct tf_figure *f, const char *cmdline, bool standalone)
+{
+    struct tf_render_opts o = {cmdline, standalone, 200.0};
+    struct tf_buf b;
+    struct tf_diag d;
+    tf_buf_init(&b);
+    tf_diag_init(&d);
+    bool ok = tf_backend_tikz.render(f, &o, &b, &d);
+    TF_CHECK(ok);
+    TF_CHECK(!b.oom);
+    if (!ok) {
+        tf_buf_fini(&b);
+        return NULL;
+    }
+    return b.data; /* caller frees */
+}
+
+static bool has(const char *text, const char *needle)
+{
+    return text && strstr(text, needle) != NULL;
+}
+
+/* The largest |number| in any "(x,y)" coordinate of the picture. */
+static double max_coordinate(const char *s)
+{
+    double m = 0.0;
+    for (const char *p = strstr(s, "\\begin{tikzpicture}"); p && *p; p++) {
+        if (*p != '(' || !((p[1] >= '0' && p[1] <= '9') || p[1] == '-'))
+            continue;
+        char *end;
+        double x = strtod(p + 1, &end);
+        if (*end != ',')
+            continue;
+        double y = strtod(end + 1, &end);
+        m = fmax(m, fmax(fabs(x), fabs(y)));
+    }
+    return m;
+}
+
+static double span_units(const char *s)
+{
+    const char *p = strstr(s, "\\def\\tracefigspan{");
+    return p ? strtod(p + strlen("\\def\\tracefigspan{"), NULL) : -1.0;
+}
+
+TF_TEST(tikz_fragment_shape)
+{
+    struct tf_figure f;
+    make_figure(&f, 1165.767);
+    char *s = render(&f, "tracefig --trace trace.json", false);
+    TF_CHECK(has(s, "needs only\n% \\usepackage{tikz}"));
+    TF_CHECK(has(s, "% Made with: tracefig --trace trace.json\n"));
+    TF_CHECK(!has(s, "\\documentclass"));
+    TF_CHECK(!has(s, "\\fontsize"));
+    TF_CHECK(!has(s, "\\usetikzlibrary"));
+    TF_CHECK(has(s, "\\begingroup\n"));
+    TF_CHECK(has(s, "\\end{tikzpicture}%\n\\endgroup%\n"));
+    TF_CHECK(has(s, "\\definecolor{tracefig-main-await-dispatch}{HTML}{E67E22}"));
+    TF_CHECK(has(s, "\\tracefigdefaultstyle{main/await_dispatch}{fill=tracefig-main-await-dispatch}"));
+    TF_CHECK(has(s, "\\tracefigdefaultstyle{gpu2}{fill=tracefig-gpu2}"));
+    /* x in ms: the span is written as it is, bars as rectangles or outlines */
+    TF_CHECK(has(s, "\\def\\tracefigspan{1165.767}"));
+    TF_CHECK(has(s, "\\draw[tracefig/bar,tracefig/main/await_dispatch] (0,1) rectangle (466.307,2);"));
+    TF_CHECK(has(s, "\\draw[tracefig/bar,tracefig/gpu2] (582.884,0)--(1165.767,0)--(1151.778,0.125)"));
+    TF_CHECK(has(s, "--cycle;"));
+    TF_CHECK(has(s, "\\tracefiglabel{white}{233.153}{1.5}{466.307}{7}"));
+    /* the legend swatches use the bar styles of the same colour */
+    TF_CHECK(has(s, "\\tracefiglegendentry{main/await_dispatch}{Ready $\\rightarrow$ launch}"));
+    TF_CHECK(has(s, "\\tracefiglegendentry{gpu2}{GPU compute}"));
+    TF_CHECK(has(s, "\\tracefiglane{1.5}{Main\\_Thread \\#1}"));
+    free(s);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(tikz_huge_span_stays_small)
+{
+    struct tf_figure f;
+    make_figure(&f, 1.2e17);
+    char *s = render(&f, "tracefig", false);
+    TF_CHECK(s != NULL);
+    if (s) {
+        double span = span_units(s);
+        TF_CHECK(span >= 1000.0 && span < 10000.0);
+        TF_CHECK(max_coordinate(s) < 10000.0);
+        TF_CHECK(has(s, "% x unit: 1e14 ms"));
+        /* tick labels stay in ms */
+        TF_CHECK(has(s, "}{0}%\n\\tracefigxtick{") && has(s, "000000000000000}%"));
+    }
+    free(s);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(tikz_tiny_span_stays_precise)
+{
+    struct tf_figure f;
+    make_figure(&f, 0.004);
+    char *s = render(&f, "tracefig", false);
+    TF_CHECK(s != NULL);
+    if (s) {
+        double span = span_units(s);
+        TF_CHECK(span >= 1000.0 && span < 10000.0);
+        TF_CHECK(has(s, "% x unit: 1e-6 ms"));
+        TF_CHECK(has(s, "{0.001}%")); /* a tick label, in ms */
+    }
+    free(s);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(tikz_header_cannot_escape_its_comment)
+{
+    struct tf_figure f;
+    make_figure(&f, 100.0);
+    char *s = render(&f, "tracefig --trace a\n\\input{evil}\r.json", false);
+    TF_CHECK(has(s, "% Made with: tracefig --trace a?\\input{evil}?.json\n"));
+    TF_CHECK(!has(s, "\n\\input{evil}"));
+    free(s);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(tikz_text_escaping)
+{
+    struct tf_figure f;
+    make_figure(&f, 100.0);
+    /* lane labels are free text in the model */
+    snprintf(f.lanes[0].label, sizeof f.lanes[0].label, "%s", "$&_{}~^\\ \xC3\xA9\xC2\xB7\xE4\xB8\xAD");
+    snprintf(f.lanes[1].label, sizeof f.lanes[1].label, "%s", "a--b [x] \xFF bad");
+    char *s = render(&f, "tracefig", false);
+    TF_CHECK(has(s, "{\\$\\&\\_\\{\\}\\textasciitilde{}\\^{}\\textbackslash{} \\'{e}$\\cdot$"
+                    "\\tracefigutf{\xE4\xB8\xAD}}"));
+    TF_CHECK(has(s, "{a-{}-b {[}x{]}  bad}"));
+    free(s);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(tikz_breakdown_panel)
+{
+    struct tf_figure f;
+    make_figure(&f, 1000.0);
+    f.n_legend = 0;
+    f.has_breakdown = true;
+    struct tf_breakdown *bd = &f.breakdown;
+    snprintf(bd->title, sizeof bd->title, "Candidate 5");
+    bd->slices[0] = (struct tf_slice){"cast", "Preprocess", 18.42, 18.42, TF_COLOR_CAST, true,
+                                      "18%", TF_COLOR_BLACK};
+    bd->slices[1] = (struct tf_slice){"trsm", "Triangular Solve", 81.58, 81.58, TF_COLOR_TRSM,
+                                      true, "82%", TF_COLOR_WHITE};
+    bd->n_slices = 2;
+    char *s = render(&f, "tracefig", false);
+    TF_CHECK(has(s, "\\tracefigbreakdowntrue"));
+    TF_CHECK(has(s, "\\def\\tracefigpaneltitle{GPU Runtime Breakdown (\\%)}"));
+    TF_CHECK(has(s, "\\def\\tracefiglegtitle{Candidate 5}"));
+    TF_CHECK(has(s, "\\tracefiglegendentry{breakdown/cast}{Preprocess}"));
+    TF_CHECK(has(s, "\\draw[tracefig/breakdown/bar,tracefig/breakdown/trsm] (18.42,0) rectangle (100,1);"));
+    TF_CHECK(has(s, "\\tracefiglabel{black}{9.21}{0.5}{18.42}{18\\%}"));
+    free(s);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(tikz_standalone_document)
+{
+    struct tf_figure f;
+    make_figure(&f, 500.0);
+    char *s = render(&f, "tracefig", true);
+    TF_CHECK(has(s, "\\documentclass[border=1pt]{standalone}"));
+    TF_CHECK(has(s, "\\usepackage{tikz}"));
+    TF_CHECK(has(s, "\\begin{document}\n% A tracefig figure"));
+    TF_CHECK(has(s, "\\endgroup%\n\\end{document}\n"));
+    free(s);
+    tf_figure_fini(&f);
+}
+
+TF_TEST(tikz_output_is_deterministic)
+{
+    struct tf_figure f;
+    make_figure(&f, 777.5);
+    char *a = render(&f, "tracefig", false);
+    char *b = render(&f, "tracefig", false);
+    TF_CHECK(a && b && strcmp(a, b) == 0);
+    free(a);
+    free(b);
+    tf_figure_fini(&f);
+}
