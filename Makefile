@@ -24,11 +24,17 @@ PKGS = jansson libxml-2.0
 
 # cairo is optional: without it the build succeeds without PDF/PNG output.
 # cairo-ft and freetype2 load the exact DejaVu font files for PDF/PNG text;
-# zlib writes the PNG (all three come with libcairo2-dev).
+# zlib writes the PNG (all three come with libcairo2-dev).  cairo and
+# FreeType are only compiled against: src/cairo.c dlopen()s them at the
+# first PDF/PNG render, so other runs do not load their ~20 libraries.
+# Only zlib (and -ldl) is linked; the unit tests also link FreeType.
 HAVE_CAIRO := $(shell pkg-config --exists cairo cairo-ft freetype2 zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_CAIRO),1)
-PKGS += cairo cairo-ft freetype2 zlib
+PKGS += zlib
+PKGS_HEADERS_ONLY = cairo cairo-ft freetype2
 CPPFLAGS_CAIRO = -DTF_HAVE_CAIRO=1
+LIBS_CAIRO = -ldl
+UNIT_LIBS_CAIRO := $(shell pkg-config --libs freetype2 2>/dev/null)
 endif
 
 ifeq ($(SAN),1)
@@ -47,14 +53,14 @@ ifneq ($(WERROR),)
 WARN += -Werror
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_HEADERS_ONLY) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
              $(SANFLAGS) $(CPPFLAGS_CAIRO) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS = $(PKG_LIBS) -lm
+LIBS = $(PKG_LIBS) $(LIBS_CAIRO) -lm
 
 SRCS := $(sort $(wildcard src/*.c))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
@@ -89,7 +95,8 @@ $(BIN): $(BUILD)/obj/main.o $(LIB_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(UNIT): $(UNIT_SRCS) $(LIB_OBJS) $(wildcard tests/unit/*.h)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) \
+	    $(UNIT_LIBS_CAIRO)
 
 # --- set-up ------------------------------------------------------------------
 

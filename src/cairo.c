@@ -34,9 +34,22 @@
  * change: the bytes are stable for one cairo/FreeType build, not across
  * versions of them.
  *
+ * Libraries.  cairo and FreeType are not linked: tracefig would pay for
+ * loading them and their ~20 dependencies (pixman, fontconfig, libpng, X11
+ * ...) on every run, SVG and JSON included.  They are dlopen()ed by soname
+ * (libfreetype.so.6, libcairo.so.2) at the first PDF or PNG render, and
+ * every function this file calls is looked up once into the table `dl`
+ * (see "Lazy loading" below).  A library or function that is missing fails
+ * that render (exit 3) naming the Debian package; nothing is written.  The
+ * headers are still used at build time, so TF_HAVE_CAIRO means "PDF/PNG
+ * built in", and each pointer's type is checked against the header's
+ * prototype at compile time.  zlib (the PNG encoder) is linked as before.
+ *
  * State.  The two FreeType faces are loaded once per process and kept
  * (cairo's font caches hold them beyond any one render, so they cannot be
- * freed safely before exit); this is the back-end's only global state.
+ * freed safely before exit); so are the two libraries (never dlclose()d)
+ * and the table of their functions.  This is the back-end's only global
+ * state; like the rest of tracefig it is not thread-safe.
  *
  * Without cairo (TF_HAVE_CAIRO unset) both entries exist with
  * .available = false, and main.c says so in --help and --version.
@@ -45,9 +58,11 @@
 
 #ifdef TF_HAVE_CAIRO
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +92,165 @@
 /* cairo's image surfaces are limited to 32767 pixels a side. */
 #define TF_MAX_PIXELS 32767.0
 
+/* --- Lazy loading -----------------------------------------------------------
+ * Every cairo and FreeType function this file calls, as
+ * X(LIBRARY, return type, name, (parameter types)).  Each is called through
+ * dl.NAME, a pointer of exactly that type; a static assertion below checks
+ * it against the header's own declaration, so a typo here fails the build.
+ * A function used without an entry here fails the link (cairo is not
+ * linked).  cairo_pdf_surface_set_metadata needs cairo 1.16. */
+#define TF_DL_FUNCS(X)                                                                          \
+    X(DL_FT, FT_Error, FT_Init_FreeType, (FT_Library *))                                        \
+    X(DL_FT, FT_Error, FT_New_Face, (FT_Library, const char *, FT_Long, FT_Face *))             \
+    X(DL_FT, FT_Error, FT_Done_Face, (FT_Face))                                                 \
+    X(DL_CAIRO, cairo_font_face_t *, cairo_ft_font_face_create_for_ft_face, (FT_Face, int))     \
+    X(DL_CAIRO, cairo_status_t, cairo_font_face_status, (cairo_font_face_t *))                  \
+    X(DL_CAIRO, cairo_status_t, cairo_font_face_set_user_data,                                  \
+      (cairo_font_face_t *, const cairo_user_data_key_t *, void *, cairo_destroy_func_t))       \
+    X(DL_CAIRO, void, cairo_font_face_destroy, (cairo_font_face_t *))                           \
+    X(DL_CAIRO, cairo_font_options_t *, cairo_font_options_create, (void))                      \
+    X(DL_CAIRO, void, cairo_font_options_set_hint_style,                                        \
+      (cairo_font_options_t *, cairo_hint_style_t))                                             \
+    X(DL_CAIRO, void, cairo_font_options_set_hint_metrics,                                      \
+      (cairo_font_options_t *, cairo_hint_metrics_t))                                           \
+    X(DL_CAIRO, void, cairo_font_options_destroy, (cairo_font_options_t *))                     \
+    X(DL_CAIRO, cairo_t *, cairo_create, (cairo_surface_t *))                                   \
+    X(DL_CAIRO, void, cairo_destroy, (cairo_t *))                                               \
+    X(DL_CAIRO, cairo_status_t, cairo_status, (cairo_t *))                                      \
+    X(DL_CAIRO, const char *, cairo_status_to_string, (cairo_status_t))                         \
+    X(DL_CAIRO, void, cairo_scale, (cairo_t *, double, double))                                 \
+    X(DL_CAIRO, void, cairo_set_miter_limit, (cairo_t *, double))                               \
+    X(DL_CAIRO, void, cairo_set_source_rgb, (cairo_t *, double, double, double))                \
+    X(DL_CAIRO, void, cairo_set_source_rgba, (cairo_t *, double, double, double, double))       \
+    X(DL_CAIRO, void, cairo_rectangle, (cairo_t *, double, double, double, double))             \
+    X(DL_CAIRO, void, cairo_new_path, (cairo_t *))                                              \
+    X(DL_CAIRO, void, cairo_move_to, (cairo_t *, double, double))                               \
+    X(DL_CAIRO, void, cairo_line_to, (cairo_t *, double, double))                               \
+    X(DL_CAIRO, void, cairo_close_path, (cairo_t *))                                            \
+    X(DL_CAIRO, void, cairo_fill, (cairo_t *))                                                  \
+    X(DL_CAIRO, void, cairo_fill_preserve, (cairo_t *))                                         \
+    X(DL_CAIRO, void, cairo_stroke, (cairo_t *))                                                \
+    X(DL_CAIRO, void, cairo_set_line_width, (cairo_t *, double))                                \
+    X(DL_CAIRO, void, cairo_set_line_cap, (cairo_t *, cairo_line_cap_t))                        \
+    X(DL_CAIRO, void, cairo_set_line_join, (cairo_t *, cairo_line_join_t))                      \
+    X(DL_CAIRO, void, cairo_set_dash, (cairo_t *, const double *, int, double))                 \
+    X(DL_CAIRO, void, cairo_set_font_face, (cairo_t *, cairo_font_face_t *))                    \
+    X(DL_CAIRO, void, cairo_set_font_size, (cairo_t *, double))                                 \
+    X(DL_CAIRO, void, cairo_set_font_options, (cairo_t *, const cairo_font_options_t *))        \
+    X(DL_CAIRO, cairo_scaled_font_t *, cairo_get_scaled_font, (cairo_t *))                      \
+    X(DL_CAIRO, cairo_status_t, cairo_scaled_font_text_to_glyphs,                               \
+      (cairo_scaled_font_t *, double, double, const char *, int, cairo_glyph_t **, int *,       \
+       cairo_text_cluster_t **, int *, cairo_text_cluster_flags_t *))                           \
+    X(DL_CAIRO, void, cairo_scaled_font_glyph_extents,                                          \
+      (cairo_scaled_font_t *, const cairo_glyph_t *, int, cairo_text_extents_t *))              \
+    X(DL_CAIRO, void, cairo_show_text_glyphs,                                                   \
+      (cairo_t *, const char *, int, const cairo_glyph_t *, int, const cairo_text_cluster_t *,  \
+       int, cairo_text_cluster_flags_t))                                                        \
+    X(DL_CAIRO, void, cairo_glyph_free, (cairo_glyph_t *))                                      \
+    X(DL_CAIRO, void, cairo_text_cluster_free, (cairo_text_cluster_t *))                        \
+    X(DL_CAIRO, cairo_surface_t *, cairo_pdf_surface_create_for_stream,                         \
+      (cairo_write_func_t, void *, double, double))                                             \
+    X(DL_CAIRO, void, cairo_pdf_surface_set_metadata,                                           \
+      (cairo_surface_t *, cairo_pdf_metadata_t, const char *))                                  \
+    X(DL_CAIRO, cairo_surface_t *, cairo_image_surface_create, (cairo_format_t, int, int))      \
+    X(DL_CAIRO, int, cairo_image_surface_get_width, (cairo_surface_t *))                        \
+    X(DL_CAIRO, int, cairo_image_surface_get_height, (cairo_surface_t *))                       \
+    X(DL_CAIRO, int, cairo_image_surface_get_stride, (cairo_surface_t *))                       \
+    X(DL_CAIRO, unsigned char *, cairo_image_surface_get_data, (cairo_surface_t *))             \
+    X(DL_CAIRO, cairo_status_t, cairo_surface_status, (cairo_surface_t *))                      \
+    X(DL_CAIRO, void, cairo_surface_flush, (cairo_surface_t *))                                 \
+    X(DL_CAIRO, void, cairo_surface_finish, (cairo_surface_t *))                                \
+    X(DL_CAIRO, void, cairo_surface_destroy, (cairo_surface_t *))
+
+/* FreeType first: libcairo.so.2 needs it, and a missing FreeType should be
+ * reported as such rather than as cairo failing to load. */
+enum dl_lib { DL_FT, DL_CAIRO, DL_N_LIBS };
+
+static const struct {
+    const char *soname, *package;
+} dl_libs[DL_N_LIBS] = {
+    [DL_FT] = {"libfreetype.so.6", "libfreetype6"},
+    [DL_CAIRO] = {"libcairo.so.2", "libcairo2"},
+};
+
+/* One pointer type per function: dl_NAME_fn. */
+#define DL_TYPEDEF(LIB, RET, NAME, PARAMS) typedef RET (*dl_##NAME##_fn) PARAMS;
+TF_DL_FUNCS(DL_TYPEDEF)
+#undef DL_TYPEDEF
+
+/* The header's declaration of NAME must be compatible with dl_NAME_fn
+ * (neither operand is evaluated, so nothing refers to the real symbol),
+ * and dlsym's void * must fit the pointer (POSIX guarantees it). */
+#define DL_CHECK(LIB, RET, NAME, PARAMS)                                                        \
+    _Static_assert(_Generic(&NAME, dl_##NAME##_fn: 1, default: 0),                              \
+                   #NAME ": the prototype in TF_DL_FUNCS differs from the header's");           \
+    _Static_assert(sizeof(dl_##NAME##_fn) == sizeof(void *), #NAME ": pointer size");
+TF_DL_FUNCS(DL_CHECK)
+#undef DL_CHECK
+
+#define DL_MEMBER(LIB, RET, NAME, PARAMS) dl_##NAME##_fn NAME;
+static struct dl_api {
+    TF_DL_FUNCS(DL_MEMBER)
+} dl;
+#undef DL_MEMBER
+static bool dl_loaded; /* every pointer in dl is set */
+
+static const struct dl_sym {
+    enum dl_lib lib;
+    const char *name;
+    size_t offset; /* of the pointer in struct dl_api */
+} dl_syms[] = {
+#define DL_SYM(LIB, RET, NAME, PARAMS) {LIB, #NAME, offsetof(struct dl_api, NAME)},
+    TF_DL_FUNCS(DL_SYM)
+#undef DL_SYM
+};
+
+/* Loads both libraries and fills dl, once per process; false with an error
+ * in d (and dl untouched) when a library or a function is missing.  Each
+ * library's functions are looked up before the next library is opened, so
+ * a broken FreeType is reported as FreeType's fault, not cairo's. */
+static bool dl_load(struct tf_diag *d)
+{
+    if (dl_loaded)
+        return true;
+    void *handle[DL_N_LIBS] = {NULL};
+    struct dl_api api;
+    bool ok = true;
+    for (int lib = 0; ok && lib < DL_N_LIBS; lib++) {
+        handle[lib] = dlopen(dl_libs[lib].soname, RTLD_NOW | RTLD_LOCAL);
+        if (!handle[lib]) {
+            const char *why = dlerror();
+            ok = tf_diag_error(d, TF_EIO,
+                               "PDF/PNG output needs %s, which cannot be loaded: %.300s "
+                               "(install Debian's %s)",
+                               dl_libs[lib].soname, why ? why : "unknown error",
+                               dl_libs[lib].package);
+        }
+        for (size_t i = 0; ok && i < sizeof dl_syms / sizeof dl_syms[0]; i++) {
+            const struct dl_sym *s = &dl_syms[i];
+            if (s->lib != (enum dl_lib)lib)
+                continue;
+            void *p = dlsym(handle[lib], s->name);
+            if (p)
+                memcpy((char *)&api + s->offset, &p, sizeof p);
+            else
+                ok = tf_diag_error(d, TF_EIO,
+                                   "PDF/PNG output: %s has no function %s (too old or "
+                                   "broken; install Debian's %s)",
+                                   dl_libs[lib].soname, s->name, dl_libs[lib].package);
+        }
+    }
+    if (!ok) {
+        for (int i = 0; i < DL_N_LIBS; i++)
+            if (handle[i])
+                dlclose(handle[i]);
+        return false;
+    }
+    dl = api;
+    dl_loaded = true;
+    return true;
+}
+
 enum font_slot { FONT_BOOK = 0, FONT_BOLD = 1 };
 
 static const struct {
@@ -97,7 +271,7 @@ static const cairo_user_data_key_t ft_face_key;
 
 static void done_ft_face(void *p)
 {
-    FT_Done_Face((FT_Face)p);
+    dl.FT_Done_Face((FT_Face)p);
 }
 
 /* Loads one font file (once per process).  Errors go to d. */
@@ -125,14 +299,14 @@ static cairo_font_face_t *load_font(enum font_slot slot, struct tf_diag *d)
     }
     fclose(probe);
     if (!fonts.lib_ok) {
-        if (FT_Init_FreeType(&fonts.lib) != 0) {
+        if (dl.FT_Init_FreeType(&fonts.lib) != 0) {
             tf_diag_error(d, TF_EIO, "cannot initialise FreeType");
             return NULL;
         }
         fonts.lib_ok = true;
     }
     FT_Face face;
-    if (FT_New_Face(fonts.lib, path, 0, &face) != 0) {
+    if (dl.FT_New_Face(fonts.lib, path, 0, &face) != 0) {
         tf_diag_error(d, TF_EIO, "%.600s: not a font file FreeType can read", path);
         return NULL;
     }
@@ -142,15 +316,15 @@ static cairo_font_face_t *load_font(enum font_slot slot, struct tf_diag *d)
                       font_files[slot].family, font_files[slot].style,
                       face->family_name ? face->family_name : "?",
                       face->style_name ? face->style_name : "?");
-        FT_Done_Face(face);
+        dl.FT_Done_Face(face);
         return NULL;
     }
-    cairo_font_face_t *cf = cairo_ft_font_face_create_for_ft_face(face, FT_LOAD_NO_HINTING);
-    if (cairo_font_face_status(cf) != CAIRO_STATUS_SUCCESS ||
-        cairo_font_face_set_user_data(cf, &ft_face_key, face, done_ft_face) !=
+    cairo_font_face_t *cf = dl.cairo_ft_font_face_create_for_ft_face(face, FT_LOAD_NO_HINTING);
+    if (dl.cairo_font_face_status(cf) != CAIRO_STATUS_SUCCESS ||
+        dl.cairo_font_face_set_user_data(cf, &ft_face_key, face, done_ft_face) !=
             CAIRO_STATUS_SUCCESS) {
-        cairo_font_face_destroy(cf);
-        FT_Done_Face(face);
+        dl.cairo_font_face_destroy(cf);
+        dl.FT_Done_Face(face);
         tf_diag_error(d, TF_EIO, "out of memory loading %.600s", path);
         return NULL;
     }
@@ -174,9 +348,9 @@ static void set_rgb(cairo_t *cr, uint32_t rgb, double alpha)
     double g = (double)((rgb >> 8) & 0xFF) / 255.0;
     double b = (double)(rgb & 0xFF) / 255.0;
     if (alpha >= 1.0)
-        cairo_set_source_rgb(cr, r, g, b);
+        dl.cairo_set_source_rgb(cr, r, g, b);
     else
-        cairo_set_source_rgba(cr, r, g, b, alpha < 0.0 ? 0.0 : alpha);
+        dl.cairo_set_source_rgba(cr, r, g, b, alpha < 0.0 ? 0.0 : alpha);
 }
 
 static void draw_begin(void *ctx, double width, double height, const char *title,
@@ -184,9 +358,9 @@ static void draw_begin(void *ctx, double width, double height, const char *title
 {
     struct cairo_ctx *c = ctx;
     (void)title, (void)desc; /* PDF metadata is set by the caller */
-    cairo_set_source_rgb(c->cr, 1.0, 1.0, 1.0);
-    cairo_rectangle(c->cr, 0.0, 0.0, width, height);
-    cairo_fill(c->cr);
+    dl.cairo_set_source_rgb(c->cr, 1.0, 1.0, 1.0);
+    dl.cairo_rectangle(c->cr, 0.0, 0.0, width, height);
+    dl.cairo_fill(c->cr);
 }
 
 static void draw_path(void *ctx, const struct tf_path *p)
@@ -195,15 +369,15 @@ static void draw_path(void *ctx, const struct tf_path *p)
     cairo_t *cr = c->cr;
     if (c->failed || p->n == 0 || (!p->has_fill && !p->has_stroke))
         return;
-    cairo_new_path(cr);
-    cairo_move_to(cr, p->xs[0], p->ys[0]);
+    dl.cairo_new_path(cr);
+    dl.cairo_move_to(cr, p->xs[0], p->ys[0]);
     for (size_t i = 1; i < p->n; i++)
-        cairo_line_to(cr, p->xs[i], p->ys[i]);
+        dl.cairo_line_to(cr, p->xs[i], p->ys[i]);
     if (p->closed)
-        cairo_close_path(cr);
+        dl.cairo_close_path(cr);
     if (p->has_fill && p->fill_opacity > 0.0) {
         set_rgb(cr, p->fill, p->fill_opacity);
-        cairo_fill_preserve(cr);
+        dl.cairo_fill_preserve(cr);
     }
     if (p->has_stroke && p->stroke_width > 0.0 && p->stroke_opacity > 0.0) {
         static const cairo_line_cap_t caps[] = {
@@ -217,11 +391,11 @@ static void draw_path(void *ctx, const struct tf_path *p)
             [TF_JOIN_BEVEL] = CAIRO_LINE_JOIN_BEVEL,
         };
         set_rgb(cr, p->stroke, p->stroke_opacity);
-        cairo_set_line_width(cr, p->stroke_width);
-        cairo_set_line_cap(cr, (unsigned)p->cap <= TF_CAP_SQUARE ? caps[p->cap]
-                                                                 : CAIRO_LINE_CAP_BUTT);
-        cairo_set_line_join(cr, (unsigned)p->join <= TF_JOIN_BEVEL ? joins[p->join]
-                                                                   : CAIRO_LINE_JOIN_MITER);
+        dl.cairo_set_line_width(cr, p->stroke_width);
+        dl.cairo_set_line_cap(cr, (unsigned)p->cap <= TF_CAP_SQUARE ? caps[p->cap]
+                                                                    : CAIRO_LINE_CAP_BUTT);
+        dl.cairo_set_line_join(cr, (unsigned)p->join <= TF_JOIN_BEVEL ? joins[p->join]
+                                                                      : CAIRO_LINE_JOIN_MITER);
         /* cairo refuses (and stops drawing) on negative or all-zero dashes:
          * such a pattern is drawn solid, as SVG renderers do. */
         size_t nd = p->n_dash <= TF_SCENE_MAX_DASH ? p->n_dash : TF_SCENE_MAX_DASH;
@@ -232,12 +406,12 @@ static void draw_path(void *ctx, const struct tf_path *p)
             sum += p->dash[i];
         }
         if (nd > 0 && ok && sum > 0.0)
-            cairo_set_dash(cr, p->dash, (int)nd, 0.0);
+            dl.cairo_set_dash(cr, p->dash, (int)nd, 0.0);
         else
-            cairo_set_dash(cr, NULL, 0, 0.0);
-        cairo_stroke(cr);
+            dl.cairo_set_dash(cr, NULL, 0, 0.0);
+        dl.cairo_stroke(cr);
     }
-    cairo_new_path(cr);
+    dl.cairo_new_path(cr);
 }
 
 /* The code point that starts the (valid, cairo-checked) UTF-8 at s. */
@@ -265,10 +439,10 @@ static void draw_text(void *ctx, const struct tf_text *t)
         c->failed = true;
         return;
     }
-    cairo_set_font_face(cr, face);
-    cairo_set_font_size(cr, t->size);
-    cairo_set_font_options(cr, c->font_opts);
-    cairo_scaled_font_t *sf = cairo_get_scaled_font(cr);
+    dl.cairo_set_font_face(cr, face);
+    dl.cairo_set_font_size(cr, t->size);
+    dl.cairo_set_font_options(cr, c->font_opts);
+    cairo_scaled_font_t *sf = dl.cairo_get_scaled_font(cr);
 
     cairo_glyph_t *glyphs = NULL;
     int n_glyphs = 0;
@@ -276,8 +450,8 @@ static void draw_text(void *ctx, const struct tf_text *t)
     int n_clusters = 0;
     cairo_text_cluster_flags_t flags = 0;
     int len = (int)strlen(t->s);
-    if (cairo_scaled_font_text_to_glyphs(sf, 0.0, 0.0, t->s, len, &glyphs, &n_glyphs,
-                                         &clusters, &n_clusters, &flags) !=
+    if (dl.cairo_scaled_font_text_to_glyphs(sf, 0.0, 0.0, t->s, len, &glyphs, &n_glyphs,
+                                            &clusters, &n_clusters, &flags) !=
         CAIRO_STATUS_SUCCESS) {
         /* The scene promises valid UTF-8; anything else is a bug upstream. */
         tf_diag_error(c->d, TF_EBADINPUT, "cannot draw text \"%.100s\": not valid UTF-8", t->s);
@@ -289,7 +463,7 @@ static void draw_text(void *ctx, const struct tf_text *t)
     double font_end = 0.0;
     if (n_glyphs > 0) {
         cairo_text_extents_t last;
-        cairo_scaled_font_glyph_extents(sf, &glyphs[n_glyphs - 1], 1, &last);
+        dl.cairo_scaled_font_glyph_extents(sf, &glyphs[n_glyphs - 1], 1, &last);
         font_end = glyphs[n_glyphs - 1].x + last.x_advance;
     }
 
@@ -331,9 +505,9 @@ static void draw_text(void *ctx, const struct tf_text *t)
         glyphs[i].y = t->y;
     }
     set_rgb(cr, t->color, 1.0);
-    cairo_show_text_glyphs(cr, t->s, len, glyphs, n_glyphs, clusters, n_clusters, flags);
-    cairo_glyph_free(glyphs);
-    cairo_text_cluster_free(clusters);
+    dl.cairo_show_text_glyphs(cr, t->s, len, glyphs, n_glyphs, clusters, n_clusters, flags);
+    dl.cairo_glyph_free(glyphs);
+    dl.cairo_text_cluster_free(clusters);
 }
 
 static const struct tf_draw cairo_draw = {
@@ -346,20 +520,20 @@ static const struct tf_draw cairo_draw = {
 static bool draw_scene(cairo_t *cr, const struct tf_scene *s, struct tf_diag *d)
 {
     struct cairo_ctx c = {.cr = cr, .d = d};
-    c.font_opts = cairo_font_options_create();
+    c.font_opts = dl.cairo_font_options_create();
     /* Unhinted outlines and exact advances: glyphs where the layout put
      * them, at every DPI. */
-    cairo_font_options_set_hint_style(c.font_opts, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_hint_metrics(c.font_opts, CAIRO_HINT_METRICS_OFF);
-    cairo_set_miter_limit(cr, 4.0); /* SVG's default, so both agree */
+    dl.cairo_font_options_set_hint_style(c.font_opts, CAIRO_HINT_STYLE_NONE);
+    dl.cairo_font_options_set_hint_metrics(c.font_opts, CAIRO_HINT_METRICS_OFF);
+    dl.cairo_set_miter_limit(cr, 4.0); /* SVG's default, so both agree */
     tf_scene_draw(s, &cairo_draw, &c);
-    cairo_font_options_destroy(c.font_opts);
+    dl.cairo_font_options_destroy(c.font_opts);
     if (c.failed)
         return false;
-    cairo_status_t st = cairo_status(cr);
+    cairo_status_t st = dl.cairo_status(cr);
     if (st != CAIRO_STATUS_SUCCESS)
         return tf_diag_error(d, st == CAIRO_STATUS_NO_MEMORY ? TF_EIO : TF_EBADINPUT,
-                             "cairo: %s", cairo_status_to_string(st));
+                             "cairo: %s", dl.cairo_status_to_string(st));
     return true;
 }
 
@@ -405,31 +579,32 @@ static bool render_pdf(const struct tf_figure *f, const struct tf_render_opts *o
 {
     (void)o;
     struct tf_scene s;
-    if (!layout(f, &s, d)) {
+    if (!layout(f, &s, d) || !dl_load(d)) {
         tf_scene_fini(&s);
         return false;
     }
-    cairo_surface_t *surf = cairo_pdf_surface_create_for_stream(write_buf, out, s.width, s.height);
+    cairo_surface_t *surf =
+        dl.cairo_pdf_surface_create_for_stream(write_buf, out, s.width, s.height);
     char date[32];
     const char *when = pdf_date(date);
-    cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE,
-                                   s.title ? s.title : "tracefig figure");
+    dl.cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE,
+                                      s.title ? s.title : "tracefig figure");
     if (s.desc)
-        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_SUBJECT, s.desc);
-    cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "tracefig");
-    cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, when);
-    cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_MOD_DATE, when);
-    cairo_t *cr = cairo_create(surf);
+        dl.cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_SUBJECT, s.desc);
+    dl.cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "tracefig");
+    dl.cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, when);
+    dl.cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_MOD_DATE, when);
+    cairo_t *cr = dl.cairo_create(surf);
     bool ok = draw_scene(cr, &s, d);
-    cairo_destroy(cr);
-    cairo_surface_finish(surf);
-    cairo_status_t st = cairo_surface_status(surf);
-    cairo_surface_destroy(surf);
+    dl.cairo_destroy(cr);
+    dl.cairo_surface_finish(surf);
+    cairo_status_t st = dl.cairo_surface_status(surf);
+    dl.cairo_surface_destroy(surf);
     tf_scene_fini(&s);
     if (ok && out->oom)
         return tf_diag_error(d, TF_EIO, "out of memory writing the PDF");
     if (ok && st != CAIRO_STATUS_SUCCESS)
-        return tf_diag_error(d, TF_EIO, "cairo PDF: %s", cairo_status_to_string(st));
+        return tf_diag_error(d, TF_EIO, "cairo PDF: %s", dl.cairo_status_to_string(st));
     return ok;
 }
 
@@ -472,9 +647,10 @@ static void png_chunk(struct tf_buf *out, const char type[4], const unsigned cha
 static bool png_encode(cairo_surface_t *surf, double dpi, struct tf_buf *out,
                        struct tf_diag *d)
 {
-    int w = cairo_image_surface_get_width(surf), h = cairo_image_surface_get_height(surf);
-    int stride = cairo_image_surface_get_stride(surf);
-    const unsigned char *pixels = cairo_image_surface_get_data(surf);
+    int w = dl.cairo_image_surface_get_width(surf);
+    int h = dl.cairo_image_surface_get_height(surf);
+    int stride = dl.cairo_image_surface_get_stride(surf);
+    const unsigned char *pixels = dl.cairo_image_surface_get_data(surf);
     size_t row_len = 1 + 3 * (size_t)w;
     unsigned char *row = malloc(row_len);
     enum { ZCHUNK = 65536 };
@@ -560,22 +736,26 @@ static bool render_png(const struct tf_figure *f, const struct tf_render_opts *o
                              "--dpi %.0f makes a %.0f x %.0f pixel PNG; the most is 32767 a side",
                              dpi, wpx, hpx);
     }
-    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)wpx, (int)hpx);
-    if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(surf);
+    if (!dl_load(d)) {
+        tf_scene_fini(&s);
+        return false;
+    }
+    cairo_surface_t *surf = dl.cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)wpx, (int)hpx);
+    if (dl.cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
+        dl.cairo_surface_destroy(surf);
         tf_scene_fini(&s);
         return tf_diag_error(d, TF_EIO, "out of memory for a %.0f x %.0f pixel PNG", wpx, hpx);
     }
-    cairo_t *cr = cairo_create(surf);
-    cairo_scale(cr, scale, scale);
+    cairo_t *cr = dl.cairo_create(surf);
+    dl.cairo_scale(cr, scale, scale);
     bool ok = draw_scene(cr, &s, d);
-    cairo_destroy(cr);
+    dl.cairo_destroy(cr);
     tf_scene_fini(&s);
     if (ok) {
-        cairo_surface_flush(surf);
+        dl.cairo_surface_flush(surf);
         ok = png_encode(surf, dpi, out, d);
     }
-    cairo_surface_destroy(surf);
+    dl.cairo_surface_destroy(surf);
     return ok;
 }
 

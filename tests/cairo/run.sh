@@ -241,5 +241,73 @@ check "a wrong font file (not DejaVu Sans Bold) fails with exit 3" \
      { TRACEFIG_FONT_DIR=$tmp/wrongfonts "$bin" "$v1" -o "$tmp/wf.png" 2>"$tmp/wf.err"; test $? -eq 3; } &&
      grep -q "expected DejaVu Sans Bold" "$tmp/wf.err"'
 
+# --- lazy loading -------------------------------------------------------------
+# cairo and FreeType are dlopen()ed at the first PDF/PNG render, never linked:
+# other outputs must not pay for loading them and their ~20 dependencies.
+if have readelf; then
+    check "tracefig does not link cairo, FreeType or pixman (they are dlopen()ed)" \
+        'readelf -d "$bin" >"$tmp/dyn" && grep -q NEEDED "$tmp/dyn" &&
+         ! grep NEEDED "$tmp/dyn" | grep -q -e libcairo -e libfreetype -e libpixman'
+fi
+LD_DEBUG=files "$bin" "$v1" -o "$tmp/lz.svg" -o "$tmp/lz.json" -o "$tmp/lz.tex" 2>"$tmp/lz.dbg" >/dev/null
+if grep -q 'file=' "$tmp/lz.dbg"; then
+    check "SVG, JSON and TikZ runs load neither cairo nor FreeType" \
+        '! grep -q -e "file=libcairo" -e "file=libfreetype" "$tmp/lz.dbg"'
+    LD_DEBUG=files "$bin" "$v1" -o "$tmp/lz.pdf" 2>"$tmp/lz2.dbg" >/dev/null
+    check "a PDF run loads cairo and FreeType" \
+        'grep -q "file=libcairo.so.2" "$tmp/lz2.dbg" && grep -q "file=libfreetype.so.6" "$tmp/lz2.dbg"'
+else
+    skip "which libraries a run loads (LD_DEBUG is glibc's)"
+fi
+
+# Stand-in libraries found first through LD_LIBRARY_PATH: one without the
+# functions, one whose own dependency is missing (so dlopen fails).
+fk=$tmp/fakelib
+# fakelib DIR SONAME [broken]
+fakelib() {
+    mkdir -p "$fk/$1" &&
+        if [ "${3:-}" = broken ]; then
+            cc -shared -fPIC -o "$fk/$1/libtf-gone.so" "$fk/fake.c" &&
+                cc -shared -fPIC -o "$fk/$1/$2" "$fk/fake.c" -L"$fk/$1" -Wl,--no-as-needed \
+                    -ltf-gone && rm "$fk/$1/libtf-gone.so"
+        else
+            cc -shared -fPIC -o "$fk/$1/$2" "$fk/fake.c"
+        fi
+}
+# lib_fails DIR PACKAGE MESSAGE: PDF and PNG fail with exit 3, naming the
+# package, and nothing is written (not even the JSON that rendered fine).
+lib_fails() {
+    rm -f "$tmp/lf.json" "$tmp/lf.pdf" "$tmp/lf.png"
+    LD_LIBRARY_PATH=$fk/$1 "$bin" "$v1" -o "$tmp/lf.json" -o "$tmp/lf.pdf" 2>"$tmp/lf.err"
+    rc=$?
+    LD_LIBRARY_PATH=$fk/$1 "$bin" "$v1" -o "$tmp/lf.png" 2>"$tmp/lf2.err"
+    rc2=$?
+    if test $rc -eq 3 && test $rc2 -eq 3 &&
+        grep -q "Debian's $2" "$tmp/lf.err" && grep -q "$3" "$tmp/lf.err" &&
+        grep -q "Debian's $2" "$tmp/lf2.err" &&
+        test ! -e "$tmp/lf.json" && test ! -e "$tmp/lf.pdf" && test ! -e "$tmp/lf.png"; then
+        return 0
+    fi
+    cat "$tmp/lf.err" "$tmp/lf2.err"
+    return 1
+}
+mkdir -p "$fk"
+echo 'int tf_fake(void); int tf_fake(void) { return 0; }' >"$fk/fake.c"
+if have cc && fakelib nosym libcairo.so.2 && fakelib nosym_ft libfreetype.so.6 &&
+    fakelib gone libcairo.so.2 broken && fakelib gone_ft libfreetype.so.6 broken 2>"$tmp/fk.err"; then
+    check "a cairo without its functions fails PDF/PNG cleanly, naming libcairo2" \
+        'lib_fails nosym libcairo2 "libcairo.so.2 has no function"'
+    check "a cairo that cannot be loaded fails PDF/PNG cleanly, naming libcairo2" \
+        'lib_fails gone libcairo2 "libcairo.so.2, which cannot be loaded"'
+    check "a FreeType without its functions fails PDF/PNG cleanly, naming libfreetype6" \
+        'lib_fails nosym_ft libfreetype6 "libfreetype.so.6 has no function"'
+    check "a FreeType that cannot be loaded fails PDF/PNG cleanly, naming libfreetype6" \
+        'lib_fails gone_ft libfreetype6 "libfreetype.so.6, which cannot be loaded"'
+    check "without cairo loadable, SVG still works" \
+        'LD_LIBRARY_PATH=$fk/gone "$bin" "$v1" -o "$tmp/lf.svg" && test -s "$tmp/lf.svg"'
+else
+    skip "missing-library checks (needs cc to build stand-in libraries)"
+fi
+
 echo "cairo: $pass passed, $fail failed"
 [ $fail -eq 0 ]
