@@ -59,7 +59,13 @@ static size_t zigzag(double x, double ya, double yb, double dx, double *xs, doub
 size_t tf_bar_outline(const struct tf_figure *f, const struct tf_bar *b, double y_bottom,
                       double y_top, double *xs, double *ys)
 {
-    double left = b->x0, right = b->x1;
+    /* Drawn inside the window: pytorch-mode bars keep the reference's x
+     * (possibly outside 0 .. span); timeline bars are inside already. */
+    double left = b->x0, right = b->x1, span = tf_figure_span(f);
+    if (span > 0) {
+        left = fmin(fmax(left, 0.0), span);
+        right = fmax(fmin(right, span), left);
+    }
     double width = right - left;
     double amp = fmin(f->zigzag_amp_ms, fmax(width * TF_ZIGZAG_MAX_WIDTH_FRAC, 0.0));
     size_t n = 0;

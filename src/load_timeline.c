@@ -3,8 +3,10 @@
  * with the names the reference plots); they are validated, the rest are
  * passed over unread. */
 #include "load_internal.h"
+#include "load_stream.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* GPU streams beyond this many would not fit the figure's lanes. */
@@ -114,4 +116,122 @@ bool tf_timeline_from_json(const json_t *root, const char *file, struct tf_timel
             return false;
     }
     return true;
+}
+
+/* --- streaming (see load_stream.h) -------------------------------------- */
+
+const char *const tf_tl_field_names[TF_TL_N_FIELDS] = {
+    "lane", "name", "candidate", "start_ms", "dur_ms", "buffer",
+};
+
+/* A plain unescaped string member, copied NUL-ended (false: absent, not a
+ * string, escaped, or too long to be a lane or name the rules know). */
+static bool plain_string(const unsigned char *data, const struct tf_scan_field *f, char *out,
+                         size_t n)
+{
+    if (f->type != TF_JT_STRING || f->escaped || f->len >= n)
+        return false;
+    memcpy(out, data + f->off, f->len);
+    out[f->len] = '\0';
+    return true;
+}
+
+/* A number member tf_jtime would accept without a doubt: at most 17
+ * integer digits and no exponent, so |x| < 1e17. */
+static bool plain_time(const unsigned char *data, const struct tf_scan_field *f)
+{
+    if (f->type != TF_JT_NUMBER)
+        return false;
+    size_t digits = 0;
+    for (size_t i = 0; i < f->len; i++) {
+        unsigned char c = data[f->off + i];
+        if (c == 'e' || c == 'E')
+            return false;
+        if (c == '.')
+            break;
+        digits += c >= '0' && c <= '9';
+    }
+    return digits <= 17;
+}
+
+/* An integer member of at most 15 digits (tf_jint's range), as a value. */
+static bool plain_int(const unsigned char *data, const struct tf_scan_field *f, long long *v)
+{
+    if (f->type != TF_JT_NUMBER || !f->is_int || f->len > 16)
+        return false;
+    char text[20];
+    memcpy(text, data + f->off, f->len);
+    text[f->len] = '\0';
+    char *end;
+    *v = strtoll(text, &end, 10);
+    return *v >= -1000000000000000LL && *v <= 1000000000000000LL;
+}
+
+/* Parses the element and converts it through a scratch timeline, keeping
+ * the event when it passes the filter. */
+static bool add_parsed(const unsigned char *data, size_t len, size_t idx, const char *file,
+                       const struct tf_tl_filter *filter, struct tf_timeline *t,
+                       struct tf_timeline *scratch, struct tf_cand_range *seen,
+                       struct tf_diag *d)
+{
+    json_error_t err;
+    json_t *e = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+                           &err);
+    if (!e)
+        return tf_diag_error(d, TF_EBADINPUT, "%s: events[%zu]: %s", file, idx, err.text);
+    scratch->n_events = 0;
+    scratch->n_null_candidate = 0;
+    bool ok = tf_timeline_add_event(e, idx, file, scratch, d);
+    json_decref(e);
+    if (!ok)
+        return false;
+    t->n_null_candidate += scratch->n_null_candidate;
+    for (size_t i = 0; i < scratch->n_events; i++) {
+        const struct tf_event *ev = &scratch->events[i];
+        if (seen)
+            tf_cand_range_add(seen, ev->candidate);
+        if (!filter->all && (ev->candidate < filter->lo || ev->candidate > filter->hi))
+            continue;
+        if (!tf_timeline_push(t, ev))
+            return tf_diag_error(d, TF_EIO, "%s: out of memory", file);
+    }
+    return true;
+}
+
+bool tf_timeline_add_scanned(const unsigned char *data, size_t len,
+                             const struct tf_scan_field *f, size_t idx, const char *file,
+                             const struct tf_tl_filter *filter, struct tf_timeline *t,
+                             struct tf_timeline *scratch, struct tf_cand_range *seen,
+                             struct tf_diag *d)
+{
+    char lane_s[16], name_s[24];
+    if (data[0] != '{' || filter->all || !plain_string(data, &f[TF_TL_F_LANE], lane_s, sizeof lane_s) ||
+        !plain_string(data, &f[TF_TL_F_NAME], name_s, sizeof name_s))
+        goto parse;
+    enum tf_in_lane lane = tf_in_lane_from(lane_s);
+    if (!relevant(lane, tf_ev_name_from(name_s)))
+        return true;
+    /* From here the whole-document path checks start_ms and dur_ms, then
+     * the candidate, then (GPU events) the buffer. */
+    if (!plain_time(data, &f[TF_TL_F_START]) || !plain_time(data, &f[TF_TL_F_DUR]))
+        goto parse;
+    const struct tf_scan_field *cf = &f[TF_TL_F_CANDIDATE];
+    if (cf->type == TF_JT_NONE || cf->type == TF_JT_NULL) {
+        t->n_null_candidate++;
+        return true;
+    }
+    long long cand;
+    if (!plain_int(data, cf, &cand) || (cand >= filter->lo && cand <= filter->hi))
+        goto parse;
+    if (seen)
+        tf_cand_range_add(seen, cand);
+    const struct tf_scan_field *bf = &f[TF_TL_F_BUFFER];
+    if (lane == TF_IN_GPU && bf->type != TF_JT_NONE && bf->type != TF_JT_NULL) {
+        long long b;
+        if (!plain_int(data, bf, &b) || b < 0 || b > TF_MAX_GPU_BUFFER)
+            goto parse;
+    }
+    return true; /* valid, and outside the window */
+parse:
+    return add_parsed(data, len, idx, file, filter, t, scratch, seen, d);
 }

@@ -1,0 +1,160 @@
+#!/bin/sh
+# Streaming vs whole-document loads: on medium inputs (a few MB, generated
+# with ../shared/reference/gen_traces.py) both load paths must give the same
+# figure (--format json), the same warnings and the same exit status; errors
+# (a syntax error far from the window, a type error in an event the window
+# does not use) must be the same located message.  Also through a pipe,
+# which the streaming path reads once.
+#
+#   run.sh TRACEFIG
+#
+# Needs /usr/bin/python3 for the generator; says SKIP without it.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/../.." && pwd)
+gen="$root/../shared/reference/gen_traces.py"
+py=/usr/bin/python3
+if [ ! -x "$py" ] || [ ! -f "$gen" ]; then
+    echo "stream: SKIP (needs $py and $gen)"
+    echo "stream: 0 passed, 0 failed"
+    exit 0
+fi
+tmp=${TMPDIR:-/tmp}/tracefig-stream.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+pass=0
+fail=0
+
+# same NAME FILE [ARGS...]: both paths agree (output, stderr, status).
+same() {
+    name=$1
+    file=$2
+    shift 2
+    TRACEFIG_LOAD=whole "$bin" "$file" "$@" --format json -o - >"$tmp/w.out" 2>"$tmp/w.err"
+    wrc=$?
+    TRACEFIG_LOAD=stream "$bin" "$file" "$@" --format json -o - >"$tmp/s.out" 2>"$tmp/s.err"
+    src=$?
+    if [ $wrc -eq $src ] && cmp -s "$tmp/w.out" "$tmp/s.out" && cmp -s "$tmp/w.err" "$tmp/s.err"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL stream $name: whole rc=$wrc, stream rc=$src"
+        diff "$tmp/w.out" "$tmp/s.out" | head -10
+        diff "$tmp/w.err" "$tmp/s.err" | head -10
+        fail=$((fail + 1))
+    fi
+}
+
+# piped NAME FILE [ARGS...]: standard input gives what the file gives.
+piped() {
+    name=$1
+    file=$2
+    shift 2
+    "$bin" "$file" "$@" --format json -o - >"$tmp/f.out" 2>/dev/null
+    frc=$?
+    "$bin" - "$@" --format json -o - <"$file" >"$tmp/p.out" 2>/dev/null
+    prc=$?
+    if [ $frc -eq $prc ] && cmp -s "$tmp/f.out" "$tmp/p.out"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL stream $name (stdin): file rc=$frc, stdin rc=$prc"
+        diff "$tmp/f.out" "$tmp/p.out" | head -10
+        fail=$((fail + 1))
+    fi
+}
+
+# fails NAME FILE PATTERN: both paths fail with exit 1 and a message
+# matching PATTERN (and, by `same`, the same message).
+fails() {
+    name=$1
+    file=$2
+    pattern=$3
+    TRACEFIG_LOAD=stream "$bin" "$file" --format json -o - >/dev/null 2>"$tmp/e.err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q "$pattern" "$tmp/e.err"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL stream $name: rc=$rc, stderr: $(cat "$tmp/e.err")"
+        fail=$((fail + 1))
+    fi
+    same "$name" "$file"
+}
+
+g() { "$py" "$gen" "$@" 2>/dev/null; }
+
+# --- PyTorch Chrome traces ----------------------------------------------------
+g pytorch --num-candidates 30 --trsm-kernels 20 --out "$tmp/pt.json"
+g pytorch --num-candidates 30 --interleave-gpu --seed 4 --out "$tmp/pt_inter.json"
+g pytorch --num-candidates 30 --no-gpu-annotations --seed 5 --out "$tmp/pt_noann.json"
+same pytorch "$tmp/pt.json"
+same pytorch-start-7 "$tmp/pt.json" --start_candidate 7
+same pytorch-interleaved "$tmp/pt_inter.json"
+same pytorch-no-annotations "$tmp/pt_noann.json" --start-candidate 29
+same pytorch-no-such-candidate "$tmp/pt.json" --start_candidate 99
+piped pytorch "$tmp/pt.json" --start_candidate 3
+# A bare array of the same events.
+"$py" - "$tmp/pt.json" "$tmp/pt_bare.json" <<'EOF'
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+with open(sys.argv[2], "w") as f:
+    f.write("[\n" + ",\n".join(json.dumps(e) for e in events) + "\n]\n")
+EOF
+same pytorch-bare-array "$tmp/pt_bare.json" --start_candidate 2
+# A syntax error near the end, far from the window: located, same message.
+"$py" - "$tmp/pt.json" "$tmp/pt_bad.json" <<'EOF'
+import sys
+data = open(sys.argv[1], "rb").read()
+at = data.rfind(b'"ph": "X"', 0, len(data) - 2000)
+open(sys.argv[2], "wb").write(data[:at] + b'"ph" "X"' + data[at + 9:])
+EOF
+fails pytorch-syntax-error-far-away "$tmp/pt_bad.json" "pt_bad.json:[0-9][0-9]*:[0-9][0-9]*: ':' expected"
+
+# --- pipelined timelines -------------------------------------------------------
+g timeline --version 2 --num-candidates 12000 --start-candidate 6000 --record-from 0 \
+    --out "$tmp/tl.json"
+g timeline --version 1 --num-candidates 12000 --start-candidate 11990 --record-from 0 \
+    --indent 0 --out "$tmp/tl1.json"
+same timeline-metadata-after-events "$tmp/tl.json"
+same timeline-start-on-command-line "$tmp/tl.json" --start_candidate 17
+same timeline-window-on-command-line "$tmp/tl.json" --start_candidate 3000 --num_candidates 6
+same timeline-num-candidates "$tmp/tl.json" --num-candidates 40
+same timeline-v1-near-the-end "$tmp/tl1.json"
+same timeline-focus "$tmp/tl1.json" --focus_candidate 5000
+piped timeline "$tmp/tl.json"
+piped timeline-start "$tmp/tl.json" --start_candidate 100
+# Metadata first, null candidates, a real-valued candidate, odd buffers.
+"$py" - "$tmp/tl.json" "$tmp/tl_meta.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d.pop("events")
+for i, e in enumerate(ev):
+    if i % 997 == 0:
+        e["candidate"] = None
+    if i % 1501 == 0:
+        del e["candidate"]
+    if e.get("candidate") == 6001 and e["lane"] == "gpu":
+        e["candidate"] = 6001.0
+d["events"] = ev
+d["num_candidates"] = 4
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+EOF
+same timeline-metadata-first "$tmp/tl_meta.json"
+piped timeline-metadata-first "$tmp/tl_meta.json"
+# A type error in an event far from the window: the same located message.
+"$py" - "$tmp/tl.json" "$tmp/tl_type.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["events"][40000]["start_ms"] = "12.5"
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+EOF
+fails timeline-type-error-far-away "$tmp/tl_type.json" "events\[40000\].start_ms: expected a number, got a string"
+# A syntax error after the events (in the metadata).
+"$py" - "$tmp/tl.json" "$tmp/tl_bad.json" <<'EOF'
+import sys
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(data.replace(b'"num_candidates": 3', b'"num_candidates": 03'))
+EOF
+fails timeline-syntax-error-in-metadata "$tmp/tl_bad.json" "tl_bad.json:[0-9][0-9]*:[0-9][0-9]*: invalid token"
+
+echo "stream: $pass passed, $fail failed"
+[ $fail -eq 0 ]
