@@ -138,6 +138,7 @@ parity-refresh:
 
 bench: $(BIN)
 	@sh tests/tools/bench.sh $(BIN)
+	@sh tests/tools/bench-large.sh $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)

@@ -56,16 +56,23 @@ static size_t zigzag(double x, double ya, double yb, double dx, double *xs, doub
     return k;
 }
 
-size_t tf_bar_outline(const struct tf_figure *f, const struct tf_bar *b, double y_bottom,
-                      double y_top, double *xs, double *ys)
+void tf_bar_drawn_extent(const struct tf_figure *f, const struct tf_bar *b, double *x0,
+                         double *x1)
 {
-    /* Drawn inside the window: pytorch-mode bars keep the reference's x
-     * (possibly outside 0 .. span); timeline bars are inside already. */
     double left = b->x0, right = b->x1, span = tf_figure_span(f);
     if (span > 0) {
         left = fmin(fmax(left, 0.0), span);
         right = fmax(fmin(right, span), left);
     }
+    *x0 = left;
+    *x1 = right;
+}
+
+size_t tf_bar_outline(const struct tf_figure *f, const struct tf_bar *b, double y_bottom,
+                      double y_top, double *xs, double *ys)
+{
+    double left, right;
+    tf_bar_drawn_extent(f, b, &left, &right);
     double width = right - left;
     double amp = fmin(f->zigzag_amp_ms, fmax(width * TF_ZIGZAG_MAX_WIDTH_FRAC, 0.0));
     size_t n = 0;

@@ -178,6 +178,12 @@ size_t tf_nice_ticks(double vmin, double vmax, int nbins, double *out, size_t ma
 size_t tf_bar_outline(const struct tf_figure *f, const struct tf_bar *b, double y_bottom,
                       double y_top, double *xs, double *ys);
 
+/* The part of a bar inside the window, in ms from its start: x0/x1 clamped
+ * to [0, span].  Timeline bars are inside already; PyTorch-mode bars keep
+ * the reference's unclipped extent in the model, so drawing uses this. */
+void tf_bar_drawn_extent(const struct tf_figure *f, const struct tf_bar *b, double *x0,
+                         double *x1);
+
 /* The tooltip text of a bar: "HDF5 read · candidate 6 · 280.9 ms". */
 void tf_bar_tooltip(const struct tf_bar *b, char *out, size_t n);
 

@@ -405,8 +405,11 @@ static void bars(struct lay *L)
             .stroke_width = TF_BAR_EDGE_PT,
         };
         tf_scene_path(L->s, &p);
-        if (b->has_label && b->label[0])
-            bar_label(L, b, xpt(L, b->x0), xpt(L, b->x1), (top + bottom) / 2);
+        if (b->has_label && b->label[0]) {
+            double x0, x1;
+            tf_bar_drawn_extent(f, b, &x0, &x1);
+            bar_label(L, b, xpt(L, x0), xpt(L, x1), (top + bottom) / 2);
+        }
         tf_scene_group_end(L->s);
     }
 }

@@ -507,12 +507,14 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r)
     double y0 = (double)(f->n_lanes - 1 - (size_t)r->lane);
     tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s] ", s ? s->key : "bar");
     if (!r->clip_left && !r->clip_right) {
+        double x0, x1;
+        tf_bar_drawn_extent(f, r, &x0, &x1);
         tf_buf_putc(b, '(');
-        num(t, xu(t, r->x0));
+        num(t, xu(t, x0));
         tf_buf_putc(b, ',');
         num(t, y0);
         tf_buf_puts(b, ") rectangle (");
-        num(t, xu(t, r->x1));
+        num(t, xu(t, x1));
         tf_buf_putc(b, ',');
         num(t, y0 + 1.0);
         tf_buf_puts(b, ");\n");
@@ -602,7 +604,9 @@ static void emit_picture(struct tikz *t)
                            "label wider than its bar.\n");
         any = true;
         double y = (double)(f->n_lanes - 1 - (size_t)r->lane) + 0.5;
-        emit_label(t, label_style(t, r->label_color), xu(t, r->x0), xu(t, r->x1), y, r->label);
+        double x0, x1;
+        tf_bar_drawn_extent(f, r, &x0, &x1);
+        emit_label(t, label_style(t, r->label_color), xu(t, x0), xu(t, x1), y, r->label);
     }
     tf_buf_puts(b, "% Lane labels, tick labels, the axis title and the legend.\n"
                    "\\tracefigforeground\n");

@@ -422,9 +422,8 @@ bool tf_timeline_figure(const struct tf_timeline *t, const struct tf_breakdown_i
     if (!any)
         return tf_diag_error(d, TF_EBADINPUT,
                              "no events in the window of start candidate %lld (GPU %lld-%lld, "
-                             "main %lld-%lld, I/O %lld-%lld): the trace has %zu usable event%s",
-                             x, r.gpu_min, r.gpu_max, r.main_min, r.main_max, r.io_min, r.io_max,
-                             t->n_events, t->n_events == 1 ? "" : "s");
+                             "main %lld-%lld, I/O %lld-%lld)",
+                             x, r.gpu_min, r.gpu_max, r.main_min, r.main_max, r.io_min, r.io_max);
 
     struct plot_list l = {NULL, 0, 0};
     bool *visible = NULL;
