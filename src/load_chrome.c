@@ -372,7 +372,8 @@ bool tf_chrome_finish(struct tf_chrome *c, struct tf_pytorch *out, struct tf_dia
                      c->n_name_mismatch, c->n_name_mismatch == 1 ? "" : "s");
     prune(c);
     /* B/E pairs complete late: put every block at the place of its start. */
-    qsort(c->recs, c->n_recs, sizeof *c->recs, by_idx);
+    if (c->n_recs > 1)
+        qsort(c->recs, c->n_recs, sizeof *c->recs, by_idx);
     out->found = true;
     long long n = 0;
     sscanf(c->win_name, "Candidate_Eval_%lld", &n);

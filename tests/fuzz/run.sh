@@ -27,6 +27,13 @@ for bin in "$@"; do
             h=$(cksum "$f" | cut -d' ' -f1)
             [ -f "$work/seed-$h" ] || { printf '\000'; cat "$f"; } >"$work/seed-$h"
         done ;;
+    scan)
+        # The first byte picks the scanner's chunk size.
+        for f in "$root"/tests/golden/*/*.json "$root"/examples/*.json "$root"/tests/bad/*/*.json; do
+            [ -f "$f" ] || continue
+            h=$(cksum "$f" | cut -d' ' -f1)
+            [ -f "$work/seed-$h" ] || { printf '\005'; cat "$f"; } >"$work/seed-$h"
+        done ;;
     breakdown)
         for f in "$root"/tests/golden/*/breakdown.json "$root"/examples/candidate_breakdown.json; do
             [ -f "$f" ] && cp -n "$f" "$work/seed-$(cksum "$f" | cut -d' ' -f1)"
