@@ -14,7 +14,8 @@
  * Where tracefig differs from the reference, on purpose:
  *   - bars that cross the window edge (by more than the timeline mode's
  *     0.5 ms) are flagged clip_left / clip_right, to be drawn cut at the
- *     edge with a zigzag (amplitude as in timeline mode).  Their x0/x1 stay
+ *     edge with a zigzag (1.2 % of the span; edge tolerance 0.5 ms or
+ *     0.1 % of the span, whichever is smaller).  Their x0/x1 stay
  *     the reference's: ms from the padded window start to the event's own
  *     start and end, which may lie outside 0 .. span.  The reference draws
  *     such bars whole (its x limits are automatic), and in practice almost
@@ -37,6 +38,9 @@
 static bool add_bars(const struct tf_pytorch *p, unsigned char kind, int lane, double ps,
                      double pe, struct tf_figure *f)
 {
+    /* The timeline's 0.5 ms edge tolerance, but never more than 0.1 % of a
+     * (possibly sub-millisecond) window. */
+    double eps_us = fmin(TF_EDGE_CLIP_EPS_MS * 1000.0, 0.001 * (pe - ps));
     for (size_t i = 0; i < p->n_blocks; i++) {
         const struct tf_pt_block *b = &p->blocks[i];
         if (b->kind != kind || b->dur_us < 0)
@@ -55,8 +59,8 @@ static bool add_bars(const struct tf_pytorch *p, unsigned char kind, int lane, d
         r->dur_ms = b->dur_us / 1000.0;
         r->x0 = x0;
         r->x1 = x1;
-        r->clip_left = b->ts_us < ps - TF_EDGE_CLIP_EPS_MS * 1000.0;
-        r->clip_right = end > pe + TF_EDGE_CLIP_EPS_MS * 1000.0;
+        r->clip_left = b->ts_us < ps - eps_us;
+        r->clip_right = end > pe + eps_us;
         r->has_label = false;
         r->color = kind == TF_PT_IO ? TF_COLOR_IO : TF_COLOR_GPU0;
         r->label_color = kind == TF_PT_IO ? TF_COLOR_BLACK : TF_COLOR_WHITE;
@@ -84,8 +88,10 @@ bool tf_pytorch_figure(const struct tf_pytorch *p, const struct tf_rules_opts *o
     f->window_start_ms = ps / 1000.0;
     f->window_end_ms = pe / 1000.0;
     double span = (pe - ps) / 1000.0;
-    f->zigzag_amp_ms =
-        fmin(TF_ZIGZAG_AMP_MAX_MS, fmax(TF_ZIGZAG_AMP_MIN_MS, TF_ZIGZAG_AMP_FRAC * span));
+    /* The timeline's 6..14 ms bounds assume a window of about a second; a
+     * Candidate_Eval window can be a millisecond, so here the amplitude is
+     * just the 1.2 % of the span. */
+    f->zigzag_amp_ms = TF_ZIGZAG_AMP_FRAC * span;
     f->n_lanes = 2;
     snprintf(f->lanes[0].id, sizeof f->lanes[0].id, "gpu");
     snprintf(f->lanes[0].label, sizeof f->lanes[0].label, "GPU compute");
