@@ -1144,7 +1144,10 @@ bool tf_scan_init(struct tf_scan *s, int fd, const char *file, size_t chunk, str
     s->lvl_key0 = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_key0);
     s->lvl_index = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index);
     s->lvl_index_cap = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index_cap);
-    if (!s->buf || !s->lvl_key0 || !s->lvl_index || !s->lvl_index_cap) {
+    /* The key arena always exists, so even an empty key has an address. */
+    s->cap_arena = 4096;
+    s->arena = malloc(s->cap_arena);
+    if (!s->buf || !s->lvl_key0 || !s->lvl_index || !s->lvl_index_cap || !s->arena) {
         tf_scan_fini(s);
         return tf_diag_error(d, TF_EIO, "%s: out of memory", file);
     }

@@ -120,6 +120,14 @@ TF_TEST(scan_accepts_valid_json)
     expect("{\"a\":1,\"b\":{\"a\":2}}", "OK");
 }
 
+/* Found by fuzz_scan: an empty key as the first key compared bytes at a
+ * NULL arena (UBSan: zero offset applied to a null pointer). */
+TF_TEST(scan_empty_keys)
+{
+    expect("{\"\":3,\"a\":{\"\":1}}", "OK");
+    reject("{\"\":3,\"\":4}");
+}
+
 TF_TEST(scan_rejects_like_jansson)
 {
     reject("");
