@@ -23,14 +23,10 @@ void tf_figure_fini(struct tf_figure *f)
 
 struct tf_bar *tf_figure_add_bar(struct tf_figure *f)
 {
-    if (f->n_bars == f->cap_bars) {
-        size_t cap = f->cap_bars ? f->cap_bars * 2 : 32;
-        struct tf_bar *p = realloc(f->bars, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        f->bars = p;
-        f->cap_bars = cap;
-    }
+    void *items = f->bars;
+    if (!tf_grow(&items, &f->cap_bars, f->n_bars, sizeof *f->bars))
+        return NULL;
+    f->bars = items;
     struct tf_bar *b = &f->bars[f->n_bars++];
     memset(b, 0, sizeof *b);
     return b;

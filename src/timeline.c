@@ -37,14 +37,10 @@ struct plot_list {
 
 static bool plot_push(struct plot_list *l, const struct plot_ev *e)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        struct plot_ev *p = realloc(l->items, cap * sizeof *p);
-        if (!p)
-            return false;
-        l->items = p;
-        l->cap = cap;
-    }
+    void *items = l->items;
+    if (!tf_grow(&items, &l->cap, l->n, sizeof *l->items))
+        return false;
+    l->items = items;
     l->items[l->n++] = *e;
     return true;
 }

@@ -50,8 +50,7 @@ void tf_timeline_fini(struct tf_timeline *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Grows *items (of `size` bytes each) to hold one more; false on overflow/OOM. */
-static bool grow(void **items, size_t *cap, size_t n, size_t size)
+bool tf_grow(void **items, size_t *cap, size_t n, size_t size)
 {
     if (n < *cap)
         return true;
@@ -69,7 +68,7 @@ static bool grow(void **items, size_t *cap, size_t n, size_t size)
 bool tf_timeline_push(struct tf_timeline *t, const struct tf_event *e)
 {
     void *items = t->events;
-    if (!grow(&items, &t->cap_events, t->n_events, sizeof *e))
+    if (!tf_grow(&items, &t->cap_events, t->n_events, sizeof *e))
         return false;
     t->events = items;
     t->events[t->n_events++] = *e;
@@ -103,7 +102,7 @@ void tf_pytorch_fini(struct tf_pytorch *p)
 bool tf_pytorch_push(struct tf_pytorch *p, const struct tf_pt_block *b)
 {
     void *items = p->blocks;
-    if (!grow(&items, &p->cap_blocks, p->n_blocks, sizeof *b))
+    if (!tf_grow(&items, &p->cap_blocks, p->n_blocks, sizeof *b))
         return false;
     p->blocks = items;
     p->blocks[p->n_blocks++] = *b;

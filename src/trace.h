@@ -121,6 +121,11 @@ struct tf_trace {
     struct tf_pytorch pytorch;
 };
 
+/* Makes room for item n in *items (an array of *cap items of `size` bytes),
+ * doubling it when full.  False on overflow or when out of memory (then
+ * *items and *cap are unchanged).  Shared by every growing array. */
+bool tf_grow(void **items, size_t *cap, size_t n, size_t size);
+
 void tf_trace_init(struct tf_trace *t);
 void tf_trace_fini(struct tf_trace *t);
 
