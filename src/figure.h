@@ -48,6 +48,9 @@ enum tf_mode { TF_MODE_TIMELINE = 0, TF_MODE_PYTORCH = 1 };
 #define TF_IN_BAR_LABEL_MIN_PCT 10.0
 #define TF_WHITE_TEXT_MIN_PCT 20.0 /* strictly above: white text */
 #define TF_MIN_BAR_VIS_PCT 1.2
+/* The narrowest window the rules hand to back-ends (1 ns): below it there is
+ * nothing to draw, and no axis can be scaled. */
+#define TF_MIN_SPAN_MS 1e-6
 
 /* Figure geometry (inches / points) the reference fixes. */
 #define TF_FIG_WIDTH_IN 10.0

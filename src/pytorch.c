@@ -77,7 +77,7 @@ bool tf_pytorch_figure(const struct tf_pytorch *p, const struct tf_rules_opts *o
     double start = p->win_ts_us, end = p->win_ts_us + p->win_dur_us;
     double dur = end - start;
     double ps = start - dur * TF_PT_PAD_LEFT, pe = end + dur * TF_PT_PAD_RIGHT;
-    if (!(pe > ps))
+    if (!((pe - ps) / 1000.0 >= TF_MIN_SPAN_MS))
         return tf_diag_error(d, TF_EBADINPUT,
                              "Candidate_Eval_%lld lasts %g us: no window to plot", p->candidate,
                              dur);

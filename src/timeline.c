@@ -442,6 +442,14 @@ bool tf_timeline_figure(const struct tf_timeline *t, const struct tf_breakdown_i
     f->num_candidates = n;
     set_lanes(f, &l);
     window_bounds(&l, &r, &f->window_start_ms, &f->window_end_ms);
+    if (!(f->window_end_ms - f->window_start_ms >= TF_MIN_SPAN_MS)) {
+        free(l.items);
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "the window of start candidate %lld is empty: its left edge (the "
+                             "start of GPU %lld / I/O %lld) lies after the end of candidates "
+                             "%lld-%lld",
+                             x, x, x + 1, x, r.core_max);
+    }
     double span = fmax(f->window_end_ms - f->window_start_ms, 1.0);
     f->zigzag_amp_ms =
         fmin(TF_ZIGZAG_AMP_MAX_MS, fmax(TF_ZIGZAG_AMP_MIN_MS, TF_ZIGZAG_AMP_FRAC * span));

@@ -50,8 +50,11 @@ static void fuzz_render_all(const struct tf_figure *fig)
             tf_buf_init(&b);
             struct tf_diag d;
             tf_diag_init(&d);
-            if (!be->render(fig, &ro, &b, &d) && d.code != TF_EIO)
-                abort(); /* a back-end must not reject a valid figure */
+            if (!be->render(fig, &ro, &b, &d) && d.code != TF_EIO) {
+                /* a back-end must not reject a figure the rules accepted */
+                fprintf(stderr, "fuzz: %s rejected the figure: %s\n", be->name, d.msg);
+                abort();
+            }
             tf_buf_fini(&b);
         }
     }
