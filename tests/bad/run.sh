@@ -13,14 +13,14 @@ set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=${TMPDIR:-/tmp}/tracefig-bad.$$
-trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp" "$tmp.bin"' EXIT INT TERM
 pass=0
 fail=0
 for dir in "$here"/*/; do
     case=$(basename "$dir")
     [ -f "$dir/expect" ] || continue
     rm -rf "$tmp"
-    mkdir -p "$tmp"
+    mkdir -p "$tmp" && chmod 755 "$tmp"
     cp -R "$dir"/. "$tmp"/
     [ -x "$dir/setup" ] && (cd "$tmp" && ./setup)
     want_rc=$(sed -n 1p "$dir/expect")
@@ -30,12 +30,16 @@ for dir in "$here"/*/; do
     before=$(cd "$tmp" && ls -A | sort)
     args=$(cat "$dir/args" 2>/dev/null || true)
     # A case with an 'unprivileged' file runs as nobody: root reads any file.
+    # nobody may not reach the checkout (a 0700 temp clone): run a copy.
     run=""
+    exe=$bin
     if [ -f "$dir/unprivileged" ] && [ "$(id -u)" = 0 ]; then
         run="setpriv --reuid=65534 --regid=65534 --clear-groups"
+        exe="$tmp.bin/tracefig"
+        mkdir -p "$tmp.bin" && cp "$bin" "$exe" && chmod 755 "$tmp.bin" "$exe"
     fi
     # shellcheck disable=SC2086
-    (cd "$tmp" && $run "$bin" $args) >"$tmp/.stdout" 2>"$tmp/.stderr" </dev/null
+    (cd "$tmp" && $run "$exe" $args) >"$tmp/.stdout" 2>"$tmp/.stderr" </dev/null
     rc=$?
     # A usage error may add the usual "Try 'tracefig --help'" hint line.
     err=$(grep -v "^Try 'tracefig --help'" "$tmp/.stderr")

@@ -43,6 +43,15 @@ check "an existing output is replaced, mode from the umask" \
      grep -q schema "$tmp/o.json" && test "$(stat -c %a "$tmp/o.json")" = 644'
 check "no temp files left beside outputs" 'test -z "$(ls -A "$tmp" | grep "^\.")"'
 check "write error exits 3" '"$bin" "$v1" --format json -o /dev/full 2>/dev/null; test $? -eq 3'
+# A read-only folder: root writes anywhere, so the check runs as nobody then.
+mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro" && chmod 755 "$tmp"
+asuser=""
+[ "$(id -u)" = 0 ] && asuser="setpriv --reuid=65534 --regid=65534 --clear-groups"
+# nobody may not reach the checkout (a 0700 temp clone): use copies.
+cp "$bin" "$tmp/tracefig-copy" && cp "$v1" "$tmp/v1.json" && chmod 755 "$tmp/tracefig-copy"
+check "read-only output folder exits 3, nothing written" \
+    '$asuser "$tmp/tracefig-copy" "$tmp/v1.json" -o "$tmp/ro/x.svg" 2>/dev/null; test $? -eq 3 &&
+     test -z "$(ls -A "$tmp/ro")"'
 check "missing output folder exits 3" '"$bin" "$v1" -o "$tmp/nodir/x.json" 2>/dev/null; test $? -eq 3'
 check "--num_candidates widens the window" \
     'a=$("$bin" "$v2" -o - | grep -c "\"lane\""); b=$("$bin" "$v2" --num_candidates 5 -o - | grep -c "\"lane\""); test "$b" -gt "$a"'
