@@ -145,12 +145,14 @@ leakcheck: $(BIN)
 
 # --- fuzzing (libFuzzer: Debian's clang and libclang-rt-14-dev) ---------------
 #   make fuzz FUZZ_SECONDS=60      run every target for that long
+#   make fuzz FUZZ_RUNS=10000000   ... or until it made that many executions
 #   make fuzz-build                just build them (build-fuzz/fuzz_*)
 # Corpora: tests/fuzz/corpus/TARGET (committed, minimised) seeded with the
 # golden inputs and the examples; new finds go to build-fuzz/corpus/TARGET.
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
 FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -g -O1
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_OBJS := $(patsubst src/%.c,build-fuzz/obj/%.o,$(LIB_SRCS)) build-fuzz/obj/templates.o
@@ -172,7 +174,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
 fuzz-build: $(FUZZ_TARGETS)
 
 fuzz: fuzz-build
-	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_RUNS=$(FUZZ_RUNS) sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # --- install -----------------------------------------------------------------
 

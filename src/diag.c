@@ -34,13 +34,15 @@ bool tf_diag_error(struct tf_diag *d, enum tf_exit code, const char *fmt, ...)
 
 void tf_diag_warn(struct tf_diag *d, const char *fmt, ...)
 {
+    d->n_warnings++;
+    if (d->quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     fputs("tracefig: warning: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    d->n_warnings++;
 }
 
 bool tf_diag_failed(const struct tf_diag *d)

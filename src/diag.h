@@ -19,6 +19,7 @@ struct tf_diag {
     enum tf_exit code; /* TF_OK until the first error */
     char msg[1024];    /* the first error, without "tracefig: " or newline */
     int n_warnings;
+    bool quiet; /* count warnings without printing them (fuzzing, tests) */
 };
 
 void tf_diag_init(struct tf_diag *d);

@@ -24,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tf_breakdown_in_init(&bd);
     struct tf_diag d;
     tf_diag_init(&d);
+    d.quiet = true;
     if (tf_load_breakdown(path, &bd, &d)) {
         struct tf_timeline t;
         fixed_timeline(&t);

@@ -50,6 +50,7 @@ static void fuzz_render_all(const struct tf_figure *fig)
             tf_buf_init(&b);
             struct tf_diag d;
             tf_diag_init(&d);
+            d.quiet = true;
             if (!be->render(fig, &ro, &b, &d) && d.code != TF_EIO) {
                 /* a back-end must not reject a figure the rules accepted */
                 fprintf(stderr, "fuzz: %s rejected the figure: %s\n", be->name, d.msg);

@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tf_trace_init(&t);
     struct tf_diag d;
     tf_diag_init(&d);
+    d.quiet = true;
     struct tf_figure f;
     tf_figure_init(&f);
     if (tf_load_trace(path, &lo, &t, &d)) {

@@ -2,6 +2,7 @@
 # Runs each libFuzzer target for SECONDS on its corpus.
 #
 #   run.sh SECONDS build-fuzz/fuzz_NAME...
+#   FUZZ_RUNS=10000000 run.sh ...     stop each after that many executions
 #
 # The working corpus build-fuzz/corpus/NAME starts from the committed,
 # minimised tests/fuzz/corpus/NAME plus the golden inputs and the examples.
@@ -41,7 +42,8 @@ for bin in "$@"; do
     esac
     dict="$root/tests/fuzz/json.dict"
     echo "fuzz: $name for ${secs}s"
-    "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    # FUZZ_RUNS=N stops a target after N executions (whichever comes first).
+    "$bin" -max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$crashes/" ${dict:+-dict="$dict"} "$work" 2>"$root/build-fuzz/$name.log"
     rc=$?
     grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$root/build-fuzz/$name.log"
