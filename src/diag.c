@@ -16,10 +16,11 @@ bool tf_diag_verror(struct tf_diag *d, enum tf_exit code, const char *fmt,
         return false;
     d->code = code;
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-    /* One line, whatever the message carried in. */
+    /* One line of plain text, whatever the message carried in (file
+     * names, jansson's "near" text): control bytes become '?'. */
     for (char *p = d->msg; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = '?';
     return false;
 }
 
@@ -37,12 +38,15 @@ void tf_diag_warn(struct tf_diag *d, const char *fmt, ...)
     d->n_warnings++;
     if (d->quiet)
         return;
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    fputs("tracefig: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = '?';
+    fprintf(stderr, "tracefig: warning: %s\n", msg);
 }
 
 bool tf_diag_failed(const struct tf_diag *d)

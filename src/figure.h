@@ -97,7 +97,7 @@ struct tf_slice {
     double width_pct;  /* drawn width after the 1.2 % minimum, normalised */
     uint32_t color;
     bool has_text;
-    char text[16];     /* "18%" when has_text */
+    char text[32];     /* "18%" when has_text (room for any double's %.0f) */
     uint32_t text_color;
 };
 
@@ -172,6 +172,11 @@ bool tf_pytorch_figure(const struct tf_pytorch *p, const struct tf_rules_opts *o
  * with at most nbins intervals; writes the ticks inside [vmin, vmax] and
  * returns how many (at most max_out). */
 size_t tf_nice_ticks(double vmin, double vmax, int nbins, double *out, size_t max_out);
+
+/* The fewest decimals (0..9) that print every tick exactly: the labels of
+ * a 0.25-ms step need 2, of a 200-ms step none.  Shared by every back-end
+ * so ticks never print as duplicates. */
+int tf_tick_decimals(const double *ticks, size_t n);
 
 /* The outline of a bar in data units: x in ms from the window start, y from
  * y_bottom to y_top (any units), with zigzag teeth on clipped sides, as the

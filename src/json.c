@@ -169,10 +169,11 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
     tf_buf_puts(b, ",\n  ");
     breakdown(b, f);
     tf_buf_puts(b, ",\n  \"xticks\": [");
+    int dec = tf_tick_decimals(f->xticks, f->n_xticks);
     for (size_t i = 0; i < f->n_xticks; i++) {
         if (i)
             tf_buf_puts(b, ", ");
-        tf_buf_num(b, f->xticks[i], DEC);
+        tf_buf_num(b, f->xticks[i], dec > DEC ? dec : DEC);
     }
     tf_buf_puts(b, "]\n}\n");
     return true;

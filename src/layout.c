@@ -241,17 +241,18 @@ static double keep_inside(const struct lay *L, double cx, double w)
 
 /* --- measurements --------------------------------------------------------- */
 
-static void tick_label(char out[TF_NUM_MAX], double v)
+static void tick_label(char out[TF_NUM_MAX], double v, int dec)
 {
-    tf_fmt_num(out, v, 3);
+    tf_fmt_num(out, v, dec);
 }
 
 static double widest_tick_label(const struct tf_figure *f)
 {
     double w = 0;
     char buf[TF_NUM_MAX];
+    int dec = tf_tick_decimals(f->xticks, f->n_xticks);
     for (size_t i = 0; i < f->n_xticks; i++) {
-        tick_label(buf, f->xticks[i]);
+        tick_label(buf, f->xticks[i], dec);
         w = fmax(w, tf_text_width(buf, TF_TICK_PT, true));
     }
     return w;
@@ -422,8 +423,9 @@ static void tick_labels(struct lay *L, const double *xs, const double *vals, siz
     double base = L->pb + TICK_LABEL_PAD + tf_text_ascent(size, true);
     double last_end = -1e300;
     char buf[TF_NUM_MAX];
+    int dec = tf_tick_decimals(vals, n);
     for (size_t i = 0; i < n; i++) {
-        tick_label(buf, vals[i]);
+        tick_label(buf, vals[i], dec);
         double w = tf_text_width(buf, size, true);
         double cx = keep_inside(L, xs[i], w);
         if (cx - w / 2 < last_end + 2 * TEXT_GAP)

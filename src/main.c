@@ -133,7 +133,10 @@ static bool parse_int(const char *opt, const char *s, struct tf_opt_int *out,
 {
     char *end;
     errno = 0;
-    long long v = strtoll(s, &end, 10);
+    bool digits = (s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9');
+    long long v = digits ? strtoll(s, &end, 10) : 0;
+    if (!digits)
+        end = (char *)s;
     if (end == s || *end != '\0' || errno == ERANGE || v < -1000000000LL ||
         v > 1000000000LL) {
         char msg[300];
@@ -150,7 +153,11 @@ static bool parse_double(const char *opt, const char *s, double lo, double hi, d
 {
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
+    /* Plain decimal only: no spaces, hex, "inf" or "nan". */
+    bool plain = s[0] != '\0' && strspn(s, "0123456789.eE+-") == strlen(s);
+    double v = plain ? strtod(s, &end) : 0.0;
+    if (!plain)
+        end = (char *)s;
     if (end == s || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi)) {
         char msg[300];
         snprintf(msg, sizeof msg, "%s: expected a number, got '%.200s'", opt, s);
@@ -223,6 +230,8 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             const char *eq = strchr(a, '=');
             if (eq)
                 val = eq + 1;
+            if (strlen(name) < 2) /* "--o" is not a spelling of -o */
+                return usage_error(d, "unknown option '%.200s'", a);
         } else {
             /* Short options: -o FILE, -oFILE, -f FMT, -h, -V. */
             name[0] = a[1];
@@ -230,6 +239,11 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             if (a[2])
                 val = a + 2;
         }
+        bool flag = strcmp(name, "help") == 0 || strcmp(name, "h") == 0 ||
+                    strcmp(name, "version") == 0 || strcmp(name, "V") == 0 ||
+                    strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0;
+        if (flag && val)
+            return usage_error(d, "option '%.200s' takes no value", a);
         if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
             print_help();
             *exit_now = true;
@@ -241,8 +255,6 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             return true;
         }
         if (strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0) {
-            if (val)
-                return usage_error(d, "option '%.200s' takes no value", a);
             if (name[0] == 's')
                 c->render.standalone = true;
             else
@@ -265,6 +277,8 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
                 return usage_error(d, "option '%.200s' needs a value", a);
             val = argv[++i];
         }
+        if (val[0] == '\0')
+            return usage_error(d, "option '%.200s' needs a value, got an empty one", a);
         if (strcmp(name, "trace-file") == 0 || strcmp(name, "trace") == 0) {
             if (c->trace_path)
                 return usage_error(d, "more than one trace file: '%.200s'", val);
@@ -277,6 +291,9 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         } else if (strcmp(name, "format") == 0 || strcmp(name, "f") == 0) {
             if (!tf_backend_by_name(val))
                 return usage_error(d, "unknown format '%.200s' (see --help)", val);
+            if (c->format && strcmp(c->format, val) != 0)
+                return usage_error(d, "more than one --format: '%.50s' and '%.50s'", c->format,
+                                   val);
             c->format = val;
         } else if (strcmp(name, "start-candidate") == 0) {
             if (!parse_int("--start-candidate", val, &c->rules.start_candidate, d))
@@ -380,6 +397,28 @@ static void free_cli(struct cli *c)
     tf_buf_fini(&c->cmdline);
 }
 
+/* Stages every output, then commits them all: standard output and devices
+ * first (their writes are the ones that can still fail, e.g. /dev/full),
+ * then the renames of the staged files.  Nothing is replaced unless every
+ * output could be staged and every direct write succeeded. */
+static bool write_outputs(struct cli *c, struct tf_diag *d)
+{
+    struct tf_outfile files[MAX_OUTPUTS];
+    size_t n = 0;
+    bool ok = true;
+    for (size_t i = 0; i < c->n_outputs && ok; i++, n++) {
+        const struct output *o = &c->outputs[i];
+        ok = tf_outfile_stage(&files[i], o->path, o->buf.data, o->buf.len, d);
+    }
+    for (int pass = 0; pass < 2 && ok; pass++)
+        for (size_t i = 0; i < n && ok; i++)
+            if (files[i].direct == (pass == 0))
+                ok = tf_outfile_commit(&files[i], d);
+    for (size_t i = 0; i < n; i++)
+        tf_outfile_abort(&files[i]);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     struct cli c;
@@ -403,6 +442,11 @@ int main(int argc, char **argv)
         goto done;
     if (!c.trace_path)
         c.trace_path = "io_overlap_timeline.json"; /* the reference's default */
+    if (c.breakdown_path && strcmp(c.trace_path, "-") == 0 && strcmp(c.breakdown_path, "-") == 0) {
+        usage_error(&d, "standard input can be read only once: '-' for both the trace and "
+                        "the breakdown");
+        goto done;
+    }
     if (!resolve_outputs(&c, &d))
         goto done;
     c.render.cmdline = c.cmdline.data;
@@ -440,11 +484,8 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    for (size_t i = 0; i < c.n_outputs; i++) {
-        struct output *o = &c.outputs[i];
-        if (!tf_outfile_write(o->path, o->buf.data, o->buf.len, &d))
-            goto done;
-    }
+    if (!write_outputs(&c, &d))
+        goto done;
 
 done:;
     int code = d.code;

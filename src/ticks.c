@@ -92,3 +92,18 @@ size_t tf_nice_ticks(double vmin, double vmax, int nbins, double *out, size_t ma
     }
     return n;
 }
+
+int tf_tick_decimals(const double *ticks, size_t n)
+{
+    for (int dec = 0; dec < 9; dec++) {
+        double p = pow(10.0, dec);
+        bool ok = true;
+        for (size_t i = 0; i < n && ok; i++) {
+            double v = ticks[i] * p;
+            ok = fabs(v - nearbyint(v)) <= 1e-6 * fmax(1.0, fabs(v));
+        }
+        if (ok)
+            return dec;
+    }
+    return 9;
+}

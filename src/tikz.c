@@ -244,21 +244,6 @@ static bool pick_unit(struct tikz *t, double span_ms, struct tf_diag *d)
 }
 
 /* Decimals that show every tick exactly (at most 6). */
-static int tick_decimals(const double *ticks, size_t n)
-{
-    for (int dec = 0; dec < 6; dec++) {
-        double p = pow(10.0, dec);
-        bool ok = true;
-        for (size_t i = 0; i < n && ok; i++) {
-            double v = ticks[i] * p;
-            ok = fabs(v - nearbyint(v)) <= 1e-6 * fmax(1.0, fabs(v));
-        }
-        if (ok)
-            return dec;
-    }
-    return 6;
-}
-
 /* --- styles ------------------------------------------------------------------ */
 
 /* Copies an identifier, keeping only characters safe in TikZ keys and colour
@@ -461,7 +446,7 @@ static void emit_data(struct tikz *t)
     tf_buf_puts(b, "\\def\\tracefigspan{");
     num(t, t->span);
     tf_buf_puts(b, "}%\n");
-    int dec = tick_decimals(f->xticks, f->n_xticks);
+    int dec = tf_tick_decimals(f->xticks, f->n_xticks);
     for (size_t i = 0; i < f->n_xticks; i++) {
         tf_buf_puts(b, "\\tracefigxtick{");
         num(t, xu(t, f->xticks[i]));

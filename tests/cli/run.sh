@@ -53,6 +53,26 @@ check "read-only output folder exits 3, nothing written" \
     '$asuser "$tmp/tracefig-copy" "$tmp/v1.json" -o "$tmp/ro/x.svg" 2>/dev/null; test $? -eq 3 &&
      test -z "$(ls -A "$tmp/ro")"'
 check "missing output folder exits 3" '"$bin" "$v1" -o "$tmp/nodir/x.json" 2>/dev/null; test $? -eq 3'
+check "several outputs are all or nothing" \
+    'echo old >"$tmp/keep.svg" && ! "$bin" "$v1" --format svg -o "$tmp/keep.svg" -o /dev/full 2>/dev/null &&
+     test "$(cat "$tmp/keep.svg")" = old'
+check "an output symlink is followed, not replaced" \
+    'echo old >"$tmp/real.json" && ln -s real.json "$tmp/link.json" && "$bin" "$v1" -o "$tmp/link.json" &&
+     test -L "$tmp/link.json" && grep -q schema "$tmp/real.json"'
+check "/dev/stdout redirected to a file" \
+    '"$bin" "$v1" --format json -o /dev/stdout >"$tmp/so.json" && grep -q schema "$tmp/so.json"'
+check "an existing output keeps its permissions" \
+    'echo old >"$tmp/p.json" && chmod 600 "$tmp/p.json" && "$bin" "$v1" -o "$tmp/p.json" &&
+     test "$(stat -c %a "$tmp/p.json")" = 600'
+check "a 250-character file name works" \
+    'n=$(printf "%0250d" 0).json && "$bin" "$v1" -o "$tmp/$n" && test -s "$tmp/$n" && rm -f "$tmp/$n"'
+check "empty option values are usage errors" '"$bin" "$v1" -o "" 2>/dev/null; test $? -eq 2'
+check "stdin cannot be read twice" '"$bin" - --breakdown - -o - </dev/null 2>/dev/null; test $? -eq 2'
+check "flags take no value" '"$bin" --help=x >/dev/null 2>&1; test $? -eq 2'
+check "numbers are plain decimals" '"$bin" "$v1" --dpi 0x10 -o - >/dev/null 2>&1; test $? -eq 2'
+check "ticks of a microsecond window stay distinct" \
+    'printf "%s" "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 1000.0, \"dur\": 1}]}" >"$tmp/us.json" &&
+     "$bin" "$tmp/us.json" -o - | grep -q "\"xticks\": \[0, 0.0002, 0.0004"'
 check "--num_candidates widens the window" \
     'a=$("$bin" "$v2" -o - | grep -c "\"lane\""); b=$("$bin" "$v2" --num_candidates 5 -o - | grep -c "\"lane\""); test "$b" -gt "$a"'
 echo "cli: $pass passed, $fail failed"
