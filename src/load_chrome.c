@@ -14,7 +14,8 @@
  * Blocks: names containing POSIX_Lustre_Read, or exactly IO_Wait_For_GPU,
  * are I/O; names containing Math_Operations or H2D_Transfer are compute.
  * The window is the first (in file order) complete event named exactly
- * Candidate_Eval_N, N from --start_candidate (default 0).  Events without ts
+ * Candidate_Eval_N, N from --start_candidate (default 0); a trace without
+ * one may mark it with a B/E pair (the first counts).  Events without ts
  * or dur are skipped, as the reference does; a wrong type is an error.
  *
  * Memory: once the window is known, blocks far from it are dropped as they
@@ -53,6 +54,8 @@ struct tf_chrome {
     const char *file;
     char win_name[40];
     bool found;
+    bool win_x;   /* the window is a complete (X) event: final, prune by it */
+    long long n;  /* the N of Candidate_Eval_N */
     size_t win_idx;
     double win_ts, win_dur;
     struct rec *recs;
@@ -69,8 +72,8 @@ struct tf_chrome *tf_chrome_new(const char *file, const struct tf_load_opts *opt
     if (!c)
         return NULL;
     c->file = file;
-    long long n = opts && opts->start_candidate.set ? opts->start_candidate.v : 0;
-    snprintf(c->win_name, sizeof c->win_name, "Candidate_Eval_%lld", n);
+    c->n = opts && opts->start_candidate.set ? opts->start_candidate.v : 0;
+    snprintf(c->win_name, sizeof c->win_name, "Candidate_Eval_%lld", c->n);
     return c;
 }
 
@@ -135,7 +138,7 @@ static bool near_window(const struct tf_chrome *c, double ts, double dur)
 
 static void prune(struct tf_chrome *c)
 {
-    if (!c->found || c->n_open_win > 0)
+    if (!c->win_x || c->n_open_win > 0)
         return;
     size_t k = 0;
     for (size_t i = 0; i < c->n_recs; i++)
@@ -144,11 +147,16 @@ static void prune(struct tf_chrome *c)
     c->n_recs = k;
 }
 
+/* The window is the first complete (X) event named Candidate_Eval_N, as in
+ * the reference; only when there is none does the first B/E pair of that
+ * name count.  Blocks are pruned only by an X window, which is final. */
 static bool record(struct tf_chrome *c, size_t idx, double ts, double dur, unsigned char kind,
-                   bool win, struct tf_diag *d)
+                   bool win, bool is_x, struct tf_diag *d)
 {
-    if (win && (!c->found || idx < c->win_idx)) {
+    bool better = !c->found || (is_x && !c->win_x) || (is_x == c->win_x && idx < c->win_idx);
+    if (win && better) {
         c->found = true;
+        c->win_x = is_x;
         c->win_idx = idx;
         c->win_ts = ts;
         c->win_dur = dur;
@@ -156,7 +164,7 @@ static bool record(struct tf_chrome *c, size_t idx, double ts, double dur, unsig
     }
     if (!kind)
         return true;
-    if (c->found && c->n_open_win == 0 && !near_window(c, ts, dur))
+    if (c->win_x && c->n_open_win == 0 && !near_window(c, ts, dur))
         return true;
     if (c->n_recs == c->cap_recs) {
         size_t cap = c->cap_recs ? c->cap_recs * 2 : 256;
@@ -263,7 +271,7 @@ bool tf_chrome_add_json(struct tf_chrome *c, const json_t *e, size_t idx, struct
         if (!get_time(e, "ts", idx, c->file, &ts, d) ||
             !get_time(e, "dur", idx, c->file, &dur, d))
             return false;
-        return record(c, idx, ts, dur, kind, win, d);
+        return record(c, idx, ts, dur, kind, win, true, d);
     }
     if (p == 'B') {
         struct thread *t = thread_of(c, e, true, d);
@@ -301,7 +309,7 @@ bool tf_chrome_add_json(struct tf_chrome *c, const json_t *e, size_t idx, struct
         double ts;
         if (!get_time(e, "ts", idx, c->file, &ts, d))
             return false;
-        if (!record(c, fr.idx, fr.ts, ts - fr.ts, fr.kind, fr.win, d))
+        if (!record(c, fr.idx, fr.ts, ts - fr.ts, fr.kind, fr.win, false, d))
             return false;
         if (fr.win)
             prune(c);
@@ -375,9 +383,7 @@ bool tf_chrome_finish(struct tf_chrome *c, struct tf_pytorch *out, struct tf_dia
     if (c->n_recs > 1)
         qsort(c->recs, c->n_recs, sizeof *c->recs, by_idx);
     out->found = true;
-    long long n = 0;
-    sscanf(c->win_name, "Candidate_Eval_%lld", &n);
-    out->candidate = n;
+    out->candidate = c->n;
     out->win_ts_us = c->win_ts;
     out->win_dur_us = c->win_dur;
     for (size_t i = 0; i < c->n_recs; i++) {

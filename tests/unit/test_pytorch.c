@@ -133,6 +133,16 @@ static bool load(const char *text, const char *mode, long long cand, struct tf_t
     return ok;
 }
 
+/* An X window wins over an earlier B/E pair of the same name. */
+static const char x_beats_be[] =
+    "[\n"
+    " {\"ph\": \"B\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 10},\n"
+    " {\"ph\": \"E\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 20},\n"
+    " {\"ph\": \"X\", \"name\": \"Math_Operations\", \"pid\": 1, \"tid\": 1, \"ts\": 5000, \"dur\": 5},\n"
+    " {\"ph\": \"X\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 4990,"
+    " \"dur\": 100}\n"
+    "]\n";
+
 static const char forms[] =
     "[\n"
     " {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": \"Spans\", \"args\": {}},\n"
@@ -155,6 +165,21 @@ static const char forms[] =
     " {\"ph\": \"X\", \"name\": \"Math_Operations\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1}\n"
     "]\n";
 
+TF_TEST(chrome_x_window_beats_be_pair)
+{
+    static const char *const modes[] = {"whole", "stream"};
+    for (int m = 0; m < 2; m++) {
+        struct tf_trace t;
+        struct tf_diag d;
+        TF_CHECK(load(x_beats_be, modes[m], -1, &t, &d));
+        TF_CHECK(t.pytorch.found);
+        TF_CHECK_NEAR(t.pytorch.win_ts_us, 4990.0, 1e-9);
+        TF_CHECK_NEAR(t.pytorch.win_dur_us, 100.0, 1e-9);
+        TF_CHECK(t.pytorch.n_blocks == 1);
+        tf_trace_fini(&t);
+    }
+}
+
 TF_TEST(chrome_forms_on_both_paths)
 {
     static const char *const modes[] = {"whole", "stream"};
@@ -167,10 +192,11 @@ TF_TEST(chrome_forms_on_both_paths)
         TF_CHECK(p->found && p->candidate == 0);
         TF_CHECK_NEAR(p->win_ts_us, 1000.5, 1e-9);
         TF_CHECK_NEAR(p->win_dur_us, 100.0, 1e-9);
-        /* X I/O, the B/E H2D pair (at its B), the Lustre read; the X without
-         * dur and the block far outside the window are not kept. */
-        TF_CHECK(p->n_blocks == 3);
-        if (p->n_blocks == 3) {
+        /* X I/O, the B/E H2D pair (at its B), the Lustre read, and the block
+         * far outside the window (a B/E window never prunes: an X window
+         * later in the file would replace it); the X without dur is not. */
+        TF_CHECK(p->n_blocks == 4);
+        if (p->n_blocks == 4) {
             TF_CHECK(p->blocks[0].kind == TF_PT_IO);
             TF_CHECK_NEAR(p->blocks[0].ts_us, 1001.25, 1e-9);
             TF_CHECK(p->blocks[1].kind == TF_PT_COMPUTE);
