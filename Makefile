@@ -62,7 +62,12 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIBS = $(PKG_LIBS) $(LIBS_CAIRO) -lm
 
-SRCS := $(sort $(wildcard src/*.c))
+# The source tree follows the pipeline: src/base (shared utilities), src/load
+# (input formats: the only code that sees JSON), src/model (trace and figure
+# models), src/rules (one file per mode), src/render (layout, back-ends).
+SRC_DIRS := base load model rules render
+SRCS := $(sort $(wildcard src/*.c $(patsubst %,src/%/*.c,$(SRC_DIRS))))
+HDRS := $(wildcard src/*.h src/*/*.h)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(BUILD)/obj/templates.o
 TEMPLATES := $(sort $(wildcard templates/*))
@@ -71,30 +76,39 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 BIN = $(BUILD)/tracefig
 UNIT = $(BUILD)/unit-tests
 
-.PHONY: fuzz fuzz-build all demo check deps-build deps-test test unit golden golden-check parity \
+.PHONY: FORCE fuzz fuzz-build all demo check deps-build deps-test test unit golden golden-check parity \
         bench leakcheck install uninstall clean examples parity-refresh
 
 all: $(BIN)
 
-$(BUILD)/obj:
-	@mkdir -p $@
+$(BUILD)/obj/.dirs:
+	@mkdir -p $(patsubst %,$(BUILD)/obj/%,$(SRC_DIRS))
+	@touch $@
 
-$(BUILD)/embed: src/tools/embed.c | $(BUILD)/obj
+# Objects depend on the flags they were built with: a build made before the
+# optional libraries (cairo) were installed is redone, not silently reused.
+$(BUILD)/flags: FORCE | $(BUILD)/obj/.dirs
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS)' | cmp -s - $@ || \
+	    echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS)' > $@
+
+FORCE:
+
+$(BUILD)/embed: src/tools/embed.c | $(BUILD)/obj/.dirs
 	$(CC) -std=c11 -O1 -o $@ $<
 
 $(BUILD)/templates.c: $(BUILD)/embed $(TEMPLATES)
 	$(BUILD)/embed $@ $(TEMPLATES)
 
-$(BUILD)/obj/templates.o: $(BUILD)/templates.c src/templates.h | $(BUILD)/obj
+$(BUILD)/obj/templates.o: $(BUILD)/templates.c src/render/templates.h $(BUILD)/flags | $(BUILD)/obj/.dirs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(HDRS) $(BUILD)/flags | $(BUILD)/obj/.dirs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BIN): $(BUILD)/obj/main.o $(LIB_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(UNIT): $(UNIT_SRCS) $(LIB_OBJS) $(wildcard tests/unit/*.h)
+$(UNIT): $(UNIT_SRCS) $(LIB_OBJS) $(wildcard tests/unit/*.h) $(HDRS)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) \
 	    $(UNIT_LIBS_CAIRO)
 
@@ -159,13 +173,14 @@ FUZZ_OBJS := $(patsubst src/%.c,build-fuzz/obj/%.o,$(LIB_SRCS)) build-fuzz/obj/t
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(CPPFLAGS_CAIRO) -Isrc \
               -Ibuild $(PKG_CFLAGS) $(FUZZ_FLAGS)
 
-build-fuzz/obj:
-	@mkdir -p $@
+build-fuzz/obj/.dirs:
+	@mkdir -p $(patsubst %,build-fuzz/obj/%,$(SRC_DIRS))
+	@touch $@
 
-build-fuzz/obj/%.o: src/%.c $(wildcard src/*.h) | build-fuzz/obj
+build-fuzz/obj/%.o: src/%.c $(HDRS) | build-fuzz/obj/.dirs
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-build-fuzz/obj/templates.o: build/templates.c | build-fuzz/obj
+build-fuzz/obj/templates.o: build/templates.c | build-fuzz/obj/.dirs
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)

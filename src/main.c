@@ -1,9 +1,11 @@
-/* main.c - the command line: options, the list of outputs, exit codes.
+/* main.c - the command line: options, the list of outputs, exit codes, and
+ * the dispatch through the two tables: modes (rules/mode.h) and back-ends
+ * (render/render.h).
  *
- * Loads the trace once, builds the figure model once, renders every output
- * into memory, and only when all of them succeeded writes them (each through
- * a temp file renamed into place).  A failure therefore writes nothing and
- * never clobbers an existing output.
+ * Loads the trace once (keeping what the mode's filter asks for), builds the
+ * figure model once, renders every output into memory, and only when all of
+ * them succeeded writes them (each through a temp file renamed into place).
+ * A failure therefore writes nothing and never clobbers an existing output.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "figure.h"
-#include "fmt.h"
-#include "outfile.h"
-#include "render.h"
-#include "trace.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/outfile.h"
+#include "model/figure.h"
+#include "model/trace.h"
+#include "render/render.h"
+#include "rules/mode.h"
+#include "rules/timeline.h"
+#include "run.h"
 
 #ifndef TF_VERSION
 #define TF_VERSION "0.1.0"
@@ -36,7 +41,8 @@ struct cli {
     const char *trace_path;
     const char *breakdown_path;
     const char *format; /* --format, or NULL */
-    struct tf_rules_opts rules;
+    const struct tf_mode *mode; /* --mode, or NULL for auto */
+    struct tf_opts rules;
     struct tf_render_opts render;
     bool companion_png;
     struct output outputs[MAX_OUTPUTS];
@@ -78,7 +84,10 @@ static void print_help(void)
            "  --legend-y H, --legend_y H\n"
            "                          legend row height relative to the plot row\n"
            "                          (default 0.16, at least 0.10)\n"
-           "\n"
+           "  --mode MODE             how to read the trace (default auto: by its kind):\n");
+    for (size_t i = 0; tf_modes[i]; i++)
+        printf("                            %-9s %s\n", tf_modes[i]->name, tf_modes[i]->summary);
+    printf("\n"
            "Output:\n"
            "  -o FILE, --output FILE  write the figure to FILE ('-': standard output);\n"
            "                          repeat for several formats from one load\n"
@@ -103,7 +112,8 @@ static void print_help(void)
            "  -h, --help              show this help and exit\n"
            "  -V, --version           show the version and the back-ends built in\n"
            "\n"
-           "Exit status: 0 ok, 1 bad input, 2 usage error, 3 output I/O error.\n"
+           "Exit status: 0 ok, 1 bad input, 2 usage error, 3 output I/O error,\n"
+           "4 out of memory.\n"
            "See tracefig(1) for the figure rules and the JSON model.\n");
 }
 
@@ -265,7 +275,7 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         static const char *const with_value[] = {
             "trace-file", "trace", "output", "o", "format", "f", "start-candidate",
             "num-candidates", "focus-candidate", "breakdown-file", "breakdown",
-            "min-runtime-pct", "legend-y", "dpi", NULL,
+            "min-runtime-pct", "legend-y", "dpi", "mode", NULL,
         };
         bool known = false;
         for (size_t k = 0; with_value[k]; k++)
@@ -308,8 +318,10 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         } else if (strcmp(name, "num-candidates") == 0) {
             if (!parse_int("--num-candidates", val, &c->rules.num_candidates, d))
                 return false;
-            if (c->rules.num_candidates.v < 1 || c->rules.num_candidates.v > 1000)
-                return usage_error(d, "--num-candidates: expected 1 to 1000, got '%.200s'", val);
+            if (c->rules.num_candidates.v < 1 ||
+                c->rules.num_candidates.v > TF_MAX_NUM_CANDIDATES)
+                return usage_error(d, "--num-candidates: expected 1 to %d, got '%.200s'",
+                                   TF_MAX_NUM_CANDIDATES, val);
             tf_buf_puts(&c->cmdline, " --num-candidates");
             record_arg(c, val, false);
         } else if (strcmp(name, "breakdown-file") == 0 || strcmp(name, "breakdown") == 0) {
@@ -333,6 +345,14 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         } else if (strcmp(name, "dpi") == 0) {
             if (!parse_double("--dpi", val, 10, 2400, &c->render.dpi, d))
                 return false;
+        } else if (strcmp(name, "mode") == 0) {
+            if (strcmp(val, "auto") == 0) {
+                c->mode = NULL;
+            } else if (!(c->mode = tf_mode_by_name(val))) {
+                return usage_error(d, "unknown mode '%.200s' (see --help)", val);
+            }
+            tf_buf_puts(&c->cmdline, " --mode");
+            record_arg(c, val, false);
         }
     }
     /* The reference: --focus_candidate counts only without --start_candidate. */
@@ -354,7 +374,7 @@ static bool resolve_outputs(struct cli *c, struct tf_diag *d)
             if (len > 4 && tf_backend_by_path(p) == &tf_backend_pdf) {
                 char *png = malloc(len + 1);
                 if (!png)
-                    return tf_diag_error(d, TF_EIO, "out of memory");
+                    return tf_diag_oom(d, NULL);
                 memcpy(png, p, len - 4);
                 strcpy(png + len - 4, ".png");
                 if (!add_output(c, png, d)) {
@@ -431,8 +451,6 @@ int main(int argc, char **argv)
 
     struct tf_trace trace;
     tf_trace_init(&trace);
-    struct tf_breakdown_in bd;
-    tf_breakdown_in_init(&bd);
     struct tf_figure fig;
     tf_figure_init(&fig);
 
@@ -451,36 +469,15 @@ int main(int argc, char **argv)
         goto done;
     c.render.cmdline = c.cmdline.data;
 
-    struct tf_load_opts lo = {c.rules.start_candidate, c.rules.num_candidates};
-    if (!tf_load_trace(c.trace_path, &lo, &trace, &d))
+    struct tf_run run = {c.trace_path, c.breakdown_path, c.mode, &c.rules};
+    if (!tf_run(&run, &trace, &fig, &d))
         goto done;
-    if (c.breakdown_path && !tf_load_breakdown(c.breakdown_path, &bd, &d))
-        goto done;
-    if (trace.kind == TF_TRACE_TIMELINE) {
-        if (trace.timeline.n_null_candidate > 0)
-            tf_diag_warn(&d, "%s: skipped %zu event%s without a candidate",
-                         tf_diag_name(c.trace_path), trace.timeline.n_null_candidate,
-                         trace.timeline.n_null_candidate == 1 ? "" : "s");
-        if (!tf_timeline_figure(&trace.timeline, c.breakdown_path ? &bd : NULL, &c.rules,
-                                &fig, &d)) {
-            tf_diag_prefix(&d, tf_diag_name(c.trace_path));
-            goto done;
-        }
-    } else {
-        if (c.breakdown_path)
-            tf_diag_warn(&d, "%s: the breakdown panel is drawn only for pipelined timelines",
-                         tf_diag_name(c.breakdown_path));
-        if (!tf_pytorch_figure(&trace.pytorch, &c.rules, &fig, &d)) {
-            tf_diag_prefix(&d, tf_diag_name(c.trace_path));
-            goto done;
-        }
-    }
     for (size_t i = 0; i < c.n_outputs; i++) {
         struct output *o = &c.outputs[i];
         if (!o->backend->render(&fig, &c.render, &o->buf, &d))
             goto done;
         if (o->buf.oom) {
-            tf_diag_error(&d, TF_EIO, "out of memory rendering %s", o->path);
+            tf_diag_oom(&d, o->path);
             goto done;
         }
     }
@@ -495,7 +492,6 @@ done:;
             usage_hint();
     }
     tf_figure_fini(&fig);
-    tf_breakdown_in_fini(&bd);
     tf_trace_fini(&trace);
     free_cli(&c);
     return code;

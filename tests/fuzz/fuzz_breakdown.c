@@ -1,6 +1,8 @@
 /* libFuzzer target: breakdown loader and panel rules, drawn on a fixed small
  * timeline by every back-end. */
 #include "fuzz_common.h"
+#include "load/load.h"
+#include "rules/mode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,12 +30,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tf_load_breakdown(path, &bd, &d)) {
         struct tf_timeline t;
         fixed_timeline(&t);
-        struct tf_rules_opts ro;
+        struct tf_opts ro;
         memset(&ro, 0, sizeof ro);
         ro.start_candidate = (struct tf_opt_int){true, 1};
         struct tf_figure f;
         tf_figure_init(&f);
-        if (!tf_timeline_figure(&t, &bd, &ro, &f, &d))
+        struct tf_trace tr;
+        tf_trace_init(&tr);
+        tr.kind = TF_TRACE_TIMELINE;
+        tr.timeline = t;
+        struct tf_mode_input in = {&tr, &bd, "trace.json", "breakdown.json"};
+        if (!tf_mode_timeline.build(&in, &ro, &f, &d))
             abort(); /* the fixed timeline always has a window */
         fuzz_render_all(&f);
         tf_figure_fini(&f);

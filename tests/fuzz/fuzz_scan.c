@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "fuzz_common.h"
-#include "scan.h"
+#include "load/scan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

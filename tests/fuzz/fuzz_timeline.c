@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = fuzz_path("trace");
     if (fuzz_write(path, data + 1, size - 1) != 0)
         return 0;
-    struct tf_rules_opts ro;
+    struct tf_opts ro;
     memset(&ro, 0, sizeof ro);
     if (sel & 1)
         ro.start_candidate = (struct tf_opt_int){true, (long long)(sel >> 4) - 2};
@@ -22,7 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ro.has_legend_y = true;
         ro.legend_y = (sel & 8) ? 0.05 : 0.4;
     }
-    struct tf_load_opts lo = {ro.start_candidate, ro.num_candidates};
     struct tf_trace t;
     tf_trace_init(&t);
     struct tf_diag d;
@@ -30,12 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.quiet = true;
     struct tf_figure f;
     tf_figure_init(&f);
-    if (tf_load_trace(path, &lo, &t, &d)) {
-        bool ok = t.kind == TF_TRACE_TIMELINE ? tf_timeline_figure(&t.timeline, NULL, &ro, &f, &d)
-                                              : tf_pytorch_figure(&t.pytorch, &ro, &f, &d);
-        if (ok)
-            fuzz_render_all(&f);
-    }
+    struct tf_run run = {path, NULL, NULL, &ro};
+    if (tf_run(&run, &t, &f, &d))
+        fuzz_render_all(&f);
     tf_figure_fini(&f);
     tf_trace_fini(&t);
     return 0;

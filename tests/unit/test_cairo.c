@@ -9,7 +9,7 @@
 #include FT_FREETYPE_H
 
 #include "harness.h"
-#include "metrics.h"
+#include "render/metrics.h"
 
 #define DEJAVU "/usr/share/fonts/truetype/dejavu/"
 

@@ -1,7 +1,9 @@
 /* Number formatting and escaping: the bytes every back-end writes. */
 #include <stdlib.h>
 
-#include "fmt.h"
+#include "base/buf.h"
+#include "base/escape.h"
+#include "base/num.h"
 #include "harness.h"
 
 static const char *num(double v, int dec)

@@ -3,56 +3,33 @@
  * lanes beyond four, pytorch-mode figures, determinism. */
 #include <string.h>
 
-#include "figure.h"
+#include "support.h"
 #include "harness.h"
-#include "layout.h"
-#include "metrics.h"
-#include "scene.h"
+#include "render/layout.h"
+#include "render/metrics.h"
+#include "render/scene.h"
 
 /* --- figures ------------------------------------------------------------- */
 
 static void add_lane(struct tf_figure *f, const char *id, const char *label)
 {
-    snprintf(f->lanes[f->n_lanes].id, sizeof f->lanes[0].id, "%s", id);
-    snprintf(f->lanes[f->n_lanes].label, sizeof f->lanes[0].label, "%s", label);
-    f->n_lanes++;
+    tf_test_lane(f, id, label);
 }
 
-static void add_bar(struct tf_figure *f, int lane, const char *name, long long cand, double x0,
+static void add_bar(struct tf_figure *f, size_t lane, const char *name, long long cand, double x0,
                     double x1, uint32_t color, uint32_t label_color)
 {
-    struct tf_bar *b = tf_figure_add_bar(f);
-    TF_CHECK(b != NULL);
-    if (!b)
-        return;
-    b->lane = lane;
-    b->name = name;
-    b->has_candidate = cand >= 0;
-    b->candidate = cand;
-    b->start_ms = f->window_start_ms + x0;
-    b->dur_ms = x1 - x0;
-    b->x0 = x0;
-    b->x1 = x1;
-    b->color = color;
-    b->label_color = label_color;
-    if (cand >= 0) {
-        b->has_label = true;
-        snprintf(b->label, sizeof b->label, "%lld", cand);
-    }
+    tf_test_bar(f, lane, name, cand, x0, x1, color, label_color, cand >= 0);
 }
 
 /* The four reference lanes, a bar per lane and candidate, a bottom legend. */
 static void sample(struct tf_figure *f, bool breakdown)
 {
     tf_figure_init(f);
-    f->mode = TF_MODE_TIMELINE;
-    f->has_start_candidate = true;
-    f->start_candidate = 5;
-    f->num_candidates = 3;
-    f->window_start_ms = 1000;
-    f->window_end_ms = 2200;
-    f->zigzag_amp_ms = 14;
-    f->has_main_lane = true;
+    f->mode = "timeline";
+    f->window_start = 1000;
+    f->window_end = 2200;
+    f->zigzag_amp = 14;
     add_lane(f, "main", "Main Thread");
     add_lane(f, "io", "I/O Thread");
     add_lane(f, "gpu0", "GPU Stream 0");
@@ -65,14 +42,12 @@ static void sample(struct tf_figure *f, bool breakdown)
     }
     f->bars[f->n_bars - 1].x1 = 1200;
     f->bars[f->n_bars - 1].clip_right = true;
-    for (int i = 0; i <= 6; i++)
-        f->xticks[f->n_xticks++] = 200.0 * i;
+    tf_test_frame(f, true, 200.0, 7);
     if (breakdown) {
-        f->has_breakdown = true;
-        struct tf_breakdown *bd = &f->breakdown;
-        bd->has_candidate = true;
-        bd->candidate = 5;
-        snprintf(bd->title, sizeof bd->title, "Candidate 5");
+        f->has_panel = true;
+        struct tf_panel *bd = &f->panel;
+        bd->title = "Candidate 5";
+        bd->axis_title = "GPU Runtime Breakdown (%)";
         static const struct {
             const char *key, *label;
             double pct;
@@ -81,21 +56,21 @@ static void sample(struct tf_figure *f, bool breakdown)
                   {"trsm", "Triangular Solve", 80.4, TF_COLOR_TRSM},
                   {"gemm_chol", "Cholesky + Schur Complement", 1.2, TF_COLOR_GEMM_CHOL}};
         for (int i = 0; i < 3; i++) {
-            struct tf_slice *sl = &bd->slices[bd->n_slices++];
+            struct tf_slice *sl = tf_panel_add_slice(f);
             sl->key = s[i].key;
             sl->label = s[i].label;
             sl->pct = sl->width_pct = s[i].pct;
             sl->color = s[i].color;
-            sl->has_text = s[i].pct >= 10;
-            snprintf(sl->text, sizeof sl->text, "%.0f%%", s[i].pct);
+            char text[32];
+            snprintf(text, sizeof text, "%.0f%%", s[i].pct);
+            sl->text = s[i].pct >= 10 ? tf_figure_str(f, text) : NULL;
             sl->text_color = s[i].pct > 20 ? TF_COLOR_WHITE : TF_COLOR_BLACK;
         }
     } else {
-        f->legend[f->n_legend++] = (struct tf_legend_entry){"TRSM (host)", TF_COLOR_TRSM_HOST};
-        f->legend[f->n_legend++] =
-            (struct tf_legend_entry){"Wait for prefetch", TF_COLOR_WAIT_FOR_IO};
-        f->legend[f->n_legend++] = (struct tf_legend_entry){"HDF5 read", TF_COLOR_IO};
-        f->legend[f->n_legend++] = (struct tf_legend_entry){"GPU compute", TF_COLOR_GPU0};
+        tf_test_legend(f, "TRSM (host)", TF_COLOR_TRSM_HOST, "main/trsm_host");
+        tf_test_legend(f, "Wait for prefetch", TF_COLOR_WAIT_FOR_IO, "main/wait_for_io");
+        tf_test_legend(f, "HDF5 read", TF_COLOR_IO, "io");
+        tf_test_legend(f, "GPU compute", TF_COLOR_GPU0, "gpu0");
     }
 }
 
@@ -161,7 +136,7 @@ TF_TEST(metrics_widths_from_the_table)
     /* DejaVu Sans Bold: "0" is 1425 units, space 713, of 2048 per em. */
     TF_CHECK_NEAR(tf_text_width("0", 2048, true), 1425, 1e-9);
     TF_CHECK_NEAR(tf_text_width(" ", 2048, true), 713, 1e-9);
-    TF_CHECK_NEAR(tf_text_width("Time (ms)", TF_LABEL_PT, true), 70.44375, 1e-6);
+    TF_CHECK_NEAR(tf_text_width("Time (ms)", 12.48, true), 70.44375, 1e-6);
     TF_CHECK_NEAR(tf_text_width("", 12, true), 0, 0);
     /* The characters tracefig writes are in the table, not the fallback. */
     TF_CHECK(tf_metrics_advance(0x2192, true) < TF_METRICS_FALLBACK); /* → */
@@ -206,7 +181,7 @@ TF_TEST(layout_canvas_size_follows_the_reference)
     TF_CHECK_NEAR(s.width, 720, 1e-9);
     TF_CHECK_NEAR(s.height, 72 * (2.2 + 0.55 + 0.42), 1e-9);
     tf_scene_fini(&s);
-    f.has_main_lane = false;
+    TF_CHECK(tf_seed_frame(&f, false, f.x_span)); /* no main lane */
     tf_scene_init(&s);
     TF_CHECK(tf_layout(&f, &s));
     TF_CHECK_NEAR(s.height, 72 * (2.2 + 0.42), 1e-9);
@@ -220,7 +195,7 @@ TF_TEST(layout_lane_labels_are_never_clipped)
     struct tf_scene s;
     sample(&f, false);
     /* A long label must push the plot right, not leave the canvas. */
-    snprintf(f.lanes[3].label, sizeof f.lanes[3].label, "GPU Stream 1 (very long name)");
+    f.lanes[3].label = "GPU Stream 1 (very long name)";
     tf_scene_init(&s);
     TF_CHECK(tf_layout(&f, &s));
     const struct tf_text *t = find_text(&s, "GPU Stream 1 (very long name)");
@@ -313,22 +288,20 @@ TF_TEST(layout_one_group_per_bar_with_data)
     TF_CHECK(tf_layout(&f, &s));
     TF_CHECK(count_groups(&s, "bar ") == f.n_bars);
     size_t k = 0;
-    char tip[160];
     for (size_t i = 0; i < s.n_items; i++) {
         const struct tf_item *it = &s.items[i];
         if (it->kind != TF_ITEM_GROUP_BEGIN || strncmp(it->u.group.cls, "bar ", 4) != 0)
             continue;
         const struct tf_bar *b = &f.bars[k++];
-        tf_bar_tooltip(b, tip, sizeof tip);
-        TF_CHECK_STR(it->u.group.title, tip);
+        TF_CHECK_STR(it->u.group.title, b->title);
         TF_CHECK_STR(it->u.group.attrs[0].key, "lane");
-        TF_CHECK_STR(it->u.group.attrs[0].value, f.lanes[b->lane].id);
+        TF_CHECK_STR(it->u.group.attrs[0].value, f.lanes[b->lane].key);
         TF_CHECK_STR(it->u.group.attrs[1].key, "candidate");
         /* The next item is the outline: closed, filled, 0.6 pt black edge. */
         const struct tf_path *p = &s.items[i + 1].u.path;
         TF_CHECK(s.items[i + 1].kind == TF_ITEM_PATH);
         TF_CHECK(p->closed && p->has_fill && p->fill == b->color);
-        TF_CHECK_NEAR(p->stroke_width, TF_BAR_EDGE_PT, 0);
+        TF_CHECK_NEAR(p->stroke_width, 0.6, 0);
         TF_CHECK((p->n > 5) == b->clip_right);
     }
     TF_CHECK(find_text(&s, "GPU Runtime Breakdown (%)") != NULL);
@@ -367,6 +340,7 @@ TF_TEST(layout_more_lanes_make_a_taller_canvas)
     add_lane(&f, "gpu3", "GPU Stream 3");
     add_bar(&f, 4, "compute", 9, 100, 300, TF_COLOR_GPU0, TF_COLOR_WHITE);
     add_bar(&f, 5, "compute", 10, 300, 500, TF_COLOR_GPU1, TF_COLOR_WHITE);
+    tf_test_frame(&f, true, 200.0, 7); /* the rules' canvas for six lanes */
     tf_scene_init(&s6);
     TF_CHECK(tf_layout(&f, &s6));
     TF_CHECK_NEAR(s6.height - s4.height, 60, 1e-9);
@@ -383,18 +357,18 @@ TF_TEST(layout_pytorch_mode_renders)
     struct tf_figure f;
     struct tf_scene s;
     tf_figure_init(&f);
-    f.mode = TF_MODE_PYTORCH;
-    f.window_start_ms = 0;
-    f.window_end_ms = 50;
-    f.zigzag_amp_ms = 6;
+    f.mode = "pytorch";
+    f.window_start = 0;
+    f.window_end = 50;
+    f.zigzag_amp = 6;
     add_lane(&f, "gpu", "GPU compute");
     add_lane(&f, "io", "I/O");
     add_bar(&f, 0, "compute", -1, 1, 20, TF_COLOR_GPU0, TF_COLOR_WHITE);
     add_bar(&f, 1, "io", -1, 0, 12, TF_COLOR_IO, TF_COLOR_BLACK);
-    for (int i = 0; i <= 5; i++)
-        f.xticks[f.n_xticks++] = 10.0 * i;
-    f.legend[f.n_legend++] = (struct tf_legend_entry){"GPU compute", TF_COLOR_GPU0};
-    f.legend[f.n_legend++] = (struct tf_legend_entry){"I/O", TF_COLOR_IO};
+    tf_test_frame(&f, false, 10.0, 6);
+    tf_test_legend(&f, "GPU compute", TF_COLOR_GPU0, "gpu");
+    tf_test_legend(&f, "I/O", TF_COLOR_IO, "io");
+    TF_CHECK(tf_figure_describe(&f, "PyTorch trace timeline", "PyTorch trace timeline"));
     tf_scene_init(&s);
     TF_CHECK(tf_layout(&f, &s));
     TF_CHECK(count_groups(&s, "bar ") == 2);

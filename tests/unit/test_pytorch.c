@@ -5,9 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "figure.h"
+#include "support.h"
 #include "harness.h"
-#include "trace.h"
 
 static void block(struct tf_pytorch *p, double ts, double dur, unsigned char kind)
 {
@@ -30,20 +29,21 @@ TF_TEST(pytorch_window_and_selection)
     block(&p, 900000.0, 10000.0, TF_PT_IO);       /* before the window */
     block(&p, 1002000.0, -5.0, TF_PT_IO);         /* negative duration */
     block(&p, 1050000.0, 0.0, TF_PT_COMPUTE);     /* zero width: drawn, as the reference */
-    struct tf_rules_opts o;
+    struct tf_opts o;
     memset(&o, 0, sizeof o);
     struct tf_figure f;
     tf_figure_init(&f);
     struct tf_diag d;
     tf_diag_init(&d);
-    TF_CHECK(tf_pytorch_figure(&p, &o, &f, &d));
-    TF_CHECK(f.mode == TF_MODE_PYTORCH && !f.has_start_candidate);
-    TF_CHECK_NEAR(f.window_start_ms, 998.0, 1e-9);
-    TF_CHECK_NEAR(f.window_end_ms, 1105.0, 1e-9);
+    TF_CHECK(tf_test_pytorch(&p, &o, &f, &d));
+    TF_CHECK_STR(f.mode, "pytorch");
+    TF_CHECK(tf_test_start_candidate(&f) == LLONG_MIN);
+    TF_CHECK_NEAR(f.window_start, 998.0, 1e-9);
+    TF_CHECK_NEAR(f.window_end, 1105.0, 1e-9);
     TF_CHECK(f.n_lanes == 2);
-    TF_CHECK_STR(f.lanes[0].id, "gpu");
+    TF_CHECK_STR(f.lanes[0].key, "gpu");
     TF_CHECK_STR(f.lanes[0].label, "GPU compute");
-    TF_CHECK_STR(f.lanes[1].id, "io");
+    TF_CHECK_STR(f.lanes[1].key, "io");
     TF_CHECK_STR(f.lanes[1].label, "I/O");
     /* I/O bars first, then compute, each in input order. */
     TF_CHECK(f.n_bars == 5);
@@ -52,7 +52,7 @@ TF_TEST(pytorch_window_and_selection)
         TF_CHECK(f.bars[0].lane == 1 && f.bars[0].color == TF_COLOR_IO);
         TF_CHECK_NEAR(f.bars[0].x0, 3.0, 1e-9);
         TF_CHECK_NEAR(f.bars[0].x1, 5.0, 1e-9);
-        TF_CHECK(!f.bars[0].clip_left && !f.bars[0].clip_right && !f.bars[0].has_label);
+        TF_CHECK(!f.bars[0].clip_left && !f.bars[0].clip_right && !f.bars[0].label);
         /* Crossing the left edge: the reference's x, and a zigzag. */
         TF_CHECK_NEAR(f.bars[1].x0, -8.0, 1e-9);
         TF_CHECK_NEAR(f.bars[1].x1, 0.0, 1e-9);
@@ -68,9 +68,9 @@ TF_TEST(pytorch_window_and_selection)
         TF_CHECK_NEAR(f.bars[4].x0, f.bars[4].x1, 1e-12);
     }
     /* 1.2 % of the 107 ms window, without the timeline's 6 ms floor. */
-    TF_CHECK_NEAR(f.zigzag_amp_ms, 0.012 * 107.0, 1e-9);
+    TF_CHECK_NEAR(f.zigzag_amp, 0.012 * 107.0, 1e-9);
     TF_CHECK(f.n_legend == 2);
-    TF_CHECK(f.n_xticks >= 2 && f.xticks[0] == 0.0);
+    TF_CHECK(f.axis.n_ticks >= 2 && f.axis.ticks[0] == 0.0);
     tf_figure_fini(&f);
     tf_pytorch_fini(&p);
 }
@@ -83,7 +83,7 @@ TF_TEST(pytorch_without_window_is_an_error)
     tf_figure_init(&f);
     struct tf_diag d;
     tf_diag_init(&d);
-    TF_CHECK(!tf_pytorch_figure(&p, NULL, &f, &d));
+    TF_CHECK(!tf_test_pytorch(&p, NULL, &f, &d));
     TF_CHECK(d.code == TF_EBADINPUT);
     tf_figure_fini(&f);
 }
@@ -118,7 +118,7 @@ static bool load(const char *text, const char *mode, long long cand, struct tf_t
     if (!path)
         return false;
     setenv("TRACEFIG_LOAD", mode, 1);
-    struct tf_load_opts o;
+    struct tf_opts o;
     memset(&o, 0, sizeof o);
     if (cand >= 0) {
         o.start_candidate.set = true;
@@ -126,7 +126,7 @@ static bool load(const char *text, const char *mode, long long cand, struct tf_t
     }
     tf_trace_init(t);
     tf_diag_init(d);
-    bool ok = tf_load_trace(path, &o, t, d);
+    bool ok = tf_test_load(path, &tf_mode_pytorch, &o, t, d);
     unsetenv("TRACEFIG_LOAD");
     unlink(path);
     free(path);
@@ -187,7 +187,7 @@ TF_TEST(chrome_forms_on_both_paths)
         struct tf_trace t;
         struct tf_diag d;
         TF_CHECK(load(forms, modes[m], -1, &t, &d));
-        TF_CHECK(t.kind == TF_TRACE_PYTORCH);
+        TF_CHECK(t.kind == TF_TRACE_CHROME);
         const struct tf_pytorch *p = &t.pytorch;
         TF_CHECK(p->found && p->candidate == 0);
         TF_CHECK_NEAR(p->win_ts_us, 1000.5, 1e-9);

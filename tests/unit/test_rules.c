@@ -1,5 +1,5 @@
 /* The reference's figure rules, on hand-made traces. */
-#include "figure.h"
+#include "support.h"
 #include "harness.h"
 
 static struct tf_event ev(enum tf_in_lane lane, enum tf_ev_name name, long long cand,
@@ -33,21 +33,21 @@ static void pipeline(struct tf_timeline *t, int n, bool v2)
 static const struct tf_bar *find(const struct tf_figure *f, const char *lane, long long c)
 {
     for (size_t i = 0; i < f->n_bars; i++)
-        if (strcmp(f->lanes[f->bars[i].lane].id, lane) == 0 && f->bars[i].candidate == c)
+        if (strcmp(f->lanes[f->bars[i].lane].key, lane) == 0 && tf_test_cand(&f->bars[i]) == c)
             return &f->bars[i];
     return NULL;
 }
 
 static bool build(const struct tf_timeline *t, long long start, struct tf_figure *f)
 {
-    struct tf_rules_opts o;
+    struct tf_opts o;
     memset(&o, 0, sizeof o);
     o.start_candidate.set = start >= 0;
     o.start_candidate.v = start;
     struct tf_diag d;
     tf_diag_init(&d);
     tf_figure_init(f);
-    return tf_timeline_figure(t, NULL, &o, f, &d);
+    return tf_test_timeline(t, NULL, &o, f, &d);
 }
 
 TF_TEST(rules_io_merge_starts_after_buffer_wait)
@@ -78,8 +78,8 @@ TF_TEST(rules_window_anchors_and_padding)
     if (io4 < left)
         left = io4;
     double right = 300.0 * 6 + 251.5 + 350.0;
-    TF_CHECK_NEAR(f.window_start_ms, left, 1e-9);
-    TF_CHECK_NEAR(f.window_end_ms, right + 0.03 * (right - left), 1e-9);
+    TF_CHECK_NEAR(f.window_start, left, 1e-9);
+    TF_CHECK_NEAR(f.window_end, right + 0.03 * (right - left), 1e-9);
     tf_figure_fini(&f);
     tf_timeline_fini(&t);
 }
@@ -93,10 +93,10 @@ TF_TEST(rules_lanes_from_buffer_or_parity)
     struct tf_figure f;
     TF_CHECK(build(&t, 0, &f));
     TF_CHECK(f.n_lanes == 4);
-    TF_CHECK_STR(f.lanes[0].id, "io");
-    TF_CHECK_STR(f.lanes[1].id, "gpu0");
-    TF_CHECK_STR(f.lanes[2].id, "gpu1");
-    TF_CHECK_STR(f.lanes[3].id, "gpu2");
+    TF_CHECK_STR(f.lanes[0].key, "io");
+    TF_CHECK_STR(f.lanes[1].key, "gpu0");
+    TF_CHECK_STR(f.lanes[2].key, "gpu1");
+    TF_CHECK_STR(f.lanes[3].key, "gpu2");
     TF_CHECK_STR(f.lanes[3].label, "GPU Stream 2");
     TF_CHECK(find(&f, "gpu2", 0) != NULL);
     TF_CHECK(find(&f, "gpu1", 1) != NULL);
@@ -112,12 +112,12 @@ TF_TEST(rules_clip_flags_and_labels)
     TF_CHECK(build(&t, 4, &f));
     const struct tf_bar *prev = find(&f, "gpu1", 3); /* x-1: cut at the left edge */
     TF_CHECK(prev && prev->clip_left && !prev->clip_right);
-    TF_CHECK(prev && prev->has_label); /* the x-1 GPU bar is labelled only when clipped */
+    TF_CHECK(prev && prev->label); /* the x-1 GPU bar is labelled only when clipped */
     TF_CHECK(prev && prev->x0 == 0.0);
     const struct tf_bar *last_io = find(&f, "io", 9); /* x+5 I/O: cut on the right */
-    TF_CHECK(last_io && last_io->clip_right && !last_io->has_label);
+    TF_CHECK(last_io && last_io->clip_right && !last_io->label);
     const struct tf_bar *mid = find(&f, "gpu0", 4);
-    TF_CHECK(mid && !mid->clip_left && !mid->clip_right && mid->has_label);
+    TF_CHECK(mid && !mid->clip_left && !mid->clip_right && mid->label);
     TF_CHECK(mid && strcmp(mid->label, "4") == 0 && mid->label_color == TF_COLOR_WHITE);
     const struct tf_bar *io = find(&f, "io", 5);
     TF_CHECK(io && io->label_color == TF_COLOR_BLACK && io->color == TF_COLOR_IO);
@@ -133,7 +133,7 @@ TF_TEST(rules_short_bars_have_no_label)
     struct tf_figure f;
     TF_CHECK(build(&t, 3, &f));
     const struct tf_bar *b = find(&f, "main", 4);
-    TF_CHECK(b && !b->has_label && b->color == TF_COLOR_TRSM_HOST);
+    TF_CHECK(b && !b->label && b->color == TF_COLOR_TRSM_HOST);
     tf_figure_fini(&f);
     tf_timeline_fini(&t);
 }
@@ -156,7 +156,7 @@ TF_TEST(rules_dispatch_gap_synthesized_once)
     for (size_t i = 0; i < f.n_bars; i++)
         if (strcmp(f.bars[i].name, "await_dispatch") == 0) {
             n_await++;
-            TF_CHECK(f.bars[i].candidate != 5);
+            TF_CHECK(tf_test_cand(&f.bars[i]) != 5);
             TF_CHECK_NEAR(f.bars[i].dur_ms, 30.0, 1e-9);
             TF_CHECK(f.bars[i].color == TF_COLOR_AWAIT_DISPATCH);
         }
@@ -179,16 +179,16 @@ TF_TEST(rules_num_candidates_widens_window)
     pipeline(&t, 20, false);
     struct tf_figure f3, f6;
     TF_CHECK(build(&t, 2, &f3));
-    struct tf_rules_opts o;
+    struct tf_opts o;
     memset(&o, 0, sizeof o);
     o.start_candidate = (struct tf_opt_int){true, 2};
     o.num_candidates = (struct tf_opt_int){true, 6};
     struct tf_diag d;
     tf_diag_init(&d);
     tf_figure_init(&f6);
-    TF_CHECK(tf_timeline_figure(&t, NULL, &o, &f6, &d));
-    TF_CHECK_NEAR(f3.window_start_ms, f6.window_start_ms, 1e-9);
-    TF_CHECK(f6.window_end_ms > f3.window_end_ms + 800.0);
+    TF_CHECK(tf_test_timeline(&t, NULL, &o, &f6, &d));
+    TF_CHECK_NEAR(f3.window_start, f6.window_start, 1e-9);
+    TF_CHECK(f6.window_end > f3.window_end + 800.0);
     TF_CHECK(find(&f6, "gpu1", 9) != NULL);  /* x+N+1 */
     TF_CHECK(find(&f3, "gpu1", 9) == NULL);
     tf_figure_fini(&f3);
@@ -203,18 +203,18 @@ TF_TEST(rules_start_candidate_fallbacks)
     struct tf_figure f;
     t.focus_candidate = (struct tf_opt_int){true, 6};
     TF_CHECK(build(&t, -1, &f));
-    TF_CHECK(f.start_candidate == 6);
+    TF_CHECK(tf_test_start_candidate(&f) == 6);
     tf_figure_fini(&f);
     t.timeline_record_from = (struct tf_opt_int){true, 5};
     TF_CHECK(build(&t, -1, &f));
-    TF_CHECK(f.start_candidate == 5);
+    TF_CHECK(tf_test_start_candidate(&f) == 5);
     tf_figure_fini(&f);
     t.start_candidate = (struct tf_opt_int){true, 4};
     TF_CHECK(build(&t, -1, &f));
-    TF_CHECK(f.start_candidate == 4);
+    TF_CHECK(tf_test_start_candidate(&f) == 4);
     tf_figure_fini(&f);
     TF_CHECK(build(&t, 2, &f)); /* the command line wins */
-    TF_CHECK(f.start_candidate == 2);
+    TF_CHECK(tf_test_start_candidate(&f) == 2);
     tf_figure_fini(&f);
     tf_timeline_fini(&t);
 }
@@ -263,23 +263,23 @@ TF_TEST(breakdown_groups_fold_and_minimum_width)
     bd_add(&b, "mystery_kernel", 4.5); /* unknown: folded into Preprocess */
     struct tf_figure f;
     tf_figure_init(&f);
-    tf_breakdown_figure(&b, 1.0, &f);
-    TF_CHECK(f.has_breakdown);
-    TF_CHECK(f.breakdown.n_slices == 3);
-    TF_CHECK_STR(f.breakdown.title, "Candidate 5");
-    TF_CHECK_STR(f.breakdown.slices[0].label, "Preprocess");
-    TF_CHECK_NEAR(f.breakdown.slices[0].pct, 14.5, 1e-9);
-    TF_CHECK_STR(f.breakdown.slices[0].text, "14%");
-    TF_CHECK(f.breakdown.slices[0].text_color == TF_COLOR_BLACK);
-    TF_CHECK_STR(f.breakdown.slices[1].text, "85%");
-    TF_CHECK(f.breakdown.slices[1].text_color == TF_COLOR_WHITE);
-    TF_CHECK_NEAR(f.breakdown.slices[2].pct, 0.5, 1e-9);
-    TF_CHECK(!f.breakdown.slices[2].has_text);
+    tf_breakdown_panel(&b, 1.0, &f);
+    TF_CHECK(f.has_panel);
+    TF_CHECK(f.panel.n_slices == 3);
+    TF_CHECK_STR(f.panel.title, "Candidate 5");
+    TF_CHECK_STR(f.panel.slices[0].label, "Preprocess");
+    TF_CHECK_NEAR(f.panel.slices[0].pct, 14.5, 1e-9);
+    TF_CHECK_STR(f.panel.slices[0].text, "14%");
+    TF_CHECK(f.panel.slices[0].text_color == TF_COLOR_BLACK);
+    TF_CHECK_STR(f.panel.slices[1].text, "85%");
+    TF_CHECK(f.panel.slices[1].text_color == TF_COLOR_WHITE);
+    TF_CHECK_NEAR(f.panel.slices[2].pct, 0.5, 1e-9);
+    TF_CHECK(!f.panel.slices[2].text);
     /* 0.5 % is drawn 1.2 % wide, then all widths renormalised to 100. */
     double total = 14.5 + 85.0 + 1.2;
-    TF_CHECK_NEAR(f.breakdown.slices[2].width_pct, 100.0 * 1.2 / total, 1e-9);
-    TF_CHECK_NEAR(f.breakdown.slices[0].width_pct + f.breakdown.slices[1].width_pct +
-                      f.breakdown.slices[2].width_pct,
+    TF_CHECK_NEAR(f.panel.slices[2].width_pct, 100.0 * 1.2 / total, 1e-9);
+    TF_CHECK_NEAR(f.panel.slices[0].width_pct + f.panel.slices[1].width_pct +
+                      f.panel.slices[2].width_pct,
                   100.0, 1e-9);
     tf_figure_fini(&f);
 }
@@ -292,37 +292,37 @@ TF_TEST(breakdown_hidden_when_total_not_positive)
     bd_add(&b, "other", 0.0);
     struct tf_figure f;
     tf_figure_init(&f);
-    tf_breakdown_figure(&b, 0.0, &f);
-    TF_CHECK(!f.has_breakdown);
+    tf_breakdown_panel(&b, 0.0, &f);
+    TF_CHECK(!f.has_panel);
     b.n_ops = 0;
     bd_add(&b, "trsm", 2.0);
-    tf_breakdown_figure(&b, 0.0, &f);
-    TF_CHECK(f.has_breakdown);
-    TF_CHECK_STR(f.breakdown.title, "Candidate ?");
+    tf_breakdown_panel(&b, 0.0, &f);
+    TF_CHECK(f.has_panel);
+    TF_CHECK_STR(f.panel.title, "Candidate ?");
     tf_figure_fini(&f);
 }
 
 TF_TEST(ticks_match_matplotlib)
 {
-    double t[TF_MAX_TICKS];
-    size_t n = tf_nice_ticks(0, 1165.767, 9, t, TF_MAX_TICKS);
+    double t[TF_TICKS_MAX];
+    size_t n = tf_nice_ticks(0, 1165.767, 9, t, TF_TICKS_MAX);
     TF_CHECK(n == 6);
     TF_CHECK_NEAR(t[0], 0, 1e-9);
     TF_CHECK_NEAR(t[5], 1000, 1e-9);
-    n = tf_nice_ticks(0, 914.42, 9, t, TF_MAX_TICKS);
+    n = tf_nice_ticks(0, 914.42, 9, t, TF_TICKS_MAX);
     TF_CHECK(n == 5);
     TF_CHECK_NEAR(t[4], 800, 1e-9);
-    n = tf_nice_ticks(0, 3.2, 9, t, TF_MAX_TICKS);
+    n = tf_nice_ticks(0, 3.2, 9, t, TF_TICKS_MAX);
     TF_CHECK(n == 7); /* step 0.5: the first step >= 3.2 / 9 */
     TF_CHECK_NEAR(t[1], 0.5, 1e-9);
-    TF_CHECK(tf_nice_ticks(0, 0, 9, t, TF_MAX_TICKS) == 0);
+    TF_CHECK(tf_nice_ticks(0, 0, 9, t, TF_TICKS_MAX) == 0);
 }
 
 TF_TEST(bar_outline_zigzag_clamped_to_width)
 {
     struct tf_figure f;
     tf_figure_init(&f);
-    f.zigzag_amp_ms = 14.0;
+    f.zigzag_amp = 14.0;
     struct tf_bar b;
     memset(&b, 0, sizeof b);
     b.x0 = 0;

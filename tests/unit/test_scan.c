@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "harness.h"
-#include "scan.h"
+#include "load/scan.h"
 
 /* A temporary file holding data[0 .. n); the caller fcloses it. */
 static FILE *tmp_with(const char *data, size_t n)

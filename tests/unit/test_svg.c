@@ -3,48 +3,34 @@
 #include <libxml/parser.h>
 #include <string.h>
 
-#include "figure.h"
+#include "support.h"
 #include "harness.h"
-#include "render.h"
-#include "scene.h"
-
-static void lane(struct tf_figure *f, const char *id, const char *label)
-{
-    snprintf(f->lanes[f->n_lanes].id, sizeof f->lanes[0].id, "%s", id);
-    snprintf(f->lanes[f->n_lanes].label, sizeof f->lanes[0].label, "%s", label);
-    f->n_lanes++;
-}
+#include "render/render.h"
+#include "render/scene.h"
 
 static void figure(struct tf_figure *f)
 {
     tf_figure_init(f);
-    f->has_start_candidate = true;
-    f->start_candidate = 5;
-    f->num_candidates = 3;
-    f->window_start_ms = 100;
-    f->window_end_ms = 700;
-    f->zigzag_amp_ms = 7.2;
-    lane(f, "io", "I/O Thread");
+    f->mode = "timeline";
+    f->window_start = 100;
+    f->window_end = 700;
+    f->zigzag_amp = 7.2;
+    tf_test_lane(f, "io", "I/O Thread");
     /* Hostile text: a control character, invalid UTF-8, markup. */
-    lane(f, "gpu0", "GPU \x01<&>\"\xFF");
+    tf_test_lane(f, "gpu0", "GPU \x01<&>\"\xFF");
     for (int c = 0; c < 3; c++) {
-        struct tf_bar *b = tf_figure_add_bar(f);
-        b->lane = c % 2;
-        b->name = c % 2 ? "compute" : "hdf5_io";
-        b->has_candidate = true;
-        b->candidate = 5 + c;
+        struct tf_bar *b = tf_test_bar(f, (size_t)(c % 2), c % 2 ? "compute" : "hdf5_io", 5 + c,
+                                       200.0 * c, 200.0 * c + 180, TF_COLOR_IO, TF_COLOR_BLACK,
+                                       true);
         b->start_ms = 100 + 200.0 * c;
         b->dur_ms = 280.9;
-        b->x0 = 200.0 * c;
-        b->x1 = b->x0 + 180;
         b->clip_right = c == 2;
-        b->has_label = true;
-        snprintf(b->label, sizeof b->label, "%d", 5 + c);
-        b->color = TF_COLOR_IO;
+        TF_CHECK(tf_seed_bar_tooltip(f, b, true, 5 + c));
     }
-    for (int i = 0; i <= 6; i++)
-        f->xticks[f->n_xticks++] = 100.0 * i;
-    f->legend[f->n_legend++] = (struct tf_legend_entry){"HDF5 read", TF_COLOR_IO};
+    tf_test_frame(f, false, 100.0, 7);
+    tf_test_legend(f, "HDF5 read", TF_COLOR_IO, "io");
+    TF_CHECK(tf_figure_describe(f, "Pipelined I/O timeline, candidates 5\xE2\x80\x93" "7",
+                                "Pipelined I/O timeline of candidates 5 to 7"));
 }
 
 static size_t count(const char *hay, const char *needle)
@@ -156,8 +142,9 @@ TF_TEST(scene_draw_walks_every_item)
     tf_scene_init(&s);
     s.width = 100, s.height = 50;
     double xs[3] = {0, 10, 10}, ys[3] = {0, 0, 10};
-    tf_scene_group_begin(&s, &(struct tf_group){.cls = "a", .title = "t",
-                                                .attrs = {{"k", "v"}}, .n_attrs = 1});
+    const struct tf_attr kv = {"k", "v"};
+    tf_scene_group_begin(&s, &(struct tf_group){.cls = "a", .title = "t", .attrs = &kv,
+                                                .n_attrs = 1});
     tf_scene_path(&s, &(struct tf_path){.xs = xs, .ys = ys, .n = 3, .closed = true});
     tf_scene_group_begin(&s, &(struct tf_group){.cls = "b"});
     tf_scene_text(&s, &(struct tf_text){.s = "hi", .x = 1, .y = 2, .size = 9});

@@ -2,52 +2,31 @@
  * the x unit that keeps TeX's numbers small, styles, the header, standalone. */
 #include <stdlib.h>
 
-#include "figure.h"
+#include "support.h"
 #include "harness.h"
-#include "render.h"
-
-static void lane(struct tf_figure *f, const char *id, const char *label)
-{
-    struct tf_lane *l = &f->lanes[f->n_lanes++];
-    snprintf(l->id, sizeof l->id, "%s", id);
-    snprintf(l->label, sizeof l->label, "%s", label);
-}
-
-static struct tf_bar *bar(struct tf_figure *f, int lane_ix, const char *name, double x0,
-                          double x1, uint32_t color)
-{
-    struct tf_bar *b = tf_figure_add_bar(f);
-    b->lane = lane_ix;
-    b->name = name;
-    b->has_candidate = true;
-    b->candidate = 7;
-    b->start_ms = f->window_start_ms + x0;
-    b->dur_ms = x1 - x0;
-    b->x0 = x0;
-    b->x1 = x1;
-    b->color = color;
-    b->label_color = TF_COLOR_WHITE;
-    b->has_label = true;
-    snprintf(b->label, sizeof b->label, "7");
-    return b;
-}
+#include "render/render.h"
 
 /* A two-lane figure over [0, span] ms with a bar cut on the right. */
 static void make_figure(struct tf_figure *f, double span)
 {
     tf_figure_init(f);
-    f->window_start_ms = 1000.0;
-    f->window_end_ms = 1000.0 + span;
-    f->zigzag_amp_ms = fmin(14.0, fmax(6.0, 0.012 * span));
-    lane(f, "main", "Main_Thread #1");
-    lane(f, "gpu2", "GPU Stream 2");
-    bar(f, 0, "await_dispatch", 0.0, span * 0.4, TF_COLOR_AWAIT_DISPATCH);
-    struct tf_bar *b = bar(f, 1, "compute", span * 0.5, span, TF_COLOR_GPU0);
+    f->mode = "timeline";
+    f->window_start = 1000.0;
+    f->window_end = 1000.0 + span;
+    f->zigzag_amp = fmin(14.0, fmax(6.0, 0.012 * span));
+    tf_test_lane(f, "main", "Main_Thread #1");
+    tf_test_lane(f, "gpu2", "GPU Stream 2");
+    tf_test_bar(f, 0, "await_dispatch", 7, 0.0, span * 0.4, TF_COLOR_AWAIT_DISPATCH,
+                TF_COLOR_WHITE, true);
+    struct tf_bar *b =
+        tf_test_bar(f, 1, "compute", 7, span * 0.5, span, TF_COLOR_GPU0, TF_COLOR_WHITE, true);
     b->clip_right = true;
-    f->n_xticks = tf_nice_ticks(0.0, span, 5, f->xticks, TF_MAX_TICKS);
-    f->legend[f->n_legend++] = (struct tf_legend_entry){"Ready \xE2\x86\x92 launch",
-                                                        TF_COLOR_AWAIT_DISPATCH};
-    f->legend[f->n_legend++] = (struct tf_legend_entry){"GPU compute", TF_COLOR_GPU0};
+    tf_test_frame(f, true, 0.0, 0);
+    double t[TF_TICKS_MAX];
+    size_t n = tf_nice_ticks(0.0, span, 5, t, TF_TICKS_MAX);
+    TF_CHECK(tf_figure_set_ticks(f, t, n));
+    tf_test_legend(f, "Ready \xE2\x86\x92 launch", TF_COLOR_AWAIT_DISPATCH, "main/await_dispatch");
+    tf_test_legend(f, "GPU compute", TF_COLOR_GPU0, "gpu0");
 }
 
 static char *render(const struct tf_figure *f, const char *cmdline, bool standalone)
@@ -174,12 +153,12 @@ TF_TEST(tikz_text_escaping)
     struct tf_figure f;
     make_figure(&f, 100.0);
     /* lane labels are free text in the model */
-    snprintf(f.lanes[0].label, sizeof f.lanes[0].label, "%s", "$&_{}~^\\ \xC3\xA9\xC2\xB7\xE4\xB8\xAD");
-    snprintf(f.lanes[1].label, sizeof f.lanes[1].label, "%s", "a--b [x] \xFF bad");
+    f.lanes[0].label = "$&_{}~^\\ \xC3\xA9\xC2\xB7\xE4\xB8\xAD";
+    f.lanes[1].label = "a--b [x] \xFF bad";
     char *s = render(&f, "tracefig", false);
     TF_CHECK(has(s, "{\\$\\&\\_\\{\\}\\textasciitilde{}\\^{}\\textbackslash{} \\'{e}$\\cdot$"
                     "\\tracefigutf{\xE4\xB8\xAD}}"));
-    TF_CHECK(has(s, "{a-{}-b {[}x{]}  bad}"));
+    TF_CHECK(has(s, "{a-{}-b {[}x{]} \\tracefigutf{\xEF\xBF\xBD} bad}"));
     free(s);
     tf_figure_fini(&f);
 }
@@ -189,14 +168,14 @@ TF_TEST(tikz_breakdown_panel)
     struct tf_figure f;
     make_figure(&f, 1000.0);
     f.n_legend = 0;
-    f.has_breakdown = true;
-    struct tf_breakdown *bd = &f.breakdown;
-    snprintf(bd->title, sizeof bd->title, "Candidate 5");
-    bd->slices[0] = (struct tf_slice){"cast", "Preprocess", 18.42, 18.42, TF_COLOR_CAST, true,
-                                      "18%", TF_COLOR_BLACK};
-    bd->slices[1] = (struct tf_slice){"trsm", "Triangular Solve", 81.58, 81.58, TF_COLOR_TRSM,
-                                      true, "82%", TF_COLOR_WHITE};
-    bd->n_slices = 2;
+    f.has_panel = true;
+    struct tf_panel *bd = &f.panel;
+    bd->title = "Candidate 5";
+    bd->axis_title = "GPU Runtime Breakdown (%)";
+    *tf_panel_add_slice(&f) = (struct tf_slice){"cast", "Preprocess", 18.42, 18.42, TF_COLOR_CAST,
+                                                "18%", TF_COLOR_BLACK};
+    *tf_panel_add_slice(&f) = (struct tf_slice){"trsm", "Triangular Solve", 81.58, 81.58,
+                                                TF_COLOR_TRSM, "82%", TF_COLOR_WHITE};
     char *s = render(&f, "tracefig", false);
     TF_CHECK(has(s, "\\tracefigbreakdowntrue"));
     TF_CHECK(has(s, "\\def\\tracefigpaneltitle{GPU Runtime Breakdown (\\%)}"));

@@ -1,0 +1,78 @@
+/* diag.c - see diag.h. */
+#include "base/diag.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void tf_diag_init(struct tf_diag *d)
+{
+    memset(d, 0, sizeof *d);
+}
+
+bool tf_diag_verror(struct tf_diag *d, enum tf_exit code, const char *fmt,
+                    va_list ap)
+{
+    if (d->code != TF_OK)
+        return false;
+    d->code = code;
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    /* One line of plain text, whatever the message carried in (file
+     * names, jansson's "near" text): control bytes become '?'. */
+    for (char *p = d->msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = '?';
+    return false;
+}
+
+bool tf_diag_error(struct tf_diag *d, enum tf_exit code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tf_diag_verror(d, code, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool tf_diag_oom(struct tf_diag *d, const char *where)
+{
+    if (where)
+        return tf_diag_error(d, TF_ENOMEM, "%s: out of memory", where);
+    return tf_diag_error(d, TF_ENOMEM, "out of memory");
+}
+
+void tf_diag_warn(struct tf_diag *d, const char *fmt, ...)
+{
+    d->n_warnings++;
+    if (d->quiet)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = '?';
+    fprintf(stderr, "tracefig: warning: %s\n", msg);
+}
+
+bool tf_diag_failed(const struct tf_diag *d)
+{
+    return d->code != TF_OK;
+}
+
+const char *tf_diag_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+void tf_diag_prefix(struct tf_diag *d, const char *name)
+{
+    size_t n = strlen(name), cap = sizeof d->msg;
+    if (n + 2 >= cap)
+        return;
+    memmove(d->msg + n + 2, d->msg, cap - n - 2);
+    d->msg[cap - 1] = '\0';
+    memcpy(d->msg, name, n);
+    memcpy(d->msg + n, ": ", 2);
+}

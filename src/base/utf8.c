@@ -1,0 +1,51 @@
+/* utf8.c - see utf8.h. */
+#include "base/utf8.h"
+
+size_t tf_utf8_seq_len(unsigned char lead)
+{
+    if (lead < 0x80)
+        return 1;
+    if (lead >= 0xC2 && lead <= 0xDF)
+        return 2;
+    if (lead >= 0xE0 && lead <= 0xEF)
+        return 3;
+    if (lead >= 0xF0 && lead <= 0xF4)
+        return 4;
+    return 0;
+}
+
+int32_t tf_utf8_decode(const unsigned char *s, size_t n)
+{
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (n == 1)
+        return s[0] < 0x80 ? s[0] : -1;
+    if (n < 2 || n > 4)
+        return -1;
+    uint32_t c = s[0] & (0x7Fu >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return -1;
+        c = (c << 6) | (s[i] & 0x3Fu);
+    }
+    if (c < min[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return -1;
+    return (int32_t)c;
+}
+
+size_t tf_utf8_next(const unsigned char *s, uint32_t *cp)
+{
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return s[0] ? 1 : 0;
+    }
+    size_t n = tf_utf8_seq_len(s[0]);
+    /* A NUL inside the sequence fails the continuation test, so the
+     * decoder never reads past the terminator. */
+    int32_t c = n ? tf_utf8_decode(s, n) : -1;
+    if (c < 0) {
+        *cp = TF_UTF8_REPLACEMENT;
+        return 1;
+    }
+    *cp = (uint32_t)c;
+    return n;
+}

@@ -1,0 +1,33 @@
+/* utf8.h - the one UTF-8 decoder.
+ *
+ * Policy, everywhere in tracefig: a sequence is valid when it is the
+ * shortest encoding of a Unicode scalar value (U+0000..U+10FFFF without the
+ * surrogates D800..DFFF).  Anything else is invalid, and an invalid
+ * sequence counts as ONE byte that stands for U+FFFD: measuring, cleaning
+ * for XML, escaping for TeX and drawing with cairo all step over it the
+ * same way, so a string is as wide as it is drawn.  The JSON scanner uses
+ * the same two functions to validate input (and rejects what is invalid).
+ */
+#ifndef TF_UTF8_H
+#define TF_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TF_UTF8_REPLACEMENT 0xFFFDu
+
+/* The length (1..4) of the sequence a lead byte starts, or 0 when the
+ * byte cannot start one (a continuation byte, C0, C1, F5..FF). */
+size_t tf_utf8_seq_len(unsigned char lead);
+
+/* Decodes the n-byte sequence at s (n from tf_utf8_seq_len(s[0]));
+ * returns the code point, or -1 when the sequence is invalid (a bad
+ * continuation byte, an overlong form, a surrogate, beyond U+10FFFF). */
+int32_t tf_utf8_decode(const unsigned char *s, size_t n);
+
+/* The next character of the NUL-terminated string at s: its code point in
+ * *cp and its length in bytes (0 at the terminating NUL).  An invalid
+ * sequence gives U+FFFD and length 1. */
+size_t tf_utf8_next(const unsigned char *s, uint32_t *cp);
+
+#endif

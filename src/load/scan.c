@@ -1,0 +1,1308 @@
+/* scan.c - the validating JSON scanner (see scan.h).
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * Buffer.  buf[0 .. len) holds the bytes at file offsets base .. base + len,
+ * followed by a NUL sentinel, so the inner loops (whitespace, string bodies,
+ * number and word runs) stop at the end of the data without a bounds test;
+ * only when they stop at index len do they ask for more.  A refill drops the
+ * bytes before the token being scanned (tok) or, while a value is read
+ * whole, before that value (keep); it grows the buffer only when what must
+ * be kept fills it.  Indices held across a refill are shifted by it, so the
+ * loops below re-read s->pos after every refill and hold longer-lived
+ * positions as file offsets.
+ *
+ * Positions.  jansson counts lines from 1 and, within a line, characters
+ * (UTF-8 lead bytes) consumed so far; an error is located after the token
+ * that caused it (before a byte that failed UTF-8 decoding, or a control
+ * character in a string).  The scanner keeps jansson's position of buf[0]
+ * (line, col), updated when bytes are dropped, and computes the position of
+ * any kept byte on demand.  Nothing is counted on the fast path.
+ *
+ * Grammar and messages follow jansson's lexer and parser (load.c of jansson
+ * 2.14): the same token boundaries ("1e5e" is a number and the word "e"),
+ * the same first error, the same "near '...'" context (the token text when
+ * at most 20 bytes, "near end of file" at the end).
+ *
+ * Duplicate keys: every open object keeps its decoded keys in an arena;
+ * small objects are searched linearly (hash and length first), an object
+ * that grows past BIG_OBJECT keys gets a hash index of its own.
+ */
+#include "load/scan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/utf8.h"
+
+enum { BIG_OBJECT = 32, NEAR_MAX = 20 };
+
+struct tf_scan_keyent {
+    uint32_t hash;
+    uint32_t len;
+    size_t off; /* in the arena */
+};
+
+/* Bytes a string body passes over without a second look; bytes of a
+ * number token. */
+static unsigned char str_plain[256], num_byte[256];
+static bool tables_ready;
+
+static void init_tables(void)
+{
+    if (tables_ready)
+        return;
+    for (int c = 0x20; c < 0x80; c++)
+        str_plain[c] = c != '"' && c != '\\';
+    for (int c = '0'; c <= '9'; c++)
+        num_byte[c] = 1;
+    num_byte['-'] = num_byte['+'] = num_byte['.'] = num_byte['e'] = num_byte['E'] = 1;
+    tables_ready = true;
+}
+
+/* --- errors and positions ------------------------------------------------- */
+
+static size_t count_chars(const unsigned char *p, size_t n)
+{
+    size_t k = 0;
+    /* NUL bytes are not counted: the only ones jansson lets through are
+     * those it drops without counting (see drop_nul_after_token). */
+    for (size_t i = 0; i < n; i++)
+        k += (p[i] & 0xC0) != 0x80 && p[i] != 0;
+    return k;
+}
+
+/* Moves jansson's position over n bytes. */
+static void advance_pos(long *line, long *col, const unsigned char *p, size_t n)
+{
+    size_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += p[i] == '\n';
+    if (lines == 0) {
+        *col += (long)count_chars(p, n);
+        return;
+    }
+    size_t k = n;
+    while (p[k - 1] != '\n')
+        k--;
+    *line += (long)lines;
+    *col = (long)count_chars(p + k, n - k);
+}
+
+void tf_scan_locate(const struct tf_scan *s, size_t off, long *line, long *col)
+{
+    if (off > s->len)
+        off = s->len;
+    *line = s->line;
+    *col = s->col;
+    if (s->lazy_pos) {
+        /* Nothing was counted while scanning: count the bytes before the
+         * buffer now, from the file. */
+        unsigned char tmp[1 << 16];
+        uint64_t at = s->start_off;
+        while (at < s->base) {
+            size_t want = s->base - at < sizeof tmp ? (size_t)(s->base - at) : sizeof tmp;
+            ssize_t n = pread(s->fd, tmp, want, (off_t)at);
+            if (n <= 0)
+                break;
+            advance_pos(line, col, tmp, (size_t)n);
+            at += (uint64_t)n;
+        }
+    }
+    advance_pos(line, col, s->buf, off);
+}
+
+static bool failv(struct tf_scan *s, size_t at, const char *fmt, va_list ap)
+{
+    char msg[256];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    long line, col;
+    tf_scan_locate(s, at, &line, &col);
+    /* A NUL byte that is an error token is one jansson counts. */
+    if (at > 0 && at <= s->len && s->buf[at - 1] == '\0')
+        col++;
+    s->failed = true;
+    return tf_diag_error(s->d, TF_EBADINPUT, "%s:%ld:%ld: %s", s->file, line, col, msg);
+}
+
+static bool fail_at(struct tf_scan *s, size_t at, const char *fmt, ...) TF_PRINTF(3, 4);
+static bool fail_at(struct tf_scan *s, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    failv(s, at, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* jansson's context rule: "MSG near 'TEXT'" for a token of 1..20 bytes,
+ * "MSG" for a longer one, "MSG near end of file" when there is none.  The
+ * error is located at `end`. */
+static bool fail_near(struct tf_scan *s, const char *msg, size_t start, size_t end)
+{
+    size_t n = end - start;
+    if (n == 0 || s->buf[start] == '\0')
+        return fail_at(s, end, "%s near end of file", msg);
+    if (n > NEAR_MAX)
+        return fail_at(s, end, "%s", msg);
+    return fail_at(s, end, "%s near '%.*s'", msg, (int)n, (const char *)s->buf + start);
+}
+
+/* As fail_near, with the context text ending before the error position
+ * (jansson saves only the first byte of a multi-byte character). */
+static bool fail_near_text(struct tf_scan *s, const char *msg, size_t start, size_t text_end,
+                           size_t at)
+{
+    size_t n = text_end - start;
+    if (n > NEAR_MAX)
+        return fail_at(s, at, "%s", msg);
+    return fail_at(s, at, "%s near '%.*s'", msg, (int)n, (const char *)s->buf + start);
+}
+
+static bool oom(struct tf_scan *s)
+{
+    s->failed = true;
+    return tf_diag_oom(s->d, s->file);
+}
+
+/* --- the buffer --------------------------------------------------------- */
+
+/* Reads more bytes.  False at the end of the input or on an error (then
+ * s->failed is set).  Indices into buf move down by what is dropped. */
+static bool refill(struct tf_scan *s)
+{
+    if (s->failed || s->eof)
+        return false;
+    size_t from = s->tok < s->pos ? s->tok : s->pos;
+    if (s->keep < from)
+        from = s->keep;
+    if (from > 0) {
+        if (!s->lazy_pos)
+            advance_pos(&s->line, &s->col, s->buf, from);
+        memmove(s->buf, s->buf + from, s->len - from);
+        s->len -= from;
+        s->pos -= from;
+        s->tok -= from < s->tok ? from : s->tok;
+        if (s->keep != SIZE_MAX)
+            s->keep -= from;
+        s->base += from;
+    }
+    if (s->len == s->cap) {
+        size_t cap = s->cap * 2;
+        unsigned char *p = cap > s->cap ? realloc(s->buf, cap + 1) : NULL;
+        if (!p)
+            return oom(s);
+        s->buf = p;
+        s->cap = cap;
+    }
+    for (;;) {
+        ssize_t n = read(s->fd, s->buf + s->len, s->cap - s->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            s->failed = true;
+            return tf_diag_error(s->d, TF_EBADINPUT, "%s: cannot read: %s", s->file,
+                                 strerror(errno));
+        }
+        if (n == 0) {
+            s->eof = true;
+            s->buf[s->len] = '\0';
+            return false;
+        }
+        s->len += (size_t)n;
+        s->buf[s->len] = '\0';
+        return true;
+    }
+}
+
+/* The byte at s->tok + rel (refilling as needed), or -1 at the end.  All
+ * token scanning holds positions relative to the token start, which a
+ * refill keeps. */
+static int at_rel(struct tf_scan *s, size_t rel)
+{
+    while (s->tok + rel >= s->len) {
+        size_t pos_rel = s->pos - s->tok;
+        if (!refill(s)) {
+            s->pos = s->tok + pos_rel;
+            return -1;
+        }
+        s->pos = s->tok + pos_rel;
+    }
+    return s->buf[s->tok + rel];
+}
+
+/* Skips whitespace; returns the next byte (not consumed) or -1. */
+static int skip_ws_slow(struct tf_scan *s)
+{
+    for (;;) {
+        const unsigned char *b = s->buf;
+        size_t i = s->pos;
+        while (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')
+            i++;
+        s->pos = i;
+        s->tok = i;
+        if (i < s->len)
+            return b[i];
+        if (!refill(s))
+            return -1;
+    }
+}
+
+static inline int skip_ws(struct tf_scan *s)
+{
+    unsigned char c = s->buf[s->pos];
+    if (c > ' ') {
+        s->tok = s->pos;
+        return c;
+    }
+    return skip_ws_slow(s);
+}
+
+/* --- UTF-8 ---------------------------------------------------------------- */
+
+/* The multi-byte character at s->tok + *rel: checks it and moves *rel
+ * past it.  jansson locates a bad sequence before its first byte. */
+static bool scan_utf8(struct tf_scan *s, size_t *rel)
+{
+    unsigned char c = s->buf[s->tok + *rel];
+    size_t n = tf_utf8_seq_len(c);
+    bool ok = n > 0;
+    if (ok && at_rel(s, *rel + n - 1) < 0) {
+        if (s->failed)
+            return false;
+        ok = false;
+    }
+    if (ok && tf_utf8_decode(s->buf + s->tok + *rel, n) >= 0) {
+        *rel += n;
+        return true;
+    }
+    char msg[40];
+    snprintf(msg, sizeof msg, "unable to decode byte 0x%x", c);
+    /* Inside a token jansson adds the token so far as context. */
+    if (*rel == 0)
+        return fail_at(s, s->tok, "%s", msg);
+    return fail_near(s, msg, s->tok, s->tok + *rel);
+}
+
+/* --- tokens ------------------------------------------------------------- */
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Eight bytes a string body passes over: no quote, backslash, control
+ * byte or non-ASCII byte among them. */
+static bool is_plain8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    uint64_t t = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b) | w;
+    return (t & high) == 0;
+}
+
+/* A string token at s->pos (the quote).  On success s->pos is past the
+ * closing quote and *esc tells whether it had escapes.  Lexical errors are
+ * reported where jansson's lexer stops; the checks jansson makes after the
+ * whole string (surrogate pairs while decoding, then \u0000) come after
+ * them, at the end of the string. */
+static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
+{
+    s->tok = s->pos;
+    size_t r = 1;
+    bool e = false, nul = false;
+    char late[64] = "";
+    uint32_t high = 0; /* a high surrogate waiting for its pair */
+    for (;;) {
+        if (high) {
+            int ch = at_rel(s, r);
+            if (ch != '\\') {
+                if (!late[0])
+                    snprintf(late, sizeof late, "invalid Unicode '\\u%04X'", (unsigned)high);
+                high = 0;
+            }
+        }
+        const unsigned char *b = s->buf + s->tok;
+        size_t lim = s->len - s->tok;
+        while (r + 8 <= lim && is_plain8(b + r))
+            r += 8;
+        while (str_plain[b[r]])
+            r++;
+        unsigned char c = b[r];
+        if (r >= lim) {
+            if (at_rel(s, r) < 0)
+                return s->failed ? false
+                                 : fail_near(s, "premature end of input", s->tok, s->tok + r);
+            continue;
+        }
+        if (c == '"') {
+            s->pos = s->tok + r + 1;
+            *esc = e;
+            if (late[0])
+                return fail_near(s, late, s->tok, s->pos);
+            if (nul)
+                return fail_near(s,
+                                 is_key ? "NUL byte in object key not supported"
+                                        : "\\u0000 is not allowed without JSON_ALLOW_NUL",
+                                 s->tok, s->pos);
+            return true;
+        }
+        if (c == '\\') {
+            e = true;
+            int c2 = at_rel(s, r + 1);
+            if (c2 < 0) /* jansson: an escape of nothing */
+                return s->failed ? false
+                                 : fail_near(s, "invalid escape", s->tok, s->tok + r + 1);
+            if (high && c2 != 'u') {
+                if (!late[0])
+                    snprintf(late, sizeof late, "invalid Unicode '\\u%04X'", (unsigned)high);
+                high = 0;
+            }
+            if (c2 == 'u') {
+                uint32_t v = 0;
+                for (size_t k = 0; k < 4; k++) {
+                    size_t h = r + 2 + k;
+                    int ch = at_rel(s, h);
+                    int hv = ch < 0 ? -1 : hexval(ch);
+                    if (hv < 0) {
+                        if (s->failed)
+                            return false;
+                        size_t end = h;
+                        if (ch >= 0x80 && !scan_utf8(s, &end))
+                            return false;
+                        else if (ch >= 0 && ch < 0x80)
+                            end = h + 1;
+                        return fail_near_text(s, "invalid escape", s->tok,
+                                              s->tok + (ch >= 0 ? h + 1 : h), s->tok + end);
+                    }
+                    v = (v << 4) | (uint32_t)hv;
+                }
+                r += 6;
+                if (high) {
+                    if (!(v >= 0xDC00 && v <= 0xDFFF) && !late[0])
+                        snprintf(late, sizeof late, "invalid Unicode '\\u%04X\\u%04X'",
+                                 (unsigned)high, (unsigned)v);
+                    high = 0;
+                } else if (v >= 0xD800 && v <= 0xDBFF) {
+                    high = v;
+                } else if (v >= 0xDC00 && v <= 0xDFFF) {
+                    if (!late[0])
+                        snprintf(late, sizeof late, "invalid Unicode '\\u%04X'", (unsigned)v);
+                } else if (v == 0) {
+                    nul = true;
+                }
+                continue;
+            }
+            if (c2 == '"' || c2 == '\\' || c2 == '/' || c2 == 'b' || c2 == 'f' || c2 == 'n' ||
+                c2 == 'r' || c2 == 't') {
+                r += 2;
+                continue;
+            }
+            size_t end = r + 2;
+            if (c2 >= 0x80) {
+                end = r + 1;
+                if (!scan_utf8(s, &end))
+                    return false;
+            }
+            return fail_near_text(s, "invalid escape", s->tok, s->tok + r + 2, s->tok + end);
+        }
+        if (c < 0x20) {
+            if (c == '\n')
+                return fail_near(s, "unexpected newline", s->tok, s->tok + r);
+            char msg[40];
+            snprintf(msg, sizeof msg, "control character 0x%x", c);
+            return fail_near(s, msg, s->tok, s->tok + r);
+        }
+        /* c >= 0x80 */
+        if (!scan_utf8(s, &r))
+            return false;
+    }
+}
+
+/* The longest run of bytes of a class from s->pos, in the buffer whole (it
+ * ends before a byte not in the class, or at the end of the input);
+ * returns its length.  s->tok is its start. */
+#define RUN_LEN(NAME, IN_SET)                                                                  \
+    static size_t NAME(struct tf_scan *s)                                                      \
+    {                                                                                          \
+        s->tok = s->pos;                                                                       \
+        size_t r = 0;                                                                          \
+        for (;;) {                                                                             \
+            const unsigned char *b = s->buf + s->tok;                                          \
+            while (IN_SET(b[r]))                                                               \
+                r++;                                                                           \
+            if (s->tok + r < s->len || at_rel(s, r) < 0)                                       \
+                return r;                                                                      \
+        }                                                                                      \
+    }
+
+static inline bool num_char(int c)
+{
+    return num_byte[c];
+}
+
+static bool alpha_char(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The NUL sentinel ends both runs. */
+RUN_LEN(number_run, num_char)
+RUN_LEN(word_run, alpha_char)
+
+static bool is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* jansson's number lexer over p[0 .. n) (a run of number bytes, followed by
+ * a byte that is not one).  Returns the length jansson consumes; *ok false
+ * for an invalid token, whose saved text (and error position) is then the
+ * returned length. */
+static size_t lex_number(const unsigned char *p, size_t n, bool *ok, bool *is_int)
+{
+    size_t i = 0;
+    int c = n ? p[0] : -1;
+    *ok = false;
+    *is_int = false;
+    if (c == '-')
+        c = ++i < n ? p[i] : -1;
+    if (c == '0') {
+        c = ++i < n ? p[i] : -1;
+        if (is_digit(c))
+            return i;
+    } else if (is_digit(c)) {
+        do
+            c = ++i < n ? p[i] : -1;
+        while (is_digit(c));
+    } else {
+        return i;
+    }
+    if (c != '.' && c != 'e' && c != 'E') {
+        *ok = true;
+        *is_int = true;
+        return i;
+    }
+    if (c == '.') {
+        c = ++i < n ? p[i] : -1;
+        if (!is_digit(c))
+            return i;
+        do
+            c = ++i < n ? p[i] : -1;
+        while (is_digit(c));
+    }
+    if (c == 'e' || c == 'E') {
+        c = ++i < n ? p[i] : -1;
+        if (c == '+' || c == '-')
+            c = ++i < n ? p[i] : -1;
+        if (!is_digit(c))
+            return i;
+        do
+            c = ++i < n ? p[i] : -1;
+        while (is_digit(c));
+    }
+    *ok = true;
+    return i;
+}
+
+/* Does the real p[0 .. n) overflow a double (jansson: "real number
+ * overflow")?  Only numbers whose decimal exponent may exceed 300 are
+ * converted. */
+static bool real_overflows(const unsigned char *p, size_t n)
+{
+    size_t i = p[0] == '-' ? 1 : 0;
+    long mag = 0;
+    bool lead = true;
+    for (; i < n && is_digit(p[i]); i++) {
+        if (lead && p[i] == '0')
+            continue;
+        lead = false;
+        mag++;
+    }
+    if (i < n && p[i] == '.')
+        for (i++; i < n && is_digit(p[i]); i++) {
+            if (!lead)
+                break;
+            if (p[i] != '0')
+                lead = false;
+            else
+                mag--;
+        }
+    while (i < n && is_digit(p[i]))
+        i++;
+    long ex = 0;
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        bool neg = i < n && p[i] == '-';
+        if (i < n && (p[i] == '+' || p[i] == '-'))
+            i++;
+        for (; i < n; i++)
+            if (ex < 100000)
+                ex = ex * 10 + (p[i] - '0');
+        if (neg)
+            ex = -ex;
+    }
+    if (mag + ex <= 300)
+        return false;
+    char small[64];
+    char *text = n < sizeof small ? small : malloc(n + 1);
+    if (!text)
+        return false;
+    memcpy(text, p, n);
+    text[n] = '\0';
+    errno = 0;
+    double v = strtod(text, NULL);
+    bool over = errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL);
+    if (text != small)
+        free(text);
+    return over;
+}
+
+/* jansson quirk: the byte after a number or a word is read and put back;
+ * when it is a NUL byte its stream then takes the buffer for empty and
+ * reads on, so that one NUL byte is dropped.  Do the same.  The token
+ * itself ends at s->tok_end. */
+static inline void drop_nul_after_token(struct tf_scan *s)
+{
+    s->tok_end = s->pos;
+    if (s->buf[s->pos] != '\0')
+        return;
+    if (s->pos >= s->len && at_rel(s, s->pos - s->tok) < 0)
+        return;
+    if (s->buf[s->pos] == '\0') {
+        s->tok_end = s->pos;
+        s->pos++;
+    }
+}
+
+/* A number token at s->pos.  On success s->pos is past it. */
+static bool scan_number(struct tf_scan *s, bool *is_int)
+{
+    size_t run = number_run(s);
+    if (s->failed)
+        return false;
+    const unsigned char *p = s->buf + s->tok;
+    bool ok;
+    size_t n = lex_number(p, run, &ok, is_int);
+    if (!ok)
+        return fail_near(s, "invalid token", s->tok, s->tok + n);
+    s->pos = s->tok + n;
+    if (*is_int) {
+        size_t neg = p[0] == '-';
+        size_t digits = n - neg;
+        static const char max_pos[] = "9223372036854775807";
+        static const char max_neg[] = "9223372036854775808";
+        if (digits > 19 ||
+            (digits == 19 && memcmp(p + neg, neg ? max_neg : max_pos, 19) > 0))
+            return fail_near(s, neg ? "too big negative integer" : "too big integer", s->tok,
+                             s->pos);
+    } else if (real_overflows(p, n)) {
+        return fail_near(s, "real number overflow", s->tok, s->pos);
+    }
+    drop_nul_after_token(s);
+    return true;
+}
+
+static enum tf_jtok word_kind(const unsigned char *p, size_t n)
+{
+    if (n == 4 && memcmp(p, "true", 4) == 0)
+        return TF_JT_TRUE;
+    if (n == 5 && memcmp(p, "false", 5) == 0)
+        return TF_JT_FALSE;
+    if (n == 4 && memcmp(p, "null", 4) == 0)
+        return TF_JT_NULL;
+    return TF_JT_NONE;
+}
+
+/* A word token (true, false, null) at s->pos; jansson reads the whole run
+ * of letters first. */
+static bool scan_word(struct tf_scan *s, enum tf_jtok *kind)
+{
+    size_t n = word_run(s);
+    if (s->failed)
+        return false;
+    *kind = word_kind(s->buf + s->tok, n);
+    if (*kind == TF_JT_NONE)
+        return fail_near(s, "invalid token", s->tok, s->tok + n);
+    s->pos = s->tok + n;
+    drop_nul_after_token(s);
+    return true;
+}
+
+/* The parser found a token it did not expect at s->pos: lexes that token as
+ * jansson would (a lexical error in it wins) and reports `msg` near it.
+ * At a value position the caller passes "unexpected token", which jansson
+ * says only of structural tokens; anything else there is an "invalid
+ * token". */
+static bool bad_token(struct tf_scan *s, const char *msg)
+{
+    if (s->failed)
+        return false;
+    s->tok = s->pos;
+    int c = at_rel(s, 0);
+    if (c < 0)
+        return s->failed ? false : fail_near(s, msg, s->tok, s->tok);
+    bool at_value = strcmp(msg, "unexpected token") == 0;
+    if (c == '"') {
+        bool esc;
+        if (!scan_string(s, &esc, false))
+            return false;
+    } else if (c == '-' || is_digit(c)) {
+        /* jansson's lexer reports range errors itself, but leaves a
+         * malformed number to the parser, as a token near which it
+         * expected something else. */
+        size_t run = number_run(s);
+        if (s->failed)
+            return false;
+        bool ok, is_int;
+        size_t n = lex_number(s->buf + s->tok, run, &ok, &is_int);
+        if (!ok) {
+            if (at_value)
+                msg = "invalid token";
+            return fail_near(s, msg, s->tok, s->tok + n);
+        }
+        s->pos = s->tok;
+        if (!scan_number(s, &is_int))
+            return false;
+        s->pos = s->tok_end;
+    } else if (alpha_char(c)) {
+        size_t n = word_run(s);
+        if (s->failed)
+            return false;
+        if (word_kind(s->buf + s->tok, n) == TF_JT_NONE && at_value)
+            msg = "invalid token";
+        s->pos = s->tok + n;
+    } else if (c >= 0x80) {
+        size_t r = 0;
+        if (!scan_utf8(s, &r))
+            return false;
+        s->pos = s->tok + r;
+        if (at_value)
+            msg = "invalid token";
+    } else {
+        s->pos = s->tok + 1;
+        if (at_value && !(c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ','))
+            msg = "invalid token";
+    }
+    return fail_near(s, msg, s->tok, s->pos);
+}
+
+/* --- containers and keys ------------------------------------------------ */
+
+static uint32_t hash_key(const char *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 16777619u;
+    return h;
+}
+
+static bool push(struct tf_scan *s, unsigned char c)
+{
+    size_t d = s->depth;
+    s->stack[d] = c;
+    s->first[d + 1] = true;
+    s->lvl_key0[d + 1] = s->n_keys;
+    s->depth = d + 1;
+    return true;
+}
+
+static void pop(struct tf_scan *s)
+{
+    size_t d = s->depth;
+    if (s->stack[d - 1] == '{') {
+        size_t k0 = s->lvl_key0[d];
+        if (k0 < s->n_keys)
+            s->n_arena = s->keys[k0].off;
+        s->n_keys = k0;
+        if (s->lvl_index[d]) {
+            free(s->lvl_index[d]);
+            s->lvl_index[d] = NULL;
+            s->lvl_index_cap[d] = 0;
+        }
+    }
+    s->depth = d - 1;
+}
+
+static bool index_put(uint32_t *slots, size_t cap, const struct tf_scan_keyent *keys,
+                      size_t k)
+{
+    size_t m = cap - 1, h = keys[k].hash & m;
+    while (slots[h])
+        h = (h + 1) & m;
+    slots[h] = (uint32_t)(k + 1);
+    return true;
+}
+
+/* (Re)builds the hash index of the object at depth d. */
+static bool index_build(struct tf_scan *s, size_t d, size_t cap)
+{
+    uint32_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return oom(s);
+    free(s->lvl_index[d]);
+    s->lvl_index[d] = slots;
+    s->lvl_index_cap[d] = cap;
+    for (size_t k = s->lvl_key0[d]; k < s->n_keys; k++)
+        index_put(slots, cap, s->keys, k);
+    return true;
+}
+
+/* Adds the decoded key text[0 .. n) to the innermost object; false (with
+ * *dup set) when it is there already. */
+static bool add_key(struct tf_scan *s, const char *text, size_t n, bool *dup)
+{
+    *dup = false;
+    size_t d = s->depth;
+    uint32_t h = hash_key(text, n);
+    size_t k0 = s->lvl_key0[d];
+    if (!s->reject_duplicates) {
+        /* no search */
+    } else if (s->lvl_index[d]) {
+        size_t m = s->lvl_index_cap[d] - 1;
+        for (size_t j = h & m; s->lvl_index[d][j]; j = (j + 1) & m) {
+            const struct tf_scan_keyent *e = &s->keys[s->lvl_index[d][j] - 1];
+            if (e->hash == h && e->len == n && memcmp(s->arena + e->off, text, n) == 0) {
+                *dup = true;
+                return false;
+            }
+        }
+    } else {
+        for (size_t k = k0; k < s->n_keys; k++) {
+            const struct tf_scan_keyent *e = &s->keys[k];
+            if (e->hash == h && e->len == n && memcmp(s->arena + e->off, text, n) == 0) {
+                *dup = true;
+                return false;
+            }
+        }
+    }
+    if (!TF_GROW(s->keys, s->n_keys, s->cap_keys))
+        return oom(s);
+    /* Room for bytes n_arena .. n_arena + n - 1 of the key arena. */
+    if (n && !TF_GROW(s->arena, s->n_arena + n - 1, s->cap_arena))
+        return oom(s);
+    if (n)
+        memcpy(s->arena + s->n_arena, text, n);
+    s->keys[s->n_keys] = (struct tf_scan_keyent){h, (uint32_t)n, s->n_arena};
+    s->n_arena += n;
+    s->n_keys++;
+    size_t count = s->n_keys - k0;
+    if (s->lvl_index[d]) {
+        if (count * 2 > s->lvl_index_cap[d])
+            return index_build(s, d, s->lvl_index_cap[d] * 2);
+        index_put(s->lvl_index[d], s->lvl_index_cap[d], s->keys, s->n_keys - 1);
+    } else if (count > BIG_OBJECT) {
+        return index_build(s, d, 256);
+    }
+    return true;
+}
+
+/* Decodes the (valid) string token raw[0 .. n) without its quotes into out,
+ * which has room for n bytes; returns the decoded length. */
+static size_t decode_string(const unsigned char *raw, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (raw[i] != '\\') {
+            out[o++] = (char)raw[i++];
+            continue;
+        }
+        unsigned char c = raw[i + 1];
+        i += 2;
+        switch (c) {
+        case 'b': out[o++] = '\b'; break;
+        case 'f': out[o++] = '\f'; break;
+        case 'n': out[o++] = '\n'; break;
+        case 'r': out[o++] = '\r'; break;
+        case 't': out[o++] = '\t'; break;
+        case 'u': {
+            uint32_t v = 0;
+            for (int k = 0; k < 4; k++)
+                v = (v << 4) | (uint32_t)hexval(raw[i + (size_t)k]);
+            i += 4;
+            if (v >= 0xD800 && v <= 0xDBFF && i + 6 <= n && raw[i] == '\\') {
+                uint32_t lo = 0;
+                for (int k = 0; k < 4; k++)
+                    lo = (lo << 4) | (uint32_t)hexval(raw[i + 2 + (size_t)k]);
+                i += 6;
+                v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+            }
+            if (v < 0x80) {
+                out[o++] = (char)v;
+            } else if (v < 0x800) {
+                out[o++] = (char)(0xC0 | (v >> 6));
+                out[o++] = (char)(0x80 | (v & 0x3F));
+            } else if (v < 0x10000) {
+                out[o++] = (char)(0xE0 | (v >> 12));
+                out[o++] = (char)(0x80 | ((v >> 6) & 0x3F));
+                out[o++] = (char)(0x80 | (v & 0x3F));
+            } else {
+                out[o++] = (char)(0xF0 | (v >> 18));
+                out[o++] = (char)(0x80 | ((v >> 12) & 0x3F));
+                out[o++] = (char)(0x80 | ((v >> 6) & 0x3F));
+                out[o++] = (char)(0x80 | (v & 0x3F));
+            }
+            break;
+        }
+        default: out[o++] = (char)c; break;
+        }
+    }
+    return o;
+}
+
+/* A key at s->pos (must be a string; the caller checked the quote): scans
+ * it, checks it is new in its object, and reads the ':' after it.  The
+ * decoded key is left at s->arena + *key_off (length *key_len) until the
+ * object closes. */
+static bool scan_key(struct tf_scan *s, size_t *key_off, size_t *key_len)
+{
+    bool esc;
+    if (!scan_string(s, &esc, true))
+        return false;
+    const unsigned char *raw = s->buf + s->tok + 1;
+    size_t n = s->pos - s->tok - 2;
+    char small[128];
+    char *text = !esc ? NULL : n <= sizeof small ? small : malloc(n);
+    if (esc && !text)
+        return oom(s);
+    size_t len = esc ? decode_string(raw, n, text) : n;
+    bool dup = false;
+    *key_off = s->n_arena;
+    bool added = add_key(s, esc ? text : (const char *)raw, len, &dup);
+    if (text && text != small)
+        free(text);
+    if (dup)
+        return fail_near(s, "duplicate object key", s->tok, s->pos);
+    if (!added)
+        return false;
+    *key_len = len;
+    int c = skip_ws(s);
+    if (c != ':')
+        return bad_token(s, "':' expected");
+    s->pos++;
+    return true;
+}
+
+/* A value would be deeper than jansson goes: jansson notices after lexing
+ * its first token. */
+static bool too_deep(struct tf_scan *s, int c)
+{
+    s->tok = s->pos;
+    if (c == '{' || c == '[')
+        return fail_near(s, "maximum parsing depth reached", s->tok, s->tok + 1);
+    if (c == '"') {
+        bool esc;
+        if (!scan_string(s, &esc, false))
+            return false;
+    } else if (c == '-' || is_digit(c)) {
+        bool is_int;
+        if (!scan_number(s, &is_int))
+            return false;
+    } else if (alpha_char(c)) {
+        enum tf_jtok k;
+        if (!scan_word(s, &k))
+            return false;
+    } else {
+        return bad_token(s, "unexpected token");
+    }
+    return fail_near(s, "maximum parsing depth reached", s->tok, s->pos);
+}
+
+static enum tf_jtok kind_of(int c)
+{
+    switch (c) {
+    case '{': return TF_JT_OBJECT;
+    case '[': return TF_JT_ARRAY;
+    case '"': return TF_JT_STRING;
+    case 't': return TF_JT_TRUE;
+    case 'f': return TF_JT_FALSE;
+    case 'n': return TF_JT_NULL;
+    default: return c == '-' || is_digit(c) ? TF_JT_NUMBER : TF_JT_NONE;
+    }
+}
+
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* Scans one whole value at the current position.  Members named in
+ * fields[] of the value itself (when it is an object) are located,
+ * relative to the file offset vstart. */
+static bool scan_any(struct tf_scan *s, struct tf_scan_field *fields, size_t nf,
+                     uint64_t vstart)
+{
+    const size_t d0 = s->depth;
+    const size_t cap_level = d0 + 1;
+    size_t name_len[8];
+    if (nf > 8)
+        nf = 8;
+    for (size_t i = 0; i < nf; i++)
+        name_len[i] = strlen(fields[i].name);
+    struct tf_scan_field *cur = NULL, *open_field = NULL;
+    int c = skip_ws(s);
+value:
+    if (c < 0) {
+        if (s->failed)
+            return false;
+        return bad_token(s, s->depth > 0 && s->stack[s->depth - 1] == '[' ? "']' expected"
+                                                                           : "unexpected token");
+    }
+    if (s->depth + 1 > TF_SCAN_MAX_DEPTH)
+        return too_deep(s, c);
+    if (cur) {
+        cur->type = kind_of(c);
+        cur->off = (size_t)(s->base + s->pos - vstart);
+    }
+    switch (c) {
+    case '{':
+        push(s, '{');
+        s->pos++;
+        if (cur)
+            open_field = cur, cur = NULL;
+        c = skip_ws(s);
+        if (c == '}') {
+            s->pos++;
+            pop(s);
+            goto after;
+        }
+        goto key;
+    case '[':
+        push(s, '[');
+        s->pos++;
+        if (cur)
+            open_field = cur, cur = NULL;
+        c = skip_ws(s);
+        if (c == ']') {
+            s->pos++;
+            pop(s);
+            goto after;
+        }
+        goto value;
+    case '"': {
+        bool esc;
+        if (!scan_string(s, &esc, false))
+            return false;
+        if (cur) {
+            cur->off = (size_t)(s->base + s->tok + 1 - vstart);
+            cur->len = s->pos - s->tok - 2;
+            cur->escaped = esc;
+            cur = NULL;
+        }
+        goto after;
+    }
+    case 't':
+    case 'f':
+    case 'n': {
+        enum tf_jtok k;
+        if (!scan_word(s, &k))
+            return false;
+        if (cur) {
+            cur->type = k;
+            cur->len = s->tok_end - s->tok;
+            cur = NULL;
+        }
+        goto after;
+    }
+    default:
+        if (c == '-' || is_digit(c)) {
+            bool is_int;
+            if (!scan_number(s, &is_int))
+                return false;
+            if (cur) {
+                cur->len = s->tok_end - s->tok;
+                cur->is_int = is_int;
+                cur = NULL;
+            }
+            goto after;
+        }
+        return bad_token(s, "unexpected token");
+    }
+
+after:
+    if (open_field && s->depth == cap_level) {
+        open_field->len = (size_t)(s->base + s->pos - vstart) - open_field->off;
+        open_field = NULL;
+    }
+    if (s->depth == d0)
+        return true;
+    c = skip_ws(s);
+    if (s->stack[s->depth - 1] == '{') {
+        if (c == ',') {
+            s->pos++;
+            c = skip_ws(s);
+            goto key;
+        }
+        if (c == '}') {
+            s->pos++;
+            pop(s);
+            goto after;
+        }
+        return bad_token(s, "'}' expected");
+    }
+    if (c == ',') {
+        s->pos++;
+        c = skip_ws(s);
+        goto value;
+    }
+    if (c == ']') {
+        s->pos++;
+        pop(s);
+        goto after;
+    }
+    return bad_token(s, "']' expected");
+
+key:
+    if (c != '"')
+        return bad_token(s, "string or '}' expected");
+    {
+        size_t koff, klen;
+        if (!scan_key(s, &koff, &klen))
+            return false;
+        if (s->depth == cap_level && nf) {
+            const char *k = s->arena + koff;
+            for (size_t i = 0; i < nf; i++)
+                if (name_len[i] == klen && same_bytes(fields[i].name, k, klen)) {
+                    cur = &fields[i];
+                    break;
+                }
+        }
+    }
+    c = skip_ws(s);
+    goto value;
+}
+
+/* --- the public walk ---------------------------------------------------- */
+
+bool tf_scan_init(struct tf_scan *s, int fd, const char *file, size_t chunk, struct tf_diag *d)
+{
+    init_tables();
+    memset(s, 0, sizeof *s);
+    s->fd = fd;
+    s->file = file;
+    s->d = d;
+    s->line = 1;
+    s->col = 0;
+    s->keep = SIZE_MAX;
+    s->reject_duplicates = true;
+    s->cap = chunk ? chunk : TF_SCAN_CHUNK;
+    s->buf = malloc(s->cap + 1);
+    s->lvl_key0 = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_key0);
+    s->lvl_index = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index);
+    s->lvl_index_cap = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index_cap);
+    /* The key arena always exists, so even an empty key has an address. */
+    s->cap_arena = 4096;
+    s->arena = malloc(s->cap_arena);
+    if (!s->buf || !s->lvl_key0 || !s->lvl_index || !s->lvl_index_cap || !s->arena) {
+        tf_scan_fini(s);
+        return tf_diag_oom(d, file);
+    }
+    s->buf[0] = '\0';
+    struct stat st;
+    off_t here = lseek(fd, 0, SEEK_CUR);
+    if (here != (off_t)-1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        s->lazy_pos = true;
+        s->start_off = (uint64_t)here;
+        s->base = (uint64_t)here;
+    }
+    return true;
+}
+
+void tf_scan_fini(struct tf_scan *s)
+{
+    free(s->buf);
+    if (s->lvl_index)
+        for (size_t i = 0; i < TF_SCAN_MAX_DEPTH + 2; i++)
+            free(s->lvl_index[i]);
+    free(s->lvl_index);
+    free(s->lvl_index_cap);
+    free(s->lvl_key0);
+    free(s->keys);
+    free(s->arena);
+    memset(s, 0, sizeof *s);
+}
+
+bool tf_scan_begin(struct tf_scan *s, enum tf_jtok *kind)
+{
+    int c = skip_ws(s);
+    if (c != '{' && c != '[')
+        return bad_token(s, "'[' or '{' expected");
+    push(s, (unsigned char)c);
+    s->pos++;
+    *kind = c == '{' ? TF_JT_OBJECT : TF_JT_ARRAY;
+    return true;
+}
+
+bool tf_scan_key(struct tf_scan *s, char *key, size_t cap, size_t *key_len, bool *more)
+{
+    *more = false;
+    if (s->failed)
+        return false;
+    int c = skip_ws(s);
+    if (c == '}') {
+        s->pos++;
+        pop(s);
+        return true;
+    }
+    if (!s->first[s->depth]) {
+        if (c != ',')
+            return bad_token(s, "'}' expected");
+        s->pos++;
+        c = skip_ws(s);
+    }
+    if (c != '"')
+        return bad_token(s, "string or '}' expected");
+    size_t koff, klen;
+    if (!scan_key(s, &koff, &klen))
+        return false;
+    s->first[s->depth] = false;
+    if (cap) {
+        size_t n = klen < cap - 1 ? klen : cap - 1;
+        if (n)
+            memcpy(key, s->arena + koff, n);
+        key[n] = '\0';
+    }
+    *key_len = klen;
+    *more = true;
+    return true;
+}
+
+bool tf_scan_next(struct tf_scan *s, bool *more)
+{
+    *more = false;
+    if (s->failed)
+        return false;
+    int c = skip_ws(s);
+    if (c == ']') {
+        s->pos++;
+        pop(s);
+        return true;
+    }
+    if (!s->first[s->depth]) {
+        if (c != ',')
+            return bad_token(s, "']' expected");
+        s->pos++;
+    } else if (c < 0) {
+        return bad_token(s, "']' expected");
+    }
+    s->first[s->depth] = false;
+    *more = true;
+    return true;
+}
+
+enum tf_jtok tf_scan_peek(struct tf_scan *s)
+{
+    if (s->failed)
+        return TF_JT_NONE;
+    return kind_of(skip_ws(s));
+}
+
+bool tf_scan_enter(struct tf_scan *s)
+{
+    if (s->failed)
+        return false;
+    int c = skip_ws(s);
+    if (c != '{' && c != '[')
+        return bad_token(s, "unexpected token");
+    if (s->depth + 1 > TF_SCAN_MAX_DEPTH)
+        return too_deep(s, c);
+    push(s, (unsigned char)c);
+    s->pos++;
+    return true;
+}
+
+bool tf_scan_value(struct tf_scan *s, const unsigned char **data, size_t *len,
+                   struct tf_scan_field *fields, size_t n_fields)
+{
+    for (size_t i = 0; i < n_fields; i++) {
+        fields[i].type = TF_JT_NONE;
+        fields[i].off = fields[i].len = 0;
+        fields[i].escaped = fields[i].is_int = false;
+    }
+    if (s->failed)
+        return false;
+    skip_ws(s);
+    s->keep = s->pos;
+    uint64_t vstart = s->base + s->pos;
+    bool ok = scan_any(s, fields, n_fields, vstart);
+    *data = s->buf + (size_t)(vstart - s->base);
+    *len = (size_t)(s->base + s->pos - vstart);
+    s->keep = SIZE_MAX;
+    return ok;
+}
+
+bool tf_scan_skip(struct tf_scan *s)
+{
+    if (s->failed)
+        return false;
+    return scan_any(s, NULL, 0, s->base + s->pos);
+}
+
+bool tf_scan_finish(struct tf_scan *s)
+{
+    if (s->failed)
+        return false;
+    int c = skip_ws(s);
+    if (c >= 0)
+        return bad_token(s, "end of file expected");
+    return !s->failed;
+}
+
+bool tf_scan_mark(struct tf_scan *s, struct tf_scan_mark *m)
+{
+    if (s->failed)
+        return false;
+    skip_ws(s);
+    if (s->depth > sizeof m->stack)
+        return false;
+    m->off = s->base + s->pos;
+    m->line = m->col = 0;
+    if (!s->lazy_pos)
+        tf_scan_locate(s, s->pos, &m->line, &m->col);
+    m->depth = s->depth;
+    memcpy(m->stack, s->stack, s->depth);
+    return true;
+}
+
+bool tf_scan_seek(struct tf_scan *s, const struct tf_scan_mark *m)
+{
+    if (lseek(s->fd, (off_t)m->off, SEEK_SET) == (off_t)-1) {
+        s->failed = true;
+        return tf_diag_error(s->d, TF_EBADINPUT, "%s: cannot seek: %s", s->file,
+                             strerror(errno));
+    }
+    while (s->depth > 0)
+        pop(s);
+    s->len = s->pos = s->tok = 0;
+    s->keep = SIZE_MAX;
+    s->buf[0] = '\0';
+    s->base = m->off;
+    s->eof = false;
+    if (!s->lazy_pos) {
+        s->line = m->line;
+        s->col = m->col;
+    }
+    for (size_t i = 0; i < m->depth; i++)
+        push(s, m->stack[i]);
+    for (size_t i = 1; i <= m->depth; i++)
+        s->first[i] = false;
+    return true;
+}

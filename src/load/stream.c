@@ -1,0 +1,328 @@
+/* stream.c - the streaming load path: the scanner (scan.h) validates the
+ * file in chunks and hands only the elements that can matter to the event
+ * converters (timeline.c, chrome.c), which parse just those.
+ *
+ * One pass: the top-level keys are read in file order; the metadata values
+ * (format, start_candidate, ...) are kept as small jansson values;
+ * "traceEvents" elements go to the Chrome converter, "events" elements to
+ * the timeline converter with the mode's filter.  The kind is decided after
+ * the pass by kind.c, as on the whole-document path.
+ *
+ * A timeline's events are filtered to the candidates the mode's filter
+ * allows.  When that is not known yet because the metadata deciding it
+ * comes after "events" (as the profiler writes it), the pass only validates
+ * the events and notes where each block of them starts and which
+ * candidates it holds; a second pass over just the blocks the window needs
+ * converts them.  A pipe cannot be read twice: then every usable event is
+ * converted.
+ *
+ * Error order: a syntax error anywhere wins (as jansson parses everything
+ * first); then the kind and metadata errors, in the whole-document order;
+ * then the first event error.  Event errors found during the pass are held
+ * back until the end for that reason.
+ */
+#include "load/stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "load/chrome.h"
+#include "load/kind.h"
+#include "load/timeline.h"
+
+static const char *const meta_keys[] = {
+    "format", "start_candidate", "timeline_record_from", "focus_candidate", "num_candidates",
+};
+enum { META_FORMAT, META_START, META_RECORD_FROM, META_FOCUS, META_NUM, N_META };
+
+/* Elements per block of the events index (see index_events). */
+#define TF_INDEX_BLOCK 1024
+
+/* Where a block of elements starts and which candidates it holds. */
+struct block {
+    struct tf_scan_mark mark;
+    size_t first_idx;
+    struct tf_cand_range cands;
+};
+
+struct stream {
+    const char *file;
+    const struct tf_keep *keep;
+    struct tf_scan scan;
+    struct tf_diag pending; /* the first event error, held back */
+    json_t *meta;           /* the metadata values read so far */
+    struct tf_timeline view; /* the same, as the mode's filter reads them */
+    bool has_trace_events, has_events;
+    enum tf_jtok trace_events_type, events_type;
+    struct tf_chrome *chrome;
+    bool events_done;     /* events converted in the pass */
+    struct block *blocks; /* else: the index of the events, for a second pass */
+    size_t n_blocks, cap_blocks;
+    size_t n_null_indexed; /* null candidates counted while indexing */
+};
+
+static const char *jtok_type(enum tf_jtok k)
+{
+    switch (k) {
+    case TF_JT_OBJECT: return "an object";
+    case TF_JT_ARRAY: return "an array";
+    case TF_JT_STRING: return "a string";
+    case TF_JT_NUMBER: return "a number";
+    case TF_JT_TRUE:
+    case TF_JT_FALSE: return "a boolean";
+    case TF_JT_NULL: return "null";
+    case TF_JT_NONE: break;
+    }
+    return "something else";
+}
+
+/* Records a metadata value for the filter: read (seen), and its value when
+ * it is a usable integer (errors wait for the end of the pass). */
+static void view_meta(struct stream *st, int key, const json_t *v)
+{
+    static const unsigned bits[N_META] = {0, TF_META_START, TF_META_RECORD_FROM, TF_META_FOCUS,
+                                          TF_META_NUM};
+    struct tf_opt_int *slot[N_META] = {NULL, &st->view.start_candidate,
+                                       &st->view.timeline_record_from,
+                                       &st->view.focus_candidate, &st->view.num_candidates};
+    st->view.seen |= bits[key];
+    if (!slot[key])
+        return;
+    struct tf_diag quiet;
+    tf_diag_init(&quiet);
+    slot[key]->set = v && !json_is_null(v) && tf_jint(v, st->file, meta_keys[key],
+                                                      &slot[key]->v, &quiet);
+}
+
+/* The candidates to keep, from what is known now (final: after the pass).
+ * False when the window is not known yet. */
+static bool cands_now(const struct stream *st, bool final, struct tf_cand_filter *c)
+{
+    const struct tf_timeline_filter *flt = &st->keep->timeline;
+    c->all = !flt->range;
+    c->lo = 1;
+    c->hi = 0;
+    return !flt->range || flt->range(flt->ctx, &st->view, final, &c->lo, &c->hi);
+}
+
+/* Elements of the events array from the scanner's position (inside the
+ * array): all of them, or (limit) at most that many.  With `index`, the
+ * blocks of the index are recorded as well. */
+static bool scan_timeline_events(struct stream *st, const struct tf_cand_filter *cands,
+                                 struct tf_timeline *t, size_t first_idx, size_t limit,
+                                 bool at_element, bool index)
+{
+    struct tf_scan *s = &st->scan;
+    struct tf_scan_field f[TF_TL_N_FIELDS];
+    for (size_t i = 0; i < TF_TL_N_FIELDS; i++)
+        f[i].name = tf_tl_field_names[i];
+    struct block *b = NULL;
+    for (size_t idx = first_idx, n = 0; !limit || n < limit; idx++, n++) {
+        bool more = true;
+        if (!(n == 0 && at_element) && !tf_scan_next(s, &more))
+            return false;
+        if (!more)
+            return true;
+        if (tf_diag_failed(&st->pending)) {
+            if (!tf_scan_skip(s))
+                return false;
+            continue;
+        }
+        if (index && idx % TF_INDEX_BLOCK == 0) {
+            if (!TF_GROW(st->blocks, st->n_blocks, st->cap_blocks))
+                return tf_diag_oom(s->d, st->file);
+            b = &st->blocks[st->n_blocks++];
+            memset(b, 0, sizeof *b);
+            b->first_idx = idx;
+            if (!tf_scan_mark(s, &b->mark))
+                return false;
+        }
+        const unsigned char *data;
+        size_t len;
+        if (!tf_scan_value(s, &data, &len, f, TF_TL_N_FIELDS))
+            return false;
+        tf_load_timeline_scanned(data, len, f, idx, st->file, &st->keep->timeline, cands, t,
+                                 b ? &b->cands : NULL, &st->pending);
+    }
+    return true;
+}
+
+/* The second pass: only the blocks that hold candidates of the window. */
+static bool rescan_blocks(struct stream *st, const struct tf_cand_filter *cands,
+                          struct tf_timeline *t)
+{
+    for (size_t i = 0; i < st->n_blocks; i++) {
+        const struct block *b = &st->blocks[i];
+        if (!b->cands.any || b->cands.hi < cands->lo || b->cands.lo > cands->hi)
+            continue;
+        if (!tf_scan_seek(&st->scan, &b->mark) ||
+            !scan_timeline_events(st, cands, t, b->first_idx, TF_INDEX_BLOCK, true, false))
+            return false;
+    }
+    /* Null candidates were counted by the first pass. */
+    t->n_null_candidate = st->n_null_indexed;
+    return true;
+}
+
+static bool scan_chrome_events(struct stream *st)
+{
+    struct tf_scan *s = &st->scan;
+    struct tf_scan_field f[TF_CHROME_N_FIELDS];
+    for (size_t i = 0; i < TF_CHROME_N_FIELDS; i++)
+        f[i].name = tf_chrome_field_names[i];
+    for (size_t idx = 0;; idx++) {
+        bool more;
+        if (!tf_scan_next(s, &more))
+            return false;
+        if (!more)
+            return true;
+        if (tf_diag_failed(&st->pending)) {
+            if (!tf_scan_skip(s))
+                return false;
+            continue;
+        }
+        const unsigned char *data;
+        size_t len;
+        if (!tf_scan_value(s, &data, &len, f, TF_CHROME_N_FIELDS))
+            return false;
+        tf_load_chrome_scanned(st->chrome, data, len, f, idx, &st->pending);
+    }
+}
+
+/* One top-level member, the scanner being at its value. */
+static bool scan_member(struct stream *st, const char *key, struct tf_trace *out)
+{
+    struct tf_scan *s = &st->scan;
+    if (strcmp(key, "traceEvents") == 0) {
+        st->has_trace_events = true;
+        st->trace_events_type = tf_scan_peek(s);
+        if (st->trace_events_type != TF_JT_ARRAY)
+            return tf_scan_skip(s);
+        return tf_scan_enter(s) && scan_chrome_events(st);
+    }
+    if (strcmp(key, "events") == 0) {
+        st->has_events = true;
+        st->events_type = tf_scan_peek(s);
+        if (st->events_type != TF_JT_ARRAY)
+            return tf_scan_skip(s);
+        struct tf_cand_filter cands;
+        bool known = cands_now(st, false, &cands);
+        if (!tf_scan_enter(s))
+            return false;
+        if (!known && lseek(s->fd, 0, SEEK_CUR) != (off_t)-1) {
+            /* Check every event and index them now; convert the window's
+             * in a second pass over its blocks, once the window is known. */
+            struct tf_cand_filter none = {false, 1, 0};
+            struct tf_timeline counts;
+            tf_timeline_init(&counts);
+            bool ok = scan_timeline_events(st, &none, &counts, 0, 0, false, true);
+            st->n_null_indexed = counts.n_null_candidate;
+            tf_timeline_fini(&counts);
+            return ok;
+        }
+        if (!known)
+            cands.all = true;
+        st->events_done = true;
+        return scan_timeline_events(st, &cands, &out->timeline, 0, 0, false, false);
+    }
+    for (int i = 0; i < N_META; i++)
+        if (strcmp(key, meta_keys[i]) == 0) {
+            const unsigned char *data;
+            size_t len;
+            if (!tf_scan_value(s, &data, &len, NULL, 0))
+                return false;
+            json_error_t err;
+            json_t *v = json_loadb((const char *)data, len,
+                                   JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+            if (!v)
+                return tf_diag_error(s->d, TF_EBADINPUT, "%s: %s: %s", st->file, key, err.text);
+            json_object_set_new(st->meta, key, v);
+            view_meta(st, i, v);
+            return true;
+        }
+    return tf_scan_skip(s);
+}
+
+/* After the pass: the kind, its errors in the whole-document order, and
+ * the second pass over a timeline's events when one is needed. */
+static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *out,
+                          struct tf_diag *d)
+{
+    const char *file = st->file;
+    struct tf_doc doc = {
+        .top_array = top_array,
+        .meta = st->meta,
+        .has_events = st->has_events,
+        .has_trace_events = st->has_trace_events,
+        .type = "an object",
+    };
+    if (!tf_load_kind(&doc, file, &out->kind, d))
+        return false;
+    if (out->kind == TF_TRACE_TIMELINE) {
+        struct tf_timeline *t = &out->timeline;
+        if (!tf_load_timeline_meta(st->meta, file, t, d))
+            return false;
+        if (!st->has_events)
+            return tf_diag_error(d, TF_EBADINPUT, "%s: events: missing", file);
+        if (st->events_type != TF_JT_ARRAY)
+            return tf_diag_error(d, TF_EBADINPUT, "%s: events: expected an array, got %s", file,
+                                 jtok_type(st->events_type));
+        if (!st->events_done && !tf_diag_failed(&st->pending)) {
+            struct tf_cand_filter cands;
+            cands_now(st, true, &cands);
+            if (!rescan_blocks(st, &cands, t))
+                return false;
+        }
+        if (tf_diag_failed(&st->pending))
+            return tf_diag_error(d, st->pending.code, "%s", st->pending.msg);
+        return true;
+    }
+    if (!top_array && st->trace_events_type != TF_JT_ARRAY)
+        return tf_diag_error(d, TF_EBADINPUT, "%s: traceEvents: expected an array, got %s", file,
+                             jtok_type(st->trace_events_type));
+    if (tf_diag_failed(&st->pending))
+        return tf_diag_error(d, st->pending.code, "%s", st->pending.msg);
+    return tf_load_chrome_finish(st->chrome, d);
+}
+
+bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
+                    struct tf_trace *out, struct tf_diag *d)
+{
+    struct stream st;
+    memset(&st, 0, sizeof st);
+    st.file = tf_diag_name(path);
+    st.keep = keep;
+    tf_diag_init(&st.pending);
+    tf_timeline_init(&st.view);
+    st.meta = json_object();
+    st.chrome = tf_load_chrome_new(st.file, &keep->chrome);
+    bool ok = st.meta && st.chrome;
+    if (!ok)
+        tf_diag_oom(d, st.file);
+    ok = ok && tf_scan_init(&st.scan, fileno(f), st.file, 0, d);
+    enum tf_jtok top = TF_JT_NONE;
+    ok = ok && tf_scan_begin(&st.scan, &top);
+    if (ok && top == TF_JT_ARRAY) {
+        /* tf_scan_begin entered the array: its elements are the events. */
+        ok = scan_chrome_events(&st);
+    } else {
+        for (bool more = ok; ok && more;) {
+            char key[32];
+            size_t key_len;
+            ok = tf_scan_key(&st.scan, key, sizeof key, &key_len, &more);
+            if (ok && more)
+                ok = scan_member(&st, key_len < sizeof key ? key : "", out);
+        }
+    }
+    ok = ok && tf_scan_finish(&st.scan);
+    ok = ok && stream_decide(&st, top == TF_JT_ARRAY, out, d);
+    if (st.scan.buf)
+        tf_scan_fini(&st.scan);
+    tf_timeline_fini(&st.view);
+    free(st.blocks);
+    tf_load_chrome_free(st.chrome);
+    json_decref(st.meta);
+    return ok;
+}

@@ -1,0 +1,268 @@
+/* figure.c - ownership and shared geometry of the figure model: building
+ * helpers for the modes, the description, and the bar outline with its
+ * zigzag edges (used by the layout and by TikZ alike). */
+#include "model/figure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/num.h"
+
+void tf_figure_init(struct tf_figure *f)
+{
+    memset(f, 0, sizeof *f);
+    tf_arena_init(&f->arena);
+}
+
+void tf_figure_fini(struct tf_figure *f)
+{
+    free(f->props);
+    free(f->lanes);
+    free(f->cats);
+    free(f->bars);
+    free(f->legend);
+    free(f->axis.ticks);
+    free(f->axis.labels);
+    free(f->panel.props);
+    free(f->panel.slices);
+    tf_arena_fini(&f->arena);
+    memset(f, 0, sizeof *f);
+}
+
+const char *tf_figure_str(struct tf_figure *f, const char *s)
+{
+    return tf_arena_strdup(&f->arena, s);
+}
+
+const char *tf_figure_buf(struct tf_figure *f, const struct tf_buf *b)
+{
+    return tf_arena_buf(&f->arena, b);
+}
+
+struct tf_lane *tf_figure_add_lane(struct tf_figure *f, const char *key, const char *label)
+{
+    if (!TF_GROW(f->lanes, f->n_lanes, f->cap_lanes))
+        return NULL;
+    struct tf_lane ln = {.rows = 1};
+    ln.key = key ? tf_figure_str(f, key) : NULL;
+    ln.label = tf_figure_str(f, label ? label : "");
+    if ((key && !ln.key) || !ln.label)
+        return NULL;
+    f->lanes[f->n_lanes] = ln;
+    return &f->lanes[f->n_lanes++];
+}
+
+size_t tf_figure_category(struct tf_figure *f, const char *key, uint32_t color)
+{
+    for (size_t i = 0; i < f->n_cats; i++)
+        if (strcmp(f->cats[i].key, key) == 0)
+            return i;
+    if (!TF_GROW(f->cats, f->n_cats, f->cap_cats))
+        return (size_t)-1;
+    const char *k = tf_figure_str(f, key);
+    if (!k)
+        return (size_t)-1;
+    f->cats[f->n_cats] = (struct tf_category){k, color};
+    return f->n_cats++;
+}
+
+struct tf_bar *tf_figure_add_bar(struct tf_figure *f)
+{
+    if (!TF_GROW(f->bars, f->n_bars, f->cap_bars))
+        return NULL;
+    struct tf_bar *b = &f->bars[f->n_bars++];
+    memset(b, 0, sizeof *b);
+    return b;
+}
+
+/* Copies of n props into the arena. */
+static struct tf_prop *copy_props(struct tf_figure *f, const struct tf_prop *p, size_t n)
+{
+    struct tf_prop *out = tf_arena_alloc(&f->arena, n * sizeof *out);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        out[i].key = tf_figure_str(f, p[i].key);
+        out[i].value = p[i].value ? tf_figure_str(f, p[i].value) : NULL;
+        out[i].number = p[i].number;
+        if (!out[i].key || (p[i].value && !out[i].value))
+            return NULL;
+    }
+    return out;
+}
+
+bool tf_figure_bar_props(struct tf_figure *f, struct tf_bar *b, const struct tf_prop *props,
+                         size_t n)
+{
+    if (n == 0)
+        return true;
+    struct tf_prop *p = copy_props(f, props, n);
+    if (!p)
+        return false;
+    b->props = p;
+    b->n_props = n;
+    return true;
+}
+
+bool tf_figure_add_legend(struct tf_figure *f, const char *label, size_t cat)
+{
+    if (!TF_GROW(f->legend, f->n_legend, f->cap_legend))
+        return false;
+    const char *l = tf_figure_str(f, label);
+    if (!l)
+        return false;
+    f->legend[f->n_legend++] = (struct tf_legend_entry){l, cat};
+    return true;
+}
+
+static bool add_prop(struct tf_figure *f, struct tf_prop **props, size_t *n, size_t *cap,
+                     const char *key, const char *value, bool number)
+{
+    if (!TF_GROW(*props, *n, *cap))
+        return false;
+    struct tf_prop p = {key, value, number};
+    struct tf_prop *c = copy_props(f, &p, 1);
+    if (!c)
+        return false;
+    (*props)[(*n)++] = *c;
+    return true;
+}
+
+bool tf_figure_add_prop(struct tf_figure *f, const char *key, const char *value, bool number)
+{
+    return add_prop(f, &f->props, &f->n_props, &f->cap_props, key, value, number);
+}
+
+bool tf_panel_add_prop(struct tf_figure *f, const char *key, const char *value, bool number)
+{
+    return add_prop(f, &f->panel.props, &f->panel.n_props, &f->panel.cap_props, key, value,
+                    number);
+}
+
+struct tf_slice *tf_panel_add_slice(struct tf_figure *f)
+{
+    struct tf_panel *p = &f->panel;
+    if (!TF_GROW(p->slices, p->n_slices, p->cap_slices))
+        return NULL;
+    struct tf_slice *s = &p->slices[p->n_slices++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+bool tf_figure_set_ticks(struct tf_figure *f, const double *ticks, size_t n)
+{
+    struct tf_axis *a = &f->axis;
+    a->n_ticks = 0;
+    a->decimals = tf_num_decimals(ticks, n);
+    for (size_t i = 0; i < n; i++) {
+        if (!TF_GROW(a->ticks, a->n_ticks, a->cap_ticks))
+            return false;
+        if (!TF_GROW(a->labels, a->n_ticks, a->cap_labels))
+            return false;
+        char buf[TF_NUM_MAX];
+        const char *l = tf_figure_str(f, tf_fmt_num(buf, ticks[i], a->decimals));
+        if (!l)
+            return false;
+        a->ticks[a->n_ticks] = ticks[i];
+        a->labels[a->n_ticks] = l;
+        a->n_ticks++;
+    }
+    return true;
+}
+
+bool tf_figure_describe(struct tf_figure *f, const char *title, const char *subject)
+{
+    struct tf_buf d;
+    tf_buf_init(&d);
+    char a[TF_NUM_MAX], b[TF_NUM_MAX], c[TF_NUM_MAX];
+    const char *u = f->clock_unit ? f->clock_unit : "ms";
+    tf_buf_puts(&d, subject);
+    tf_buf_printf(&d, ", %s %s wide, from %s %s to %s %s of the trace: %zu bars on %zu lanes (",
+                  tf_fmt_num(c, f->window_end - f->window_start, 1), u,
+                  tf_fmt_num(a, f->window_start, 1), u, tf_fmt_num(b, f->window_end, 1), u,
+                  f->n_bars, f->n_lanes);
+    for (size_t i = 0; i < f->n_lanes; i++)
+        tf_buf_printf(&d, "%s%s", i ? ", " : "", f->lanes[i].label);
+    tf_buf_puts(&d, ").");
+    if (f->has_panel) {
+        const struct tf_panel *p = &f->panel;
+        tf_buf_printf(&d, " %s of %s:", p->subject ? p->subject : "Breakdown",
+                      p->title ? p->title : "");
+        for (size_t i = 0; i < p->n_slices; i++)
+            tf_buf_printf(&d, "%s %s %s%%", i ? "," : "", p->slices[i].label,
+                          tf_fmt_num(a, p->slices[i].pct, 1));
+        tf_buf_puts(&d, ".");
+    }
+    f->title = tf_figure_str(f, title);
+    f->desc = tf_figure_buf(f, &d);
+    tf_buf_fini(&d);
+    return f->title && f->desc;
+}
+
+/* --- reading -------------------------------------------------------------- */
+
+const struct tf_prop *tf_prop_find(const struct tf_prop *props, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(props[i].key, key) == 0)
+            return &props[i];
+    return NULL;
+}
+
+unsigned tf_figure_rows(const struct tf_figure *f)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        n += f->lanes[i].rows ? f->lanes[i].rows : 1;
+    return n ? n : 1;
+}
+
+/* One torn edge: 2 * teeth + 1 points from (x, ya) to (x, yb), every odd
+ * point pushed `dx` sideways; the first point is left out (the caller has
+ * it already). */
+static size_t zigzag(double x, double ya, double yb, double dx, double *xs, double *ys)
+{
+    const int n = 2 * TF_ZIGZAG_TEETH + 1;
+    size_t k = 0;
+    for (int i = 1; i < n; i++) {
+        ys[k] = ya + (yb - ya) * i / (n - 1);
+        xs[k] = x + (i % 2 ? dx : 0.0);
+        k++;
+    }
+    return k;
+}
+
+void tf_bar_drawn_extent(const struct tf_figure *f, const struct tf_bar *b, double *x0,
+                         double *x1)
+{
+    double left = b->x0, right = b->x1, span = f->x_span;
+    if (span > 0) {
+        left = fmin(fmax(left, 0.0), span);
+        right = fmax(fmin(right, span), left);
+    }
+    *x0 = left;
+    *x1 = right;
+}
+
+size_t tf_bar_outline(const struct tf_figure *f, const struct tf_bar *b, double y_bottom,
+                      double y_top, double *xs, double *ys)
+{
+    double left, right;
+    tf_bar_drawn_extent(f, b, &left, &right);
+    double width = right - left;
+    double amp = fmin(f->zigzag_amp, fmax(width * TF_ZIGZAG_MAX_WIDTH_FRAC, 0.0));
+    size_t n = 0;
+    xs[n] = left, ys[n] = y_bottom, n++;
+    xs[n] = right, ys[n] = y_bottom, n++;
+    if (b->clip_right && amp > 0)
+        n += zigzag(right, y_bottom, y_top, -amp, xs + n, ys + n);
+    else
+        xs[n] = right, ys[n] = y_top, n++;
+    xs[n] = left, ys[n] = y_top, n++;
+    if (b->clip_left && amp > 0)
+        n += zigzag(left, y_top, y_bottom, amp, xs + n, ys + n);
+    else
+        xs[n] = left, ys[n] = y_bottom, n++;
+    return n;
+}

@@ -1,0 +1,227 @@
+/* figure.h - the figure model: WHAT is drawn, in data units.
+ *
+ * A mode (rules/) fills it from a trace; `--format json` prints it; the
+ * layout (render/layout.c) turns it into a scene of primitives in points;
+ * TikZ (render/tikz.c) writes it for TeX to lay out.  Nothing here knows
+ * about JSON input, about any output language, or about any one mode:
+ * every mode says what it draws with the same lanes, bars, categories,
+ * legend entries, axis and optional side panel.
+ *
+ * Units.  The trace clock is in `clock_unit` ("ms" for the pipelined and
+ * PyTorch modes); the window is [window_start, window_end] on it.  The x
+ * axis runs from 0 (the window start) to x_span, in `axis.unit` ("ms",
+ * "us", "s"); bar extents x0/x1 are in axis units.  Bars keep the whole
+ * event too (start_ms, dur_ms: milliseconds on the trace clock), for
+ * tooltips and data attributes.
+ *
+ * Order.  Lanes are listed top to bottom; a lane has `rows` sub-rows (its
+ * nesting depth; row 0 on top).  Bars are in drawing order (later bars
+ * paint over earlier ones).  Categories are in first-use order; legend
+ * entries in the order they are shown.
+ *
+ * Ownership.  Every string the figure points to is owned by the figure
+ * (its arena, filled by the tf_figure_* functions below) or is a static
+ * string; tf_figure_fini frees them all.  Arrays grow through TF_GROW.
+ */
+#ifndef TF_FIGURE_H
+#define TF_FIGURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/diag.h"
+
+/* Black and white: the only colours the layout itself uses for bars
+ * (edges) and in-bar text. */
+#define TF_COLOR_BLACK 0x000000u
+#define TF_COLOR_WHITE 0xFFFFFFu
+
+/* The narrowest window the rules hand to back-ends (1 ns, in ms): below it
+ * there is nothing to draw, and no axis can be scaled. */
+#define TF_MIN_SPAN_MS 1e-6
+
+/* Teeth of a torn (zigzag) bar edge, and the widest share of a bar the
+ * teeth may take. */
+#define TF_ZIGZAG_TEETH 4
+#define TF_ZIGZAG_MAX_WIDTH_FRAC 0.35
+
+/* A key/value pair a mode attaches to the figure, the side panel or a bar:
+ * JSON writes it as a member (a number when `number`, else a string; null
+ * when value is NULL), SVG as a data-KEY attribute. */
+struct tf_prop {
+    const char *key;   /* a plain identifier */
+    const char *value; /* the text of the value, or NULL */
+    bool number;       /* value is a JSON number literal */
+};
+
+/* An identifier as the trace gives it (pid, tid): a number or a string. */
+enum tf_id_kind { TF_ID_NONE = 0, TF_ID_NUM, TF_ID_STR };
+
+struct tf_id {
+    enum tf_id_kind kind;
+    long long num;   /* TF_ID_NUM */
+    const char *str; /* TF_ID_STR (owned by the figure) */
+};
+
+struct tf_lane {
+    const char *key;   /* short identifier for classes and data-lane ("io"), or NULL */
+    const char *label; /* shown left of the lane */
+    struct tf_id pid, tid;
+    unsigned rows;     /* sub-rows, >= 1 */
+};
+
+/* What colours a bar and names its style: TikZ tracefig/<key>, and a
+ * colour tracefig-<key>. */
+struct tf_category {
+    const char *key; /* [A-Za-z0-9_/-] */
+    uint32_t color;  /* 0xRRGGBB */
+};
+
+struct tf_bar {
+    size_t lane;          /* index into lanes */
+    unsigned row;         /* sub-row of the lane, 0 = top */
+    size_t cat;           /* index into cats */
+    const char *name;     /* the event's name */
+    const char *title;    /* tooltip / accessible name */
+    const char *label;    /* in-bar text, or NULL */
+    double start_ms;      /* the whole event, ms on the trace clock */
+    double dur_ms;
+    double x0, x1;        /* extent in axis units from the window start */
+    bool clip_left, clip_right; /* cut by the window: drawn torn */
+    uint32_t color;       /* face colour (normally its category's) */
+    uint32_t label_color; /* in-bar text colour */
+    size_t merged;        /* > 0: a dense span standing for this many slices */
+    const struct tf_prop *props;
+    size_t n_props;
+};
+
+struct tf_legend_entry {
+    const char *label;
+    size_t cat; /* the swatch: index into cats */
+};
+
+/* A slice of the side panel: a horizontal bar of percentages. */
+struct tf_slice {
+    const char *key;    /* style name suffix: tracefig/breakdown/<key> */
+    const char *label;  /* legend text */
+    double pct;         /* share of the total */
+    double width_pct;   /* drawn width (small slices widened), normalised */
+    uint32_t color;
+    const char *text;   /* in-bar text ("18%"), or NULL */
+    uint32_t text_color;
+};
+
+/* An optional panel right of (or below) the timeline: one stacked bar of
+ * percentages with a titled legend (the GPU runtime breakdown). */
+struct tf_panel {
+    const char *subject;    /* what it shows, for the description ("GPU runtime breakdown") */
+    const char *title;      /* the legend's title ("Candidate 5") */
+    const char *axis_title; /* under the panel ("GPU Runtime Breakdown (%)") */
+    struct tf_prop *props;  /* e.g. candidate, for the JSON model */
+    size_t n_props, cap_props;
+    struct tf_slice *slices;
+    size_t n_slices, cap_slices;
+};
+
+/* The x axis: its title, the unit of x values, and the major ticks with
+ * their labels (written with `decimals` decimals). */
+struct tf_axis {
+    const char *title; /* "Time (ms)" */
+    const char *unit;  /* "ms" */
+    double *ticks;     /* inside [0, x_span] */
+    const char **labels;
+    size_t n_ticks, cap_ticks, cap_labels;
+    int decimals;
+};
+
+struct tf_figure {
+    const char *mode;       /* the mode that made it ("timeline") */
+    const char *schema;     /* JSON schema name ("tracefig-figure-1") */
+    const char *title;      /* short title (SVG <title>, PDF Title) */
+    const char *desc;       /* one-paragraph description (<desc>, PDF Subject) */
+    struct tf_prop *props;  /* top-level facts for the JSON model */
+    size_t n_props, cap_props;
+
+    const char *clock_unit; /* unit of the trace clock ("ms") */
+    double window_start;    /* trace clock */
+    double window_end;
+    double x_span;          /* axis units across the window */
+    double zigzag_amp;      /* axis units */
+    double width_pt;        /* nominal canvas size, points */
+    double height_pt;
+    /* Layout hints: the bottom legend row's height relative to the plot. */
+    bool has_legend_y;
+    double legend_y;
+
+    struct tf_lane *lanes;
+    size_t n_lanes, cap_lanes;
+    struct tf_category *cats;
+    size_t n_cats, cap_cats;
+    struct tf_bar *bars;
+    size_t n_bars, cap_bars;
+    struct tf_legend_entry *legend;
+    size_t n_legend, cap_legend;
+    struct tf_axis axis;
+    bool has_panel;
+    struct tf_panel panel;
+
+    struct tf_arena arena; /* every string and prop above */
+};
+
+/* Caller-owned memory: init before use, fini to free everything. */
+void tf_figure_init(struct tf_figure *f);
+void tf_figure_fini(struct tf_figure *f);
+
+/* --- building (the modes) --------------------------------------------------
+ * Each returns NULL (or false) when out of memory and leaves the figure as
+ * it was; strings are copied into the figure. */
+
+/* A copy of s owned by the figure. */
+const char *tf_figure_str(struct tf_figure *f, const char *s);
+/* A copy of the buffer's text (NULL when b->oom). */
+const char *tf_figure_buf(struct tf_figure *f, const struct tf_buf *b);
+/* Appends a lane (rows 1); returns it. */
+struct tf_lane *tf_figure_add_lane(struct tf_figure *f, const char *key, const char *label);
+/* The index of the category called key, added with `color` when new;
+ * (size_t)-1 when out of memory. */
+size_t tf_figure_category(struct tf_figure *f, const char *key, uint32_t color);
+/* Appends a zeroed bar; returns it. */
+struct tf_bar *tf_figure_add_bar(struct tf_figure *f);
+/* Gives a bar its properties (copied). */
+bool tf_figure_bar_props(struct tf_figure *f, struct tf_bar *b, const struct tf_prop *props,
+                         size_t n);
+bool tf_figure_add_legend(struct tf_figure *f, const char *label, size_t cat);
+/* A top-level property (key and value copied; value NULL is null). */
+bool tf_figure_add_prop(struct tf_figure *f, const char *key, const char *value, bool number);
+bool tf_panel_add_prop(struct tf_figure *f, const char *key, const char *value, bool number);
+struct tf_slice *tf_panel_add_slice(struct tf_figure *f);
+/* Sets the ticks (values in axis units); labels get the fewest decimals
+ * that tell them apart (tf_num_decimals). */
+bool tf_figure_set_ticks(struct tf_figure *f, const double *ticks, size_t n);
+/* title and desc: desc is `subject` followed by the window, the bars and
+ * the lanes, and the panel's slices (for screen readers and PDF metadata). */
+bool tf_figure_describe(struct tf_figure *f, const char *title, const char *subject);
+
+/* --- reading (back-ends) ---------------------------------------------------- */
+
+/* The first property called key, or NULL. */
+const struct tf_prop *tf_prop_find(const struct tf_prop *props, size_t n, const char *key);
+/* Sub-rows of all lanes together (>= 1). */
+unsigned tf_figure_rows(const struct tf_figure *f);
+
+/* The part of a bar inside the window: x0/x1 clamped to [0, x_span].  (The
+ * PyTorch mode keeps the reference's unclipped extent in the model.) */
+void tf_bar_drawn_extent(const struct tf_figure *f, const struct tf_bar *b, double *x0,
+                         double *x1);
+
+/* The outline of a bar: x in axis units, y from y_bottom to y_top (any
+ * units), with zigzag teeth on clipped sides (counter-clockwise from the
+ * bottom-left).  Writes at most TF_BAR_OUTLINE_MAX points to xs/ys and
+ * returns the count.  Shared by the layout and TikZ. */
+#define TF_BAR_OUTLINE_MAX (4 + 2 * (2 * TF_ZIGZAG_TEETH + 1))
+size_t tf_bar_outline(const struct tf_figure *f, const struct tf_bar *b, double y_bottom,
+                      double y_top, double *xs, double *ys);
+
+#endif

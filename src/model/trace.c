@@ -1,0 +1,105 @@
+/* trace.c - ownership helpers and name tables of the trace model. */
+#include "model/trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+
+static const char *const ev_names[] = {
+    [TF_EV_OTHER] = "",
+    [TF_EV_HDF5_READ] = "hdf5_read",
+    [TF_EV_GPU_BUFFER_WAIT] = "gpu_buffer_wait",
+    [TF_EV_COMPUTE] = "compute",
+    [TF_EV_WAIT_FOR_IO] = "wait_for_io",
+    [TF_EV_AWAIT_DISPATCH] = "await_dispatch",
+    [TF_EV_TRSM_HOST] = "trsm_host",
+};
+
+const char *tf_ev_name_str(enum tf_ev_name name)
+{
+    return (size_t)name < sizeof ev_names / sizeof ev_names[0] ? ev_names[name] : "";
+}
+
+enum tf_ev_name tf_ev_name_from(const char *s)
+{
+    for (size_t i = 1; i < sizeof ev_names / sizeof ev_names[0]; i++)
+        if (strcmp(s, ev_names[i]) == 0)
+            return (enum tf_ev_name)i;
+    return TF_EV_OTHER;
+}
+
+enum tf_in_lane tf_in_lane_from(const char *s)
+{
+    if (strcmp(s, "io") == 0)
+        return TF_IN_IO;
+    if (strcmp(s, "main") == 0)
+        return TF_IN_MAIN;
+    if (strcmp(s, "gpu") == 0)
+        return TF_IN_GPU;
+    return TF_IN_OTHER;
+}
+
+void tf_timeline_init(struct tf_timeline *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+void tf_timeline_fini(struct tf_timeline *t)
+{
+    free(t->events);
+    memset(t, 0, sizeof *t);
+}
+
+bool tf_timeline_push(struct tf_timeline *t, const struct tf_event *e)
+{
+    if (!TF_GROW(t->events, t->n_events, t->cap_events))
+        return false;
+    t->events[t->n_events++] = *e;
+    return true;
+}
+
+void tf_breakdown_in_init(struct tf_breakdown_in *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+void tf_breakdown_in_fini(struct tf_breakdown_in *b)
+{
+    for (size_t i = 0; i < b->n_ops; i++)
+        free(b->ops[i].key);
+    free(b->ops);
+    memset(b, 0, sizeof *b);
+}
+
+void tf_pytorch_init(struct tf_pytorch *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+void tf_pytorch_fini(struct tf_pytorch *p)
+{
+    free(p->blocks);
+    memset(p, 0, sizeof *p);
+}
+
+bool tf_pytorch_push(struct tf_pytorch *p, const struct tf_pt_block *b)
+{
+    if (!TF_GROW(p->blocks, p->n_blocks, p->cap_blocks))
+        return false;
+    p->blocks[p->n_blocks++] = *b;
+    return true;
+}
+
+void tf_trace_init(struct tf_trace *t)
+{
+    memset(t, 0, sizeof *t);
+    tf_timeline_init(&t->timeline);
+    tf_pytorch_init(&t->pytorch);
+}
+
+void tf_trace_fini(struct tf_trace *t)
+{
+    tf_timeline_fini(&t->timeline);
+    tf_pytorch_fini(&t->pytorch);
+}

@@ -1,0 +1,196 @@
+/* trace.h - the trace model: what the loaders read, as plain C structs,
+ * and the filters through which a mode tells a loader what to keep.
+ *
+ * No json_t survives a loader; everything here is owned by the struct that
+ * holds it and released by its _fini function.  A loader keeps only what
+ * the mode's filter asks for, so the rules that decide what a figure uses
+ * (which events, which window) are written once, in the mode (rules/), and
+ * the loader (load/) knows only the input formats.
+ */
+#ifndef TF_TRACE_H
+#define TF_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+
+/* Largest magnitude accepted for a time or duration (ms or us): PyTorch
+ * timestamps are epoch microseconds (~1.7e15); far beyond that, start +
+ * duration arithmetic and the output's fixed-point numbers stop making
+ * sense. */
+#define TF_MAX_ABS_TIME 1e18
+
+/* What kind of trace a file holds. */
+enum tf_trace_kind {
+    TF_TRACE_NONE = 0,
+    TF_TRACE_TIMELINE = 1, /* pipelined_timeline_v1/_v2: {"format": ..., "events": [...]} */
+    TF_TRACE_CHROME = 2    /* Trace Event Format: {"traceEvents": [...]} or [...] */
+};
+
+/* An optional integer from the metadata. */
+struct tf_opt_int {
+    bool set;
+    long long v;
+};
+
+/* --- pipelined timelines ------------------------------------------------------ */
+
+/* Input lanes of pipelined_timeline_v1/_v2 ("lane" field). */
+enum tf_in_lane { TF_IN_OTHER = 0, TF_IN_IO, TF_IN_MAIN, TF_IN_GPU };
+
+/* Event names of the format ("name" field). */
+enum tf_ev_name {
+    TF_EV_OTHER = 0,
+    TF_EV_HDF5_READ,       /* io   */
+    TF_EV_GPU_BUFFER_WAIT, /* io   */
+    TF_EV_COMPUTE,         /* gpu  */
+    TF_EV_WAIT_FOR_IO,     /* main */
+    TF_EV_AWAIT_DISPATCH,  /* main */
+    TF_EV_TRSM_HOST        /* main */
+};
+
+/* The name as written in traces ("compute", ...), and back. */
+const char *tf_ev_name_str(enum tf_ev_name name);
+enum tf_ev_name tf_ev_name_from(const char *s);
+enum tf_in_lane tf_in_lane_from(const char *s);
+
+struct tf_event {
+    double start_ms;
+    double dur_ms;
+    long long candidate; /* events without a candidate are never stored */
+    long long buffer;    /* valid when has_buffer */
+    unsigned char lane;  /* enum tf_in_lane */
+    unsigned char name;  /* enum tf_ev_name */
+    bool has_buffer;
+};
+
+/* Metadata keys of a pipelined timeline, as bits of tf_timeline.seen. */
+enum {
+    TF_META_START = 1u << 0,       /* start_candidate */
+    TF_META_RECORD_FROM = 1u << 1, /* timeline_record_from */
+    TF_META_FOCUS = 1u << 2,       /* focus_candidate */
+    TF_META_NUM = 1u << 3          /* num_candidates */
+};
+
+struct tf_timeline {
+    int version;             /* 1 or 2 */
+    unsigned seen;           /* TF_META_* keys read so far (streaming) */
+    struct tf_event *events; /* input order */
+    size_t n_events, cap_events;
+    size_t n_null_candidate; /* used events skipped: candidate null/missing */
+    struct tf_opt_int start_candidate;
+    struct tf_opt_int timeline_record_from;
+    struct tf_opt_int focus_candidate;
+    struct tf_opt_int num_candidates;
+};
+
+void tf_timeline_init(struct tf_timeline *t);
+void tf_timeline_fini(struct tf_timeline *t);
+/* Appends a copy of *e; false when out of memory. */
+bool tf_timeline_push(struct tf_timeline *t, const struct tf_event *e);
+
+/* What the loader keeps of a pipelined timeline; the mode fills it in. */
+struct tf_timeline_filter {
+    /* Whether the figure draws events of this lane and name.  The loader
+     * checks and converts only these; the others are passed over. */
+    bool (*uses)(enum tf_in_lane lane, enum tf_ev_name name);
+    /* The candidates the figure can use, lo..hi, from the options and the
+     * metadata in *meta: its values (set) and which keys were read so far
+     * (seen; `final`: all the metadata there is).  Returns false while that
+     * is not known yet (the metadata that decides it may follow the
+     * events). */
+    bool (*range)(const void *ctx, const struct tf_timeline *meta, bool final, long long *lo,
+                  long long *hi);
+    /* Checks a used event with a candidate; false with a message naming
+     * file and `where` ("events[3]") for a value the figure cannot draw. */
+    bool (*check)(const struct tf_event *e, const char *file, const char *where,
+                  struct tf_diag *d);
+    const void *ctx; /* the mode's options */
+};
+
+/* --- breakdown files ------------------------------------------------------------ */
+
+/* candidate_breakdown_v1: gpu_ms in file order; io_ms is ignored. */
+struct tf_gpu_op {
+    char *key; /* owned */
+    double ms;
+};
+
+struct tf_breakdown_in {
+    struct tf_opt_int candidate;
+    struct tf_gpu_op *ops;
+    size_t n_ops;
+};
+
+void tf_breakdown_in_init(struct tf_breakdown_in *b);
+void tf_breakdown_in_fini(struct tf_breakdown_in *b);
+
+/* --- Chrome traces (Trace Event Format) ----------------------------------------- */
+
+/* What a mode wants of an event, from its name: nothing (the loader reads
+ * no more of it), or a nonzero tag that the loader hands back with the
+ * event's slice.  TF_WANT_REQUIRED in a tag: an event the figure cannot do
+ * without, so a missing ts or dur is an error rather than a reason to skip
+ * it.  The other bits are the mode's own. */
+enum { TF_WANT_REQUIRED = 1u };
+
+/* Where the loader sends the events of a Chrome trace: complete slices (an
+ * X event, or a B/E pair, which the loader pairs per thread), in file
+ * order of their start.  The mode keeps what it needs. */
+struct tf_chrome_sink {
+    unsigned (*wants)(void *ctx, const char *name, size_t len);
+    /* A wanted slice: `idx` is the position of its (first) event in the
+     * file, `is_x` whether it was an X event. */
+    bool (*slice)(void *ctx, unsigned tag, size_t idx, double ts, double dur, bool is_x,
+                  struct tf_diag *d);
+    /* After the last event, before the loader's own warnings. */
+    bool (*finish)(void *ctx, struct tf_diag *d);
+    void *ctx;
+};
+
+/* A legacy PyTorch Chrome trace, reduced to what plot_pytorch_trace draws.
+ * Times are microseconds on the trace clock. */
+enum tf_pt_kind { TF_PT_IO = 1, TF_PT_COMPUTE = 2 };
+
+struct tf_pt_block {
+    double ts_us;
+    double dur_us;
+    unsigned char kind; /* enum tf_pt_kind */
+};
+
+struct tf_pytorch {
+    bool found;          /* the Candidate_Eval_N window event was found */
+    long long candidate; /* N */
+    double win_ts_us;    /* Candidate_Eval_N ts */
+    double win_dur_us;   /* Candidate_Eval_N dur */
+    struct tf_pt_block *blocks; /* input order, only I/O and compute blocks */
+    size_t n_blocks, cap_blocks;
+};
+
+void tf_pytorch_init(struct tf_pytorch *p);
+void tf_pytorch_fini(struct tf_pytorch *p);
+bool tf_pytorch_push(struct tf_pytorch *p, const struct tf_pt_block *b);
+
+/* --- what a loader keeps ---------------------------------------------------------- */
+
+/* The filter or sink for each trace kind: a mode fills in the one of its
+ * kind (rules/mode.h).  Zeroed members keep nothing. */
+struct tf_keep {
+    struct tf_timeline_filter timeline;
+    struct tf_chrome_sink chrome;
+    void *state; /* the mode's, freed by the mode */
+};
+
+/* --- a loaded trace ---------------------------------------------------------------- */
+
+struct tf_trace {
+    enum tf_trace_kind kind;
+    struct tf_timeline timeline; /* TF_TRACE_TIMELINE */
+    struct tf_pytorch pytorch;   /* TF_TRACE_CHROME, as the pytorch mode keeps it */
+};
+
+void tf_trace_init(struct tf_trace *t);
+void tf_trace_fini(struct tf_trace *t);
+
+#endif

@@ -1,0 +1,206 @@
+/* json.c - the JSON back-end: the figure model itself.  One bar, lane,
+ * legend entry or slice per line, keys in a fixed order, numbers with 3
+ * decimals (trailing zeros trimmed), so two models diff cleanly in review.
+ *
+ * Schema "tracefig-figure-1": "schema", "mode", the figure's props,
+ * "window" (start/end on the trace clock, keys named after its unit),
+ * "lanes" (id, label), "bars" (lane id, name, the bar's props, start_ms,
+ * dur_ms, x0, x1, clip_left, clip_right, label, color), "legend" (label,
+ * color), "breakdown" (the side panel: its props, title, slices) and
+ * "xticks". */
+#include <stdio.h>
+
+#include "base/escape.h"
+#include "base/num.h"
+#include "render/render.h"
+
+#define DEC 3
+
+static void key(struct tf_buf *b, const char *k)
+{
+    tf_buf_json_str(b, k);
+    tf_buf_puts(b, ": ");
+}
+
+static void num(struct tf_buf *b, const char *k, double v)
+{
+    key(b, k);
+    tf_buf_num(b, v, DEC);
+}
+
+static void str(struct tf_buf *b, const char *k, const char *v)
+{
+    key(b, k);
+    if (v)
+        tf_buf_json_str(b, v);
+    else
+        tf_buf_puts(b, "null");
+}
+
+static void color(struct tf_buf *b, const char *k, uint32_t rgb)
+{
+    char c[8];
+    str(b, k, tf_fmt_color(c, rgb));
+}
+
+static void boolean(struct tf_buf *b, const char *k, bool v)
+{
+    key(b, k);
+    tf_buf_puts(b, v ? "true" : "false");
+}
+
+/* Opens a list member: "    " first, ",\n    " after. */
+static void item(struct tf_buf *b, size_t i)
+{
+    tf_buf_puts(b, i ? ",\n    {" : "\n    {");
+}
+
+static void end_list(struct tf_buf *b, size_t n)
+{
+    tf_buf_puts(b, n ? "\n  ]" : "]");
+}
+
+/* A property: its key, and its value as a number, a string or null. */
+static void prop(struct tf_buf *b, const char *k, const struct tf_prop *p)
+{
+    key(b, k);
+    if (!p || !p->value)
+        tf_buf_puts(b, "null");
+    else if (p->number)
+        tf_buf_puts(b, p->value);
+    else
+        tf_buf_json_str(b, p->value);
+}
+
+static void bars(struct tf_buf *b, const struct tf_figure *f)
+{
+    tf_buf_puts(b, "  \"bars\": [");
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *r = &f->bars[i];
+        item(b, i);
+        str(b, "lane", f->lanes[r->lane].key);
+        tf_buf_puts(b, ", ");
+        str(b, "name", r->name);
+        tf_buf_puts(b, ", ");
+        for (size_t k = 0; k < r->n_props; k++) {
+            prop(b, r->props[k].key, &r->props[k]);
+            tf_buf_puts(b, ", ");
+        }
+        num(b, "start_ms", r->start_ms);
+        tf_buf_puts(b, ", ");
+        num(b, "dur_ms", r->dur_ms);
+        tf_buf_puts(b, ", ");
+        num(b, "x0", r->x0);
+        tf_buf_puts(b, ", ");
+        num(b, "x1", r->x1);
+        tf_buf_puts(b, ", ");
+        boolean(b, "clip_left", r->clip_left);
+        tf_buf_puts(b, ", ");
+        boolean(b, "clip_right", r->clip_right);
+        tf_buf_puts(b, ", ");
+        str(b, "label", r->label);
+        tf_buf_puts(b, ", ");
+        color(b, "color", r->color);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_bars);
+    tf_buf_puts(b, ",\n");
+}
+
+static void breakdown(struct tf_buf *b, const struct tf_figure *f)
+{
+    key(b, "breakdown");
+    if (!f->has_panel) {
+        tf_buf_puts(b, "null");
+        return;
+    }
+    const struct tf_panel *bd = &f->panel;
+    tf_buf_puts(b, "{");
+    for (size_t i = 0; i < bd->n_props; i++) {
+        prop(b, bd->props[i].key, &bd->props[i]);
+        tf_buf_puts(b, ", ");
+    }
+    str(b, "title", bd->title);
+    tf_buf_puts(b, ",\n    \"slices\": [");
+    for (size_t i = 0; i < bd->n_slices; i++) {
+        const struct tf_slice *s = &bd->slices[i];
+        tf_buf_puts(b, i ? ",\n      {" : "\n      {");
+        str(b, "key", s->key);
+        tf_buf_puts(b, ", ");
+        str(b, "label", s->label);
+        tf_buf_puts(b, ", ");
+        num(b, "pct", s->pct);
+        tf_buf_puts(b, ", ");
+        num(b, "width_pct", s->width_pct);
+        tf_buf_puts(b, ", ");
+        color(b, "color", s->color);
+        tf_buf_puts(b, ", ");
+        str(b, "text", s->text);
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, bd->n_slices ? "\n    ]}" : "]}");
+}
+
+static bool render_json(const struct tf_figure *f, const struct tf_render_opts *o,
+                        struct tf_buf *b, struct tf_diag *d)
+{
+    (void)o;
+    (void)d;
+    const char *unit = f->clock_unit ? f->clock_unit : "ms";
+    char k0[32], k1[32];
+    snprintf(k0, sizeof k0, "start_%s", unit);
+    snprintf(k1, sizeof k1, "end_%s", unit);
+    tf_buf_puts(b, "{\n  ");
+    str(b, "schema", f->schema ? f->schema : "tracefig-figure-1");
+    tf_buf_puts(b, ",\n  ");
+    str(b, "mode", f->mode);
+    for (size_t i = 0; i < f->n_props; i++) {
+        tf_buf_puts(b, ",\n  ");
+        prop(b, f->props[i].key, &f->props[i]);
+    }
+    tf_buf_puts(b, ",\n  ");
+    key(b, "window");
+    tf_buf_putc(b, '{');
+    num(b, k0, f->window_start);
+    tf_buf_puts(b, ", ");
+    num(b, k1, f->window_end);
+    tf_buf_puts(b, "},\n  \"lanes\": [");
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        item(b, i);
+        str(b, "id", f->lanes[i].key);
+        tf_buf_puts(b, ", ");
+        str(b, "label", f->lanes[i].label);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_lanes);
+    tf_buf_puts(b, ",\n");
+    bars(b, f);
+    tf_buf_puts(b, "  \"legend\": [");
+    for (size_t i = 0; i < f->n_legend; i++) {
+        item(b, i);
+        str(b, "label", f->legend[i].label);
+        tf_buf_puts(b, ", ");
+        color(b, "color", f->cats[f->legend[i].cat].color);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_legend);
+    tf_buf_puts(b, ",\n  ");
+    breakdown(b, f);
+    tf_buf_puts(b, ",\n  \"xticks\": [");
+    int dec = f->axis.decimals;
+    for (size_t i = 0; i < f->axis.n_ticks; i++) {
+        if (i)
+            tf_buf_puts(b, ", ");
+        tf_buf_num(b, f->axis.ticks[i], dec > DEC ? dec : DEC);
+    }
+    tf_buf_puts(b, "]\n}\n");
+    return true;
+}
+
+const struct tf_backend tf_backend_json = {
+    .name = "json",
+    .exts = {".json", NULL},
+    .description = "the figure model (schema tracefig-figure-1)",
+    .available = true,
+    .render = render_json,
+};

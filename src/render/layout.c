@@ -1,0 +1,769 @@
+/* layout.c - figure model -> scene of primitives in points; see layout.h.
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * What it does: decides where everything goes.  It measures text with the
+ * built-in DejaVu Sans Bold table (metrics.h), maps data units (ms, %) to
+ * points, draws bar outlines with tf_bar_outline() (the reference's zigzag
+ * geometry), and places ticks, labels and legends so that no text leaves
+ * the canvas and no two text boxes overlap.  What it does not do: decide
+ * WHAT is drawn (the rules did that: figure.h), or write any output format.
+ *
+ * Canvas (points, y down).  The size the model asks for (width_pt x
+ * height_pt: the mode chooses it), grown only when the lanes would get
+ * thinner than MIN_LANE_PT per row.
+ *
+ * Vertical stack, top to bottom:
+ *     TOP margin | plot (lanes, touching) | tick labels | axis title |
+ *     legend row (bottom legend only) | BOTTOM margin
+ * The legend row is legend_y x the plot height (--legend_y; default 0.16,
+ * clamped to 0.10 .. 2), but never less than the legend box needs, so the
+ * legend cannot cover the axis label; the legend is centred in its row.
+ * When a large --legend_y would leave under MIN_LANE_PT per lane, the
+ * canvas grows instead.
+ *
+ * Lanes share the plot height in proportion to their rows (sub-rows for
+ * nesting); a bar fills its row.
+ *
+ * Horizontal: the left margin fits the widest lane label (the reference
+ * cut "GPU Stream 1" at the edge).  With a side panel, the width right of
+ * the margin splits 1.75 : 1.05 (timeline : panel) around a gap of 6 % of
+ * their sum, widened when the facing tick labels need it.
+ *
+ * Every text is bold (the reference sets font.weight bold).  A baseline
+ * is placed so that the ascent+descent box is centred where the reference
+ * centres text (va="center").  In-bar labels that do not fit inside their
+ * bar at 8.5 pt shrink to 7.5 or 6.5 pt; when they still do not fit, or
+ * would touch a previous label, they are left out (the bar's tooltip still
+ * names it).  Tick labels that would touch are thinned.
+ *
+ * Draw order follows the reference's z-order: grid, bars (+ labels), spines,
+ * tick labels, axis labels, legend; then the panel in the same order.
+ */
+#include "render/layout.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/escape.h"
+#include "base/num.h"
+#include "render/metrics.h"
+
+/* Text sizes and bar edges, points (the reference's seaborn "paper"
+ * context at font_scale 1.3: ticks 11.44, axis labels 12.48). */
+#define TF_BAR_EDGE_PT 0.6
+#define TF_BAR_ANNOT_PT 8.5
+#define TF_LEGEND_PT 9.0
+#define TF_TICK_PT 11.44
+#define TF_LABEL_PT 12.48
+
+/* Geometry, points. */
+#define DEFAULT_W 720.0 /* a model without a size: 10 x 3 in */
+#define DEFAULT_H 216.0
+#define MIN_LANE_PT 14.0
+#define MARGIN 6.0         /* canvas edge to any text */
+#define TOP 14.0
+#define BOTTOM 8.0
+#define LANE_LABEL_PAD 6.0  /* lane label end to the plot */
+#define TICK_LABEL_PAD 4.0  /* axis to tick label box */
+#define AXIS_LABEL_PAD 6.0  /* tick label box to axis label box */
+#define RIGHT_MIN 14.4      /* the reference's right=0.98 */
+#define PANEL_GAP_FRAC 0.06 /* gridspec wspace 0.12 of the mean width */
+#define LEGEND_ROW_DEFAULT 0.16
+#define LEGEND_ROW_MIN 0.10
+#define LEGEND_ROW_MAX 2.0
+#define TEXT_GAP 2.0        /* min gap between neighbouring text boxes */
+
+/* Colours beyond figure.h's palette (seaborn whitegrid, paper context). */
+#define C_TEXT 0x262626u   /* axis labels, legend text: ".15" */
+#define C_SPINE 0xCCCCCCu  /* ".8" */
+#define C_GRID 0x808080u   /* "gray" */
+#define C_FRAME 0xCCCCCCu
+#define SPINE_W 1.0
+#define GRID_W 0.8
+#define HGRID_W 0.8
+#define PANEL_MAJOR_W 1.2
+#define PANEL_EDGE_W 0.5
+#define UNDERLINE_W 0.9
+#define FRAME_W 0.8
+
+/* Legend geometry in font-size units (matplotlib's legend defaults as the
+ * reference sets them). */
+#define LEG_PAD 0.4
+#define LEG_HANDLE_H 0.7
+#define LEG_TEXTPAD 0.8
+#define LEG_BOTTOM_HANDLE 1.6
+#define LEG_BOTTOM_COLSPACE 1.2
+#define LEG_PANEL_HANDLE 1.2
+#define LEG_PANEL_LABELSPACE 0.35
+#define LEG_PANEL_AXESPAD 0.4
+
+/* The panel's vertical shape: ylim 0..0.72, bar centred at 0.2, 0.28 high. */
+#define PANEL_YMAX 0.72
+#define PANEL_BAR_Y 0.20
+#define PANEL_BAR_H 0.28
+
+struct box {
+    double x0, y0, x1, y1;
+};
+
+struct lay {
+    const struct tf_figure *f;
+    struct tf_scene *s;
+    double W, H;
+    double pl, pr, pt, pb; /* timeline plot rectangle */
+    double span;           /* axis units across pl..pr */
+    double row_h;          /* height of one lane row */
+    double *rows_above;    /* per lane: rows of the lanes above it (heap) */
+    bool panel;
+    double ql, qr;         /* side panel x extent (same pt..pb) */
+    double legend_row_y;   /* top of the bottom legend row */
+    double legend_row_h;
+    struct box *inbar; /* in-bar labels placed so far (heap) */
+    size_t n_inbar, cap_inbar;
+};
+
+/* --- primitives ---------------------------------------------------------- */
+
+static double text_h(double size)
+{
+    return tf_text_ascent(size, true) + tf_text_descent(size, true);
+}
+
+/* Text enters the scene clean (tf_xml_clean, then tab/LF/CR as spaces) and
+ * is measured as it will be drawn. */
+static void put_text(struct lay *L, const char *raw, double x, double baseline, double size,
+                     enum tf_anchor anchor, uint32_t color, const char *cls)
+{
+    char *str = tf_xml_clean(raw);
+    if (!str) {
+        L->s->oom = true;
+        return;
+    }
+    for (char *p = str; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r')
+            *p = ' ';
+    struct tf_text t = {
+        .s = str,
+        .x = x,
+        .y = baseline,
+        .size = size,
+        .bold = true,
+        .anchor = anchor,
+        .color = color,
+        .width = tf_text_width(str, size, true),
+        .cls = cls,
+    };
+    tf_scene_text(L->s, &t);
+    free(str);
+}
+
+static void put_line(struct lay *L, double x0, double y0, double x1, double y1, uint32_t color,
+                     double opacity, double width, const double *dash, size_t n_dash,
+                     const char *cls)
+{
+    double xs[2] = {x0, x1}, ys[2] = {y0, y1};
+    struct tf_path p = {
+        .xs = xs,
+        .ys = ys,
+        .n = 2,
+        .has_stroke = true,
+        .stroke = color,
+        .stroke_opacity = opacity,
+        .stroke_width = width,
+        .n_dash = n_dash,
+        .cls = cls,
+    };
+    for (size_t i = 0; i < n_dash && i < TF_SCENE_MAX_DASH; i++)
+        p.dash[i] = dash[i];
+    tf_scene_path(L->s, &p);
+}
+
+static void put_rect(struct lay *L, double x0, double y0, double x1, double y1, uint32_t fill,
+                     double edge_w, const char *cls)
+{
+    double xs[4] = {x0, x1, x1, x0}, ys[4] = {y1, y1, y0, y0};
+    struct tf_path p = {
+        .xs = xs,
+        .ys = ys,
+        .n = 4,
+        .closed = true,
+        .has_fill = true,
+        .fill = fill,
+        .fill_opacity = 1.0,
+        .has_stroke = edge_w > 0,
+        .stroke = TF_COLOR_BLACK,
+        .stroke_opacity = 1.0,
+        .stroke_width = edge_w,
+        .cls = cls,
+    };
+    tf_scene_path(L->s, &p);
+}
+
+/* A legend frame: matplotlib's "round" box (radius 0.2 em), white at 0.8
+ * opacity, light grey edge.  Corners are two segments each. */
+static void put_frame(struct lay *L, double x0, double y0, double x1, double y1, double r)
+{
+    static const double c45 = 0.29289321881345248; /* 1 - cos 45° */
+    double xs[12], ys[12];
+    size_t n = 0;
+#define P(X, Y) (xs[n] = (X), ys[n] = (Y), n++)
+    P(x0 + r, y0);
+    P(x1 - r, y0);
+    P(x1 - r * c45, y0 + r * c45);
+    P(x1, y0 + r);
+    P(x1, y1 - r);
+    P(x1 - r * c45, y1 - r * c45);
+    P(x1 - r, y1);
+    P(x0 + r, y1);
+    P(x0 + r * c45, y1 - r * c45);
+    P(x0, y1 - r);
+    P(x0, y0 + r);
+    P(x0 + r * c45, y0 + r * c45);
+#undef P
+    struct tf_path p = {
+        .xs = xs,
+        .ys = ys,
+        .n = n,
+        .closed = true,
+        .has_fill = true,
+        .fill = TF_COLOR_WHITE,
+        .fill_opacity = 0.8,
+        .has_stroke = true,
+        .stroke = C_FRAME,
+        .stroke_opacity = 1.0,
+        .stroke_width = FRAME_W,
+        .cls = "frame",
+    };
+    tf_scene_path(L->s, &p);
+}
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Centre x for a text of width w so it stays inside the canvas margins. */
+static double keep_inside(const struct lay *L, double cx, double w)
+{
+    double lo = MARGIN + w / 2, hi = L->W - MARGIN - w / 2;
+    return lo > hi ? L->W / 2 : clampd(cx, lo, hi);
+}
+
+/* --- measurements --------------------------------------------------------- */
+
+static double widest_tick_label(const struct tf_figure *f)
+{
+    double w = 0;
+    for (size_t i = 0; i < f->axis.n_ticks; i++)
+        w = fmax(w, tf_text_width(f->axis.labels[i], TF_TICK_PT, true));
+    return w;
+}
+
+struct legend_dims {
+    size_t ncol, nrow;
+    double *col_w; /* ncol widths (heap; legend_dims_fini) */
+    double w, h, pad, row_h, handle_w, handle_h, textpad, colspace;
+};
+
+static void legend_dims_fini(struct legend_dims *d)
+{
+    free(d->col_w);
+    d->col_w = NULL;
+}
+
+/* The bottom legend as one row when it fits in `avail`, else in as few
+ * rows as fit; columns as wide as their widest entry.  False when out of
+ * memory. */
+static bool bottom_legend_dims(const struct tf_figure *f, double avail, struct legend_dims *d)
+{
+    const double fs = TF_LEGEND_PT;
+    memset(d, 0, sizeof *d);
+    d->col_w = calloc(f->n_legend ? f->n_legend : 1, sizeof *d->col_w);
+    if (!d->col_w)
+        return false;
+    d->pad = LEG_PAD * fs;
+    d->row_h = text_h(fs);
+    d->handle_w = LEG_BOTTOM_HANDLE * fs;
+    d->handle_h = LEG_HANDLE_H * fs;
+    d->textpad = LEG_TEXTPAD * fs;
+    d->colspace = LEG_BOTTOM_COLSPACE * fs;
+    size_t n = f->n_legend;
+    for (size_t ncol = n; ncol >= 1; ncol--) {
+        double w = 2 * d->pad + (double)(ncol - 1) * d->colspace;
+        for (size_t c = 0; c < ncol; c++) {
+            double cw = 0;
+            for (size_t i = c; i < n; i += ncol)
+                cw = fmax(cw, d->handle_w + d->textpad +
+                                  tf_text_width(f->legend[i].label, fs, true));
+            d->col_w[c] = cw;
+            w += cw;
+        }
+        d->ncol = ncol;
+        d->nrow = (n + ncol - 1) / ncol;
+        d->w = w;
+        if (w <= avail)
+            break;
+    }
+    double spacing = LEG_PANEL_LABELSPACE * fs;
+    d->h = 2 * d->pad + (double)d->nrow * d->row_h + (double)(d->nrow - 1) * spacing;
+    return true;
+}
+
+/* --- the timeline ---------------------------------------------------------- */
+
+static double xpt(const struct lay *L, double ms)
+{
+    return L->pl + ms / L->span * (L->pr - L->pl);
+}
+
+static bool box_overlaps(const struct box *a, const struct box *b)
+{
+    return a->x0 < b->x1 + TEXT_GAP && b->x0 < a->x1 + TEXT_GAP && a->y0 < b->y1 &&
+           b->y0 < a->y1;
+}
+
+static unsigned lane_rows(const struct tf_lane *ln)
+{
+    return ln->rows ? ln->rows : 1;
+}
+
+/* The vertical centre of a lane, and the top of one of its rows. */
+static double lane_mid(const struct lay *L, size_t i)
+{
+    return L->pt + (L->rows_above[i] + (double)lane_rows(&L->f->lanes[i]) / 2) * L->row_h;
+}
+
+static double row_top(const struct lay *L, size_t lane, unsigned row)
+{
+    return L->pt + (L->rows_above[lane] + (double)row) * L->row_h;
+}
+
+/* A CSS class name: letters, digits, '-' and '_', not starting with a
+ * digit or "--". */
+static bool css_ident(const char *s)
+{
+    if (!s || !*s || (*s >= '0' && *s <= '9') || (s[0] == '-' && s[1] == '-'))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '_'))
+            return false;
+    return true;
+}
+
+static void lane_grid(struct lay *L)
+{
+    const struct tf_figure *f = L->f;
+    /* Horizontal grid through lane centres (seaborn whitegrid), solid. */
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        double y = lane_mid(L, i);
+        put_line(L, L->pl, y, L->pr, y, C_SPINE, 1.0, HGRID_W, NULL, 0, "hgrid");
+    }
+    /* Vertical grid at the x ticks: grey, 0.3, dashed (matplotlib's dash
+     * pattern 3.7/1.6 scaled by the 0.8 pt width). */
+    static const double dash[2] = {2.96, 1.28};
+    for (size_t i = 0; i < f->axis.n_ticks; i++) {
+        double x = xpt(L, f->axis.ticks[i]);
+        put_line(L, x, L->pt, x, L->pb, C_GRID, 0.3, GRID_W, dash, 2, "grid");
+    }
+}
+
+static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x1, double yc)
+{
+    /* The reference's 8.5 pt when it fits, else a little smaller, else none. */
+    static const double sizes[] = {TF_BAR_ANNOT_PT, 7.5, 6.5};
+    double inset = (b->clip_left || b->clip_right) ? 2.0 : 1.0;
+    double size = 0, w = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && size == 0; i++) {
+        w = tf_text_width(b->label, sizes[i], true);
+        if (w <= x1 - x0 - 2 * inset)
+            size = sizes[i];
+    }
+    if (size == 0)
+        return; /* does not fit inside its bar */
+    double cx = (x0 + x1) / 2;
+    double base = tf_text_center_baseline(yc, size, true);
+    struct box bx = {cx - w / 2, base - tf_text_ascent(size, true), cx + w / 2,
+                     base + tf_text_descent(size, true)};
+    for (size_t i = 0; i < L->n_inbar; i++)
+        if (box_overlaps(&bx, &L->inbar[i]))
+            return;
+    if (!TF_GROW(L->inbar, L->n_inbar, L->cap_inbar)) {
+        L->s->oom = true;
+        return;
+    }
+    L->inbar[L->n_inbar++] = bx;
+    put_text(L, b->label, cx, base, size, TF_ANCHOR_MIDDLE, b->label_color, "inbar");
+}
+
+static void bars(struct lay *L)
+{
+    const struct tf_figure *f = L->f;
+    double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
+    char start[TF_NUM_MAX], dur[TF_NUM_MAX];
+    struct tf_buf cls;
+    tf_buf_init(&cls);
+    struct tf_attr *attrs = NULL;
+    size_t cap_attrs = 0;
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        if (b->lane >= f->n_lanes)
+            continue;
+        const struct tf_lane *ln = &f->lanes[b->lane];
+        double top = row_top(L, b->lane, b->row < lane_rows(ln) ? b->row : 0);
+        double bottom = top + L->row_h;
+        size_t n = tf_bar_outline(f, b, bottom, top, xs, ys);
+        for (size_t k = 0; k < n; k++)
+            xs[k] = xpt(L, xs[k]);
+
+        /* Classes: "bar", the lane's key, and the event's name when it is
+         * an identifier other than the key. */
+        tf_buf_clear(&cls);
+        tf_buf_puts(&cls, "bar");
+        if (css_ident(ln->key))
+            tf_buf_printf(&cls, " %s", ln->key);
+        if (css_ident(b->name) && !(ln->key && strcmp(ln->key, b->name) == 0))
+            tf_buf_printf(&cls, " %s", b->name);
+        size_t n_attrs = 0;
+        if (!TF_GROW(attrs, b->n_props + 2, cap_attrs)) {
+            L->s->oom = true;
+            break;
+        }
+        if (ln->key)
+            attrs[n_attrs++] = (struct tf_attr){"lane", ln->key};
+        for (size_t k = 0; k < b->n_props; k++)
+            if (b->props[k].value)
+                attrs[n_attrs++] = (struct tf_attr){b->props[k].key, b->props[k].value};
+        attrs[n_attrs++] = (struct tf_attr){"start-ms", tf_fmt_num(start, b->start_ms, 3)};
+        attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, b->dur_ms, 3)};
+        struct tf_group g = {
+            .cls = cls.oom ? "bar" : cls.data,
+            .title = b->title,
+            .attrs = attrs,
+            .n_attrs = n_attrs,
+        };
+        tf_scene_group_begin(L->s, &g);
+
+        struct tf_path p = {
+            .xs = xs,
+            .ys = ys,
+            .n = n,
+            .closed = true,
+            .has_fill = true,
+            .fill = b->color,
+            .fill_opacity = 1.0,
+            .has_stroke = true,
+            .stroke = TF_COLOR_BLACK,
+            .stroke_opacity = 1.0,
+            .stroke_width = TF_BAR_EDGE_PT,
+        };
+        tf_scene_path(L->s, &p);
+        if (b->label && b->label[0]) {
+            double x0, x1;
+            tf_bar_drawn_extent(f, b, &x0, &x1);
+            bar_label(L, b, xpt(L, x0), xpt(L, x1), (top + bottom) / 2);
+        }
+        tf_scene_group_end(L->s);
+    }
+    free(attrs);
+    tf_buf_fini(&cls);
+}
+
+/* Tick labels centred under x positions; a label that would touch the
+ * previous one is skipped. */
+static void tick_labels(struct lay *L, const double *xs, const char *const *labels, size_t n)
+{
+    const double size = TF_TICK_PT;
+    double base = L->pb + TICK_LABEL_PAD + tf_text_ascent(size, true);
+    double last_end = -1e300;
+    for (size_t i = 0; i < n; i++) {
+        double w = tf_text_width(labels[i], size, true);
+        double cx = keep_inside(L, xs[i], w);
+        if (cx - w / 2 < last_end + 2 * TEXT_GAP)
+            continue;
+        put_text(L, labels[i], cx, base, size, TF_ANCHOR_MIDDLE, TF_COLOR_BLACK, "tick");
+        last_end = cx + w / 2;
+    }
+}
+
+static double axis_label_baseline(const struct lay *L)
+{
+    return L->pb + TICK_LABEL_PAD + text_h(TF_TICK_PT) + AXIS_LABEL_PAD +
+           tf_text_ascent(TF_LABEL_PT, true);
+}
+
+static void axis_label(struct lay *L, const char *str, double x0, double x1)
+{
+    double w = tf_text_width(str, TF_LABEL_PT, true);
+    double cx = keep_inside(L, (x0 + x1) / 2, w);
+    put_text(L, str, cx, axis_label_baseline(L), TF_LABEL_PT, TF_ANCHOR_MIDDLE, C_TEXT,
+             "label");
+}
+
+static void timeline(struct lay *L)
+{
+    const struct tf_figure *f = L->f;
+    tf_scene_group_begin(L->s, &(struct tf_group){.cls = "timeline"});
+    lane_grid(L);
+    bars(L);
+    /* Spines: left and bottom (top and right are hidden). */
+    put_line(L, L->pl, L->pt, L->pl, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+    put_line(L, L->pl, L->pb, L->pr, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+    /* Lane labels, right-aligned before the plot. */
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        double yc = lane_mid(L, i);
+        put_text(L, f->lanes[i].label, L->pl - LANE_LABEL_PAD,
+                 tf_text_center_baseline(yc, TF_TICK_PT, true), TF_TICK_PT, TF_ANCHOR_END,
+                 TF_COLOR_BLACK, "tick");
+    }
+    double *xs = malloc((f->axis.n_ticks ? f->axis.n_ticks : 1) * sizeof *xs);
+    if (!xs) {
+        L->s->oom = true;
+    } else {
+        for (size_t i = 0; i < f->axis.n_ticks; i++)
+            xs[i] = xpt(L, f->axis.ticks[i]);
+        tick_labels(L, xs, f->axis.labels, f->axis.n_ticks);
+        free(xs);
+    }
+    axis_label(L, f->axis.title ? f->axis.title : "", L->pl, L->pr);
+    tf_scene_group_end(L->s);
+}
+
+static void bottom_legend(struct lay *L)
+{
+    const struct tf_figure *f = L->f;
+    if (f->n_legend == 0)
+        return;
+    const double fs = TF_LEGEND_PT;
+    struct legend_dims d;
+    if (!bottom_legend_dims(f, L->W - 2 * MARGIN, &d)) {
+        L->s->oom = true;
+        return;
+    }
+    double cx = (L->pl + L->pr) / 2;
+    double x0 = clampd(cx - d.w / 2, MARGIN, fmax(MARGIN, L->W - MARGIN - d.w));
+    double y0 = L->legend_row_y + (L->legend_row_h - d.h) / 2;
+    tf_scene_group_begin(L->s, &(struct tf_group){.cls = "legend"});
+    put_frame(L, x0, y0, x0 + d.w, y0 + d.h, 0.2 * fs);
+    double spacing = LEG_PANEL_LABELSPACE * fs;
+    for (size_t i = 0; i < f->n_legend; i++) {
+        size_t row = i / d.ncol, col = i % d.ncol;
+        double ex = x0 + d.pad;
+        for (size_t c = 0; c < col; c++)
+            ex += d.col_w[c] + d.colspace;
+        double ey = y0 + d.pad + (double)row * (d.row_h + spacing);
+        double yc = ey + d.row_h / 2;
+        put_rect(L, ex, yc - d.handle_h / 2, ex + d.handle_w, yc + d.handle_h / 2,
+                 f->cats[f->legend[i].cat].color, TF_BAR_EDGE_PT, "swatch");
+        put_text(L, f->legend[i].label, ex + d.handle_w + d.textpad,
+                 tf_text_center_baseline(yc, fs, true), fs, TF_ANCHOR_START, C_TEXT,
+                 "legend-text");
+    }
+    tf_scene_group_end(L->s);
+    legend_dims_fini(&d);
+}
+
+/* --- the side panel ----------------------------------------------------- */
+
+static double qpt(const struct lay *L, double pct)
+{
+    return L->ql + pct / 100.0 * (L->qr - L->ql);
+}
+
+static void panel(struct lay *L)
+{
+    const struct tf_panel *bd = &L->f->panel;
+    const double fs = TF_LEGEND_PT;
+    double ph = L->pb - L->pt;
+    tf_scene_group_begin(L->s, &(struct tf_group){.cls = "breakdown"});
+    const char *title = bd->title ? bd->title : "";
+
+    /* Grid: 5 % minor (dotted, 0.15) and 25 % major (solid, 0.3, 1.2 pt). */
+    static const double dot[2] = {0.8, 1.32};
+    for (int p = 5; p < 100; p += 5)
+        if (p % 25)
+            put_line(L, qpt(L, p), L->pt, qpt(L, p), L->pb, C_GRID, 0.15, GRID_W, dot, 2,
+                     "grid");
+    for (int p = 0; p <= 100; p += 25)
+        put_line(L, qpt(L, p), L->pt, qpt(L, p), L->pb, C_GRID, 0.3, PANEL_MAJOR_W, NULL, 0,
+                 "grid");
+
+    /* The legend's size first: the bar must stay below it. */
+    double pad = LEG_PAD * fs, row_h = text_h(fs), sp = LEG_PANEL_LABELSPACE * fs;
+    double hw = LEG_PANEL_HANDLE * fs, hh = LEG_HANDLE_H * fs, tp = LEG_TEXTPAD * fs;
+    double title_w = tf_text_width(title, fs, true);
+    double body_w = 0;
+    for (size_t i = 0; i < bd->n_slices; i++)
+        body_w = fmax(body_w, hw + tp + tf_text_width(bd->slices[i].label, fs, true));
+    double lw = 2 * pad + fmax(title_w, body_w);
+    double lh = 2 * pad + row_h + (double)bd->n_slices * (row_h + sp);
+    double ly0 = L->pt + LEG_PANEL_AXESPAD * fs;
+    double lx0 = clampd((L->ql + L->qr) / 2 - lw / 2, MARGIN, fmax(MARGIN, L->W - MARGIN - lw));
+
+    /* The stacked bar: the reference's proportions, lifted below the
+     * legend when the panel is short. */
+    double bar_h = PANEL_BAR_H / PANEL_YMAX * ph;
+    double yc = L->pb - PANEL_BAR_Y / PANEL_YMAX * ph;
+    double room_top = ly0 + lh + 4.0;
+    if (bd->n_slices && yc - bar_h / 2 < room_top) {
+        double bot = yc + bar_h / 2;
+        bar_h = fmax(text_h(TF_BAR_ANNOT_PT) + 2, bot - room_top);
+        yc = bot - bar_h / 2;
+    }
+    double left = 0;
+    for (size_t i = 0; i < bd->n_slices; i++) {
+        const struct tf_slice *s = &bd->slices[i];
+        double x0 = qpt(L, left), x1 = qpt(L, left + s->width_pct);
+        char cls[48];
+        snprintf(cls, sizeof cls, "slice %s", s->key);
+        char tip[96], pct[TF_NUM_MAX];
+        snprintf(tip, sizeof tip, "%s \xC2\xB7 %s%%", s->label, tf_fmt_num(pct, s->pct, 1));
+        struct tf_attr attr = {"pct", tf_fmt_num(pct, s->pct, 3)};
+        struct tf_group g = {.cls = cls, .title = tip, .attrs = &attr, .n_attrs = 1};
+        tf_scene_group_begin(L->s, &g);
+        put_rect(L, x0, yc - bar_h / 2, x1, yc + bar_h / 2, s->color, PANEL_EDGE_W, NULL);
+        if (s->text) {
+            double w = tf_text_width(s->text, TF_BAR_ANNOT_PT, true);
+            if (w <= x1 - x0 - 1.0)
+                put_text(L, s->text, (x0 + x1) / 2,
+                         tf_text_center_baseline(yc, TF_BAR_ANNOT_PT, true), TF_BAR_ANNOT_PT,
+                         TF_ANCHOR_MIDDLE, s->text_color, "inbar");
+        }
+        tf_scene_group_end(L->s);
+        left += s->width_pct;
+    }
+
+    /* Spines: top and bottom. */
+    put_line(L, L->ql, L->pt, L->qr, L->pt, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+    put_line(L, L->ql, L->pb, L->qr, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+
+    static const double major[5] = {0, 25, 50, 75, 100};
+    static const char *const major_labels[5] = {"0", "25", "50", "75", "100"};
+    double xs[5];
+    for (int i = 0; i < 5; i++)
+        xs[i] = qpt(L, major[i]);
+    tick_labels(L, xs, major_labels, 5);
+    axis_label(L, bd->axis_title ? bd->axis_title : "", L->ql, L->qr);
+
+    /* The legend, under its title in bold, underlined. */
+    if (bd->n_slices) {
+        tf_scene_group_begin(L->s, &(struct tf_group){.cls = "legend"});
+        put_frame(L, lx0, ly0, lx0 + lw, ly0 + lh, 0.2 * fs);
+        double tcx = lx0 + lw / 2;
+        double tbase = tf_text_center_baseline(ly0 + pad + row_h / 2, fs, true);
+        put_text(L, title, tcx, tbase, fs, TF_ANCHOR_MIDDLE, C_TEXT, "legend-title");
+        double uy = tbase + tf_text_descent(fs, true) * 0.55;
+        put_line(L, tcx - title_w / 2, uy, tcx + title_w / 2, uy, C_TEXT, 1.0, UNDERLINE_W,
+                 NULL, 0, "underline");
+        double bx = lx0 + pad + (lw - 2 * pad - body_w) / 2;
+        for (size_t i = 0; i < bd->n_slices; i++) {
+            double ey = ly0 + pad + row_h + sp + (double)i * (row_h + sp);
+            double cy = ey + row_h / 2;
+            put_rect(L, bx, cy - hh / 2, bx + hw, cy + hh / 2, bd->slices[i].color,
+                     TF_BAR_EDGE_PT, "swatch");
+            put_text(L, bd->slices[i].label, bx + hw + tp, tf_text_center_baseline(cy, fs, true),
+                     fs, TF_ANCHOR_START, C_TEXT, "legend-text");
+        }
+        tf_scene_group_end(L->s);
+    }
+    tf_scene_group_end(L->s);
+}
+
+/* --- the whole figure ------------------------------------------------------- */
+
+bool tf_layout(const struct tf_figure *f, struct tf_scene *out)
+{
+    struct lay L0;
+    struct lay *L = &L0;
+    memset(L, 0, sizeof *L);
+    L->f = f;
+    L->s = out;
+    L->span = f->x_span;
+    if (!(L->span > 0))
+        L->span = 1.0;
+    L->panel = f->has_panel;
+    unsigned n_rows = tf_figure_rows(f);
+    L->rows_above = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *L->rows_above);
+    if (!L->rows_above)
+        return false;
+    double rows = 0;
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        L->rows_above[i] = rows;
+        rows += lane_rows(&f->lanes[i]);
+    }
+
+    L->W = f->width_pt > 0 ? f->width_pt : DEFAULT_W;
+    L->H = f->height_pt > 0 ? f->height_pt : DEFAULT_H;
+
+    /* Vertical stack. */
+    double axis_h = TICK_LABEL_PAD + text_h(TF_TICK_PT) + AXIS_LABEL_PAD + text_h(TF_LABEL_PT);
+    bool bottom = !L->panel && f->n_legend > 0;
+    double r = 0, need = 0;
+    if (bottom) {
+        struct legend_dims d;
+        if (!bottom_legend_dims(f, L->W - 2 * MARGIN, &d)) {
+            free(L->rows_above);
+            return false;
+        }
+        r = f->has_legend_y ? clampd(f->legend_y, LEGEND_ROW_MIN, LEGEND_ROW_MAX)
+                            : LEGEND_ROW_DEFAULT;
+        need = d.h + 4.0; /* the box, and a little air above it */
+        legend_dims_fini(&d);
+    }
+    double avail = L->H - TOP - axis_h - BOTTOM;
+    double plot_h = avail / (1 + r);
+    double leg_h = r * plot_h;
+    if (bottom && leg_h < need) {
+        leg_h = need;
+        plot_h = avail - leg_h;
+    }
+    double min_plot = MIN_LANE_PT * (double)n_rows;
+    if (plot_h < min_plot) {
+        plot_h = min_plot;
+        leg_h = bottom ? fmax(need, r * plot_h) : 0;
+        L->H = TOP + plot_h + axis_h + leg_h + BOTTOM;
+    }
+    L->pt = TOP;
+    L->pb = TOP + plot_h;
+    L->row_h = plot_h / (double)n_rows;
+    L->legend_row_y = L->pb + axis_h;
+    L->legend_row_h = leg_h;
+
+    /* Horizontal: lane labels on the left, tick-label overhang on the right. */
+    double label_w = 0;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        label_w = fmax(label_w, tf_text_width(f->lanes[i].label, TF_TICK_PT, true));
+    double tick_w = widest_tick_label(f);
+    L->pl = fmax(MARGIN + label_w + LANE_LABEL_PAD, MARGIN + tick_w / 2);
+    if (L->panel) {
+        double hundred = tf_text_width("100", TF_TICK_PT, true);
+        L->qr = L->W - fmax(RIGHT_MIN, MARGIN + hundred / 2);
+        double sum = (L->qr - L->pl) / (1 + PANEL_GAP_FRAC);
+        double gap = PANEL_GAP_FRAC * sum;
+        double need_gap = tick_w / 2 + tf_text_width("0", TF_TICK_PT, true) / 2 + 3 * TEXT_GAP;
+        if (gap < need_gap) {
+            gap = need_gap;
+            sum = L->qr - L->pl - gap;
+        }
+        L->pr = L->pl + sum * 1.75 / 2.8;
+        L->ql = L->pr + gap;
+    } else {
+        L->pr = L->W - fmax(RIGHT_MIN, MARGIN + tick_w / 2);
+    }
+
+    out->width = L->W;
+    out->height = L->H;
+    tf_scene_set_title(out, f->title, f->desc);
+    timeline(L);
+    if (L->panel)
+        panel(L);
+    else if (bottom)
+        bottom_legend(L);
+    free(L->inbar);
+    free(L->rows_above);
+    return !out->oom;
+}

@@ -1,0 +1,31 @@
+/* render.c - the back-end registry; see render.h. */
+#include "render/render.h"
+
+#include <string.h>
+#include <strings.h>
+
+const struct tf_backend *const tf_backends[] = {
+    &tf_backend_svg, &tf_backend_tikz, &tf_backend_pdf,
+    &tf_backend_png, &tf_backend_json, NULL,
+};
+
+const struct tf_backend *tf_backend_by_name(const char *name)
+{
+    for (size_t i = 0; tf_backends[i]; i++)
+        if (strcmp(tf_backends[i]->name, name) == 0)
+            return tf_backends[i];
+    return NULL;
+}
+
+const struct tf_backend *tf_backend_by_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    if (!dot)
+        return NULL;
+    for (size_t i = 0; tf_backends[i]; i++)
+        for (size_t j = 0; tf_backends[i]->exts[j]; j++)
+            if (strcasecmp(tf_backends[i]->exts[j], dot) == 0)
+                return tf_backends[i];
+    return NULL;
+}

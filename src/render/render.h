@@ -1,0 +1,49 @@
+/* render.h - the back-end table.
+ *
+ * Every output format is one entry: a name, the file extensions that select
+ * it, and one function that renders a finished figure model into a buffer.
+ * Back-ends never see traces, JSON input or modes; drawing back-ends (SVG,
+ * cairo) go through layout.h's scene, TikZ and JSON read the figure model
+ * itself.
+ * Nothing is written to disk here: main.c collects every rendered buffer and
+ * only then writes them with outfile.c, so a failure writes nothing.
+ */
+#ifndef TF_RENDER_H
+#define TF_RENDER_H
+
+#include <stdbool.h>
+
+#include "base/buf.h"
+#include "base/diag.h"
+#include "model/figure.h"
+
+struct tf_render_opts {
+    const char *cmdline; /* "tracefig --trace trace.json ...": file arguments as basenames */
+    bool standalone;     /* --standalone: a whole document (TikZ) */
+    double dpi;          /* --dpi for PNG (default 200) */
+};
+
+struct tf_backend {
+    const char *name;          /* --format NAME */
+    const char *exts[3];       /* lower-case extensions with the dot, NULL-terminated */
+    const char *description;   /* one line for --help */
+    bool available;            /* false when built without its library */
+    bool (*render)(const struct tf_figure *f, const struct tf_render_opts *o,
+                   struct tf_buf *out, struct tf_diag *d);
+};
+
+/* All back-ends, in --help order; NULL-terminated. */
+extern const struct tf_backend *const tf_backends[];
+
+const struct tf_backend *tf_backend_by_name(const char *name);
+/* By the path's extension (case-insensitive); NULL when none matches. */
+const struct tf_backend *tf_backend_by_path(const char *path);
+
+/* The entries (defined in json.c, svg.c, tikz.c, cairo.c). */
+extern const struct tf_backend tf_backend_json;
+extern const struct tf_backend tf_backend_svg;
+extern const struct tf_backend tf_backend_tikz;
+extern const struct tf_backend tf_backend_pdf;
+extern const struct tf_backend tf_backend_png;
+
+#endif

@@ -1,0 +1,321 @@
+/* svg.c - the SVG back-end: a scene (layout.c) written with libxml2's
+ * xmlTextWriter.
+ *
+ * The file is standalone and web-ready: width/height in pt plus a viewBox in
+ * the same units (so `width:100%` scales it), role="img", <title> and
+ * <desc>, the CSS of templates/svg.css in a <style> element (font stack,
+ * hover, dark mode), no scripts, no external references, no ids.  Every
+ * group of the scene becomes a <g> with its class, data-* attributes and a
+ * <title> child (the tooltip).  Numbers go through tf_fmt_num (2 decimals,
+ * which is 1/36 mm); free text goes through tf_xml_clean.  The background
+ * is left transparent so a dark page shows through in dark mode.
+ *
+ * This file knows nothing of modes, lanes or traces: only the scene.
+ */
+#include <libxml/xmlwriter.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "base/num.h"
+#include "render/layout.h"
+#include "render/render.h"
+#include "render/scene.h"
+#include "render/templates.h"
+
+#define DEC 2
+
+struct svg {
+    xmlTextWriterPtr w;
+    bool failed;
+    struct tf_buf d; /* scratch for path data */
+};
+
+static const xmlChar *X(const char *s)
+{
+    return (const xmlChar *)s;
+}
+
+static void check(struct svg *s, int rc)
+{
+    if (rc < 0)
+        s->failed = true;
+}
+
+static void attr(struct svg *s, const char *name, const char *value)
+{
+    if (s->failed)
+        return;
+    char *clean = tf_xml_clean(value);
+    if (!clean) {
+        s->failed = true;
+        return;
+    }
+    check(s, xmlTextWriterWriteAttribute(s->w, X(name), X(clean)));
+    free(clean);
+}
+
+static void attr_num(struct svg *s, const char *name, double v)
+{
+    char buf[TF_NUM_MAX];
+    attr(s, name, tf_fmt_num(buf, v, DEC));
+}
+
+static void attr_color(struct svg *s, const char *name, uint32_t rgb)
+{
+    char buf[8];
+    attr(s, name, tf_fmt_color(buf, rgb));
+}
+
+static void start(struct svg *s, const char *name)
+{
+    if (!s->failed)
+        check(s, xmlTextWriterStartElement(s->w, X(name)));
+}
+
+static void end(struct svg *s)
+{
+    if (!s->failed)
+        check(s, xmlTextWriterEndElement(s->w));
+}
+
+static void text_content(struct svg *s, const char *str)
+{
+    if (s->failed)
+        return;
+    char *clean = tf_xml_clean(str);
+    if (!clean) {
+        s->failed = true;
+        return;
+    }
+    check(s, xmlTextWriterWriteString(s->w, X(clean)));
+    free(clean);
+}
+
+static void element_text(struct svg *s, const char *name, const char *str)
+{
+    start(s, name);
+    text_content(s, str);
+    end(s);
+}
+
+static void svg_begin(void *ctx, double width, double height, const char *title,
+                      const char *desc)
+{
+    struct svg *s = ctx;
+    char w[TF_NUM_MAX], h[TF_NUM_MAX], box[2 * TF_NUM_MAX + 8];
+    tf_fmt_num(w, width, DEC);
+    tf_fmt_num(h, height, DEC);
+    check(s, xmlTextWriterStartDocument(s->w, NULL, "UTF-8", NULL));
+    start(s, "svg");
+    attr(s, "xmlns", "http://www.w3.org/2000/svg");
+    /* Width and height in points: the physical size of the figure. */
+    char wpt[TF_NUM_MAX + 2], hpt[TF_NUM_MAX + 2];
+    strcpy(wpt, w);
+    strcat(wpt, "pt");
+    strcpy(hpt, h);
+    strcat(hpt, "pt");
+    attr(s, "width", wpt);
+    attr(s, "height", hpt);
+    strcpy(box, "0 0 ");
+    strcat(box, w);
+    strcat(box, " ");
+    strcat(box, h);
+    attr(s, "viewBox", box);
+    attr(s, "role", "img");
+    /* Presentation fallbacks for viewers that skip <style>. */
+    attr(s, "font-family", "DejaVu Sans,sans-serif");
+    attr(s, "font-weight", "bold");
+    if (title)
+        element_text(s, "title", title);
+    if (desc)
+        element_text(s, "desc", desc);
+    const struct tf_template *css = tf_template_get("svg.css");
+    if (css) {
+        start(s, "style");
+        text_content(s, css->data);
+        end(s);
+    }
+}
+
+static void svg_group_begin(void *ctx, const struct tf_group *g)
+{
+    struct svg *s = ctx;
+    start(s, "g");
+    if (g->cls)
+        attr(s, "class", g->cls);
+    for (size_t i = 0; i < g->n_attrs; i++) {
+        char name[80] = "data-";
+        strncat(name, g->attrs[i].key, sizeof name - 6);
+        attr(s, name, g->attrs[i].value);
+    }
+    if (g->title)
+        element_text(s, "title", g->title);
+}
+
+static void svg_group_end(void *ctx)
+{
+    end(ctx);
+}
+
+/* Path data with absolute commands; H/V when a segment is axis-aligned. */
+static void path_data(struct tf_buf *b, const struct tf_path *p)
+{
+    tf_buf_clear(b);
+    size_t n = p->n;
+    /* A closed outline that repeats its first point: 'Z' draws that side. */
+    if (p->closed && n > 2 && p->xs[n - 1] == p->xs[0] && p->ys[n - 1] == p->ys[0])
+        n--;
+    for (size_t i = 0; i < n; i++) {
+        double x = p->xs[i], y = p->ys[i];
+        char xs[TF_NUM_MAX], ys[TF_NUM_MAX];
+        tf_fmt_num(xs, x, DEC);
+        tf_fmt_num(ys, y, DEC);
+        if (i > 0) {
+            char px[TF_NUM_MAX], py[TF_NUM_MAX];
+            tf_fmt_num(px, p->xs[i - 1], DEC);
+            tf_fmt_num(py, p->ys[i - 1], DEC);
+            bool same_x = strcmp(xs, px) == 0, same_y = strcmp(ys, py) == 0;
+            if (same_x && same_y)
+                continue;
+            if (same_y) {
+                tf_buf_printf(b, "H%s", xs);
+                continue;
+            }
+            if (same_x) {
+                tf_buf_printf(b, "V%s", ys);
+                continue;
+            }
+        }
+        tf_buf_printf(b, "%c%s %s", i ? 'L' : 'M', xs, ys);
+    }
+    if (p->closed)
+        tf_buf_putc(b, 'Z');
+}
+
+static void svg_path(void *ctx, const struct tf_path *p)
+{
+    struct svg *s = ctx;
+    path_data(&s->d, p);
+    if (s->d.oom) {
+        s->failed = true;
+        return;
+    }
+    start(s, "path");
+    if (p->cls)
+        attr(s, "class", p->cls);
+    attr(s, "d", s->d.data);
+    if (p->has_fill) {
+        attr_color(s, "fill", p->fill);
+        if (p->fill_opacity < 1)
+            attr_num(s, "fill-opacity", p->fill_opacity);
+    } else {
+        attr(s, "fill", "none");
+    }
+    if (p->has_stroke) {
+        attr_color(s, "stroke", p->stroke);
+        if (p->stroke_opacity < 1)
+            attr_num(s, "stroke-opacity", p->stroke_opacity);
+        attr_num(s, "stroke-width", p->stroke_width);
+        if (p->n_dash) {
+            struct tf_buf *b = &s->d;
+            tf_buf_clear(b);
+            for (size_t i = 0; i < p->n_dash; i++) {
+                if (i)
+                    tf_buf_putc(b, ' ');
+                tf_buf_num(b, p->dash[i], DEC);
+            }
+            attr(s, "stroke-dasharray", b->data);
+        }
+        static const char *const caps[] = {"butt", "round", "square"};
+        static const char *const joins[] = {"miter", "round", "bevel"};
+        if (p->cap != TF_CAP_BUTT)
+            attr(s, "stroke-linecap", caps[p->cap]);
+        if (p->join != TF_JOIN_MITER)
+            attr(s, "stroke-linejoin", joins[p->join]);
+    }
+    end(s);
+}
+
+static void svg_text(void *ctx, const struct tf_text *t)
+{
+    struct svg *s = ctx;
+    start(s, "text");
+    if (t->cls)
+        attr(s, "class", t->cls);
+    attr_num(s, "x", t->x);
+    attr_num(s, "y", t->y);
+    attr_num(s, "font-size", t->size);
+    if (!t->bold)
+        attr(s, "font-weight", "normal");
+    if (t->anchor == TF_ANCHOR_MIDDLE)
+        attr(s, "text-anchor", "middle");
+    else if (t->anchor == TF_ANCHOR_END)
+        attr(s, "text-anchor", "end");
+    if (t->color != TF_COLOR_BLACK)
+        attr_color(s, "fill", t->color);
+    text_content(s, t->s);
+    end(s);
+}
+
+static void svg_end(void *ctx)
+{
+    struct svg *s = ctx;
+    end(s); /* svg */
+    if (!s->failed)
+        check(s, xmlTextWriterEndDocument(s->w));
+}
+
+static const struct tf_draw svg_draw = {
+    .begin = svg_begin,
+    .group_begin = svg_group_begin,
+    .group_end = svg_group_end,
+    .path = svg_path,
+    .text = svg_text,
+    .end = svg_end,
+};
+
+static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o,
+                       struct tf_buf *out, struct tf_diag *d)
+{
+    (void)o;
+    struct tf_scene scene;
+    tf_scene_init(&scene);
+    if (!tf_layout(f, &scene)) {
+        tf_scene_fini(&scene);
+        return tf_diag_oom(d, "svg");
+    }
+    xmlBufferPtr xb = xmlBufferCreate();
+    xmlTextWriterPtr w = xb ? xmlNewTextWriterMemory(xb, 0) : NULL;
+    if (!w) {
+        if (xb)
+            xmlBufferFree(xb);
+        tf_scene_fini(&scene);
+        return tf_diag_oom(d, "svg");
+    }
+    xmlTextWriterSetIndent(w, 1);
+    xmlTextWriterSetIndentString(w, X(""));
+    struct svg s = {.w = w};
+    tf_buf_init(&s.d);
+    tf_scene_draw(&scene, &svg_draw, &s);
+    xmlFreeTextWriter(w); /* flushes into xb */
+    bool ok = !s.failed && !s.d.oom;
+    if (ok) {
+        tf_buf_putn(out, (const char *)xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
+        ok = !out->oom;
+    }
+    xmlBufferFree(xb);
+    tf_buf_fini(&s.d);
+    tf_scene_fini(&scene);
+    if (!ok)
+        return tf_diag_oom(d, "svg: writing the document");
+    return true;
+}
+
+const struct tf_backend tf_backend_svg = {
+    .name = "svg",
+    .exts = {".svg", NULL},
+    .description = "standalone SVG for the web",
+    .available = true,
+    .render = render_svg,
+};

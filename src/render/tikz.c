@@ -1,0 +1,638 @@
+/* tikz.c - the TikZ back-end: the figure model as a TikZ picture that TeX
+ * lays out, for `\input{fig.tex}` in a paper (or, with --standalone, a whole
+ * document).
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * What C decides and what TeX decides.  This file writes data: lanes, bars
+ * (x in ms from the window start, y in lanes), in-bar labels, ticks, legend
+ * entries and breakdown slices, each as one line.  Everything that depends on
+ * text size is left to TeX, through the macros of templates/tikz-style.tex:
+ * the figure is \tracefigwidth wide (else \linewidth); TeX measures the lane
+ * labels, tick labels and legends, places the breakdown panel beside the plot
+ * or below it, sets the x unit to plot width / span, and drops any in-bar
+ * label wider than its bar and any tick label that would collide.
+ *
+ * Numbers TeX can hold.  TeX dimensions stop at 16383.99998pt and TikZ
+ * parses coordinates as dimensions, so the x coordinates are kept below
+ * 10000: when the span is outside 10 .. 10000 ms, x is written in units of
+ * 10^k ms with k chosen so that the span is 1000 .. 10000 units, and the file
+ * says so in a comment.  The x unit itself is computed by TeX with \dimexpr
+ * (plot width * 65536 / span in sp), which never overflows.
+ *
+ * Names.  Everything the file defines is local to one group, so figures never
+ * clash; styles and fonts are only defined when the document has not already
+ * defined them, so a document can restyle every figure before \input.  Bar
+ * styles are named after the model's categories: tracefig/<category key>
+ * (the pipelined mode's are tracefig/io, tracefig/gpu0, tracefig/main/<event>,
+ * ...); a bar whose colour differs from its category's gets
+ * tracefig/color/RRGGBB; side-panel slices are tracefig/breakdown/<key>;
+ * each gets a colour tracefig-<name>.
+ *
+ * Text.  Free text goes through tex_text(): tf_buf_tex_escape for ASCII, and
+ * a table for the non-ASCII characters that need a command under pdfTeX
+ * ("->" is U+2192, written $\rightarrow$), so the file compiles under
+ * pdflatex, lualatex and xelatex alike.  This file knows nothing about JSON
+ * traces, modes or their rules: only the figure model.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "base/num.h"
+#include "base/utf8.h"
+#include "render/render.h"
+#include "render/templates.h"
+
+#define DEC 3
+#define MAX_SPAN_UNITS 10000.0
+#define MIN_SPAN_UNITS 10.0
+
+enum { KEY_LEN = 64 };
+
+/* A named style: tracefig/<key> = {<prop>=tracefig-<colour name>}. */
+struct style {
+    char key[KEY_LEN];
+    char color[KEY_LEN + 16];
+    const char *prop; /* "fill" or "text" */
+    uint32_t rgb;
+};
+
+struct tikz {
+    const struct tf_figure *f;
+    struct tf_buf *b;
+    int exp10;       /* x unit = 10^exp10 ms */
+    double span;     /* in x units */
+    struct style *styles;
+    size_t n_styles, cap_styles;
+    bool oom;        /* the style table could not grow */
+    double rows;     /* lane rows of the whole figure */
+    double *above;   /* per lane: rows of the lanes above it */
+};
+
+/* --- text ------------------------------------------------------------------ */
+
+/* Latin-1 letters U+00C0..U+00FF as accent commands (NULL: no pdfTeX form in
+ * the default OT1 encoding, or not a letter). */
+static const char *const latin1[64] = {
+    "\\`{A}", "\\'{A}", "\\^{A}", "\\~{A}", "\\\"{A}", "\\AA{}", "\\AE{}", "\\c{C}",
+    "\\`{E}", "\\'{E}", "\\^{E}", "\\\"{E}", "\\`{I}", "\\'{I}", "\\^{I}", "\\\"{I}",
+    NULL,     "\\~{N}", "\\`{O}", "\\'{O}", "\\^{O}", "\\~{O}", "\\\"{O}", "$\\times$",
+    "\\O{}",  "\\`{U}", "\\'{U}", "\\^{U}", "\\\"{U}", "\\'{Y}", NULL,     "\\ss{}",
+    "\\`{a}", "\\'{a}", "\\^{a}", "\\~{a}", "\\\"{a}", "\\aa{}", "\\ae{}", "\\c{c}",
+    "\\`{e}", "\\'{e}", "\\^{e}", "\\\"{e}", "\\`{\\i}", "\\'{\\i}", "\\^{\\i}", "\\\"{\\i}",
+    NULL,     "\\~{n}", "\\`{o}", "\\'{o}", "\\^{o}", "\\~{o}", "\\\"{o}", "$\\div$",
+    "\\o{}",  "\\`{u}", "\\'{u}", "\\^{u}", "\\\"{u}", "\\'{y}", NULL,     "\\\"{y}",
+};
+
+static const struct {
+    uint32_t cp;
+    const char *tex;
+} symbols[] = {
+    {0x00A0, "~"},
+    {0x00A7, "\\S{}"},
+    {0x00A9, "\\copyright{}"},
+    {0x00AE, "\\textregistered{}"},
+    {0x00B0, "$^\\circ$"},
+    {0x00B1, "$\\pm$"},
+    {0x00B5, "$\\mu$"},
+    {0x00B6, "\\P{}"},
+    {0x00B7, "$\\cdot$"},
+    {0x03BC, "$\\mu$"},
+    {0x2013, "\\textendash{}"},
+    {0x2014, "\\textemdash{}"},
+    {0x2018, "\\textquoteleft{}"},
+    {0x2019, "\\textquoteright{}"},
+    {0x201C, "\\textquotedblleft{}"},
+    {0x201D, "\\textquotedblright{}"},
+    {0x2022, "$\\bullet$"},
+    {0x2026, "\\dots{}"},
+    {0x2122, "\\texttrademark{}"},
+    {0x2190, "$\\leftarrow$"},
+    {0x2192, "$\\rightarrow$"},
+    {0x2194, "$\\leftrightarrow$"},
+    {0x21D2, "$\\Rightarrow$"},
+    {0x2212, "-"},
+    {0x221E, "$\\infty$"},
+    {0x2248, "$\\approx$"},
+    {0x2260, "$\\neq$"},
+    {0x2264, "$\\leq$"},
+    {0x2265, "$\\geq$"},
+};
+
+static const char *tex_for(uint32_t cp)
+{
+    if (cp >= 0xC0 && cp <= 0xFF)
+        return latin1[cp - 0xC0];
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+        if (symbols[i].cp == cp)
+            return symbols[i].tex;
+    return NULL;
+}
+
+/* Free text for TeX: ASCII through tf_buf_tex_escape, other characters as
+ * TeX commands, or as \tracefigutf{...} (the character itself under XeTeX
+ * and LuaTeX, "?" under pdfTeX).  Invalid UTF-8 is U+FFFD (base/utf8.h). */
+static void tex_text(struct tf_buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    struct tf_buf run;
+    tf_buf_init(&run);
+    while (*p) {
+        size_t n = 0;
+        while (p[n] && p[n] < 0x80)
+            n++;
+        if (n) {
+            tf_buf_clear(&run);
+            tf_buf_putn(&run, (const char *)p, n);
+            if (run.oom)
+                b->oom = true;
+            else
+                tf_buf_tex_escape(b, run.data);
+            p += n;
+            continue;
+        }
+        uint32_t cp;
+        size_t len = tf_utf8_next(p, &cp);
+        const char *tex = tex_for(cp);
+        if (tex) {
+            tf_buf_puts(b, tex);
+        } else {
+            tf_buf_puts(b, "\\tracefigutf{");
+            if (cp == TF_UTF8_REPLACEMENT && len == 1)
+                tf_buf_puts(b, "\xEF\xBF\xBD");
+            else
+                tf_buf_putn(b, (const char *)p, len);
+            tf_buf_putc(b, '}');
+        }
+        p += len;
+    }
+    tf_buf_fini(&run);
+}
+
+/* Text inside a TeX comment: printable ASCII only, so nothing can end the
+ * comment line or upset an engine's input decoding. */
+static void comment_text(struct tf_buf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        tf_buf_putc(b, *p >= 0x20 && *p < 0x7F ? (char)*p : '?');
+}
+
+/* --- numbers ----------------------------------------------------------------- */
+
+static void num(struct tikz *t, double v)
+{
+    tf_buf_num(t->b, v, DEC);
+}
+
+/* ms from the window start -> x units, kept inside the window. */
+static double xu(const struct tikz *t, double ms)
+{
+    double v = t->exp10 >= 0 ? ms / pow(10.0, t->exp10) : ms * pow(10.0, -t->exp10);
+    if (!(v > 0.0))
+        return 0.0;
+    return v > t->span ? t->span : v;
+}
+
+/* The power of ten that brings the span into [MIN, MAX] units. */
+static bool pick_unit(struct tikz *t, double span_ms, struct tf_diag *d)
+{
+    if (!isfinite(span_ms) || !(span_ms > 1e-250) || span_ms > 1e250)
+        return tf_diag_error(d, TF_EBADINPUT, "tikz: the time window cannot be drawn (span %g ms)",
+                             span_ms);
+    int k = 0;
+    if (span_ms < MIN_SPAN_UNITS || span_ms > MAX_SPAN_UNITS) {
+        k = (int)floor(log10(span_ms)) - 3;
+        for (int i = 0; i < 3; i++) {
+            double s = k >= 0 ? span_ms / pow(10.0, k) : span_ms * pow(10.0, -k);
+            if (s >= MAX_SPAN_UNITS)
+                k++;
+            else if (s < 1000.0)
+                k--;
+        }
+    }
+    t->exp10 = k;
+    t->span = k >= 0 ? span_ms / pow(10.0, k) : span_ms * pow(10.0, -k);
+    /* The span as TeX reads it (3 decimals) must stay positive and small. */
+    if (t->span < 0.001)
+        t->span = 0.001;
+    return true;
+}
+
+/* Decimals that show every tick exactly (at most 6). */
+/* --- styles ------------------------------------------------------------------ */
+
+/* Copies an identifier, keeping only characters safe in TikZ keys and colour
+ * names. */
+static void ident(char *out, size_t n, const char *s)
+{
+    size_t i = 0;
+    for (; *s && i + 1 < n; s++) {
+        char c = *s;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '-' || c == '/';
+        out[i++] = ok ? c : 'x';
+    }
+    out[i] = '\0';
+}
+
+static struct style *find_style(struct tikz *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_styles; i++)
+        if (strcmp(t->styles[i].key, key) == 0)
+            return &t->styles[i];
+    return NULL;
+}
+
+/* The style called key, added with colour rgb when new (NULL when out of
+ * memory). */
+static struct style *add_style(struct tikz *t, const char *key, uint32_t rgb, const char *prop)
+{
+    struct style *s = find_style(t, key);
+    if (s)
+        return s;
+    if (!TF_GROW(t->styles, t->n_styles, t->cap_styles)) {
+        t->oom = true;
+        return NULL;
+    }
+    s = &t->styles[t->n_styles++];
+    snprintf(s->key, sizeof s->key, "%s", key);
+    char *c = s->color + snprintf(s->color, sizeof s->color, "tracefig-");
+    for (const char *k = key; *k && c + 1 < s->color + sizeof s->color; k++)
+        *c++ = *k == '/' || *k == '_' ? '-' : *k;
+    *c = '\0';
+    s->rgb = rgb;
+    s->prop = prop;
+    return s;
+}
+
+/* The style of a bar: its category's, or a colour-only style when the
+ * bar's colour differs from its category's. */
+static struct style *bar_style(struct tikz *t, const struct tf_bar *r)
+{
+    char key[KEY_LEN];
+    const struct tf_category *c = &t->f->cats[r->cat];
+    ident(key, sizeof key, c->key);
+    struct style *s = add_style(t, key, c->color, "fill");
+    if (s && s->rgb != r->color) {
+        snprintf(key, sizeof key, "color/%06X", (unsigned)(r->color & 0xFFFFFFu));
+        s = add_style(t, key, r->color, "fill");
+    }
+    return s;
+}
+
+/* The style of a legend entry: its category's. */
+static struct style *legend_style(struct tikz *t, size_t i)
+{
+    char key[KEY_LEN];
+    const struct tf_category *c = &t->f->cats[t->f->legend[i].cat];
+    ident(key, sizeof key, c->key);
+    return add_style(t, key, c->color, "fill");
+}
+
+static struct style *slice_style(struct tikz *t, const struct tf_slice *s)
+{
+    char raw[KEY_LEN], key[KEY_LEN];
+    snprintf(raw, sizeof raw, "breakdown/%s", s->key ? s->key : "slice");
+    ident(key, sizeof key, raw);
+    struct style *st = add_style(t, key, s->color, "fill");
+    if (st && st->rgb != s->color) {
+        snprintf(key, sizeof key, "color/%06X", (unsigned)(s->color & 0xFFFFFFu));
+        st = add_style(t, key, s->color, "fill");
+    }
+    return st;
+}
+
+/* The label colour as the suffix of tracefig/label/...: white, black, or a
+ * style of its own. */
+static const char *label_style(struct tikz *t, uint32_t rgb)
+{
+    if ((rgb & 0xFFFFFFu) == 0xFFFFFFu)
+        return "white";
+    if ((rgb & 0xFFFFFFu) == 0)
+        return "black";
+    char key[KEY_LEN];
+    snprintf(key, sizeof key, "label/%06X", (unsigned)(rgb & 0xFFFFFFu));
+    struct style *s = add_style(t, key, rgb, "text");
+    return s ? s->key + 6 : "black";
+}
+
+/* Every style the figure uses, in a stable order (bars, legend, slices). */
+static void collect_styles(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    for (size_t i = 0; i < f->n_bars; i++) {
+        bar_style(t, &f->bars[i]);
+        if (f->bars[i].label)
+            label_style(t, f->bars[i].label_color);
+    }
+    if (f->has_panel) {
+        for (size_t i = 0; i < f->panel.n_slices; i++) {
+            slice_style(t, &f->panel.slices[i]);
+            if (f->panel.slices[i].text)
+                label_style(t, f->panel.slices[i].text_color);
+        }
+    } else {
+        for (size_t i = 0; i < f->n_legend; i++)
+            legend_style(t, i);
+    }
+}
+
+static void emit_styles(struct tikz *t)
+{
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "% Colours of this figure (local to it) and the styles that use them.\n");
+    for (size_t i = 0; i < t->n_styles; i++) {
+        const struct style *s = &t->styles[i];
+        tf_buf_printf(b, "\\definecolor{%s}{HTML}{%06X}%%\n", s->color,
+                      (unsigned)(s->rgb & 0xFFFFFFu));
+        tf_buf_printf(b, "\\tracefigdefaultstyle{%s}{%s=%s}%%\n", s->key, s->prop, s->color);
+    }
+}
+
+/* --- the figure ---------------------------------------------------------------- */
+
+static void emit_header(struct tikz *t, const struct tf_render_opts *o)
+{
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "% A tracefig figure for \\input{...} in a LaTeX document.  It needs only\n"
+                   "% \\usepackage{tikz} in the preamble.\n"
+                   "% Made with: ");
+    comment_text(b, o->cmdline ? o->cmdline : "tracefig");
+    tf_buf_puts(b, "\n"
+                   "% Width: \\tracefigwidth when defined, e.g. \\newcommand\\tracefigwidth{8cm},\n"
+                   "% else \\linewidth.  Text is in the document's fonts (\\footnotesize,\n"
+                   "% \\scriptsize); restyle with \\tikzset{tracefig/...} before \\input.\n");
+}
+
+static void emit_data(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "% Lanes, top to bottom: the y of each lane's centre, and its label.\n"
+                   "\\def\\tracefiglanes{");
+    num(t, t->rows);
+    tf_buf_puts(b, "}%\n");
+    double above = 0;
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        double rows = f->lanes[i].rows ? f->lanes[i].rows : 1;
+        tf_buf_puts(b, "\\tracefiglane{");
+        num(t, t->rows - above - rows / 2);
+        tf_buf_puts(b, "}{");
+        tex_text(b, f->lanes[i].label);
+        tf_buf_puts(b, "}%\n");
+        above += rows;
+    }
+    const char *clock = f->clock_unit ? f->clock_unit : "ms";
+    const char *unit = f->axis.unit ? f->axis.unit : clock;
+    char start[TF_NUM_MAX], span[TF_NUM_MAX];
+    tf_fmt_num(start, f->window_start, DEC);
+    tf_fmt_num(span, f->x_span, DEC);
+    tf_buf_printf(b, "%% Time axis: x is the time from the window start (%s %s on the trace\n"
+                     "%% clock); the window is %s %s wide.\n",
+                  start, clock, span, unit);
+    if (t->exp10 != 0)
+        tf_buf_printf(b, "%% x unit: 1e%d %s, so that every coordinate stays far below TeX's\n"
+                         "%% largest dimension (16384pt).  Tick labels are in %s.\n",
+                      t->exp10, unit, unit);
+    else
+        tf_buf_printf(b, "%% x unit: 1 %s.\n", unit);
+    tf_buf_puts(b, "\\def\\tracefigspan{");
+    num(t, t->span);
+    tf_buf_puts(b, "}%\n");
+    for (size_t i = 0; i < f->axis.n_ticks; i++) {
+        tf_buf_puts(b, "\\tracefigxtick{");
+        num(t, xu(t, f->axis.ticks[i]));
+        tf_buf_puts(b, "}{");
+        tf_buf_puts(b, f->axis.labels[i]);
+        tf_buf_puts(b, "}%\n");
+    }
+    tf_buf_puts(b, "\\def\\tracefigxtitle{");
+    tex_text(b, f->axis.title ? f->axis.title : "");
+    tf_buf_puts(b, "}%\n");
+    if (f->has_panel) {
+        const struct tf_panel *bd = &f->panel;
+        tf_buf_puts(b, "% Breakdown panel: its title, and its legend's title and entries.\n"
+                       "\\tracefigbreakdowntrue\n"
+                       "\\def\\tracefigpaneltitle{");
+        tex_text(b, bd->axis_title ? bd->axis_title : "");
+        tf_buf_puts(b, "}%\n\\def\\tracefiglegtitle{");
+        tex_text(b, bd->title ? bd->title : "");
+        tf_buf_puts(b, "}%\n");
+        for (size_t i = 0; i < bd->n_slices; i++) {
+            struct style *s = slice_style(t, &bd->slices[i]);
+            tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
+            tex_text(b, bd->slices[i].label ? bd->slices[i].label : "");
+            tf_buf_puts(b, "}%\n");
+        }
+    } else if (f->n_legend) {
+        tf_buf_puts(b, "% Legend entries: the style of the swatch, and the label.\n");
+        for (size_t i = 0; i < f->n_legend; i++) {
+            struct style *s = legend_style(t, i);
+            tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
+            tex_text(b, f->legend[i].label ? f->legend[i].label : "");
+            tf_buf_puts(b, "}%\n");
+        }
+    }
+    tf_buf_puts(b, "\\tracefiglayout\n");
+}
+
+/* The bottom of a bar's row, y up, in rows. */
+static double bar_y0(const struct tikz *t, const struct tf_bar *r)
+{
+    const struct tf_lane *ln = &t->f->lanes[r->lane];
+    unsigned row = r->row < (ln->rows ? ln->rows : 1) ? r->row : 0;
+    return t->rows - t->above[r->lane] - (double)row - 1.0;
+}
+
+static void emit_bar(struct tikz *t, const struct tf_bar *r)
+{
+    struct tf_buf *b = t->b;
+    const struct tf_figure *f = t->f;
+    struct style *s = bar_style(t, r);
+    double y0 = bar_y0(t, r);
+    tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s] ", s ? s->key : "bar");
+    if (!r->clip_left && !r->clip_right) {
+        double x0, x1;
+        tf_bar_drawn_extent(f, r, &x0, &x1);
+        tf_buf_putc(b, '(');
+        num(t, xu(t, x0));
+        tf_buf_putc(b, ',');
+        num(t, y0);
+        tf_buf_puts(b, ") rectangle (");
+        num(t, xu(t, x1));
+        tf_buf_putc(b, ',');
+        num(t, y0 + 1.0);
+        tf_buf_puts(b, ");\n");
+        return;
+    }
+    double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
+    size_t n = tf_bar_outline(f, r, y0, y0 + 1.0, xs, ys);
+    if (n > 1 && xs[n - 1] == xs[0] && ys[n - 1] == ys[0])
+        n--; /* "cycle" closes it */
+    for (size_t i = 0; i < n; i++) {
+        tf_buf_putc(b, '(');
+        num(t, xu(t, xs[i]));
+        tf_buf_putc(b, ',');
+        num(t, ys[i]);
+        tf_buf_puts(b, ")--");
+    }
+    tf_buf_puts(b, "cycle;\n");
+}
+
+static void emit_label(struct tikz *t, const char *style, double x0, double x1, double y,
+                       const char *text)
+{
+    struct tf_buf *b = t->b;
+    tf_buf_printf(b, "\\tracefiglabel{%s}{", style);
+    num(t, (x0 + x1) / 2.0);
+    tf_buf_puts(b, "}{");
+    num(t, y);
+    tf_buf_puts(b, "}{");
+    num(t, x1 - x0);
+    tf_buf_puts(b, "}{");
+    tex_text(b, text);
+    tf_buf_puts(b, "}\n");
+}
+
+static void emit_breakdown(struct tikz *t)
+{
+    const struct tf_panel *bd = &t->f->panel;
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "% The breakdown panel: x in % of the GPU runtime, the bar spans y = 0..1\n"
+                   "% (slices at their drawn widths, tiny ones widened to stay visible).\n"
+                   "\\begin{scope}[shift={(\\tracefigpanelx,\\tracefigpanely)},x=\\tracefigpctunit,"
+                   "y=\\tracefigbarh]\n"
+                   "\\tracefigpanelbackground\n");
+    double left = 0.0;
+    for (size_t i = 0; i < bd->n_slices; i++) {
+        const struct tf_slice *s = &bd->slices[i];
+        double w = isfinite(s->width_pct) && s->width_pct > 0 ? s->width_pct : 0.0;
+        double right = fmin(left + w, 100.0);
+        struct style *st = slice_style(t, s);
+        tf_buf_printf(b, "\\draw[tracefig/breakdown/bar,tracefig/%s] (", st ? st->key : "bar");
+        num(t, left);
+        tf_buf_puts(b, ",0) rectangle (");
+        num(t, right);
+        tf_buf_puts(b, ",1);\n");
+        left = right;
+    }
+    left = 0.0;
+    for (size_t i = 0; i < bd->n_slices; i++) {
+        const struct tf_slice *s = &bd->slices[i];
+        double w = isfinite(s->width_pct) && s->width_pct > 0 ? s->width_pct : 0.0;
+        double right = fmin(left + w, 100.0);
+        if (s->text)
+            emit_label(t, label_style(t, s->text_color), left, right, 0.5, s->text);
+        left = right;
+    }
+    tf_buf_puts(b, "\\tracefigpanelforeground\n"
+                   "\\end{scope}\n");
+}
+
+static void emit_picture(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "\\begin{tikzpicture}[x=\\tracefigxunit,y=\\tracefiglaneh,tracefig/figure]\n"
+                   "% Grid lines at the ticks, and the axes.\n"
+                   "\\tracefigbackground\n"
+                   "% Bars in drawing order; a torn (zigzag) side marks a bar cut by the window.\n");
+    for (size_t i = 0; i < f->n_bars; i++)
+        emit_bar(t, &f->bars[i]);
+    bool any = false;
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *r = &f->bars[i];
+        if (!r->label)
+            continue;
+        if (!any)
+            tf_buf_puts(b, "% In-bar labels {colour}{x}{y}{bar width}{text}: TeX leaves out a "
+                           "label wider than its bar.\n");
+        any = true;
+        double y = bar_y0(t, r) + 0.5;
+        double x0, x1;
+        tf_bar_drawn_extent(f, r, &x0, &x1);
+        emit_label(t, label_style(t, r->label_color), xu(t, x0), xu(t, x1), y, r->label);
+    }
+    tf_buf_puts(b, "% Lane labels, tick labels, the axis title and the legend.\n"
+                   "\\tracefigforeground\n");
+    if (f->has_panel)
+        emit_breakdown(t);
+    tf_buf_puts(b, "\\end{tikzpicture}%\n");
+}
+
+/* The fragment, once the unit and the lane rows are known. */
+static bool render_body(struct tikz *t, const struct tf_template *style,
+                        const struct tf_render_opts *o, struct tf_diag *d)
+{
+    struct tf_buf *b = t->b;
+    collect_styles(t);
+    if (t->oom)
+        return tf_diag_oom(d, "tikz");
+    emit_header(t, o);
+    tf_buf_puts(b, "\\begingroup\n");
+    tf_buf_putn(b, style->data, style->len);
+    tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
+    emit_styles(t);
+    emit_data(t);
+    emit_picture(t);
+    tf_buf_puts(b, "\\endgroup%\n");
+    if (t->oom)
+        return tf_diag_oom(d, "tikz");
+    return true;
+}
+
+static bool render_fragment(const struct tf_figure *f, const struct tf_render_opts *o,
+                            struct tf_buf *b, struct tf_diag *d)
+{
+    const struct tf_template *style = tf_template_get("tikz-style.tex");
+    if (!style)
+        return tf_diag_error(d, TF_EIO, "tikz: the style template is missing from the build");
+    for (size_t i = 0; i < f->n_bars; i++)
+        if (f->bars[i].lane >= f->n_lanes || f->bars[i].cat >= f->n_cats)
+            return tf_diag_error(d, TF_EBADINPUT, "tikz: bar %zu has no lane or category", i);
+    struct tikz t;
+    memset(&t, 0, sizeof t);
+    t.f = f;
+    t.b = b;
+    t.rows = tf_figure_rows(f);
+    t.above = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *t.above);
+    if (!t.above)
+        return tf_diag_oom(d, "tikz");
+    double above = 0;
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        t.above[i] = above;
+        above += f->lanes[i].rows ? f->lanes[i].rows : 1;
+    }
+    bool ok = pick_unit(&t, f->x_span, d) && render_body(&t, style, o, d);
+    free(t.above);
+    free(t.styles);
+    return ok;
+}
+
+static bool render_tikz(const struct tf_figure *f, const struct tf_render_opts *o,
+                        struct tf_buf *b, struct tf_diag *d)
+{
+    if (!o->standalone)
+        return render_fragment(f, o, b, d);
+    const struct tf_template *doc = tf_template_get("tikz-standalone.tex");
+    static const char marker[] = "%%TRACEFIG-FIGURE%%\n";
+    const char *at = doc ? strstr(doc->data, marker) : NULL;
+    if (!at)
+        return tf_diag_error(d, TF_EIO, "tikz: the standalone template is missing from the build");
+    tf_buf_putn(b, doc->data, (size_t)(at - doc->data));
+    if (!render_fragment(f, o, b, d))
+        return false;
+    tf_buf_puts(b, at + sizeof marker - 1);
+    return true;
+}
+
+const struct tf_backend tf_backend_tikz = {
+    .name = "tikz",
+    .exts = {".tex", NULL},
+    .description = "TikZ picture for \\input (--standalone: a whole document)",
+    .available = true,
+    .render = render_tikz,
+};

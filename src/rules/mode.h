@@ -1,0 +1,64 @@
+/* mode.h - the modes: one table entry per way of turning a trace into a
+ * figure, as render.h has one entry per output format.
+ *
+ * A mode names the trace kind it reads, sets up what the loader keeps of
+ * such a trace (its keep test: the window rule lives in the mode, once, and
+ * the streaming loader asks it per event), and builds the figure model.
+ * main.c picks a mode (--mode, or the one that claims the trace's kind)
+ * and dispatches through the table; a new mode is a new file in rules/ and
+ * a line in tf_modes[], and touches no back-end.
+ */
+#ifndef TF_MODE_H
+#define TF_MODE_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+#include "model/figure.h"
+#include "model/trace.h"
+
+/* Options of the rules, from the command line. */
+struct tf_opts {
+    struct tf_opt_int start_candidate; /* --start_candidate, else --focus_candidate */
+    struct tf_opt_int num_candidates;  /* --num_candidates */
+    bool has_min_runtime_pct;
+    double min_runtime_pct;            /* --min_runtime_pct */
+    bool has_legend_y;
+    double legend_y;                   /* --legend_y */
+};
+
+/* What a mode builds from. */
+struct tf_mode_input {
+    const struct tf_trace *trace;
+    const struct tf_breakdown_in *breakdown; /* NULL: no breakdown file */
+    const char *file;                        /* the trace, for messages */
+    const char *breakdown_file;              /* the breakdown, for messages */
+};
+
+struct tf_mode {
+    const char *name;        /* --mode NAME; "mode" in the JSON model */
+    const char *summary;     /* one line for --help */
+    enum tf_trace_kind kind; /* the kind of trace it reads */
+    /* Fills in k's member for `kind` (state in k->state); false when out
+     * of memory.  NULL: the loader keeps everything of that kind. */
+    bool (*begin)(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k,
+                  struct tf_diag *d);
+    void (*end)(struct tf_keep *k); /* frees k->state; may be NULL */
+    /* The figure; false with a message for a trace it cannot draw. */
+    bool (*build)(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
+                  struct tf_diag *d);
+};
+
+/* All modes, in --help order; NULL-terminated.  For each trace kind, the
+ * first mode of that kind is the one `--mode auto` uses. */
+extern const struct tf_mode *const tf_modes[];
+
+const struct tf_mode *tf_mode_by_name(const char *name);
+/* The mode --mode auto uses for a kind (NULL: none). */
+const struct tf_mode *tf_mode_for_kind(enum tf_trace_kind kind);
+
+/* The entries (rules/timeline.c, rules/pytorch.c). */
+extern const struct tf_mode tf_mode_timeline;
+extern const struct tf_mode tf_mode_pytorch;
+
+#endif
