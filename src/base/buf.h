@@ -19,8 +19,9 @@
  * TF_GROW(arr, n, cap) makes room for item n (0-based) of the array `arr`
  * (any object pointer, NULL when empty) whose capacity is `cap` items
  * (a size_t lvalue): nothing when n < cap, else the capacity doubles (at
- * least 16).  It evaluates to false when out of memory or on overflow, and
- * then leaves arr and cap unchanged.
+ * least 8).  It evaluates to false when out of memory or on overflow, and
+ * then leaves arr and cap unchanged.  The arguments are evaluated more than
+ * once: pass plain lvalues and side-effect-free expressions.
  *
  *     if (!TF_GROW(t->events, t->n_events, t->cap_events))
  *         return tf_diag_oom(d, file);
@@ -28,7 +29,7 @@
  */
 #define TF_GROW(arr, n, cap)                                                                   \
     ((void)sizeof(char[sizeof(arr) == sizeof(void *) ? 1 : -1]),                               \
-     tf_grow_array(&(arr), &(cap), (n), sizeof *(arr)))
+     (size_t)(n) < (cap) || tf_grow_array(&(arr), &(cap), (n), sizeof *(arr)))
 
 /* The function behind TF_GROW: `arrp` is the address of the array's
  * pointer (read and written as a void *). */
