@@ -200,5 +200,18 @@ open(sys.argv[2], "wb").write(data.replace(b'"num_candidates": 3', b'"num_candid
 EOF
 fails timeline-syntax-error-in-metadata "$tmp/tl_bad.json" "tl_bad.json:[0-9][0-9]*:[0-9][0-9]*: invalid token"
 
+# --- every golden case: the same figure, and the same warnings, which the
+# golden suite (also run with TRACEFIG_LOAD=stream by run-all.sh) does not
+# compare.
+for dir in "$root"/tests/golden/*/; do
+    [ -f "$dir/trace.json" ] || continue
+    set -- "$dir/trace.json"
+    [ -f "$dir/breakdown.json" ] && set -- "$@" --breakdown "$dir/breakdown.json"
+    extra=""
+    [ -f "$dir/args" ] && extra=$(sed 's/#.*//' "$dir/args" | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    same "golden-$(basename "$dir")" "$@" $extra
+done
+
 echo "stream: $pass passed, $fail failed"
 [ $fail -eq 0 ]
