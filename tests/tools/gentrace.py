@@ -1368,6 +1368,9 @@ def main(argv=None):
         return a.func(a)
     except BrokenPipeError:
         return 1
+    except OSError as e:
+        print("gentrace: %s: %s" % (e.filename or a.out, e.strerror or e), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
