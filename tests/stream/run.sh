@@ -151,6 +151,13 @@ open(sys.argv[2], "wb").write(data[:at] + b'"ph" "X"' + data[at + 9:])
 EOF
 fails pytorch-syntax-error-far-away "$tmp/pt_bad.json" "pt_bad.json:[0-9][0-9]*:[0-9][0-9]*: ':' expected"
 
+# A Kineto trace (multi-line events, string pids, instant events, flows):
+# until the generic Chrome mode exists both paths reject it alike, after
+# reading all of it (no Candidate_Eval_0 window).
+g kineto --steps 3 --layers 4 --out "$tmp/kt.json"
+same_rc 1 kineto-no-candidate-window "$tmp/kt.json"
+check kineto-message grep -q 'kt.json: no complete event named Candidate_Eval_0' "$tmp/s.err"
+
 # --- pipelined timelines -------------------------------------------------------
 g timeline --version 2 --num-candidates 12000 --start-candidate 6000 --record-from 0 \
     --trsm-prob 0.2 --stall-prob 0.2 --metadata-last --out "$tmp/tl.json"
