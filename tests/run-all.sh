@@ -43,6 +43,11 @@ suite parity sh tests/parity/run.sh "$bin"
 suite bad-input sh tests/bad/run.sh "$bin"
 suite cli sh tests/cli/run.sh "$bin"
 
+# The golden and bad-input cases again through the streaming loader, which
+# large files and pipes take: the same figures and the same messages.
+suite golden-stream env TRACEFIG_LOAD=stream sh tests/golden/run.sh "$bin"
+suite bad-input-stream env TRACEFIG_LOAD=stream sh tests/bad/run.sh "$bin"
+
 # The same golden bytes under another locale and time zone.
 if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\{0,1\}8$'; then
     if [ "$(id -u)" = 0 ] && command -v localedef >/dev/null 2>&1; then

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Streaming vs whole-document loads: on medium inputs (a few MB, generated
-# with ../shared/reference/gen_traces.py) both load paths must give the same
-# figure (--format json), the same warnings and the same exit status; errors
-# (a syntax error far from the window, a type error in an event the window
+# with tests/tools/gentrace.py) both load paths must give the same figure
+# (--format json), the same warnings and the same exit status; errors (a
+# syntax error far from the window, a type error in an event the window
 # does not use) must be the same located message.  Also through a pipe,
 # which the streaming path reads once.
 #
@@ -12,10 +12,10 @@
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
-gen="$root/../shared/reference/gen_traces.py"
+gen="$root/tests/tools/gentrace.py"
 py=/usr/bin/python3
-if [ ! -x "$py" ] || [ ! -f "$gen" ]; then
-    echo "stream: SKIP (needs $py and $gen)"
+if [ ! -x "$py" ]; then
+    echo "stream: SKIP (needs $py for tests/tools/gentrace.py)"
     echo "stream: 0 passed, 0 failed"
     exit 0
 fi
@@ -26,24 +26,31 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0
 fail=0
 
-# same NAME FILE [ARGS...]: both paths agree (output, stderr, status).
-same() {
-    name=$1
-    file=$2
-    shift 2
+# same_rc RC NAME FILE [ARGS...]: both paths agree (output, stderr, status)
+# and the status is RC.
+same_rc() {
+    want=$1
+    name=$2
+    file=$3
+    shift 3
     TRACEFIG_LOAD=whole "$bin" "$file" "$@" --format json -o - >"$tmp/w.out" 2>"$tmp/w.err"
     wrc=$?
     TRACEFIG_LOAD=stream "$bin" "$file" "$@" --format json -o - >"$tmp/s.out" 2>"$tmp/s.err"
     src=$?
-    if [ $wrc -eq $src ] && cmp -s "$tmp/w.out" "$tmp/s.out" && cmp -s "$tmp/w.err" "$tmp/s.err"; then
+    if [ $wrc -eq "$want" ] && [ $wrc -eq $src ] && cmp -s "$tmp/w.out" "$tmp/s.out" &&
+        cmp -s "$tmp/w.err" "$tmp/s.err"; then
         pass=$((pass + 1))
     else
-        echo "FAIL stream $name: whole rc=$wrc, stream rc=$src"
+        echo "FAIL stream $name: whole rc=$wrc, stream rc=$src (want $want)"
+        head -c 300 "$tmp/w.err"
         diff "$tmp/w.out" "$tmp/s.out" | head -10
         diff "$tmp/w.err" "$tmp/s.err" | head -10
         fail=$((fail + 1))
     fi
 }
+
+# same NAME FILE [ARGS...]: both paths draw the same figure.
+same() { same_rc 0 "$@"; }
 
 # piped NAME FILE [ARGS...]: standard input gives what the file gives.
 piped() {
@@ -54,7 +61,7 @@ piped() {
     frc=$?
     "$bin" - "$@" --format json -o - <"$file" >"$tmp/p.out" 2>/dev/null
     prc=$?
-    if [ $frc -eq $prc ] && cmp -s "$tmp/f.out" "$tmp/p.out"; then
+    if [ $frc -eq 0 ] && [ $prc -eq 0 ] && cmp -s "$tmp/f.out" "$tmp/p.out"; then
         pass=$((pass + 1))
     else
         echo "FAIL stream $name (stdin): file rc=$frc, stdin rc=$prc"
@@ -77,10 +84,45 @@ fails() {
         echo "FAIL stream $name: rc=$rc, stderr: $(cat "$tmp/e.err")"
         fail=$((fail + 1))
     fi
-    same "$name" "$file"
+    same_rc 1 "$name" "$file"
 }
 
-g() { "$py" "$gen" "$@" 2>/dev/null; }
+# check NAME COMMAND...: one check of the inputs themselves.
+check() {
+    name=$1
+    shift
+    if "$@"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL stream $name"
+        fail=$((fail + 1))
+    fi
+}
+
+differ() { ! cmp -s "$1" "$2"; }
+nonempty() {
+    for f in "$@"; do [ -s "$f" ] || return 1; done
+}
+
+# meta_last FILE X: FILE's top-level "start_candidate": X (2-space indent)
+# comes after the start of its events array, as the profiler writes it.
+meta_last() { sed -n '/"events": \[/,$p' "$1" | grep -q "^  \"start_candidate\": $2,\$"; }
+
+# g ARGS...: run the generator; a failure is a failed check, not a silent skip.
+g() {
+    if ! "$py" "$gen" "$@" 2>"$tmp/gen.err"; then
+        echo "FAIL stream: gentrace.py $*: $(head -c 300 "$tmp/gen.err")"
+        fail=$((fail + 1))
+    fi
+}
+
+# The generator: the same arguments give the same bytes, another seed others.
+g timeline --version 2 --num-candidates 40 --stall-prob 0.3 --seed 3 --out "$tmp/d1.json"
+g timeline --version 2 --num-candidates 40 --stall-prob 0.3 --seed 3 --out "$tmp/d2.json"
+g timeline --version 2 --num-candidates 40 --stall-prob 0.3 --seed 4 --out "$tmp/d3.json"
+check gentrace-deterministic cmp -s "$tmp/d1.json" "$tmp/d2.json"
+check gentrace-wrote nonempty "$tmp/d1.json" "$tmp/d3.json"
+check gentrace-seed-matters differ "$tmp/d1.json" "$tmp/d3.json"
 
 # --- PyTorch Chrome traces ----------------------------------------------------
 g pytorch --num-candidates 30 --trsm-kernels 20 --out "$tmp/pt.json"
@@ -90,7 +132,7 @@ same pytorch "$tmp/pt.json"
 same pytorch-start-7 "$tmp/pt.json" --start_candidate 7
 same pytorch-interleaved "$tmp/pt_inter.json"
 same pytorch-no-annotations "$tmp/pt_noann.json" --start-candidate 29
-same pytorch-no-such-candidate "$tmp/pt.json" --start_candidate 99
+same_rc 1 pytorch-no-such-candidate "$tmp/pt.json" --start_candidate 99
 piped pytorch "$tmp/pt.json" --start_candidate 3
 # A bare array of the same events.
 "$py" - "$tmp/pt.json" "$tmp/pt_bare.json" <<'EOF'
@@ -109,11 +151,20 @@ open(sys.argv[2], "wb").write(data[:at] + b'"ph" "X"' + data[at + 9:])
 EOF
 fails pytorch-syntax-error-far-away "$tmp/pt_bad.json" "pt_bad.json:[0-9][0-9]*:[0-9][0-9]*: ':' expected"
 
+# A Kineto trace (multi-line events, string pids, instant events, flows):
+# until the generic Chrome mode exists both paths reject it alike, after
+# reading all of it (no Candidate_Eval_0 window).
+g kineto --steps 3 --layers 4 --out "$tmp/kt.json"
+same_rc 1 kineto-no-candidate-window "$tmp/kt.json"
+check kineto-message grep -q 'kt.json: no complete event named Candidate_Eval_0' "$tmp/s.err"
+
 # --- pipelined timelines -------------------------------------------------------
 g timeline --version 2 --num-candidates 12000 --start-candidate 6000 --record-from 0 \
-    --out "$tmp/tl.json"
+    --trsm-prob 0.2 --stall-prob 0.2 --metadata-last --out "$tmp/tl.json"
 g timeline --version 1 --num-candidates 12000 --start-candidate 11990 --record-from 0 \
-    --indent 0 --out "$tmp/tl1.json"
+    --indent 0 --metadata-last --out "$tmp/tl1.json"
+# The profiler's layout: the metadata (2-space indent) after the events (6).
+check timeline-input-has-metadata-last meta_last "$tmp/tl.json" 6000
 same timeline-metadata-after-events "$tmp/tl.json"
 same timeline-start-on-command-line "$tmp/tl.json" --start_candidate 17
 same timeline-window-on-command-line "$tmp/tl.json" --start_candidate 3000 --num_candidates 6
@@ -155,6 +206,19 @@ data = open(sys.argv[1], "rb").read()
 open(sys.argv[2], "wb").write(data.replace(b'"num_candidates": 3', b'"num_candidates": 03'))
 EOF
 fails timeline-syntax-error-in-metadata "$tmp/tl_bad.json" "tl_bad.json:[0-9][0-9]*:[0-9][0-9]*: invalid token"
+
+# --- every golden case: the same figure, and the same warnings, which the
+# golden suite (also run with TRACEFIG_LOAD=stream by run-all.sh) does not
+# compare.
+for dir in "$root"/tests/golden/*/; do
+    [ -f "$dir/trace.json" ] || continue
+    set -- "$dir/trace.json"
+    [ -f "$dir/breakdown.json" ] && set -- "$@" --breakdown "$dir/breakdown.json"
+    extra=""
+    [ -f "$dir/args" ] && extra=$(sed 's/#.*//' "$dir/args" | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    same "golden-$(basename "$dir")" "$@" $extra
+done
 
 echo "stream: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,22 +1,23 @@
 #!/usr/bin/python3
-"""Makes varied timeline cases for the SVG tests with the reference's
-generator (../shared/reference/gen_traces.py).
+"""Makes varied timeline cases for the SVG tests with the project's
+generator (tests/tools/gentrace.py).
 
     /usr/bin/python3 tests/svg/gen_cases.py OUTDIR N [SEED]
 
 Writes OUTDIR/gNN/{trace.json, breakdown.json?, args?}: v1 and v2 traces,
-compute- and I/O-bound, small and three-digit candidate numbers, with and
-without a breakdown, some with --legend_y, some with extra GPU streams
-(buffer 2, 3).  The same SEED gives the same cases.
+compute- and I/O-bound, small and three-digit candidate numbers, recorded
+from the window or from the start, with and without a breakdown, some with
+--legend_y, some with extra GPU streams (3 or 4 buffers).  The same SEED
+gives the same cases.
 """
-import json
 import os
 import random
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GEN = os.path.join(HERE, "..", "..", "..", "shared", "reference", "gen_traces.py")
+GEN = os.path.join(HERE, "..", "tools", "gentrace.py")
+GPUS = ["a100", "a100-x8-shared-pcie", "h100", "h200", "l40s", "v100"]
 
 
 def run(*args):
@@ -36,26 +37,21 @@ def main():
         args = ["timeline", "--out", os.path.join(d, "trace.json"), "--seed",
                 rng.randint(1, 10**6), "--version", version, "--num-candidates", total,
                 "--start-candidate", start,
+                "--record-from", rng.choice([start, start, 0]),
                 "--compute-ms", rng.choice([20, 60, 150, 300, 600]),
                 "--read-ms", rng.choice([15, 80, 250, 500]),
                 "--stall-prob", rng.choice([0, 0.3, 0.8])]
         if version == 2:
-            args += ["--trsm-host-prob", rng.choice([0, 0.5, 1.0])]
-        run(*args)
+            args += ["--trsm-prob", rng.choice([0, 0.5, 1.0])]
+            if rng.random() < 0.3:
+                args += ["--record-stalls"]
         if rng.random() < 0.25:
             # Extra GPU streams: tracefig draws gpu2, gpu3 lanes.
-            with open(os.path.join(d, "trace.json")) as f:
-                t = json.load(f)
-            for e in t["events"]:
-                if e.get("lane") == "gpu" and e.get("candidate") is not None:
-                    e["buffer"] = e["candidate"] % rng.choice([3, 4])
-            with open(os.path.join(d, "trace.json"), "w") as f:
-                json.dump(t, f)
+            args += ["--buffers", rng.choice([3, 4])]
+        run(*args)
         if rng.random() < 0.5:
             run("breakdown", "--out", os.path.join(d, "breakdown.json"), "--seed",
-                rng.randint(1, 10**6), "--candidate", start,
-                "--profile", rng.choice(["a100", "a100_slow_pcie", "h100", "h200",
-                                         "pcie3_shared", "v100"]),
+                rng.randint(1, 10**6), "--candidate", start, "--gpu", rng.choice(GPUS),
                 *(["--cast"] if rng.random() < 0.5 else []))
         extra = []
         if rng.random() < 0.4:

@@ -20,10 +20,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 have_ref=
-if [ -f "$ref" ] && [ -x "$py" ] && "$py" -c 'import matplotlib, seaborn' 2>/dev/null; then
-    have_ref=1
+if [ ! -f "$ref" ]; then
+    echo "bench: reference ratios: SKIP ($ref not found)"
+elif [ ! -x "$py" ] || ! "$py" -c 'import matplotlib, seaborn' 2>/dev/null; then
+    echo "bench: reference ratios: SKIP (needs $py with python3-matplotlib python3-seaborn)"
 else
-    echo "note: reference not run ($ref, $py with matplotlib and seaborn needed): no ratios"
+    have_ref=1
 fi
 have_hf=
 command -v hyperfine >/dev/null 2>&1 && have_hf=1
