@@ -5,53 +5,72 @@
 
 #include "load/load.h"
 
-/* For each trace kind, the mode that reads a trace of that kind: the
- * forced one, or the first of its kind; and its loader state. */
+/* The modes that may read the trace: the forced one, or every mode (for
+ * each trace kind, the loader keeps what each of them asks for; of two
+ * modes of one kind, the loader asks the first whether it claims the trace
+ * and gives it to the other otherwise). */
 struct modes {
     struct tf_keep keep;
-    const struct tf_mode *by_kind[3];
-    void *state[3];
+    const struct tf_mode *begun[8];
+    void *state[8];
+    size_t n;
 };
 
 static void end_modes(struct modes *m)
 {
-    for (size_t kind = 0; kind < 3; kind++) {
-        const struct tf_mode *mode = m->by_kind[kind];
-        if (mode && mode->end) {
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->begun[i]->end) {
             struct tf_keep one;
             memset(&one, 0, sizeof one);
-            one.state = m->state[kind];
-            mode->end(&one);
+            one.state = m->state[i];
+            m->begun[i]->end(&one);
         }
-        m->state[kind] = NULL;
+        m->state[i] = NULL;
     }
+}
+
+static void release_modes(struct modes *m, struct tf_trace *trace)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->begun[i]->release)
+            m->begun[i]->release(trace);
 }
 
 static bool begin_modes(const struct tf_run *r, struct tf_trace *trace, struct modes *m,
                         struct tf_diag *d)
 {
     memset(m, 0, sizeof *m);
-    static const enum tf_trace_kind kinds[] = {TF_TRACE_TIMELINE, TF_TRACE_CHROME};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        enum tf_trace_kind kind = kinds[i];
-        const struct tf_mode *mode =
-            r->mode && r->mode->kind == kind ? r->mode : tf_mode_for_kind(kind);
-        m->by_kind[kind] = mode;
-        if (!mode || !mode->begin)
+    for (size_t i = 0; tf_modes[i] && m->n < sizeof m->begun / sizeof m->begun[0]; i++) {
+        const struct tf_mode *mode = tf_modes[i];
+        if (r->mode && mode != r->mode)
+            continue;
+        if (!mode->begin)
             continue;
         struct tf_keep one;
         memset(&one, 0, sizeof one);
         if (!mode->begin(r->opts, trace, &one, d)) {
             end_modes(m);
+            release_modes(m, trace);
             return false;
         }
-        m->state[kind] = one.state;
-        if (kind == TF_TRACE_TIMELINE)
+        m->begun[m->n] = mode;
+        m->state[m->n++] = one.state;
+        if (one.timeline.uses)
             m->keep.timeline = one.timeline;
-        else
+        if (one.chrome.wants)
             m->keep.chrome = one.chrome;
+        if (one.tef.index)
+            m->keep.tef = one.tef;
     }
     return true;
+}
+
+/* The mode that reads the loaded trace. */
+static const struct tf_mode *mode_of(const struct tf_trace *t)
+{
+    if (t->kind == TF_TRACE_CHROME)
+        return t->generic ? &tf_mode_chrome : &tf_mode_pytorch;
+    return tf_mode_for_kind(t->kind);
 }
 
 bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fig,
@@ -62,12 +81,14 @@ bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fi
         return false;
     bool ok = tf_load_trace(r->trace_path, &m.keep, trace, d);
     end_modes(&m);
-    if (!ok)
+    if (!ok) {
+        release_modes(&m, trace);
         return false;
+    }
     struct tf_breakdown_in bd;
     tf_breakdown_in_init(&bd);
     const char *file = tf_diag_name(r->trace_path);
-    const struct tf_mode *mode = m.by_kind[trace->kind];
+    const struct tf_mode *mode = mode_of(trace);
     if (r->breakdown_path && !tf_load_breakdown(r->breakdown_path, &bd, d)) {
         ok = false;
     } else if (!mode || (r->mode && r->mode != mode)) {
@@ -85,5 +106,6 @@ bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fi
             tf_diag_prefix(d, file);
     }
     tf_breakdown_in_fini(&bd);
+    release_modes(&m, trace);
     return ok;
 }

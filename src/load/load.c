@@ -1,11 +1,17 @@
 /* load.c - opening a trace, choosing the load path, and the whole-document
  * path; see load.h.  The streaming path is stream.c; the kind decision,
- * shared by both, is kind.c; the events of each kind go through timeline.c
- * and chrome.c on either path.
+ * shared by both, is kind.c.
  *
- * Whole document: jansson parses the file, the kind is decided from the
- * top level, then the metadata and the events are converted in document
- * order, each event through the mode's filter.
+ * Whole document (pipelined timelines only): jansson parses the file, the
+ * kind is decided from the top level, then the metadata and the events are
+ * converted in document order, each event through the mode's filter.
+ *
+ * Chrome traces are always streamed: the generic mode reads them twice,
+ * with the scanner, which (unlike jansson) can accept what other tools
+ * write in fields nobody draws.  A small file is looked at first: a top
+ * level that is an array, or the text "traceEvents" anywhere, sends it to
+ * the streaming path (which decides the kind for good, so a timeline that
+ * merely mentions the word is still read right).
  */
 #include "load/load.h"
 
@@ -13,7 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "load/chrome.h"
 #include "load/input.h"
 #include "load/kind.h"
 #include "load/stream.h"
@@ -46,33 +51,6 @@ static bool whole_timeline(const json_t *root, const char *file, const struct tf
     return true;
 }
 
-static bool whole_chrome(const json_t *root, const char *file, const struct tf_keep *keep,
-                         struct tf_diag *d)
-{
-    const json_t *events = root;
-    if (json_is_object(root)) {
-        events = json_object_get(root, "traceEvents");
-        if (!events)
-            return tf_diag_error(d, TF_EBADINPUT, "%s: traceEvents: missing", file);
-        if (!json_is_array(events))
-            return tf_diag_error(d, TF_EBADINPUT, "%s: traceEvents: expected an array, got %s",
-                                 file, tf_jtype(events));
-    }
-    struct tf_chrome *c = tf_load_chrome_new(file, &keep->chrome);
-    if (!c)
-        return tf_diag_oom(d, file);
-    bool ok = true;
-    size_t i;
-    const json_t *e;
-    json_array_foreach(events, i, e) {
-        if (!(ok = tf_load_chrome_json(c, e, i, d)))
-            break;
-    }
-    ok = ok && tf_load_chrome_finish(c, d);
-    tf_load_chrome_free(c);
-    return ok;
-}
-
 static bool load_whole(FILE *f, const char *path, const struct tf_keep *keep,
                        struct tf_trace *out, struct tf_diag *d)
 {
@@ -88,12 +66,46 @@ static bool load_whole(FILE *f, const char *path, const struct tf_keep *keep,
         .type = tf_jtype(root),
     };
     bool ok = tf_load_kind(&doc, file, &out->kind, d);
-    if (ok && out->kind == TF_TRACE_TIMELINE)
+    if (ok && out->kind == TF_TRACE_CHROME) {
+        /* Not seen by the look first (an escaped key): stream it after all. */
+        json_decref(root);
+        rewind(f);
+        out->kind = TF_TRACE_NONE;
+        return tf_load_stream(f, path, keep, out, d);
+    }
+    if (ok)
         ok = whole_timeline(root, file, keep, &out->timeline, d);
-    else if (ok)
-        ok = whole_chrome(root, file, keep, d);
     json_decref(root);
     return ok;
+}
+
+/* Whether a small regular file looks like a Chrome trace: its first byte
+ * (after white space) opens an array, or it holds the text "traceEvents".
+ * The file is rewound. */
+static bool looks_chrome(FILE *f)
+{
+    char buf[1 << 16];
+    bool first = true, chrome = false;
+    size_t n, carry = 0;
+    while (!chrome && (n = fread(buf + carry, 1, sizeof buf - carry, f)) > 0) {
+        size_t len = carry + n, i = 0;
+        if (first) {
+            while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
+                i++;
+            if (i < len) {
+                chrome = buf[i] == '[';
+                first = false;
+            }
+        }
+        static const char key[] = "\"traceEvents\"";
+        for (size_t k = 0; !chrome && k + sizeof key - 1 <= len; k++)
+            chrome = memcmp(buf + k, key, sizeof key - 1) == 0;
+        /* Keep the tail: the key may straddle two reads. */
+        carry = len < sizeof key ? len : sizeof key - 1;
+        memmove(buf, buf + len - carry, carry);
+    }
+    rewind(f);
+    return chrome;
 }
 
 bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
@@ -112,6 +124,8 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
     else
         stream = fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
                  st.st_size >= TF_STREAM_MIN_BYTES;
+    if (!stream && looks_chrome(f))
+        stream = true;
     bool ok = stream ? tf_load_stream(f, path, keep, out, d) : load_whole(f, path, keep, out, d);
     tf_close_input(f);
     if (!ok) {

@@ -4,9 +4,12 @@
  *
  * One pass: the top-level keys are read in file order; the metadata values
  * (format, start_candidate, ...) are kept as small jansson values;
- * "traceEvents" elements go to the Chrome converter, "events" elements to
- * the timeline converter with the mode's filter.  The kind is decided after
- * the pass by kind.c, as on the whole-document path.
+ * "traceEvents" elements go to the Chrome converters (chrome.c for the
+ * legacy PyTorch mode, tef.c's first pass for the generic mode; both when
+ * either may read the trace), "events" elements to the timeline converter
+ * with the mode's filter.  The kind is decided after the pass by kind.c, as
+ * on the whole-document path.  A Chrome trace the generic mode reads then
+ * gets its second pass: tef.c's blocks that reach into the window.
  *
  * A timeline's events are filtered to the candidates the mode's filter
  * allows.  When that is not known yet because the metadata deciding it
@@ -30,6 +33,7 @@
 #include "base/buf.h"
 #include "load/chrome.h"
 #include "load/kind.h"
+#include "load/tef.h"
 #include "load/timeline.h"
 
 static const char *const meta_keys[] = {
@@ -56,7 +60,9 @@ struct stream {
     struct tf_timeline view; /* the same, as the mode's filter reads them */
     bool has_trace_events, has_events;
     enum tf_jtok trace_events_type, events_type;
-    struct tf_chrome *chrome;
+    struct tf_chrome *chrome; /* the legacy PyTorch mode's converter, or NULL */
+    struct tf_tef *tef;       /* the generic mode's, or NULL */
+    struct tf_diag tef_pending; /* its first error, held back like `pending` */
     bool events_done;     /* events converted in the pass */
     struct block *blocks; /* else: the index of the events, for a second pass */
     size_t n_blocks, cap_blocks;
@@ -166,29 +172,72 @@ static bool rescan_blocks(struct stream *st, const struct tf_cand_filter *cands,
     return true;
 }
 
-static bool scan_chrome_events(struct stream *st)
+/* The elements of a Chrome events array (the scanner inside it), to the
+ * converters: "traceEvents" (system false) to both, with the index blocks
+ * of tef.c; "systemTraceEvents" (system true) only to tef.c, for names. */
+static bool scan_chrome_events(struct stream *st, bool system)
 {
     struct tf_scan *s = &st->scan;
-    struct tf_scan_field f[TF_CHROME_N_FIELDS];
-    for (size_t i = 0; i < TF_CHROME_N_FIELDS; i++)
-        f[i].name = tf_chrome_field_names[i];
+    struct tf_scan_field f[TF_TEF_N_FIELDS];
+    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
+        f[i].name = tf_tef_field_names[i];
     for (size_t idx = 0;; idx++) {
         bool more;
         if (!tf_scan_next(s, &more))
             return false;
         if (!more)
             return true;
-        if (tf_diag_failed(&st->pending)) {
+        bool to_chrome = st->chrome && !system && !tf_diag_failed(&st->pending);
+        bool to_tef = st->tef && !tf_diag_failed(&st->tef_pending);
+        if (!to_chrome && !to_tef) {
             if (!tf_scan_skip(s))
                 return false;
             continue;
         }
+        if (to_tef && !system && idx % TF_TEF_BLOCK == 0) {
+            struct tf_scan_mark m;
+            if (!tf_scan_mark(s, &m))
+                return false;
+            tf_tef_block(st->tef, &m, idx, &st->tef_pending);
+        }
         const unsigned char *data;
         size_t len;
-        if (!tf_scan_value(s, &data, &len, f, TF_CHROME_N_FIELDS))
+        if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS))
             return false;
-        tf_load_chrome_scanned(st->chrome, data, len, f, idx, &st->pending);
+        /* tf_chrome_field_names are the first two of tef's. */
+        if (to_chrome)
+            tf_load_chrome_scanned(st->chrome, data, len, f, idx, &st->pending);
+        if (to_tef && !tf_diag_failed(&st->tef_pending))
+            tf_tef_index(st->tef, data, len, f, idx, system, &st->tef_pending);
     }
+}
+
+/* The second pass of the generic mode: its window's blocks. */
+static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
+{
+    struct tf_scan *s = &st->scan;
+    struct tf_scan_field f[TF_TEF_N_FIELDS];
+    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
+        f[i].name = tf_tef_field_names[i];
+    struct tf_scan_mark m;
+    size_t first;
+    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);) {
+        if (!tf_scan_seek(s, &m))
+            return false;
+        for (size_t n = 0; n < TF_TEF_BLOCK; n++) {
+            bool more = true;
+            if (n > 0 && !tf_scan_next(s, &more))
+                return false;
+            if (!more)
+                break;
+            const unsigned char *data;
+            size_t len;
+            if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS) ||
+                !tf_tef_collect(st->tef, data, len, f, first + n, d))
+                return false;
+        }
+    }
+    return true;
 }
 
 /* One top-level member, the scanner being at its value. */
@@ -200,8 +249,11 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
         st->trace_events_type = tf_scan_peek(s);
         if (st->trace_events_type != TF_JT_ARRAY)
             return tf_scan_skip(s);
-        return tf_scan_enter(s) && scan_chrome_events(st);
+        return tf_scan_enter(s) && scan_chrome_events(st, false);
     }
+    if (strcmp(key, "systemTraceEvents") == 0 && st->tef &&
+        tf_scan_peek(s) == TF_JT_ARRAY) /* else Chrome's text form: nothing to read */
+        return tf_scan_enter(s) && scan_chrome_events(st, true);
     if (strcmp(key, "events") == 0) {
         st->has_events = true;
         st->events_type = tf_scan_peek(s);
@@ -282,9 +334,22 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
     if (!top_array && st->trace_events_type != TF_JT_ARRAY)
         return tf_diag_error(d, TF_EBADINPUT, "%s: traceEvents: expected an array, got %s", file,
                              jtok_type(st->trace_events_type));
-    if (tf_diag_failed(&st->pending))
-        return tf_diag_error(d, st->pending.code, "%s", st->pending.msg);
-    return tf_load_chrome_finish(st->chrome, d);
+    const struct tf_chrome_sink *legacy = &st->keep->chrome;
+    bool generic = st->tef && (!st->chrome || (legacy->claims && !legacy->claims(legacy->ctx)));
+    if (!generic) {
+        if (tf_diag_failed(&st->pending))
+            return tf_diag_error(d, st->pending.code, "%s", st->pending.msg);
+        return tf_load_chrome_finish(st->chrome, d);
+    }
+    out->generic = true;
+    if (tf_diag_failed(&st->tef_pending))
+        return tf_diag_error(d, st->tef_pending.code, "%s", st->tef_pending.msg);
+    if (lseek(st->scan.fd, 0, SEEK_CUR) == (off_t)-1)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: a Chrome trace is read twice, and this input cannot be: "
+                             "give it as a file",
+                             file);
+    return tf_tef_window(st->tef, d) && scan_tef_blocks(st, d) && tf_tef_finish(st->tef, d);
 }
 
 bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
@@ -295,10 +360,18 @@ bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
     st.file = tf_diag_name(path);
     st.keep = keep;
     tf_diag_init(&st.pending);
+    tf_diag_init(&st.tef_pending);
     tf_timeline_init(&st.view);
     st.meta = json_object();
-    st.chrome = tf_load_chrome_new(st.file, &keep->chrome);
-    bool ok = st.meta && st.chrome;
+    bool ok = st.meta != NULL;
+    if (keep->chrome.wants) {
+        st.chrome = tf_load_chrome_new(st.file, &keep->chrome);
+        ok = ok && st.chrome;
+    }
+    if (keep->tef.index || keep->tef.collect) {
+        st.tef = tf_tef_new(st.file, &keep->tef);
+        ok = ok && st.tef;
+    }
     if (!ok)
         tf_diag_oom(d, st.file);
     ok = ok && tf_scan_init(&st.scan, fileno(f), st.file, 0, d);
@@ -306,7 +379,7 @@ bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
     ok = ok && tf_scan_begin(&st.scan, &top);
     if (ok && top == TF_JT_ARRAY) {
         /* tf_scan_begin entered the array: its elements are the events. */
-        ok = scan_chrome_events(&st);
+        ok = scan_chrome_events(&st, false);
     } else {
         for (bool more = ok; ok && more;) {
             char key[32];
@@ -323,6 +396,7 @@ bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
     tf_timeline_fini(&st.view);
     free(st.blocks);
     tf_load_chrome_free(st.chrome);
+    tf_tef_free(st.tef);
     json_decref(st.meta);
     return ok;
 }

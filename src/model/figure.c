@@ -22,6 +22,8 @@ void tf_figure_fini(struct tf_figure *f)
     free(f->cats);
     free(f->bars);
     free(f->legend);
+    free(f->arrows);
+    free(f->notes);
     free(f->axis.ticks);
     free(f->axis.labels);
     free(f->panel.props);
@@ -63,7 +65,7 @@ size_t tf_figure_category(struct tf_figure *f, const char *key, uint32_t color)
     const char *k = tf_figure_str(f, key);
     if (!k)
         return (size_t)-1;
-    f->cats[f->n_cats] = (struct tf_category){k, color};
+    f->cats[f->n_cats] = (struct tf_category){k, color, NULL, NULL};
     return f->n_cats++;
 }
 
@@ -113,6 +115,25 @@ bool tf_figure_add_legend(struct tf_figure *f, const char *label, size_t cat)
     if (!l)
         return false;
     f->legend[f->n_legend++] = (struct tf_legend_entry){l, cat};
+    return true;
+}
+
+bool tf_figure_add_note(struct tf_figure *f, const char *note)
+{
+    if (!TF_GROW(f->notes, f->n_notes, f->cap_notes))
+        return false;
+    const char *n = tf_figure_str(f, note);
+    if (!n)
+        return false;
+    f->notes[f->n_notes++] = n;
+    return true;
+}
+
+bool tf_figure_add_arrow(struct tf_figure *f, const struct tf_arrow *a)
+{
+    if (!TF_GROW(f->arrows, f->n_arrows, f->cap_arrows))
+        return false;
+    f->arrows[f->n_arrows++] = *a;
     return true;
 }
 

@@ -32,6 +32,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "model/trace.h" /* struct tf_id */
 
 /* Black and white: the only colours the layout itself uses for bars
  * (edges) and in-bar text. */
@@ -56,15 +57,6 @@ struct tf_prop {
     bool number;       /* value is a JSON number literal */
 };
 
-/* An identifier as the trace gives it (pid, tid): a number or a string. */
-enum tf_id_kind { TF_ID_NONE = 0, TF_ID_NUM, TF_ID_STR };
-
-struct tf_id {
-    enum tf_id_kind kind;
-    long long num;   /* TF_ID_NUM */
-    const char *str; /* TF_ID_STR (owned by the figure) */
-};
-
 struct tf_lane {
     const char *key;   /* short identifier for classes and data-lane ("io"), or NULL */
     const char *label; /* shown left of the lane */
@@ -75,8 +67,17 @@ struct tf_lane {
 /* What colours a bar and names its style: TikZ tracefig/<key>, and a
  * colour tracefig-<key>. */
 struct tf_category {
-    const char *key; /* [A-Za-z0-9_/-] */
-    uint32_t color;  /* 0xRRGGBB */
+    const char *key;  /* [A-Za-z0-9_/-] */
+    uint32_t color;   /* 0xRRGGBB */
+    const char *name;  /* as the trace names it ("kernel"), or NULL */
+    const char *label; /* for the legend ("NCCL kernel"), or NULL */
+};
+
+/* How a bar is drawn. */
+enum tf_bar_shape {
+    TF_SHAPE_SLICE = 0, /* a box over [x0, x1] */
+    TF_SHAPE_DENSE,     /* many slices too thin to draw apart: one box, lighter */
+    TF_SHAPE_INSTANT    /* a tick at x0 */
 };
 
 struct tf_bar {
@@ -92,9 +93,18 @@ struct tf_bar {
     bool clip_left, clip_right; /* cut by the window: drawn torn */
     uint32_t color;       /* face colour (normally its category's) */
     uint32_t label_color; /* in-bar text colour */
+    enum tf_bar_shape shape;
     size_t merged;        /* > 0: a dense span standing for this many slices */
+    double busy;          /* dense spans: the time its slices cover (axis units) */
     const struct tf_prop *props;
     size_t n_props;
+};
+
+/* A flow arrow from one point of the timeline to another. */
+struct tf_arrow {
+    size_t lane0, lane1;
+    unsigned row0, row1;
+    double x0, x1; /* axis units */
 };
 
 struct tf_legend_entry {
@@ -151,9 +161,12 @@ struct tf_figure {
     double zigzag_amp;      /* axis units */
     double width_pt;        /* nominal canvas size, points */
     double height_pt;
-    /* Layout hints: the bottom legend row's height relative to the plot. */
+    /* Layout hints: the bottom legend row's height relative to the plot;
+     * a flame-chart look (thin bar edges, lines between lanes rather than
+     * through them) for figures of many small bars. */
     bool has_legend_y;
     double legend_y;
+    bool flame;
 
     struct tf_lane *lanes;
     size_t n_lanes, cap_lanes;
@@ -163,9 +176,16 @@ struct tf_figure {
     size_t n_bars, cap_bars;
     struct tf_legend_entry *legend;
     size_t n_legend, cap_legend;
+    struct tf_arrow *arrows;
+    size_t n_arrows, cap_arrows;
     struct tf_axis axis;
     bool has_panel;
     struct tf_panel panel;
+
+    /* Notes for the reader of the figure's file (e.g. lanes left out);
+     * JSON lists them, the CLI prints them once. */
+    const char **notes;
+    size_t n_notes, cap_notes;
 
     struct tf_arena arena; /* every string and prop above */
 };
@@ -193,6 +213,8 @@ struct tf_bar *tf_figure_add_bar(struct tf_figure *f);
 bool tf_figure_bar_props(struct tf_figure *f, struct tf_bar *b, const struct tf_prop *props,
                          size_t n);
 bool tf_figure_add_legend(struct tf_figure *f, const char *label, size_t cat);
+bool tf_figure_add_note(struct tf_figure *f, const char *note);
+bool tf_figure_add_arrow(struct tf_figure *f, const struct tf_arrow *a);
 /* A top-level property (key and value copied; value NULL is null). */
 bool tf_figure_add_prop(struct tf_figure *f, const char *key, const char *value, bool number);
 bool tf_panel_add_prop(struct tf_figure *f, const char *key, const char *value, bool number);

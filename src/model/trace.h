@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/diag.h"
 
@@ -139,6 +140,9 @@ enum { TF_WANT_REQUIRED = 1u };
  * X event, or a B/E pair, which the loader pairs per thread), in file
  * order of their start.  The mode keeps what it needs. */
 struct tf_chrome_sink {
+    /* Whether this trace is the mode's (asked after the first pass when the
+     * generic mode could read it too; NULL: always). */
+    bool (*claims)(void *ctx);
     unsigned (*wants)(void *ctx, const char *name, size_t len);
     /* A wanted slice: `idx` is the position of its (first) event in the
      * file, `is_x` whether it was an X event. */
@@ -172,20 +176,78 @@ void tf_pytorch_init(struct tf_pytorch *p);
 void tf_pytorch_fini(struct tf_pytorch *p);
 bool tf_pytorch_push(struct tf_pytorch *p, const struct tf_pt_block *b);
 
+/* --- Chrome traces, read by the generic mode ---------------------------------------- */
+
+/* An identifier as the trace gives it (pid, tid): a number or a string. */
+enum tf_id_kind { TF_ID_NONE = 0, TF_ID_NUM, TF_ID_STR };
+
+struct tf_id {
+    enum tf_id_kind kind;
+    long long num;   /* TF_ID_NUM */
+    const char *str; /* TF_ID_STR */
+};
+
+/* What the loader hands the generic mode: one record per event, or per
+ * pair of events it joined (B/E). */
+enum tf_tef_kind {
+    TF_TEF_SLICE,   /* X, or a B/E pair (ph 'B') */
+    TF_TEF_INSTANT, /* i, I, R */
+    TF_TEF_ASYNC,   /* a b/e pair, or n */
+    TF_TEF_FLOW,    /* s, t, f: one end of a flow arrow */
+    TF_TEF_META     /* M, and the name records of systemTraceEvents */
+};
+
+struct tf_tef_rec {
+    enum tf_tef_kind kind;
+    char ph;                /* the phase it came from */
+    size_t idx;             /* position of its (first) event in its array */
+    struct tf_id pid, tid;
+    const char *name, *cat; /* decoded (pass 2; pass 1: name only) */
+    int64_t ts, dur;        /* nanoseconds on the trace clock (ts/dur are us) */
+    bool has_dur;           /* X events without dur are instants of no width */
+    bool open_end;          /* a B never closed: runs to the end of the trace */
+    char scope;             /* instants: 'g', 'p' or 't' */
+    const char *id;         /* async / flow id (with its scope), or NULL */
+    char bp;                /* flow binding point: 'e' enclosing, else next */
+    const char *cname;      /* reserved colour name, or NULL */
+    /* flows given on X events (format v2) */
+    const char *bind_id;
+    bool flow_in, flow_out;
+    const unsigned char *args; /* raw bytes of the "args" object, or NULL */
+    size_t args_len;
+};
+
+/* Where the loader sends a Chrome trace for the generic mode: every record
+ * once in a first pass (index), then, once the mode has chosen its window,
+ * the records that reach into it (collect).  All pointers in a record are
+ * valid during the call only. */
+struct tf_tef_sink {
+    bool (*index)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
+    /* After the first pass: the window [lo, hi] (ns); false with a message
+     * when there is nothing to draw. */
+    bool (*window)(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
+    bool (*collect)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
+    bool (*finish)(void *ctx, struct tf_diag *d);
+    void *ctx;
+};
+
 /* --- what a loader keeps ---------------------------------------------------------- */
 
 /* The filter or sink for each trace kind: a mode fills in the one of its
  * kind (rules/mode.h).  Zeroed members keep nothing. */
 struct tf_keep {
     struct tf_timeline_filter timeline;
-    struct tf_chrome_sink chrome;
-    void *state; /* the mode's, freed by the mode */
+    struct tf_chrome_sink chrome; /* the legacy PyTorch mode */
+    struct tf_tef_sink tef;       /* the generic Chrome mode */
+    void *state;                  /* the mode's, freed by the mode */
 };
 
 /* --- a loaded trace ---------------------------------------------------------------- */
 
 struct tf_trace {
     enum tf_trace_kind kind;
+    bool generic;                /* TF_TRACE_CHROME read through the tef sink */
+    void *generic_state;         /* what the generic mode kept (its release() frees it) */
     struct tf_timeline timeline; /* TF_TRACE_TIMELINE */
     struct tf_pytorch pytorch;   /* TF_TRACE_CHROME, as the pytorch mode keeps it */
 };

@@ -9,6 +9,7 @@
  * color), "breakdown" (the side panel: its props, title, slices) and
  * "xticks". */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/escape.h"
 #include "base/num.h"
@@ -141,11 +142,155 @@ static void breakdown(struct tf_buf *b, const struct tf_figure *f)
     tf_buf_puts(b, bd->n_slices ? "\n    ]}" : "]}");
 }
 
+/* An identifier as the trace gave it: a number, a string, or null. */
+static void id(struct tf_buf *b, const char *k, const struct tf_id *v)
+{
+    key(b, k);
+    if (v->kind == TF_ID_NUM)
+        tf_buf_printf(b, "%lld", v->num);
+    else if (v->kind == TF_ID_STR)
+        tf_buf_json_str(b, v->str);
+    else
+        tf_buf_puts(b, "null");
+}
+
+static void strings(struct tf_buf *b, const char *k, const char *const *v, size_t n)
+{
+    key(b, k);
+    tf_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            tf_buf_puts(b, ", ");
+        tf_buf_json_str(b, v[i]);
+    }
+    tf_buf_putc(b, ']');
+}
+
+/* Schema "tracefig-figure-2" (the generic mode): "window" in the trace's
+ * clock (start_us/end_us), "axis" (title, unit, ticks), "lanes" (label,
+ * pid, tid as the trace has them, rows), "categories" (name, color),
+ * "bars" (lane and row indexes, x0/x1 in axis units from the window start,
+ * name, category, clip flags, merged: the count of slices a dense span
+ * stands for, 0 for one slice, shape), "arrows", "legend", "notes". */
+static void render_v2(const struct tf_figure *f, struct tf_buf *b)
+{
+    char k0[32], k1[32];
+    const char *unit = f->clock_unit ? f->clock_unit : "us";
+    snprintf(k0, sizeof k0, "start_%s", unit);
+    snprintf(k1, sizeof k1, "end_%s", unit);
+    tf_buf_puts(b, "{\n  ");
+    str(b, "schema", f->schema);
+    tf_buf_puts(b, ",\n  ");
+    str(b, "mode", f->mode);
+    for (size_t i = 0; i < f->n_props; i++) {
+        tf_buf_puts(b, ",\n  ");
+        prop(b, f->props[i].key, &f->props[i]);
+    }
+    tf_buf_puts(b, ",\n  ");
+    key(b, "window");
+    tf_buf_putc(b, '{');
+    num(b, k0, f->window_start);
+    tf_buf_puts(b, ", ");
+    num(b, k1, f->window_end);
+    tf_buf_puts(b, "},\n  ");
+    key(b, "axis");
+    tf_buf_putc(b, '{');
+    str(b, "title", f->axis.title);
+    tf_buf_puts(b, ", ");
+    str(b, "unit", f->axis.unit);
+    tf_buf_puts(b, ", ");
+    key(b, "span");
+    tf_buf_num(b, f->x_span, 6);
+    tf_buf_puts(b, ", ");
+    strings(b, "ticks", f->axis.labels, f->axis.n_ticks);
+    tf_buf_puts(b, "},\n  \"lanes\": [");
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        const struct tf_lane *l = &f->lanes[i];
+        item(b, i);
+        str(b, "label", l->label);
+        tf_buf_puts(b, ", ");
+        id(b, "pid", &l->pid);
+        tf_buf_puts(b, ", ");
+        id(b, "tid", &l->tid);
+        tf_buf_puts(b, ", ");
+        key(b, "rows");
+        tf_buf_printf(b, "%u", l->rows ? l->rows : 1);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_lanes);
+    tf_buf_puts(b, ",\n  \"categories\": [");
+    for (size_t i = 0; i < f->n_cats; i++) {
+        item(b, i);
+        str(b, "name", f->cats[i].name ? f->cats[i].name : f->cats[i].key);
+        tf_buf_puts(b, ", ");
+        color(b, "color", f->cats[i].color);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_cats);
+    tf_buf_puts(b, ",\n  \"bars\": [");
+    static const char *const shapes[] = {"slice", "dense", "instant"};
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *r = &f->bars[i];
+        item(b, i);
+        key(b, "lane");
+        tf_buf_printf(b, "%zu, ", r->lane);
+        key(b, "row");
+        tf_buf_printf(b, "%u, ", r->row);
+        key(b, "x0");
+        tf_buf_num(b, r->x0, 6);
+        tf_buf_puts(b, ", ");
+        key(b, "x1");
+        tf_buf_num(b, r->x1, 6);
+        tf_buf_puts(b, ", ");
+        str(b, "name", r->name);
+        tf_buf_puts(b, ", ");
+        const struct tf_category *c = &f->cats[r->cat];
+        str(b, "category", c->name ? c->name : c->key);
+        tf_buf_puts(b, ", ");
+        boolean(b, "clip_left", r->clip_left);
+        tf_buf_puts(b, ", ");
+        boolean(b, "clip_right", r->clip_right);
+        tf_buf_puts(b, ", ");
+        key(b, "merged");
+        tf_buf_printf(b, "%zu, ", r->merged);
+        str(b, "shape", shapes[r->shape]);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_bars);
+    tf_buf_puts(b, ",\n  \"arrows\": [");
+    for (size_t i = 0; i < f->n_arrows; i++) {
+        const struct tf_arrow *a = &f->arrows[i];
+        item(b, i);
+        tf_buf_printf(b, "\"from\": {\"lane\": %zu, \"row\": %u, ", a->lane0, a->row0);
+        num(b, "x", a->x0);
+        tf_buf_printf(b, "}, \"to\": {\"lane\": %zu, \"row\": %u, ", a->lane1, a->row1);
+        num(b, "x", a->x1);
+        tf_buf_puts(b, "}}");
+    }
+    end_list(b, f->n_arrows);
+    tf_buf_puts(b, ",\n  \"legend\": [");
+    for (size_t i = 0; i < f->n_legend; i++) {
+        item(b, i);
+        str(b, "label", f->legend[i].label);
+        tf_buf_puts(b, ", ");
+        color(b, "color", f->cats[f->legend[i].cat].color);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_legend);
+    tf_buf_puts(b, ",\n  ");
+    strings(b, "notes", f->notes, f->n_notes);
+    tf_buf_puts(b, "\n}\n");
+}
+
 static bool render_json(const struct tf_figure *f, const struct tf_render_opts *o,
                         struct tf_buf *b, struct tf_diag *d)
 {
     (void)o;
     (void)d;
+    if (f->schema && strcmp(f->schema, "tracefig-figure-2") == 0) {
+        render_v2(f, b);
+        return true;
+    }
     const char *unit = f->clock_unit ? f->clock_unit : "ms";
     char k0[32], k1[32];
     snprintf(k0, sizeof k0, "start_%s", unit);
@@ -200,7 +345,7 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
 const struct tf_backend tf_backend_json = {
     .name = "json",
     .exts = {".json", NULL},
-    .description = "the figure model (schema tracefig-figure-1)",
+    .description = "the figure model (schema tracefig-figure-1 or -2)",
     .available = true,
     .render = render_json,
 };

@@ -60,6 +60,10 @@
 #define TF_TICK_PT 11.44
 #define TF_LABEL_PT 12.48
 
+/* Flame charts (figure.flame). */
+#define FLAME_EDGE_PT 0.3
+#define MIN_BAR_PT 0.6
+
 /* Geometry, points. */
 #define DEFAULT_W 720.0 /* a model without a size: 10 x 3 in */
 #define DEFAULT_H 216.0
@@ -81,6 +85,7 @@
 #define C_TEXT 0x262626u   /* axis labels, legend text: ".15" */
 #define C_SPINE 0xCCCCCCu  /* ".8" */
 #define C_GRID 0x808080u   /* "gray" */
+#define C_ARROW 0x555555u  /* Tol's dark grey */
 #define C_FRAME 0xCCCCCCu
 #define SPINE_W 1.0
 #define GRID_W 0.8
@@ -241,6 +246,13 @@ static void put_frame(struct lay *L, double x0, double y0, double x1, double y1,
     tf_scene_path(L->s, &p);
 }
 
+/* A colour 35 % darker, for edges that separate bars of one colour. */
+static uint32_t darker(uint32_t rgb)
+{
+    uint32_t r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
+    return ((r * 65 / 100) << 16) | ((g * 65 / 100) << 8) | (b * 65 / 100);
+}
+
 static double clampd(double v, double lo, double hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -358,8 +370,16 @@ static bool css_ident(const char *s)
 static void lane_grid(struct lay *L)
 {
     const struct tf_figure *f = L->f;
-    /* Horizontal grid through lane centres (seaborn whitegrid), solid. */
+    /* Horizontal grid through lane centres (seaborn whitegrid), solid; in
+     * a flame chart, lines between the lanes instead. */
     for (size_t i = 0; i < f->n_lanes; i++) {
+        if (f->flame) {
+            if (i == 0)
+                continue;
+            double y = row_top(L, i, 0);
+            put_line(L, L->pl, y, L->pr, y, C_SPINE, 1.0, HGRID_W, NULL, 0, "hgrid");
+            continue;
+        }
         double y = lane_mid(L, i);
         put_line(L, L->pl, y, L->pr, y, C_SPINE, 1.0, HGRID_W, NULL, 0, "hgrid");
     }
@@ -389,7 +409,10 @@ static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x
     double base = tf_text_center_baseline(yc, size, true);
     struct box bx = {cx - w / 2, base - tf_text_ascent(size, true), cx + w / 2,
                      base + tf_text_descent(size, true)};
-    for (size_t i = 0; i < L->n_inbar; i++)
+    /* Labels sit inside their bars, so only labels of overlapping bars can
+     * collide; a figure of thousands of bars checks the recent ones. */
+    size_t from = L->n_inbar > 512 ? L->n_inbar - 64 : 0;
+    for (size_t i = from; i < L->n_inbar; i++)
         if (box_overlaps(&bx, &L->inbar[i]))
             return;
     if (!TF_GROW(L->inbar, L->n_inbar, L->cap_inbar)) {
@@ -398,6 +421,45 @@ static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x
     }
     L->inbar[L->n_inbar++] = bx;
     put_text(L, b->label, cx, base, size, TF_ANCHOR_MIDDLE, b->label_color, "inbar");
+}
+
+/* A bar of a flame chart: a thin edge in a darker shade, at least
+ * MIN_BAR_PT wide; a dense span lighter and without edge; an instant a
+ * vertical stroke. */
+static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p, double top,
+                        double bottom)
+{
+    p->stroke_width = FLAME_EDGE_PT;
+    p->stroke = darker(b->color);
+    if (b->shape == TF_SHAPE_INSTANT) {
+        double *xs = (double *)p->xs, *ys = (double *)p->ys;
+        xs[0] = xs[1] = p->xs[0];
+        ys[0] = top + 1;
+        ys[1] = bottom - 1;
+        p->n = 2;
+        p->closed = false;
+        p->has_fill = false;
+        p->stroke = b->color;
+        p->stroke_width = 1.0;
+        return;
+    }
+    if (b->shape == TF_SHAPE_DENSE) {
+        p->fill_opacity = 0.55;
+        p->has_stroke = false;
+    }
+    /* Widen a bar too thin to see, keeping its left edge (its outline is a
+     * plain rectangle then: nothing that thin is torn). */
+    double x0 = p->xs[0], x1 = p->xs[1];
+    if (x1 - x0 < MIN_BAR_PT && p->n >= 4) {
+        double *xs = (double *)p->xs, *ys = (double *)p->ys;
+        x1 = x0 + MIN_BAR_PT;
+        xs[0] = x0, ys[0] = bottom;
+        xs[1] = x1, ys[1] = bottom;
+        xs[2] = x1, ys[2] = top;
+        xs[3] = x0, ys[3] = top;
+        p->n = 4;
+        (void)L;
+    }
 }
 
 static void bars(struct lay *L)
@@ -461,8 +523,10 @@ static void bars(struct lay *L)
             .stroke_opacity = 1.0,
             .stroke_width = TF_BAR_EDGE_PT,
         };
+        if (f->flame)
+            flame_shape(L, b, &p, top, bottom);
         tf_scene_path(L->s, &p);
-        if (b->label && b->label[0]) {
+        if (b->label && b->label[0] && b->shape == TF_SHAPE_SLICE) {
             double x0, x1;
             tf_bar_drawn_extent(f, b, &x0, &x1);
             bar_label(L, b, xpt(L, x0), xpt(L, x1), (top + bottom) / 2);
@@ -471,6 +535,42 @@ static void bars(struct lay *L)
     }
     free(attrs);
     tf_buf_fini(&cls);
+}
+
+/* Flow arrows: a line from one row to another, with a small head. */
+static void arrows(struct lay *L)
+{
+    const struct tf_figure *f = L->f;
+    if (!f->n_arrows)
+        return;
+    tf_scene_group_begin(L->s, &(struct tf_group){.cls = "arrows"});
+    for (size_t i = 0; i < f->n_arrows; i++) {
+        const struct tf_arrow *a = &f->arrows[i];
+        if (a->lane0 >= f->n_lanes || a->lane1 >= f->n_lanes)
+            continue;
+        double x0 = xpt(L, a->x0), x1 = xpt(L, a->x1);
+        double y0 = row_top(L, a->lane0, a->row0) + L->row_h / 2;
+        double y1 = row_top(L, a->lane1, a->row1) + L->row_h / 2;
+        put_line(L, x0, y0, x1, y1, C_ARROW, 0.8, 0.6, NULL, 0, "arrow");
+        double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
+        if (len < 1e-9)
+            continue;
+        double ux = dx / len, uy = dy / len, h = 3.0, w = 1.6;
+        double xs[3] = {x1, x1 - h * ux - w * uy, x1 - h * ux + w * uy};
+        double ys[3] = {y1, y1 - h * uy + w * ux, y1 - h * uy - w * ux};
+        struct tf_path p = {
+            .xs = xs,
+            .ys = ys,
+            .n = 3,
+            .closed = true,
+            .has_fill = true,
+            .fill = C_ARROW,
+            .fill_opacity = 0.8,
+            .cls = "arrowhead",
+        };
+        tf_scene_path(L->s, &p);
+    }
+    tf_scene_group_end(L->s);
 }
 
 /* Tick labels centred under x positions; a label that would touch the
@@ -510,6 +610,7 @@ static void timeline(struct lay *L)
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "timeline"});
     lane_grid(L);
     bars(L);
+    arrows(L);
     /* Spines: left and bottom (top and right are hidden). */
     put_line(L, L->pl, L->pt, L->pl, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
     put_line(L, L->pl, L->pb, L->pr, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");

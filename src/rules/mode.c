@@ -3,7 +3,11 @@
 
 #include <string.h>
 
-const struct tf_mode *const tf_modes[] = {&tf_mode_timeline, &tf_mode_pytorch, NULL};
+/* For Chrome traces the legacy PyTorch mode comes first: it claims the
+ * traces that hold its Candidate_Eval_N window event, the generic mode
+ * takes every other. */
+const struct tf_mode *const tf_modes[] = {&tf_mode_timeline, &tf_mode_pytorch, &tf_mode_chrome,
+                                          NULL};
 
 const struct tf_mode *tf_mode_by_name(const char *name)
 {

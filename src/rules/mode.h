@@ -17,6 +17,12 @@
 #include "model/figure.h"
 #include "model/trace.h"
 
+/* --color PATTERN=COLOR: a glob on an event's name or category. */
+struct tf_color_rule {
+    const char *pattern;
+    uint32_t rgb;
+};
+
 /* Options of the rules, from the command line. */
 struct tf_opts {
     struct tf_opt_int start_candidate; /* --start_candidate, else --focus_candidate */
@@ -25,6 +31,22 @@ struct tf_opts {
     double min_runtime_pct;            /* --min_runtime_pct */
     bool has_legend_y;
     double legend_y;                   /* --legend_y */
+    /* The generic Chrome mode. */
+    bool has_from, has_to;
+    int64_t from_ns, to_ns;            /* --from, --to: from the trace's origin */
+    const char *window_event;          /* --window-event NAME */
+    long long occurrence;              /* --occurrence K (1-based; 0 means 1) */
+    double pad_pct;                    /* --pad P: % of the window's span */
+    const char *const *lanes;          /* --lanes PATTERN,...: kept, in this order */
+    size_t n_lanes;
+    const char *const *hide;           /* --hide PATTERN,... */
+    size_t n_hide;
+    long long max_lanes;               /* --max-lanes N (0: the default) */
+    long long depth;                   /* --depth N (0: the default) */
+    const struct tf_color_rule *colors; /* --color PATTERN=COLOR, first match wins */
+    size_t n_colors;
+    bool flows;                        /* --flows: draw flow arrows */
+    bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
 };
 
 /* What a mode builds from. */
@@ -44,6 +66,8 @@ struct tf_mode {
     bool (*begin)(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k,
                   struct tf_diag *d);
     void (*end)(struct tf_keep *k); /* frees k->state; may be NULL */
+    /* Frees what the mode left in the trace for build(); may be NULL. */
+    void (*release)(struct tf_trace *t);
     /* The figure; false with a message for a trace it cannot draw. */
     bool (*build)(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
                   struct tf_diag *d);
@@ -57,8 +81,9 @@ const struct tf_mode *tf_mode_by_name(const char *name);
 /* The mode --mode auto uses for a kind (NULL: none). */
 const struct tf_mode *tf_mode_for_kind(enum tf_trace_kind kind);
 
-/* The entries (rules/timeline.c, rules/pytorch.c). */
+/* The entries (rules/timeline.c, rules/pytorch.c, rules/chrome.c). */
 extern const struct tf_mode tf_mode_timeline;
 extern const struct tf_mode tf_mode_pytorch;
+extern const struct tf_mode tf_mode_chrome;
 
 #endif

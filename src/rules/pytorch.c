@@ -73,6 +73,7 @@ struct rec {
 
 struct collector {
     struct tf_pytorch *out;
+    bool claims; /* an event named Candidate_Eval_<digits> was seen */
     char win_name[40];
     long long n;  /* the N of Candidate_Eval_N */
     bool found;
@@ -97,10 +98,32 @@ static bool equals(const char *p, size_t n, const char *lit)
     return strlen(lit) == n && memcmp(p, lit, n) == 0;
 }
 
-static unsigned wants(void *ctx, const char *name, size_t len)
+/* Whether a name is Candidate_Eval_<digits>: the trace is then this
+ * mode's, whatever N it holds. */
+static bool candidate_eval(const char *name, size_t len)
+{
+    static const char prefix[] = "Candidate_Eval_";
+    size_t n = sizeof prefix - 1;
+    if (len <= n || memcmp(name, prefix, n) != 0)
+        return false;
+    for (size_t i = n; i < len; i++)
+        if (name[i] < '0' || name[i] > '9')
+            return false;
+    return true;
+}
+
+static bool claims(void *ctx)
 {
     const struct collector *c = ctx;
+    return c->claims;
+}
+
+static unsigned wants(void *ctx, const char *name, size_t len)
+{
+    struct collector *c = ctx;
     unsigned tag = 0;
+    if (candidate_eval(name, len))
+        c->claims = true;
     if (contains(name, len, "POSIX_Lustre_Read") || equals(name, len, "IO_Wait_For_GPU"))
         tag = TAG_IO;
     else if (contains(name, len, "Math_Operations") || contains(name, len, "H2D_Transfer"))
@@ -199,7 +222,8 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
     c->out = &t->pytorch;
     c->n = o->start_candidate.set ? o->start_candidate.v : 0;
     snprintf(c->win_name, sizeof c->win_name, "Candidate_Eval_%lld", c->n);
-    k->chrome = (struct tf_chrome_sink){.wants = wants, .slice = slice, .finish = finish, .ctx = c};
+    k->chrome = (struct tf_chrome_sink){
+        .claims = claims, .wants = wants, .slice = slice, .finish = finish, .ctx = c};
     k->state = c;
     return true;
 }

@@ -1,0 +1,32 @@
+/* strtab.h - a table of distinct strings: each string once, named by a
+ * small number, for the names and categories of the events a figure keeps
+ * (a trace repeats a few thousand names millions of times).
+ */
+#ifndef TF_STRTAB_H
+#define TF_STRTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+
+struct tf_strtab {
+    struct tf_arena arena;
+    const char **strs; /* by id */
+    uint32_t *hashes;
+    size_t n, cap, cap_hashes;
+    uint32_t *slots; /* id + 1, 0 empty */
+    size_t n_slots;
+};
+
+void tf_strtab_init(struct tf_strtab *t);
+void tf_strtab_fini(struct tf_strtab *t);
+/* The id of s (added when new); false when out of memory. */
+bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id);
+static inline const char *tf_strtab_str(const struct tf_strtab *t, uint32_t id)
+{
+    return t->strs[id];
+}
+
+#endif

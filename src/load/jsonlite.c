@@ -1,0 +1,340 @@
+/* jsonlite.c - see jsonlite.h. */
+#include "load/jsonlite.h"
+
+#include <math.h>
+#include <string.h>
+
+static int hexval(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The 4 hex digits at p (n bytes left), or -1. */
+static long hex4(const unsigned char *p, size_t n)
+{
+    if (n < 4)
+        return -1;
+    long v = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval(p[i]);
+        if (h < 0)
+            return -1;
+        v = (v << 4) | h;
+    }
+    return v;
+}
+
+static void put_utf8(struct tf_buf *b, uint32_t c)
+{
+    char u[4];
+    size_t n;
+    if (c < 0x80) {
+        u[0] = (char)c;
+        n = 1;
+    } else if (c < 0x800) {
+        u[0] = (char)(0xC0 | (c >> 6));
+        u[1] = (char)(0x80 | (c & 0x3F));
+        n = 2;
+    } else if (c < 0x10000) {
+        u[0] = (char)(0xE0 | (c >> 12));
+        u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        u[2] = (char)(0x80 | (c & 0x3F));
+        n = 3;
+    } else {
+        u[0] = (char)(0xF0 | (c >> 18));
+        u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+        u[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+        u[3] = (char)(0x80 | (c & 0x3F));
+        n = 4;
+    }
+    tf_buf_putn(b, u, n);
+}
+
+void tf_jl_string(const unsigned char *raw, size_t n, struct tf_buf *out)
+{
+    tf_buf_clear(out);
+    tf_buf_putn(out, "", 0);
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i;
+        while (run < n && raw[run] != '\\')
+            run++;
+        if (run > i)
+            tf_buf_putn(out, (const char *)raw + i, run - i);
+        i = run;
+        if (i >= n)
+            break;
+        if (i + 1 >= n)
+            break;
+        unsigned char e = raw[i + 1];
+        i += 2;
+        switch (e) {
+        case '"': tf_buf_putc(out, '"'); break;
+        case '\\': tf_buf_putc(out, '\\'); break;
+        case '/': tf_buf_putc(out, '/'); break;
+        case 'b': tf_buf_putc(out, '\b'); break;
+        case 'f': tf_buf_putc(out, '\f'); break;
+        case 'n': tf_buf_putc(out, '\n'); break;
+        case 'r': tf_buf_putc(out, '\r'); break;
+        case 't': tf_buf_putc(out, '\t'); break;
+        case 'u': {
+            long v = hex4(raw + i, n - i);
+            if (v < 0)
+                return;
+            i += 4;
+            uint32_t c = (uint32_t)v;
+            if (c >= 0xD800 && c <= 0xDBFF && i + 6 <= n && raw[i] == '\\' && raw[i + 1] == 'u') {
+                long lo = hex4(raw + i + 2, n - i - 2);
+                if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                    c = 0x10000 + ((c - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
+                    i += 6;
+                }
+            }
+            if (c == 0)
+                break; /* dropped */
+            if (c >= 0xD800 && c <= 0xDFFF)
+                c = 0xFFFD; /* an unpaired surrogate */
+            put_utf8(out, c);
+            break;
+        }
+        default:
+            return;
+        }
+    }
+}
+
+bool tf_jl_is_int(const unsigned char *raw, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (raw[i] == '.' || raw[i] == 'e' || raw[i] == 'E')
+            return false;
+    return n > 0;
+}
+
+/* A number as decimal digits: up to 19 significant ones in *mant, the
+ * power of ten they are scaled by in *exp10, and whether any non-zero
+ * digit was dropped beyond them (for rounding) in *rest.  False when the
+ * bytes are not a number. */
+static bool decompose(const unsigned char *raw, size_t n, bool *neg, uint64_t *mant, int *exp10,
+                      int *first_dropped, bool *rest)
+{
+    size_t i = 0;
+    *neg = false;
+    *mant = 0;
+    *exp10 = 0;
+    *first_dropped = -1;
+    *rest = false;
+    if (i < n && raw[i] == '-') {
+        *neg = true;
+        i++;
+    }
+    int digits = 0, dropped = 0;
+    bool any = false, frac = false;
+    for (; i < n; i++) {
+        unsigned char c = raw[i];
+        if (c == '.') {
+            frac = true;
+            continue;
+        }
+        if (c < '0' || c > '9')
+            break;
+        any = true;
+        int d = c - '0';
+        if (digits == 0 && d == 0) {
+            if (frac)
+                (*exp10)--;
+            continue; /* leading zeros */
+        }
+        if (digits < 19) {
+            *mant = *mant * 10 + (uint64_t)d;
+            digits++;
+            if (frac)
+                (*exp10)--;
+        } else {
+            if (dropped == 0)
+                *first_dropped = d;
+            else if (d)
+                *rest = true;
+            dropped++;
+            if (!frac)
+                (*exp10)++;
+        }
+    }
+    if (!any)
+        return false;
+    if (i < n && (raw[i] == 'e' || raw[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < n && (raw[i] == '+' || raw[i] == '-'))
+            eneg = raw[i++] == '-';
+        long e = 0;
+        for (; i < n && raw[i] >= '0' && raw[i] <= '9'; i++)
+            if (e < 100000)
+                e = e * 10 + (raw[i] - '0');
+        *exp10 += (int)(eneg ? -e : e);
+    }
+    return true;
+}
+
+bool tf_jl_fixed(const unsigned char *raw, size_t n, int scale, int64_t *out)
+{
+    bool neg, rest;
+    uint64_t m;
+    int e, first;
+    if (!decompose(raw, n, &neg, &m, &e, &first, &rest))
+        return false;
+    e += scale;
+    /* value = m * 10^e (+ the dropped digits); round half away from zero. */
+    if (m == 0) {
+        *out = 0;
+        return true;
+    }
+    if (e >= 0) {
+        if (e > 19)
+            return false;
+        for (int k = 0; k < e; k++) {
+            if (m > UINT64_MAX / 10)
+                return false;
+            m *= 10;
+        }
+        /* Digits beyond the 19 kept ones: below the unit only when e == 0
+         * (with e > 0 the value has over 19 integer digits: too large). */
+        if (first >= 0 && e > 0)
+            return false;
+        if (first >= 5)
+            m++;
+    } else {
+        int drop = -e;
+        if (drop > 19) {
+            m = 0;
+        } else {
+            uint64_t p = 1;
+            for (int k = 0; k < drop; k++)
+                p *= 10;
+            /* Half and above rounds away from zero; the dropped digits
+             * beyond the 19 kept ones are worth less than one unit of r. */
+            uint64_t q = m / p, r = m % p;
+            m = q + (r >= p - r ? 1 : 0);
+        }
+    }
+    if (m > (uint64_t)INT64_MAX)
+        return false;
+    *out = neg ? -(int64_t)m : (int64_t)m;
+    return true;
+}
+
+bool tf_jl_double(const unsigned char *raw, size_t n, double *out)
+{
+    bool neg, rest;
+    uint64_t m;
+    int e, first;
+    if (!decompose(raw, n, &neg, &m, &e, &first, &rest))
+        return false;
+    double v = (double)m;
+    if (first >= 5)
+        v += 1.0; /* close enough for a 20th digit */
+    if (e > 0)
+        v *= pow(10.0, e);
+    else if (e < 0)
+        v /= pow(10.0, -e);
+    *out = neg ? -v : v;
+    return true;
+}
+
+/* --- walking a validated value ---------------------------------------- */
+
+static size_t skip_ws(const unsigned char *p, size_t n, size_t i)
+{
+    while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* The end of the string token starting at p[i] == '"'. */
+static size_t string_end(const unsigned char *p, size_t n, size_t i)
+{
+    for (i++; i < n; i++) {
+        if (p[i] == '\\')
+            i++;
+        else if (p[i] == '"')
+            return i + 1;
+    }
+    return n;
+}
+
+/* The end of the value starting at p[i]. */
+static size_t value_end(const unsigned char *p, size_t n, size_t i)
+{
+    if (i >= n)
+        return n;
+    if (p[i] == '"')
+        return string_end(p, n, i);
+    if (p[i] == '{' || p[i] == '[') {
+        size_t depth = 0;
+        for (; i < n; i++) {
+            unsigned char c = p[i];
+            if (c == '"') {
+                i = string_end(p, n, i) - 1;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (--depth == 0)
+                    return i + 1;
+            }
+        }
+        return n;
+    }
+    while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ' ' && p[i] != '\n' &&
+           p[i] != '\r' && p[i] != '\t')
+        i++;
+    return i;
+}
+
+bool tf_jl_member(const unsigned char *p, size_t n, size_t *pos, const unsigned char **key,
+                  size_t *key_len, const unsigned char **val, size_t *val_len)
+{
+    size_t i = *pos;
+    if (i == 0) {
+        i = skip_ws(p, n, 0);
+        if (i >= n || p[i] != '{')
+            return false;
+        i++;
+    }
+    i = skip_ws(p, n, i);
+    if (i < n && p[i] == ',')
+        i = skip_ws(p, n, i + 1);
+    if (i >= n || p[i] != '"')
+        return false;
+    size_t ke = string_end(p, n, i);
+    *key = p + i + 1;
+    *key_len = ke >= i + 2 ? ke - i - 2 : 0;
+    i = skip_ws(p, n, ke);
+    if (i >= n || p[i] != ':')
+        return false;
+    i = skip_ws(p, n, i + 1);
+    size_t ve = value_end(p, n, i);
+    *val = p + i;
+    *val_len = ve - i;
+    *pos = ve;
+    return true;
+}
+
+const unsigned char *tf_jl_get(const unsigned char *p, size_t n, const char *name,
+                               size_t *val_len)
+{
+    size_t pos = 0, klen, vlen, nl = strlen(name);
+    const unsigned char *k, *v;
+    const unsigned char *found = NULL;
+    while (tf_jl_member(p, n, &pos, &k, &klen, &v, &vlen))
+        if (klen == nl && memcmp(k, name, nl) == 0) {
+            found = v; /* the last one wins, as in JavaScript */
+            *val_len = vlen;
+        }
+    return found;
+}

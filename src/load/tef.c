@@ -1,0 +1,647 @@
+/* tef.c - Chrome trace events for the generic mode; see tef.h.
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * Times.  ts and dur are microseconds, often with nanosecond digits
+ * ("1682725897226747.123"); they are read as exact integers of nanoseconds
+ * (jsonlite.h), so clipping, sorting and the overlap statistics need no
+ * floating point and never lose the last digit.  |ts| up to about 9.2e15 us
+ * (the year 2262) fits.
+ *
+ * Threads.  B/E events pair per (pid, tid) with the ids compared as typed
+ * text ("1" and 1 differ), through a hash table of threads; each thread has
+ * a stack of open B events.  In pass 1 a frame keeps the B's time and name;
+ * in pass 2 also its category, args and colour, for the record of the pair.
+ * An E closes the innermost B of its thread whatever its name (a different
+ * name is counted and reported once); an E with no open B is dropped; a B
+ * never closed becomes a record that runs to the end of the trace
+ * (open_end), which the mode cuts at the window's edge.
+ *
+ * Blocks.  The index holds, per block of TF_TEF_BLOCK elements, where it
+ * starts and the interval its timed events cover; a block holding B or E
+ * events is always revisited (its pairs may reach into the window from
+ * anywhere).  Pass 2 thus reads the window's part of a time-ordered trace
+ * and nothing else.
+ */
+#include "load/tef.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "load/jsonlite.h"
+
+const char *const tf_tef_field_names[TF_TEF_N_FIELDS] = {
+    "ph", "name", "cat", "ts", "dur", "pid", "tid", "args",
+};
+
+struct frame {
+    size_t idx;
+    int64_t ts;
+    uint32_t name_hash;
+    char *name, *cat, *cname; /* owned */
+    unsigned char *args;      /* owned, pass 2 only */
+    size_t args_len;
+    struct tf_id pid, tid;    /* str owned by the thread */
+};
+
+struct thread {
+    char *key; /* typed "pid|tid" text, owned */
+    struct tf_id pid, tid;
+    char *pid_str, *tid_str; /* owned */
+    struct frame *st;
+    size_t n, cap;
+};
+
+struct block {
+    struct tf_scan_mark mark;
+    size_t first_idx;
+    bool timed;       /* lo/hi hold something */
+    int64_t lo, hi;   /* times its events cover */
+    bool pairs;       /* holds B or E events */
+};
+
+struct tf_tef {
+    const char *file;
+    const struct tf_tef_sink *sink;
+    int pass;
+    struct thread *th;
+    size_t n_th, cap_th;
+    size_t *hash; /* thread index + 1 per slot, 0 empty */
+    size_t hash_cap;
+    struct block *blocks;
+    size_t n_blocks, cap_blocks;
+    int64_t lo, hi; /* the window */
+    /* decoding scratch */
+    struct tf_buf name, cat, pid, tid, id, cname, key, tmp;
+    size_t n_unmatched_end, n_name_mismatch, n_open;
+};
+
+struct tf_tef *tf_tef_new(const char *file, const struct tf_tef_sink *sink)
+{
+    struct tf_tef *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->file = file;
+    t->sink = sink;
+    t->pass = 1;
+    struct tf_buf *bufs[] = {&t->name, &t->cat, &t->pid, &t->tid, &t->id, &t->cname, &t->key,
+                             &t->tmp};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        tf_buf_init(bufs[i]);
+    return t;
+}
+
+static void free_frame(struct frame *f)
+{
+    free(f->name);
+    free(f->cat);
+    free(f->cname);
+    free(f->args);
+}
+
+/* Closes every frame of every thread (after pass 1). */
+static void clear_threads(struct tf_tef *t)
+{
+    for (size_t i = 0; i < t->n_th; i++) {
+        for (size_t k = 0; k < t->th[i].n; k++)
+            free_frame(&t->th[i].st[k]);
+        t->th[i].n = 0;
+    }
+}
+
+void tf_tef_free(struct tf_tef *t)
+{
+    if (!t)
+        return;
+    clear_threads(t);
+    for (size_t i = 0; i < t->n_th; i++) {
+        free(t->th[i].key);
+        free(t->th[i].pid_str);
+        free(t->th[i].tid_str);
+        free(t->th[i].st);
+    }
+    free(t->th);
+    free(t->hash);
+    free(t->blocks);
+    struct tf_buf *bufs[] = {&t->name, &t->cat, &t->pid, &t->tid, &t->id, &t->cname, &t->key,
+                             &t->tmp};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        tf_buf_fini(bufs[i]);
+    free(t);
+}
+
+/* --- decoding ------------------------------------------------------------ */
+
+static const char *jtok_type(enum tf_jtok k)
+{
+    switch (k) {
+    case TF_JT_OBJECT: return "an object";
+    case TF_JT_ARRAY: return "an array";
+    case TF_JT_STRING: return "a string";
+    case TF_JT_NUMBER: return "a number";
+    case TF_JT_TRUE:
+    case TF_JT_FALSE: return "a boolean";
+    case TF_JT_NULL: return "null";
+    case TF_JT_NONE: break;
+    }
+    return "nothing";
+}
+
+/* A string member decoded into b (NUL-terminated); false when absent or
+ * not a string. */
+static bool get_str(const unsigned char *data, const struct tf_scan_field *f, struct tf_buf *b)
+{
+    if (f->type != TF_JT_STRING)
+        return false;
+    if (!f->escaped) {
+        tf_buf_clear(b);
+        tf_buf_putn(b, (const char *)data + f->off, f->len);
+    } else {
+        tf_jl_string(data + f->off, f->len, b);
+    }
+    return !b->oom;
+}
+
+/* A time member (us) as nanoseconds.  *has false when absent or null;
+ * false with a message for another type or a value out of range. */
+static bool get_time(const struct tf_tef *t, const unsigned char *data,
+                     const struct tf_scan_field *f, const char *key, size_t idx, int64_t *ns,
+                     bool *has, struct tf_diag *d)
+{
+    *has = false;
+    if (f->type == TF_JT_NONE || f->type == TF_JT_NULL)
+        return true;
+    if (f->type != TF_JT_NUMBER)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: traceEvents[%zu].%s: expected a number, got %s", t->file, idx,
+                             key, jtok_type(f->type));
+    if (!tf_jl_fixed(data + f->off, f->len, 3, ns))
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: traceEvents[%zu].%s: out of range (|value| > 9e15 us)", t->file,
+                             idx, key);
+    *has = true;
+    return true;
+}
+
+/* A pid or tid: a number (an integer; other numbers by their text) or a
+ * string, decoded into b. */
+static void get_id(const unsigned char *data, const struct tf_scan_field *f, struct tf_buf *b,
+                   struct tf_id *id)
+{
+    memset(id, 0, sizeof *id);
+    if (f->type == TF_JT_NUMBER) {
+        int64_t v;
+        if (tf_jl_is_int(data + f->off, f->len) && tf_jl_fixed(data + f->off, f->len, 0, &v)) {
+            id->kind = TF_ID_NUM;
+            id->num = (long long)v;
+            return;
+        }
+        tf_buf_clear(b);
+        tf_buf_putn(b, (const char *)data + f->off, f->len);
+        id->kind = TF_ID_STR;
+        id->str = b->data;
+    } else if (get_str(data, f, b)) {
+        id->kind = TF_ID_STR;
+        id->str = b->data;
+    }
+}
+
+/* A string member found by name in the element's bytes (those the scanner
+ * does not locate), decoded into b; NULL when absent or not a string. */
+static const char *extra_str(const unsigned char *data, size_t len, const char *key,
+                             struct tf_buf *b)
+{
+    size_t vl;
+    const unsigned char *v = tf_jl_get(data, len, key, &vl);
+    if (!v || vl < 2 || v[0] != '"')
+        return NULL;
+    tf_jl_string(v + 1, vl - 2, b);
+    return b->oom ? NULL : b->data;
+}
+
+/* An async or flow id: "id", or "id2" {"local"|"global"}, as text. */
+static const char *get_async_id(const unsigned char *data, size_t len, struct tf_buf *b)
+{
+    size_t vl;
+    const unsigned char *v = tf_jl_get(data, len, "id", &vl);
+    const char *prefix = "";
+    if (!v) {
+        const unsigned char *id2 = tf_jl_get(data, len, "id2", &vl);
+        if (id2 && id2[0] == '{') {
+            size_t n2 = vl;
+            if ((v = tf_jl_get(id2, n2, "local", &vl)))
+                prefix = "local:";
+            else if ((v = tf_jl_get(id2, n2, "global", &vl)))
+                prefix = "global:";
+        }
+    }
+    if (!v)
+        return NULL;
+    tf_buf_clear(b);
+    tf_buf_puts(b, prefix);
+    if (v[0] == '"') {
+        struct tf_buf s;
+        tf_buf_init(&s);
+        tf_jl_string(v + 1, vl - 2, &s);
+        tf_buf_puts(b, s.data ? s.data : "");
+        tf_buf_fini(&s);
+    } else {
+        tf_buf_putn(b, (const char *)v, vl);
+    }
+    return b->oom ? NULL : b->data;
+}
+
+static bool get_bool(const unsigned char *data, size_t len, const char *key)
+{
+    size_t vl;
+    const unsigned char *v = tf_jl_get(data, len, key, &vl);
+    return v && vl == 4 && memcmp(v, "true", 4) == 0;
+}
+
+/* --- threads ------------------------------------------------------------- */
+
+static uint32_t fnv(const char *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 16777619u;
+    return h;
+}
+
+static void id_key(struct tf_buf *b, const struct tf_id *id)
+{
+    if (id->kind == TF_ID_NUM)
+        tf_buf_printf(b, "i%lld", id->num);
+    else if (id->kind == TF_ID_STR)
+        tf_buf_printf(b, "s%s", id->str);
+    else
+        tf_buf_putc(b, '-');
+}
+
+static bool rehash(struct tf_tef *t, size_t cap)
+{
+    size_t *h = calloc(cap, sizeof *h);
+    if (!h)
+        return false;
+    for (size_t i = 0; i < t->n_th; i++) {
+        size_t s = fnv(t->th[i].key, strlen(t->th[i].key)) & (cap - 1);
+        while (h[s])
+            s = (s + 1) & (cap - 1);
+        h[s] = i + 1;
+    }
+    free(t->hash);
+    t->hash = h;
+    t->hash_cap = cap;
+    return true;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+/* The thread of (pid, tid), created when new; NULL when out of memory
+ * (reported). */
+static struct thread *thread_of(struct tf_tef *t, const struct tf_id *pid, const struct tf_id *tid,
+                                bool create, struct tf_diag *d)
+{
+    tf_buf_clear(&t->key);
+    id_key(&t->key, pid);
+    tf_buf_putc(&t->key, '|');
+    id_key(&t->key, tid);
+    if (t->key.oom) {
+        tf_diag_oom(d, t->file);
+        return NULL;
+    }
+    uint32_t h = fnv(t->key.data, t->key.len);
+    if (t->hash_cap) {
+        for (size_t s = h & (t->hash_cap - 1); t->hash[s]; s = (s + 1) & (t->hash_cap - 1))
+            if (strcmp(t->th[t->hash[s] - 1].key, t->key.data) == 0)
+                return &t->th[t->hash[s] - 1];
+    }
+    if (!create)
+        return NULL;
+    if ((t->n_th + 1) * 2 > t->hash_cap && !rehash(t, t->hash_cap ? t->hash_cap * 2 : 64)) {
+        tf_diag_oom(d, t->file);
+        return NULL;
+    }
+    if (!TF_GROW(t->th, t->n_th, t->cap_th)) {
+        tf_diag_oom(d, t->file);
+        return NULL;
+    }
+    struct thread *th = &t->th[t->n_th];
+    memset(th, 0, sizeof *th);
+    th->key = strdup(t->key.data);
+    th->pid = *pid;
+    th->tid = *tid;
+    th->pid_str = pid->kind == TF_ID_STR ? dup_or_null(pid->str) : NULL;
+    th->tid_str = tid->kind == TF_ID_STR ? dup_or_null(tid->str) : NULL;
+    if (!th->key || (pid->kind == TF_ID_STR && !th->pid_str) ||
+        (tid->kind == TF_ID_STR && !th->tid_str)) {
+        free(th->key);
+        free(th->pid_str);
+        free(th->tid_str);
+        tf_diag_oom(d, t->file);
+        return NULL;
+    }
+    th->pid.str = th->pid_str;
+    th->tid.str = th->tid_str;
+    size_t s = h & (t->hash_cap - 1);
+    while (t->hash[s])
+        s = (s + 1) & (t->hash_cap - 1);
+    t->hash[s] = ++t->n_th;
+    return th;
+}
+
+/* --- records ------------------------------------------------------------- */
+
+static void block_time(struct tf_tef *t, int64_t lo, int64_t hi)
+{
+    if (t->pass != 1 || t->n_blocks == 0)
+        return;
+    struct block *b = &t->blocks[t->n_blocks - 1];
+    if (!b->timed || lo < b->lo)
+        b->lo = lo;
+    if (!b->timed || hi > b->hi)
+        b->hi = hi;
+    b->timed = true;
+}
+
+/* Hands a record to the sink: all of them in pass 1, those reaching into
+ * the window in pass 2. */
+static bool emit(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *d)
+{
+    if (t->pass == 1) {
+        if (r->kind != TF_TEF_META && !r->open_end)
+            block_time(t, r->ts, r->ts + (r->dur > 0 ? r->dur : 0));
+        if (!t->sink->index || t->sink->index(t->sink->ctx, r, d))
+            return true;
+    } else {
+        if (r->kind == TF_TEF_META)
+            return true; /* the sink had them in pass 1 */
+        if (r->kind == TF_TEF_SLICE || r->kind == TF_TEF_INSTANT) {
+            int64_t end = r->ts + (r->dur > 0 ? r->dur : 0);
+            if (r->ts > t->hi || (!r->open_end && end < t->lo))
+                return true;
+        }
+        if (!t->sink->collect || t->sink->collect(t->sink->ctx, r, d))
+            return true;
+    }
+    if (!tf_diag_failed(d))
+        tf_diag_oom(d, t->file);
+    else
+        tf_diag_prefix(d, t->file);
+    return false;
+}
+
+static bool push_frame(struct tf_tef *t, struct thread *th, const struct tf_tef_rec *r,
+                       struct tf_diag *d)
+{
+    if (!TF_GROW(th->st, th->n, th->cap))
+        return tf_diag_oom(d, t->file);
+    struct frame *f = &th->st[th->n];
+    memset(f, 0, sizeof *f);
+    f->idx = r->idx;
+    f->ts = r->ts;
+    f->name_hash = fnv(r->name, strlen(r->name));
+    f->name = strdup(r->name);
+    bool ok = f->name != NULL;
+    if (t->pass == 2) {
+        f->cat = strdup(r->cat ? r->cat : "");
+        f->cname = dup_or_null(r->cname);
+        ok = ok && f->cat && (!r->cname || f->cname);
+        if (r->args) {
+            f->args = malloc(r->args_len);
+            ok = ok && f->args;
+            if (f->args) {
+                memcpy(f->args, r->args, r->args_len);
+                f->args_len = r->args_len;
+            }
+        }
+    }
+    if (!ok) {
+        free_frame(f);
+        return tf_diag_oom(d, t->file);
+    }
+    f->pid = th->pid;
+    f->tid = th->tid;
+    th->n++;
+    return true;
+}
+
+/* The record of a frame closed at `end` (or left open). */
+static bool pop_frame(struct tf_tef *t, struct thread *th, int64_t end, bool open,
+                      struct tf_diag *d)
+{
+    struct frame f = th->st[--th->n];
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_SLICE;
+    r.ph = 'B';
+    r.idx = f.idx;
+    r.pid = f.pid;
+    r.tid = f.tid;
+    r.name = f.name;
+    r.cat = f.cat ? f.cat : "";
+    r.cname = f.cname;
+    r.args = f.args;
+    r.args_len = f.args_len;
+    r.ts = f.ts;
+    r.dur = open ? 0 : end - f.ts;
+    r.has_dur = !open;
+    r.open_end = open;
+    bool ok = emit(t, &r, d);
+    free_frame(&f);
+    return ok;
+}
+
+/* One element, in either pass. */
+static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
+                    const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
+{
+    if (data[0] != '{')
+        return tf_diag_error(d, TF_EBADINPUT, "%s: %s[%zu]: expected an object, got %s",
+                             t->file, system ? "systemTraceEvents" : "traceEvents", idx,
+                             data[0] == '[' ? "an array" : data[0] == '"' ? "a string" : "a "
+                                                                                        "value");
+    const struct tf_scan_field *phf = &f[TF_TEF_F_PH];
+    char ph = 0;
+    if (phf->type == TF_JT_STRING && phf->len == 1 && !phf->escaped)
+        ph = (char)data[phf->off];
+    else if (phf->type == TF_JT_STRING && phf->escaped && get_str(data, phf, &t->tmp) &&
+             t->tmp.len == 1)
+        ph = t->tmp.data[0];
+    if (system && ph != 'M')
+        return true;
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.ph = ph;
+    r.idx = idx;
+    switch (ph) {
+    case 'X': r.kind = TF_TEF_SLICE; break;
+    case 'B': case 'E': r.kind = TF_TEF_SLICE; break;
+    case 'i': case 'I': case 'R': r.kind = TF_TEF_INSTANT; break;
+    case 'b': case 'e': case 'n': r.kind = TF_TEF_ASYNC; break;
+    case 's': case 't': case 'f': r.kind = TF_TEF_FLOW; break;
+    case 'M': r.kind = TF_TEF_META; break;
+    default: return true; /* counters and other phases pass quietly */
+    }
+    bool has_ts = false, has_dur = false;
+    if (ph != 'M') {
+        if (!get_time(t, data, &f[TF_TEF_F_TS], "ts", idx, &r.ts, &has_ts, d))
+            return false;
+        if (!has_ts)
+            return true;
+    }
+    if (ph == 'X' && !get_time(t, data, &f[TF_TEF_F_DUR], "dur", idx, &r.dur, &has_dur, d))
+        return false;
+    r.has_dur = has_dur;
+    if (r.dur < 0)
+        r.dur = 0;
+    if (t->pass == 1 && (ph == 'B' || ph == 'E') && t->n_blocks)
+        t->blocks[t->n_blocks - 1].pairs = true;
+    if (!get_str(data, &f[TF_TEF_F_NAME], &t->name))
+        tf_buf_clear(&t->name), tf_buf_puts(&t->name, "");
+    r.name = t->name.data ? t->name.data : "";
+    get_id(data, &f[TF_TEF_F_PID], &t->pid, &r.pid);
+    get_id(data, &f[TF_TEF_F_TID], &t->tid, &r.tid);
+    if (t->pass == 2 || ph == 'M') {
+        if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
+            r.cat = t->cat.data;
+        const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];
+        if (af->type == TF_JT_OBJECT) {
+            r.args = data + af->off;
+            r.args_len = af->len;
+        }
+    }
+    if (t->pass == 2) {
+        r.cname = extra_str(data, len, "cname", &t->cname);
+        if (r.kind == TF_TEF_ASYNC || r.kind == TF_TEF_FLOW) {
+            r.id = get_async_id(data, len, &t->id);
+            size_t vl;
+            const unsigned char *bp = tf_jl_get(data, len, "bp", &vl);
+            r.bp = bp && vl == 3 && bp[1] == 'e' ? 'e' : 0;
+        }
+        if (r.kind == TF_TEF_INSTANT) {
+            size_t vl;
+            const unsigned char *s = tf_jl_get(data, len, "s", &vl);
+            r.scope = s && vl == 3 && (s[1] == 'g' || s[1] == 'p') ? (char)s[1] : 't';
+        }
+        if (ph == 'X') {
+            size_t vl;
+            const unsigned char *b = tf_jl_get(data, len, "bind_id", &vl);
+            if (b) {
+                tf_buf_clear(&t->id);
+                if (b[0] == '"') {
+                    tf_jl_string(b + 1, vl - 2, &t->tmp);
+                    tf_buf_puts(&t->id, t->tmp.data ? t->tmp.data : "");
+                } else {
+                    tf_buf_putn(&t->id, (const char *)b, vl);
+                }
+                r.bind_id = t->id.data;
+                r.flow_in = get_bool(data, len, "flow_in");
+                r.flow_out = get_bool(data, len, "flow_out");
+            }
+        }
+    }
+    if (ph == 'B') {
+        struct thread *th = thread_of(t, &r.pid, &r.tid, true, d);
+        return th && push_frame(t, th, &r, d);
+    }
+    if (ph == 'E') {
+        struct thread *th = thread_of(t, &r.pid, &r.tid, false, d);
+        if (!th || th->n == 0) {
+            if (t->pass == 2)
+                t->n_unmatched_end++;
+            return !tf_diag_failed(d);
+        }
+        struct frame *top = &th->st[th->n - 1];
+        if (t->pass == 2 && f[TF_TEF_F_NAME].type == TF_JT_STRING &&
+            fnv(r.name, strlen(r.name)) != top->name_hash)
+            t->n_name_mismatch++;
+        return pop_frame(t, th, r.ts, false, d);
+    }
+    return emit(t, &r, d);
+}
+
+/* --- the passes ------------------------------------------------------------ */
+
+bool tf_tef_block(struct tf_tef *t, const struct tf_scan_mark *m, size_t idx,
+                  struct tf_diag *d)
+{
+    if (!TF_GROW(t->blocks, t->n_blocks, t->cap_blocks))
+        return tf_diag_oom(d, t->file);
+    struct block *b = &t->blocks[t->n_blocks++];
+    memset(b, 0, sizeof *b);
+    b->mark = *m;
+    b->first_idx = idx;
+    return true;
+}
+
+bool tf_tef_index(struct tf_tef *t, const unsigned char *data, size_t len,
+                  const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
+{
+    return element(t, data, len, f, idx, system, d);
+}
+
+bool tf_tef_window(struct tf_tef *t, struct tf_diag *d)
+{
+    /* B events still open at the end of pass 1 go to the index as open. */
+    for (size_t i = 0; i < t->n_th; i++)
+        while (t->th[i].n)
+            if (!pop_frame(t, &t->th[i], 0, true, d))
+                return false;
+    clear_threads(t);
+    if (t->sink->window && !t->sink->window(t->sink->ctx, &t->lo, &t->hi, d)) {
+        tf_diag_prefix(d, t->file);
+        return false;
+    }
+    t->pass = 2;
+    return true;
+}
+
+bool tf_tef_next_block(struct tf_tef *t, size_t *i, struct tf_scan_mark *m, size_t *first_idx)
+{
+    for (; *i < t->n_blocks; (*i)++) {
+        const struct block *b = &t->blocks[*i];
+        if (b->pairs || (b->timed && b->lo <= t->hi && b->hi >= t->lo)) {
+            *m = b->mark;
+            *first_idx = b->first_idx;
+            (*i)++;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool tf_tef_collect(struct tf_tef *t, const unsigned char *data, size_t len,
+                    const struct tf_scan_field *f, size_t idx, struct tf_diag *d)
+{
+    return element(t, data, len, f, idx, false, d);
+}
+
+bool tf_tef_finish(struct tf_tef *t, struct tf_diag *d)
+{
+    for (size_t i = 0; i < t->n_th; i++)
+        while (t->th[i].n) {
+            t->n_open++;
+            if (!pop_frame(t, &t->th[i], 0, true, d))
+                return false;
+        }
+    if (t->sink->finish && !t->sink->finish(t->sink->ctx, d)) {
+        tf_diag_prefix(d, t->file);
+        return false;
+    }
+    if (t->n_open)
+        tf_diag_warn(d, "%s: %zu B event%s never closed by an E event: drawn to the window's end",
+                     t->file, t->n_open, t->n_open == 1 ? "" : "s");
+    if (t->n_unmatched_end)
+        tf_diag_warn(d, "%s: %zu E event%s without an open B event; ignored", t->file,
+                     t->n_unmatched_end, t->n_unmatched_end == 1 ? "" : "s");
+    if (t->n_name_mismatch)
+        tf_diag_warn(d, "%s: %zu E event%s named unlike the B event they close", t->file,
+                     t->n_name_mismatch, t->n_name_mismatch == 1 ? "" : "s");
+    return true;
+}

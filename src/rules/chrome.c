@@ -1,0 +1,1547 @@
+/* chrome.c - the generic Chrome mode: any Trace Event Format trace (PyTorch
+ * profiler/Kineto, Chrome, Perfetto JSON, TensorFlow, clang -ftime-trace)
+ * into a figure of the window the author picks.  Pure rules: the loader
+ * (load/tef.c) hands over records; nothing here reads a file or draws.
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * Two passes (see load/tef.h).  Pass 1 (index) keeps what names the lanes
+ * (process and thread names, labels, sort indices), where the trace's time
+ * lies (clusters, below), and the occurrences of --window-event.  window()
+ * then fixes the window.  Pass 2 (collect) keeps, per lane, the slices and
+ * instants that reach into the window.  finish() lays them out in rows and
+ * merges what is too thin to draw apart; build() turns that into the model.
+ *
+ * Time.  Nanoseconds on the trace clock, as int64_t; the figure's x axis is
+ * in us, ms or s from the window start, whichever suits the span.
+ *
+ * Clusters.  A few events on another clock (days away) must not squash the
+ * default window.  Pass 1 keeps the events' extents as at most MAX_CLUSTERS
+ * disjoint intervals, merging any two closer than a gap that doubles
+ * whenever there would be more.  The default window is then grown from the
+ * cluster holding the most events towards its neighbours, taking in each
+ * one that holds at least 1 % of the events or lies closer than the span
+ * already taken; what is left out is reported once.  The origin of --from
+ * and --to is the start of that window.
+ *
+ * Rows.  A lane's slices, in start order (ties: the longer first), each go
+ * to the first row that is free at their start: nested slices stack as a
+ * flame chart, and slices that overlap without nesting (they exist) go to
+ * the next free row rather than being dropped.  A lane's slices are sorted
+ * in batches of REORDER: the loader's order within a lane is nearly the
+ * time order in every trace seen, and a slice that comes later than that
+ * is still drawn, in the first row free at its start (counted, and said
+ * once, as its nesting may then be off).
+ *
+ * Level of detail.  In each row, a slice narrower than the merging
+ * threshold whose neighbour is as close joins a dense span, which keeps
+ * the count of its slices and the exact time they cover.  When the figure
+ * would still hold more than TF_CHROME_MAX_BARS bars, the threshold doubles
+ * and the spans are merged again.
+ */
+#include "rules/chrome.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/num.h"
+#include "base/strtab.h"
+#include "rules/ticks.h"
+
+#define MAX_CLUSTERS 64
+#define REORDER 8192
+#define NONE UINT32_MAX
+
+/* --- time -------------------------------------------------------------------- */
+
+bool tf_chrome_parse_time(const char *s, int64_t *ns)
+{
+    char *end;
+    if (!s || !*s || !(s[0] == '-' || s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
+        return false;
+    /* Digits only, so no locale can change what strtod reads. */
+    size_t k = 0;
+    while (s[k] == '-' || s[k] == '.' || (s[k] >= '0' && s[k] <= '9'))
+        k++;
+    char num[64];
+    if (k == 0 || k >= sizeof num)
+        return false;
+    memcpy(num, s, k);
+    num[k] = '\0';
+    double v = strtod(num, &end);
+    if (end != num + k || !isfinite(v))
+        return false;
+    const char *u = s + k;
+    double scale;
+    if (*u == '\0' || strcmp(u, "ms") == 0)
+        scale = 1e6;
+    else if (strcmp(u, "us") == 0 || strcmp(u, "\xC2\xB5s") == 0)
+        scale = 1e3;
+    else if (strcmp(u, "ns") == 0)
+        scale = 1.0;
+    else if (strcmp(u, "s") == 0)
+        scale = 1e9;
+    else
+        return false;
+    double x = v * scale;
+    if (!(fabs(x) < 9e18))
+        return false;
+    *ns = (int64_t)llround(x);
+    return true;
+}
+
+/* --- names --------------------------------------------------------------------- */
+
+/* The part of a C++ signature that names the function: in
+ * "ret ns::Cls<T>::fn<U>(args) const", "fn".  Parentheses, angle brackets
+ * and square brackets are skipped as balanced groups. */
+void tf_chrome_short_name(const char *name, char *out, size_t n)
+{
+    size_t len = strlen(name);
+    bool cxx = false;
+    for (size_t i = 0; i < len; i++)
+        if (name[i] == '(' || name[i] == '<') {
+            cxx = true;
+            break;
+        }
+    /* Python frames ("file.py(12): fn") and Kineto's "nn.Module: X" are
+     * not C++; neither is a name with a space before any bracket but no
+     * "::" (plain text). */
+    if (!cxx || strstr(name, ".py(") || strncmp(name, "nn.Module:", 10) == 0) {
+        snprintf(out, n, "%s", name);
+        return;
+    }
+    /* Find the end of the function's name: the '(' of its parameters at
+     * depth 0 (the last such group, so "operator()" is handled), else the
+     * end of the string. */
+    size_t stop = len;
+    int depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        if (c == '<' && !(i > 0 && strncmp(name + (i >= 8 ? i - 8 : 0), "operator", 8) == 0))
+            depth++;
+        else if (c == '>' && depth > 0 && !(i > 0 && name[i - 1] == '-'))
+            depth--;
+        else if (c == '(' && depth == 0) {
+            if (i >= 8 && strncmp(name + i - 8, "operator", 8) == 0 && name[i + 1] == ')') {
+                i++;
+                continue;
+            }
+            stop = i;
+            break;
+        }
+    }
+    /* Back over template arguments right before it: "fn<4, T>". */
+    size_t e = stop;
+    while (e > 0 && name[e - 1] == ' ')
+        e--;
+    if (e > 0 && name[e - 1] == '>') {
+        int d = 0;
+        size_t i = e;
+        while (i > 0) {
+            i--;
+            if (name[i] == '>')
+                d++;
+            else if (name[i] == '<' && --d == 0)
+                break;
+        }
+        if (d == 0 && i > 0)
+            e = i;
+    }
+    /* The identifier: back to a space, a "::" or the start (angle groups
+     * inside the scope are skipped). */
+    size_t b = e;
+    int d = 0;
+    while (b > 0) {
+        char c = name[b - 1];
+        if (c == '>')
+            d++;
+        else if (c == '<')
+            d--;
+        else if (d == 0 && (c == ' ' || c == ':' || c == '*' || c == '&'))
+            break;
+        b--;
+    }
+    if (e <= b) {
+        snprintf(out, n, "%s", name);
+        return;
+    }
+    size_t m = e - b;
+    if (m >= n)
+        m = n - 1;
+    memcpy(out, name + b, m);
+    out[m] = '\0';
+}
+
+/* --- metadata -------------------------------------------------------------------- */
+
+struct proc {
+    struct tf_id pid;
+    char *pid_str;
+    char *name, *labels;
+    bool has_sort;
+    long long sort;
+};
+
+struct thr {
+    size_t proc;
+    struct tf_id tid;
+    char *tid_str;
+    char *name;
+    bool has_sort;
+    long long sort;
+};
+
+/* --- pass 2: lanes ------------------------------------------------------------------- */
+
+/* A slice or instant waiting for its row. */
+struct pend {
+    int64_t t0, t1;
+    uint32_t name, cat, args;
+    uint32_t color; /* cname or NONE */
+    bool instant, open_end;
+};
+
+/* A bar ready for the figure. */
+struct obar {
+    int64_t t0, t1; /* clipped to the window */
+    int64_t busy;   /* dense: the time its slices cover */
+    uint32_t name, cat, args, color;
+    unsigned row;
+    uint32_t merged; /* 0: one slice */
+    bool clip_left, clip_right, instant;
+};
+
+/* What is being merged in one row. */
+struct acc {
+    bool on;
+    struct obar b;
+};
+
+struct lane {
+    size_t thread; /* index into thrs */
+    struct pend *pend;
+    size_t n_pend, cap_pend;
+    int64_t watermark; /* start of the last slice placed */
+    bool any_placed;
+    int64_t *row_end;  /* per row: end of its last slice */
+    size_t n_rows, cap_rows;
+    struct acc *acc;   /* per row */
+    size_t n_acc, cap_acc;
+    struct obar *bars;
+    size_t n_bars, cap_bars;
+    unsigned max_row;  /* deepest row used + 1 */
+    size_t n_slices, n_hidden;
+    /* the union of its slices in the window, for the statistics */
+    int64_t u0, u1, busy;
+    bool u_on;
+};
+
+struct flow_end {
+    char *id;
+    char ph;
+    size_t lane;
+    int64_t ts;
+    char bp;
+};
+
+struct occ {
+    int64_t t0, t1;
+};
+
+struct chrome {
+    const struct tf_opts *o;
+    /* pass 1 */
+    struct tf_strtab proc_keys, thr_keys;
+    struct proc *procs;
+    size_t n_procs, cap_procs;
+    struct thr *thrs;
+    size_t n_thrs, cap_thrs;
+    struct {
+        int64_t lo, hi;
+        size_t count;
+    } clusters[MAX_CLUSTERS + 1];
+    size_t n_clusters;
+    int64_t gap;
+    size_t n_drawable;
+    struct occ *occ; /* a max-heap on t0 of the earliest K occurrences */
+    size_t n_occ, cap_occ, n_occ_all;
+    size_t n_stray;
+    /* the window */
+    int64_t w0, w1, origin;
+    int64_t thr_ns; /* merging threshold */
+    /* pass 2 */
+    struct tf_strtab strs; /* names, categories, args text */
+    uint32_t empty;
+    struct lane *lanes;
+    size_t n_lanes, cap_lanes;
+    size_t *lane_of_thr; /* thread index -> lane + 1 */
+    size_t n_lane_of_thr, cap_lane_of_thr;
+    struct flow_end *flows;
+    size_t n_flows, cap_flows;
+    size_t n_late;
+    struct tf_buf tmp;
+    bool oom;
+};
+
+static char *xstrdup(struct chrome *c, const char *s)
+{
+    char *p = s ? strdup(s) : NULL;
+    if (s && !p)
+        c->oom = true;
+    return p;
+}
+
+static void id_text(struct tf_buf *b, const struct tf_id *id)
+{
+    if (id->kind == TF_ID_NUM)
+        tf_buf_printf(b, "i%lld", id->num);
+    else if (id->kind == TF_ID_STR)
+        tf_buf_printf(b, "s%s", id->str);
+    else
+        tf_buf_putc(b, '-');
+}
+
+/* The process of pid, created when new; SIZE_MAX when out of memory. */
+static size_t proc_of(struct chrome *c, const struct tf_id *pid)
+{
+    tf_buf_clear(&c->tmp);
+    id_text(&c->tmp, pid);
+    uint32_t id;
+    if (c->tmp.oom || !tf_strtab_id(&c->proc_keys, c->tmp.data, &id))
+        return c->oom = true, SIZE_MAX;
+    if (id < c->n_procs)
+        return id;
+    if (!TF_GROW(c->procs, c->n_procs, c->cap_procs))
+        return c->oom = true, SIZE_MAX;
+    struct proc *p = &c->procs[c->n_procs++];
+    memset(p, 0, sizeof *p);
+    p->pid = *pid;
+    if (pid->kind == TF_ID_STR) {
+        p->pid_str = xstrdup(c, pid->str);
+        p->pid.str = p->pid_str;
+    }
+    return id;
+}
+
+static size_t thr_of(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid)
+{
+    size_t p = proc_of(c, pid);
+    if (p == SIZE_MAX)
+        return SIZE_MAX;
+    tf_buf_clear(&c->tmp);
+    id_text(&c->tmp, pid);
+    tf_buf_putc(&c->tmp, '|');
+    id_text(&c->tmp, tid);
+    uint32_t id;
+    if (c->tmp.oom || !tf_strtab_id(&c->thr_keys, c->tmp.data, &id))
+        return c->oom = true, SIZE_MAX;
+    if (id < c->n_thrs)
+        return id;
+    if (!TF_GROW(c->thrs, c->n_thrs, c->cap_thrs))
+        return c->oom = true, SIZE_MAX;
+    struct thr *t = &c->thrs[c->n_thrs++];
+    memset(t, 0, sizeof *t);
+    t->proc = p;
+    t->tid = *tid;
+    if (tid->kind == TF_ID_STR) {
+        t->tid_str = xstrdup(c, tid->str);
+        t->tid.str = t->tid_str;
+    }
+    return id;
+}
+
+/* A string member of args, decoded; NULL when absent. */
+static char *arg_str(struct chrome *c, const struct tf_tef_rec *r, const char *key)
+{
+    (void)c;
+    if (!r->args)
+        return NULL;
+    /* The args object's members: a tiny walk (the loader validated it). */
+    const unsigned char *p = r->args;
+    size_t n = r->args_len, klen = strlen(key);
+    for (size_t i = 0; i + klen + 2 < n; i++) {
+        if (p[i] != '"' || memcmp(p + i + 1, key, klen) != 0 || p[i + 1 + klen] != '"')
+            continue;
+        size_t j = i + klen + 2;
+        while (j < n && (p[j] == ' ' || p[j] == ':' || p[j] == '\n' || p[j] == '\t' ||
+                         p[j] == '\r'))
+            j++;
+        if (j >= n || p[j] != '"')
+            return NULL;
+        size_t e = j + 1;
+        while (e < n && p[e] != '"')
+            e += p[e] == '\\' ? 2 : 1;
+        struct tf_buf b;
+        tf_buf_init(&b);
+        /* Escapes are rare in names; keep the raw text minus backslashes. */
+        for (size_t k = j + 1; k < e && k < n; k++)
+            if (p[k] != '\\' || (k + 1 < e && p[k + 1] == '\\'))
+                tf_buf_putc(&b, (char)p[k]);
+        char *s = b.oom ? NULL : strdup(b.data ? b.data : "");
+        tf_buf_fini(&b);
+        return s;
+    }
+    return NULL;
+}
+
+static bool arg_int(const struct tf_tef_rec *r, const char *key, long long *v)
+{
+    if (!r->args)
+        return false;
+    const char *p = (const char *)r->args;
+    size_t n = r->args_len, klen = strlen(key);
+    for (size_t i = 0; i + klen + 2 < n; i++) {
+        if (p[i] != '"' || memcmp(p + i + 1, key, klen) != 0 || p[i + 1 + klen] != '"')
+            continue;
+        size_t j = i + klen + 2;
+        while (j < n && (p[j] == ' ' || p[j] == ':'))
+            j++;
+        char num[32];
+        size_t k = 0;
+        while (j < n && k + 1 < sizeof num && (p[j] == '-' || (p[j] >= '0' && p[j] <= '9')))
+            num[k++] = p[j++];
+        num[k] = '\0';
+        if (!k)
+            return false;
+        *v = strtoll(num, NULL, 10);
+        return true;
+    }
+    return false;
+}
+
+static void set_str(char **slot, char *s)
+{
+    if (!s)
+        return;
+    free(*slot);
+    *slot = s;
+}
+
+static void meta(struct chrome *c, const struct tf_tef_rec *r)
+{
+    if (strcmp(r->name, "process_name") == 0) {
+        size_t p = proc_of(c, &r->pid);
+        if (p != SIZE_MAX)
+            set_str(&c->procs[p].name, arg_str(c, r, "name"));
+    } else if (strcmp(r->name, "process_labels") == 0) {
+        size_t p = proc_of(c, &r->pid);
+        if (p != SIZE_MAX)
+            set_str(&c->procs[p].labels, arg_str(c, r, "labels"));
+    } else if (strcmp(r->name, "process_sort_index") == 0) {
+        size_t p = proc_of(c, &r->pid);
+        if (p != SIZE_MAX)
+            c->procs[p].has_sort = arg_int(r, "sort_index", &c->procs[p].sort);
+    } else if (strcmp(r->name, "thread_name") == 0) {
+        size_t t = thr_of(c, &r->pid, &r->tid);
+        if (t != SIZE_MAX)
+            set_str(&c->thrs[t].name, arg_str(c, r, "name"));
+    } else if (strcmp(r->name, "thread_sort_index") == 0) {
+        size_t t = thr_of(c, &r->pid, &r->tid);
+        if (t != SIZE_MAX)
+            c->thrs[t].has_sort = arg_int(r, "sort_index", &c->thrs[t].sort);
+    }
+}
+
+/* --- pass 1: where the time lies --------------------------------------------------- */
+
+static void merge_clusters(struct chrome *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n_clusters; i++) {
+        if (k && c->clusters[i].lo - c->clusters[k - 1].hi <= c->gap) {
+            if (c->clusters[i].hi > c->clusters[k - 1].hi)
+                c->clusters[k - 1].hi = c->clusters[i].hi;
+            c->clusters[k - 1].count += c->clusters[i].count;
+        } else {
+            c->clusters[k++] = c->clusters[i];
+        }
+    }
+    c->n_clusters = k;
+}
+
+static void add_extent(struct chrome *c, int64_t lo, int64_t hi)
+{
+    c->n_drawable++;
+    size_t n = c->n_clusters;
+    /* The common case: inside or next to the last cluster touched. */
+    for (size_t i = n; i-- > 0;) {
+        if (lo > c->clusters[i].hi + c->gap)
+            break;
+        if (hi >= c->clusters[i].lo - c->gap) {
+            if (lo < c->clusters[i].lo)
+                c->clusters[i].lo = lo;
+            if (hi > c->clusters[i].hi)
+                c->clusters[i].hi = hi;
+            c->clusters[i].count++;
+            /* It may now touch its neighbours. */
+            if ((i > 0 && c->clusters[i].lo - c->clusters[i - 1].hi <= c->gap) ||
+                (i + 1 < n && c->clusters[i + 1].lo - c->clusters[i].hi <= c->gap))
+                merge_clusters(c);
+            return;
+        }
+    }
+    /* A new cluster, in order. */
+    size_t at = n;
+    while (at > 0 && c->clusters[at - 1].lo > lo)
+        at--;
+    memmove(&c->clusters[at + 1], &c->clusters[at], (n - at) * sizeof c->clusters[0]);
+    c->clusters[at].lo = lo;
+    c->clusters[at].hi = hi;
+    c->clusters[at].count = 1;
+    c->n_clusters++;
+    while (c->n_clusters > MAX_CLUSTERS) {
+        c->gap = c->gap ? c->gap * 2 : 1000;
+        merge_clusters(c);
+    }
+}
+
+/* A --window-event occurrence: keep the K earliest starts. */
+static void add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
+{
+    size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
+    c->n_occ_all++;
+    if (c->n_occ == k) {
+        if (t0 >= c->occ[0].t0)
+            return;
+        /* Replace the root and sift down. */
+        c->occ[0].t0 = t0;
+        c->occ[0].t1 = t1;
+        for (size_t i = 0;;) {
+            size_t l = 2 * i + 1, r = l + 1, m = i;
+            if (l < c->n_occ && c->occ[l].t0 > c->occ[m].t0)
+                m = l;
+            if (r < c->n_occ && c->occ[r].t0 > c->occ[m].t0)
+                m = r;
+            if (m == i)
+                break;
+            struct occ tmp = c->occ[i];
+            c->occ[i] = c->occ[m];
+            c->occ[m] = tmp;
+            i = m;
+        }
+        return;
+    }
+    if (!TF_GROW(c->occ, c->n_occ, c->cap_occ)) {
+        c->oom = true;
+        return;
+    }
+    size_t i = c->n_occ++;
+    c->occ[i].t0 = t0;
+    c->occ[i].t1 = t1;
+    while (i > 0 && c->occ[(i - 1) / 2].t0 < c->occ[i].t0) {
+        struct occ tmp = c->occ[i];
+        c->occ[i] = c->occ[(i - 1) / 2];
+        c->occ[(i - 1) / 2] = tmp;
+        i = (i - 1) / 2;
+    }
+}
+
+static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    (void)d;
+    switch (r->kind) {
+    case TF_TEF_META:
+        meta(c, r);
+        break;
+    case TF_TEF_SLICE:
+        if (!r->open_end)
+            add_extent(c, r->ts, r->ts + r->dur);
+        else
+            add_extent(c, r->ts, r->ts);
+        if (c->o->window_event && !r->open_end && strcmp(r->name, c->o->window_event) == 0)
+            add_occurrence(c, r->ts, r->ts + r->dur);
+        break;
+    case TF_TEF_INSTANT:
+        add_extent(c, r->ts, r->ts);
+        break;
+    default:
+        break;
+    }
+    return !c->oom;
+}
+
+static bool choose_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    const struct tf_opts *o = c->o;
+    if (c->n_drawable == 0)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "nothing to draw: no slices or instants (X, B/E, i events)");
+    /* The main run of clusters: from the fullest one outwards. */
+    size_t best = 0;
+    for (size_t i = 1; i < c->n_clusters; i++)
+        if (c->clusters[i].count > c->clusters[best].count)
+            best = i;
+    size_t a = best, b = best;
+    size_t min_count = c->n_drawable / 100;
+    for (;;) {
+        int64_t span = c->clusters[b].hi - c->clusters[a].lo;
+        bool grew = false;
+        if (a > 0 && (c->clusters[a - 1].count > min_count ||
+                      c->clusters[a].lo - c->clusters[a - 1].hi <= span)) {
+            a--;
+            grew = true;
+        }
+        span = c->clusters[b].hi - c->clusters[a].lo;
+        if (b + 1 < c->n_clusters && (c->clusters[b + 1].count > min_count ||
+                                      c->clusters[b + 1].lo - c->clusters[b].hi <= span)) {
+            b++;
+            grew = true;
+        }
+        if (!grew)
+            break;
+    }
+    for (size_t i = 0; i < c->n_clusters; i++)
+        if (i < a || i > b)
+            c->n_stray += c->clusters[i].count;
+    c->origin = c->clusters[a].lo;
+    int64_t end = c->clusters[b].hi;
+    int64_t w0 = c->origin, w1 = end;
+    if (o->window_event) {
+        size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
+        if (c->n_occ_all == 0)
+            return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event named \"%.200s\"",
+                                 o->window_event);
+        if (c->n_occ < k)
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "--window-event: only %zu events named \"%.200s\", not %zu",
+                                 c->n_occ_all, o->window_event, k);
+        w0 = c->occ[0].t0; /* the heap's root: the K-th earliest */
+        w1 = c->occ[0].t1;
+    } else {
+        if (o->has_from)
+            w0 = c->origin + o->from_ns;
+        if (o->has_to)
+            w1 = c->origin + o->to_ns;
+    }
+    if (o->pad_pct > 0) {
+        double pad = (double)(w1 - w0) * o->pad_pct / 100.0;
+        w0 -= (int64_t)llround(pad);
+        w1 += (int64_t)llround(pad);
+    }
+    if (w1 <= w0) {
+        if (w1 == w0 && !o->has_from && !o->has_to && !o->window_event) {
+            /* Only instants at one time: a window of 1 us around them. */
+            w0 -= 500;
+            w1 += 500;
+        } else {
+            return tf_diag_error(d, TF_EBADINPUT, "the window is empty (it ends where it starts)");
+        }
+    }
+    c->w0 = w0;
+    c->w1 = w1;
+    *lo = w0;
+    *hi = w1;
+    return true;
+}
+
+/* --- pass 2 ---------------------------------------------------------------------- */
+
+/* The lane of thread t (created when new). */
+static struct lane *lane_for(struct chrome *c, size_t t)
+{
+    while (c->n_lane_of_thr <= t) {
+        if (!TF_GROW(c->lane_of_thr, c->n_lane_of_thr, c->cap_lane_of_thr)) {
+            c->oom = true;
+            return NULL;
+        }
+        c->lane_of_thr[c->n_lane_of_thr++] = 0;
+    }
+    size_t slot = c->lane_of_thr[t];
+    if (slot && slot <= c->n_lanes && c->lanes[slot - 1].thread == t)
+        return &c->lanes[slot - 1];
+    if (!TF_GROW(c->lanes, c->n_lanes, c->cap_lanes)) {
+        c->oom = true;
+        return NULL;
+    }
+    struct lane *ln = &c->lanes[c->n_lanes++];
+    memset(ln, 0, sizeof *ln);
+    ln->thread = t;
+    c->lane_of_thr[t] = c->n_lanes;
+    return ln;
+}
+
+/* A dense span or single slice leaves the row's accumulator. */
+static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
+{
+    struct acc *a = &ln->acc[row];
+    if (!a->on)
+        return;
+    a->on = false;
+    if (!TF_GROW(ln->bars, ln->n_bars, ln->cap_bars)) {
+        c->oom = true;
+        return;
+    }
+    ln->bars[ln->n_bars++] = a->b;
+}
+
+static uint32_t color_of_cname(const char *cname);
+
+/* Places one slice (in start order) in its row, and merges it. */
+static void place(struct chrome *c, struct lane *ln, const struct pend *p)
+{
+    if (ln->any_placed && p->t0 < ln->watermark)
+        c->n_late++;
+    ln->watermark = p->t0;
+    ln->any_placed = true;
+    int64_t t0 = p->t0 < c->w0 ? c->w0 : p->t0;
+    int64_t t1 = p->open_end || p->t1 > c->w1 ? c->w1 : p->t1;
+    if (t1 < t0)
+        t1 = t0;
+    /* The lane's busy time (slices only). */
+    if (!p->instant) {
+        if (ln->u_on && t0 <= ln->u1) {
+            if (t1 > ln->u1)
+                ln->u1 = t1;
+        } else {
+            if (ln->u_on)
+                ln->busy += ln->u1 - ln->u0;
+            ln->u0 = t0;
+            ln->u1 = t1;
+            ln->u_on = true;
+        }
+    }
+    /* Its row: the first free at its start.  Instants go on row 0. */
+    unsigned row = 0;
+    if (!p->instant) {
+        while (row < ln->n_rows && ln->row_end[row] > p->t0)
+            row++;
+        if (row == ln->n_rows) {
+            if (!TF_GROW(ln->row_end, ln->n_rows, ln->cap_rows)) {
+                c->oom = true;
+                return;
+            }
+            ln->n_rows++;
+        }
+        ln->row_end[row] = p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0;
+    }
+    ln->n_slices++;
+    unsigned depth = c->o->depth > 0 ? (unsigned)c->o->depth : TF_CHROME_DEPTH;
+    if (row >= depth) {
+        ln->n_hidden++;
+        return;
+    }
+    if (row + 1 > ln->max_row)
+        ln->max_row = row + 1;
+    while (ln->n_acc <= row) {
+        if (!TF_GROW(ln->acc, ln->n_acc, ln->cap_acc)) {
+            c->oom = true;
+            return;
+        }
+        memset(&ln->acc[ln->n_acc++], 0, sizeof *ln->acc);
+    }
+    /* Instants merge among themselves on a row of their own (kept apart
+     * by the flag: a slice flushes pending instants and the other way). */
+    struct obar b = {
+        .t0 = t0,
+        .t1 = t1,
+        .busy = t1 - t0,
+        .name = p->name,
+        .cat = p->cat,
+        .args = p->args,
+        .color = p->color,
+        .row = row,
+        .clip_left = p->t0 < c->w0,
+        .clip_right = p->open_end || p->t1 > c->w1,
+        .instant = p->instant,
+    };
+    struct acc *a = &ln->acc[row];
+    bool thin = t1 - t0 < c->thr_ns;
+    if (a->on && thin && a->b.instant == b.instant && t0 - a->b.t1 < c->thr_ns &&
+        (a->b.t1 - a->b.t0 < c->thr_ns || a->b.merged)) {
+        if (!a->b.merged)
+            a->b.merged = 1;
+        a->b.merged++;
+        if (t1 > a->b.t1)
+            a->b.t1 = t1;
+        a->b.busy += t1 - t0;
+        a->b.clip_right = a->b.clip_right || b.clip_right;
+        return;
+    }
+    flush_acc(c, ln, row);
+    a->on = true;
+    a->b = b;
+    if (!thin)
+        flush_acc(c, ln, row);
+}
+
+static int by_start(const void *x, const void *y)
+{
+    const struct pend *a = x, *b = y;
+    if (a->t0 != b->t0)
+        return a->t0 < b->t0 ? -1 : 1;
+    /* Longer first, so a parent comes before the children it starts with;
+     * instants after slices. */
+    int64_t da = a->open_end ? INT64_MAX : a->t1 - a->t0;
+    int64_t db = b->open_end ? INT64_MAX : b->t1 - b->t0;
+    if (da != db)
+        return da > db ? -1 : 1;
+    if (a->instant != b->instant)
+        return a->instant ? 1 : -1;
+    return a->name < b->name ? -1 : a->name > b->name;
+}
+
+/* Sorts what waits and places the first `n` (all with n = SIZE_MAX). */
+static void drain(struct chrome *c, struct lane *ln, size_t n)
+{
+    qsort(ln->pend, ln->n_pend, sizeof *ln->pend, by_start);
+    if (n > ln->n_pend)
+        n = ln->n_pend;
+    for (size_t i = 0; i < n; i++)
+        place(c, ln, &ln->pend[i]);
+    memmove(ln->pend, ln->pend + n, (ln->n_pend - n) * sizeof *ln->pend);
+    ln->n_pend -= n;
+}
+
+/* The text of the args worth a tooltip: a few named ones, else the first
+ * few scalars. */
+static uint32_t args_text(struct chrome *c, const struct tf_tef_rec *r)
+{
+    if (!r->args)
+        return c->empty;
+    static const char *const useful[] = {"stream", "grid", "block", "correlation",
+                                         "External id", "bytes", "device", "Memcpy Bytes"};
+    struct tf_buf *b = &c->tmp;
+    tf_buf_clear(b);
+    tf_buf_putn(b, "", 0);
+    size_t shown = 0;
+    const unsigned char *p = r->args;
+    size_t n = r->args_len;
+    /* Named first, in the order above; else up to three scalars. */
+    for (int pass = 0; pass < 2 && shown < 4; pass++) {
+        for (size_t i = 0; i < n && shown < 4; i++) {
+            if (p[i] != '"')
+                continue;
+            size_t ke = i + 1;
+            while (ke < n && p[ke] != '"')
+                ke += p[ke] == '\\' ? 2 : 1;
+            if (ke >= n)
+                break;
+            size_t j = ke + 1;
+            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
+                j++;
+            if (j >= n || p[j] != ':') {
+                i = ke;
+                continue;
+            }
+            j++;
+            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
+                j++;
+            size_t ve = j;
+            bool scalar = j < n && p[j] != '{' && p[j] != '[';
+            if (j < n && p[j] == '"') {
+                ve = j + 1;
+                while (ve < n && p[ve] != '"')
+                    ve += p[ve] == '\\' ? 2 : 1;
+                ve++;
+            } else {
+                while (ve < n && p[ve] != ',' && p[ve] != '}' && p[ve] != ']')
+                    ve++;
+            }
+            size_t klen = ke - i - 1;
+            bool named = false;
+            for (size_t k = 0; k < sizeof useful / sizeof useful[0]; k++)
+                named |= strlen(useful[k]) == klen && memcmp(useful[k], p + i + 1, klen) == 0;
+            if (scalar && ve - j < 80 && (pass == 0 ? named : (!named && shown < 3))) {
+                if (shown)
+                    tf_buf_puts(b, ", ");
+                tf_buf_putn(b, (const char *)p + i + 1, klen);
+                tf_buf_puts(b, ": ");
+                if (p[j] == '"')
+                    tf_buf_putn(b, (const char *)p + j + 1, ve - j >= 2 ? ve - j - 2 : 0);
+                else
+                    tf_buf_putn(b, (const char *)p + j, ve - j);
+                shown++;
+            }
+            /* Skip the value (containers by bracket depth). */
+            if (!scalar) {
+                int depth = 0;
+                for (ve = j; ve < n; ve++) {
+                    if (p[ve] == '"') {
+                        ve++;
+                        while (ve < n && p[ve] != '"')
+                            ve += p[ve] == '\\' ? 2 : 1;
+                    } else if (p[ve] == '{' || p[ve] == '[') {
+                        depth++;
+                    } else if ((p[ve] == '}' || p[ve] == ']') && --depth == 0) {
+                        break;
+                    }
+                }
+            }
+            i = ve;
+        }
+        if (pass == 0 && shown)
+            break;
+    }
+    uint32_t id = c->empty;
+    if (b->oom || !tf_strtab_id(&c->strs, b->data ? b->data : "", &id))
+        c->oom = true;
+    return id;
+}
+
+static bool collect_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    (void)d;
+    if (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id)) {
+        if (!c->o->flows)
+            goto slice;
+        size_t t = thr_of(c, &r->pid, &r->tid);
+        struct lane *ln = t == SIZE_MAX ? NULL : lane_for(c, t);
+        const char *id = r->kind == TF_TEF_FLOW ? r->id : r->bind_id;
+        if (ln && id) {
+            char ph = r->kind == TF_TEF_FLOW ? r->ph : r->flow_out ? 's' : 'f';
+            int reps = r->kind == TF_TEF_SLICE && r->flow_in && r->flow_out ? 2 : 1;
+            for (int k = 0; k < reps; k++) {
+                if (!TF_GROW(c->flows, c->n_flows, c->cap_flows))
+                    return c->oom = true, false;
+                struct flow_end *fe = &c->flows[c->n_flows];
+                fe->id = xstrdup(c, id);
+                fe->ph = reps == 2 ? (k ? 's' : 'f') : ph;
+                fe->lane = (size_t)(ln - c->lanes);
+                fe->ts = r->kind == TF_TEF_SLICE && fe->ph == 's' ? r->ts + r->dur : r->ts;
+                fe->bp = r->bp;
+                c->n_flows++;
+            }
+        }
+        if (r->kind == TF_TEF_FLOW)
+            return !c->oom;
+    }
+slice:
+    if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT)
+        return true;
+    size_t t = thr_of(c, &r->pid, &r->tid);
+    struct lane *ln = t == SIZE_MAX ? NULL : lane_for(c, t);
+    if (!ln)
+        return false;
+    struct pend p = {
+        .t0 = r->ts,
+        .t1 = r->ts + (r->dur > 0 ? r->dur : 0),
+        .color = r->cname ? color_of_cname(r->cname) : NONE,
+        .instant = r->kind == TF_TEF_INSTANT,
+        .open_end = r->open_end,
+    };
+    if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
+        !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))
+        return c->oom = true, false;
+    p.args = args_text(c, r);
+    if (!TF_GROW(ln->pend, ln->n_pend, ln->cap_pend))
+        return c->oom = true, false;
+    ln->pend[ln->n_pend++] = p;
+    if (ln->n_pend >= REORDER)
+        drain(c, ln, REORDER / 2);
+    return !c->oom;
+}
+
+static bool finish_rec(void *ctx, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    for (size_t i = 0; i < c->n_lanes; i++) {
+        struct lane *ln = &c->lanes[i];
+        drain(c, ln, SIZE_MAX);
+        for (unsigned r = 0; r < ln->n_acc; r++)
+            flush_acc(c, ln, r);
+        if (ln->u_on)
+            ln->busy += ln->u1 - ln->u0;
+        ln->u_on = false;
+    }
+    if (c->oom)
+        return tf_diag_oom(d, NULL);
+    return true;
+}
+
+/* --- colours ------------------------------------------------------------------- */
+
+/* Chrome's reserved colour names (trace-viewer's colour scheme). */
+static uint32_t color_of_cname(const char *cname)
+{
+    static const struct {
+        const char *name;
+        uint32_t rgb;
+    } table[] = {
+        {"thread_state_uninterruptible", 0xB6A7A0}, {"thread_state_iowait", 0xFFA500},
+        {"thread_state_running", 0x7EBD7E},        {"thread_state_runnable", 0x85A8D7},
+        {"thread_state_sleeping", 0xF0F0F0},       {"thread_state_unknown", 0xC7C7C7},
+        {"background_memory_dump", 0x00B4B4},      {"light_memory_dump", 0x0000B4},
+        {"detailed_memory_dump", 0xB40000},        {"vsync_highlight_color", 0x0000FF},
+        {"generic_work", 0x7D7D7D},                {"good", 0x006F00},
+        {"bad", 0xB47D00},                         {"terrible", 0xB40000},
+        {"black", 0x000000},                       {"grey", 0xDDDDDD},
+        {"white", 0xFFFFFF},                       {"yellow", 0xFFFF00},
+        {"olive", 0x646400},                       {"rail_response", 0x4366CC},
+        {"rail_animation", 0xDC0000},              {"rail_idle", 0xE7BF00},
+        {"rail_load", 0x0D7B19},                   {"startup", 0xE6E6FA},
+        {"heap_dump_stack_frame", 0x808080},       {"heap_dump_object_type", 0x0000FF},
+        {"heap_dump_child_node_arrow", 0xCCCCCC},  {"cq_build_running", 0xFFFFB4},
+        {"cq_build_passed", 0x6FB86F},             {"cq_build_failed", 0xFF6E6E},
+        {"cq_build_abandoned", 0xBBBBBB},          {"cq_build_attempt_runnig", 0xDEDEDE},
+        {"cq_build_attempt_passed", 0x7BDB7B},     {"cq_build_attempt_failed", 0xFFBEBE},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(cname, table[i].name) == 0)
+            return table[i].rgb;
+    return NONE;
+}
+
+/* Paul Tol's colour-blind-safe schemes ("bright" and "muted"). */
+static const struct {
+    const char *cat;
+    uint32_t rgb;
+} known_cats[] = {
+    {"kernel", 0x4477AA},          {"gpu_memcpy", 0xCC6677},
+    {"gpu_memset", 0xDDCC77},      {"cuda_runtime", 0x88CCEE},
+    {"cuda_driver", 0x88CCEE},     {"hip_runtime", 0x88CCEE},
+    {"cpu_op", 0x44AA99},          {"user_annotation", 0x999933},
+    {"gpu_user_annotation", 0x117733}, {"python_function", 0xDDDDDD},
+    {"Trace", 0xBBBBBB},           {"cuda_sync", 0x882255},
+};
+
+static const uint32_t spare_colors[] = {
+    0x332288, 0x88CCEE, 0x44AA99, 0x117733, 0x999933, 0xDDCC77,
+    0xCC6677, 0x882255, 0xAA4499, 0x66CCEE, 0x228833, 0xEE6677,
+};
+
+#define NCCL_COLOR 0xAA3377u
+
+static uint32_t cat_color(const char *cat)
+{
+    for (size_t i = 0; i < sizeof known_cats / sizeof known_cats[0]; i++)
+        if (strcmp(cat, known_cats[i].cat) == 0)
+            return known_cats[i].rgb;
+    uint32_t h = 2166136261u;
+    for (const char *p = cat; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return spare_colors[h % (sizeof spare_colors / sizeof spare_colors[0])];
+}
+
+/* --color rules: the first whose glob matches the name, or the category. */
+static bool rule_color(const struct tf_opts *o, const char *name, const char *cat, uint32_t *rgb)
+{
+    for (size_t i = 0; i < o->n_colors; i++)
+        if (fnmatch(o->colors[i].pattern, name, 0) == 0 ||
+            fnmatch(o->colors[i].pattern, cat, 0) == 0) {
+            *rgb = o->colors[i].rgb;
+            return true;
+        }
+    return false;
+}
+
+static uint32_t label_color_on(uint32_t rgb)
+{
+    double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
+}
+
+/* --- the figure ----------------------------------------------------------------------- */
+
+static void trimmed(const char *s, struct tf_buf *out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    tf_buf_putn(out, s, n);
+}
+
+static void id_label(struct tf_buf *b, const char *what, const struct tf_id *id)
+{
+    if (id->kind == TF_ID_NUM)
+        tf_buf_printf(b, "%s %lld", what, id->num);
+    else if (id->kind == TF_ID_STR)
+        tf_buf_printf(b, "%s %s", what, id->str);
+    else
+        tf_buf_printf(b, "%s ?", what);
+}
+
+static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
+{
+    const struct thr *th = &c->thrs[t];
+    const struct proc *p = &c->procs[th->proc];
+    struct tf_buf pl, tl;
+    tf_buf_init(&pl);
+    tf_buf_init(&tl);
+    /* Kineto names its GPU processes after the host program and labels
+     * them "GPU 0": the label says more. */
+    if (p->labels && *p->labels)
+        trimmed(p->labels, &pl);
+    else if (p->name && *p->name)
+        trimmed(p->name, &pl);
+    if (!pl.len)
+        id_label(&pl, "pid", &p->pid);
+    if (th->name && *th->name)
+        trimmed(th->name, &tl);
+    if (!tl.len)
+        id_label(&tl, "tid", &th->tid);
+    tf_buf_clear(out);
+    if (pl.data && tl.data && strcmp(pl.data, tl.data) == 0)
+        tf_buf_puts(out, pl.data);
+    else
+        tf_buf_printf(out, "%s / %s", pl.data ? pl.data : "", tl.data ? tl.data : "");
+    tf_buf_fini(&pl);
+    tf_buf_fini(&tl);
+}
+
+/* Ids compare as numbers before strings, numbers numerically. */
+static int cmp_id(const struct tf_id *a, const struct tf_id *b)
+{
+    if (a->kind != b->kind)
+        return a->kind == TF_ID_NUM ? -1 : b->kind == TF_ID_NUM ? 1 : (int)a->kind - (int)b->kind;
+    if (a->kind == TF_ID_NUM)
+        return (a->num > b->num) - (a->num < b->num);
+    if (a->kind == TF_ID_STR)
+        return strcmp(a->str, b->str);
+    return 0;
+}
+
+static const struct chrome *sort_ctx;
+
+static int lane_order(const void *x, const void *y)
+{
+    const struct chrome *c = sort_ctx;
+    const struct thr *a = &c->thrs[c->lanes[*(const size_t *)x].thread];
+    const struct thr *b = &c->thrs[c->lanes[*(const size_t *)y].thread];
+    const struct proc *pa = &c->procs[a->proc], *pb = &c->procs[b->proc];
+    if (a->proc != b->proc) {
+        if (pa->has_sort != pb->has_sort || (pa->has_sort && pa->sort != pb->sort)) {
+            long long sa = pa->has_sort ? pa->sort : 0, sb = pb->has_sort ? pb->sort : 0;
+            if (sa != sb)
+                return sa < sb ? -1 : 1;
+        }
+        int k = cmp_id(&pa->pid, &pb->pid);
+        if (k)
+            return k;
+    }
+    if (a->has_sort != b->has_sort || (a->has_sort && a->sort != b->sort)) {
+        long long sa = a->has_sort ? a->sort : 0, sb = b->has_sort ? b->sort : 0;
+        if (sa != sb)
+            return sa < sb ? -1 : 1;
+    }
+    return cmp_id(&a->tid, &b->tid);
+}
+
+/* The axis unit for a span (ns): its name and ns per unit. */
+static void axis_unit(int64_t span, const char **unit, double *per)
+{
+    if (span >= 10000000000LL) {
+        *unit = "s";
+        *per = 1e9;
+    } else if (span >= 10000000LL) {
+        *unit = "ms";
+        *per = 1e6;
+    } else {
+        *unit = "\xC2\xB5s";
+        *per = 1e3;
+    }
+}
+
+/* Re-merges a lane's bars with a coarser threshold (they are in row, then
+ * start order within each row once sorted). */
+static int bar_order(const void *x, const void *y)
+{
+    const struct obar *a = x, *b = y;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    if (a->t0 != b->t0)
+        return a->t0 < b->t0 ? -1 : 1;
+    return (a->t1 > b->t1) - (a->t1 < b->t1);
+}
+
+static void coarsen(struct lane *ln, int64_t thr)
+{
+    if (ln->n_bars < 2)
+        return;
+    qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
+    size_t k = 0;
+    for (size_t i = 0; i < ln->n_bars; i++) {
+        struct obar *b = &ln->bars[i];
+        if (k > 0) {
+            struct obar *a = &ln->bars[k - 1];
+            bool thin_a = a->t1 - a->t0 < thr, thin_b = b->t1 - b->t0 < thr;
+            if (a->row == b->row && a->instant == b->instant && thin_a && thin_b &&
+                b->t0 - a->t1 < thr) {
+                uint32_t ma = a->merged ? a->merged : 1, mb = b->merged ? b->merged : 1;
+                a->merged = ma + mb;
+                a->busy += b->busy;
+                if (b->t1 > a->t1)
+                    a->t1 = b->t1;
+                a->clip_right = a->clip_right || b->clip_right;
+                continue;
+            }
+        }
+        ln->bars[k++] = *b;
+    }
+    ln->n_bars = k;
+}
+
+static bool glob_any(const char *const *pats, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fnmatch(pats[i], s, 0) == 0)
+            return true;
+    return false;
+}
+
+/* Splits a comma-separated --lanes value list: each element may itself
+ * hold commas; the CLI passes them split already. */
+
+static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
+                  struct tf_diag *d);
+
+/* --- the mode's table entry ------------------------------------------------------------- */
+
+static struct chrome *chrome_new(const struct tf_opts *o)
+{
+    struct chrome *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->o = o;
+    tf_strtab_init(&c->proc_keys);
+    tf_strtab_init(&c->thr_keys);
+    tf_strtab_init(&c->strs);
+    tf_buf_init(&c->tmp);
+    if (!tf_strtab_id(&c->strs, "", &c->empty)) {
+        tf_strtab_fini(&c->strs);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void chrome_free(struct chrome *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_procs; i++) {
+        free(c->procs[i].pid_str);
+        free(c->procs[i].name);
+        free(c->procs[i].labels);
+    }
+    for (size_t i = 0; i < c->n_thrs; i++) {
+        free(c->thrs[i].tid_str);
+        free(c->thrs[i].name);
+    }
+    for (size_t i = 0; i < c->n_lanes; i++) {
+        struct lane *ln = &c->lanes[i];
+        free(ln->pend);
+        free(ln->row_end);
+        free(ln->acc);
+        free(ln->bars);
+    }
+    for (size_t i = 0; i < c->n_flows; i++)
+        free(c->flows[i].id);
+    free(c->flows);
+    free(c->procs);
+    free(c->thrs);
+    free(c->occ);
+    free(c->lanes);
+    free(c->lane_of_thr);
+    tf_strtab_fini(&c->proc_keys);
+    tf_strtab_fini(&c->thr_keys);
+    tf_strtab_fini(&c->strs);
+    tf_buf_fini(&c->tmp);
+    free(c);
+}
+
+/* The merging threshold once the window is known: TF_CHROME_LOD_PT of a
+ * plot about 640 pt wide. */
+static bool window_cb(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    if (!choose_window(ctx, lo, hi, d))
+        return false;
+    double thr = (double)(c->w1 - c->w0) * TF_CHROME_LOD_PT / 640.0;
+    c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
+    return true;
+}
+
+static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k,
+                  struct tf_diag *d)
+{
+    struct chrome *c = chrome_new(o);
+    if (!c)
+        return tf_diag_oom(d, NULL);
+    t->generic_state = c;
+    k->tef = (struct tf_tef_sink){
+        .index = index_rec,
+        .window = window_cb,
+        .collect = collect_rec,
+        .finish = finish_rec,
+        .ctx = c,
+    };
+    k->state = c;
+    return true;
+}
+
+static void end(struct tf_keep *k)
+{
+    (void)k; /* the state lives with the trace until the figure is built */
+}
+
+static void release(struct tf_trace *t)
+{
+    chrome_free(t->generic_state);
+    t->generic_state = NULL;
+}
+
+const struct tf_mode tf_mode_chrome = {
+    .name = "chrome",
+    .summary = "any Chrome / Perfetto / PyTorch-profiler trace (Trace Event Format)",
+    .kind = TF_TRACE_CHROME,
+    .begin = begin,
+    .end = end,
+    .release = release,
+    .build = build,
+};
+
+/* --- build ---------------------------------------------------------------------------- */
+
+static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
+                  struct tf_diag *d)
+{
+    struct chrome *c = in->trace->generic_state;
+    if (!c || !in->trace->generic)
+        return tf_diag_error(d, TF_EBADINPUT, "not read as a generic Chrome trace");
+    if (in->breakdown)
+        tf_diag_warn(d, "%s: the breakdown panel is drawn only for pipelined timelines",
+                     in->breakdown_file);
+    if (c->n_stray)
+        tf_diag_warn(d,
+                     "%s: %zu event%s far from the rest (another clock?) left out of the "
+                     "window; --from/--to can show them",
+                     in->file, c->n_stray, c->n_stray == 1 ? "" : "s");
+    if (c->n_late)
+        tf_diag_warn(d, "%s: %zu slice%s came long after their time in the file; their rows "
+                        "may not show their nesting",
+                     in->file, c->n_late, c->n_late == 1 ? "" : "s");
+    /* Lanes: those with something drawn, in the author's order. */
+    size_t *order = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *order);
+    size_t *pick = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *pick);
+    struct tf_buf label;
+    tf_buf_init(&label);
+    bool ok = order && pick;
+    size_t n_order = 0;
+    for (size_t i = 0; ok && i < c->n_lanes; i++)
+        if (c->lanes[i].n_bars > 0)
+            order[n_order++] = i;
+    if (ok && n_order == 0) {
+        free(order);
+        free(pick);
+        tf_buf_fini(&label);
+        return tf_diag_error(d, TF_EBADINPUT, "nothing to draw in the window");
+    }
+    sort_ctx = c;
+    if (ok)
+        qsort(order, n_order, sizeof *order, lane_order);
+    /* --lanes (in its order), then --hide, then the cap. */
+    size_t n_pick = 0, n_hidden = 0;
+    for (size_t i = 0; ok && i < n_order; i++) {
+        lane_label(c, c->lanes[order[i]].thread, &label);
+        ok = !label.oom;
+        if (ok && o->n_hide && glob_any(o->hide, o->n_hide, label.data))
+            n_hidden++;
+        else if (ok && !o->n_lanes)
+            pick[n_pick++] = order[i];
+    }
+    if (ok && o->n_lanes) {
+        for (size_t p = 0; p < o->n_lanes; p++)
+            for (size_t i = 0; ok && i < n_order; i++) {
+                lane_label(c, c->lanes[order[i]].thread, &label);
+                bool taken = false;
+                for (size_t k = 0; k < n_pick; k++)
+                    taken |= pick[k] == order[i];
+                if (!taken && fnmatch(o->lanes[p], label.data, 0) == 0 &&
+                    !(o->n_hide && glob_any(o->hide, o->n_hide, label.data)))
+                    pick[n_pick++] = order[i];
+            }
+        if (n_pick == 0) {
+            free(order);
+            free(pick);
+            tf_buf_fini(&label);
+            return tf_diag_error(d, TF_EUSAGE, "--lanes: no lane label matches");
+        }
+    }
+    size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
+    size_t n_cut = 0;
+    if (n_pick > cap && !o->n_lanes) {
+        n_cut = n_pick - cap;
+        n_pick = cap;
+    }
+    if (n_pick == 0 && ok) {
+        free(order);
+        free(pick);
+        tf_buf_fini(&label);
+        return tf_diag_error(d, TF_EUSAGE, "--hide hides every lane");
+    }
+    /* The budget of bars: coarsen until the figure fits. */
+    int64_t thr = c->thr_ns;
+    for (int round = 0; ok && round < 40; round++) {
+        size_t total = 0;
+        for (size_t i = 0; i < n_pick; i++)
+            total += c->lanes[pick[i]].n_bars;
+        if (total <= TF_CHROME_MAX_BARS)
+            break;
+        thr *= 2;
+        for (size_t i = 0; i < n_pick; i++)
+            coarsen(&c->lanes[pick[i]], thr);
+    }
+
+    const char *unit;
+    double per;
+    int64_t span = c->w1 - c->w0;
+    axis_unit(span, &unit, &per);
+    f->mode = tf_mode_chrome.name;
+    f->schema = "tracefig-figure-2";
+    f->clock_unit = "us";
+    f->window_start = (double)c->w0 / 1e3;
+    f->window_end = (double)c->w1 / 1e3;
+    f->x_span = (double)span / per;
+    f->zigzag_amp = f->x_span * 0.006;
+    f->axis.unit = unit;
+    char title[32];
+    snprintf(title, sizeof title, "Time (%s)", unit);
+    f->axis.title = tf_figure_str(f, title);
+    double ticks[TF_TICKS_MAX];
+    size_t nt = tf_nice_ticks(0.0, f->x_span, 8, ticks, TF_TICKS_MAX);
+    ok = ok && f->axis.title && tf_figure_set_ticks(f, ticks, nt);
+
+    /* Lanes and their bars. */
+    unsigned total_rows = 0;
+    for (size_t i = 0; ok && i < n_pick; i++) {
+        struct lane *ln = &c->lanes[pick[i]];
+        const struct thr *th = &c->thrs[ln->thread];
+        lane_label(c, ln->thread, &label);
+        struct tf_lane *fl = tf_figure_add_lane(f, NULL, label.data);
+        if (!fl) {
+            ok = false;
+            break;
+        }
+        fl->rows = ln->max_row ? ln->max_row : 1;
+        total_rows += fl->rows;
+        fl->pid = c->procs[th->proc].pid;
+        fl->tid = th->tid;
+        if (fl->pid.kind == TF_ID_STR)
+            fl->pid.str = tf_figure_str(f, fl->pid.str);
+        if (fl->tid.kind == TF_ID_STR)
+            fl->tid.str = tf_figure_str(f, fl->tid.str);
+        qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
+        for (size_t k = 0; ok && k < ln->n_bars; k++) {
+            const struct obar *ob = &ln->bars[k];
+            const char *name = tf_strtab_str(&c->strs, ob->name);
+            const char *cat = tf_strtab_str(&c->strs, ob->cat);
+            uint32_t rgb = cat_color(cat);
+            const char *ckey = cat;
+            char keybuf[96];
+            if (strncmp(name, "nccl", 4) == 0 && strcmp(cat, "kernel") == 0) {
+                rgb = NCCL_COLOR;
+                ckey = "kernel/nccl";
+            }
+            snprintf(keybuf, sizeof keybuf, "cat/%s", *ckey ? ckey : "none");
+            size_t ci = tf_figure_category(f, keybuf, rgb);
+            if (ci == (size_t)-1) {
+                ok = false;
+                break;
+            }
+            if (!f->cats[ci].name) {
+                f->cats[ci].name = tf_figure_str(f, cat);
+                f->cats[ci].label = tf_figure_str(f, strcmp(ckey, "kernel/nccl") == 0
+                                                         ? "NCCL kernel"
+                                                         : *cat ? cat : "(no category)");
+            }
+            uint32_t bar_rgb = f->cats[ci].color;
+            uint32_t rule;
+            if (rule_color(o, name, cat, &rule))
+                bar_rgb = rule;
+            else if (ob->color != NONE)
+                bar_rgb = ob->color;
+            struct tf_bar *b = tf_figure_add_bar(f);
+            if (!b) {
+                ok = false;
+                break;
+            }
+            b->lane = f->n_lanes - 1;
+            b->row = ob->row;
+            b->cat = ci;
+            b->name = ob->merged ? name : tf_figure_str(f, name);
+            b->shape = ob->instant ? TF_SHAPE_INSTANT : ob->merged ? TF_SHAPE_DENSE
+                                                                   : TF_SHAPE_SLICE;
+            b->merged = ob->merged;
+            b->busy = (double)ob->busy / per;
+            b->start_ms = (double)ob->t0 / 1e6;
+            b->dur_ms = (double)(ob->t1 - ob->t0) / 1e6;
+            b->x0 = (double)(ob->t0 - c->w0) / per;
+            b->x1 = (double)(ob->t1 - c->w0) / per;
+            b->clip_left = ob->clip_left;
+            b->clip_right = ob->clip_right;
+            b->color = bar_rgb;
+            b->label_color = label_color_on(bar_rgb);
+            struct tf_buf tip;
+            tf_buf_init(&tip);
+            char num[TF_NUM_MAX], num2[TF_NUM_MAX];
+            if (ob->merged) {
+                b->name = tf_figure_str(f, *cat ? cat : "slices");
+                tf_buf_printf(&tip, "%u slices", (unsigned)ob->merged);
+                if (*cat)
+                    tf_buf_printf(&tip, " (%s)", cat);
+                tf_buf_printf(&tip, " \xC2\xB7 busy %s%% of %s %s",
+                              tf_fmt_num(num, 100.0 * (double)ob->busy /
+                                                  (double)(ob->t1 > ob->t0 ? ob->t1 - ob->t0 : 1),
+                                         0),
+                              tf_fmt_num(num2, (double)(ob->t1 - ob->t0) / per, 3), unit);
+            } else {
+                char shortn[96];
+                tf_chrome_short_name(name, shortn, sizeof shortn);
+                if (!ob->instant && *shortn)
+                    b->label = tf_figure_str(f, shortn);
+                tf_buf_puts(&tip, name);
+                if (*cat)
+                    tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
+                tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
+                              tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit);
+                if (!ob->instant)
+                    tf_buf_printf(&tip, " \xC2\xB7 %s %s",
+                                  tf_fmt_num(num2, (double)(ob->t1 - ob->t0) / per, 3), unit);
+                const char *args = tf_strtab_str(&c->strs, ob->args);
+                if (*args)
+                    tf_buf_printf(&tip, " \xC2\xB7 %s", args);
+            }
+            b->title = tf_figure_buf(f, &tip);
+            tf_buf_fini(&tip);
+            if (!b->name || !b->title)
+                ok = false;
+        }
+    }
+    /* Legend: the categories drawn, in the order of the palette, then by
+     * name. */
+    for (size_t i = 0; ok && i < f->n_cats; i++)
+        ok = tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i);
+    /* Notes. */
+    if (ok && n_cut) {
+        char note[200];
+        snprintf(note, sizeof note,
+                 "%zu more lane%s not drawn (at most %zu): choose with --lanes or --max-lanes",
+                 n_cut, n_cut == 1 ? "" : "s", cap);
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
+    (void)n_hidden;
+    f->flame = true;
+    f->width_pt = 720;
+    f->height_pt = 60.0 + 15.0 * (double)total_rows + 40.0;
+    if (f->height_pt < 160)
+        f->height_pt = 160;
+    char dtitle[160];
+    snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
+             f->n_lanes == 1 ? "" : "s");
+    ok = ok && tf_figure_describe(f, dtitle, "Trace timeline");
+    free(order);
+    free(pick);
+    tf_buf_fini(&label);
+    return ok || tf_diag_oom(d, NULL);
+}

@@ -1,0 +1,31 @@
+/* chrome.h - the generic Chrome mode (rules/chrome.c): any Trace Event
+ * Format trace, a figure of the window the author picks.  Its entry is
+ * tf_mode_chrome in mode.h; these are its defaults, for --help and tests. */
+#ifndef TF_RULES_CHROME_H
+#define TF_RULES_CHROME_H
+
+#include "rules/mode.h"
+
+/* Lanes drawn at most, unless --max-lanes or --lanes says otherwise. */
+#define TF_CHROME_MAX_LANES 24
+/* Nesting rows drawn per lane, unless --depth says otherwise. */
+#define TF_CHROME_DEPTH 6
+/* Slices thinner than this (points at the output width), with neighbours
+ * as close, merge into one dense span. */
+#define TF_CHROME_LOD_PT 1.0
+/* Bars a figure holds at most: beyond, the merging threshold doubles until
+ * it fits (an SVG stays well under 300 KB, TikZ compiles in a second). */
+#define TF_CHROME_MAX_BARS 1500
+
+/* "12.5ms", "300us", "1.2s", "450000ns", or a bare number of ms, as ns.
+ * False when it is none of these. */
+bool tf_chrome_parse_time(const char *s, int64_t *ns);
+
+/* The name a slice shows inside its bar: a C++ function's name without
+ * its scope, template arguments and parameters
+ * ("void at::native::vectorized_elementwise_kernel<4, ...>(...)" ->
+ * "vectorized_elementwise_kernel"); other names unchanged.  Writes at most
+ * n bytes (NUL-terminated) to out. */
+void tf_chrome_short_name(const char *name, char *out, size_t n);
+
+#endif
