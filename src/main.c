@@ -20,6 +20,7 @@
 #include "model/figure.h"
 #include "model/trace.h"
 #include "render/render.h"
+#include "rules/chrome.h"
 #include "rules/mode.h"
 #include "rules/timeline.h"
 #include "run.h"
@@ -48,6 +49,12 @@ struct cli {
     struct output outputs[MAX_OUTPUTS];
     size_t n_outputs;
     struct tf_buf cmdline;
+    /* The generic mode's lists (strings in `arena`). */
+    const char **lanes, **hide;
+    size_t n_lanes, cap_lanes, n_hide, cap_hide;
+    struct tf_color_rule *colors;
+    size_t n_colors, cap_colors;
+    struct tf_arena arena;
 };
 
 static void usage_hint(void)
@@ -84,6 +91,24 @@ static void print_help(void)
            "  --legend-y H, --legend_y H\n"
            "                          legend row height relative to the plot row\n"
            "                          (default 0.16, at least 0.10)\n"
+           "\n"
+           "Chrome traces (the chrome mode):\n"
+           "  --from T, --to T        the window, from the trace's origin; T is 12.5ms,\n"
+           "                          300us, 1.2s, 450000ns, or a number of ms\n"
+           "  --window-event NAME     the window is the extent of the event called NAME\n"
+           "  --occurrence K          ... its K-th occurrence in time (default 1)\n"
+           "  --pad P                 widen the window by P %% of its span on each side\n"
+           "  --lanes PATTERN,...     draw only the lanes whose label matches a glob, in\n"
+           "                          the order given\n"
+           "  --hide PATTERN,...      leave out the lanes whose label matches a glob\n"
+           "  --all-lanes             hide no lane by the default rules (aggregates,\n"
+           "                          summaries)\n"
+           "  --max-lanes N           draw at most N lanes (default 24)\n"
+           "  --depth N               nesting rows per lane (default 6)\n"
+           "  --color PATTERN=COLOR   colour events whose name or category matches the\n"
+           "                          glob (COLOR: #RRGGBB); repeat; the first match wins\n"
+           "  --flows                 draw flow arrows (s/t/f events, bind_id)\n"
+           "\n"
            "  --mode MODE             how to read the trace (default auto: by its kind):\n");
     for (size_t i = 0; tf_modes[i]; i++)
         printf("                            %-9s %s\n", tf_modes[i]->name, tf_modes[i]->summary);
@@ -214,6 +239,44 @@ static void record_arg(struct cli *c, const char *arg, bool is_path)
     }
 }
 
+/* --lanes / --hide: comma-separated globs, appended in order. */
+static bool add_patterns(struct cli *c, bool lanes, const char *val, struct tf_diag *d)
+{
+    const char ***list = lanes ? &c->lanes : &c->hide;
+    size_t *n = lanes ? &c->n_lanes : &c->n_hide, *cap = lanes ? &c->cap_lanes : &c->cap_hide;
+    for (const char *p = val;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len) {
+            char *pat = tf_arena_strndup(&c->arena, p, len);
+            if (!pat || !TF_GROW(*list, *n, *cap))
+                return tf_diag_oom(d, NULL);
+            (*list)[(*n)++] = pat;
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return true;
+}
+
+/* --color PATTERN=#RRGGBB (the last '=' splits them). */
+static bool add_color(struct cli *c, const char *val, struct tf_diag *d)
+{
+    const char *eq = strrchr(val, '=');
+    const char *hex = eq ? eq + 1 : "";
+    if (*hex == '#')
+        hex++;
+    bool ok = eq && eq > val && strlen(hex) == 6 && strspn(hex, "0123456789abcdefABCDEF") == 6;
+    if (!ok)
+        return usage_error(d, "--color: expected PATTERN=#RRGGBB, got '%.200s'", val);
+    char *pat = tf_arena_strndup(&c->arena, val, (size_t)(eq - val));
+    if (!pat || !TF_GROW(c->colors, c->n_colors, c->cap_colors))
+        return tf_diag_oom(d, NULL);
+    c->colors[c->n_colors++] = (struct tf_color_rule){pat, (uint32_t)strtoul(hex, NULL, 16)};
+    return true;
+}
+
 static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
                        bool *exit_now)
 {
@@ -251,7 +314,8 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         }
         bool flag = strcmp(name, "help") == 0 || strcmp(name, "h") == 0 ||
                     strcmp(name, "version") == 0 || strcmp(name, "V") == 0 ||
-                    strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0;
+                    strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0 ||
+                    strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0;
         if (flag && val)
             return usage_error(d, "option '%.200s' takes no value", a);
         if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
@@ -264,18 +328,24 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             *exit_now = true;
             return true;
         }
-        if (strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0) {
+        if (strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0 ||
+            strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0) {
             if (name[0] == 's')
                 c->render.standalone = true;
-            else
+            else if (name[0] == 'c')
                 c->companion_png = true;
+            else if (name[0] == 'f')
+                c->rules.flows = true;
+            else
+                c->rules.all_lanes = true;
             record_arg(c, a, false);
             continue;
         }
         static const char *const with_value[] = {
             "trace-file", "trace", "output", "o", "format", "f", "start-candidate",
             "num-candidates", "focus-candidate", "breakdown-file", "breakdown",
-            "min-runtime-pct", "legend-y", "dpi", "mode", NULL,
+            "min-runtime-pct", "legend-y", "dpi", "mode", "from", "to", "window-event",
+            "occurrence", "pad", "lanes", "hide", "max-lanes", "depth", "color", NULL,
         };
         bool known = false;
         for (size_t k = 0; with_value[k]; k++)
@@ -345,6 +415,57 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         } else if (strcmp(name, "dpi") == 0) {
             if (!parse_double("--dpi", val, 10, 2400, &c->render.dpi, d))
                 return false;
+        } else if (strcmp(name, "from") == 0 || strcmp(name, "to") == 0) {
+            int64_t ns;
+            if (!tf_chrome_parse_time(val, &ns) || ns < 0)
+                return usage_error(d, "--%s: expected a time such as 12.5ms, 300us or 1.2s, "
+                                      "got '%.200s'",
+                                   name, val);
+            if (name[0] == 'f') {
+                c->rules.has_from = true;
+                c->rules.from_ns = ns;
+            } else {
+                c->rules.has_to = true;
+                c->rules.to_ns = ns;
+            }
+            tf_buf_printf(&c->cmdline, " --%s", name);
+            record_arg(c, val, false);
+        } else if (strcmp(name, "window-event") == 0) {
+            c->rules.window_event = val;
+            tf_buf_puts(&c->cmdline, " --window-event");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "occurrence") == 0 || strcmp(name, "max-lanes") == 0 ||
+                   strcmp(name, "depth") == 0) {
+            struct tf_opt_int v;
+            char opt[32];
+            snprintf(opt, sizeof opt, "--%s", name);
+            if (!parse_int(opt, val, &v, d))
+                return false;
+            if (v.v < 1 || v.v > 100000)
+                return usage_error(d, "%s: expected 1 to 100000, got '%.200s'", opt, val);
+            if (name[0] == 'o')
+                c->rules.occurrence = v.v;
+            else if (name[0] == 'm')
+                c->rules.max_lanes = v.v;
+            else
+                c->rules.depth = v.v;
+            tf_buf_printf(&c->cmdline, " %s", opt);
+            record_arg(c, val, false);
+        } else if (strcmp(name, "pad") == 0) {
+            if (!parse_double("--pad", val, 0, 1000, &c->rules.pad_pct, d))
+                return false;
+            tf_buf_puts(&c->cmdline, " --pad");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "lanes") == 0 || strcmp(name, "hide") == 0) {
+            if (!add_patterns(c, name[0] == 'l', val, d))
+                return false;
+            tf_buf_printf(&c->cmdline, " --%s", name);
+            record_arg(c, val, false);
+        } else if (strcmp(name, "color") == 0) {
+            if (!add_color(c, val, d))
+                return false;
+            tf_buf_puts(&c->cmdline, " --color");
+            record_arg(c, val, false);
         } else if (strcmp(name, "mode") == 0) {
             if (strcmp(val, "auto") == 0) {
                 c->mode = NULL;
@@ -358,6 +479,16 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
     /* The reference: --focus_candidate counts only without --start_candidate. */
     if (!c->rules.start_candidate.set && focus.set)
         c->rules.start_candidate = focus;
+    c->rules.lanes = c->lanes;
+    c->rules.n_lanes = c->n_lanes;
+    c->rules.hide = c->hide;
+    c->rules.n_hide = c->n_hide;
+    c->rules.colors = c->colors;
+    c->rules.n_colors = c->n_colors;
+    if (c->rules.has_from && c->rules.has_to && c->rules.to_ns <= c->rules.from_ns)
+        return usage_error(d, "--to must come after --from");
+    if (c->rules.window_event && (c->rules.has_from || c->rules.has_to))
+        return usage_error(d, "--window-event and --from/--to both choose the window: give one");
     return true;
 }
 
@@ -415,6 +546,10 @@ static void free_cli(struct cli *c)
             free((char *)c->outputs[i].path);
     }
     tf_buf_fini(&c->cmdline);
+    free(c->lanes);
+    free(c->hide);
+    free(c->colors);
+    tf_arena_fini(&c->arena);
 }
 
 /* Stages every output, then commits them all: standard output and devices
@@ -443,6 +578,7 @@ int main(int argc, char **argv)
 {
     struct cli c;
     memset(&c, 0, sizeof c);
+    tf_arena_init(&c.arena);
     c.render.dpi = 200.0;
     tf_buf_init(&c.cmdline);
     struct tf_diag d;

@@ -54,6 +54,9 @@
 
 #define MAX_CLUSTERS 64
 #define REORDER 8192
+#define SAMPLE 4096     /* slices per lane compared by the duplicate rule */
+#define TIP_NAME_MAX 400 /* bytes of a name in a tooltip */
+#define SVG_BUDGET 270000 /* bytes: an SVG stays under 300 KB */
 #define NONE UINT32_MAX
 
 /* --- time -------------------------------------------------------------------- */
@@ -236,6 +239,12 @@ struct lane {
     size_t n_bars, cap_bars;
     unsigned max_row;  /* deepest row used + 1 */
     size_t n_slices, n_hidden;
+    /* Who it is, for the default rules: a hash of each of its first
+     * SAMPLE slices (name, start, end), and whether every slice is named
+     * "Total ..." (clang's summaries). */
+    uint64_t *sample;
+    size_t n_sample, cap_sample;
+    bool all_total;
     /* the union of its slices in the window, for the statistics */
     int64_t u0, u1, busy;
     bool u_on;
@@ -283,7 +292,7 @@ struct chrome {
     size_t n_lane_of_thr, cap_lane_of_thr;
     struct flow_end *flows;
     size_t n_flows, cap_flows;
-    size_t n_late;
+    size_t n_late, n_wide_instants;
     struct tf_buf tmp;
     bool oom;
 };
@@ -541,6 +550,15 @@ static void add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
     }
 }
 
+/* The profiler's own span (Kineto: cat "Trace" in the process "Spans"),
+ * which may start long before the first event: it does not set the
+ * default window, and its lane is not drawn by default. */
+static bool profiler_span(const struct tf_tef_rec *r)
+{
+    return r->pid.kind == TF_ID_STR && strcmp(r->pid.str, "Spans") == 0 &&
+           (!r->cat || strcmp(r->cat, "Trace") == 0);
+}
+
 static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
@@ -550,6 +568,8 @@ static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         meta(c, r);
         break;
     case TF_TEF_SLICE:
+        if (profiler_span(r))
+            break;
         if (!r->open_end)
             add_extent(c, r->ts, r->ts + r->dur);
         else
@@ -720,6 +740,23 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
             ln->n_rows++;
         }
         ln->row_end[row] = p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0;
+    }
+    if (!p->instant) {
+        if (ln->n_slices == 0)
+            ln->all_total = true;
+        if (ln->all_total && strncmp(tf_strtab_str(&c->strs, p->name), "Total ", 6) != 0)
+            ln->all_total = false;
+        if (ln->n_sample < SAMPLE) {
+            if (!TF_GROW(ln->sample, ln->n_sample, ln->cap_sample)) {
+                c->oom = true;
+                return;
+            }
+            uint64_t h = 1469598103934665603ULL;
+            uint64_t parts[3] = {p->name, (uint64_t)p->t0, (uint64_t)p->t1};
+            for (int k = 0; k < 3; k++)
+                h = (h ^ parts[k]) * 1099511628211ULL;
+            ln->sample[ln->n_sample++] = h;
+        }
     }
     ln->n_slices++;
     unsigned depth = c->o->depth > 0 ? (unsigned)c->o->depth : TF_CHROME_DEPTH;
@@ -916,6 +953,11 @@ static bool collect_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d
 slice:
     if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT)
         return true;
+    /* Instants of a whole process or of the trace belong to no lane. */
+    if (r->kind == TF_TEF_INSTANT && r->scope != 't') {
+        c->n_wide_instants++;
+        return true;
+    }
     size_t t = thr_of(c, &r->pid, &r->tid);
     struct lane *ln = t == SIZE_MAX ? NULL : lane_for(c, t);
     if (!ln)
@@ -989,39 +1031,53 @@ static uint32_t color_of_cname(const char *cname)
     return NONE;
 }
 
-/* Paul Tol's colour-blind-safe schemes ("bright" and "muted"). */
+/* Paul Tol's colour-blind-safe "muted" scheme for the categories profilers
+ * use (FACTS: Tol, SRON/EPS/TN/09-002, 2021). */
 static const struct {
     const char *cat;
     uint32_t rgb;
 } known_cats[] = {
-    {"kernel", 0x4477AA},          {"gpu_memcpy", 0xCC6677},
-    {"gpu_memset", 0xDDCC77},      {"cuda_runtime", 0x88CCEE},
-    {"cuda_driver", 0x88CCEE},     {"hip_runtime", 0x88CCEE},
-    {"cpu_op", 0x44AA99},          {"user_annotation", 0x999933},
-    {"gpu_user_annotation", 0x117733}, {"python_function", 0xDDDDDD},
-    {"Trace", 0xBBBBBB},           {"cuda_sync", 0x882255},
+    {"kernel", 0x332288},          {"mtia_ccp_events", 0x332288},
+    {"collective_comm", 0xCC6677}, {"gpu_memcpy", 0x88CCEE},
+    {"gpu_memset", 0x44AA99},      {"cuda_runtime", 0xDDCC77},
+    {"cuda_driver", 0xDDCC77},     {"xpu_runtime", 0xDDCC77},
+    {"xpu_driver", 0xDDCC77},      {"mtia_runtime", 0xDDCC77},
+    {"privateuse1_runtime", 0xDDCC77}, {"privateuse1_driver", 0xDDCC77},
+    {"cpu_op", 0x117733},          {"user_annotation", 0xAA4499},
+    {"gpu_user_annotation", 0x882255}, {"python_function", 0x999933},
+    {"cuda_sync", 0xDDDDDD},       {"Trace", 0xDDDDDD},
+    {"overhead", 0xDDDDDD},
 };
 
-static const uint32_t spare_colors[] = {
-    0x332288, 0x88CCEE, 0x44AA99, 0x117733, 0x999933, 0xDDCC77,
-    0xCC6677, 0x882255, 0xAA4499, 0x66CCEE, 0x228833, 0xEE6677,
+/* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,
+ * probing to the next free colour within one figure. */
+static const uint32_t spare_colors[8] = {
+    0x77AADD, 0xEE8866, 0xEEDD88, 0xFFAABB, 0x99DDFF, 0x44BB99, 0xBBCC33, 0xAAAA00,
 };
 
-#define NCCL_COLOR 0xAA3377u
+#define NCCL_COLOR 0xCC6677u
 
-static uint32_t cat_color(const char *cat)
+static bool known_color(const char *cat, uint32_t *rgb)
 {
     for (size_t i = 0; i < sizeof known_cats / sizeof known_cats[0]; i++)
-        if (strcmp(cat, known_cats[i].cat) == 0)
-            return known_cats[i].rgb;
-    uint32_t h = 2166136261u;
-    for (const char *p = cat; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return spare_colors[h % (sizeof spare_colors / sizeof spare_colors[0])];
+        if (strcmp(cat, known_cats[i].cat) == 0) {
+            *rgb = known_cats[i].rgb;
+            return true;
+        }
+    return false;
+}
+
+static uint32_t fnv1a(const char *s)
+{
+    uint32_t h = 0x811C9DC5u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x01000193u;
+    return h;
 }
 
 /* --color rules: the first whose glob matches the name, or the category. */
-static bool rule_color(const struct tf_opts *o, const char *name, const char *cat, uint32_t *rgb)
+static bool rule_color(const struct tf_opts *o, const char *name, const char *cat,
+                       uint32_t *rgb)
 {
     for (size_t i = 0; i < o->n_colors; i++)
         if (fnmatch(o->colors[i].pattern, name, 0) == 0 ||
@@ -1068,8 +1124,8 @@ static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
     tf_buf_init(&pl);
     tf_buf_init(&tl);
     /* Kineto names its GPU processes after the host program and labels
-     * them "GPU 0": the label says more. */
-    if (p->labels && *p->labels)
+     * them "GPU 0": the label says more (but not its host's "CPU"). */
+    if (p->labels && *p->labels && strcmp(p->labels, "CPU") != 0)
         trimmed(p->labels, &pl);
     else if (p->name && *p->name)
         trimmed(p->name, &pl);
@@ -1233,6 +1289,7 @@ static void chrome_free(struct chrome *c)
         free(ln->row_end);
         free(ln->acc);
         free(ln->bars);
+        free(ln->sample);
     }
     for (size_t i = 0; i < c->n_flows; i++)
         free(c->flows[i].id);
@@ -1302,6 +1359,286 @@ const struct tf_mode tf_mode_chrome = {
 
 /* --- build ---------------------------------------------------------------------------- */
 
+/* --- which lanes ----------------------------------------------------------- */
+
+/* Default patterns of lanes that repeat others (unless --all-lanes). */
+static const char *const default_hide[] = {
+    "*/stream:all Compute*",      /* TensorFlow: every GPU stream again in one lane */
+    "pid Spans / tid PyTorch Profiler", /* Kineto: the profiler's own span */
+};
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static bool has_hash(const uint64_t *v, size_t n, uint64_t h)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] == h)
+            return true;
+        if (v[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* Lane `a` only repeats slices of other kept lanes and holds more than any
+ * of them (an aggregate such as TensorFlow's memcpy lane), or the same as
+ * one that comes before it (a duplicate). */
+static bool repeats_others(struct chrome *c, const size_t *keep, size_t n_keep, size_t a,
+                           size_t pos)
+{
+    const struct lane *la = &c->lanes[a];
+    if (la->n_sample == 0 || la->n_slices > SAMPLE)
+        return false;
+    size_t covered = 0;
+    bool bigger_than_all = true, same_as_earlier = false;
+    for (size_t k = 0; k < n_keep; k++) {
+        size_t b = keep[k];
+        if (b == a)
+            continue;
+        const struct lane *lb = &c->lanes[b];
+        if (lb->n_sample == 0 || lb->n_slices > SAMPLE)
+            continue;
+        size_t shared = 0;
+        for (size_t i = 0; i < la->n_sample; i++)
+            shared += has_hash(lb->sample, lb->n_sample, la->sample[i]);
+        if (!shared)
+            continue;
+        covered += shared;
+        if (lb->n_slices >= la->n_slices)
+            bigger_than_all = false;
+        if (shared == la->n_sample && lb->n_slices == la->n_slices && k < pos)
+            same_as_earlier = true;
+    }
+    return covered >= la->n_sample && (bigger_than_all || same_as_earlier);
+}
+
+/* --- build ---------------------------------------------------------------------------- */
+
+/* The categories' colours: the palette for known ones; the others sorted
+ * by name, each at its hash's slot of the spare colours or the next free
+ * one. */
+struct cat_color {
+    uint32_t cat;
+    uint32_t rgb;
+};
+
+static int by_cat_name(const void *x, const void *y)
+{
+    const struct chrome *c = sort_ctx;
+    const struct cat_color *a = x, *b = y;
+    return strcmp(tf_strtab_str(&c->strs, a->cat), tf_strtab_str(&c->strs, b->cat));
+}
+
+static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick,
+                             struct cat_color **out, size_t *n_out)
+{
+    struct cat_color *v = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < n_pick; i++) {
+        const struct lane *ln = &c->lanes[pick[i]];
+        for (size_t k = 0; k < ln->n_bars; k++) {
+            uint32_t cat = ln->bars[k].cat;
+            bool seen = false;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = v[j].cat == cat;
+            if (seen)
+                continue;
+            if (!TF_GROW(v, n, cap)) {
+                free(v);
+                return false;
+            }
+            v[n++] = (struct cat_color){cat, NONE};
+        }
+    }
+    sort_ctx = c;
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_cat_name);
+    bool used[8] = {false};
+    size_t n_used = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!known_color(tf_strtab_str(&c->strs, v[i].cat), &v[i].rgb)) {
+            size_t slot = fnv1a(tf_strtab_str(&c->strs, v[i].cat)) % 8;
+            for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
+                slot = (slot + 1) % 8;
+            if (!used[slot])
+                n_used++;
+            used[slot] = true;
+            v[i].rgb = spare_colors[slot];
+        }
+    *out = v;
+    *n_out = n;
+    return true;
+}
+
+/* The deepest drawn bar of a lane that holds time t (or, with `next`, the
+ * first that starts at or after it): its row, -1 when none. */
+static int row_at(const struct lane *ln, int64_t t, bool next)
+{
+    int best = -1;
+    int64_t best_t0 = INT64_MAX;
+    for (size_t k = 0; k < ln->n_bars; k++) {
+        const struct obar *b = &ln->bars[k];
+        if (b->instant)
+            continue;
+        if (!next && b->t0 <= t && t <= b->t1 && (int)b->row > best)
+            best = (int)b->row;
+        if (next && b->t0 >= t && b->t0 < best_t0) {
+            best_t0 = b->t0;
+            best = (int)b->row;
+        }
+    }
+    return best;
+}
+
+static int by_flow_id(const void *x, const void *y)
+{
+    const struct flow_end *a = x, *b = y;
+    int k = strcmp(a->id, b->id);
+    if (k)
+        return k;
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+/* Arrows from each s (or t) to the next t or f of its id, both ends on
+ * drawn lanes. */
+static bool add_arrows(struct chrome *c, struct tf_figure *f, const size_t *fig_lane, double per)
+{
+    if (c->n_flows > 1)
+        qsort(c->flows, c->n_flows, sizeof *c->flows, by_flow_id);
+    for (size_t i = 0; i + 1 < c->n_flows; i++) {
+        const struct flow_end *a = &c->flows[i], *b = &c->flows[i + 1];
+        if (strcmp(a->id, b->id) != 0 || a->ph == 'f' || b->ph == 's')
+            continue;
+        size_t la = fig_lane[a->lane], lb = fig_lane[b->lane];
+        if (la == SIZE_MAX || lb == SIZE_MAX)
+            continue;
+        if (a->ts < c->w0 || a->ts > c->w1 || b->ts < c->w0 || b->ts > c->w1)
+            continue;
+        int ra = row_at(&c->lanes[a->lane], a->ts, false);
+        int rb = row_at(&c->lanes[b->lane], b->ts, b->bp != 'e' && b->ph == 'f');
+        struct tf_arrow arrow = {
+            .lane0 = la,
+            .lane1 = lb,
+            .row0 = ra < 0 ? 0 : (unsigned)ra,
+            .row1 = rb < 0 ? 0 : (unsigned)rb,
+            .x0 = (double)(a->ts - c->w0) / per,
+            .x1 = (double)(b->ts - c->w0) / per,
+        };
+        if (!tf_figure_add_arrow(f, &arrow))
+            return false;
+    }
+    return true;
+}
+
+/* An estimate of a bar's bytes in the SVG: markup and its tooltip. */
+static size_t svg_cost(const struct chrome *c, const struct obar *b)
+{
+    size_t n = 240;
+    if (!b->merged) {
+        size_t name = strlen(tf_strtab_str(&c->strs, b->name));
+        n += 2 * (name < TIP_NAME_MAX ? name : TIP_NAME_MAX);
+        n += strlen(tf_strtab_str(&c->strs, b->args));
+    }
+    return n;
+}
+
+/* One bar of the figure from a drawn one. */
+static bool add_bar(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
+                    const struct obar *ob, const struct cat_color *cc, size_t n_cc, double per,
+                    const char *unit)
+{
+    const char *name = tf_strtab_str(&c->strs, ob->name);
+    const char *cat = tf_strtab_str(&c->strs, ob->cat);
+    uint32_t rgb = 0;
+    for (size_t i = 0; i < n_cc; i++)
+        if (cc[i].cat == ob->cat)
+            rgb = cc[i].rgb;
+    char key[96];
+    bool nccl = strcmp(cat, "kernel") == 0 &&
+                (strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
+                 strstr(name, " nccl") != NULL);
+    if (nccl) {
+        rgb = NCCL_COLOR;
+        snprintf(key, sizeof key, "cat/kernel/nccl");
+    } else {
+        snprintf(key, sizeof key, "cat/%s", *cat ? cat : "none");
+    }
+    size_t ci = tf_figure_category(f, key, rgb);
+    if (ci == (size_t)-1)
+        return false;
+    if (!f->cats[ci].name) {
+        f->cats[ci].name = tf_figure_str(f, cat);
+        f->cats[ci].label = tf_figure_str(f, nccl ? "NCCL kernel" : *cat ? cat : "(no category)");
+        if (!f->cats[ci].name || !f->cats[ci].label)
+            return false;
+    }
+    uint32_t bar_rgb = f->cats[ci].color, rule;
+    if (rule_color(o, name, cat, &rule))
+        bar_rgb = rule;
+    else if (ob->color != NONE)
+        bar_rgb = ob->color;
+    struct tf_bar *b = tf_figure_add_bar(f);
+    if (!b)
+        return false;
+    b->lane = f->n_lanes - 1;
+    b->row = ob->row;
+    b->cat = ci;
+    b->shape = ob->instant ? TF_SHAPE_INSTANT : ob->merged ? TF_SHAPE_DENSE : TF_SHAPE_SLICE;
+    b->merged = ob->merged;
+    b->busy = (double)ob->busy / per;
+    b->start_ms = (double)ob->t0 / 1e6;
+    b->dur_ms = (double)(ob->t1 - ob->t0) / 1e6;
+    b->x0 = (double)(ob->t0 - c->w0) / per;
+    b->x1 = (double)(ob->t1 - c->w0) / per;
+    b->clip_left = ob->clip_left;
+    b->clip_right = ob->clip_right;
+    b->color = bar_rgb;
+    b->label_color = label_color_on(bar_rgb);
+    struct tf_buf tip;
+    tf_buf_init(&tip);
+    char num[TF_NUM_MAX], num2[TF_NUM_MAX];
+    double len = (double)(ob->t1 - ob->t0);
+    if (ob->merged) {
+        b->name = f->cats[ci].label;
+        tf_buf_printf(&tip, "%u %s slices \xC2\xB7 busy %s%% of %s %s", (unsigned)ob->merged,
+                      f->cats[ci].label, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0),
+                      tf_fmt_num(num2, len / per, 3), unit);
+    } else {
+        b->name = tf_figure_str(f, name);
+        char shortn[128];
+        tf_chrome_short_name(name, shortn, sizeof shortn);
+        if (!ob->instant && *shortn && !(b->label = tf_figure_str(f, shortn)))
+            return false;
+        size_t nlen = strlen(name);
+        if (nlen > TIP_NAME_MAX) {
+            tf_buf_putn(&tip, name, TIP_NAME_MAX);
+            tf_buf_puts(&tip, "\xE2\x80\xA6");
+        } else {
+            tf_buf_puts(&tip, name);
+        }
+        if (*cat)
+            tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
+        tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
+                      tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit);
+        if (!ob->instant)
+            tf_buf_printf(&tip, " \xC2\xB7 %s %s", tf_fmt_num(num2, len / per, 3), unit);
+        const char *args = tf_strtab_str(&c->strs, ob->args);
+        if (*args)
+            tf_buf_printf(&tip, " \xC2\xB7 %s", args);
+    }
+    b->title = tf_figure_buf(f, &tip);
+    tf_buf_fini(&tip);
+    return b->name && b->title;
+}
+
 static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
                   struct tf_diag *d)
 {
@@ -1320,77 +1657,118 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         tf_diag_warn(d, "%s: %zu slice%s came long after their time in the file; their rows "
                         "may not show their nesting",
                      in->file, c->n_late, c->n_late == 1 ? "" : "s");
-    /* Lanes: those with something drawn, in the author's order. */
-    size_t *order = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *order);
-    size_t *pick = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *pick);
+    size_t nl = c->n_lanes ? c->n_lanes : 1;
+    size_t *order = malloc(nl * sizeof *order), *pick = malloc(nl * sizeof *pick);
+    size_t *fig_lane = malloc(nl * sizeof *fig_lane);
+    struct cat_color *cc = NULL;
+    size_t n_cc = 0;
     struct tf_buf label;
     tf_buf_init(&label);
-    bool ok = order && pick;
+    bool ok = order && pick && fig_lane;
+    const char *fail = NULL;
+    enum tf_exit fail_code = TF_EBADINPUT;
+
+    /* Lanes with something drawn, in the author's order. */
     size_t n_order = 0;
-    for (size_t i = 0; ok && i < c->n_lanes; i++)
+    for (size_t i = 0; ok && i < c->n_lanes; i++) {
+        fig_lane[i] = SIZE_MAX;
         if (c->lanes[i].n_bars > 0)
             order[n_order++] = i;
-    if (ok && n_order == 0) {
-        free(order);
-        free(pick);
-        tf_buf_fini(&label);
-        return tf_diag_error(d, TF_EBADINPUT, "nothing to draw in the window");
     }
+    if (ok && n_order == 0)
+        fail = "nothing to draw in the window";
     sort_ctx = c;
-    if (ok)
+    if (ok && !fail)
         qsort(order, n_order, sizeof *order, lane_order);
-    /* --lanes (in its order), then --hide, then the cap. */
-    size_t n_pick = 0, n_hidden = 0;
-    for (size_t i = 0; ok && i < n_order; i++) {
+    /* --hide, then the default rules, on the lanes in order. */
+    size_t n_keep = 0, n_by_hide = 0, n_by_default = 0;
+    for (size_t i = 0; ok && !fail && i < n_order; i++) {
         lane_label(c, c->lanes[order[i]].thread, &label);
-        ok = !label.oom;
-        if (ok && o->n_hide && glob_any(o->hide, o->n_hide, label.data))
-            n_hidden++;
-        else if (ok && !o->n_lanes)
-            pick[n_pick++] = order[i];
+        if (!(ok = !label.oom))
+            break;
+        if (o->n_hide && glob_any(o->hide, o->n_hide, label.data)) {
+            n_by_hide++;
+            continue;
+        }
+        if (!o->all_lanes &&
+            (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label.data) ||
+             (c->lanes[order[i]].all_total && n_order > 1))) {
+            n_by_default++;
+            continue;
+        }
+        order[n_keep++] = order[i];
     }
-    if (ok && o->n_lanes) {
+    if (ok && !fail && !o->all_lanes) {
+        /* Aggregates and duplicates of the lanes kept so far. */
+        size_t k = 0;
+        for (size_t i = 0; i < n_keep; i++) {
+            struct lane *ln = &c->lanes[order[i]];
+            qsort(ln->sample, ln->n_sample, sizeof *ln->sample, cmp_u64);
+        }
+        bool *drop = calloc(n_keep ? n_keep : 1, sizeof *drop);
+        if (!drop)
+            ok = false;
+        for (size_t i = 0; ok && i < n_keep; i++)
+            drop[i] = repeats_others(c, order, n_keep, order[i], i);
+        for (size_t i = 0; ok && i < n_keep; i++) {
+            if (drop[i])
+                n_by_default++;
+            else
+                order[k++] = order[i];
+        }
+        if (ok)
+            n_keep = k;
+        free(drop);
+    }
+    if (ok && !fail && n_keep == 0)
+        fail = "every lane is hidden (--hide, or --all-lanes to see the default-hidden ones)",
+        fail_code = TF_EUSAGE;
+    /* --lanes picks and orders. */
+    size_t n_pick = 0;
+    if (ok && !fail && o->n_lanes) {
         for (size_t p = 0; p < o->n_lanes; p++)
-            for (size_t i = 0; ok && i < n_order; i++) {
+            for (size_t i = 0; ok && i < n_keep; i++) {
                 lane_label(c, c->lanes[order[i]].thread, &label);
                 bool taken = false;
                 for (size_t k = 0; k < n_pick; k++)
                     taken |= pick[k] == order[i];
-                if (!taken && fnmatch(o->lanes[p], label.data, 0) == 0 &&
-                    !(o->n_hide && glob_any(o->hide, o->n_hide, label.data)))
+                if (!taken && fnmatch(o->lanes[p], label.data, 0) == 0)
                     pick[n_pick++] = order[i];
             }
-        if (n_pick == 0) {
-            free(order);
-            free(pick);
-            tf_buf_fini(&label);
-            return tf_diag_error(d, TF_EUSAGE, "--lanes: no lane label matches");
-        }
+        if (n_pick == 0)
+            fail = "--lanes: no lane label matches", fail_code = TF_EUSAGE;
+    } else if (ok && !fail) {
+        memcpy(pick, order, n_keep * sizeof *pick);
+        n_pick = n_keep;
     }
     size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
     size_t n_cut = 0;
-    if (n_pick > cap && !o->n_lanes) {
+    if (ok && !fail && n_pick > cap) {
         n_cut = n_pick - cap;
         n_pick = cap;
     }
-    if (n_pick == 0 && ok) {
+    if (ok && fail) {
         free(order);
         free(pick);
+        free(fig_lane);
         tf_buf_fini(&label);
-        return tf_diag_error(d, TF_EUSAGE, "--hide hides every lane");
+        return tf_diag_error(d, fail_code, "%s", fail);
     }
-    /* The budget of bars: coarsen until the figure fits. */
+
+    /* The budget: coarsen until the SVG fits. */
     int64_t thr = c->thr_ns;
     for (int round = 0; ok && round < 40; round++) {
-        size_t total = 0;
+        size_t bytes = 0;
         for (size_t i = 0; i < n_pick; i++)
-            total += c->lanes[pick[i]].n_bars;
-        if (total <= TF_CHROME_MAX_BARS)
+            for (size_t k = 0; k < c->lanes[pick[i]].n_bars; k++)
+                bytes += svg_cost(c, &c->lanes[pick[i]].bars[k]);
+        if (bytes <= SVG_BUDGET)
             break;
         thr *= 2;
         for (size_t i = 0; i < n_pick; i++)
             coarsen(&c->lanes[pick[i]], thr);
     }
+    ok = ok && color_categories(c, pick, n_pick, &cc, &n_cc);
 
     const char *unit;
     double per;
@@ -1402,7 +1780,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     f->window_start = (double)c->w0 / 1e3;
     f->window_end = (double)c->w1 / 1e3;
     f->x_span = (double)span / per;
-    f->zigzag_amp = f->x_span * 0.006;
+    f->zigzag_amp = f->x_span * 0.004;
     f->axis.unit = unit;
     char title[32];
     snprintf(title, sizeof title, "Time (%s)", unit);
@@ -1413,6 +1791,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
 
     /* Lanes and their bars. */
     unsigned total_rows = 0;
+    size_t n_hidden_rows = 0;
     for (size_t i = 0; ok && i < n_pick; i++) {
         struct lane *ln = &c->lanes[pick[i]];
         const struct thr *th = &c->thrs[ln->thread];
@@ -1422,6 +1801,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             ok = false;
             break;
         }
+        fig_lane[pick[i]] = f->n_lanes - 1;
+        n_hidden_rows += ln->n_hidden;
         fl->rows = ln->max_row ? ln->max_row : 1;
         total_rows += fl->rows;
         fl->pid = c->procs[th->proc].pid;
@@ -1431,106 +1812,37 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         if (fl->tid.kind == TF_ID_STR)
             fl->tid.str = tf_figure_str(f, fl->tid.str);
         qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
-        for (size_t k = 0; ok && k < ln->n_bars; k++) {
-            const struct obar *ob = &ln->bars[k];
-            const char *name = tf_strtab_str(&c->strs, ob->name);
-            const char *cat = tf_strtab_str(&c->strs, ob->cat);
-            uint32_t rgb = cat_color(cat);
-            const char *ckey = cat;
-            char keybuf[96];
-            if (strncmp(name, "nccl", 4) == 0 && strcmp(cat, "kernel") == 0) {
-                rgb = NCCL_COLOR;
-                ckey = "kernel/nccl";
-            }
-            snprintf(keybuf, sizeof keybuf, "cat/%s", *ckey ? ckey : "none");
-            size_t ci = tf_figure_category(f, keybuf, rgb);
-            if (ci == (size_t)-1) {
-                ok = false;
-                break;
-            }
-            if (!f->cats[ci].name) {
-                f->cats[ci].name = tf_figure_str(f, cat);
-                f->cats[ci].label = tf_figure_str(f, strcmp(ckey, "kernel/nccl") == 0
-                                                         ? "NCCL kernel"
-                                                         : *cat ? cat : "(no category)");
-            }
-            uint32_t bar_rgb = f->cats[ci].color;
-            uint32_t rule;
-            if (rule_color(o, name, cat, &rule))
-                bar_rgb = rule;
-            else if (ob->color != NONE)
-                bar_rgb = ob->color;
-            struct tf_bar *b = tf_figure_add_bar(f);
-            if (!b) {
-                ok = false;
-                break;
-            }
-            b->lane = f->n_lanes - 1;
-            b->row = ob->row;
-            b->cat = ci;
-            b->name = ob->merged ? name : tf_figure_str(f, name);
-            b->shape = ob->instant ? TF_SHAPE_INSTANT : ob->merged ? TF_SHAPE_DENSE
-                                                                   : TF_SHAPE_SLICE;
-            b->merged = ob->merged;
-            b->busy = (double)ob->busy / per;
-            b->start_ms = (double)ob->t0 / 1e6;
-            b->dur_ms = (double)(ob->t1 - ob->t0) / 1e6;
-            b->x0 = (double)(ob->t0 - c->w0) / per;
-            b->x1 = (double)(ob->t1 - c->w0) / per;
-            b->clip_left = ob->clip_left;
-            b->clip_right = ob->clip_right;
-            b->color = bar_rgb;
-            b->label_color = label_color_on(bar_rgb);
-            struct tf_buf tip;
-            tf_buf_init(&tip);
-            char num[TF_NUM_MAX], num2[TF_NUM_MAX];
-            if (ob->merged) {
-                b->name = tf_figure_str(f, *cat ? cat : "slices");
-                tf_buf_printf(&tip, "%u slices", (unsigned)ob->merged);
-                if (*cat)
-                    tf_buf_printf(&tip, " (%s)", cat);
-                tf_buf_printf(&tip, " \xC2\xB7 busy %s%% of %s %s",
-                              tf_fmt_num(num, 100.0 * (double)ob->busy /
-                                                  (double)(ob->t1 > ob->t0 ? ob->t1 - ob->t0 : 1),
-                                         0),
-                              tf_fmt_num(num2, (double)(ob->t1 - ob->t0) / per, 3), unit);
-            } else {
-                char shortn[96];
-                tf_chrome_short_name(name, shortn, sizeof shortn);
-                if (!ob->instant && *shortn)
-                    b->label = tf_figure_str(f, shortn);
-                tf_buf_puts(&tip, name);
-                if (*cat)
-                    tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
-                tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
-                              tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit);
-                if (!ob->instant)
-                    tf_buf_printf(&tip, " \xC2\xB7 %s %s",
-                                  tf_fmt_num(num2, (double)(ob->t1 - ob->t0) / per, 3), unit);
-                const char *args = tf_strtab_str(&c->strs, ob->args);
-                if (*args)
-                    tf_buf_printf(&tip, " \xC2\xB7 %s", args);
-            }
-            b->title = tf_figure_buf(f, &tip);
-            tf_buf_fini(&tip);
-            if (!b->name || !b->title)
-                ok = false;
-        }
+        for (size_t k = 0; ok && k < ln->n_bars; k++)
+            ok = add_bar(c, o, f, &ln->bars[k], cc, n_cc, per, unit);
     }
-    /* Legend: the categories drawn, in the order of the palette, then by
-     * name. */
+    /* Legend: the categories drawn, in first-drawn order. */
     for (size_t i = 0; ok && i < f->n_cats; i++)
         ok = tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i);
-    /* Notes. */
+    ok = ok && (!o->flows || add_arrows(c, f, fig_lane, per));
+    /* Notes: what is not drawn, and how to draw it. */
+    char note[240];
     if (ok && n_cut) {
-        char note[200];
         snprintf(note, sizeof note,
                  "%zu more lane%s not drawn (at most %zu): choose with --lanes or --max-lanes",
                  n_cut, n_cut == 1 ? "" : "s", cap);
         ok = tf_figure_add_note(f, note);
         tf_diag_warn(d, "%s: %s", in->file, note);
     }
-    (void)n_hidden;
+    if (ok && n_by_default) {
+        snprintf(note, sizeof note,
+                 "%zu lane%s that repeat%s others or only sum%s them up not drawn: "
+                 "--all-lanes draws them",
+                 n_by_default, n_by_default == 1 ? "" : "s", n_by_default == 1 ? "s" : "",
+                 n_by_default == 1 ? "s" : "");
+        ok = tf_figure_add_note(f, note);
+    }
+    if (ok && n_hidden_rows) {
+        snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn: --depth",
+                 n_hidden_rows, n_hidden_rows == 1 ? "" : "s",
+                 o->depth > 0 ? o->depth : (long long)TF_CHROME_DEPTH);
+        ok = tf_figure_add_note(f, note);
+    }
+    (void)n_by_hide;
     f->flame = true;
     f->width_pt = 720;
     f->height_pt = 60.0 + 15.0 * (double)total_rows + 40.0;
@@ -1542,6 +1854,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     ok = ok && tf_figure_describe(f, dtitle, "Trace timeline");
     free(order);
     free(pick);
+    free(fig_lane);
+    free(cc);
     tf_buf_fini(&label);
     return ok || tf_diag_oom(d, NULL);
 }
