@@ -437,6 +437,8 @@ static void emit_data(struct tikz *t)
         }
     }
     tf_buf_puts(b, "\\tracefiglayout\n");
+    if (f->flame)
+        tf_buf_puts(b, "\\tracefiglaneh=0.65\\tracefiglaneh\n");
 }
 
 /* The bottom of a bar's row, y up, in rows. */
@@ -453,7 +455,25 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r)
     const struct tf_figure *f = t->f;
     struct style *s = bar_style(t, r);
     double y0 = bar_y0(t, r);
-    tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s] ", s ? s->key : "bar");
+    if (r->shape == TF_SHAPE_INSTANT) {
+        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s] (", s ? s->color : "black");
+        num(t, xu(t, r->x0));
+        tf_buf_putc(b, ',');
+        num(t, y0 + 0.1);
+        tf_buf_puts(b, ")--(");
+        num(t, xu(t, r->x0));
+        tf_buf_putc(b, ',');
+        num(t, y0 + 0.9);
+        tf_buf_puts(b, ");\n");
+        return;
+    }
+    if (r->shape == TF_SHAPE_DENSE)
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s] ",
+                      s ? s->key : "bar", s ? s->color : "black");
+    else if (f->flame)
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s] ", s ? s->key : "bar");
+    else
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s] ", s ? s->key : "bar");
     if (!r->clip_left && !r->clip_right) {
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
@@ -540,12 +560,40 @@ static void emit_picture(struct tikz *t)
                    "% Grid lines at the ticks, and the axes.\n"
                    "\\tracefigbackground\n"
                    "% Bars in drawing order; a torn (zigzag) side marks a bar cut by the window.\n");
+    if (f->flame) {
+        tf_buf_puts(b, "% Lines between the lanes.\n");
+        double above = 0;
+        for (size_t i = 0; i + 1 < f->n_lanes; i++) {
+            above += f->lanes[i].rows ? f->lanes[i].rows : 1;
+            tf_buf_puts(b, "\\draw[tracefig/lane rule](0,");
+            num(t, t->rows - above);
+            tf_buf_puts(b, ")--(\\tracefigspan,");
+            num(t, t->rows - above);
+            tf_buf_puts(b, ");\n");
+        }
+    }
     for (size_t i = 0; i < f->n_bars; i++)
         emit_bar(t, &f->bars[i]);
+    if (f->n_arrows)
+        tf_buf_puts(b, "% Flow arrows.\n");
+    for (size_t i = 0; i < f->n_arrows; i++) {
+        const struct tf_arrow *a = &f->arrows[i];
+        if (a->lane0 >= f->n_lanes || a->lane1 >= f->n_lanes)
+            continue;
+        tf_buf_puts(b, "\\draw[tracefig/arrow](");
+        num(t, xu(t, a->x0));
+        tf_buf_putc(b, ',');
+        num(t, t->rows - t->above[a->lane0] - (double)a->row0 - 0.5);
+        tf_buf_puts(b, ")--(");
+        num(t, xu(t, a->x1));
+        tf_buf_putc(b, ',');
+        num(t, t->rows - t->above[a->lane1] - (double)a->row1 - 0.5);
+        tf_buf_puts(b, ");\n");
+    }
     bool any = false;
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *r = &f->bars[i];
-        if (!r->label)
+        if (!r->label || r->shape != TF_SHAPE_SLICE)
             continue;
         if (!any)
             tf_buf_puts(b, "% In-bar labels {colour}{x}{y}{bar width}{text}: TeX leaves out a "
@@ -575,6 +623,14 @@ static bool render_body(struct tikz *t, const struct tf_template *style,
     tf_buf_puts(b, "\\begingroup\n");
     tf_buf_putn(b, style->data, style->len);
     tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
+    if (t->f->flame)
+        tf_buf_puts(b, "% A flame chart: thin edges, rows closer together, lines between the lanes.\n"
+                       "\\tracefigdefaultstyle{flame}{line width=0.25pt, draw=black!60}%\n"
+                       "\\tracefigdefaultstyle{dense}{fill opacity=0.55, draw opacity=0.55}%\n"
+                       "\\tracefigdefaultstyle{instant}{line width=0.8pt}%\n"
+                       "\\tracefigdefaultstyle{arrow}{draw=black!67, line width=0.4pt, ->, >=latex}%\n"
+                       "\\tracefigdefaultstyle{lane rule}{draw=black!20, line width=0.4pt}%\n"
+                       "\\tikzset{tracefig/lane grid/.append style={draw=none}}%\n");
     emit_styles(t);
     emit_data(t);
     emit_picture(t);
