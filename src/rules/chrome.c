@@ -578,7 +578,12 @@ static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
             add_occurrence(c, r->ts, r->ts + r->dur);
         break;
     case TF_TEF_INSTANT:
-        add_extent(c, r->ts, r->ts);
+        if (r->scope == 't' || r->scope == 0)
+            add_extent(c, r->ts, r->ts);
+        break;
+    case TF_TEF_ASYNC:
+        if (c->o->async)
+            add_extent(c, r->ts, r->ts + (r->open_end ? 0 : r->dur));
         break;
     default:
         break;
@@ -951,7 +956,12 @@ static bool collect_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d
             return !c->oom;
     }
 slice:
-    if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT)
+    if (r->kind == TF_TEF_ASYNC && !c->o->async)
+        return true;
+    if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT && r->kind != TF_TEF_ASYNC)
+        return true;
+    if (r->kind == TF_TEF_INSTANT && r->tid.kind == TF_ID_STR &&
+        strncmp(r->tid.str, "async ", 6) == 0 && !c->o->async)
         return true;
     /* Instants of a whole process or of the trace belong to no lane. */
     if (r->kind == TF_TEF_INSTANT && r->scope != 't') {
@@ -1133,6 +1143,8 @@ static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
         id_label(&pl, "pid", &p->pid);
     if (th->name && *th->name)
         trimmed(th->name, &tl);
+    else if (th->tid.kind == TF_ID_STR && strncmp(th->tid.str, "async ", 6) == 0)
+        tf_buf_puts(&tl, th->tid.str); /* the loader's lane of async events */
     if (!tl.len)
         id_label(&tl, "tid", &th->tid);
     tf_buf_clear(out);

@@ -46,6 +46,7 @@ struct tf_opts {
     const struct tf_color_rule *colors; /* --color PATTERN=COLOR, first match wins */
     size_t n_colors;
     bool flows;                        /* --flows: draw flow arrows */
+    bool async;                        /* --async: draw async (b/e/n) events */
     bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
 };
 
