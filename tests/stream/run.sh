@@ -157,7 +157,7 @@ fails pytorch-syntax-error-far-away "$tmp/pt_bad.json" "pt_bad.json:[0-9][0-9]*:
 g kineto --steps 3 --layers 4 --out "$tmp/kt.json"
 same_rc 0 kineto-chrome-mode "$tmp/kt.json"
 check kineto-mode grep -q '"mode": "chrome"' "$tmp/s.out"
-same_rc 0 kineto-window-event "$tmp/kt.json" --window-event 'ProfilerStep#2' --flows
+same_rc 0 kineto-window-event "$tmp/kt.json" --window-event 'ProfilerStep#4' --flows
 check kineto-window-event-lanes grep -q '"lanes": \[' "$tmp/s.out"
 
 # --- pipelined timelines -------------------------------------------------------
