@@ -178,6 +178,7 @@ struct tf_stats {
     size_t n_groups;
     double *overlap_ms;    /* n_groups x n_groups, row-major; busy on the diagonal */
     bool pipelined;        /* the pipelined modes: I/O hidden, GPU idle */
+    bool has_io_hidden;    /* false: no I/O in the window (io_hidden_pct is null) */
     double io_hidden_pct, gpu_idle_ms;
     struct tf_stat_candidate *candidates;
     size_t n_candidates;

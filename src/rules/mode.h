@@ -23,6 +23,14 @@ struct tf_color_rule {
     uint32_t rgb;
 };
 
+/* --group NAME=PATTERN,...: a statistics group of the lanes whose label
+ * matches one of the globs. */
+struct tf_group_opt {
+    const char *name;
+    const char *const *patterns;
+    size_t n_patterns;
+};
+
 /* Options of the rules, from the command line. */
 struct tf_opts {
     struct tf_opt_int start_candidate; /* --start_candidate, else --focus_candidate */
@@ -48,6 +56,11 @@ struct tf_opts {
     bool flows;                        /* --flows: draw flow arrows */
     bool async;                        /* --async: draw async (b/e/n) events */
     bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
+    /* The statistics (rules/stats.h). */
+    const struct tf_group_opt *groups; /* --group NAME=PATTERN,..., in the order given */
+    size_t n_groups;
+    bool stats_trace_scope;            /* --stats-scope trace: the GPU breakdown of the
+                                          whole trace, not of the window */
 };
 
 /* What a mode builds from. */

@@ -312,7 +312,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
               tf_figure_add_legend(f, "I/O", tf_seed_legend_cat(f, TF_COLOR_IO, "io")) &&
               tf_figure_add_legend(f, "GPU compute",
                                    tf_seed_legend_cat(f, TF_COLOR_GPU0, "gpu0")) &&
-              tf_seed_frame(f, false, span) &&
+              tf_seed_frame(f, false, span) && tf_seed_stats(f, o) &&
               tf_figure_describe(f, "PyTorch trace timeline", "PyTorch trace timeline");
     f->has_legend_y = o->has_legend_y;
     f->legend_y = o->legend_y;

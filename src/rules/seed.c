@@ -1,9 +1,11 @@
 /* seed.c - see seed.h. */
 #include "rules/seed.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/num.h"
+#include "rules/stats.h"
 #include "rules/ticks.h"
 
 #define PT_PER_IN 72.0
@@ -64,4 +66,99 @@ size_t tf_seed_legend_cat(struct tf_figure *f, uint32_t color, const char *key)
         if (f->cats[i].color == color)
             return i;
     return tf_figure_category(f, key, color);
+}
+
+/* The group a seed lane belongs to: 0 main, 1 io, 2 gpu, -1 none. */
+static int seed_group(const char *key)
+{
+    if (!key)
+        return -1;
+    if (strcmp(key, "main") == 0)
+        return 0;
+    if (strcmp(key, "io") == 0)
+        return 1;
+    return strncmp(key, "gpu", 3) == 0 ? 2 : -1;
+}
+
+/* Each candidate's I/O (its I/O bars, clipped), in the order of the
+ * candidates' first I/O bar: the pipelined mode draws one bar per
+ * candidate, ascending. */
+static bool seed_candidates(struct tf_figure *f, const struct tf_stats_clock *c,
+                            const struct tf_ivset *gpu)
+{
+    struct tf_ivset io;
+    tf_ivset_init(&io);
+    bool ok = true;
+    for (size_t i = 0; i < f->n_bars && ok; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        const struct tf_prop *p = tf_prop_find(b->props, b->n_props, "candidate");
+        if (seed_group(f->lanes[b->lane].key) != 1 || !p || !p->value)
+            continue;
+        long long cand = strtoll(p->value, NULL, 10);
+        bool seen = false;
+        for (size_t k = 0; k < f->stats.n_candidates && !seen; k++)
+            seen = f->stats.candidates[k].candidate == cand;
+        if (seen)
+            continue;
+        tf_ivset_clear(&io);
+        for (size_t j = i; j < f->n_bars && ok; j++) {
+            const struct tf_bar *o = &f->bars[j];
+            const struct tf_prop *q = tf_prop_find(o->props, o->n_props, "candidate");
+            if (o->lane != b->lane || !q || !q->value || strtoll(q->value, NULL, 10) != cand)
+                continue;
+            double x0, x1;
+            tf_bar_drawn_extent(f, o, &x0, &x1);
+            ok = tf_ivset_add(&io, tf_stats_ticks(c, x0), tf_stats_ticks(c, x1));
+        }
+        if (ok) {
+            tf_ivset_normalize(&io);
+            tf_ivset_clip(&io, c->lo, c->hi);
+            ok = tf_stats_add_candidate(f, c, cand, &io, gpu);
+        }
+    }
+    tf_ivset_fini(&io);
+    return ok;
+}
+
+bool tf_seed_stats(struct tf_figure *f, const struct tf_opts *o)
+{
+    static const char *const names[3] = {"main", "io", "gpu"};
+    struct tf_stats_clock c;
+    tf_stats_clock_init(&c, f->x_span);
+    struct tf_ivset *lanes = calloc(f->n_lanes ? f->n_lanes : 1, sizeof *lanes);
+    size_t *idx = malloc((f->n_lanes ? f->n_lanes : 1) * 3 * sizeof *idx);
+    struct tf_ivset io, gpu;
+    tf_ivset_init(&io);
+    tf_ivset_init(&gpu);
+    bool ok = lanes && idx && tf_stats_bar_sets(f, &c, 1.0, lanes);
+    if (ok) {
+        struct tf_stats_group_in groups[3];
+        size_t n_groups = 0, used = 0;
+        for (int g = 0; g < 3; g++) {
+            size_t first = used;
+            for (size_t i = 0; i < f->n_lanes; i++)
+                if (seed_group(f->lanes[i].key) == g)
+                    idx[used++] = i;
+            if (used > first)
+                groups[n_groups++] = (struct tf_stats_group_in){names[g], idx + first,
+                                                                used - first};
+            if (g == 1)
+                ok = ok && tf_stats_union_lanes(lanes, idx + first, used - first, &io);
+            if (g == 2)
+                ok = ok && tf_stats_union_lanes(lanes, idx + first, used - first, &gpu);
+        }
+        ok = ok && tf_stats_fill(f, &c, lanes, groups, n_groups, o);
+    }
+    if (ok) {
+        tf_stats_pipelined(f, &c, &io, &gpu);
+        ok = seed_candidates(f, &c, &gpu) && tf_stats_summary(f);
+    }
+    if (lanes)
+        for (size_t i = 0; i < f->n_lanes; i++)
+            tf_ivset_fini(&lanes[i]);
+    free(lanes);
+    free(idx);
+    tf_ivset_fini(&io);
+    tf_ivset_fini(&gpu);
+    return ok;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "model/figure.h"
+#include "rules/mode.h"
 
 /* Constants of the reference's figure rules. */
 #define TF_MAIN_MIN_MS 1.0
@@ -46,5 +47,13 @@ bool tf_seed_bar_tooltip(struct tf_figure *f, struct tf_bar *b, bool has_candida
 /* The category of the first category with this colour (the legend swatch
  * of a colour the bars already use), else a new one called key. */
 size_t tf_seed_legend_cat(struct tf_figure *f, uint32_t color, const char *key);
+
+/* The overlap statistics of a seed figure whose bars are set (x in ms):
+ * lane busy time from the drawn bars, the groups main (lane "main"), io
+ * (lane "io") and gpu (lanes "gpu", "gpu0", "gpu1", ...; a group only when
+ * one of its lanes is drawn), the --group groups, I/O hidden and GPU idle,
+ * each candidate's I/O time no GPU work covers (the I/O bars with a
+ * candidate), and the summary line.  False when out of memory. */
+bool tf_seed_stats(struct tf_figure *f, const struct tf_opts *o);
 
 #endif

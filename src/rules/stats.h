@@ -8,6 +8,17 @@
  *   group         a set of lanes; busy(G) is the union over its lanes.
  *   overlap(A,B)  the length of busy(A) intersected with busy(B).
  * Times are integer nanoseconds, so sums and intersections are exact.
+ *
+ * How a mode uses this file: it adds the clipped extent of every slice it
+ * draws to one struct tf_ivset per lane (tf_ivset_add, then
+ * tf_ivset_normalize and tf_ivset_clip to the window), names its groups
+ * (struct tf_stats_group_in) and calls tf_stats_fill, which fills the
+ * figure's struct tf_stats: window, lane and group busy time, the overlap
+ * matrix, and the user's --group groups.  The pipelined modes then add
+ * their derived figures (I/O hidden, GPU idle) and tf_stats_summary; a
+ * mode with GPU kernels fills stats.gpu with tf_stats_gpu_breakdown.
+ * Nothing here allocates more than the intervals it is given: the cost is
+ * O(n log n) in the slices drawn, never in the trace.
  */
 #ifndef TF_STATS_H
 #define TF_STATS_H
@@ -17,6 +28,7 @@
 #include <stdint.h>
 
 #include "model/figure.h"
+#include "rules/mode.h"
 
 /* [lo, hi) in ns. */
 struct tf_ival {
@@ -31,6 +43,8 @@ struct tf_ivset {
 
 void tf_ivset_init(struct tf_ivset *s);
 void tf_ivset_fini(struct tf_ivset *s);
+/* Empties the set, keeping its memory. */
+void tf_ivset_clear(struct tf_ivset *s);
 /* Adds [lo, hi) (empty ones are ignored), in any order; false when out of
  * memory.  After adds in any order, call tf_ivset_normalize. */
 bool tf_ivset_add(struct tf_ivset *s, int64_t lo, int64_t hi);
@@ -44,5 +58,105 @@ int64_t tf_ivset_overlap(const struct tf_ivset *a, const struct tf_ivset *b);
 bool tf_ivset_union(const struct tf_ivset *a, const struct tf_ivset *b, struct tf_ivset *out);
 /* Keeps only [lo, hi) of a normalized set. */
 void tf_ivset_clip(struct tf_ivset *s, int64_t lo, int64_t hi);
+
+/* --- the statistics of a figure ------------------------------------------------ */
+
+/* The integer clock of a figure's statistics: ticks_per_ms ticks to the
+ * millisecond, and the window [lo, hi) in ticks.  A tick is a nanosecond
+ * (ticks_per_ms 1e6); only a window longer than about 73 years (whose tick
+ * counts would not fit in 61 bits) gets coarser ticks, by powers of ten.
+ * Interval ends a mode adds stay within +-2^61 ticks (tf_stats_ticks
+ * clamps to that). */
+struct tf_stats_clock {
+    double ticks_per_ms;
+    int64_t lo, hi;
+};
+
+/* A clock whose tick 0 is the window start, for a window span_ms long. */
+void tf_stats_clock_init(struct tf_stats_clock *c, double span_ms);
+/* ms from the window start as ticks (rounded to the nearest; NaN as 0,
+ * values beyond +-2^61 clamped to it). */
+int64_t tf_stats_ticks(const struct tf_stats_clock *c, double ms);
+/* ticks as ms. */
+double tf_stats_ms(const struct tf_stats_clock *c, int64_t ticks);
+
+/* Adds the drawn extent (tf_bar_drawn_extent: clipped to the window) of
+ * every slice bar to the set of its lane (`lanes`: f->n_lanes sets), with
+ * x in axis units of ms_per_unit ms each, and normalizes the sets.
+ * Instants cover no time.  A dense span (TF_SHAPE_DENSE) is drawn wider
+ * than the slices it stands for, so it is NOT added: a mode that merges
+ * slices adds their exact extents itself.  False when out of memory. */
+bool tf_stats_bar_sets(const struct tf_figure *f, const struct tf_stats_clock *c,
+                       double ms_per_unit, struct tf_ivset *lanes);
+
+/* out = the union of lanes[idx[0..n)] (normalized inputs); false when out
+ * of memory. */
+bool tf_stats_union_lanes(const struct tf_ivset *lanes, const size_t *idx, size_t n,
+                          struct tf_ivset *out);
+
+/* A group of lanes a mode reports: its label and its lanes (indexes into
+ * the figure's lanes; both copied by tf_stats_fill). */
+struct tf_stats_group_in {
+    const char *label;
+    const size_t *lanes;
+    size_t n_lanes;
+};
+
+/* Fills f->stats (on, window_ms, lane_busy_ms, groups with their lanes and
+ * busy_ms, overlap_ms) from `lanes`: one normalized interval set per
+ * figure lane (f->n_lanes of them), already clipped to [c->lo, c->hi).
+ * The groups are `groups`, then one per --group option of `o` (o may be
+ * NULL): the lanes whose label matches any of its globs (fnmatch), in lane
+ * order; a group that matches no lane is kept, with busy 0.  The
+ * pipelined figures, the GPU breakdown and the summary are left as they
+ * are.  False when out of memory (f->stats may then be partly filled; the
+ * figure's fini frees it). */
+bool tf_stats_fill(struct tf_figure *f, const struct tf_stats_clock *c,
+                   const struct tf_ivset *lanes, const struct tf_stats_group_in *groups,
+                   size_t n_groups, const struct tf_opts *o);
+
+/* The pipelined figures from the busy sets of the I/O and GPU groups
+ * (normalized, clipped): stats.pipelined, io_hidden_pct =
+ * 100 |io & gpu| / |io| (has_io_hidden false when |io| is 0), gpu_idle_ms =
+ * window - |gpu|. */
+void tf_stats_pipelined(struct tf_figure *f, const struct tf_stats_clock *c,
+                        const struct tf_ivset *io, const struct tf_ivset *gpu);
+
+/* Appends a candidate's I/O time (`io`: its clipped I/O slices) and the
+ * part of it no GPU work covers (|io| - |io & gpu|).  False when out of
+ * memory. */
+bool tf_stats_add_candidate(struct tf_figure *f, const struct tf_stats_clock *c,
+                            long long candidate, const struct tf_ivset *io,
+                            const struct tf_ivset *gpu);
+
+/* Kernel classes of the GPU breakdown (the man page, STATISTICS). */
+enum tf_kernel_class {
+    TF_KERNEL_NONE = 0, /* not counted: synchronisation (category cuda_sync,
+                           or a name ending in "Sync") */
+    TF_KERNEL_COMPUTE,
+    TF_KERNEL_COMM,     /* name: ^nccl, ^hip, ^hccl, or containing ncclKernel */
+    TF_KERNEL_MEMORY    /* name starting with Memcpy, Memset or dma */
+};
+
+/* The class of a GPU event (one on a GPU lane: launches and other runtime
+ * calls on CPU lanes are the caller's to leave out).  cat may be NULL. */
+enum tf_kernel_class tf_stats_kernel_class(const char *name, const char *cat);
+
+/* HTA's temporal breakdown from interval sets (normalized, clipped to the
+ * scope): `all` every counted GPU event, `compute` and `comm` those of
+ * their class.  kernel_span = first start to last end of `all`; idle =
+ * span - |all|; compute = |compute|; non_compute = span - compute - idle;
+ * comm_comp_overlap_pct = 100 |comm & compute| / |comm| (has_comm false
+ * when there is no communication).  Sets f->stats.has_gpu; scope_trace is
+ * the caller's. */
+void tf_stats_gpu_breakdown(struct tf_figure *f, const struct tf_stats_clock *c,
+                            const struct tf_ivset *all, const struct tf_ivset *compute,
+                            const struct tf_ivset *comm);
+
+/* stats.summary for --annotate, from the pipelined figures: "I/O hidden
+ * 81 %, GPU idle 7 %" (percentages rounded to integers; the I/O part only
+ * when has_io_hidden).  Other modes may set their own line.  False when
+ * out of memory. */
+bool tf_stats_summary(struct tf_figure *f);
 
 #endif

@@ -522,7 +522,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         visible[i] = e->start_ms + e->dur_ms >= f->window_start &&
                      e->start_ms <= f->window_end;
     }
-    if (!build_bars(f, &l, &r, visible))
+    if (!build_bars(f, &l, &r, visible) || !tf_seed_stats(f, o))
         goto oom;
 
     f->has_legend_y = o->has_legend_y;

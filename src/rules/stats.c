@@ -1,0 +1,385 @@
+/* stats.c - the overlap statistics: interval sets in integer ticks, and
+ * the figure's struct tf_stats filled from them; see stats.h.
+ *
+ * Every set operation works on normalized sets (sorted, disjoint, no two
+ * touching), so a union is a merge, an intersection a two-pointer sweep,
+ * and a length a sum of integers: exact, whatever the order the slices
+ * came in.  Normalizing sorts (O(n log n)) only when the intervals are not
+ * already in order, which is the common case of slices added in time
+ * order.  Nothing here formats a number: the back-ends do, through
+ * tf_fmt_num.
+ */
+#include "rules/stats.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/num.h"
+
+/* --- interval sets ------------------------------------------------------------- */
+
+void tf_ivset_init(struct tf_ivset *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void tf_ivset_fini(struct tf_ivset *s)
+{
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+void tf_ivset_clear(struct tf_ivset *s)
+{
+    s->n = 0;
+}
+
+bool tf_ivset_add(struct tf_ivset *s, int64_t lo, int64_t hi)
+{
+    if (hi <= lo)
+        return true;
+    if (!TF_GROW(s->v, s->n, s->cap))
+        return false;
+    s->v[s->n++] = (struct tf_ival){lo, hi};
+    return true;
+}
+
+static int cmp_ival(const void *a, const void *b)
+{
+    const struct tf_ival *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return (x->hi > y->hi) - (x->hi < y->hi);
+}
+
+void tf_ivset_normalize(struct tf_ivset *s)
+{
+    bool sorted = true;
+    for (size_t i = 1; i < s->n && sorted; i++)
+        sorted = s->v[i - 1].lo <= s->v[i].lo;
+    if (!sorted)
+        qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (k > 0 && s->v[i].lo <= s->v[k - 1].hi) {
+            if (s->v[i].hi > s->v[k - 1].hi)
+                s->v[k - 1].hi = s->v[i].hi;
+        } else {
+            s->v[k++] = s->v[i];
+        }
+    }
+    s->n = k;
+}
+
+int64_t tf_ivset_len(const struct tf_ivset *s)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < s->n; i++)
+        sum += s->v[i].hi - s->v[i].lo;
+    return sum;
+}
+
+int64_t tf_ivset_overlap(const struct tf_ivset *a, const struct tf_ivset *b)
+{
+    int64_t sum = 0;
+    size_t i = 0, j = 0;
+    while (i < a->n && j < b->n) {
+        int64_t lo = a->v[i].lo > b->v[j].lo ? a->v[i].lo : b->v[j].lo;
+        int64_t hi = a->v[i].hi < b->v[j].hi ? a->v[i].hi : b->v[j].hi;
+        if (hi > lo)
+            sum += hi - lo;
+        if (a->v[i].hi < b->v[j].hi)
+            i++;
+        else
+            j++;
+    }
+    return sum;
+}
+
+bool tf_ivset_union(const struct tf_ivset *a, const struct tf_ivset *b, struct tf_ivset *out)
+{
+    tf_ivset_clear(out);
+    size_t i = 0, j = 0;
+    while (i < a->n || j < b->n) {
+        struct tf_ival next;
+        if (j >= b->n || (i < a->n && a->v[i].lo <= b->v[j].lo))
+            next = a->v[i++];
+        else
+            next = b->v[j++];
+        if (out->n > 0 && next.lo <= out->v[out->n - 1].hi) {
+            if (next.hi > out->v[out->n - 1].hi)
+                out->v[out->n - 1].hi = next.hi;
+        } else if (!tf_ivset_add(out, next.lo, next.hi)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void tf_ivset_clip(struct tf_ivset *s, int64_t lo, int64_t hi)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        struct tf_ival v = s->v[i];
+        if (v.lo < lo)
+            v.lo = lo;
+        if (v.hi > hi)
+            v.hi = hi;
+        if (v.hi > v.lo)
+            s->v[k++] = v;
+    }
+    s->n = k;
+}
+
+/* --- the clock ----------------------------------------------------------------- */
+
+/* Tick counts stay within +-2^61, so neither a difference of two nor the
+ * length of a set within that range overflows. */
+#define TICK_MAX 2305843009213693952.0
+
+void tf_stats_clock_init(struct tf_stats_clock *c, double span_ms)
+{
+    c->ticks_per_ms = 1e6;
+    for (int i = 0; i < 320 && isfinite(span_ms) && fabs(span_ms) * c->ticks_per_ms > TICK_MAX;
+         i++)
+        c->ticks_per_ms /= 10.0;
+    c->lo = 0;
+    c->hi = tf_stats_ticks(c, span_ms);
+}
+
+int64_t tf_stats_ticks(const struct tf_stats_clock *c, double ms)
+{
+    double v = ms * c->ticks_per_ms;
+    if (isnan(v))
+        return 0;
+    if (v >= TICK_MAX)
+        return (int64_t)TICK_MAX;
+    if (v <= -TICK_MAX)
+        return -(int64_t)TICK_MAX;
+    return (int64_t)llround(v);
+}
+
+double tf_stats_ms(const struct tf_stats_clock *c, int64_t ticks)
+{
+    return (double)ticks / c->ticks_per_ms;
+}
+
+/* --- the figure's statistics ------------------------------------------------- */
+
+bool tf_stats_bar_sets(const struct tf_figure *f, const struct tf_stats_clock *c,
+                       double ms_per_unit, struct tf_ivset *lanes)
+{
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        if (b->shape != TF_SHAPE_SLICE || b->lane >= f->n_lanes)
+            continue;
+        double x0, x1;
+        tf_bar_drawn_extent(f, b, &x0, &x1);
+        if (!tf_ivset_add(&lanes[b->lane], c->lo + tf_stats_ticks(c, x0 * ms_per_unit),
+                          c->lo + tf_stats_ticks(c, x1 * ms_per_unit)))
+            return false;
+    }
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        tf_ivset_normalize(&lanes[i]);
+        tf_ivset_clip(&lanes[i], c->lo, c->hi);
+    }
+    return true;
+}
+
+bool tf_stats_union_lanes(const struct tf_ivset *lanes, const size_t *idx, size_t n,
+                          struct tf_ivset *out)
+{
+    tf_ivset_clear(out);
+    for (size_t i = 0; i < n; i++) {
+        const struct tf_ivset *l = &lanes[idx[i]];
+        for (size_t j = 0; j < l->n; j++)
+            if (!tf_ivset_add(out, l->v[j].lo, l->v[j].hi))
+                return false;
+    }
+    tf_ivset_normalize(out);
+    return true;
+}
+
+/* Frees what a previous fill left (strings stay in the figure's arena). */
+static void reset(struct tf_stats *s)
+{
+    free(s->lane_busy_ms);
+    for (size_t i = 0; i < s->n_groups; i++)
+        free(s->groups[i].lanes);
+    free(s->groups);
+    free(s->overlap_ms);
+    s->lane_busy_ms = NULL;
+    s->groups = NULL;
+    s->n_groups = 0;
+    s->overlap_ms = NULL;
+}
+
+/* The lanes whose label matches one of the globs, in lane order (*out
+ * malloc'ed, possibly empty). */
+static bool match_lanes(const struct tf_figure *f, const struct tf_group_opt *g, size_t **out,
+                        size_t *n)
+{
+    *n = 0;
+    *out = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof **out);
+    if (!*out)
+        return false;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        for (size_t p = 0; p < g->n_patterns; p++)
+            if (fnmatch(g->patterns[p], f->lanes[i].label ? f->lanes[i].label : "", 0) == 0) {
+                (*out)[(*n)++] = i;
+                break;
+            }
+    return true;
+}
+
+/* Appends group k's lanes to the group list (copied; out-of-range
+ * indexes dropped). */
+static bool add_group(struct tf_figure *f, size_t k, const char *label, const size_t *lanes,
+                      size_t n_lanes)
+{
+    struct tf_stat_group *g = &f->stats.groups[k];
+    memset(g, 0, sizeof *g);
+    g->label = tf_figure_str(f, label ? label : "");
+    g->lanes = malloc((n_lanes ? n_lanes : 1) * sizeof *g->lanes);
+    if (!g->label || !g->lanes)
+        return false;
+    for (size_t i = 0; i < n_lanes; i++)
+        if (lanes[i] < f->n_lanes)
+            g->lanes[g->n_lanes++] = lanes[i];
+    return true;
+}
+
+bool tf_stats_fill(struct tf_figure *f, const struct tf_stats_clock *c,
+                   const struct tf_ivset *lanes, const struct tf_stats_group_in *groups,
+                   size_t n_groups, const struct tf_opts *o)
+{
+    struct tf_stats *s = &f->stats;
+    reset(s);
+    s->on = true;
+    s->window_ms = tf_stats_ms(c, c->hi - c->lo);
+    s->lane_busy_ms = calloc(f->n_lanes ? f->n_lanes : 1, sizeof *s->lane_busy_ms);
+    if (!s->lane_busy_ms)
+        return false;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        s->lane_busy_ms[i] = tf_stats_ms(c, tf_ivset_len(&lanes[i]));
+
+    size_t n_user = o ? o->n_groups : 0;
+    size_t n = n_groups + n_user;
+    s->groups = calloc(n ? n : 1, sizeof *s->groups);
+    s->overlap_ms = calloc(n ? n * n : 1, sizeof *s->overlap_ms);
+    struct tf_ivset *busy = calloc(n ? n : 1, sizeof *busy);
+    bool ok = s->groups && s->overlap_ms && busy;
+    for (size_t k = 0; k < n && ok; k++) {
+        if (k < n_groups) {
+            ok = add_group(f, k, groups[k].label, groups[k].lanes, groups[k].n_lanes);
+        } else {
+            const struct tf_group_opt *g = &o->groups[k - n_groups];
+            size_t *idx, n_idx;
+            ok = match_lanes(f, g, &idx, &n_idx) && add_group(f, k, g->name, idx, n_idx);
+            free(idx);
+        }
+        s->n_groups = k + 1;
+        const struct tf_stat_group *g = &s->groups[k];
+        ok = ok && tf_stats_union_lanes(lanes, g->lanes, g->n_lanes, &busy[k]);
+        if (ok)
+            s->groups[k].busy_ms = tf_stats_ms(c, tf_ivset_len(&busy[k]));
+    }
+    for (size_t a = 0; a < n && ok; a++)
+        for (size_t b = a; b < n; b++) {
+            double v = a == b ? s->groups[a].busy_ms
+                              : tf_stats_ms(c, tf_ivset_overlap(&busy[a], &busy[b]));
+            s->overlap_ms[a * n + b] = v;
+            s->overlap_ms[b * n + a] = v;
+        }
+    if (busy)
+        for (size_t k = 0; k < n; k++)
+            tf_ivset_fini(&busy[k]);
+    free(busy);
+    return ok;
+}
+
+void tf_stats_pipelined(struct tf_figure *f, const struct tf_stats_clock *c,
+                        const struct tf_ivset *io, const struct tf_ivset *gpu)
+{
+    struct tf_stats *s = &f->stats;
+    int64_t io_len = tf_ivset_len(io);
+    s->pipelined = true;
+    s->has_io_hidden = io_len > 0;
+    s->io_hidden_pct =
+        io_len > 0 ? 100.0 * (double)tf_ivset_overlap(io, gpu) / (double)io_len : 0.0;
+    s->gpu_idle_ms = tf_stats_ms(c, (c->hi - c->lo) - tf_ivset_len(gpu));
+}
+
+bool tf_stats_add_candidate(struct tf_figure *f, const struct tf_stats_clock *c,
+                            long long candidate, const struct tf_ivset *io,
+                            const struct tf_ivset *gpu)
+{
+    struct tf_stats *s = &f->stats;
+    size_t cap = s->n_candidates; /* grown one at a time: a handful per figure */
+    struct tf_stat_candidate *v = realloc(s->candidates, (cap + 1) * sizeof *v);
+    if (!v)
+        return false;
+    s->candidates = v;
+    int64_t len = tf_ivset_len(io);
+    v[s->n_candidates++] = (struct tf_stat_candidate){
+        candidate, tf_stats_ms(c, len), tf_stats_ms(c, len - tf_ivset_overlap(io, gpu))};
+    return true;
+}
+
+static bool starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+enum tf_kernel_class tf_stats_kernel_class(const char *name, const char *cat)
+{
+    if (!name)
+        name = "";
+    size_t n = strlen(name);
+    if ((cat && strcmp(cat, "cuda_sync") == 0) || (n >= 4 && strcmp(name + n - 4, "Sync") == 0))
+        return TF_KERNEL_NONE;
+    if (starts_with(name, "nccl") || starts_with(name, "hip") || starts_with(name, "hccl") ||
+        strstr(name, "ncclKernel"))
+        return TF_KERNEL_COMM;
+    if (starts_with(name, "Memcpy") || starts_with(name, "Memset") || starts_with(name, "dma"))
+        return TF_KERNEL_MEMORY;
+    return TF_KERNEL_COMPUTE;
+}
+
+void tf_stats_gpu_breakdown(struct tf_figure *f, const struct tf_stats_clock *c,
+                            const struct tf_ivset *all, const struct tf_ivset *compute,
+                            const struct tf_ivset *comm)
+{
+    struct tf_gpu_breakdown *g = &f->stats.gpu;
+    int64_t span = all->n ? all->v[all->n - 1].hi - all->v[0].lo : 0;
+    int64_t idle = span - tf_ivset_len(all);
+    int64_t comp = tf_ivset_len(compute);
+    int64_t comm_len = tf_ivset_len(comm);
+    f->stats.has_gpu = true;
+    g->kernel_span_ms = tf_stats_ms(c, span);
+    g->idle_ms = tf_stats_ms(c, idle);
+    g->compute_ms = tf_stats_ms(c, comp);
+    g->non_compute_ms = tf_stats_ms(c, span - comp - idle);
+    g->comm_ms = tf_stats_ms(c, comm_len);
+    g->has_comm = comm_len > 0;
+    g->comm_comp_overlap_pct =
+        comm_len > 0 ? 100.0 * (double)tf_ivset_overlap(comm, compute) / (double)comm_len : 0.0;
+}
+
+bool tf_stats_summary(struct tf_figure *f)
+{
+    const struct tf_stats *s = &f->stats;
+    char a[TF_NUM_MAX], b[TF_NUM_MAX];
+    struct tf_buf line;
+    tf_buf_init(&line);
+    double idle_pct = s->window_ms > 0 ? 100.0 * s->gpu_idle_ms / s->window_ms : 0.0;
+    if (s->has_io_hidden)
+        tf_buf_printf(&line, "I/O hidden %s %%, ", tf_fmt_num(a, s->io_hidden_pct, 0));
+    tf_buf_printf(&line, "GPU idle %s %%", tf_fmt_num(b, idle_pct, 0));
+    f->stats.summary = tf_figure_buf(f, &line);
+    tf_buf_fini(&line);
+    return f->stats.summary != NULL;
+}
