@@ -6,14 +6,25 @@
  * "window" (start/end on the trace clock, keys named after its unit),
  * "lanes" (id, label), "bars" (lane id, name, the bar's props, start_ms,
  * dur_ms, x0, x1, clip_left, clip_right, label, color), "legend" (label,
- * color), "breakdown" (the side panel: its props, title, slices) and
- * "xticks". */
+ * color), "breakdown" (the side panel: its props, title, slices),
+ * "xticks" and, last, "stats" (below).
+ *
+ * "stats" (both schemas; null when the mode computed none): window_ms;
+ * "lanes" (busy_ms, busy_pct, in the order of the model's lanes); "groups"
+ * (label, lanes as indexes, busy_ms, busy_pct); "overlap_ms" (the group x
+ * group matrix, busy on the diagonal); for the pipelined modes
+ * io_hidden_pct (null without I/O), gpu_idle_ms and "candidate_io"
+ * (candidate, io_ms, uncovered_io_ms: its I/O no GPU work covers); with
+ * GPU kernels "gpu_breakdown" (scope, kernel_span_ms, idle_ms, compute_ms,
+ * non_compute_ms, comm_ms, comm_comp_overlap_pct: null without
+ * communication); "summary" (the --annotate line) and "summary_drawn". */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/escape.h"
 #include "base/num.h"
 #include "render/render.h"
+#include "render/stats.h"
 
 #define DEC 3
 
@@ -142,6 +153,112 @@ static void breakdown(struct tf_buf *b, const struct tf_figure *f)
     tf_buf_puts(b, bd->n_slices ? "\n    ]}" : "]}");
 }
 
+/* A time (ms) or share (%) of the statistics: the digits --stats prints. */
+static void stat_ms(struct tf_buf *b, const char *k, double v)
+{
+    key(b, k);
+    tf_buf_num(b, v, TF_STATS_MS_DEC);
+}
+
+static void stat_pct(struct tf_buf *b, const char *k, double v, bool defined)
+{
+    key(b, k);
+    if (defined)
+        tf_buf_num(b, v, TF_STATS_PCT_DEC);
+    else
+        tf_buf_puts(b, "null");
+}
+
+/* "stats": the overlap statistics of the window (render/stats.h for the
+ * digits), or null when the mode computed none.  One lane, group, matrix
+ * row or candidate per line. */
+static void stats(struct tf_buf *b, const struct tf_figure *f)
+{
+    const struct tf_stats *s = &f->stats;
+    key(b, "stats");
+    if (!s->on) {
+        tf_buf_puts(b, "null");
+        return;
+    }
+    tf_buf_puts(b, "{\n    ");
+    stat_ms(b, "window_ms", s->window_ms);
+    tf_buf_puts(b, ",\n    \"lanes\": [");
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        tf_buf_puts(b, i ? ",\n      {" : "\n      {");
+        stat_ms(b, "busy_ms", s->lane_busy_ms[i]);
+        tf_buf_puts(b, ", ");
+        stat_pct(b, "busy_pct", tf_stats_pct(s->lane_busy_ms[i], s->window_ms), true);
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, f->n_lanes ? "\n    ]" : "]");
+    tf_buf_puts(b, ",\n    \"groups\": [");
+    for (size_t g = 0; g < s->n_groups; g++) {
+        const struct tf_stat_group *gr = &s->groups[g];
+        tf_buf_puts(b, g ? ",\n      {" : "\n      {");
+        str(b, "label", gr->label);
+        tf_buf_puts(b, ", \"lanes\": [");
+        for (size_t i = 0; i < gr->n_lanes; i++)
+            tf_buf_printf(b, i ? ", %zu" : "%zu", gr->lanes[i]);
+        tf_buf_puts(b, "], ");
+        stat_ms(b, "busy_ms", gr->busy_ms);
+        tf_buf_puts(b, ", ");
+        stat_pct(b, "busy_pct", tf_stats_pct(gr->busy_ms, s->window_ms), true);
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, s->n_groups ? "\n    ]" : "]");
+    tf_buf_puts(b, ",\n    \"overlap_ms\": [");
+    for (size_t r = 0; r < s->n_groups; r++) {
+        tf_buf_puts(b, r ? ",\n      [" : "\n      [");
+        for (size_t c = 0; c < s->n_groups; c++) {
+            if (c)
+                tf_buf_puts(b, ", ");
+            tf_buf_num(b, s->overlap_ms[r * s->n_groups + c], TF_STATS_MS_DEC);
+        }
+        tf_buf_putc(b, ']');
+    }
+    tf_buf_puts(b, s->n_groups ? "\n    ]" : "]");
+    if (s->pipelined) {
+        tf_buf_puts(b, ",\n    ");
+        stat_pct(b, "io_hidden_pct", s->io_hidden_pct, s->has_io_hidden);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "gpu_idle_ms", s->gpu_idle_ms);
+        tf_buf_puts(b, ",\n    \"candidate_io\": [");
+        for (size_t i = 0; i < s->n_candidates; i++) {
+            const struct tf_stat_candidate *c = &s->candidates[i];
+            tf_buf_printf(b, "%s\"candidate\": %lld, ", i ? ",\n      {" : "\n      {",
+                          c->candidate);
+            stat_ms(b, "io_ms", c->io_ms);
+            tf_buf_puts(b, ", ");
+            stat_ms(b, "uncovered_io_ms", c->uncovered_io_ms);
+            tf_buf_putc(b, '}');
+        }
+        tf_buf_puts(b, s->n_candidates ? "\n    ]" : "]");
+    }
+    if (s->has_gpu) {
+        const struct tf_gpu_breakdown *g = &s->gpu;
+        tf_buf_puts(b, ",\n    \"gpu_breakdown\": {");
+        str(b, "scope", g->scope_trace ? "trace" : "window");
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "kernel_span_ms", g->kernel_span_ms);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "idle_ms", g->idle_ms);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "compute_ms", g->compute_ms);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "non_compute_ms", g->non_compute_ms);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "comm_ms", g->comm_ms);
+        tf_buf_puts(b, ", ");
+        stat_pct(b, "comm_comp_overlap_pct", g->comm_comp_overlap_pct, g->has_comm);
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, ",\n    ");
+    str(b, "summary", s->summary);
+    tf_buf_puts(b, ", ");
+    boolean(b, "summary_drawn", f->annotate && s->summary);
+    tf_buf_puts(b, "\n  }");
+}
+
 /* An identifier as the trace gave it: a number, a string, or null. */
 static void id(struct tf_buf *b, const char *k, const struct tf_id *v)
 {
@@ -171,7 +288,8 @@ static void strings(struct tf_buf *b, const char *k, const char *const *v, size_
  * pid, tid as the trace has them, rows), "categories" (name, color),
  * "bars" (lane and row indexes, x0/x1 in axis units from the window start,
  * name, category, clip flags, merged: the count of slices a dense span
- * stands for, 0 for one slice, shape), "arrows", "legend", "notes". */
+ * stands for, 0 for one slice, shape), "arrows", "legend", "notes" and,
+ * last, "stats" as in schema 1. */
 static void render_v2(const struct tf_figure *f, struct tf_buf *b)
 {
     char k0[32], k1[32];
@@ -279,6 +397,8 @@ static void render_v2(const struct tf_figure *f, struct tf_buf *b)
     end_list(b, f->n_legend);
     tf_buf_puts(b, ",\n  ");
     strings(b, "notes", f->notes, f->n_notes);
+    tf_buf_puts(b, ",\n  ");
+    stats(b, f);
     tf_buf_puts(b, "\n}\n");
 }
 
@@ -338,7 +458,9 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
             tf_buf_puts(b, ", ");
         tf_buf_num(b, f->axis.ticks[i], dec > DEC ? dec : DEC);
     }
-    tf_buf_puts(b, "]\n}\n");
+    tf_buf_puts(b, "],\n  ");
+    stats(b, f);
+    tf_buf_puts(b, "\n}\n");
     return true;
 }
 

@@ -1,0 +1,41 @@
+/* stats.h (render) - the overlap statistics of a figure (figure.h, struct
+ * tf_stats) as text for `--stats`: an aligned plain-text table, or CSV
+ * with a header row; and the number formats every output of the
+ * statistics shares, so the table, the CSV and the JSON model print the
+ * same digits.  Knows nothing about modes or lanes beyond the model.
+ */
+#ifndef TF_RENDER_STATS_H
+#define TF_RENDER_STATS_H
+
+#include <stdbool.h>
+
+#include "base/buf.h"
+#include "model/figure.h"
+
+/* Decimals of times (ms: to the microsecond) and of percentages. */
+#define TF_STATS_MS_DEC 3
+#define TF_STATS_PCT_DEC 2
+
+/* 100 * part / whole (0 when whole is not positive). */
+double tf_stats_pct(double part, double whole);
+
+/* The statistics as an aligned table (times in ms, shares in %), one
+ * section per kind of number, sections separated by blank lines.  A
+ * figure without statistics gives one line saying so. */
+void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b);
+
+/* The statistics as CSV (RFC 4180, LF line ends): a header row
+ * "section,row,column,key,value", then one row per number:
+ *   window,,,window_ms,V
+ *   lane,LABEL,,busy_ms|busy_pct,V          (lanes in the model's order)
+ *   group,LABEL,,lanes,"0 1"  and  busy_ms|busy_pct,V
+ *   overlap,GROUP,GROUP,overlap_ms,V        (the whole matrix, row by row)
+ *   pipelined,,,io_hidden_pct|gpu_idle_ms,V
+ *   candidate,N,,io_ms|uncovered_io_ms,V
+ *   gpu_breakdown,,,scope|kernel_span_ms|...,V
+ *   summary,,,summary,TEXT
+ * A null value (io_hidden_pct without I/O, comm_comp_overlap_pct without
+ * communication) is an empty field. */
+void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b);
+
+#endif
