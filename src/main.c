@@ -20,6 +20,7 @@
 #include "model/figure.h"
 #include "model/trace.h"
 #include "render/render.h"
+#include "render/stats.h"
 #include "rules/chrome.h"
 #include "rules/mode.h"
 #include "rules/timeline.h"
@@ -31,9 +32,12 @@
 
 enum { MAX_OUTPUTS = 16 };
 
+/* How --stats prints the statistics on standard output. */
+enum stats_format { STATS_NONE = 0, STATS_TEXT, STATS_CSV };
+
 struct output {
     const char *path; /* "-" for stdout */
-    const struct tf_backend *backend;
+    const struct tf_backend *backend; /* NULL: the --stats output */
     struct tf_buf buf;
     bool owned_path; /* path was allocated here (the companion PNG) */
 };
@@ -54,6 +58,11 @@ struct cli {
     size_t n_lanes, cap_lanes, n_hide, cap_hide;
     struct tf_color_rule *colors;
     size_t n_colors, cap_colors;
+    /* The statistics: --stats[=csv], --group, --annotate. */
+    enum stats_format stats;
+    struct tf_group_opt *groups;
+    size_t n_groups, cap_groups;
+    bool annotate;
     struct tf_arena arena;
 };
 
@@ -111,6 +120,18 @@ static void print_help(void)
            "  --async                 draw async events (b/e/n) on a lane per process and\n"
            "                          category\n"
            "\n"
+           "Statistics (computed on the window drawn; see tracefig(1), STATISTICS):\n"
+           "  --stats[=text|csv]      print the busy and overlap times on standard output,\n"
+           "                          as an aligned table or as CSV; write figures only\n"
+           "                          for the -o given (none by default)\n"
+           "  --stats-scope SCOPE     the GPU breakdown of the 'window' (default) or of\n"
+           "                          the whole 'trace'\n"
+           "  --group NAME=PATTERN,...\n"
+           "                          also report the group of the lanes whose label\n"
+           "                          matches a glob; repeat for more groups\n"
+           "  --annotate              write the one-line summary under the figure\n"
+           "                          (\"I/O hidden 81 %%, GPU idle 7 %%\")\n"
+           "\n"
            "  --mode MODE             how to read the trace (default auto: by its kind):\n");
     for (size_t i = 0; tf_modes[i]; i++)
         printf("                            %-9s %s\n", tf_modes[i]->name, tf_modes[i]->summary);
@@ -118,7 +139,7 @@ static void print_help(void)
            "Output:\n"
            "  -o FILE, --output FILE  write the figure to FILE ('-': standard output);\n"
            "                          repeat for several formats from one load\n"
-           "                          (default: overlap_trace.pdf)\n"
+           "                          (default: overlap_trace.pdf; none with --stats)\n"
            "  -f FMT, --format FMT    output format, else from each FILE's extension:\n");
     for (size_t i = 0; tf_backends[i]; i++) {
         const struct tf_backend *b = tf_backends[i];
@@ -279,6 +300,34 @@ static bool add_color(struct cli *c, const char *val, struct tf_diag *d)
     return true;
 }
 
+/* --group NAME=PATTERN,... (the first '=' splits them; empty patterns
+ * between commas are skipped, but one must remain). */
+static bool add_group(struct cli *c, const char *val, struct tf_diag *d)
+{
+    const char *eq = strchr(val, '=');
+    size_t n = 0;
+    for (const char *p = eq ? eq + 1 : ""; *p; p++)
+        n += *p == ',' ? 0 : (p == eq + 1 || p[-1] == ',');
+    if (!eq || eq == val || n == 0)
+        return usage_error(d, "--group: expected NAME=PATTERN,..., got '%.200s'", val);
+    char *name = tf_arena_strndup(&c->arena, val, (size_t)(eq - val));
+    const char **pats = tf_arena_alloc(&c->arena, n * sizeof *pats);
+    if (!name || !pats || !TF_GROW(c->groups, c->n_groups, c->cap_groups))
+        return tf_diag_oom(d, NULL);
+    size_t k = 0;
+    for (const char *p = eq + 1;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len && !(pats[k++] = tf_arena_strndup(&c->arena, p, len)))
+            return tf_diag_oom(d, NULL);
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    c->groups[c->n_groups++] = (struct tf_group_opt){name, pats, k};
+    return true;
+}
+
 static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
                        bool *exit_now)
 {
@@ -313,6 +362,23 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             name[1] = '\0';
             if (a[2])
                 val = a + 2;
+        }
+        if (strcmp(name, "stats") == 0) {
+            /* --stats or --stats=FORMAT: never the next argument. */
+            if (!val || strcmp(val, "text") == 0)
+                c->stats = STATS_TEXT;
+            else if (strcmp(val, "csv") == 0)
+                c->stats = STATS_CSV;
+            else
+                return usage_error(d, "--stats: expected text or csv, got '%.200s'", val);
+            continue;
+        }
+        if (strcmp(name, "annotate") == 0) {
+            if (val)
+                return usage_error(d, "option '%.200s' takes no value", a);
+            c->annotate = true;
+            record_arg(c, "--annotate", false);
+            continue;
         }
         bool flag = strcmp(name, "help") == 0 || strcmp(name, "h") == 0 ||
                     strcmp(name, "version") == 0 || strcmp(name, "V") == 0 ||
@@ -351,7 +417,8 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             "trace-file", "trace", "output", "o", "format", "f", "start-candidate",
             "num-candidates", "focus-candidate", "breakdown-file", "breakdown",
             "min-runtime-pct", "legend-y", "dpi", "mode", "from", "to", "window-event",
-            "occurrence", "pad", "lanes", "hide", "max-lanes", "depth", "color", NULL,
+            "occurrence", "pad", "lanes", "hide", "max-lanes", "depth", "color",
+            "stats-scope", "group", NULL,
         };
         bool known = false;
         for (size_t k = 0; with_value[k]; k++)
@@ -472,6 +539,18 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
                 return false;
             tf_buf_puts(&c->cmdline, " --color");
             record_arg(c, val, false);
+        } else if (strcmp(name, "stats-scope") == 0) {
+            if (strcmp(val, "window") != 0 && strcmp(val, "trace") != 0)
+                return usage_error(d, "--stats-scope: expected window or trace, got '%.200s'",
+                                   val);
+            c->rules.stats_trace_scope = val[0] == 't';
+            tf_buf_puts(&c->cmdline, " --stats-scope");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "group") == 0) {
+            if (!add_group(c, val, d))
+                return false;
+            tf_buf_puts(&c->cmdline, " --group");
+            record_arg(c, val, false);
         } else if (strcmp(name, "mode") == 0) {
             if (strcmp(val, "auto") == 0) {
                 c->mode = NULL;
@@ -491,6 +570,8 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
     c->rules.n_hide = c->n_hide;
     c->rules.colors = c->colors;
     c->rules.n_colors = c->n_colors;
+    c->rules.groups = c->groups;
+    c->rules.n_groups = c->n_groups;
     if (c->rules.has_from && c->rules.has_to && c->rules.to_ns <= c->rules.from_ns)
         return usage_error(d, "--to must come after --from");
     if (c->rules.window_event && (c->rules.has_from || c->rules.has_to))
@@ -498,10 +579,11 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
     return true;
 }
 
-/* Assigns each output its back-end; adds the companion PNG. */
+/* Assigns each output its back-end; adds the companion PNG, and last the
+ * --stats output (standard output, which no figure may then take). */
 static bool resolve_outputs(struct cli *c, struct tf_diag *d)
 {
-    if (c->n_outputs == 0 && !add_output(c, "overlap_trace.pdf", d))
+    if (c->n_outputs == 0 && !c->stats && !add_output(c, "overlap_trace.pdf", d))
         return false;
     if (c->companion_png) {
         size_t n = c->n_outputs;
@@ -540,7 +622,12 @@ static bool resolve_outputs(struct cli *c, struct tf_diag *d)
                                  "%s output is not available: tracefig was built without cairo "
                                  "(install libcairo2-dev and rebuild)",
                                  o->backend->name);
+        if (c->stats && strcmp(o->path, "-") == 0)
+            return usage_error(d, "--stats prints on standard output: write the figure to a "
+                                  "file, not '-'");
     }
+    if (c->stats && !add_output(c, "-", d))
+        return false;
     return true;
 }
 
@@ -555,6 +642,7 @@ static void free_cli(struct cli *c)
     free(c->lanes);
     free(c->hide);
     free(c->colors);
+    free(c->groups);
     tf_arena_fini(&c->arena);
 }
 
@@ -614,10 +702,23 @@ int main(int argc, char **argv)
     struct tf_run run = {c.trace_path, c.breakdown_path, c.mode, &c.rules};
     if (!tf_run(&run, &trace, &fig, &d))
         goto done;
+    if (c.annotate) {
+        if (fig.stats.summary)
+            fig.annotate = true;
+        else
+            tf_diag_warn(&d, "--annotate: the %s mode has no summary line for this figure",
+                         fig.mode ? fig.mode : "chosen");
+    }
     for (size_t i = 0; i < c.n_outputs; i++) {
         struct output *o = &c.outputs[i];
-        if (!o->backend->render(&fig, &c.render, &o->buf, &d))
+        if (!o->backend) {
+            if (c.stats == STATS_CSV)
+                tf_stats_write_csv(&fig, &o->buf);
+            else
+                tf_stats_write_table(&fig, &o->buf);
+        } else if (!o->backend->render(&fig, &c.render, &o->buf, &d)) {
             goto done;
+        }
         if (o->buf.oom) {
             tf_diag_oom(&d, o->path);
             goto done;

@@ -9,6 +9,7 @@
  */
 #include "render/stats.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,37 +82,60 @@ static void pad(struct tf_buf *b, size_t n)
         tf_buf_putc(b, ' ');
 }
 
-/* Writes the table (two spaces between columns, no trailing blanks) and
- * empties it. */
+/* The characters from a number's decimal point to its end (0: none), so
+ * that numbers whose trailing zeros were trimmed still align on the point;
+ * SIZE_MAX for a cell that is not a number. */
+static size_t frac(const char *s)
+{
+    if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')))
+        return SIZE_MAX;
+    const char *dot = strchr(s, '.');
+    return dot ? strlen(dot) : 0;
+}
+
+/* Writes the table (two spaces between columns, numbers aligned on their
+ * decimal point, no trailing blanks) and empties it. */
 static void table_flush(struct table *t, struct tf_buf *b)
 {
     if (t->oom) {
         b->oom = true;
     } else {
-        size_t w[MAX_COLS] = {0};
+        size_t w[MAX_COLS] = {0}, fw[MAX_COLS] = {0};
         for (size_t i = 0; i < t->n; i++) {
-            size_t c = i % t->ncol, cw = width(t->cells[i]);
+            size_t c = i % t->ncol, f = frac(t->cells[i]);
+            if (!t->left[c] && f != SIZE_MAX && f > fw[c])
+                fw[c] = f;
+        }
+        for (size_t i = 0; i < t->n; i++) {
+            size_t c = i % t->ncol, f = frac(t->cells[i]), cw = width(t->cells[i]);
+            if (!t->left[c] && f != SIZE_MAX)
+                cw += fw[c] - f;
             if (cw > w[c])
                 w[c] = cw;
         }
+        struct tf_buf line;
+        tf_buf_init(&line);
         for (size_t r = 0; r * t->ncol < t->n; r++) {
-            size_t last = t->ncol;
-            while (last > 0 && (r * t->ncol + last - 1 >= t->n ||
-                                t->cells[r * t->ncol + last - 1][0] == '\0'))
-                last--;
-            for (size_t c = 0; c < last; c++) {
+            tf_buf_clear(&line);
+            for (size_t c = 0; c < t->ncol && r * t->ncol + c < t->n; c++) {
                 const char *s = t->cells[r * t->ncol + c];
-                size_t gap = w[c] - width(s);
+                size_t f = frac(s), tail = !t->left[c] && f != SIZE_MAX ? fw[c] - f : 0;
+                size_t gap = w[c] - width(s) - tail;
                 if (c > 0)
-                    tf_buf_puts(b, "  ");
+                    tf_buf_puts(&line, "  ");
                 if (!t->left[c])
-                    pad(b, gap);
-                tf_buf_puts(b, s);
-                if (t->left[c] && c + 1 < last)
-                    pad(b, gap);
+                    pad(&line, gap);
+                tf_buf_puts(&line, s);
+                pad(&line, t->left[c] ? gap : tail);
             }
+            while (line.len > 0 && line.data[line.len - 1] == ' ')
+                line.data[--line.len] = '\0';
+            tf_buf_puts(b, line.len ? line.data : "");
             tf_buf_putc(b, '\n');
         }
+        if (line.oom)
+            b->oom = true;
+        tf_buf_fini(&line);
     }
     free(t->cells);
     tf_arena_fini(&t->arena);
