@@ -737,6 +737,12 @@ static bool render_png(const struct tf_figure *f, const struct tf_render_opts *o
         return tf_diag_error(d, TF_ENOMEM, "out of memory for a %.0f x %.0f pixel PNG", wpx, hpx);
     }
     cairo_t *cr = dl.cairo_create(surf);
+    /* White to the last pixel: a canvas that is not a whole number of
+     * pixels (the --annotate row, lanes grown to their minimum) leaves a
+     * part-covered last row, which would show the surface's black. */
+    dl.cairo_set_source_rgb(cr, 1.0, 1.0, 1.0);
+    dl.cairo_rectangle(cr, 0.0, 0.0, wpx, hpx);
+    dl.cairo_fill(cr);
     dl.cairo_scale(cr, scale, scale);
     bool ok = draw_scene(cr, &s, d);
     dl.cairo_destroy(cr);

@@ -15,7 +15,11 @@
  *
  * Vertical stack, top to bottom:
  *     TOP margin | plot (lanes, touching) | tick labels | axis title |
- *     legend row (bottom legend only) | BOTTOM margin
+ *     legend row (bottom legend only) | annotation (--annotate only) |
+ *     BOTTOM margin
+ * The annotation (the statistics' one-line summary) is a row of its own
+ * that grows the canvas by its height, so nothing above it moves and
+ * nothing overlaps it.
  * The legend row is legend_y x the plot height (--legend_y; default 0.16,
  * clamped to 0.10 .. 2), but never less than the legend box needs, so the
  * legend cannot cover the axis label; the legend is centred in its row.
@@ -80,6 +84,8 @@
 #define LEGEND_ROW_MIN 0.10
 #define LEGEND_ROW_MAX 2.0
 #define TEXT_GAP 2.0        /* min gap between neighbouring text boxes */
+#define ANNOT_GAP 4.0       /* legend row (or axis title) to the annotation box */
+#define TF_ANNOT_PT TF_LEGEND_PT
 
 /* Colours beyond figure.h's palette (seaborn whitegrid, paper context). */
 #define C_TEXT 0x262626u   /* axis labels, legend text: ".15" */
@@ -668,6 +674,19 @@ static void bottom_legend(struct lay *L)
     legend_dims_fini(&d);
 }
 
+/* The statistics' summary line, centred under the timeline, in the row
+ * that starts at y0. */
+static void annotation(struct lay *L, double y0)
+{
+    const char *str = L->f->stats.summary;
+    double w = tf_text_width(str, TF_ANNOT_PT, true);
+    double cx = keep_inside(L, (L->pl + L->pr) / 2, w);
+    tf_scene_group_begin(L->s, &(struct tf_group){.cls = "annotation"});
+    put_text(L, str, cx, y0 + tf_text_ascent(TF_ANNOT_PT, true), TF_ANNOT_PT, TF_ANCHOR_MIDDLE,
+             C_TEXT, "label");
+    tf_scene_group_end(L->s);
+}
+
 /* --- the side panel ----------------------------------------------------- */
 
 static double qpt(const struct lay *L, double pct)
@@ -833,6 +852,10 @@ bool tf_layout(const struct tf_figure *f, struct tf_scene *out)
     L->row_h = plot_h / (double)n_rows;
     L->legend_row_y = L->pb + axis_h;
     L->legend_row_h = leg_h;
+    bool annotate = f->annotate && f->stats.summary && f->stats.summary[0];
+    double annot_y = L->legend_row_y + leg_h + ANNOT_GAP;
+    if (annotate)
+        L->H += ANNOT_GAP + text_h(TF_ANNOT_PT);
 
     /* Horizontal: lane labels on the left, tick-label overhang on the right. */
     double label_w = 0;
@@ -864,6 +887,8 @@ bool tf_layout(const struct tf_figure *f, struct tf_scene *out)
         panel(L);
     else if (bottom)
         bottom_legend(L);
+    if (annotate)
+        annotation(L, annot_y);
     free(L->inbar);
     free(L->rows_above);
     return !out->oom;

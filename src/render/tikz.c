@@ -29,6 +29,11 @@
  * tracefig/color/RRGGBB; side-panel slices are tracefig/breakdown/<key>;
  * each gets a colour tracefig-<name>.
  *
+ * The summary line (--annotate) is a node below everything else, centred
+ * under the plot (as the layout centres it), in a font relative to the document's (style
+ * tracefig/annotation, font "annotation"); its styles are written only for
+ * annotated figures, so other figures keep their bytes.
+ *
  * Text.  Free text goes through tex_text(): tf_buf_tex_escape for ASCII, and
  * a table for the non-ASCII characters that need a command under pdfTeX
  * ("->" is U+2192, written $\rightarrow$), so the file compiles under
@@ -552,6 +557,11 @@ static void emit_breakdown(struct tikz *t)
                    "\\end{scope}\n");
 }
 
+static bool annotated(const struct tf_figure *f)
+{
+    return f->annotate && f->stats.summary && f->stats.summary[0];
+}
+
 static void emit_picture(struct tikz *t)
 {
     const struct tf_figure *f = t->f;
@@ -608,6 +618,13 @@ static void emit_picture(struct tikz *t)
                    "\\tracefigforeground\n");
     if (f->has_panel)
         emit_breakdown(t);
+    if (annotated(f)) {
+        tf_buf_puts(b, "% The statistics' summary, below the figure.\n"
+                       "\\node[tracefig/annotation,yshift=-\\tracefigsep] at "
+                       "({\\tracefigspan/2},0 |- current bounding box.south) {");
+        tex_text(b, f->stats.summary);
+        tf_buf_puts(b, "};\n");
+    }
     tf_buf_puts(b, "\\end{tikzpicture}%\n");
 }
 
@@ -631,6 +648,11 @@ static bool render_body(struct tikz *t, const struct tf_template *style,
                        "\\tracefigdefaultstyle{arrow}{draw=black!67, line width=0.4pt, ->, >=latex}%\n"
                        "\\tracefigdefaultstyle{lane rule}{draw=black!20, line width=0.4pt}%\n"
                        "\\tikzset{tracefig/lane grid/.append style={draw=none}}%\n");
+    if (annotated(t->f))
+        tf_buf_puts(b, "% The summary line under the figure (--annotate).\n"
+                       "\\tracefigdefaultfont{annotation}{\\scriptsize\\bfseries}%\n"
+                       "\\tracefigdefaultstyle{annotation}{font=\\tracefigfont{annotation}, "
+                       "inner sep=0pt, outer sep=0pt, anchor=north}%\n");
     emit_styles(t);
     emit_data(t);
     emit_picture(t);

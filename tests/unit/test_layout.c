@@ -424,3 +424,50 @@ TF_TEST(layout_is_deterministic)
     tf_scene_fini(&b);
     tf_figure_fini(&f);
 }
+
+TF_TEST(layout_annotation_row_grows_the_canvas)
+{
+    /* With and without the breakdown panel (bottom legend or none): the
+     * summary sits below every other text, the canvas grows by its row,
+     * and nothing above it moves. */
+    for (int panel = 0; panel < 2; panel++) {
+        struct tf_figure f;
+        struct tf_scene plain, ann;
+        sample(&f, panel == 1);
+        f.stats.on = true;
+        f.stats.summary = "I/O hidden 81 %, GPU idle 7 %";
+        tf_scene_init(&plain);
+        tf_scene_init(&ann);
+        TF_CHECK(tf_layout(&f, &plain));
+        f.annotate = true;
+        TF_CHECK(tf_layout(&f, &ann));
+        TF_CHECK(ann.height > plain.height);
+        TF_CHECK_NEAR(ann.width, plain.width, 0);
+        TF_CHECK(find_text(&plain, f.stats.summary) == NULL);
+        const struct tf_text *sum = find_text(&ann, f.stats.summary);
+        TF_CHECK(sum != NULL);
+        if (sum) {
+            double top = text_box(sum).y0;
+            for (size_t i = 0; i < ann.n_items; i++)
+                if (ann.items[i].kind == TF_ITEM_TEXT && &ann.items[i].u.text != sum)
+                    TF_CHECK(text_box(&ann.items[i].u.text).y1 < top);
+            /* The legend frames end above it too. */
+            for (size_t i = 0; i < ann.n_items; i++) {
+                const struct tf_path *p = &ann.items[i].u.path;
+                if (ann.items[i].kind != TF_ITEM_PATH || !p->cls || strcmp(p->cls, "frame") != 0)
+                    continue;
+                for (size_t k = 0; k < p->n; k++)
+                    TF_CHECK(p->ys[k] < top);
+            }
+        }
+        const struct tf_text *a0 = find_text(&plain, "Time (ms)");
+        const struct tf_text *a1 = find_text(&ann, "Time (ms)");
+        TF_CHECK(a0 && a1 && a0->y == a1->y);
+        check_texts(&ann);
+        TF_CHECK(count_groups(&ann, "annotation") == 1);
+        tf_scene_fini(&plain);
+        tf_scene_fini(&ann);
+        f.stats.summary = NULL; /* a static string: not the figure's to free */
+        tf_figure_fini(&f);
+    }
+}
