@@ -982,7 +982,10 @@ slice:
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))
         return c->oom = true, false;
-    p.args = args_text(c, r);
+    /* The args a tooltip shows, kept only for slices wide enough to be
+     * drawn on their own: the thin ones end in dense spans, and keeping
+     * a text per slice would hold the window's every event. */
+    p.args = p.t1 - p.t0 >= c->thr_ns ? args_text(c, r) : c->empty;
     if (!TF_GROW(ln->pend, ln->n_pend, ln->cap_pend))
         return c->oom = true, false;
     ln->pend[ln->n_pend++] = p;
