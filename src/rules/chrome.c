@@ -1535,10 +1535,9 @@ static void end(struct tf_keep *k)
     (void)k; /* the state lives with the trace until the figure is built */
 }
 
-static void release(struct tf_trace *t)
+static void release(void *state)
 {
-    chrome_free(t->generic_state);
-    t->generic_state = NULL;
+    chrome_free(state);
 }
 
 const struct tf_mode tf_mode_chrome = {
