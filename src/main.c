@@ -510,7 +510,7 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         } else if (strcmp(name, "occurrence") == 0 || strcmp(name, "max-lanes") == 0 ||
                    strcmp(name, "depth") == 0) {
             struct tf_opt_int v;
-            char opt[32];
+            char opt[80];
             snprintf(opt, sizeof opt, "--%s", name);
             if (!parse_int(opt, val, &v, d))
                 return false;
