@@ -42,6 +42,7 @@ suite golden sh tests/golden/run.sh "$bin"
 suite parity sh tests/parity/run.sh "$bin"
 suite bad-input sh tests/bad/run.sh "$bin"
 suite cli sh tests/cli/run.sh "$bin"
+suite stats sh tests/stats/run.sh "$bin"
 
 # The golden and bad-input cases again through the streaming loader, which
 # large files and pipes take: the same figures and the same messages.

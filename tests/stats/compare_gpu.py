@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""Compares tracefig's GPU breakdown with hta_reference.py's.
+
+    compare_gpu.py MODEL.json REFERENCE.json
+
+MODEL.json: `tracefig TRACE --stats-scope trace --format json -o -`;
+REFERENCE.json: `hta_reference.py TRACE` (its default, tracefig's
+definition).  Prints one line and exits:
+  0  both agree: every time within 0.01 % of the kernel span (plus the
+     0.0005 ms tracefig's 3 decimals may round away), the overlap within
+     0.01 percentage points (plus 0.005 for its 2 decimals), null alike;
+     or neither has GPU work;
+  1  they disagree (the line says where);
+  2  tracefig gives no "gpu_breakdown" where the reference has GPU work:
+     the Chrome mode's breakdown is still pending.
+"""
+
+import json
+import sys
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as fh:
+        model = json.load(fh)
+    with open(sys.argv[2], encoding="utf-8") as fh:
+        ref = json.load(fh)["gpu_breakdown"]
+    stats = model.get("stats") or {}
+    got = stats.get("gpu_breakdown")
+    if ref is None:
+        if got is None:
+            print("no GPU work, and no breakdown: agree")
+            return 0
+        print("tracefig has a GPU breakdown, the reference finds no GPU work")
+        return 1
+    if got is None:
+        print("pending: no \"gpu_breakdown\" in tracefig's stats")
+        return 2
+    bad = []
+    if got.get("scope") != "trace":
+        bad.append("scope %r, expected \"trace\"" % got.get("scope"))
+    span = ref["kernel_span_ms"]
+    tol = 1e-4 * span + 0.0005
+    for k in ("kernel_span_ms", "idle_ms", "compute_ms", "non_compute_ms"):
+        if abs(got[k] - ref[k]) > tol:
+            bad.append("%s %s, reference %.6f (tolerance %.6f)" % (k, got[k], ref[k], tol))
+    a, b = got["comm_comp_overlap_pct"], ref["comm_comp_overlap_pct"]
+    if (a is None) != (b is None) or (a is not None and abs(a - b) > 0.015):
+        bad.append("comm_comp_overlap_pct %s, reference %s" % (a, b))
+    if bad:
+        print("; ".join(bad))
+        return 1
+    print("span %.3f ms: agree within %.6f ms" % (span, tol))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+#!/bin/sh
+# The overlap statistics on the command line (issue 12).
+#
+#   run.sh TRACEFIG
+#
+# On the examples and on every golden input (with its args):
+#   - `--stats` prints the aligned table and `--stats=csv` the CSV, and
+#     nothing else, on standard output, and with no -o they write no figure;
+#   - check_stats.py: the CSV parses (csv module, header row), every number
+#     of the table and of the CSV is the JSON model's, digit for digit, the
+#     table's numbers line up on their decimal point, and "stats" is the
+#     model's last member;
+#   - with -o the figure is still written and standard output is the same;
+#     `-o -` is refused; the table is the same under another locale.
+# With ../shared/real-traces (from the repository root; else SKIP): for each
+# HTA-produced trace (hta-*.json.gz, gunzipped into $TMPDIR when tracefig
+# cannot read .gz), `tracefig FILE --stats-scope trace --format json -o -`
+# must give the GPU breakdown that hta_reference.py (tracefig's definition)
+# computes, within 0.01 % of the kernel span (compare_gpu.py).  Until the
+# Chrome mode fills "gpu_breakdown" that comparison says PENDING and counts
+# neither way.
+# Ends with "stats: N passed, N failed".
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-stats.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+py=python3
+pass=0
+fail=0
+pending=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL stats: $1"; }
+
+if ! command -v "$py" >/dev/null 2>&1; then
+    echo "stats: SKIP (needs python3)"
+    echo "stats: 0 passed, 0 failed"
+    exit 0
+fi
+
+# case NAME DIR ARGS...: the checks above on `tracefig ARGS` run in DIR.
+case_() {
+    name=$1
+    dir=$2
+    shift 2
+    w="$tmp/$name"
+    rm -rf "$w" && mkdir -p "$w/empty"
+    # shellcheck disable=SC2164
+    if ! (cd "$dir" && "$bin" "$@" --format json -o -) >"$w/model.json" 2>"$w/err"; then
+        bad "$name: the JSON model: $(head -c 300 "$w/err")"
+        return
+    fi
+    # --stats with no -o: the table on stdout, no figure anywhere.  The
+    # input is given by absolute path so the run can happen in an empty
+    # folder.
+    (cd "$w/empty" && "$bin" "$@" --stats >"$w/table.txt" 2>"$w/err.txt")
+    rc=$?
+    [ $rc -eq 0 ] && ok || bad "$name: --stats exited $rc: $(head -c 300 "$w/err.txt")"
+    (cd "$w/empty" && "$bin" "$@" --stats=csv >"$w/table.csv" 2>"$w/err.csv")
+    rc=$?
+    [ $rc -eq 0 ] && ok || bad "$name: --stats=csv exited $rc"
+    if [ -z "$(ls -A "$w/empty")" ]; then ok; else
+        bad "$name: --stats without -o wrote $(ls -A "$w/empty" | tr '\n' ' ')"
+    fi
+    out=$("$py" "$here/check_stats.py" "$w/model.json" "$w/table.txt" "$w/table.csv")
+    rc=$?
+    echo "$out" | grep '^FAIL' | sed "s|^FAIL |FAIL stats: $name: |"
+    p=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    f=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    pass=$((pass + ${p:-0}))
+    fail=$((fail + ${f:-1}))
+    [ $rc -eq 0 ] || [ "${f:-0}" -gt 0 ] || fail=$((fail + 1))
+    # With -o: the figure is written, standard output is the same table.
+    (cd "$w/empty" && "$bin" "$@" --stats -o fig.svg >"$w/table2.txt" 2>/dev/null)
+    if [ -s "$w/empty/fig.svg" ] && cmp -s "$w/table.txt" "$w/table2.txt"; then ok; else
+        bad "$name: --stats -o fig.svg: no figure, or another table"
+    fi
+    if (cd "$w/empty" && "$bin" "$@" --stats -o - >"$w/dash.txt" 2>/dev/null); then
+        bad "$name: --stats -o - accepted"
+    elif [ $? -eq 2 ] && [ ! -s "$w/dash.txt" ]; then ok; else
+        bad "$name: --stats -o -: not a usage error, or output on stdout"
+    fi
+    if [ -n "$de" ]; then
+        (cd "$w/empty" && LC_ALL=$de TZ=Pacific/Chatham "$bin" "$@" --stats >"$w/table.de" 2>/dev/null)
+        if cmp -s "$w/table.txt" "$w/table.de"; then ok; else
+            bad "$name: the table differs under LC_ALL=$de"
+        fi
+    fi
+}
+
+de=$(locale -a 2>/dev/null | grep -i '^de_DE\.utf-\{0,1\}8$' | head -n 1)
+
+ex="$root/examples"
+case_ v1 "$ex" "$ex/overlap_timeline_v1.json"
+case_ v2 "$ex" "$ex/overlap_timeline_v2.json"
+case_ v2-breakdown "$ex" "$ex/overlap_timeline_v2.json" --breakdown "$ex/candidate_breakdown.json"
+case_ v2-groups "$ex" "$ex/overlap_timeline_v2.json" --group 'streams=GPU Stream*' \
+    --group 'threads=*Thread,nothing' --group 'none=zzz*'
+case_ pytorch "$ex" "$ex/pytorch_chrome_trace.json"
+for d in "$root"/tests/golden/*/; do
+    [ -f "$d/trace.json" ] || continue
+    set -- "$d/trace.json"
+    [ -f "$d/breakdown.json" ] && set -- "$@" --breakdown "$d/breakdown.json"
+    extra=""
+    [ -f "$d/args" ] && extra=$(sed 's/#.*//' "$d/args" | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    case_ "golden-$(basename "$d")" "$d" "$@" $extra
+done
+
+# The HTA-produced real traces: the whole-trace GPU breakdown against the
+# independent Python computation.
+real="$root/../shared/real-traces"
+if [ ! -d "$real" ]; then
+    echo "stats: real traces: SKIP ($real not found)"
+else
+    for gz in "$real"/hta-*.json.gz; do
+        [ -f "$gz" ] || continue
+        name=$(basename "$gz" .gz)
+        file=$gz
+        if ! "$bin" "$file" --stats-scope trace --format json -o - >"$tmp/$name.model" \
+            2>"$tmp/$name.err"; then
+            # tracefig cannot read gzip yet: the same bytes, decompressed.
+            file="$tmp/$name"
+            gzip -dc "$gz" >"$file"
+            if ! "$bin" "$file" --stats-scope trace --format json -o - >"$tmp/$name.model" \
+                2>"$tmp/$name.err"; then
+                bad "$name: tracefig failed: $(head -c 300 "$tmp/$name.err")"
+                continue
+            fi
+        fi
+        if ! "$py" "$here/hta_reference.py" "$file" >"$tmp/$name.ref" 2>"$tmp/$name.referr"; then
+            bad "$name: hta_reference.py failed: $(tail -n 1 "$tmp/$name.referr")"
+            continue
+        fi
+        msg=$("$py" "$here/compare_gpu.py" "$tmp/$name.model" "$tmp/$name.ref")
+        case $? in
+        0) ok; echo "stats: $name: $msg" ;;
+        2) pending=$((pending + 1)); echo "PENDING stats: $name: $msg" ;;
+        *) bad "$name: $msg" ;;
+        esac
+    done
+fi
+
+[ $pending -gt 0 ] && echo "stats: $pending comparison(s) pending (the Chrome mode's GPU breakdown)"
+echo "stats: $pass passed, $fail failed"
+[ $fail -eq 0 ]
