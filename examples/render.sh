@@ -7,6 +7,7 @@
 #   v1          overlap_timeline_v1.json
 #   v2          overlap_timeline_v2.json + candidate_breakdown.json
 #   v2-timeline overlap_timeline_v2.json alone (bottom legend)
+#   v2-annotated  the same with --annotate (the statistics' summary line)
 #   pytorch     pytorch_chrome_trace.json
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
@@ -38,6 +39,7 @@ render v1 --trace overlap_timeline_v1.json || status=1
 render v2 --trace overlap_timeline_v2.json --breakdown candidate_breakdown.json \
     --min-runtime-pct 1 || status=1
 render v2-timeline --trace overlap_timeline_v2.json || status=1
+render v2-annotated --trace overlap_timeline_v2.json --annotate || status=1
 render pytorch --trace pytorch_chrome_trace.json || status=1
 
 if [ -f paper.tex ] && command -v pdflatex >/dev/null 2>&1; then

@@ -24,7 +24,7 @@ double tf_stats_pct(double part, double whole);
  * figure without statistics gives one line saying so. */
 void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b);
 
-/* The statistics as CSV (RFC 4180, LF line ends): a header row
+/* The statistics as CSV (quoting as RFC 4180 says, LF line ends): a header row
  * "section,row,column,key,value", then one row per number:
  *   window,,,window_ms,V
  *   lane,LABEL,,busy_ms|busy_pct,V          (lanes in the model's order)
