@@ -108,6 +108,23 @@ for d in "$root"/tests/golden/*/; do
     case_ "golden-$(basename "$d")" "$d" "$@" $extra
 done
 
+# The options themselves.
+v2="$ex/overlap_timeline_v2.json"
+for bad_args in "--stats=xml" "--stats-scope all" "--group noequals" "--group =GPU*" \
+    "--group x=,," "--annotate=yes"; do
+    # shellcheck disable=SC2086
+    "$bin" "$v2" $bad_args -o "$tmp/x.json" >/dev/null 2>&1
+    rc=$?
+    [ $rc -eq 2 ] && ok || bad "'$bad_args' exited $rc, expected 2 (usage)"
+done
+for good_args in "--stats-scope trace --stats" "--stats-scope window --stats=text"; do
+    # shellcheck disable=SC2086
+    "$bin" "$v2" $good_args >/dev/null 2>&1 && ok || bad "'$good_args' failed"
+done
+"$bin" --help | grep -q -- "--stats-scope" && ok || bad "--help does not document --stats-scope"
+"$bin" "$v2" --annotate -o "$tmp/a.json" && grep -q '"summary_drawn": true' "$tmp/a.json" && ok ||
+    bad "--annotate does not set summary_drawn"
+
 # The HTA-produced real traces: the whole-trace GPU breakdown against the
 # independent Python computation.
 real="$root/../shared/real-traces"
