@@ -1,6 +1,8 @@
 #!/bin/sh
-# valgrind over every golden case with every back-end, and over every
-# bad-input case: no invalid access, no definite or indirect leak.
+# valgrind over every golden case with every back-end (and again with
+# --stats, --stats=csv, --group and --annotate), over the statistics
+# options' usage errors, and over every bad-input case: no invalid access,
+# no definite or indirect leak.
 #
 #   leakcheck.sh TRACEFIG
 set -u
@@ -31,6 +33,38 @@ for dir in "$root"/tests/golden/*/; do
     if [ $? -eq 99 ]; then
         fail=$((fail + 1))
         echo "FAIL leakcheck golden/$(basename "$dir")"
+        head -30 "$tmp/log"
+    else
+        pass=$((pass + 1))
+    fi
+done
+# The statistics: the table and the CSV with --group and --annotate (every
+# back-end), over the golden inputs; and the options' usage errors.
+for dir in "$root"/tests/golden/*/; do
+    [ -f "$dir/trace.json" ] || continue
+    set -- --trace trace.json
+    [ -f "$dir/breakdown.json" ] && set -- "$@" --breakdown breakdown.json
+    outs=""
+    for e in $exts; do outs="$outs -o $tmp/out.$e"; done
+    for st in --stats --stats=csv; do
+        # shellcheck disable=SC2086
+        (cd "$dir" && $vg "$bin" "$@" $st --group 'all=*' --group 'gpu=GPU*,*Thread' \
+            --annotate $outs) >"$tmp/log" 2>&1
+        if [ $? -eq 99 ]; then
+            fail=$((fail + 1))
+            echo "FAIL leakcheck stats/$(basename "$dir") $st"
+            head -30 "$tmp/log"
+        else
+            pass=$((pass + 1))
+        fi
+    done
+done
+for args in "--stats -o -" "--group x=a --group bad" "--stats=xml" "--stats-scope all"; do
+    # shellcheck disable=SC2086
+    $vg "$bin" "$root/examples/overlap_timeline_v2.json" $args >"$tmp/log" 2>&1
+    if [ $? -eq 99 ]; then
+        fail=$((fail + 1))
+        echo "FAIL leakcheck stats usage '$args'"
         head -30 "$tmp/log"
     else
         pass=$((pass + 1))
