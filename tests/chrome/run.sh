@@ -5,7 +5,8 @@
 # the forms real Trace Event Format files take, and what must hold of its
 # figure:
 #   trace*    the input (trace.json, trace.json.gz, ...: the first trace* file)
-#   args      optional extra flags (one or more lines; '#' starts a comment)
+#   args      optional extra flags, one argument per line (a line starting
+#             with '#' is a comment)
 #   stdin     optional marker: the trace is read from standard input ('-')
 #   setup     optional script run first in the scratch copy (for inputs
 #             too large to commit, made at test time)
@@ -71,22 +72,29 @@ KNOWN $(grep "^$t:" "$known_file" | head -n 1)"
     fi
 }
 
-# run DIR FORMAT OUT [ENV...]: tracefig on the case in DIR (cwd DIR), the
-# exit status in $rc, stderr in $DIR/.err.FORMAT
+# run DIR FORMAT OUT [VAR=VALUE...]: tracefig on the case in DIR (cwd DIR),
+# the exit status in $rc, stderr in $DIR/.err.FORMAT.  The args file holds
+# one argument per line (so a glob may hold spaces).
 run() {
     d=$1
     fmt=$2
     out=$3
     shift 3
-    extra=""
-    [ -f "$d/args" ] && extra=$(sed 's/#.*//' "$d/args" | tr '\n' ' ')
+    envs=$*
+    set --
+    if [ -f "$d/args" ]; then
+        while IFS= read -r a || [ -n "$a" ]; do
+            case $a in '' | '#'*) continue ;; esac
+            set -- "$@" "$a"
+        done <"$d/args"
+    fi
     if [ -f "$d/stdin" ]; then
         # shellcheck disable=SC2086
-        (cd "$d" && env "$@" "$bin" - $extra --format "$fmt" -o "$out" <"$input") \
+        (cd "$d" && env $envs "$bin" - "$@" --format "$fmt" -o "$out" <"$input") \
             >/dev/null 2>"$d/.err.$fmt"
     else
         # shellcheck disable=SC2086
-        (cd "$d" && env "$@" "$bin" "$input" $extra --format "$fmt" -o "$out") \
+        (cd "$d" && env $envs "$bin" "$input" "$@" --format "$fmt" -o "$out") \
             </dev/null >/dev/null 2>"$d/.err.$fmt"
     fi
     rc=$?
