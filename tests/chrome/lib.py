@@ -219,3 +219,28 @@ def svg_fill(name):
             return fill
     expect(False, "no SVG bar titled %r" % name)
     return None
+
+
+# --- windows -------------------------------------------------------------------
+
+
+def expect_cut(events, w0, w1, origin=0.0):
+    """The window is [origin + w0, origin + w1] (us); every slice of events
+    [(name, t0, t1)] (us from origin) that reaches into it is drawn, cut to
+    it with clip_left / clip_right where it crosses an edge; the others are
+    not drawn."""
+    expect_window(origin + w0, origin + w1)
+    for name, t0, t1 in events:
+        bs = bars(name)
+        if t1 <= w0 or t0 >= w1:
+            expect(not bs, "%s (%g..%g us) is outside the window %g..%g: %r" % (name, t0, t1, w0, w1, bs))
+            continue
+        if not expect(len(bs) == 1, "want one bar %r (%g..%g us), got %r" % (name, t0, t1, bs)):
+            continue
+        b = bs[0]
+        x0, x1 = bar_us(b)
+        want0, want1 = max(t0, w0) - w0, min(t1, w1) - w0
+        expect(near(x0, want0, 1e-9) and near(x1, want1, 1e-9),
+               "%s drawn %.9g..%.9g us, want %.9g..%.9g" % (name, x0, x1, want0, want1))
+        expect(b["clip_left"] == (t0 < w0) and b["clip_right"] == (t1 > w1),
+               "%s clip flags %r/%r, want %r/%r" % (name, b["clip_left"], b["clip_right"], t0 < w0, t1 > w1))
