@@ -21,7 +21,7 @@
 #   NAME/stable the three outputs are the same bytes twice, and under
 #               LC_ALL=de_DE.UTF-8 TZ=Pacific/Chatham when that locale exists
 # Known bugs: tests/chrome/KNOWN_FAILURES, one "TEST: why" line each (TEST
-# is NAME or NAME/svg ...).  A known failure is listed, and counted neither
+# is NAME or NAME/svg ...; NAME@san: only for a sanitizer build).  A known failure is listed, and counted neither
 # as passed nor as failed; one that passes is reported as fixed.
 # Ends with "chrome: N passed, N failed"; exit 1 on an unknown failure.
 set -u
@@ -49,8 +49,17 @@ nknown=0
 known_lines=""
 fixed_lines=""
 
+# A sanitizer build also knows the "TEST@san:" lines (bugs only ASan or
+# UBSan sees).
+san=
+grep -q __asan_init "$bin" 2>/dev/null && san=1
+known_line() { # TEST: its KNOWN_FAILURES line, if any
+    [ -f "$known_file" ] || return 1
+    grep "^$1:" "$known_file" | head -n 1 | grep . ||
+        { [ -n "$san" ] && grep "^$1@san:" "$known_file" | head -n 1 | grep .; }
+}
 is_known() { # TEST
-    [ -f "$known_file" ] && grep -q "^$1:" "$known_file"
+    known_line "$1" >/dev/null
 }
 
 result() { # TEST OK(0/1) MESSAGE-FILE
@@ -64,7 +73,7 @@ FIXED $t (listed in KNOWN_FAILURES: remove the line)"
     elif is_known "$t"; then
         nknown=$((nknown + 1))
         known_lines="$known_lines
-KNOWN $(grep "^$t:" "$known_file" | head -n 1)"
+KNOWN $(known_line "$t")"
     else
         fail=$((fail + 1))
         echo "FAIL chrome/$t"
