@@ -20,6 +20,9 @@
 #   NAME/tikz   same exit status; when 0, one tikzpicture
 #   NAME/stable the three outputs are the same bytes twice, and under
 #               LC_ALL=de_DE.UTF-8 TZ=Pacific/Chatham when that locale exists
+#   NAME/browser  the SVG in headless Chromium (tests/svg/browser.sh): no
+#               two texts overlap, none leaves the viewBox, every bar has a
+#               tooltip (skipped without Chromium)
 # Known bugs: tests/chrome/KNOWN_FAILURES, one "TEST: why" line each (TEST
 # is NAME or NAME/svg ...; NAME@san: only for a sanitizer build).  A known failure is listed, and counted neither
 # as passed nor as failed; one that passes is reported as fixed.
@@ -110,6 +113,7 @@ run() {
 }
 
 ncases=0
+svgs=""
 for src in "$here"/cases/*/; do
     case=$(basename "$src")
     d=$tmp/$case
@@ -231,7 +235,30 @@ for src in "$here"/cases/*/; do
         done
     fi
     result "$case/stable" $ok "$msg"
+    [ "$svg_rc" = 0 ] && [ -s "$d/out.svg" ] && svgs="$svgs $d/out.svg"
 done
+
+# --- the SVGs in headless Chromium (tests/svg/browser.sh): no two texts
+# overlap, no text leaves the viewBox, every bar has a tooltip
+if [ -n "$svgs" ]; then
+    # shellcheck disable=SC2086
+    out=$(sh "$here/../svg/browser.sh" $svgs)
+    if printf '%s\n' "$out" | grep -q '^SKIP'; then
+        printf '%s\n' "$out" | grep '^SKIP'
+    else
+        for s in $svgs; do
+            case=$(basename "$(dirname "$s")")
+            key=$(printf '%s' "$s" | tr -c 'A-Za-z0-9._/-' '_')
+            printf '%s\n' "$out" | grep -F "$key" | head -n 3 >"$tmp/$case.msg"
+            if [ ! -s "$tmp/$case.msg" ] && ! printf '%s\n' "$out" | grep -q 'did not finish'; then
+                result "$case/browser" 0 "$tmp/$case.msg"
+            else
+                [ -s "$tmp/$case.msg" ] || echo "chromium did not finish the page" >"$tmp/$case.msg"
+                result "$case/browser" 1 "$tmp/$case.msg"
+            fi
+        done
+    fi
+fi
 
 [ -n "$fixed_lines" ] && printf '%s\n' "$fixed_lines" | sed '/^$/d'
 if [ -n "$known_lines" ]; then
