@@ -108,6 +108,8 @@ static void print_help(void)
            "  --color PATTERN=COLOR   colour events whose name or category matches the\n"
            "                          glob (COLOR: #RRGGBB); repeat; the first match wins\n"
            "  --flows                 draw flow arrows (s/t/f events, bind_id)\n"
+           "  --async                 draw async events (b/e/n) on a lane per process and\n"
+           "                          category\n"
            "\n"
            "  --mode MODE             how to read the trace (default auto: by its kind):\n");
     for (size_t i = 0; tf_modes[i]; i++)
@@ -315,7 +317,8 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         bool flag = strcmp(name, "help") == 0 || strcmp(name, "h") == 0 ||
                     strcmp(name, "version") == 0 || strcmp(name, "V") == 0 ||
                     strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0 ||
-                    strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0;
+                    strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0 ||
+                    strcmp(name, "async") == 0;
         if (flag && val)
             return usage_error(d, "option '%.200s' takes no value", a);
         if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
@@ -329,13 +332,16 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             return true;
         }
         if (strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0 ||
-            strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0) {
+            strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0 ||
+            strcmp(name, "async") == 0) {
             if (name[0] == 's')
                 c->render.standalone = true;
             else if (name[0] == 'c')
                 c->companion_png = true;
             else if (name[0] == 'f')
                 c->rules.flows = true;
+            else if (name[1] == 's')
+                c->rules.async = true;
             else
                 c->rules.all_lanes = true;
             record_arg(c, a, false);
@@ -437,7 +443,7 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
         } else if (strcmp(name, "occurrence") == 0 || strcmp(name, "max-lanes") == 0 ||
                    strcmp(name, "depth") == 0) {
             struct tf_opt_int v;
-            char opt[32];
+            char opt[80];
             snprintf(opt, sizeof opt, "--%s", name);
             if (!parse_int(opt, val, &v, d))
                 return false;

@@ -12,7 +12,8 @@
 struct modes {
     struct tf_keep keep;
     const struct tf_mode *begun[8];
-    void *state[8];
+    void *state[8]; /* for end() */
+    void *kept[8];  /* for release() */
     size_t n;
 };
 
@@ -33,7 +34,8 @@ static void release_modes(struct modes *m, struct tf_trace *trace)
 {
     for (size_t i = 0; i < m->n; i++)
         if (m->begun[i]->release)
-            m->begun[i]->release(trace);
+            m->begun[i]->release(m->kept[i]);
+    trace->generic_state = NULL;
 }
 
 static bool begin_modes(const struct tf_run *r, struct tf_trace *trace, struct modes *m,
@@ -54,6 +56,7 @@ static bool begin_modes(const struct tf_run *r, struct tf_trace *trace, struct m
             return false;
         }
         m->begun[m->n] = mode;
+        m->kept[m->n] = one.state;
         m->state[m->n++] = one.state;
         if (one.timeline.uses)
             m->keep.timeline = one.timeline;

@@ -24,6 +24,12 @@ const char *tf_fmt_num(char out[TF_NUM_MAX], double v, int decimals);
 /* tf_fmt_num into the buffer. */
 void tf_buf_num(struct tf_buf *b, double v, int decimals);
 
+/* v as Python's repr() writes a float: the shortest digits that read back
+ * as v, in positional form for exponents -4..15 ("5.0", "0.001",
+ * "1234.5"), else scientific ("1e+16", "1.5e-07"); "inf", "-inf", "nan".
+ * Returns out. */
+const char *tf_fmt_repr(char out[40], double v);
+
 /* "#RRGGBB" for 0xRRGGBB. */
 const char *tf_fmt_color(char out[8], uint32_t rgb);
 

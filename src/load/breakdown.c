@@ -6,8 +6,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "load/input.h"
 #include "load/jsonutil.h"
+
+/* The candidate, any scalar: an integer as its digits, a real as Python
+ * prints it (the reference titles the legend with Python's str()), a
+ * string as it is; null or missing: none.  Arrays and objects are errors. */
+static bool candidate_text(const json_t *v, const char *file, struct tf_breakdown_in *out,
+                           struct tf_diag *d)
+{
+    char num[40];
+    const char *text = NULL;
+    out->candidate_is_number = false;
+    if (!v || json_is_null(v))
+        return true;
+    if (json_is_integer(v)) {
+        snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+        text = num;
+        out->candidate_is_number = true;
+    } else if (json_is_real(v)) {
+        text = tf_fmt_repr(num, json_real_value(v));
+        out->candidate_is_number = true;
+    } else if (json_is_string(v)) {
+        text = json_string_value(v);
+    } else if (json_is_true(v) || json_is_false(v)) {
+        text = json_is_true(v) ? "True" : "False"; /* Python's spelling */
+    } else {
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: candidate: expected a number, a string or null, got %s", file,
+                             tf_jtype(v));
+    }
+    out->candidate = strdup(text);
+    if (!out->candidate)
+        return tf_diag_oom(d, file);
+    return true;
+}
 
 bool tf_load_breakdown(const char *path, struct tf_breakdown_in *out, struct tf_diag *d)
 {
@@ -34,7 +68,7 @@ bool tf_load_breakdown(const char *path, struct tf_breakdown_in *out, struct tf_
         else
             tf_diag_error(d, TF_EBADINPUT, "%s: format: expected candidate_breakdown_v1, got %s",
                           file, fmt ? tf_jtype(fmt) : "nothing");
-    } else if (!tf_jopt_int(root, "candidate", file, &out->candidate, d)) {
+    } else if (!candidate_text(json_object_get(root, "candidate"), file, out, d)) {
         /* reported */
     } else if (gpu && !json_is_null(gpu) && !json_is_object(gpu)) {
         tf_diag_error(d, TF_EBADINPUT, "%s: gpu_ms: expected an object, got %s", file,

@@ -374,7 +374,10 @@ bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
     }
     if (!ok)
         tf_diag_oom(d, st.file);
-    ok = ok && tf_scan_init(&st.scan, fileno(f), st.file, 0, d);
+    /* TRACEFIG_CHUNK=N reads N bytes at a time (tests vary it). */
+    const char *chunk_env = getenv("TRACEFIG_CHUNK");
+    size_t chunk = chunk_env ? (size_t)strtoul(chunk_env, NULL, 10) : 0;
+    ok = ok && tf_scan_init(&st.scan, fileno(f), st.file, chunk, d);
     enum tf_jtok top = TF_JT_NONE;
     ok = ok && tf_scan_begin(&st.scan, &top);
     if (ok && top == TF_JT_ARRAY) {

@@ -38,6 +38,7 @@ const char *const tf_tef_field_names[TF_TEF_N_FIELDS] = {
 
 struct frame {
     size_t idx;
+    bool async; /* a b event (its lane: the process's async lane for its cat) */
     int64_t ts;
     uint32_t name_hash;
     char *name, *cat, *cname; /* owned */
@@ -443,6 +444,14 @@ static bool pop_frame(struct tf_tef *t, struct thread *th, int64_t end, bool ope
     r.idx = f.idx;
     r.pid = f.pid;
     r.tid = f.tid;
+    if (f.async) {
+        /* The async lane of its process and category. */
+        r.kind = TF_TEF_ASYNC;
+        r.ph = 'b';
+        tf_buf_clear(&t->key);
+        tf_buf_printf(&t->key, "async %s", f.cat ? f.cat : "");
+        r.tid = (struct tf_id){.kind = TF_ID_STR, .str = t->key.data ? t->key.data : "async"};
+    }
     r.name = f.name;
     r.cat = f.cat ? f.cat : "";
     r.cname = f.cname;
@@ -455,6 +464,62 @@ static bool pop_frame(struct tf_tef *t, struct thread *th, int64_t end, bool ope
     bool ok = emit(t, &r, d);
     free_frame(&f);
     return ok;
+}
+
+/* A b, e or n event.  b/e pair per (pid, cat, id): the pairs of one key
+ * nest, and an e closes the innermost open b of its name (those above it
+ * close with it), as trace viewers do.  n is an instant on the async lane. */
+static bool async_event(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *d)
+{
+    const char *cat = r->cat ? r->cat : "";
+    if (r->ph == 'n') {
+        r->kind = TF_TEF_INSTANT;
+        r->scope = 't';
+        tf_buf_clear(&t->tmp);
+        tf_buf_printf(&t->tmp, "async %s", cat);
+        r->tid = (struct tf_id){.kind = TF_ID_STR, .str = t->tmp.data ? t->tmp.data : "async"};
+        return emit(t, r, d);
+    }
+    /* The pairing key as a pseudo thread: (pid, "\x01cat\x01id"). */
+    tf_buf_clear(&t->tmp);
+    tf_buf_printf(&t->tmp, "\x01%s\x01%s", cat, r->id ? r->id : "");
+    if (t->tmp.oom)
+        return tf_diag_oom(d, t->file);
+    struct tf_id key = {.kind = TF_ID_STR, .str = t->tmp.data};
+    struct thread *th = thread_of(t, &r->pid, &key, r->ph == 'b', d);
+    if (r->ph == 'b') {
+        if (!th)
+            return false;
+        const char *keep_cat = r->cat;
+        r->cat = cat;
+        bool ok = push_frame(t, th, r, d);
+        r->cat = keep_cat;
+        if (ok) {
+            th->st[th->n - 1].async = true;
+            /* pass 1 frames keep no category: the lane needs it */
+            if (!th->st[th->n - 1].cat && !(th->st[th->n - 1].cat = strdup(cat)))
+                return tf_diag_oom(d, t->file);
+            th->st[th->n - 1].pid = r->pid;
+            if (r->pid.kind == TF_ID_STR)
+                th->st[th->n - 1].pid = th->pid;
+        }
+        return ok;
+    }
+    if (!th || th->n == 0) {
+        if (t->pass == 2)
+            t->n_unmatched_end++;
+        return !tf_diag_failed(d);
+    }
+    uint32_t h = fnv(r->name, strlen(r->name));
+    size_t k = th->n;
+    while (k > 0 && th->st[k - 1].name_hash != h)
+        k--;
+    if (k == 0)
+        k = th->n; /* no b of that name: close the innermost */
+    while (th->n >= k)
+        if (!pop_frame(t, th, r->ts, false, d))
+            return false;
+    return true;
 }
 
 /* One element, in either pass. */
@@ -507,7 +572,7 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
     r.name = t->name.data ? t->name.data : "";
     get_id(data, &f[TF_TEF_F_PID], &t->pid, &r.pid);
     get_id(data, &f[TF_TEF_F_TID], &t->tid, &r.tid);
-    if (t->pass == 2 || ph == 'M') {
+    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC) {
         if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
             r.cat = t->cat.data;
         const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];
@@ -516,9 +581,13 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
             r.args_len = af->len;
         }
     }
+    if (r.kind == TF_TEF_ASYNC)
+        r.id = get_async_id(data, len, &t->id);
+    if (t->pass == 1 && (ph == 'b' || ph == 'e') && t->n_blocks)
+        t->blocks[t->n_blocks - 1].pairs = true;
     if (t->pass == 2) {
         r.cname = extra_str(data, len, "cname", &t->cname);
-        if (r.kind == TF_TEF_ASYNC || r.kind == TF_TEF_FLOW) {
+        if (r.kind == TF_TEF_FLOW) {
             r.id = get_async_id(data, len, &t->id);
             size_t vl;
             const unsigned char *bp = tf_jl_get(data, len, "bp", &vl);
@@ -546,6 +615,8 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
             }
         }
     }
+    if (r.kind == TF_TEF_ASYNC)
+        return async_event(t, &r, d);
     if (ph == 'B') {
         struct thread *th = thread_of(t, &r.pid, &r.tid, true, d);
         return th && push_frame(t, th, &r, d);

@@ -28,6 +28,12 @@ void tf_figure_fini(struct tf_figure *f)
     free(f->axis.labels);
     free(f->panel.props);
     free(f->panel.slices);
+    free(f->stats.lane_busy_ms);
+    for (size_t i = 0; i < f->stats.n_groups; i++)
+        free(f->stats.groups[i].lanes);
+    free(f->stats.groups);
+    free(f->stats.overlap_ms);
+    free(f->stats.candidates);
     tf_arena_fini(&f->arena);
     memset(f, 0, sizeof *f);
 }

@@ -146,6 +146,46 @@ struct tf_axis {
     int decimals;
 };
 
+/* The overlap statistics of the window (rules/stats.h defines them). */
+struct tf_stat_group {
+    const char *label;
+    size_t *lanes; /* indexes into the figure's lanes */
+    size_t n_lanes;
+    double busy_ms;
+};
+
+/* Per candidate (pipelined modes): its I/O time that no GPU work covers. */
+struct tf_stat_candidate {
+    long long candidate;
+    double io_ms, uncovered_io_ms;
+};
+
+/* HTA's temporal breakdown of the GPU time, over the window or the whole
+ * trace (scope_trace). */
+struct tf_gpu_breakdown {
+    bool scope_trace;
+    double kernel_span_ms, idle_ms, compute_ms, non_compute_ms;
+    double comm_ms;               /* union of the communication kernels */
+    bool has_comm;
+    double comm_comp_overlap_pct; /* |comm & compute| / |comm| */
+};
+
+struct tf_stats {
+    bool on;               /* computed for this figure */
+    double window_ms;
+    double *lane_busy_ms;  /* one per lane */
+    struct tf_stat_group *groups;
+    size_t n_groups;
+    double *overlap_ms;    /* n_groups x n_groups, row-major; busy on the diagonal */
+    bool pipelined;        /* the pipelined modes: I/O hidden, GPU idle */
+    double io_hidden_pct, gpu_idle_ms;
+    struct tf_stat_candidate *candidates;
+    size_t n_candidates;
+    bool has_gpu;          /* a GPU breakdown */
+    struct tf_gpu_breakdown gpu;
+    const char *summary;   /* one line for --annotate ("I/O hidden 81 %, GPU idle 7 %") */
+};
+
 struct tf_figure {
     const char *mode;       /* the mode that made it ("timeline") */
     const char *schema;     /* JSON schema name ("tracefig-figure-1") */
@@ -181,6 +221,9 @@ struct tf_figure {
     struct tf_axis axis;
     bool has_panel;
     struct tf_panel panel;
+
+    struct tf_stats stats;
+    bool annotate; /* draw stats.summary under the figure */
 
     /* Notes for the reader of the figure's file (e.g. lanes left out);
      * JSON lists them, the CLI prints them once. */

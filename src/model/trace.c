@@ -66,6 +66,7 @@ void tf_breakdown_in_init(struct tf_breakdown_in *b)
 
 void tf_breakdown_in_fini(struct tf_breakdown_in *b)
 {
+    free(b->candidate);
     for (size_t i = 0; i < b->n_ops; i++)
         free(b->ops[i].key);
     free(b->ops);

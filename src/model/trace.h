@@ -119,7 +119,10 @@ struct tf_gpu_op {
 };
 
 struct tf_breakdown_in {
-    struct tf_opt_int candidate;
+    /* The candidate as its title shows it: an integer's digits, a real as
+     * Python prints it, a string verbatim; NULL when null or missing. */
+    char *candidate;
+    bool candidate_is_number;
     struct tf_gpu_op *ops;
     size_t n_ops;
 };

@@ -2,9 +2,15 @@
  * xmlTextWriter.
  *
  * The file is standalone and web-ready: width/height in pt plus a viewBox in
- * the same units (so `width:100%` scales it), role="img", <title> and
- * <desc>, the CSS of templates/svg.css in a <style> element (font stack,
- * hover, dark mode), no scripts, no external references, no ids.  Every
+ * the same units, role="img", <title> and <desc>, the CSS of
+ * templates/svg.css in a <style> element (font stack, hover, dark mode),
+ * no scripts, no external references, no ids.  Pasted inline into a web
+ * page it stays to itself: the root has the class "tracefig", every rule
+ * of its CSS is scoped to it, and every class the scene names is written
+ * with a "tf-" prefix ("bar" -> "tf-bar"), so neither the page's CSS nor
+ * another figure's changes it, and it changes nothing else on the page;
+ * it scales down to a narrower column and keeps its size where there is
+ * room.  Every
  * group of the scene becomes a <g> with its class, data-* attributes and a
  * <title> child (the tooltip).  Numbers go through tf_fmt_num (2 decimals,
  * which is 1/36 mm); free text goes through tf_xml_clean.  The background
@@ -28,7 +34,8 @@
 struct svg {
     xmlTextWriterPtr w;
     bool failed;
-    struct tf_buf d; /* scratch for path data */
+    struct tf_buf d;   /* scratch for path data */
+    struct tf_buf cls; /* scratch for class lists */
 };
 
 static const xmlChar *X(const char *s)
@@ -53,6 +60,34 @@ static void attr(struct svg *s, const char *name, const char *value)
     }
     check(s, xmlTextWriterWriteAttribute(s->w, X(name), X(clean)));
     free(clean);
+}
+
+/* A class list with each class prefixed "tf-". */
+static void attr_class(struct svg *s, const char *list)
+{
+    if (s->failed)
+        return;
+    struct tf_buf *b = &s->cls;
+    tf_buf_clear(b);
+    for (const char *p = list; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        if (b->len)
+            tf_buf_putc(b, ' ');
+        tf_buf_puts(b, "tf-");
+        tf_buf_putn(b, p, (size_t)(e - p));
+        p = e;
+    }
+    if (b->oom) {
+        s->failed = true;
+        return;
+    }
+    attr(s, "class", b->data ? b->data : "");
 }
 
 static void attr_num(struct svg *s, const char *name, double v)
@@ -109,6 +144,7 @@ static void svg_begin(void *ctx, double width, double height, const char *title,
     check(s, xmlTextWriterStartDocument(s->w, NULL, "UTF-8", NULL));
     start(s, "svg");
     attr(s, "xmlns", "http://www.w3.org/2000/svg");
+    attr(s, "class", "tracefig");
     /* Width and height in points: the physical size of the figure. */
     char wpt[TF_NUM_MAX + 2], hpt[TF_NUM_MAX + 2];
     strcpy(wpt, w);
@@ -122,6 +158,13 @@ static void svg_begin(void *ctx, double width, double height, const char *title,
     strcat(box, " ");
     strcat(box, h);
     attr(s, "viewBox", box);
+    /* Inline in a page: this size, but never wider than the column, and
+     * whatever the page's own rules for svg elements say. */
+    char style[TF_NUM_MAX + 48];
+    strcpy(style, "width:");
+    strcat(style, wpt);
+    strcat(style, ";max-width:100%;height:auto");
+    attr(s, "style", style);
     attr(s, "role", "img");
     /* Presentation fallbacks for viewers that skip <style>. */
     attr(s, "font-family", "DejaVu Sans,sans-serif");
@@ -143,7 +186,7 @@ static void svg_group_begin(void *ctx, const struct tf_group *g)
     struct svg *s = ctx;
     start(s, "g");
     if (g->cls)
-        attr(s, "class", g->cls);
+        attr_class(s, g->cls);
     for (size_t i = 0; i < g->n_attrs; i++) {
         char name[80] = "data-";
         strncat(name, g->attrs[i].key, sizeof name - 6);
@@ -203,7 +246,7 @@ static void svg_path(void *ctx, const struct tf_path *p)
     }
     start(s, "path");
     if (p->cls)
-        attr(s, "class", p->cls);
+        attr_class(s, p->cls);
     attr(s, "d", s->d.data);
     if (p->has_fill) {
         attr_color(s, "fill", p->fill);
@@ -242,7 +285,7 @@ static void svg_text(void *ctx, const struct tf_text *t)
     struct svg *s = ctx;
     start(s, "text");
     if (t->cls)
-        attr(s, "class", t->cls);
+        attr_class(s, t->cls);
     attr_num(s, "x", t->x);
     attr_num(s, "y", t->y);
     attr_num(s, "font-size", t->size);
@@ -297,6 +340,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     xmlTextWriterSetIndentString(w, X(""));
     struct svg s = {.w = w};
     tf_buf_init(&s.d);
+    tf_buf_init(&s.cls);
     tf_scene_draw(&scene, &svg_draw, &s);
     xmlFreeTextWriter(w); /* flushes into xb */
     bool ok = !s.failed && !s.d.oom;
@@ -306,6 +350,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     }
     xmlBufferFree(xb);
     tf_buf_fini(&s.d);
+    tf_buf_fini(&s.cls);
     tf_scene_fini(&scene);
     if (!ok)
         return tf_diag_oom(d, "svg: writing the document");

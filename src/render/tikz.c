@@ -437,6 +437,24 @@ static void emit_data(struct tikz *t)
         }
     }
     tf_buf_puts(b, "\\tracefiglayout\n");
+    if (f->has_legend_y && !f->has_panel && f->n_legend) {
+        /* As the layout: the legend row is legend_y times the plot's
+         * height (clamped to 0.10 .. 2, at least the box and 4 pt), the
+         * legend centred in it, below the axis title. */
+        double r = f->legend_y < 0.10 ? 0.10 : f->legend_y > 2.0 ? 2.0 : f->legend_y;
+        tf_buf_puts(b, "% --legend-y: the legend row's height relative to the plot's.\n"
+                       "\\tracefigdim=\\dimexpr\\tracefigtitletop+\\ht\\tracefigtitlebox"
+                       "+\\dp\\tracefigtitlebox\\relax\n"
+                       "\\tracefigdimb=\\dimexpr\\ht\\tracefiglegendbox+\\dp\\tracefiglegendbox"
+                       "+2\\tracefiglegsep\\relax\n"
+                       "\\tracefigdimc=\\tracefiglanes\\tracefiglaneh \\tracefigdimc=");
+        num(t, r);
+        tf_buf_puts(b, "\\tracefigdimc\n"
+                       "\\ifdim\\tracefigdimc<\\dimexpr\\tracefigdimb+4pt\\relax"
+                       "\\tracefigdimc=\\dimexpr\\tracefigdimb+4pt\\relax\\fi\n"
+                       "\\tracefiglegy=\\dimexpr-\\tracefigdim-(\\tracefigdimc-\\tracefigdimb)/2"
+                       "\\relax\n");
+    }
     if (f->flame)
         tf_buf_puts(b, "\\tracefiglaneh=0.65\\tracefiglaneh\n");
 }

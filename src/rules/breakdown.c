@@ -12,8 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "rules/palette.h"
 #include "rules/seed.h"
+
+/* Characters of the candidate the panel's legend title shows. */
+#define TITLE_CHARS 40
 
 static const char *const cast_src[] = {"h2d_si",  "h2d_ii",        "cast_si",  "cast_ii",
                                        "scale_si", "scale_ii_diag", "scale_ii", "add_identity",
@@ -107,15 +111,23 @@ bool tf_breakdown_panel(const struct tf_breakdown_in *bd, double min_runtime_pct
     struct tf_panel *p = &f->panel;
     p->subject = "GPU runtime breakdown";
     p->axis_title = "GPU Runtime Breakdown (%)";
-    char title[64], cand[32];
-    if (bd->candidate.set) {
-        snprintf(cand, sizeof cand, "%lld", bd->candidate.v);
-        snprintf(title, sizeof title, "Candidate %lld", bd->candidate.v);
-    } else {
-        snprintf(title, sizeof title, "Candidate ?");
-    }
-    if (!tf_panel_add_prop(f, "candidate", bd->candidate.set ? cand : NULL, true) ||
-        !(p->title = tf_figure_str(f, title)))
+    /* The legend's title: the candidate as given, up to TITLE_CHARS
+     * characters (a longer one ends in an ellipsis; the model's
+     * "candidate" keeps it whole). */
+    struct tf_buf title;
+    tf_buf_init(&title);
+    tf_buf_puts(&title, "Candidate ");
+    const unsigned char *c = (const unsigned char *)(bd->candidate ? bd->candidate : "?");
+    size_t chars = 0;
+    uint32_t cp;
+    for (size_t len; (len = tf_utf8_next(c, &cp)) > 0 && chars < TITLE_CHARS; c += len, chars++)
+        tf_buf_putn(&title, (const char *)c, len);
+    if (*c)
+        tf_buf_puts(&title, "\xE2\x80\xA6");
+    p->title = tf_figure_buf(f, &title);
+    tf_buf_fini(&title);
+    if (!p->title ||
+        !tf_panel_add_prop(f, "candidate", bd->candidate, bd->candidate_is_number))
         return false;
     for (size_t g = 0; g < 3; g++)
         for (size_t k = 0; k < n; k++)

@@ -99,85 +99,264 @@ bool tf_chrome_parse_time(const char *s, int64_t *ns)
 
 /* --- names --------------------------------------------------------------------- */
 
-/* The part of a C++ signature that names the function: in
- * "ret ns::Cls<T>::fn<U>(args) const", "fn".  Parentheses, angle brackets
- * and square brackets are skipped as balanced groups. */
-void tf_chrome_short_name(const char *name, char *out, size_t n)
+/* Name shortening (see chrome.h).  Brackets are matched as balanced groups;
+ * the "operator" tokens (operator(), operator<, operator->, ...) count as
+ * plain identifiers. */
+
+static bool ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$';
+}
+
+/* Length of an operator token at s ("operator()", "operator<<", ...), or 0. */
+static size_t operator_len(const char *s, size_t n)
+{
+    if (n < 9 || strncmp(s, "operator", 8) != 0 || (n > 8 && ident_char(s[8])))
+        return 0;
+    size_t i = 8;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i + 1 < n && s[i] == '(' && s[i + 1] == ')')
+        return i + 2;
+    if (i + 1 < n && s[i] == '[' && s[i + 1] == ']')
+        return i + 2;
+    static const char ops[] = "+-*/%^&|~!=<>,";
+    size_t k = i;
+    while (k < n && k < i + 3 && strchr(ops, s[k]) && s[k])
+        k++;
+    return k > i ? k : 0;
+}
+
+/* The index of the bracket matching the opening one at s[i], or n. */
+static size_t match_close(const char *s, size_t n, size_t i)
+{
+    int depth = 0;
+    for (size_t k = i; k < n; k++) {
+        size_t op = operator_len(s + k, n - k);
+        if (op) {
+            k += op - 1;
+            continue;
+        }
+        char c = s[k];
+        if (c == '(' || c == '<' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == '>' || c == ']' || c == '}') {
+            if (c == '>' && k > 0 && s[k - 1] == '-')
+                continue;
+            if (--depth == 0)
+                return k;
+        }
+    }
+    return n;
+}
+
+/* The index of the bracket opening the closing one at s[i] (backwards), or
+ * SIZE_MAX. */
+static size_t match_open(const char *s, size_t i)
+{
+    int depth = 0;
+    for (size_t k = i + 1; k-- > 0;) {
+        char c = s[k];
+        if (c == ')' || c == '>' || c == ']' || c == '}')
+            depth++;
+        else if (c == '(' || c == '<' || c == '[' || c == '{') {
+            if (--depth == 0)
+                return k;
+        }
+        if (k == 0)
+            break;
+    }
+    return SIZE_MAX;
+}
+
+static void put_span(char *out, size_t n, const char *s, size_t len)
+{
+    if (len >= n)
+        len = n - 1;
+    memcpy(out, s, len);
+    out[len] = '\0';
+}
+
+/* Python-ish names: "dir/file.py(12): fn", "nn.Module: Linear_0",
+ * "<built-in method add of ...>", "<built-in function linear>",
+ * "<class 'pkg.Name'>".  True when one matched (out filled). */
+static bool python_name(const char *name, char *out, size_t n)
 {
     size_t len = strlen(name);
-    bool cxx = false;
-    for (size_t i = 0; i < len; i++)
-        if (name[i] == '(' || name[i] == '<') {
-            cxx = true;
+    const char *py = strstr(name, ".py(");
+    if (py) {
+        const char *colon = strstr(py, "): ");
+        if (colon) {
+            snprintf(out, n, "%s", colon + 3);
+            return true;
+        }
+    }
+    if (strncmp(name, "nn.Module: ", 11) == 0) {
+        snprintf(out, n, "%s", name + 11);
+        return true;
+    }
+    static const char *const builtin[] = {"<built-in method ", "<built-in function "};
+    for (size_t b = 0; b < 2; b++) {
+        size_t bl = strlen(builtin[b]);
+        if (strncmp(name, builtin[b], bl) == 0) {
+            size_t e = bl;
+            while (e < len && name[e] != ' ' && name[e] != '>')
+                e++;
+            put_span(out, n, name + bl, e - bl);
+            return true;
+        }
+    }
+    if (strncmp(name, "<class '", 8) == 0 && len > 10 && name[len - 1] == '>' &&
+        name[len - 2] == '\'') {
+        size_t e = len - 2, b = e;
+        while (b > 8 && name[b - 1] != '.')
+            b--;
+        put_span(out, n, name + b, e - b);
+        return true;
+    }
+    return false;
+}
+
+void tf_chrome_short_name(const char *name, char *out, size_t n)
+{
+    if (n == 0)
+        return;
+    if (python_name(name, out, n))
+        return;
+    size_t len = strlen(name);
+    /* Trailing qualifiers. */
+    for (;;) {
+        while (len > 0 && name[len - 1] == ' ')
+            len--;
+        if (len >= 6 && strncmp(name + len - 6, " const", 6) == 0)
+            len -= 6;
+        else if (len >= 9 && strncmp(name + len - 9, " noexcept", 9) == 0)
+            len -= 9;
+        else if (len > 0 && name[len - 1] == '&')
+            len--;
+        else
+            break;
+    }
+    /* A signature ends in ')' whose '(' follows an identifier, '>' or an
+     * operator token directly. */
+    size_t open = len > 0 && name[len - 1] == ')' ? match_open(name, len - 1) : SIZE_MAX;
+    /* match_open does not know "operator<(": look for an operator token
+     * ending right before a '(' of the last group. */
+    for (size_t k = len >= 12 ? len - 12 : 0; open != SIZE_MAX && k < len; k++)
+        if (operator_len(name + k, len - k) && name[k + operator_len(name + k, len - k)] == '(' &&
+            k + operator_len(name + k, len - k) < open) {
+            open = k + operator_len(name + k, len - k);
             break;
         }
-    /* Python frames ("file.py(12): fn") and Kineto's "nn.Module: X" are
-     * not C++; neither is a name with a space before any bracket but no
-     * "::" (plain text). */
-    if (!cxx || strstr(name, ".py(") || strncmp(name, "nn.Module:", 10) == 0) {
+    bool op_before = false;
+    for (size_t k = open != SIZE_MAX && open >= 12 ? open - 12 : 0; open != SIZE_MAX && k < open; k++)
+        op_before |= operator_len(name + k, open - k) == open - k;
+    if (open == SIZE_MAX || open == 0 ||
+        !(ident_char(name[open - 1]) || name[open - 1] == '>' || op_before)) {
         snprintf(out, n, "%s", name);
         return;
     }
-    /* Find the end of the function's name: the '(' of its parameters at
-     * depth 0 (the last such group, so "operator()" is handled), else the
-     * end of the string. */
-    size_t stop = len;
-    int depth = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = name[i];
-        if (c == '<' && !(i > 0 && strncmp(name + (i >= 8 ? i - 8 : 0), "operator", 8) == 0))
-            depth++;
-        else if (c == '>' && depth > 0 && !(i > 0 && name[i - 1] == '-'))
-            depth--;
-        else if (c == '(' && depth == 0) {
-            if (i >= 8 && strncmp(name + i - 8, "operator", 8) == 0 && name[i + 1] == ')') {
-                i++;
-                continue;
-            }
-            stop = i;
-            break;
+    /* Whatever precedes the parameter list: the last depth-0 word. */
+    size_t end = open, start = 0;
+    for (size_t k = 0; k < end; k++) {
+        size_t op = operator_len(name + k, end - k);
+        if (op) {
+            k += op - 1;
+            continue;
+        }
+        char c = name[k];
+        if (c == '(' || c == '<' || c == '[' || c == '{') {
+            size_t m = match_close(name, end, k);
+            k = m < end ? m : end - 1;
+        } else if (c == ' ') {
+            start = k + 1;
         }
     }
-    /* Back over template arguments right before it: "fn<4, T>". */
-    size_t e = stop;
-    while (e > 0 && name[e - 1] == ' ')
-        e--;
-    if (e > 0 && name[e - 1] == '>') {
-        int d = 0;
-        size_t i = e;
-        while (i > 0) {
-            i--;
-            if (name[i] == '>')
-                d++;
-            else if (name[i] == '<' && --d == 0)
-                break;
+    /* Its depth-0 "::" parts: keep the last that names something (not a
+     * lambda, "operator()" or an anonymous namespace). */
+    size_t part_b[64], part_e[64], np = 0;
+    size_t b = start;
+    for (size_t k = start; k < end && np < 63; k++) {
+        size_t op = operator_len(name + k, end - k);
+        if (op) {
+            k += op - 1;
+            continue;
         }
-        if (d == 0 && i > 0)
-            e = i;
+        char c = name[k];
+        if (c == '(' || c == '<' || c == '[' || c == '{') {
+            size_t m = match_close(name, end, k);
+            k = m < end ? m : end - 1;
+        } else if (c == ':' && k + 1 < end && name[k + 1] == ':') {
+            part_b[np] = b, part_e[np] = k, np++;
+            b = k + 2;
+            k++;
+        }
     }
-    /* The identifier: back to a space, a "::" or the start (angle groups
-     * inside the scope are skipped). */
-    size_t b = e;
-    int d = 0;
-    while (b > 0) {
-        char c = name[b - 1];
-        if (c == '>')
-            d++;
-        else if (c == '<')
-            d--;
-        else if (d == 0 && (c == ' ' || c == ':' || c == '*' || c == '&'))
+    part_b[np] = b, part_e[np] = end, np++;
+    size_t pick = np;
+    while (pick > 0) {
+        const char *p = name + part_b[pick - 1];
+        size_t pl = part_e[pick - 1] - part_b[pick - 1];
+        bool skip = pl == 0 || p[0] == '{' || p[0] == '(' ||
+                    (pl >= 10 && strncmp(p, "operator()", 10) == 0);
+        if (!skip)
             break;
-        b--;
+        pick--;
     }
-    if (e <= b) {
+    if (pick == 0) {
         snprintf(out, n, "%s", name);
         return;
     }
-    size_t m = e - b;
-    if (m >= n)
-        m = n - 1;
-    memcpy(out, name + b, m);
-    out[m] = '\0';
+    size_t pb = part_b[pick - 1], pe = part_e[pick - 1];
+    /* Without its template arguments ("fn<4, T>" -> "fn"); a generic
+     * "kernel" wrapper is named after its first template argument when
+     * that is a long identifier, else after its scope. */
+    size_t tb = pe;
+    for (size_t k = pb; k < pe; k++) {
+        if (operator_len(name + k, pe - k)) {
+            k += operator_len(name + k, pe - k) - 1;
+            continue;
+        }
+        if (name[k] == '<') {
+            tb = k;
+            break;
+        }
+    }
+    /* ... and without a parameter list of its own ("bar()"). */
+    if (tb == pe && pe > pb && name[pe - 1] == ')') {
+        size_t ob = match_open(name, pe - 1);
+        if (ob != SIZE_MAX && ob > pb)
+            tb = ob;
+    }
+    size_t bl = tb - pb;
+    bool wrapper = (bl == 6 && strncmp(name + pb, "kernel", 6) == 0) ||
+                   (bl == 6 && strncmp(name + pb, "Kernel", 6) == 0) ||
+                   (bl == 13 && strncmp(name + pb, "device_kernel", 13) == 0);
+    if (wrapper && tb < pe) {
+        size_t ab = tb + 1, ae = ab;
+        while (ae < pe && ident_char(name[ae]))
+            ae++;
+        if (ae - ab >= 8 && ae < pe && (name[ae] == '>' || name[ae] == ',')) {
+            put_span(out, n, name + ab, ae - ab);
+            return;
+        }
+        if (pick >= 2) {
+            size_t sb = part_b[pick - 2], se = part_e[pick - 2];
+            char scope[128];
+            size_t sl = se - sb;
+            size_t lt = sl;
+            for (size_t k = 0; k < sl; k++)
+                if (name[sb + k] == '<') {
+                    lt = k;
+                    break;
+                }
+            put_span(scope, sizeof scope, name + sb, lt);
+            snprintf(out, n, "%s::%.*s", scope, (int)bl, name + pb);
+            return;
+        }
+    }
+    put_span(out, n, name + pb, bl);
 }
 
 /* --- metadata -------------------------------------------------------------------- */
@@ -578,7 +757,12 @@ static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
             add_occurrence(c, r->ts, r->ts + r->dur);
         break;
     case TF_TEF_INSTANT:
-        add_extent(c, r->ts, r->ts);
+        if (r->scope == 't' || r->scope == 0)
+            add_extent(c, r->ts, r->ts);
+        break;
+    case TF_TEF_ASYNC:
+        if (c->o->async)
+            add_extent(c, r->ts, r->ts + (r->open_end ? 0 : r->dur));
         break;
     default:
         break;
@@ -951,7 +1135,12 @@ static bool collect_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d
             return !c->oom;
     }
 slice:
-    if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT)
+    if (r->kind == TF_TEF_ASYNC && !c->o->async)
+        return true;
+    if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT && r->kind != TF_TEF_ASYNC)
+        return true;
+    if (r->kind == TF_TEF_INSTANT && r->tid.kind == TF_ID_STR &&
+        strncmp(r->tid.str, "async ", 6) == 0 && !c->o->async)
         return true;
     /* Instants of a whole process or of the trace belong to no lane. */
     if (r->kind == TF_TEF_INSTANT && r->scope != 't') {
@@ -972,7 +1161,10 @@ slice:
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))
         return c->oom = true, false;
-    p.args = args_text(c, r);
+    /* The args a tooltip shows, kept only for slices wide enough to be
+     * drawn on their own: the thin ones end in dense spans, and keeping
+     * a text per slice would hold the window's every event. */
+    p.args = p.t1 - p.t0 >= c->thr_ns ? args_text(c, r) : c->empty;
     if (!TF_GROW(ln->pend, ln->n_pend, ln->cap_pend))
         return c->oom = true, false;
     ln->pend[ln->n_pend++] = p;
@@ -1133,6 +1325,8 @@ static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
         id_label(&pl, "pid", &p->pid);
     if (th->name && *th->name)
         trimmed(th->name, &tl);
+    else if (th->tid.kind == TF_ID_STR && strncmp(th->tid.str, "async ", 6) == 0)
+        tf_buf_puts(&tl, th->tid.str); /* the loader's lane of async events */
     if (!tl.len)
         id_label(&tl, "tid", &th->tid);
     tf_buf_clear(out);
@@ -1341,10 +1535,9 @@ static void end(struct tf_keep *k)
     (void)k; /* the state lives with the trace until the figure is built */
 }
 
-static void release(struct tf_trace *t)
+static void release(void *state)
 {
-    chrome_free(t->generic_state);
-    t->generic_state = NULL;
+    chrome_free(state);
 }
 
 const struct tf_mode tf_mode_chrome = {

@@ -46,6 +46,7 @@ struct tf_opts {
     const struct tf_color_rule *colors; /* --color PATTERN=COLOR, first match wins */
     size_t n_colors;
     bool flows;                        /* --flows: draw flow arrows */
+    bool async;                        /* --async: draw async (b/e/n) events */
     bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
 };
 
@@ -66,8 +67,9 @@ struct tf_mode {
     bool (*begin)(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k,
                   struct tf_diag *d);
     void (*end)(struct tf_keep *k); /* frees k->state; may be NULL */
-    /* Frees what the mode left in the trace for build(); may be NULL. */
-    void (*release)(struct tf_trace *t);
+    /* Frees the state begin() made when it outlives the load (the trace
+     * points at it until build); may be NULL. */
+    void (*release)(void *state);
     /* The figure; false with a message for a trace it cannot draw. */
     bool (*build)(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
                   struct tf_diag *d);

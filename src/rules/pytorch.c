@@ -316,7 +316,16 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
               tf_figure_describe(f, "PyTorch trace timeline", "PyTorch trace timeline");
     f->has_legend_y = o->has_legend_y;
     f->legend_y = o->legend_y;
-    return ok || tf_diag_oom(d, NULL);
+    if (!ok)
+        return tf_diag_oom(d, NULL);
+    /* The reference draws an empty figure too; say why it is empty. */
+    if (f->n_bars == 0)
+        tf_diag_warn(d,
+                     "%s: no bar in the window of Candidate_Eval_%lld: the pytorch mode draws "
+                     "X or B/E events whose names contain POSIX_Lustre_Read or "
+                     "Math_Operations or H2D_Transfer, or are IO_Wait_For_GPU",
+                     in->file, p->candidate);
+    return true;
 }
 
 const struct tf_mode tf_mode_pytorch = {

@@ -28,6 +28,13 @@ for bin in "$@"; do
             h=$(cksum "$f" | cut -d' ' -f1)
             [ -f "$work/seed-$h" ] || { printf '\000'; cat "$f"; } >"$work/seed-$h"
         done ;;
+    stream)
+        # The first two bytes pick the streaming path's chunk size.
+        for f in "$root"/tests/golden/*/trace.json "$root"/examples/*.json "$root"/tests/bad/*/trace.json; do
+            [ -f "$f" ] || continue
+            h=$(cksum "$f" | cut -d' ' -f1)
+            [ -f "$work/seed-$h" ] || { printf '\000\007'; cat "$f"; } >"$work/seed-$h"
+        done ;;
     scan)
         # The first byte picks the scanner's chunk size.
         for f in "$root"/tests/golden/*/*.json "$root"/examples/*.json "$root"/tests/bad/*/*.json; do

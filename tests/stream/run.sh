@@ -152,11 +152,13 @@ EOF
 fails pytorch-syntax-error-far-away "$tmp/pt_bad.json" "pt_bad.json:[0-9][0-9]*:[0-9][0-9]*: ':' expected"
 
 # A Kineto trace (multi-line events, string pids, instant events, flows):
-# until the generic Chrome mode exists both paths reject it alike, after
-# reading all of it (no Candidate_Eval_0 window).
+# no Candidate_Eval_N event, so the generic Chrome mode draws it, alike
+# through both loaders (Chrome traces always stream) and from a pipe.
 g kineto --steps 3 --layers 4 --out "$tmp/kt.json"
-same_rc 1 kineto-no-candidate-window "$tmp/kt.json"
-check kineto-message grep -q 'kt.json: no complete event named Candidate_Eval_0' "$tmp/s.err"
+same_rc 0 kineto-chrome-mode "$tmp/kt.json"
+check kineto-mode grep -q '"mode": "chrome"' "$tmp/s.out"
+same_rc 0 kineto-window-event "$tmp/kt.json" --window-event 'ProfilerStep#4' --flows
+check kineto-window-event-lanes grep -q '"lanes": \[' "$tmp/s.out"
 
 # --- pipelined timelines -------------------------------------------------------
 g timeline --version 2 --num-candidates 12000 --start-candidate 6000 --record-from 0 \

@@ -4,7 +4,7 @@
 #   - no two <text> boxes overlap (getBBox, the font's ascent..descent box,
 #     overlap > 0.05 pt both ways counts),
 #   - no <text> box leaves the viewBox,
-#   - every <g class="bar ..."> has a non-empty <title> child (its tooltip),
+#   - every <g class="tf-bar ..."> has a non-empty <title> child (its tooltip),
 #   - the browser draws text with the font the layout measured (DejaVu Sans
 #     Bold): "Time (ms)" at 12.48 pt must be 70.44 pt wide (+-0.5), as the
 #     built-in metrics table says.
@@ -79,7 +79,7 @@ page="$tmp/page.html"
           if (Math.abs(w - 70.44) > 0.5)
             errs.push('font: "Time (ms)" is ' + w.toFixed(2) + ' pt wide, the table says 70.44');
         }
-      var bars = svg.querySelectorAll('g.bar');
+      var bars = svg.querySelectorAll('g.tf-bar');
       for (var i = 0; i < bars.length; i++) {
         var t = bars[i].querySelector(':scope > title');
         if (!t || !t.textContent.trim())

@@ -7,7 +7,7 @@
 # /usr/bin/python3 is present, and checks each SVG:
 #   xmllint    well-formed (xmllint --noout)
 #   rsvg       rsvg-convert renders it to a non-empty PNG
-#   bars       one <g class="bar ..."> per model bar (--format json), in
+#   bars       one <g class="tf-bar ..."> per model bar (--format json), in
 #              order, with the same data-lane / data-candidate / data-start-ms
 #              / data-dur-ms, and a <title> tooltip
 #   web        viewBox, width, height, role="img", <title>, <desc>, <style>;
@@ -87,8 +87,8 @@ for dir in $dirs; do
     # Bars: the model's (lane, candidate, start, dur) against the SVG's.
     sed -n 's/.*{"lane": "\([^"]*\)", "name": "[^"]*", "candidate": \([^,]*\), "start_ms": \([^,]*\), "dur_ms": \([^,]*\),.*/\1 \2 \3 \4/p' \
         "$tmp/$name.json" | sed 's/ null / - /' >"$tmp/want"
-    tr '\n' ' ' <"$svg" | sed 's/<g class="bar /\n&/g' | sed -n '/^<g class="bar /p' |
-        sed 's/^<g class="bar [^"]*" data-lane="\([^"]*\)"\( data-candidate="\([^"]*\)"\)\? data-start-ms="\([^"]*\)" data-dur-ms="\([^"]*\)"> *<title>[^<][^<]*<\/title>.*/\1 \3 \4 \5/' |
+    tr '\n' ' ' <"$svg" | sed 's/<g class="tf-bar /\n&/g' | sed -n '/^<g class="tf-bar /p' |
+        sed 's/^<g class="tf-bar [^"]*" data-lane="\([^"]*\)"\( data-candidate="\([^"]*\)"\)\? data-start-ms="\([^"]*\)" data-dur-ms="\([^"]*\)"> *<title>[^<][^<]*<\/title>.*/\1 \3 \4 \5/' |
         sed 's/^\([^ ]*\)  /\1 - /' >"$tmp/got0"
     # (the last bar has no newline after tr: add one)
     sed '$a\' "$tmp/got0" >"$tmp/got"
@@ -141,6 +141,17 @@ if [ -n "$svgs" ]; then
     pass=$((pass + ${bp:-0}))
     fail=$((fail + ${bf:-0}))
     [ $rc -ne 0 ] && [ "${bf:-0}" -eq 0 ] && bad "browser.sh exited $rc"
+fi
+
+# Inlined in web pages: scaled to narrow columns, and unaffected by (and
+# not affecting) the page's CSS and other figures.
+if [ -f "$tmp/golden-sample_v2.svg" ]; then
+    out=$(sh "$here/inline.sh" "$tmp/golden-sample_v2.svg" "$tmp/golden-sample_v1.svg")
+    printf '%s\n' "$out" | grep -v ' passed, .* failed$'
+    ip=$(printf '%s\n' "$out" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' | tail -1)
+    if_=$(printf '%s\n' "$out" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' | tail -1)
+    pass=$((pass + ${ip:-0}))
+    fail=$((fail + ${if_:-0}))
 fi
 
 echo "svg: $pass passed, $fail failed"

@@ -92,3 +92,20 @@ TF_TEST(xml_clean_replaces_controls_and_bad_utf8)
     TF_CHECK_STR(s, "");
     free(s);
 }
+
+TF_TEST(fmt_repr_as_python_prints_floats)
+{
+    char b[40];
+    TF_CHECK_STR(tf_fmt_repr(b, 5.0), "5.0");
+    TF_CHECK_STR(tf_fmt_repr(b, 5.5), "5.5");
+    TF_CHECK_STR(tf_fmt_repr(b, 0.1), "0.1");
+    TF_CHECK_STR(tf_fmt_repr(b, -2.25), "-2.25");
+    TF_CHECK_STR(tf_fmt_repr(b, 0.0001), "0.0001");
+    TF_CHECK_STR(tf_fmt_repr(b, 0.00001), "1e-05");
+    TF_CHECK_STR(tf_fmt_repr(b, 1.5e-7), "1.5e-07");
+    TF_CHECK_STR(tf_fmt_repr(b, 1e15), "1000000000000000.0");
+    TF_CHECK_STR(tf_fmt_repr(b, 1e16), "1e+16");
+    TF_CHECK_STR(tf_fmt_repr(b, 123456789.125), "123456789.125");
+    TF_CHECK_STR(tf_fmt_repr(b, 1.7976931348623157e308), "1.7976931348623157e+308");
+    TF_CHECK_STR(tf_fmt_repr(b, 1.0 / 3.0), "0.3333333333333333");
+}

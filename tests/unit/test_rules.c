@@ -255,7 +255,7 @@ static void bd_add(struct tf_breakdown_in *b, const char *key, double ms)
 TF_TEST(breakdown_groups_fold_and_minimum_width)
 {
     struct tf_gpu_op ops[16];
-    struct tf_breakdown_in b = {{true, 5}, ops, 0};
+    struct tf_breakdown_in b = {(char *)"5", true, ops, 0};
     bd_add(&b, "h2d_si", 10.0);
     bd_add(&b, "trsm", 85.0);
     bd_add(&b, "schur_gemm", 0.3);
@@ -287,7 +287,7 @@ TF_TEST(breakdown_groups_fold_and_minimum_width)
 TF_TEST(breakdown_hidden_when_total_not_positive)
 {
     struct tf_gpu_op ops[4];
-    struct tf_breakdown_in b = {{false, 0}, ops, 0};
+    struct tf_breakdown_in b = {NULL, false, ops, 0};
     bd_add(&b, "trsm", 0.0);
     bd_add(&b, "other", 0.0);
     struct tf_figure f;

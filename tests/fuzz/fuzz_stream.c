@@ -1,0 +1,71 @@
+/* libFuzzer target: the whole-document and the streaming load paths must
+ * agree.  The same input goes through both (TRACEFIG_LOAD=whole, then
+ * =stream with a chunk size from 1 byte up, taken from the input's first
+ * two bytes) and then through the rules and the JSON back-end: both must
+ * give the same figure model, or fail with the same exit code and the
+ * same message.  (Chrome traces always stream; for them this compares
+ * chunk sizes.) */
+#include "fuzz_common.h"
+
+#include "rules/mode.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The model as JSON, or the error as "ERROR code: message". */
+static void figure_of(const char *path, const char *load, size_t chunk, struct tf_buf *out)
+{
+    char c[32];
+    snprintf(c, sizeof c, "%zu", chunk);
+    setenv("TRACEFIG_LOAD", load, 1);
+    if (chunk)
+        setenv("TRACEFIG_CHUNK", c, 1);
+    else
+        unsetenv("TRACEFIG_CHUNK");
+    struct tf_opts ro;
+    memset(&ro, 0, sizeof ro);
+    struct tf_trace t;
+    tf_trace_init(&t);
+    struct tf_figure f;
+    tf_figure_init(&f);
+    struct tf_diag d;
+    tf_diag_init(&d);
+    d.quiet = true;
+    struct tf_run run = {path, NULL, NULL, &ro};
+    if (tf_run(&run, &t, &f, &d)) {
+        struct tf_render_opts o = {"tracefig", false, 72.0};
+        if (!tf_backend_json.render(&f, &o, out, &d))
+            tf_buf_printf(out, "RENDER ERROR %d: %s", (int)d.code, d.msg);
+    } else {
+        tf_buf_printf(out, "ERROR %d: %s", (int)d.code, d.msg);
+    }
+    tf_figure_fini(&f);
+    tf_trace_fini(&t);
+    unsetenv("TRACEFIG_LOAD");
+    unsetenv("TRACEFIG_CHUNK");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    size_t chunk = 1 + (((size_t)data[0] << 8 | data[1]) % 4096);
+    const char *path = fuzz_path("stream");
+    if (fuzz_write(path, data + 2, size - 2) != 0)
+        return 0;
+    struct tf_buf whole, stream;
+    tf_buf_init(&whole);
+    tf_buf_init(&stream);
+    figure_of(path, "whole", 0, &whole);
+    figure_of(path, "stream", chunk, &stream);
+    if (whole.oom || stream.oom)
+        abort();
+    if (whole.len != stream.len || memcmp(whole.data, stream.data, whole.len) != 0) {
+        fprintf(stderr, "fuzz_stream: the paths disagree (chunk %zu)\n--- whole:\n%.2000s\n"
+                        "--- stream:\n%.2000s\n",
+                chunk, whole.data ? whole.data : "", stream.data ? stream.data : "");
+        abort();
+    }
+    tf_buf_fini(&whole);
+    tf_buf_fini(&stream);
+    return 0;
+}
