@@ -189,7 +189,8 @@ _svg = None
 
 
 def svg_bars():
-    """[(title, fill)] of every <g class="bar ..."> of the SVG, in order."""
+    """[(title, fill)] of every bar group of the SVG (<g class="tf-bar ...">,
+    or "bar ..." as before the tf- prefix), in order."""
     global _svg
     if _svg is None:
         try:
@@ -200,7 +201,8 @@ def svg_bars():
         ns = "{http://www.w3.org/2000/svg}"
         _svg = []
         for g in root.iter(ns + "g"):
-            if not (g.get("class") or "").startswith("bar"):
+            cls = (g.get("class") or "").split()
+            if not cls or cls[0] not in ("tf-bar", "bar"):
                 continue
             t = g.find(ns + "title")
             fill = None
