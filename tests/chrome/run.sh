@@ -20,6 +20,8 @@
 #   NAME/tikz   same exit status; when 0, one tikzpicture
 #   NAME/stable the three outputs are the same bytes twice, and under
 #               LC_ALL=de_DE.UTF-8 TZ=Pacific/Chatham when that locale exists
+#   NAME/pdflatex  the TikZ fragment, \input into a plain article, compiles
+#               with pdflatex (skipped without it)
 #   NAME/browser  the SVG in headless Chromium (tests/svg/browser.sh): no
 #               two texts overlap, none leaves the viewBox, every bar has a
 #               tooltip (skipped without Chromium)
@@ -114,6 +116,7 @@ run() {
 
 ncases=0
 svgs=""
+texs=""
 for src in "$here"/cases/*/; do
     case=$(basename "$src")
     d=$tmp/$case
@@ -236,7 +239,52 @@ for src in "$here"/cases/*/; do
     fi
     result "$case/stable" $ok "$msg"
     [ "$svg_rc" = 0 ] && [ -s "$d/out.svg" ] && svgs="$svgs $d/out.svg"
+    [ "$tikz_rc" = 0 ] && [ -s "$d/out.tex" ] && texs="$texs $case"
 done
+
+# --- the TikZ fragments \input into a plain article (OT1, the default font
+# encoding) with pdflatex: all in one document, and one by one only when
+# that fails, to name the culprits
+tex_doc() { # FILE CASE...: an article that \inputs each case's fragment
+    f=$1
+    shift
+    {
+        printf '\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n'
+        for c in "$@"; do
+            printf '\\noindent\\input{%s/out.tex}\\par\n' "$c"
+        done
+        printf '\\end{document}\n'
+    } >"$tmp/$f"
+}
+tex_ok() { # FILE: compiles without errors
+    (cd "$tmp" && pdflatex -interaction=nonstopmode -halt-on-error "$1" >/dev/null 2>&1) &&
+        ! grep -q '^!' "$tmp/${1%.tex}.log"
+}
+if [ -n "$texs" ] && command -v pdflatex >/dev/null 2>&1; then
+    # The known culprits are compiled alone; all the others in one go.
+    rest=""
+    for c in $texs; do is_known "$c/pdflatex" || rest="$rest $c"; done
+    all_ok=0
+    if [ -n "$rest" ]; then
+        # shellcheck disable=SC2086
+        tex_doc all.tex $rest
+        tex_ok all.tex || all_ok=1
+    fi
+    for c in $texs; do
+        : >"$tmp/$c.msg"
+        ok=0
+        if [ $all_ok = 1 ] || is_known "$c/pdflatex"; then
+            tex_doc "one-$c.tex" "$c"
+            if ! tex_ok "one-$c.tex"; then
+                grep -A2 '^!' "$tmp/one-$c.log" | head -n 3 >"$tmp/$c.msg"
+                ok=1
+            fi
+        fi
+        result "$c/pdflatex" $ok "$tmp/$c.msg"
+    done
+elif [ -n "$texs" ]; then
+    echo "note: pdflatex not installed: TikZ fragments not compiled"
+fi
 
 # --- the SVGs in headless Chromium (tests/svg/browser.sh): no two texts
 # overlap, no text leaves the viewBox, every bar has a tooltip
