@@ -1174,30 +1174,31 @@ static bool finish_rec(void *ctx, struct tf_diag *d)
 
 /* --- colours ------------------------------------------------------------------- */
 
-/* Chrome's reserved colour names (trace-viewer's colour scheme). */
+/* Chrome's reserved colour names, as trace-viewer draws them (FACTS 1.6);
+ * any other cname is ignored. */
 static uint32_t color_of_cname(const char *cname)
 {
     static const struct {
         const char *name;
         uint32_t rgb;
     } table[] = {
-        {"thread_state_uninterruptible", 0xB6A7A0}, {"thread_state_iowait", 0xFFA500},
-        {"thread_state_running", 0x7EBD7E},        {"thread_state_runnable", 0x85A8D7},
-        {"thread_state_sleeping", 0xF0F0F0},       {"thread_state_unknown", 0xC7C7C7},
+        {"thread_state_uninterruptible", 0xB67D8F}, {"thread_state_iowait", 0xFF8C00},
+        {"thread_state_running", 0x7EC894},        {"thread_state_runnable", 0x85A0D2},
+        {"thread_state_sleeping", 0xF0F0F0},       {"thread_state_unknown", 0xC79B7D},
         {"background_memory_dump", 0x00B4B4},      {"light_memory_dump", 0x0000B4},
-        {"detailed_memory_dump", 0xB40000},        {"vsync_highlight_color", 0x0000FF},
-        {"generic_work", 0x7D7D7D},                {"good", 0x006F00},
+        {"detailed_memory_dump", 0xB400B4},        {"vsync_highlight_color", 0x0000FF},
+        {"generic_work", 0x7D7D7D},                {"good", 0x007D00},
         {"bad", 0xB47D00},                         {"terrible", 0xB40000},
         {"black", 0x000000},                       {"grey", 0xDDDDDD},
         {"white", 0xFFFFFF},                       {"yellow", 0xFFFF00},
-        {"olive", 0x646400},                       {"rail_response", 0x4366CC},
-        {"rail_animation", 0xDC0000},              {"rail_idle", 0xE7BF00},
-        {"rail_load", 0x0D7B19},                   {"startup", 0xE6E6FA},
+        {"olive", 0x646400},                       {"rail_response", 0x4387FD},
+        {"rail_animation", 0xF44A3F},              {"rail_idle", 0xEE8E00},
+        {"rail_load", 0x0DA861},                   {"startup", 0xE6E600},
         {"heap_dump_stack_frame", 0x808080},       {"heap_dump_object_type", 0x0000FF},
-        {"heap_dump_child_node_arrow", 0xCCCCCC},  {"cq_build_running", 0xFFFFB4},
-        {"cq_build_passed", 0x6FB86F},             {"cq_build_failed", 0xFF6E6E},
-        {"cq_build_abandoned", 0xBBBBBB},          {"cq_build_attempt_runnig", 0xDEDEDE},
-        {"cq_build_attempt_passed", 0x7BDB7B},     {"cq_build_attempt_failed", 0xFFBEBE},
+        {"heap_dump_child_node_arrow", 0xCC6600},  {"cq_build_running", 0xFFFF77},
+        {"cq_build_passed", 0x99EE66},             {"cq_build_failed", 0xEE8888},
+        {"cq_build_abandoned", 0xBBBBBB},          {"cq_build_attempt_runnig", 0xDEDE4B},
+        {"cq_build_attempt_passed", 0x67DA23},     {"cq_build_attempt_failed", 0xC55151},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(cname, table[i].name) == 0)
