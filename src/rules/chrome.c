@@ -990,6 +990,8 @@ static void drain(struct chrome *c, struct lane *ln, size_t n)
         qsort(ln->pend, ln->n_pend, sizeof *ln->pend, by_start);
     if (n > ln->n_pend)
         n = ln->n_pend;
+    if (n == 0)
+        return;
     for (size_t i = 0; i < n; i++)
         place(c, ln, &ln->pend[i]);
     memmove(ln->pend, ln->pend + n, (ln->n_pend - n) * sizeof *ln->pend);
