@@ -43,6 +43,7 @@ suite parity sh tests/parity/run.sh "$bin"
 suite bad-input sh tests/bad/run.sh "$bin"
 suite cli sh tests/cli/run.sh "$bin"
 suite stats sh tests/stats/run.sh "$bin"
+suite chrome sh tests/chrome/run.sh "$bin"
 
 # The golden and bad-input cases again through the streaming loader, which
 # large files and pipes take: the same figures and the same messages.
@@ -64,7 +65,7 @@ fi
 # The SVG (browser) and TeX suites check the files' validity in other
 # programs; under the sanitizers they would only repeat that at ten times
 # the cost, since the golden suite already proves the bytes are the same.
-later="tests/svg/run.sh tests/tex/run.sh tests/stream/run.sh tests/cairo/run.sh"
+later="tests/svg/run.sh tests/tex/run.sh tests/stream/run.sh tests/cairo/run.sh tests/real/run.sh"
 [ "$build" = build-san ] && later="tests/stream/run.sh tests/cairo/run.sh"
 for s in $later; do
     [ -f "$s" ] && suite "$(basename "$(dirname "$s")")" sh "$s" "$bin"

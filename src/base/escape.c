@@ -1,6 +1,7 @@
 /* escape.c - see escape.h. */
 #include "base/escape.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/utf8.h"
@@ -39,7 +40,7 @@ void tf_buf_tex_escape(struct tf_buf *b, const char *s)
         case '<': tf_buf_puts(b, "\\textless{}"); break;
         case '>': tf_buf_puts(b, "\\textgreater{}"); break;
         case '|': tf_buf_puts(b, "\\textbar{}"); break;
-        case '"': tf_buf_puts(b, "\\textquotedbl{}"); break;
+        case '"': tf_buf_puts(b, "\\tracefigdq{}"); break;
         case '[': tf_buf_puts(b, "{[}"); break;
         case ']': tf_buf_puts(b, "{]}"); break;
         case '-':
@@ -57,6 +58,17 @@ void tf_buf_tex_escape(struct tf_buf *b, const char *s)
 
 char *tf_xml_clean(const char *s)
 {
+    /* Most text is printable ASCII: copy it as it is. */
+    const unsigned char *q = (const unsigned char *)s;
+    while (*q >= 0x20 && *q < 0x7F)
+        q++;
+    if (*q == '\0') {
+        size_t n = (size_t)(q - (const unsigned char *)s) + 1;
+        char *copy = malloc(n);
+        if (copy)
+            memcpy(copy, s, n);
+        return copy;
+    }
     struct tf_buf b;
     tf_buf_init(&b);
     tf_buf_puts(&b, ""); /* an empty string still gets a buffer */

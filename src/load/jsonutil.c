@@ -1,6 +1,8 @@
 /* jsonutil.c - see jsonutil.h. */
 #include "load/jsonutil.h"
 
+#include "base/buf.h"
+
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -22,8 +24,24 @@ const char *tf_jtype(const json_t *v)
 
 json_t *tf_parse_file(FILE *f, const char *path, struct tf_diag *d)
 {
+    /* Read whole, then parse the buffer: jansson reads a FILE a byte at a
+     * time through fgetc, which cost as much as the rest of a figure. */
+    struct tf_buf b;
+    tf_buf_init(&b);
+    char chunk[1 << 16];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        tf_buf_putn(&b, chunk, n);
+    if (b.oom) {
+        tf_buf_fini(&b);
+        tf_diag_oom(d, tf_diag_name(path));
+        return NULL;
+    }
     json_error_t err;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    json_t *root = ferror(f) ? NULL
+                             : json_loadb(b.data ? b.data : "", b.len, JSON_REJECT_DUPLICATES,
+                                          &err);
+    tf_buf_fini(&b);
     if (!root) {
         if (ferror(f))
             tf_diag_error(d, TF_EBADINPUT, "%s: cannot read: %s", tf_diag_name(path),

@@ -2,16 +2,19 @@
  * path; see load.h.  The streaming path is stream.c; the kind decision,
  * shared by both, is kind.c.
  *
- * Whole document (pipelined timelines only): jansson parses the file, the
- * kind is decided from the top level, then the metadata and the events are
- * converted in document order, each event through the mode's filter.
+ * Every trace is streamed (stream.c): the scanner validates all of it and
+ * only the events the mode keeps are converted, most of them straight
+ * from the scanner's bytes; it is faster than jansson's parse even for a
+ * small file, and it reads Chrome traces twice when the generic mode
+ * needs to.
  *
- * Chrome traces are always streamed: the generic mode reads them twice,
- * with the scanner, which (unlike jansson) can accept what other tools
- * write in fields nobody draws.  A small file is looked at first: a top
- * level that is an array, or the text "traceEvents" anywhere, sends it to
- * the streaming path (which decides the kind for good, so a timeline that
- * merely mentions the word is still read right).
+ * The whole-document path (TRACEFIG_LOAD=whole, for pipelined timelines):
+ * jansson parses the file, the kind is decided from the top level, then
+ * the metadata and the events are converted in document order, each event
+ * through the mode's filter.  The tests and fuzz_stream compare it with
+ * the streaming path.  A file that looks like a Chrome trace (its top
+ * level is an array, or it holds the text "traceEvents") is streamed even
+ * then.
  */
 #include "load/load.h"
 
@@ -23,9 +26,6 @@
 #include "load/kind.h"
 #include "load/stream.h"
 #include "load/timeline.h"
-
-/* Regular files at least this large are streamed. */
-#define TF_STREAM_MIN_BYTES (1L << 20)
 
 static bool whole_timeline(const json_t *root, const char *file, const struct tf_keep *keep,
                            struct tf_timeline *t, struct tf_diag *d)
@@ -114,18 +114,13 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
     FILE *f = tf_open_input(path, d);
     if (!f)
         return false;
+    /* The streaming path reads every trace; TRACEFIG_LOAD=whole asks for
+     * jansson's whole-document parse instead (timelines only: the tests
+     * hold the two against each other). */
     const char *mode = getenv("TRACEFIG_LOAD");
-    bool stream;
     struct stat st;
-    if (mode && strcmp(mode, "whole") == 0)
-        stream = false;
-    else if (mode && strcmp(mode, "stream") == 0)
-        stream = true;
-    else
-        stream = fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
-                 st.st_size >= TF_STREAM_MIN_BYTES;
-    if (!stream && looks_chrome(f))
-        stream = true;
+    bool stream = !(mode && strcmp(mode, "whole") == 0) || fstat(fileno(f), &st) != 0 ||
+                  !S_ISREG(st.st_mode) || looks_chrome(f);
     bool ok = stream ? tf_load_stream(f, path, keep, out, d) : load_whole(f, path, keep, out, d);
     tf_close_input(f);
     if (!ok) {

@@ -4,10 +4,9 @@
  * message through *d and leave *out empty (still safe to _fini).  `path`
  * names the input in messages; "-" is standard input.
  *
- * Two ways to read a trace, with the same results: the whole document
- * through jansson (small regular files), or the streaming scanner (larger
- * files and pipes).  TRACEFIG_LOAD=whole or =stream in the environment
- * forces one of them (the tests compare the two).
+ * Traces are read by the streaming scanner; TRACEFIG_LOAD=whole in the
+ * environment reads a pipelined timeline through jansson's whole-document
+ * parse instead, with the same results (the tests compare the two).
  */
 #ifndef TF_LOAD_H
 #define TF_LOAD_H

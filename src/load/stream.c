@@ -251,9 +251,32 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
             return tf_scan_skip(s);
         return tf_scan_enter(s) && scan_chrome_events(st, false);
     }
-    if (strcmp(key, "systemTraceEvents") == 0 && st->tef &&
-        tf_scan_peek(s) == TF_JT_ARRAY) /* else Chrome's text form: nothing to read */
-        return tf_scan_enter(s) && scan_chrome_events(st, true);
+    if (strcmp(key, "systemTraceEvents") == 0 && st->tef) {
+        enum tf_jtok k = tf_scan_peek(s);
+        if (k == TF_JT_ARRAY)
+            return tf_scan_enter(s) && scan_chrome_events(st, true);
+        if (k != TF_JT_OBJECT) /* Chrome's ftrace text: nothing to read */
+            return tf_scan_skip(s);
+        /* Fuchsia's form: {"type": "fuchsia", "events": [...]}. */
+        if (!tf_scan_enter(s))
+            return false;
+        for (;;) {
+            char sub[16];
+            size_t sub_len;
+            bool more;
+            if (!tf_scan_key(s, sub, sizeof sub, &sub_len, &more))
+                return false;
+            if (!more)
+                return true;
+            bool events = sub_len == 6 && memcmp(sub, "events", 6) == 0;
+            if (events && tf_scan_peek(s) == TF_JT_ARRAY) {
+                if (!tf_scan_enter(s) || !scan_chrome_events(st, true))
+                    return false;
+            } else if (!tf_scan_skip(s)) {
+                return false;
+            }
+        }
+    }
     if (strcmp(key, "events") == 0) {
         st->has_events = true;
         st->events_type = tf_scan_peek(s);

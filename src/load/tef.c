@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "load/jsonlite.h"
+#include "base/jsonlite.h"
 
 const char *const tf_tef_field_names[TF_TEF_N_FIELDS] = {
     "ph", "name", "cat", "ts", "dur", "pid", "tid", "args",
@@ -538,13 +538,18 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
     else if (phf->type == TF_JT_STRING && phf->escaped && get_str(data, phf, &t->tmp) &&
              t->tmp.len == 1)
         ph = t->tmp.data[0];
-    if (system && ph != 'M')
+    /* Among system events, "p" and "t" name a process and a thread (the
+     * Fuchsia form); the rest are the system's own. */
+    bool sys_name = system && (ph == 'p' || ph == 't');
+    if (system && ph != 'M' && !sys_name)
         return true;
     struct tf_tef_rec r;
     memset(&r, 0, sizeof r);
     r.ph = ph;
     r.idx = idx;
-    switch (ph) {
+    if (sys_name)
+        r.kind = TF_TEF_META;
+    else switch (ph) {
     case 'X': r.kind = TF_TEF_SLICE; break;
     case 'B': case 'E': r.kind = TF_TEF_SLICE; break;
     case 'i': case 'I': case 'R': r.kind = TF_TEF_INSTANT; break;
@@ -554,7 +559,7 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
     default: return true; /* counters and other phases pass quietly */
     }
     bool has_ts = false, has_dur = false;
-    if (ph != 'M') {
+    if (r.kind != TF_TEF_META) {
         if (!get_time(t, data, &f[TF_TEF_F_TS], "ts", idx, &r.ts, &has_ts, d))
             return false;
         if (!has_ts)
@@ -580,6 +585,21 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
             r.args = data + af->off;
             r.args_len = af->len;
         }
+    }
+    if (sys_name) {
+        /* As the M event that would say it: {"name": <its name>}. */
+        const struct tf_scan_field *nf = &f[TF_TEF_F_NAME];
+        if (nf->type != TF_JT_STRING)
+            return true;
+        tf_buf_clear(&t->tmp);
+        tf_buf_puts(&t->tmp, "{\"name\":\"");
+        tf_buf_putn(&t->tmp, (const char *)data + nf->off, nf->len);
+        tf_buf_puts(&t->tmp, "\"}");
+        if (t->tmp.oom)
+            return tf_diag_oom(d, t->file);
+        r.name = ph == 'p' ? "process_name" : "thread_name";
+        r.args = (const unsigned char *)t->tmp.data;
+        r.args_len = t->tmp.len;
     }
     if (r.kind == TF_TEF_ASYNC)
         r.id = get_async_id(data, len, &t->id);

@@ -160,6 +160,20 @@ static bool plain_time(const unsigned char *data, const struct tf_scan_field *f)
     return digits <= 17;
 }
 
+/* A plain number member's value (see plain_time), read with strtod: the
+ * C locale is never changed, so '.' is the decimal point. */
+static bool plain_value(const unsigned char *data, const struct tf_scan_field *f, double *v)
+{
+    char text[64];
+    if (f->len >= sizeof text)
+        return false;
+    memcpy(text, data + f->off, f->len);
+    text[f->len] = '\0';
+    char *end;
+    *v = strtod(text, &end);
+    return *end == '\0';
+}
+
 /* An integer member of at most 15 digits (tf_jint's range), as a value. */
 static bool plain_int(const unsigned char *data, const struct tf_scan_field *f, long long *v)
 {
@@ -218,9 +232,9 @@ bool tf_load_timeline_scanned(const unsigned char *data, size_t len,
         t->n_null_candidate++;
         return true;
     }
-    if (!plain_int(data, cf, &ev.candidate) ||
-        (ev.candidate >= cands->lo && ev.candidate <= cands->hi))
+    if (!plain_int(data, cf, &ev.candidate))
         goto parse;
+    bool keep_it = ev.candidate >= cands->lo && ev.candidate <= cands->hi;
     const struct tf_scan_field *bf = &f[TF_TL_F_BUFFER];
     if (lane == TF_IN_GPU && bf->type != TF_JT_NONE && bf->type != TF_JT_NULL) {
         if (!plain_int(data, bf, &ev.buffer))
@@ -235,7 +249,17 @@ bool tf_load_timeline_scanned(const unsigned char *data, size_t len,
     }
     if (seen)
         cand_range_add(seen, ev.candidate);
-    return true; /* valid, and outside the window */
+    if (!keep_it)
+        return true; /* valid, and outside the window */
+    /* Valid and plain: the numbers read as jansson reads them (strtod for
+     * reals and integers alike gives the same double below 2^53 and rounds
+     * the same beyond), without parsing the element. */
+    if (!plain_value(data, &f[TF_TL_F_START], &ev.start_ms) ||
+        !plain_value(data, &f[TF_TL_F_DUR], &ev.dur_ms))
+        goto parse;
+    if (!tf_timeline_push(t, &ev))
+        return tf_diag_oom(d, file);
+    return true;
 parse:
     return add_parsed(data, len, idx, file, flt, cands, t, seen, d);
 }

@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/jsonlite.h"
 #include "base/num.h"
 #include "base/strtab.h"
 #include "rules/ticks.h"
@@ -386,6 +387,7 @@ struct pend {
     uint32_t name, cat, args;
     uint32_t color; /* cname or NONE */
     bool instant, open_end;
+    bool span; /* the profiler's own span (profiler_span) */
 };
 
 /* A bar ready for the figure. */
@@ -424,6 +426,7 @@ struct lane {
     uint64_t *sample;
     size_t n_sample, cap_sample;
     bool all_total;
+    bool all_span; /* every slice is the profiler's span */
     /* the union of its slices in the window, for the statistics */
     int64_t u0, u1, busy;
     bool u_on;
@@ -543,63 +546,33 @@ static size_t thr_of(struct chrome *c, const struct tf_id *pid, const struct tf_
     return id;
 }
 
-/* A string member of args, decoded; NULL when absent. */
+/* A string member of args, decoded; NULL when absent or not a string. */
 static char *arg_str(struct chrome *c, const struct tf_tef_rec *r, const char *key)
 {
-    (void)c;
-    if (!r->args)
+    size_t n;
+    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, key, &n) : NULL;
+    if (!v || n < 2 || v[0] != '"')
         return NULL;
-    /* The args object's members: a tiny walk (the loader validated it). */
-    const unsigned char *p = r->args;
-    size_t n = r->args_len, klen = strlen(key);
-    for (size_t i = 0; i + klen + 2 < n; i++) {
-        if (p[i] != '"' || memcmp(p + i + 1, key, klen) != 0 || p[i + 1 + klen] != '"')
-            continue;
-        size_t j = i + klen + 2;
-        while (j < n && (p[j] == ' ' || p[j] == ':' || p[j] == '\n' || p[j] == '\t' ||
-                         p[j] == '\r'))
-            j++;
-        if (j >= n || p[j] != '"')
-            return NULL;
-        size_t e = j + 1;
-        while (e < n && p[e] != '"')
-            e += p[e] == '\\' ? 2 : 1;
-        struct tf_buf b;
-        tf_buf_init(&b);
-        /* Escapes are rare in names; keep the raw text minus backslashes. */
-        for (size_t k = j + 1; k < e && k < n; k++)
-            if (p[k] != '\\' || (k + 1 < e && p[k + 1] == '\\'))
-                tf_buf_putc(&b, (char)p[k]);
-        char *s = b.oom ? NULL : strdup(b.data ? b.data : "");
-        tf_buf_fini(&b);
-        return s;
-    }
-    return NULL;
+    tf_buf_clear(&c->tmp);
+    tf_jl_string(v + 1, n - 2, &c->tmp);
+    if (c->tmp.oom)
+        return c->oom = true, NULL;
+    return xstrdup(c, c->tmp.data ? c->tmp.data : "");
 }
 
-static bool arg_int(const struct tf_tef_rec *r, const char *key, long long *v)
+/* An integer member of args (a number, or a string holding one, as some
+ * writers give sort indexes). */
+static bool arg_int(const struct tf_tef_rec *r, const char *key, long long *out)
 {
-    if (!r->args)
+    size_t n;
+    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, key, &n) : NULL;
+    if (v && n >= 2 && v[0] == '"')
+        v++, n -= 2;
+    int64_t x;
+    if (!v || !tf_jl_fixed(v, n, 0, &x))
         return false;
-    const char *p = (const char *)r->args;
-    size_t n = r->args_len, klen = strlen(key);
-    for (size_t i = 0; i + klen + 2 < n; i++) {
-        if (p[i] != '"' || memcmp(p + i + 1, key, klen) != 0 || p[i + 1 + klen] != '"')
-            continue;
-        size_t j = i + klen + 2;
-        while (j < n && (p[j] == ' ' || p[j] == ':'))
-            j++;
-        char num[32];
-        size_t k = 0;
-        while (j < n && k + 1 < sizeof num && (p[j] == '-' || (p[j] >= '0' && p[j] <= '9')))
-            num[k++] = p[j++];
-        num[k] = '\0';
-        if (!k)
-            return false;
-        *v = strtoll(num, NULL, 10);
-        return true;
-    }
-    return false;
+    *out = x;
+    return true;
 }
 
 static void set_str(char **slot, char *s)
@@ -927,7 +900,9 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
     }
     if (!p->instant) {
         if (ln->n_slices == 0)
-            ln->all_total = true;
+            ln->all_total = ln->all_span = true;
+        if (!p->span)
+            ln->all_span = false;
         if (ln->all_total && strncmp(tf_strtab_str(&c->strs, p->name), "Total ", 6) != 0)
             ln->all_total = false;
         if (ln->n_sample < SAMPLE) {
@@ -1011,9 +986,12 @@ static int by_start(const void *x, const void *y)
 /* Sorts what waits and places the first `n` (all with n = SIZE_MAX). */
 static void drain(struct chrome *c, struct lane *ln, size_t n)
 {
-    qsort(ln->pend, ln->n_pend, sizeof *ln->pend, by_start);
+    if (ln->n_pend > 1)
+        qsort(ln->pend, ln->n_pend, sizeof *ln->pend, by_start);
     if (n > ln->n_pend)
         n = ln->n_pend;
+    if (n == 0)
+        return;
     for (size_t i = 0; i < n; i++)
         place(c, ln, &ln->pend[i]);
     memmove(ln->pend, ln->pend + n, (ln->n_pend - n) * sizeof *ln->pend);
@@ -1147,6 +1125,11 @@ slice:
         c->n_wide_instants++;
         return true;
     }
+    /* A slice that only touches the window (ends at its start, begins at
+     * its end: the next step after a --window-event) shows nothing of
+     * itself; a zero-length one on the edge is still inside. */
+    if ((r->dur > 0 || r->open_end) && (r->ts >= c->w1 || (!r->open_end && r->ts + r->dur <= c->w0)))
+        return true;
     size_t t = thr_of(c, &r->pid, &r->tid);
     struct lane *ln = t == SIZE_MAX ? NULL : lane_for(c, t);
     if (!ln)
@@ -1157,6 +1140,7 @@ slice:
         .color = r->cname ? color_of_cname(r->cname) : NONE,
         .instant = r->kind == TF_TEF_INSTANT,
         .open_end = r->open_end,
+        .span = profiler_span(r),
     };
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))
@@ -1192,30 +1176,31 @@ static bool finish_rec(void *ctx, struct tf_diag *d)
 
 /* --- colours ------------------------------------------------------------------- */
 
-/* Chrome's reserved colour names (trace-viewer's colour scheme). */
+/* Chrome's reserved colour names, as trace-viewer draws them (FACTS 1.6);
+ * any other cname is ignored. */
 static uint32_t color_of_cname(const char *cname)
 {
     static const struct {
         const char *name;
         uint32_t rgb;
     } table[] = {
-        {"thread_state_uninterruptible", 0xB6A7A0}, {"thread_state_iowait", 0xFFA500},
-        {"thread_state_running", 0x7EBD7E},        {"thread_state_runnable", 0x85A8D7},
-        {"thread_state_sleeping", 0xF0F0F0},       {"thread_state_unknown", 0xC7C7C7},
+        {"thread_state_uninterruptible", 0xB67D8F}, {"thread_state_iowait", 0xFF8C00},
+        {"thread_state_running", 0x7EC894},        {"thread_state_runnable", 0x85A0D2},
+        {"thread_state_sleeping", 0xF0F0F0},       {"thread_state_unknown", 0xC79B7D},
         {"background_memory_dump", 0x00B4B4},      {"light_memory_dump", 0x0000B4},
-        {"detailed_memory_dump", 0xB40000},        {"vsync_highlight_color", 0x0000FF},
-        {"generic_work", 0x7D7D7D},                {"good", 0x006F00},
+        {"detailed_memory_dump", 0xB400B4},        {"vsync_highlight_color", 0x0000FF},
+        {"generic_work", 0x7D7D7D},                {"good", 0x007D00},
         {"bad", 0xB47D00},                         {"terrible", 0xB40000},
         {"black", 0x000000},                       {"grey", 0xDDDDDD},
         {"white", 0xFFFFFF},                       {"yellow", 0xFFFF00},
-        {"olive", 0x646400},                       {"rail_response", 0x4366CC},
-        {"rail_animation", 0xDC0000},              {"rail_idle", 0xE7BF00},
-        {"rail_load", 0x0D7B19},                   {"startup", 0xE6E6FA},
+        {"olive", 0x646400},                       {"rail_response", 0x4387FD},
+        {"rail_animation", 0xF44A3F},              {"rail_idle", 0xEE8E00},
+        {"rail_load", 0x0DA861},                   {"startup", 0xE6E600},
         {"heap_dump_stack_frame", 0x808080},       {"heap_dump_object_type", 0x0000FF},
-        {"heap_dump_child_node_arrow", 0xCCCCCC},  {"cq_build_running", 0xFFFFB4},
-        {"cq_build_passed", 0x6FB86F},             {"cq_build_failed", 0xFF6E6E},
-        {"cq_build_abandoned", 0xBBBBBB},          {"cq_build_attempt_runnig", 0xDEDEDE},
-        {"cq_build_attempt_passed", 0x7BDB7B},     {"cq_build_attempt_failed", 0xFFBEBE},
+        {"heap_dump_child_node_arrow", 0xCC6600},  {"cq_build_running", 0xFFFF77},
+        {"cq_build_passed", 0x99EE66},             {"cq_build_failed", 0xEE8888},
+        {"cq_build_abandoned", 0xBBBBBB},          {"cq_build_attempt_runnig", 0xDEDE4B},
+        {"cq_build_attempt_passed", 0x67DA23},     {"cq_build_attempt_failed", 0xC55151},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(cname, table[i].name) == 0)
@@ -1338,7 +1323,44 @@ static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
     tf_buf_fini(&tl);
 }
 
-/* Ids compare as numbers before strings, numbers numerically. */
+/* Text with numbers in it, in the order people count: "stream 7" before
+ * "stream 20" before "stream 100" (runs of digits compare by value); ties
+ * (as "07" and "7") fall back to the bytes, so the order stays total. */
+static int natural_cmp(const char *a, const char *b)
+{
+    const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+    while (*p && *q) {
+        if (*p >= '0' && *p <= '9' && *q >= '0' && *q <= '9') {
+            while (*p == '0')
+                p++;
+            while (*q == '0')
+                q++;
+            size_t m = 0, n = 0;
+            while (p[m] >= '0' && p[m] <= '9')
+                m++;
+            while (q[n] >= '0' && q[n] <= '9')
+                n++;
+            if (m != n)
+                return m < n ? -1 : 1;
+            int k = memcmp(p, q, m);
+            if (k)
+                return k < 0 ? -1 : 1;
+            p += m;
+            q += n;
+            continue;
+        }
+        if (*p != *q)
+            return *p < *q ? -1 : 1;
+        p++;
+        q++;
+    }
+    if (*p || *q)
+        return *p ? 1 : -1;
+    return strcmp(a, b);
+}
+
+/* Ids compare as numbers before strings, numbers numerically, strings
+ * naturally. */
 static int cmp_id(const struct tf_id *a, const struct tf_id *b)
 {
     if (a->kind != b->kind)
@@ -1346,7 +1368,7 @@ static int cmp_id(const struct tf_id *a, const struct tf_id *b)
     if (a->kind == TF_ID_NUM)
         return (a->num > b->num) - (a->num < b->num);
     if (a->kind == TF_ID_STR)
-        return strcmp(a->str, b->str);
+        return natural_cmp(a->str, b->str);
     return 0;
 }
 
@@ -1556,8 +1578,7 @@ const struct tf_mode tf_mode_chrome = {
 
 /* Default patterns of lanes that repeat others (unless --all-lanes). */
 static const char *const default_hide[] = {
-    "*/stream:all Compute*",      /* TensorFlow: every GPU stream again in one lane */
-    "pid Spans / tid PyTorch Profiler", /* Kineto: the profiler's own span */
+    "*/stream:all Compute*", /* TensorFlow: every GPU stream again in one lane */
 };
 
 static int cmp_u64(const void *x, const void *y)
@@ -1871,7 +1892,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     if (ok && n_order == 0)
         fail = "nothing to draw in the window";
     sort_ctx = c;
-    if (ok && !fail)
+    if (ok && !fail && n_order > 1)
         qsort(order, n_order, sizeof *order, lane_order);
     /* --hide, then the default rules, on the lanes in order. */
     size_t n_keep = 0, n_by_hide = 0, n_by_default = 0;
@@ -1885,7 +1906,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         }
         if (!o->all_lanes &&
             (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label.data) ||
-             (c->lanes[order[i]].all_total && n_order > 1))) {
+             ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_order > 1))) {
             n_by_default++;
             continue;
         }
@@ -1896,7 +1917,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         size_t k = 0;
         for (size_t i = 0; i < n_keep; i++) {
             struct lane *ln = &c->lanes[order[i]];
-            qsort(ln->sample, ln->n_sample, sizeof *ln->sample, cmp_u64);
+            if (ln->n_sample > 1)
+                qsort(ln->sample, ln->n_sample, sizeof *ln->sample, cmp_u64);
         }
         bool *drop = calloc(n_keep ? n_keep : 1, sizeof *drop);
         if (!drop)
@@ -2004,7 +2026,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             fl->pid.str = tf_figure_str(f, fl->pid.str);
         if (fl->tid.kind == TF_ID_STR)
             fl->tid.str = tf_figure_str(f, fl->tid.str);
-        qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
+        if (ln->n_bars > 1)
+            qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
         for (size_t k = 0; ok && k < ln->n_bars; k++)
             ok = add_bar(c, o, f, &ln->bars[k], cc, n_cc, per, unit);
     }

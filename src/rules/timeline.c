@@ -127,7 +127,8 @@ static bool merge_io(const struct tf_timeline *t, const struct ranges *r, struct
     for (size_t i = 0; i < t->n_events; i++)
         if (t->events[i].lane == TF_IN_IO && selected(&t->events[i], r))
             cands[n++] = t->events[i].candidate;
-    qsort(cands, n, sizeof *cands, cmp_ll);
+    if (n > 1)
+        qsort(cands, n, sizeof *cands, cmp_ll);
     bool ok = true;
     for (size_t k = 0; k < n && ok; k++) {
         if (k > 0 && cands[k] == cands[k - 1])

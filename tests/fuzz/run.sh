@@ -35,6 +35,15 @@ for bin in "$@"; do
             h=$(cksum "$f" | cut -d' ' -f1)
             [ -f "$work/seed-$h" ] || { printf '\000\007'; cat "$f"; } >"$work/seed-$h"
         done ;;
+    chrome)
+        # The first byte picks the options (see fuzz_chrome.c): each Chrome
+        # case with none, and with async, flows, a window and a lane cap.
+        for f in "$root"/tests/chrome/cases/*/trace.json "$root"/tests/golden/chrome_*/trace.json; do
+            [ -f "$f" ] || continue
+            h=$(cksum "$f" | cut -d' ' -f1)
+            [ -f "$work/seed-$h" ] || { printf '\000'; cat "$f"; } >"$work/seed-$h"
+            [ -f "$work/seed-$h-o" ] || { printf '\254'; cat "$f"; } >"$work/seed-$h-o"
+        done ;;
     scan)
         # The first byte picks the scanner's chunk size.
         for f in "$root"/tests/golden/*/*.json "$root"/examples/*.json "$root"/tests/bad/*/*.json; do

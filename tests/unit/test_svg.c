@@ -63,8 +63,8 @@ TF_TEST(svg_is_a_standalone_web_document)
         TF_CHECK(strstr(b.data, "<desc>") != NULL);
         TF_CHECK(strstr(b.data, "<style>") != NULL);
         TF_CHECK(strstr(b.data, "prefers-color-scheme") != NULL);
-        TF_CHECK(count(b.data, "<g class=\"bar ") == 3);
-        TF_CHECK(strstr(b.data, "<g class=\"bar io hdf5_io\" data-lane=\"io\" data-candidate=\"5\" "
+        TF_CHECK(count(b.data, "<g class=\"tf-bar ") == 3);
+        TF_CHECK(strstr(b.data, "<g class=\"tf-bar tf-io tf-hdf5_io\" data-lane=\"io\" data-candidate=\"5\" "
                                 "data-start-ms=\"100\" data-dur-ms=\"280.9\">\n"
                                 "<title>HDF5 read \xC2\xB7 candidate 5 \xC2\xB7 280.9 ms</title>") !=
                  NULL);

@@ -1,5 +1,5 @@
 /* jsonlite.c - see jsonlite.h. */
-#include "load/jsonlite.h"
+#include "base/jsonlite.h"
 
 #include <math.h>
 #include <string.h>

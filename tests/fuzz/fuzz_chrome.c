@@ -1,0 +1,122 @@
+/* libFuzzer target: the generic Chrome mode, loader and rules.  The first
+ * byte picks options (depth, async, flows, all lanes, a window, a window
+ * event, a lane cap); the rest is the trace.  A trace the mode accepts
+ * must give a figure whose every bar, arrow and tick lies inside the axis
+ * and points at lanes that exist, that every back-end renders, and that
+ * is the same when read again with another chunk size. */
+#include "fuzz_common.h"
+
+#include <math.h>
+
+#include "rules/mode.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(bool ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "fuzz_chrome: %s\n", what);
+        abort();
+    }
+}
+
+static void check_figure(const struct tf_figure *f)
+{
+    double eps = 1e-9 * (f->x_span > 1 ? f->x_span : 1);
+    check(isfinite(f->x_span) && f->x_span > 0, "the axis has no span");
+    check(f->n_lanes > 0 && f->n_bars > 0, "an accepted figure draws nothing");
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        check(b->lane < f->n_lanes, "a bar on a lane that does not exist");
+        check(b->row < f->lanes[b->lane].rows, "a bar below its lane's rows");
+        check(b->cat < f->n_cats, "a bar of a category that does not exist");
+        check(isfinite(b->x0) && isfinite(b->x1) && b->x0 <= b->x1, "a bar ends before it starts");
+        check(b->x0 >= -eps && b->x1 <= f->x_span + eps, "a bar outside the axis");
+        check(b->name && b->title, "a bar without a name");
+    }
+    for (size_t i = 0; i < f->n_arrows; i++) {
+        const struct tf_arrow *a = &f->arrows[i];
+        check(a->lane0 < f->n_lanes && a->lane1 < f->n_lanes, "an arrow to a missing lane");
+        check(a->x0 >= -eps && a->x1 <= f->x_span + eps && a->x1 >= -eps &&
+                  a->x0 <= f->x_span + eps,
+              "an arrow outside the axis");
+    }
+    for (size_t i = 0; i < f->axis.n_ticks; i++)
+        check(f->axis.ticks[i] >= -eps && f->axis.ticks[i] <= f->x_span + eps,
+              "a tick outside the axis");
+    for (size_t i = 0; i < f->n_legend; i++)
+        check(f->legend[i].cat < f->n_cats, "a legend entry of a missing category");
+}
+
+/* The model as JSON (and the figure checked), or "ERROR code: message". */
+static void figure_of(const char *path, const struct tf_opts *ro, size_t chunk, bool all,
+                      struct tf_buf *out)
+{
+    char c[32];
+    snprintf(c, sizeof c, "%zu", chunk);
+    setenv("TRACEFIG_CHUNK", c, 1);
+    struct tf_trace t;
+    tf_trace_init(&t);
+    struct tf_figure f;
+    tf_figure_init(&f);
+    struct tf_diag d;
+    tf_diag_init(&d);
+    d.quiet = true;
+    struct tf_run run = {path, NULL, &tf_mode_chrome, ro};
+    if (tf_run(&run, &t, &f, &d)) {
+        check_figure(&f);
+        if (all)
+            fuzz_render_all(&f);
+        struct tf_render_opts o = {"tracefig", false, 72.0};
+        if (!tf_backend_json.render(&f, &o, out, &d))
+            tf_buf_printf(out, "RENDER ERROR %d: %s", (int)d.code, d.msg);
+    } else {
+        check(d.code != 0 && d.msg[0] != '\0', "a failure without a message");
+        tf_buf_printf(out, "ERROR %d: %s", (int)d.code, d.msg);
+    }
+    tf_figure_fini(&f);
+    tf_trace_fini(&t);
+    unsetenv("TRACEFIG_CHUNK");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    unsigned sel = data[0];
+    struct tf_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.depth = sel & 3 ? (long long)(sel & 3) * 2 : 0;
+    ro.async = sel & 4;
+    ro.flows = sel & 8;
+    ro.all_lanes = sel & 16;
+    if (sel & 32) {
+        ro.has_from = ro.has_to = true;
+        ro.from_ns = 1000;
+        ro.to_ns = 50000;
+    }
+    if (sel & 64) {
+        ro.window_event = "step";
+        ro.occurrence = 1 + (sel >> 7);
+        ro.pad_pct = 5;
+    }
+    if (sel & 128)
+        ro.max_lanes = 2;
+    const char *path = fuzz_path("chrome");
+    if (fuzz_write(path, data + 1, size - 1) != 0)
+        return 0;
+    struct tf_buf a, b;
+    tf_buf_init(&a);
+    tf_buf_init(&b);
+    figure_of(path, &ro, 0, true, &a);
+    figure_of(path, &ro, 1 + size % 97, false, &b);
+    check(!a.oom && !b.oom, "out of memory");
+    if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0) {
+        fprintf(stderr, "fuzz_chrome: chunk sizes disagree\n--- default:\n%.2000s\n--- small:\n%.2000s\n",
+                a.data ? a.data : "", b.data ? b.data : "");
+        abort();
+    }
+    tf_buf_fini(&a);
+    tf_buf_fini(&b);
+    return 0;
+}

@@ -1,0 +1,233 @@
+#!/bin/sh
+# Real-trace suite: run.sh TRACEFIG
+#
+# Renders every trace of ../shared/real-traces (beside the repository: files
+# other projects wrote, never copied into this one; SKIP when the folder is
+# absent) with the default options and checks, per file:
+#   render   json, svg, tikz (and pdf, png when built with cairo): exit 0
+#   gzip     a .gz file gives the same model as its inflated copy (the other
+#            checks run on that copy, made in $TMPDIR)
+#   size     the SVG is at most 300 KB
+#   xmllint  the SVG is well-formed
+#   model    every bar within [0, axis span] on a lane and row that exists,
+#            every lane labelled
+#   stable   every output is the same bytes on a second run
+#   pdflatex, lualatex, xelatex   the --standalone TikZ compiles without
+#            errors (pdflatex is timed: reported, not asserted)
+#   browser  in headless Chromium (tests/svg/browser.sh): no two texts
+#            overlap, no text leaves the viewBox, every bar has a tooltip
+# and prints one summary line per file (lanes, bars, SVG bytes, pdflatex
+# time).  Known bugs: tests/real/KNOWN_FAILURES, "FILE/CHECK: why" lines,
+# listed and counted neither as passed nor as failed.  Tools that are not
+# installed (TeX engines, Chromium, xmllint) are skipped with a note.
+# Ends with "real: N passed, N failed"; exit 1 on an unknown failure.
+set -u
+if [ $# -lt 1 ]; then
+    echo "usage: $0 TRACEFIG" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+traces=$root/../shared/real-traces
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+if [ ! -d "$traces" ]; then
+    echo "SKIP (no ../shared/real-traces beside the repository)"
+    echo "real: 0 passed, 0 failed"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-real.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+known_file=$here/KNOWN_FAILURES
+
+cairo=
+"$bin" --version 2>/dev/null | grep -q 'pdf' && cairo=1
+engines=""
+for e in pdflatex lualatex xelatex; do
+    if command -v "$e" >/dev/null 2>&1; then engines="$engines $e"; else echo "note: $e not installed: skipped"; fi
+done
+have_xmllint=
+command -v xmllint >/dev/null 2>&1 && have_xmllint=1 || echo "note: xmllint not installed: skipped"
+
+pass=0
+fail=0
+nknown=0
+known_lines=""
+fixed_lines=""
+result() { # TEST OK(0/1) MESSAGE
+    if [ "$2" = 0 ]; then
+        pass=$((pass + 1))
+        if [ -f "$known_file" ] && grep -q "^$1:" "$known_file"; then
+            fixed_lines="$fixed_lines
+FIXED $1 (listed in KNOWN_FAILURES: remove the line)"
+        fi
+    elif [ -f "$known_file" ] && grep -q "^$1:" "$known_file"; then
+        nknown=$((nknown + 1))
+        known_lines="$known_lines
+KNOWN $(grep "^$1:" "$known_file" | head -n 1)"
+    else
+        fail=$((fail + 1))
+        echo "FAIL real/$1: $3"
+    fi
+}
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+formats="json svg tikz"
+[ -n "$cairo" ] && formats="$formats pdf png"
+ext() { case $1 in json) echo json ;; svg) echo svg ;; tikz) echo tex ;; pdf) echo pdf ;; png) echo png ;; esac; }
+
+svgs=""
+summary=""
+for src in "$traces"/*; do
+    [ -f "$src" ] || continue
+    file=$(basename "$src")
+    case $file in *.json | *.json.gz | *.gz) ;; *) continue ;; esac
+    name=$(printf '%s' "$file" | sed 's/\.gz$//; s/\.json$//; s/[^A-Za-z0-9._-]/_/g')
+    d=$tmp/$name
+    mkdir -p "$d"
+    printf '%s\n' "$file" >"$d/.file"
+    input=$src
+    case $file in
+    *.gz)
+        # The checks below read an inflated copy (in $TMPDIR only); the .gz
+        # itself must give the same model.
+        gzip -dc "$src" >"$d/trace.json"
+        input=$d/trace.json
+        "$bin" "$src" --format json -o "$d/gz.json" 2>"$d/gz.err"
+        grc=$?
+        "$bin" "$input" --format json -o "$d/plain.json" 2>/dev/null
+        if [ $grc = 0 ] && cmp -s "$d/gz.json" "$d/plain.json"; then
+            result "$file/gzip" 0 ""
+        else
+            result "$file/gzip" 1 "exit $grc, or another model than the inflated file: $(head -c 200 "$d/gz.err")"
+        fi
+        ;;
+    esac
+
+    # --- render every format, twice
+    ok=0
+    msg=""
+    for fmt in $formats; do
+        e=$(ext $fmt)
+        "$bin" "$input" --format $fmt -o "$d/fig.$e" 2>"$d/err.$fmt"
+        rc=$?
+        [ $rc = 0 ] || { ok=1; msg="$msg $fmt: exit $rc: $(head -c 200 "$d/err.$fmt");"; }
+    done
+    result "$file/render" $ok "$msg"
+    if [ ! -s "$d/fig.json" ] || [ ! -s "$d/fig.svg" ]; then
+        summary="$summary
+$file: no figure"
+        continue
+    fi
+
+    ok=0
+    msg=""
+    for fmt in $formats; do
+        e=$(ext $fmt)
+        "$bin" "$input" --format $fmt -o "$d/again.$e" 2>/dev/null
+        cmp -s "$d/fig.$e" "$d/again.$e" || { ok=1; msg="$msg $fmt differs;"; }
+    done
+    result "$file/stable" $ok "$msg"
+
+    bytes=$(wc -c <"$d/fig.svg" | tr -d ' ')
+    if [ "$bytes" -le 307200 ]; then result "$file/size" 0 ""; else result "$file/size" 1 "SVG is $bytes bytes (limit 300 KB)"; fi
+
+    if [ -n "$have_xmllint" ]; then
+        if xmllint --noout "$d/fig.svg" 2>"$d/xml.err"; then
+            result "$file/xmllint" 0 ""
+        else
+            result "$file/xmllint" 1 "$(head -3 "$d/xml.err")"
+        fi
+    fi
+    svgs="$svgs $d/fig.svg"
+
+    # --- the model: bars inside the axis, labelled lanes; the counts
+    counts=$("$py" - "$d/fig.json" <<'PY' 2>&1
+import json, sys
+m = json.load(open(sys.argv[1], encoding="utf-8"))
+errs = []
+span = m["axis"]["span"]
+lanes = m["lanes"]
+for i, l in enumerate(lanes):
+    if not isinstance(l.get("label"), str) or not l["label"].strip():
+        errs.append("lane %d has no label" % i)
+for b in m["bars"]:
+    if not (0 <= b["lane"] < len(lanes)):
+        errs.append("bar on no lane: %r" % b)
+    elif not (0 <= b["row"] < lanes[b["lane"]]["rows"]):
+        errs.append("bar below its lane's rows: %r" % b)
+    if not (-1e-9 <= b["x0"] <= b["x1"] <= span * (1 + 1e-12) + 1e-9):
+        errs.append("bar outside [0, %g]: %r" % (span, b))
+dense = sum(1 for b in m["bars"] if b["shape"] == "dense")
+print("%d %d %d %d %s" % (len(errs), len(lanes), len(m["bars"]), dense, m["axis"]["unit"]))
+for e in errs[:5]:
+    print(e)
+PY
+)
+    set -- $counts
+    if [ "${1:-x}" = 0 ]; then
+        result "$file/model" 0 ""
+    else
+        result "$file/model" 1 "$(printf '%s' "$counts" | sed -n '2,6p' | tr '\n' ' ')"
+    fi
+    lanes=${2:-?}
+    nbars=${3:-?}
+    ndense=${4:-?}
+    span=$("$py" -c 'import json,sys; m=json.load(open(sys.argv[1])); print("%s %s" % (m["axis"]["span"], m["axis"]["unit"]))' "$d/fig.json" 2>/dev/null)
+
+    # --- TeX: the standalone document with every engine
+    tex_time="-"
+    if [ -n "$engines" ]; then
+        "$bin" "$input" --standalone --format tikz -o "$d/sa.tex" 2>/dev/null
+        for e in $engines; do
+            mkdir -p "$d/$e"
+            cp "$d/sa.tex" "$d/$e/sa.tex"
+            t0=$(now)
+            (cd "$d/$e" && "$e" -interaction=nonstopmode -halt-on-error sa.tex >/dev/null 2>&1)
+            rc=$?
+            t1=$(now)
+            [ "$e" = pdflatex ] && tex_time="$(secs "$t0" "$t1") s"
+            if [ $rc = 0 ] && [ -s "$d/$e/sa.pdf" ] && ! grep -q '^!' "$d/$e/sa.log"; then
+                result "$file/$e" 0 ""
+            else
+                result "$file/$e" 1 "does not compile (exit $rc): $(grep -A2 '^!' "$d/$e/sa.log" 2>/dev/null | head -3 | tr '\n' ' ')"
+            fi
+        done
+    fi
+    summary="$summary
+$file: $lanes lanes, $nbars bars ($ndense dense), span $span, SVG $bytes bytes, pdflatex $tex_time"
+done
+
+# --- the browser: overlapping texts, texts outside the viewBox, tooltips
+if [ -n "$svgs" ]; then
+    # shellcheck disable=SC2086
+    out=$(sh "$root/tests/svg/browser.sh" $svgs)
+    if printf '%s\n' "$out" | grep -q '^SKIP'; then
+        printf '%s\n' "$out" | grep '^SKIP'
+    else
+        for s in $svgs; do
+            file=$(cat "$(dirname "$s")/.file")
+            # browser.sh names each file by its path with unsafe characters as _
+            key=$(printf '%s' "$s" | tr -c 'A-Za-z0-9._/-' '_')
+            line=$(printf '%s\n' "$out" | grep -F "$key" | head -n 1)
+            if [ -z "$line" ] && ! printf '%s\n' "$out" | grep -q 'did not finish'; then
+                result "$file/browser" 0 ""
+            else
+                result "$file/browser" 1 "${line:-chromium did not finish the page}"
+            fi
+        done
+    fi
+fi
+
+echo "real: per file (default options):"
+printf '%s\n' "$summary" | sed '/^$/d; s/^/  /'
+[ -n "$fixed_lines" ] && printf '%s\n' "$fixed_lines" | sed '/^$/d'
+if [ -n "$known_lines" ]; then
+    echo "real: $nknown known failures (tests/real/KNOWN_FAILURES):"
+    printf '%s\n' "$known_lines" | sed '/^$/d'
+fi
+echo "real: $pass passed, $fail failed"
+[ $fail -eq 0 ]
