@@ -29,10 +29,13 @@
  * tracefig/color/RRGGBB; side-panel slices are tracefig/breakdown/<key>;
  * each gets a colour tracefig-<name>.
  *
- * The summary line (--annotate) is a node below everything else, centred
- * under the plot (as the layout centres it), in a font relative to the document's (style
- * tracefig/annotation, font "annotation"); its styles are written only for
- * annotated figures, so other figures keep their bytes.
+ * The summary line (--annotate) is a node below everything else, in a font
+ * relative to the document's (font "annotation", style tracefig/annotation).
+ * TeX sets it once the layout is known, at most as wide as the figure
+ * (wrapped, or scaled down if one word is wider: the template's
+ * \tracefigfit), and centres it under the plot as far as the figure's width
+ * allows, as the layout does.  Its macros are written only for annotated
+ * figures, so other figures keep their bytes.
  *
  * Text.  Free text goes through tex_text(): tf_buf_tex_escape for ASCII, and
  * a table for the non-ASCII characters that need a command under pdfTeX
@@ -359,6 +362,13 @@ static void emit_styles(struct tikz *t)
 
 /* --- the figure ---------------------------------------------------------------- */
 
+/* Whether the figure shows the statistics' summary line. */
+static bool annotated(const struct tf_figure *f)
+{
+    return f->annotate && f->stats.summary && f->stats.summary[0];
+}
+
+
 static void emit_header(struct tikz *t, const struct tf_render_opts *o)
 {
     struct tf_buf *b = t->b;
@@ -442,6 +452,12 @@ static void emit_data(struct tikz *t)
         }
     }
     tf_buf_puts(b, "\\tracefiglayout\n");
+    if (annotated(f)) {
+        tf_buf_puts(b, "% The summary line, at most as wide as the figure.\n"
+                       "\\tracefigfit\\tracefigannotbox{annotation}{\\tracefigW}{");
+        tex_text(b, f->stats.summary);
+        tf_buf_puts(b, "}%\n");
+    }
     if (f->has_legend_y && !f->has_panel && f->n_legend) {
         /* As the layout: the legend row is legend_y times the plot's
          * height (clamped to 0.10 .. 2, at least the box and 4 pt), the
@@ -575,11 +591,6 @@ static void emit_breakdown(struct tikz *t)
                    "\\end{scope}\n");
 }
 
-static bool annotated(const struct tf_figure *f)
-{
-    return f->annotate && f->stats.summary && f->stats.summary[0];
-}
-
 static void emit_picture(struct tikz *t)
 {
     const struct tf_figure *f = t->f;
@@ -637,11 +648,16 @@ static void emit_picture(struct tikz *t)
     if (f->has_panel)
         emit_breakdown(t);
     if (annotated(f)) {
-        tf_buf_puts(b, "% The statistics' summary, below the figure.\n"
+        tf_buf_puts(b, "% The statistics' summary below the figure, centred under the plot as far\n"
+                       "% as the figure's width allows.\n"
+                       "\\tracefigdim=.5\\tracefigplotw\n"
+                       "\\tracefigdimb=\\dimexpr.5\\wd\\tracefigannotbox-\\tracefigleft\\relax\n"
+                       "\\ifdim\\tracefigdim<\\tracefigdimb \\tracefigdim=\\tracefigdimb\\fi\n"
+                       "\\tracefigdimb=\\dimexpr\\tracefigright-.5\\wd\\tracefigannotbox\\relax\n"
+                       "\\ifdim\\tracefigdim>\\tracefigdimb \\tracefigdim=\\tracefigdimb\\fi\n"
                        "\\node[tracefig/annotation,yshift=-\\tracefigsep] at "
-                       "({\\tracefigspan/2},0 |- current bounding box.south) {");
-        tex_text(b, f->stats.summary);
-        tf_buf_puts(b, "};\n");
+                       "(\\the\\tracefigdim,0 |- current bounding box.south) "
+                       "{\\usebox\\tracefigannotbox};\n");
     }
     tf_buf_puts(b, "\\end{tikzpicture}%\n");
 }
@@ -668,9 +684,10 @@ static bool render_body(struct tikz *t, const struct tf_template *style,
                        "\\tikzset{tracefig/lane grid/.append style={draw=none}}%\n");
     if (annotated(t->f))
         tf_buf_puts(b, "% The summary line under the figure (--annotate).\n"
+                       "\\ifdefined\\tracefigannotbox\\else\\newbox\\tracefigannotbox\\fi\n"
                        "\\tracefigdefaultfont{annotation}{\\scriptsize\\bfseries}%\n"
-                       "\\tracefigdefaultstyle{annotation}{font=\\tracefigfont{annotation}, "
-                       "inner sep=0pt, outer sep=0pt, anchor=north}%\n");
+                       "\\tracefigdefaultstyle{annotation}{inner sep=0pt, outer sep=0pt, "
+                       "anchor=north}%\n");
     emit_styles(t);
     emit_data(t);
     emit_picture(t);
