@@ -674,16 +674,22 @@ static void bottom_legend(struct lay *L)
     legend_dims_fini(&d);
 }
 
-/* The statistics' summary line, centred under the timeline, in the row
- * that starts at y0. */
+/* The statistics' summary line, centred under the timeline as far as the
+ * canvas allows, in the row that starts at y0; a line wider than the
+ * canvas is set smaller (its row keeps its height). */
 static void annotation(struct lay *L, double y0)
 {
     const char *str = L->f->stats.summary;
-    double w = tf_text_width(str, TF_ANNOT_PT, true);
+    double size = TF_ANNOT_PT;
+    double w = tf_text_width(str, size, true), avail = L->W - 2 * MARGIN;
+    if (w > avail && w > 0) {
+        size *= avail / w;
+        w = tf_text_width(str, size, true);
+    }
     double cx = keep_inside(L, (L->pl + L->pr) / 2, w);
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "annotation"});
-    put_text(L, str, cx, y0 + tf_text_ascent(TF_ANNOT_PT, true), TF_ANNOT_PT, TF_ANCHOR_MIDDLE,
-             C_TEXT, "label");
+    put_text(L, str, cx, y0 + tf_text_ascent(TF_ANNOT_PT, true), size, TF_ANCHOR_MIDDLE, C_TEXT,
+             "label");
     tf_scene_group_end(L->s);
 }
 

@@ -471,3 +471,22 @@ TF_TEST(layout_annotation_row_grows_the_canvas)
         tf_figure_fini(&f);
     }
 }
+
+TF_TEST(layout_long_annotation_stays_on_the_canvas)
+{
+    struct tf_figure f;
+    struct tf_scene s;
+    sample(&f, false);
+    f.stats.on = true;
+    f.stats.summary = "a summary line far too long for any canvas: I/O hidden 81 %, GPU idle "
+                      "7 %, and then many more words that a mode might one day add to it, "
+                      "until it is wider than the whole figure";
+    f.annotate = true;
+    tf_scene_init(&s);
+    TF_CHECK(tf_layout(&f, &s));
+    TF_CHECK(find_text(&s, f.stats.summary) != NULL);
+    check_texts(&s);
+    tf_scene_fini(&s);
+    f.stats.summary = NULL;
+    tf_figure_fini(&f);
+}
