@@ -1,6 +1,7 @@
 /* fuzz_common.h - shared by the libFuzzer targets: write the input to a
  * private file (the loaders read paths, as the CLI does), render a figure
- * with every back-end built in. */
+ * with every back-end built in, its statistics as text and CSV, and, when
+ * it has a summary line, the annotated figure (SVG, TikZ). */
 #ifndef TF_FUZZ_COMMON_H
 #define TF_FUZZ_COMMON_H
 
@@ -13,6 +14,7 @@
 #include "base/buf.h"
 #include "model/figure.h"
 #include "render/render.h"
+#include "render/stats.h"
 #include "run.h"
 
 static const char *fuzz_path(const char *tag)
@@ -55,6 +57,32 @@ static void fuzz_render_all(const struct tf_figure *fig)
             if (!be->render(fig, &ro, &b, &d) && d.code != TF_EIO && d.code != TF_ENOMEM) {
                 /* a back-end must not reject a figure the rules accepted */
                 fprintf(stderr, "fuzz: %s rejected the figure: %s\n", be->name, d.msg);
+                abort();
+            }
+            tf_buf_fini(&b);
+        }
+    }
+    /* The statistics as --stats prints them, and the figure with its
+     * summary line (the layout's and TikZ's annotated paths). */
+    struct tf_buf b;
+    tf_buf_init(&b);
+    tf_stats_write_table(fig, &b);
+    tf_stats_write_csv(fig, &b);
+    tf_buf_fini(&b);
+    if (fig->stats.summary) {
+        struct tf_figure a = *fig; /* a shallow copy: read only, never finied */
+        a.annotate = true;
+        const struct tf_backend *annotated[] = {&tf_backend_svg, &tf_backend_tikz};
+        for (size_t i = 0; i < 2; i++) {
+            struct tf_diag d;
+            tf_diag_init(&d);
+            d.quiet = true;
+            tf_buf_init(&b);
+            ro.standalone = false;
+            if (!annotated[i]->render(&a, &ro, &b, &d) && d.code != TF_EIO &&
+                d.code != TF_ENOMEM) {
+                fprintf(stderr, "fuzz: %s rejected the annotated figure: %s\n",
+                        annotated[i]->name, d.msg);
                 abort();
             }
             tf_buf_fini(&b);
