@@ -10,6 +10,9 @@
  *            order (the reference's drawing order); negative durations
  *            are dropped
  *   lanes    "gpu" (GPU compute) on top, "io" (I/O) below
+ *   stats    the overlap statistics of the drawn bars clipped to the window
+ *            (tf_seed_stats: groups io and gpu, I/O hidden, GPU idle, the
+ *            summary line; no candidates: the blocks do not name theirs)
  *   names    names containing POSIX_Lustre_Read, or exactly IO_Wait_For_GPU,
  *            are I/O; names containing Math_Operations or H2D_Transfer are
  *            compute; the window is the first complete (X) event named

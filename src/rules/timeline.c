@@ -12,6 +12,9 @@
  *   window      left = earliest start of GPU x and I/O x+1; right = latest
  *               end among candidates x..x+N, plus 3 % of the span
  * At N = 3 this is exactly the reference, which ignores N.
+ *   stats       the overlap statistics of the drawn bars clipped to the
+ *               window (tf_seed_stats: groups main, io, gpu; I/O hidden, GPU
+ *               idle, each candidate's uncovered I/O; the summary line)
  *
  * The loader keeps only what this selection can use (the filter at the end
  * of this file: the lanes and names above, candidates x-1..x+N+2), so the
