@@ -1904,11 +1904,6 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     if (in->breakdown)
         tf_diag_warn(d, "%s: the breakdown panel is drawn only for pipelined timelines",
                      in->breakdown_file);
-    if (c->n_stray)
-        tf_diag_warn(d,
-                     "%s: %zu event%s far from the rest (another clock?) left out of the "
-                     "window; --from/--to can show them",
-                     in->file, c->n_stray, c->n_stray == 1 ? "" : "s");
     if (c->n_late)
         tf_diag_warn(d, "%s: %zu slice%s came long after their time in the file; their rows "
                         "may not show their nesting",
@@ -2110,6 +2105,14 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
                  n_by_default, n_by_default == 1 ? "" : "s", n_by_default == 1 ? "s" : "",
                  n_by_default == 1 ? "s" : "");
         ok = tf_figure_add_note(f, note);
+    }
+    if (ok && c->n_stray && !o->has_from && !o->has_to && !o->window_event) {
+        snprintf(note, sizeof note,
+                 "%zu event%s far from the rest (another clock?) left out of the window: "
+                 "--from/--to show them",
+                 c->n_stray, c->n_stray == 1 ? "" : "s");
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
     }
     if (ok && n_hidden_rows) {
         snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn: --depth",
