@@ -9,6 +9,8 @@
 #   v2-timeline overlap_timeline_v2.json alone (bottom legend)
 #   v2-annotated  the same with --annotate (the statistics' summary line)
 #   pytorch     pytorch_chrome_trace.json
+#   kineto      kineto_trace.json (made by tests/tools/gentrace.py kineto --seed 7
+#               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -41,6 +43,8 @@ render v2 --trace overlap_timeline_v2.json --breakdown candidate_breakdown.json 
 render v2-timeline --trace overlap_timeline_v2.json || status=1
 render v2-annotated --trace overlap_timeline_v2.json --annotate || status=1
 render pytorch --trace pytorch_chrome_trace.json || status=1
+render kineto --trace kineto_trace.json --window-event 'ProfilerStep#4' \
+    --lanes '*(python3)=Main thread,*pt_autograd_0*=Autograd thread,GPU*' || status=1
 
 if [ -f paper.tex ] && command -v pdflatex >/dev/null 2>&1; then
     if pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.build.log 2>&1 &&

@@ -368,6 +368,7 @@ struct proc {
     char *name, *labels;
     bool has_sort;
     long long sort;
+    size_t n_drawn; /* its lanes with something drawn (set by build) */
 };
 
 struct thr {
@@ -1293,6 +1294,44 @@ static void id_label(struct tf_buf *b, const char *what, const struct tf_id *id)
         tf_buf_printf(b, "%s ?", what);
 }
 
+/* A TensorFlow device path as people say it: "/job:localhost/replica:0/
+ * task:0/device:GPU:0 Compute" is "GPU:0 Compute", "/device:GPU:0/stream:15
+ * Compute" is "GPU:0/stream:15 Compute".  Other names stay as they are. */
+static void process_name(const char *s, struct tf_buf *out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (strncmp(s, "/job:", 5) != 0 && strncmp(s, "/device:", 8) != 0) {
+        trimmed(s, out);
+        return;
+    }
+    struct tf_buf b;
+    tf_buf_init(&b);
+    bool first = true;
+    while (*s == '/') {
+        const char *seg = ++s;
+        while (*s && *s != '/')
+            s++;
+        size_t n = (size_t)(s - seg);
+        if ((n >= 4 && memcmp(seg, "job:", 4) == 0) || (n >= 8 && memcmp(seg, "replica:", 8) == 0) ||
+            (n >= 5 && memcmp(seg, "task:", 5) == 0))
+            continue;
+        if (n >= 7 && memcmp(seg, "device:", 7) == 0)
+            seg += 7, n -= 7;
+        if (!first)
+            tf_buf_putc(&b, '/');
+        tf_buf_putn(&b, seg, n);
+        first = false;
+    }
+    tf_buf_puts(&b, s);
+    trimmed(b.data ? b.data : "", out);
+    if (b.oom)
+        out->oom = true;
+    tf_buf_fini(&b);
+}
+
+/* "process / thread" from the metadata, else from the ids; a process's
+ * only lane, of a thread without a name, is the process's name alone. */
 static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
 {
     const struct thr *th = &c->thrs[t];
@@ -1305,13 +1344,16 @@ static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
     if (p->labels && *p->labels && strcmp(p->labels, "CPU") != 0)
         trimmed(p->labels, &pl);
     else if (p->name && *p->name)
-        trimmed(p->name, &pl);
+        process_name(p->name, &pl);
+    bool named = pl.len > 0;
     if (!pl.len)
         id_label(&pl, "pid", &p->pid);
     if (th->name && *th->name)
         trimmed(th->name, &tl);
     else if (th->tid.kind == TF_ID_STR && strncmp(th->tid.str, "async ", 6) == 0)
         tf_buf_puts(&tl, th->tid.str); /* the loader's lane of async events */
+    if (!tl.len && named && p->n_drawn == 1)
+        tf_buf_puts(&tl, pl.data);
     if (!tl.len)
         id_label(&tl, "tid", &th->tid);
     tf_buf_clear(out);
@@ -1862,11 +1904,6 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     if (in->breakdown)
         tf_diag_warn(d, "%s: the breakdown panel is drawn only for pipelined timelines",
                      in->breakdown_file);
-    if (c->n_stray)
-        tf_diag_warn(d,
-                     "%s: %zu event%s far from the rest (another clock?) left out of the "
-                     "window; --from/--to can show them",
-                     in->file, c->n_stray, c->n_stray == 1 ? "" : "s");
     if (c->n_late)
         tf_diag_warn(d, "%s: %zu slice%s came long after their time in the file; their rows "
                         "may not show their nesting",
@@ -1886,8 +1923,10 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     size_t n_order = 0;
     for (size_t i = 0; ok && i < c->n_lanes; i++) {
         fig_lane[i] = SIZE_MAX;
-        if (c->lanes[i].n_bars > 0)
+        if (c->lanes[i].n_bars > 0) {
             order[n_order++] = i;
+            c->procs[c->thrs[c->lanes[i].thread].proc].n_drawn++;
+        }
     }
     if (ok && n_order == 0)
         fail = "nothing to draw in the window";
@@ -1940,16 +1979,30 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         fail_code = TF_EUSAGE;
     /* --lanes picks and orders. */
     size_t n_pick = 0;
+    const char **rename = calloc(nl, sizeof *rename);
+    ok = ok && rename;
     if (ok && !fail && o->n_lanes) {
-        for (size_t p = 0; p < o->n_lanes; p++)
+        /* PATTERN=LABEL also renames the lanes it picks. */
+        struct tf_buf pat;
+        tf_buf_init(&pat);
+        for (size_t p = 0; ok && p < o->n_lanes; p++) {
+            const char *eq = strchr(o->lanes[p], '=');
+            tf_buf_clear(&pat);
+            tf_buf_putn(&pat, o->lanes[p], eq ? (size_t)(eq - o->lanes[p]) : strlen(o->lanes[p]));
+            if (!(ok = !pat.oom))
+                break;
             for (size_t i = 0; ok && i < n_keep; i++) {
                 lane_label(c, c->lanes[order[i]].thread, &label);
                 bool taken = false;
                 for (size_t k = 0; k < n_pick; k++)
                     taken |= pick[k] == order[i];
-                if (!taken && fnmatch(o->lanes[p], label.data, 0) == 0)
+                if (!taken && fnmatch(pat.data ? pat.data : "", label.data, 0) == 0) {
+                    rename[n_pick] = eq ? eq + 1 : NULL;
                     pick[n_pick++] = order[i];
+                }
             }
+        }
+        tf_buf_fini(&pat);
         if (n_pick == 0)
             fail = "--lanes: no lane label matches", fail_code = TF_EUSAGE;
     } else if (ok && !fail) {
@@ -1965,6 +2018,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     if (ok && fail) {
         free(order);
         free(pick);
+        free(rename);
         free(fig_lane);
         tf_buf_fini(&label);
         return tf_diag_error(d, fail_code, "%s", fail);
@@ -2011,7 +2065,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         struct lane *ln = &c->lanes[pick[i]];
         const struct thr *th = &c->thrs[ln->thread];
         lane_label(c, ln->thread, &label);
-        struct tf_lane *fl = tf_figure_add_lane(f, NULL, label.data);
+        struct tf_lane *fl = tf_figure_add_lane(f, NULL, rename[i] ? rename[i] : label.data);
         if (!fl) {
             ok = false;
             break;
@@ -2052,6 +2106,14 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
                  n_by_default == 1 ? "s" : "");
         ok = tf_figure_add_note(f, note);
     }
+    if (ok && c->n_stray && !o->has_from && !o->has_to && !o->window_event) {
+        snprintf(note, sizeof note,
+                 "%zu event%s far from the rest (another clock?) left out of the window: "
+                 "--from/--to show them",
+                 c->n_stray, c->n_stray == 1 ? "" : "s");
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
     if (ok && n_hidden_rows) {
         snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn: --depth",
                  n_hidden_rows, n_hidden_rows == 1 ? "" : "s",
@@ -2070,6 +2132,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     ok = ok && tf_figure_describe(f, dtitle, "Trace timeline");
     free(order);
     free(pick);
+    free(rename);
     free(fig_lane);
     free(cc);
     tf_buf_fini(&label);

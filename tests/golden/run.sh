@@ -1,5 +1,6 @@
 #!/bin/sh
-# Golden tests: every folder here is a case holding trace.json, an optional
+# Golden tests: every folder here is a case holding trace.json (or
+# trace.json.gz), an optional
 # breakdown.json, an optional args file (extra flags, one line, '#' comments
 # allowed) and one expected.EXT per back-end.  Each back-end's output must
 # equal its expected file byte for byte.
@@ -28,8 +29,10 @@ pass=0
 fail=0
 for dir in "$here"/*/; do
     case=$(basename "$dir")
-    [ -f "$dir/trace.json" ] || continue
-    set -- --trace trace.json
+    trace=trace.json
+    [ -f "$dir/trace.json.gz" ] && trace=trace.json.gz
+    [ -f "$dir/$trace" ] || continue
+    set -- --trace "$trace"
     [ -f "$dir/breakdown.json" ] && set -- "$@" --breakdown breakdown.json
     extra=""
     [ -f "$dir/args" ] && extra=$(sed 's/#.*//' "$dir/args" | tr '\n' ' ')

@@ -84,7 +84,16 @@ for dir in $dirs; do
         bad "$name: rsvg-convert: $(head -3 "$tmp/err")"
     fi
 
-    # Bars: the model's (lane, candidate, start, dur) against the SVG's.
+    # Bars: the model's (lane, candidate, start, dur) against the SVG's; for
+    # the Chrome mode's model (schema 2, checked in depth by tests/chrome)
+    # their count.
+    if grep -q '"schema": "tracefig-figure-2"' "$tmp/$name.json"; then
+        want=$(grep -c '"shape": "' "$tmp/$name.json")
+        got=$(tr '\n' ' ' <"$svg" | sed 's/<g class="tf-bar[ "]/\n&/g' | grep -c '^<g class="tf-bar[ "]')
+        if [ "$want" -gt 0 ] && [ "$want" = "$got" ]; then ok; else
+            bad "$name: $got SVG bars for $want in the model"
+        fi
+    else
     sed -n 's/.*{"lane": "\([^"]*\)", "name": "[^"]*", "candidate": \([^,]*\), "start_ms": \([^,]*\), "dur_ms": \([^,]*\),.*/\1 \2 \3 \4/p' \
         "$tmp/$name.json" | sed 's/ null / - /' >"$tmp/want"
     tr '\n' ' ' <"$svg" | sed 's/<g class="tf-bar /\n&/g' | sed -n '/^<g class="tf-bar /p' |
@@ -99,6 +108,7 @@ for dir in $dirs; do
     else
         bad "$name: bars differ from the model:"
         diff "$tmp/want" "$tmp/got" | head -6
+    fi
     fi
 
     w=1

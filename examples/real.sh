@@ -1,0 +1,33 @@
+#!/bin/sh
+# Renders the README's pictures of real traces: files written by PyTorch's
+# profiler, clang and Chrome, which belong to other projects and are not in
+# this repository.  Reads them from ../shared/real-traces (or $REAL_TRACES)
+# and writes examples/real/NAME.svg; says SKIP when they are not there.
+#
+#   real.sh TRACEFIG
+set -eu
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")"
+src=${REAL_TRACES:-../../shared/real-traces}
+if [ ! -d "$src" ]; then
+    echo "SKIP examples/real: no real traces in $src (set REAL_TRACES)"
+    exit 0
+fi
+src=$(cd "$src" && pwd)
+mkdir -p real
+status=0
+render() {
+    name=$1
+    shift
+    if "$bin" "$@" -o "real/$name.svg"; then echo "examples: real/$name.svg"; else status=1; fi
+}
+# PyTorch profiler (Kineto), one rank of a distributed job: one training
+# step, host threads renamed, NCCL kernels on their own streams.
+render pytorch-distributed --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' \
+    --lanes '*thread 4037*=Main thread,*thread 23695*=Backward thread,GPU*'
+# clang -ftime-trace: one compile as a flame chart; the 148 "Total ..."
+# summary threads are hidden by default.
+render clang-time-trace --trace "$src/clang-ftime-trace.json"
+# Chrome: 250 ms of browser threads with the IPC flows between them.
+render chrome-flows --trace "$src/chrome-flow.json" --from 3.55s --to 3.8s --flows
+exit $status
