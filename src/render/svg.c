@@ -89,6 +89,13 @@ static void check(struct svg *s, int rc)
         s->failed = true;
 }
 
+/* An attribute whose value needs no cleaning (numbers, colours). */
+static void attr_plain(struct svg *s, const char *name, const char *value)
+{
+    if (!s->failed)
+        check(s, xml.xmlTextWriterWriteAttribute(s->w, X(name), X(value)));
+}
+
 static void attr(struct svg *s, const char *name, const char *value)
 {
     if (s->failed)
@@ -133,13 +140,13 @@ static void attr_class(struct svg *s, const char *list)
 static void attr_num(struct svg *s, const char *name, double v)
 {
     char buf[TF_NUM_MAX];
-    attr(s, name, tf_fmt_num(buf, v, DEC));
+    attr_plain(s, name, tf_fmt_num(buf, v, DEC));
 }
 
 static void attr_color(struct svg *s, const char *name, uint32_t rgb)
 {
     char buf[8];
-    attr(s, name, tf_fmt_color(buf, rgb));
+    attr_plain(s, name, tf_fmt_color(buf, rgb));
 }
 
 static void start(struct svg *s, const char *name)
@@ -241,7 +248,8 @@ static void svg_group_end(void *ctx)
     end(ctx);
 }
 
-/* Path data with absolute commands; H/V when a segment is axis-aligned. */
+/* Path data with absolute commands; H/V when a segment is axis-aligned
+ * (as printed: two points that print alike are the same point). */
 static void path_data(struct tf_buf *b, const struct tf_path *p)
 {
     tf_buf_clear(b);
@@ -249,28 +257,35 @@ static void path_data(struct tf_buf *b, const struct tf_path *p)
     /* A closed outline that repeats its first point: 'Z' draws that side. */
     if (p->closed && n > 2 && p->xs[n - 1] == p->xs[0] && p->ys[n - 1] == p->ys[0])
         n--;
+    char num[4][TF_NUM_MAX];
+    size_t len[4];
+    int cur = 0; /* num[cur], num[cur + 1]: this point; the other pair: the last */
     for (size_t i = 0; i < n; i++) {
-        double x = p->xs[i], y = p->ys[i];
-        char xs[TF_NUM_MAX], ys[TF_NUM_MAX];
-        tf_fmt_num(xs, x, DEC);
-        tf_fmt_num(ys, y, DEC);
+        char *xs = num[cur], *ys = num[cur + 1];
+        size_t xn = len[cur] = tf_fmt_num_len(xs, p->xs[i], DEC);
+        size_t yn = len[cur + 1] = tf_fmt_num_len(ys, p->ys[i], DEC);
+        int last = 2 - cur;
+        cur = last;
         if (i > 0) {
-            char px[TF_NUM_MAX], py[TF_NUM_MAX];
-            tf_fmt_num(px, p->xs[i - 1], DEC);
-            tf_fmt_num(py, p->ys[i - 1], DEC);
-            bool same_x = strcmp(xs, px) == 0, same_y = strcmp(ys, py) == 0;
+            bool same_x = xn == len[last] && memcmp(xs, num[last], xn) == 0;
+            bool same_y = yn == len[last + 1] && memcmp(ys, num[last + 1], yn) == 0;
             if (same_x && same_y)
                 continue;
             if (same_y) {
-                tf_buf_printf(b, "H%s", xs);
+                tf_buf_putc(b, 'H');
+                tf_buf_putn(b, xs, xn);
                 continue;
             }
             if (same_x) {
-                tf_buf_printf(b, "V%s", ys);
+                tf_buf_putc(b, 'V');
+                tf_buf_putn(b, ys, yn);
                 continue;
             }
         }
-        tf_buf_printf(b, "%c%s %s", i ? 'L' : 'M', xs, ys);
+        tf_buf_putc(b, i ? 'L' : 'M');
+        tf_buf_putn(b, xs, xn);
+        tf_buf_putc(b, ' ');
+        tf_buf_putn(b, ys, yn);
     }
     if (p->closed)
         tf_buf_putc(b, 'Z');
@@ -287,7 +302,7 @@ static void svg_path(void *ctx, const struct tf_path *p)
     start(s, "path");
     if (p->cls)
         attr_class(s, p->cls);
-    attr(s, "d", s->d.data);
+    attr_plain(s, "d", s->d.data ? s->d.data : "");
     if (p->has_fill) {
         attr_color(s, "fill", p->fill);
         if (p->fill_opacity < 1)
