@@ -156,6 +156,7 @@ parity-refresh:
 
 bench: $(BIN)
 	@sh tests/tools/bench.sh $(BIN)
+	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
 
 leakcheck: $(BIN)
