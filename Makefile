@@ -20,7 +20,12 @@ MANDIR = $(PREFIX)/share/man/man1
 CC ?= cc
 SAN ?=
 WERROR ?=
-PKGS = jansson libxml-2.0
+PKGS = jansson
+# libxml2 (SVG) is compiled against but not linked: src/render/svg.c
+# dlopen()s it at the first SVG render, so other runs do not load it and the
+# ICU and libstdc++ it brings.  The unit tests link it (they parse SVG).
+PKGS_LAZY = libxml-2.0
+UNIT_LIBS_XML := $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 
 # cairo is optional: without it the build succeeds without PDF/PNG output.
 # cairo-ft and freetype2 load the exact DejaVu font files for PDF/PNG text;
@@ -33,7 +38,6 @@ ifeq ($(HAVE_CAIRO),1)
 PKGS += zlib
 PKGS_HEADERS_ONLY = cairo cairo-ft freetype2
 CPPFLAGS_CAIRO = -DTF_HAVE_CAIRO=1
-LIBS_CAIRO = -ldl
 UNIT_LIBS_CAIRO := $(shell pkg-config --libs freetype2 2>/dev/null)
 endif
 
@@ -53,14 +57,14 @@ ifneq ($(WERROR),)
 WARN += -Werror
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_HEADERS_ONLY) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_LAZY) $(PKGS_HEADERS_ONLY) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
              $(SANFLAGS) $(CPPFLAGS_CAIRO) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS = $(PKG_LIBS) $(LIBS_CAIRO) -lm
+LIBS = $(PKG_LIBS) -ldl -lm
 
 # The source tree follows the pipeline: src/base (shared utilities), src/load
 # (input formats: the only code that sees JSON), src/model (trace and figure
@@ -110,7 +114,7 @@ $(BIN): $(BUILD)/obj/main.o $(LIB_OBJS)
 
 $(UNIT): $(UNIT_SRCS) $(LIB_OBJS) $(wildcard tests/unit/*.h) $(HDRS)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) \
-	    $(UNIT_LIBS_CAIRO)
+	    $(UNIT_LIBS_CAIRO) $(UNIT_LIBS_XML)
 
 # --- set-up ------------------------------------------------------------------
 
@@ -152,6 +156,7 @@ parity-refresh:
 
 bench: $(BIN)
 	@sh tests/tools/bench.sh $(BIN)
+	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
 
 leakcheck: $(BIN)

@@ -6,41 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *tf_fmt_num(char out[TF_NUM_MAX], double v, int decimals)
-{
-    if (!isfinite(v))
-        v = 0.0;
-    if (decimals < 0)
-        decimals = 0;
-    if (decimals > 9)
-        decimals = 9;
-    int n = snprintf(out, TF_NUM_MAX, "%.*f", decimals, v);
-    if (n < 0 || n >= TF_NUM_MAX) {
-        strcpy(out, "0");
-        return out;
-    }
-    /* Whatever the C library used as a decimal point becomes '.'. */
-    char *p = out + (out[0] == '-');
-    while (*p >= '0' && *p <= '9')
-        p++;
-    if (*p != '\0') {
-        char *q = p;
-        while (*q && !(*q >= '0' && *q <= '9'))
-            q++;
-        *p = '.';
-        memmove(p + 1, q, strlen(q) + 1);
-        /* Trim trailing zeros, then a bare point. */
-        char *end = out + strlen(out);
-        while (end > p + 1 && end[-1] == '0')
-            *--end = '\0';
-        if (end == p + 1)
-            *p = '\0';
-    }
-    if (strcmp(out, "-0") == 0)
-        strcpy(out, "0");
-    return out;
-}
-
 const char *tf_fmt_repr(char out[40], double v)
 {
     if (isnan(v))
@@ -117,7 +82,8 @@ const char *tf_fmt_color(char out[8], uint32_t rgb)
 void tf_buf_num(struct tf_buf *b, double v, int decimals)
 {
     char tmp[TF_NUM_MAX];
-    tf_buf_puts(b, tf_fmt_num(tmp, v, decimals));
+    size_t n = tf_fmt_num_len(tmp, v, decimals);
+    tf_buf_putn(b, tmp, n);
 }
 
 int tf_num_decimals(const double *v, size_t n)

@@ -17,9 +17,14 @@
 #define TF_NUM_MAX 340
 
 /* Writes v with `decimals` (0..9) fixed decimals, trailing zeros and a
- * trailing '.' removed, "-0" as "0".  Non-finite values print as "0"
+ * trailing '.' removed, "-0" as "0": the bytes of glibc's "%.*f" (the
+ * exact binary value rounded once, to nearest, ties to even), computed in
+ * integers without printf (fixed.c).  Non-finite values print as "0"
  * (callers reject them earlier).  Returns out. */
 const char *tf_fmt_num(char out[TF_NUM_MAX], double v, int decimals);
+
+/* The same, returning strlen(out). */
+size_t tf_fmt_num_len(char out[TF_NUM_MAX], double v, int decimals);
 
 /* tf_fmt_num into the buffer. */
 void tf_buf_num(struct tf_buf *b, double v, int decimals);

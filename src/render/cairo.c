@@ -58,7 +58,6 @@
 
 #ifdef TF_HAVE_CAIRO
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -75,6 +74,7 @@
 #include FT_FREETYPE_H
 #include <zlib.h>
 
+#include "base/dl.h"
 #include "base/utf8.h"
 #include "render/layout.h"
 #include "render/metrics.h"
@@ -95,9 +95,9 @@
 
 /* --- Lazy loading -----------------------------------------------------------
  * Every cairo and FreeType function this file calls, as
- * X(LIBRARY, return type, name, (parameter types)).  Each is called through
- * dl.NAME, a pointer of exactly that type; a static assertion below checks
- * it against the header's own declaration, so a typo here fails the build.
+ * X(LIBRARY, return type, name, (parameter types)) (base/dl.h).  Each is
+ * called through dl.NAME, a pointer of exactly that type, checked at
+ * compile time against the header's own declaration.
  * A function used without an entry here fails the link (cairo is not
  * linked).  cairo_pdf_surface_set_metadata needs cairo 1.16. */
 #define TF_DL_FUNCS(X)                                                                          \
@@ -167,89 +167,29 @@
  * reported as such rather than as cairo failing to load. */
 enum dl_lib { DL_FT, DL_CAIRO, DL_N_LIBS };
 
-static const struct {
-    const char *soname, *package;
-} dl_libs[DL_N_LIBS] = {
+static const struct tf_dl_lib dl_libs[DL_N_LIBS] = {
     [DL_FT] = {"libfreetype.so.6", "libfreetype6"},
     [DL_CAIRO] = {"libcairo.so.2", "libcairo2"},
 };
 
-/* One pointer type per function: dl_NAME_fn. */
-#define DL_TYPEDEF(LIB, RET, NAME, PARAMS) typedef RET (*dl_##NAME##_fn) PARAMS;
-TF_DL_FUNCS(DL_TYPEDEF)
-#undef DL_TYPEDEF
-
-/* The header's declaration of NAME must be compatible with dl_NAME_fn
- * (neither operand is evaluated, so nothing refers to the real symbol),
- * and dlsym's void * must fit the pointer (POSIX guarantees it). */
-#define DL_CHECK(LIB, RET, NAME, PARAMS)                                                        \
-    _Static_assert(_Generic(&NAME, dl_##NAME##_fn: 1, default: 0),                              \
-                   #NAME ": the prototype in TF_DL_FUNCS differs from the header's");           \
-    _Static_assert(sizeof(dl_##NAME##_fn) == sizeof(void *), #NAME ": pointer size");
-TF_DL_FUNCS(DL_CHECK)
-#undef DL_CHECK
-
-#define DL_MEMBER(LIB, RET, NAME, PARAMS) dl_##NAME##_fn NAME;
+TF_DL_FUNCS(TF_DL_TYPEDEF)
+TF_DL_FUNCS(TF_DL_CHECK)
 static struct dl_api {
-    TF_DL_FUNCS(DL_MEMBER)
+    TF_DL_FUNCS(TF_DL_MEMBER)
 } dl;
-#undef DL_MEMBER
 static bool dl_loaded; /* every pointer in dl is set */
 
-static const struct dl_sym {
-    enum dl_lib lib;
-    const char *name;
-    size_t offset; /* of the pointer in struct dl_api */
-} dl_syms[] = {
-#define DL_SYM(LIB, RET, NAME, PARAMS) {LIB, #NAME, offsetof(struct dl_api, NAME)},
-    TF_DL_FUNCS(DL_SYM)
-#undef DL_SYM
-};
+#define TF_DL_API struct dl_api
+static const struct tf_dl_sym dl_syms[] = {TF_DL_FUNCS(TF_DL_SYM)};
+#undef TF_DL_API
 
-/* Loads both libraries and fills dl, once per process; false with an error
- * in d (and dl untouched) when a library or a function is missing.  Each
- * library's functions are looked up before the next library is opened, so
- * a broken FreeType is reported as FreeType's fault, not cairo's. */
+/* Loads both libraries and fills dl, once per process. */
 static bool dl_load(struct tf_diag *d)
 {
-    if (dl_loaded)
-        return true;
-    void *handle[DL_N_LIBS] = {NULL};
-    struct dl_api api;
-    bool ok = true;
-    for (int lib = 0; ok && lib < DL_N_LIBS; lib++) {
-        handle[lib] = dlopen(dl_libs[lib].soname, RTLD_NOW | RTLD_LOCAL);
-        if (!handle[lib]) {
-            const char *why = dlerror();
-            ok = tf_diag_error(d, TF_EIO,
-                               "PDF/PNG output needs %s, which cannot be loaded: %.300s "
-                               "(install Debian's %s)",
-                               dl_libs[lib].soname, why ? why : "unknown error",
-                               dl_libs[lib].package);
-        }
-        for (size_t i = 0; ok && i < sizeof dl_syms / sizeof dl_syms[0]; i++) {
-            const struct dl_sym *s = &dl_syms[i];
-            if (s->lib != (enum dl_lib)lib)
-                continue;
-            void *p = dlsym(handle[lib], s->name);
-            if (p)
-                memcpy((char *)&api + s->offset, &p, sizeof p);
-            else
-                ok = tf_diag_error(d, TF_EIO,
-                                   "PDF/PNG output: %s has no function %s (too old or "
-                                   "broken; install Debian's %s)",
-                                   dl_libs[lib].soname, s->name, dl_libs[lib].package);
-        }
-    }
-    if (!ok) {
-        for (int i = 0; i < DL_N_LIBS; i++)
-            if (handle[i])
-                dlclose(handle[i]);
-        return false;
-    }
-    dl = api;
-    dl_loaded = true;
-    return true;
+    if (!dl_loaded)
+        dl_loaded = tf_dl_load("PDF/PNG output", dl_libs, DL_N_LIBS, dl_syms,
+                               sizeof dl_syms / sizeof dl_syms[0], &dl, sizeof dl, d);
+    return dl_loaded;
 }
 
 enum font_slot { FONT_BOOK = 0, FONT_BOLD = 1 };

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/dl.h"
 #include "base/escape.h"
 #include "base/num.h"
 #include "render/layout.h"
@@ -30,6 +31,45 @@
 #include "render/templates.h"
 
 #define DEC 2
+
+/* --- Lazy loading -----------------------------------------------------------
+ * libxml2 brings ICU and libstdc++, whose relocations cost more than the
+ * whole figure: it is dlopen()ed at the first SVG render (base/dl.h), and
+ * every function this file calls goes through xml.NAME. */
+#define TF_XML_FUNCS(X)                                                                                  \
+    X(0, int, xmlTextWriterStartDocument, (xmlTextWriterPtr, const char *, const char *, const char *))  \
+    X(0, int, xmlTextWriterEndDocument, (xmlTextWriterPtr))                                              \
+    X(0, int, xmlTextWriterStartElement, (xmlTextWriterPtr, const xmlChar *))                            \
+    X(0, int, xmlTextWriterEndElement, (xmlTextWriterPtr))                                               \
+    X(0, int, xmlTextWriterWriteAttribute, (xmlTextWriterPtr, const xmlChar *, const xmlChar *))         \
+    X(0, int, xmlTextWriterWriteString, (xmlTextWriterPtr, const xmlChar *))                             \
+    X(0, int, xmlTextWriterSetIndent, (xmlTextWriterPtr, int))                                           \
+    X(0, int, xmlTextWriterSetIndentString, (xmlTextWriterPtr, const xmlChar *))                         \
+    X(0, xmlTextWriterPtr, xmlNewTextWriterMemory, (xmlBufferPtr, int))                                  \
+    X(0, void, xmlFreeTextWriter, (xmlTextWriterPtr))                                                    \
+    X(0, xmlBufferPtr, xmlBufferCreate, (void))                                                          \
+    X(0, const xmlChar *, xmlBufferContent, (const xmlBuffer *))                                         \
+    X(0, int, xmlBufferLength, (const xmlBuffer *))                                                      \
+    X(0, void, xmlBufferFree, (xmlBufferPtr))
+TF_XML_FUNCS(TF_DL_TYPEDEF)
+TF_XML_FUNCS(TF_DL_CHECK)
+static struct xml_api {
+    TF_XML_FUNCS(TF_DL_MEMBER)
+} xml;
+static bool xml_loaded;
+
+#define TF_DL_API struct xml_api
+static const struct tf_dl_sym xml_syms[] = {TF_XML_FUNCS(TF_DL_SYM)};
+#undef TF_DL_API
+static const struct tf_dl_lib xml_lib = {"libxml2.so.2", "libxml2"};
+
+static bool xml_load(struct tf_diag *d)
+{
+    if (!xml_loaded)
+        xml_loaded = tf_dl_load("SVG output", &xml_lib, 1, xml_syms,
+                                sizeof xml_syms / sizeof xml_syms[0], &xml, sizeof xml, d);
+    return xml_loaded;
+}
 
 struct svg {
     xmlTextWriterPtr w;
@@ -49,6 +89,13 @@ static void check(struct svg *s, int rc)
         s->failed = true;
 }
 
+/* An attribute whose value needs no cleaning (numbers, colours). */
+static void attr_plain(struct svg *s, const char *name, const char *value)
+{
+    if (!s->failed)
+        check(s, xml.xmlTextWriterWriteAttribute(s->w, X(name), X(value)));
+}
+
 static void attr(struct svg *s, const char *name, const char *value)
 {
     if (s->failed)
@@ -58,7 +105,7 @@ static void attr(struct svg *s, const char *name, const char *value)
         s->failed = true;
         return;
     }
-    check(s, xmlTextWriterWriteAttribute(s->w, X(name), X(clean)));
+    check(s, xml.xmlTextWriterWriteAttribute(s->w, X(name), X(clean)));
     free(clean);
 }
 
@@ -93,25 +140,25 @@ static void attr_class(struct svg *s, const char *list)
 static void attr_num(struct svg *s, const char *name, double v)
 {
     char buf[TF_NUM_MAX];
-    attr(s, name, tf_fmt_num(buf, v, DEC));
+    attr_plain(s, name, tf_fmt_num(buf, v, DEC));
 }
 
 static void attr_color(struct svg *s, const char *name, uint32_t rgb)
 {
     char buf[8];
-    attr(s, name, tf_fmt_color(buf, rgb));
+    attr_plain(s, name, tf_fmt_color(buf, rgb));
 }
 
 static void start(struct svg *s, const char *name)
 {
     if (!s->failed)
-        check(s, xmlTextWriterStartElement(s->w, X(name)));
+        check(s, xml.xmlTextWriterStartElement(s->w, X(name)));
 }
 
 static void end(struct svg *s)
 {
     if (!s->failed)
-        check(s, xmlTextWriterEndElement(s->w));
+        check(s, xml.xmlTextWriterEndElement(s->w));
 }
 
 static void text_content(struct svg *s, const char *str)
@@ -123,7 +170,7 @@ static void text_content(struct svg *s, const char *str)
         s->failed = true;
         return;
     }
-    check(s, xmlTextWriterWriteString(s->w, X(clean)));
+    check(s, xml.xmlTextWriterWriteString(s->w, X(clean)));
     free(clean);
 }
 
@@ -141,7 +188,7 @@ static void svg_begin(void *ctx, double width, double height, const char *title,
     char w[TF_NUM_MAX], h[TF_NUM_MAX], box[2 * TF_NUM_MAX + 8];
     tf_fmt_num(w, width, DEC);
     tf_fmt_num(h, height, DEC);
-    check(s, xmlTextWriterStartDocument(s->w, NULL, "UTF-8", NULL));
+    check(s, xml.xmlTextWriterStartDocument(s->w, NULL, "UTF-8", NULL));
     start(s, "svg");
     attr(s, "xmlns", "http://www.w3.org/2000/svg");
     attr(s, "class", "tracefig");
@@ -201,7 +248,8 @@ static void svg_group_end(void *ctx)
     end(ctx);
 }
 
-/* Path data with absolute commands; H/V when a segment is axis-aligned. */
+/* Path data with absolute commands; H/V when a segment is axis-aligned
+ * (as printed: two points that print alike are the same point). */
 static void path_data(struct tf_buf *b, const struct tf_path *p)
 {
     tf_buf_clear(b);
@@ -209,28 +257,35 @@ static void path_data(struct tf_buf *b, const struct tf_path *p)
     /* A closed outline that repeats its first point: 'Z' draws that side. */
     if (p->closed && n > 2 && p->xs[n - 1] == p->xs[0] && p->ys[n - 1] == p->ys[0])
         n--;
+    char num[4][TF_NUM_MAX];
+    size_t len[4];
+    int cur = 0; /* num[cur], num[cur + 1]: this point; the other pair: the last */
     for (size_t i = 0; i < n; i++) {
-        double x = p->xs[i], y = p->ys[i];
-        char xs[TF_NUM_MAX], ys[TF_NUM_MAX];
-        tf_fmt_num(xs, x, DEC);
-        tf_fmt_num(ys, y, DEC);
+        char *xs = num[cur], *ys = num[cur + 1];
+        size_t xn = len[cur] = tf_fmt_num_len(xs, p->xs[i], DEC);
+        size_t yn = len[cur + 1] = tf_fmt_num_len(ys, p->ys[i], DEC);
+        int last = 2 - cur;
+        cur = last;
         if (i > 0) {
-            char px[TF_NUM_MAX], py[TF_NUM_MAX];
-            tf_fmt_num(px, p->xs[i - 1], DEC);
-            tf_fmt_num(py, p->ys[i - 1], DEC);
-            bool same_x = strcmp(xs, px) == 0, same_y = strcmp(ys, py) == 0;
+            bool same_x = xn == len[last] && memcmp(xs, num[last], xn) == 0;
+            bool same_y = yn == len[last + 1] && memcmp(ys, num[last + 1], yn) == 0;
             if (same_x && same_y)
                 continue;
             if (same_y) {
-                tf_buf_printf(b, "H%s", xs);
+                tf_buf_putc(b, 'H');
+                tf_buf_putn(b, xs, xn);
                 continue;
             }
             if (same_x) {
-                tf_buf_printf(b, "V%s", ys);
+                tf_buf_putc(b, 'V');
+                tf_buf_putn(b, ys, yn);
                 continue;
             }
         }
-        tf_buf_printf(b, "%c%s %s", i ? 'L' : 'M', xs, ys);
+        tf_buf_putc(b, i ? 'L' : 'M');
+        tf_buf_putn(b, xs, xn);
+        tf_buf_putc(b, ' ');
+        tf_buf_putn(b, ys, yn);
     }
     if (p->closed)
         tf_buf_putc(b, 'Z');
@@ -247,7 +302,7 @@ static void svg_path(void *ctx, const struct tf_path *p)
     start(s, "path");
     if (p->cls)
         attr_class(s, p->cls);
-    attr(s, "d", s->d.data);
+    attr_plain(s, "d", s->d.data ? s->d.data : "");
     if (p->has_fill) {
         attr_color(s, "fill", p->fill);
         if (p->fill_opacity < 1)
@@ -306,7 +361,7 @@ static void svg_end(void *ctx)
     struct svg *s = ctx;
     end(s); /* svg */
     if (!s->failed)
-        check(s, xmlTextWriterEndDocument(s->w));
+        check(s, xml.xmlTextWriterEndDocument(s->w));
 }
 
 static const struct tf_draw svg_draw = {
@@ -322,33 +377,35 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
                        struct tf_buf *out, struct tf_diag *d)
 {
     (void)o;
+    if (!xml_load(d))
+        return false;
     struct tf_scene scene;
     tf_scene_init(&scene);
     if (!tf_layout(f, &scene)) {
         tf_scene_fini(&scene);
         return tf_diag_oom(d, "svg");
     }
-    xmlBufferPtr xb = xmlBufferCreate();
-    xmlTextWriterPtr w = xb ? xmlNewTextWriterMemory(xb, 0) : NULL;
+    xmlBufferPtr xb = xml.xmlBufferCreate();
+    xmlTextWriterPtr w = xb ? xml.xmlNewTextWriterMemory(xb, 0) : NULL;
     if (!w) {
         if (xb)
-            xmlBufferFree(xb);
+            xml.xmlBufferFree(xb);
         tf_scene_fini(&scene);
         return tf_diag_oom(d, "svg");
     }
-    xmlTextWriterSetIndent(w, 1);
-    xmlTextWriterSetIndentString(w, X(""));
+    xml.xmlTextWriterSetIndent(w, 1);
+    xml.xmlTextWriterSetIndentString(w, X(""));
     struct svg s = {.w = w};
     tf_buf_init(&s.d);
     tf_buf_init(&s.cls);
     tf_scene_draw(&scene, &svg_draw, &s);
-    xmlFreeTextWriter(w); /* flushes into xb */
+    xml.xmlFreeTextWriter(w); /* flushes into xb */
     bool ok = !s.failed && !s.d.oom;
     if (ok) {
-        tf_buf_putn(out, (const char *)xmlBufferContent(xb), (size_t)xmlBufferLength(xb));
+        tf_buf_putn(out, (const char *)xml.xmlBufferContent(xb), (size_t)xml.xmlBufferLength(xb));
         ok = !out->oom;
     }
-    xmlBufferFree(xb);
+    xml.xmlBufferFree(xb);
     tf_buf_fini(&s.d);
     tf_buf_fini(&s.cls);
     tf_scene_fini(&scene);
