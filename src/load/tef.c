@@ -577,7 +577,7 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
     r.name = t->name.data ? t->name.data : "";
     get_id(data, &f[TF_TEF_F_PID], &t->pid, &r.pid);
     get_id(data, &f[TF_TEF_F_TID], &t->tid, &r.tid);
-    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC) {
+    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC || (ph == 'X' && t->sink->args_pass1)) {
         if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
             r.cat = t->cat.data;
         const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];

@@ -232,6 +232,7 @@ struct tf_tef_sink {
     bool (*collect)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     bool (*finish)(void *ctx, struct tf_diag *d);
     void *ctx;
+    bool args_pass1; /* index() also gets the category and args of X events */
 };
 
 /* --- what a loader keeps ---------------------------------------------------------- */

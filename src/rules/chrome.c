@@ -51,6 +51,7 @@
 #include "base/jsonlite.h"
 #include "base/num.h"
 #include "base/strtab.h"
+#include "rules/stats.h"
 #include "rules/ticks.h"
 
 #define MAX_CLUSTERS 64
@@ -429,8 +430,8 @@ struct lane {
     bool all_total;
     bool all_span; /* every slice is the profiler's span */
     /* the union of its slices in the window, for the statistics */
-    int64_t u0, u1, busy;
-    bool u_on;
+    struct tf_ivset busy;
+    bool busy_sorted; /* busy is normalized: slices came in start order */
 };
 
 struct flow_end {
@@ -476,6 +477,10 @@ struct chrome {
     struct flow_end *flows;
     size_t n_flows, cap_flows;
     size_t n_late, n_wide_instants;
+    /* GPU work for the breakdown (the window's, or the trace's with
+     * --stats-scope trace): every counted event, compute, communication */
+    struct tf_ivset gpu_all, gpu_comp, gpu_comm;
+    size_t gpu_added; /* intervals added since the last normalize */
     struct tf_buf tmp;
     bool oom;
 };
@@ -712,6 +717,85 @@ static bool profiler_span(const struct tf_tef_rec *r)
            (!r->cat || strcmp(r->cat, "Trace") == 0);
 }
 
+/* --- GPU work, for the statistics ------------------------------------------------- */
+
+/* args.stream as HTA reads it (Python's int() of the value): a number
+ * (truncated), a boolean, or a string of an integer; anything else is -1,
+ * "no stream". */
+static long long stream_of(const struct tf_tef_rec *r)
+{
+    size_t n;
+    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, "stream", &n) : NULL;
+    if (!v || n == 0)
+        return -1;
+    if (v[0] == 't' || v[0] == 'f')
+        return v[0] == 't';
+    if (v[0] == '"') {
+        /* int("  7 "): blanks, a sign, digits (with single underscores). */
+        const unsigned char *p = v + 1, *e = v + n - 1;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        bool neg = p < e && *p == '-';
+        if (p < e && (*p == '-' || *p == '+'))
+            p++;
+        if (p == e || *p == '_' || e[-1] == '_')
+            return -1;
+        long long x = 0;
+        for (; p < e; p++) {
+            if (*p == '_' && p[1] != '_')
+                continue;
+            if (*p < '0' || *p > '9' || x > 100000000000000000LL)
+                return -1;
+            x = x * 10 + (*p - '0');
+        }
+        return neg ? -x : x;
+    }
+    double x;
+    if (!tf_jl_double(v, n, &x) || !(x > -1e18 && x < 1e18))
+        return -1;
+    return (long long)x; /* truncation, as int(float) */
+}
+
+/* Keeps the GPU sets small: merge once they have doubled. */
+static void gpu_tidy(struct chrome *c)
+{
+    if (c->gpu_added < 4096 || c->gpu_added < c->gpu_all.n / 2)
+        return;
+    tf_ivset_normalize(&c->gpu_all);
+    tf_ivset_normalize(&c->gpu_comp);
+    tf_ivset_normalize(&c->gpu_comm);
+    c->gpu_added = 0;
+}
+
+/* A complete event's GPU work, [lo, hi) once clipped: a kernel, memcpy or
+ * memset on a GPU stream (an integer args.stream other than -1), not a
+ * runtime or driver call, not synchronisation (man page, STATISTICS). */
+static void gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi)
+{
+    int64_t t0 = r->ts > lo ? r->ts : lo, t1 = r->ts + r->dur < hi ? r->ts + r->dur : hi;
+    if (r->ph != 'X' || t1 <= t0)
+        return;
+    if (r->cat && (strcmp(r->cat, "cuda_runtime") == 0 || strcmp(r->cat, "cuda_driver") == 0 ||
+                   strcmp(r->cat, "Trace") == 0))
+        return;
+    if (!r->cat || stream_of(r) == -1)
+        return;
+    enum tf_kernel_class k = tf_stats_kernel_class(r->name, r->cat);
+    if (k == TF_KERNEL_NONE)
+        return;
+    bool ok = tf_ivset_add(&c->gpu_all, t0, t1);
+    if (k == TF_KERNEL_COMPUTE)
+        ok = ok && tf_ivset_add(&c->gpu_comp, t0, t1);
+    else if (k == TF_KERNEL_COMM)
+        ok = ok && tf_ivset_add(&c->gpu_comm, t0, t1);
+    if (!ok)
+        c->oom = true;
+    c->gpu_added++;
+    gpu_tidy(c);
+}
+
 static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
@@ -721,6 +805,8 @@ static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         meta(c, r);
         break;
     case TF_TEF_SLICE:
+        if (c->o->stats_trace_scope)
+            gpu_event(c, r, INT64_MIN, INT64_MAX);
         if (profiler_span(r))
             break;
         if (!r->open_end)
@@ -841,6 +927,7 @@ static struct lane *lane_for(struct chrome *c, size_t t)
     struct lane *ln = &c->lanes[c->n_lanes++];
     memset(ln, 0, sizeof *ln);
     ln->thread = t;
+    ln->busy_sorted = true;
     c->lane_of_thr[t] = c->n_lanes;
     return ln;
 }
@@ -872,17 +959,18 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
     int64_t t1 = p->open_end || p->t1 > c->w1 ? c->w1 : p->t1;
     if (t1 < t0)
         t1 = t0;
-    /* The lane's busy time (slices only). */
-    if (!p->instant) {
-        if (ln->u_on && t0 <= ln->u1) {
-            if (t1 > ln->u1)
-                ln->u1 = t1;
+    /* The lane's busy time (slices only), merged as it grows. */
+    if (!p->instant && t1 > t0) {
+        struct tf_ivset *u = &ln->busy;
+        struct tf_ival *last = u->n ? &u->v[u->n - 1] : NULL;
+        if (last && t0 >= last->lo && t0 <= last->hi) {
+            if (t1 > last->hi)
+                last->hi = t1;
         } else {
-            if (ln->u_on)
-                ln->busy += ln->u1 - ln->u0;
-            ln->u0 = t0;
-            ln->u1 = t1;
-            ln->u_on = true;
+            if (last && t0 < last->lo)
+                ln->busy_sorted = false;
+            if (!tf_ivset_add(u, t0, t1))
+                c->oom = true;
         }
     }
     /* Its row: the first free at its start.  Instants go on row 0. */
@@ -1114,6 +1202,8 @@ static bool collect_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d
             return !c->oom;
     }
 slice:
+    if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope)
+        gpu_event(c, r, c->w0, c->w1);
     if (r->kind == TF_TEF_ASYNC && !c->o->async)
         return true;
     if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT && r->kind != TF_TEF_ASYNC)
@@ -1166,9 +1256,9 @@ static bool finish_rec(void *ctx, struct tf_diag *d)
         drain(c, ln, SIZE_MAX);
         for (unsigned r = 0; r < ln->n_acc; r++)
             flush_acc(c, ln, r);
-        if (ln->u_on)
-            ln->busy += ln->u1 - ln->u0;
-        ln->u_on = false;
+        if (!ln->busy_sorted)
+            tf_ivset_normalize(&ln->busy);
+        ln->busy_sorted = true;
     }
     if (c->oom)
         return tf_diag_oom(d, NULL);
@@ -1332,6 +1422,22 @@ static void process_name(const char *s, struct tf_buf *out)
 
 /* "process / thread" from the metadata, else from the ids; a process's
  * only lane, of a thread without a name, is the process's name alone. */
+/* A process's label (appended to out); true when it has a name. */
+static bool proc_label(const struct proc *p, struct tf_buf *out)
+{
+    size_t n0 = out->len;
+    /* Kineto names its GPU processes after the host program and labels
+     * them "GPU 0": the label says more (but not its host's "CPU"). */
+    if (p->labels && *p->labels && strcmp(p->labels, "CPU") != 0)
+        trimmed(p->labels, out);
+    else if (p->name && *p->name)
+        process_name(p->name, out);
+    if (out->len > n0)
+        return true;
+    id_label(out, "pid", &p->pid);
+    return false;
+}
+
 static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
 {
     const struct thr *th = &c->thrs[t];
@@ -1339,15 +1445,7 @@ static void lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
     struct tf_buf pl, tl;
     tf_buf_init(&pl);
     tf_buf_init(&tl);
-    /* Kineto names its GPU processes after the host program and labels
-     * them "GPU 0": the label says more (but not its host's "CPU"). */
-    if (p->labels && *p->labels && strcmp(p->labels, "CPU") != 0)
-        trimmed(p->labels, &pl);
-    else if (p->name && *p->name)
-        process_name(p->name, &pl);
-    bool named = pl.len > 0;
-    if (!pl.len)
-        id_label(&pl, "pid", &p->pid);
+    bool named = proc_label(p, &pl);
     if (th->name && *th->name)
         trimmed(th->name, &tl);
     else if (th->tid.kind == TF_ID_STR && strncmp(th->tid.str, "async ", 6) == 0)
@@ -1548,7 +1646,11 @@ static void chrome_free(struct chrome *c)
         free(ln->acc);
         free(ln->bars);
         free(ln->sample);
+        tf_ivset_fini(&ln->busy);
     }
+    tf_ivset_fini(&c->gpu_all);
+    tf_ivset_fini(&c->gpu_comp);
+    tf_ivset_fini(&c->gpu_comm);
     for (size_t i = 0; i < c->n_flows; i++)
         free(c->flows[i].id);
     free(c->flows);
@@ -1589,6 +1691,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .collect = collect_rec,
         .finish = finish_rec,
         .ctx = c,
+        .args_pass1 = o->stats_trace_scope,
     };
     k->state = c;
     return true;
@@ -1615,6 +1718,109 @@ const struct tf_mode tf_mode_chrome = {
 };
 
 /* --- build ---------------------------------------------------------------------------- */
+
+/* --- the statistics ------------------------------------------------------------ */
+
+/* The --annotate line: the GPU breakdown when there is GPU work, else each
+ * group's busy share of the window (the first four). */
+static bool chrome_summary(struct tf_figure *f)
+{
+    const struct tf_stats *s = &f->stats;
+    char a[TF_NUM_MAX], b[TF_NUM_MAX], e[TF_NUM_MAX];
+    struct tf_buf line;
+    tf_buf_init(&line);
+    if (s->has_gpu && s->gpu.kernel_span_ms > 0) {
+        double span = s->gpu.kernel_span_ms;
+        tf_buf_printf(&line, "GPU compute %s %%, non-compute %s %%, idle %s %%",
+                      tf_fmt_num(a, 100.0 * s->gpu.compute_ms / span, 0),
+                      tf_fmt_num(b, 100.0 * s->gpu.non_compute_ms / span, 0),
+                      tf_fmt_num(e, 100.0 * s->gpu.idle_ms / span, 0));
+        if (s->gpu.has_comm)
+            tf_buf_printf(&line, ", comm/compute overlap %s %%",
+                          tf_fmt_num(a, s->gpu.comm_comp_overlap_pct, 0));
+        if (s->gpu.scope_trace)
+            tf_buf_puts(&line, " (whole trace)");
+    } else {
+        for (size_t i = 0; i < s->n_groups && i < 4; i++)
+            tf_buf_printf(&line, "%s%s busy %s %%", i ? ", " : "", s->groups[i].label,
+                          tf_fmt_num(a, s->window_ms > 0 ? 100.0 * s->groups[i].busy_ms /
+                                                               s->window_ms
+                                                         : 0.0,
+                                     0));
+    }
+    f->stats.summary = tf_figure_buf(f, &line);
+    tf_buf_fini(&line);
+    return f->stats.summary != NULL;
+}
+
+/* The overlap statistics of the window: each drawn lane's busy time (the
+ * exact union of its slices, before any merging into dense spans), one
+ * group per process, the --group groups, and the GPU breakdown. */
+static bool chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
+                         const size_t *pick, size_t n_pick)
+{
+    struct tf_stats_clock clk = {1e6, c->w0, c->w1};
+    struct tf_ivset *sets = calloc(n_pick ? n_pick : 1, sizeof *sets);
+    size_t *idx = calloc(n_pick ? n_pick : 1, sizeof *idx);
+    size_t *proc_of_group = calloc(n_pick ? n_pick : 1, sizeof *proc_of_group);
+    struct tf_stats_group_in *groups = calloc(n_pick ? n_pick : 1, sizeof *groups);
+    struct tf_buf labels;
+    tf_buf_init(&labels);
+    bool ok = sets && idx && proc_of_group && groups;
+    for (size_t i = 0; ok && i < n_pick; i++) {
+        const struct tf_ivset *b = &c->lanes[pick[i]].busy;
+        for (size_t k = 0; ok && k < b->n; k++)
+            ok = tf_ivset_add(&sets[i], b->v[k].lo, b->v[k].hi);
+        tf_ivset_normalize(&sets[i]);
+        tf_ivset_clip(&sets[i], c->w0, c->w1);
+    }
+    /* Groups: the processes, in the order their first lane is drawn; the
+     * lanes of group g are idx[first[g] ..], gathered process by process. */
+    size_t n_groups = 0, used = 0;
+    for (size_t i = 0; ok && i < n_pick; i++) {
+        size_t p = c->thrs[c->lanes[pick[i]].thread].proc;
+        bool seen = false;
+        for (size_t g = 0; g < n_groups && !seen; g++)
+            seen = proc_of_group[g] == p;
+        if (seen)
+            continue;
+        size_t first = used;
+        for (size_t k = i; k < n_pick; k++)
+            if (c->thrs[c->lanes[pick[k]].thread].proc == p)
+                idx[used++] = k;
+        proc_of_group[n_groups] = p;
+        groups[n_groups++] = (struct tf_stats_group_in){NULL, idx + first, used - first};
+    }
+    /* Their labels, once the buffer no longer moves. */
+    size_t *at = calloc(n_groups ? n_groups : 1, sizeof *at);
+    ok = ok && at;
+    for (size_t g = 0; ok && g < n_groups; g++) {
+        at[g] = labels.len;
+        proc_label(&c->procs[proc_of_group[g]], &labels);
+        tf_buf_putc(&labels, '\0');
+        ok = !labels.oom;
+    }
+    for (size_t g = 0; ok && g < n_groups; g++)
+        groups[g].label = labels.data + at[g];
+    ok = ok && tf_stats_fill(f, &clk, sets, groups, n_groups, o);
+    if (ok && c->gpu_all.n) {
+        tf_ivset_normalize(&c->gpu_all);
+        tf_ivset_normalize(&c->gpu_comp);
+        tf_ivset_normalize(&c->gpu_comm);
+        tf_stats_gpu_breakdown(f, &clk, &c->gpu_all, &c->gpu_comp, &c->gpu_comm);
+        f->stats.gpu.scope_trace = o->stats_trace_scope;
+    }
+    ok = ok && chrome_summary(f);
+    for (size_t i = 0; sets && i < n_pick; i++)
+        tf_ivset_fini(&sets[i]);
+    free(sets);
+    free(idx);
+    free(proc_of_group);
+    free(groups);
+    free(at);
+    tf_buf_fini(&labels);
+    return ok;
+}
 
 /* --- which lanes ----------------------------------------------------------- */
 
@@ -2089,6 +2295,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; ok && i < f->n_cats; i++)
         ok = tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i);
     ok = ok && (!o->flows || add_arrows(c, f, fig_lane, per));
+    ok = ok && chrome_stats(c, o, f, pick, n_pick);
     /* Notes: what is not drawn, and how to draw it. */
     char note[240];
     if (ok && n_cut) {
