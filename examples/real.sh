@@ -23,7 +23,7 @@ render() {
 }
 # PyTorch profiler (Kineto), one rank of a distributed job: one training
 # step, host threads renamed, NCCL kernels on their own streams.
-render pytorch-distributed --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' \
+render pytorch-distributed --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' --annotate \
     --lanes '*thread 4037*=Main thread,*thread 23695*=Backward thread,GPU*'
 # clang -ftime-trace: one compile as a flame chart; the 148 "Total ..."
 # summary threads are hidden by default.
