@@ -20,7 +20,8 @@ MANDIR = $(PREFIX)/share/man/man1
 CC ?= cc
 SAN ?=
 WERROR ?=
-PKGS = jansson libxml-2.0
+# zlib reads gzip'd traces (src/load/input.c): always linked.
+PKGS = jansson libxml-2.0 zlib
 
 # cairo is optional: without it the build succeeds without PDF/PNG output.
 # cairo-ft and freetype2 load the exact DejaVu font files for PDF/PNG text;
@@ -30,7 +31,6 @@ PKGS = jansson libxml-2.0
 # Only zlib (and -ldl) is linked; the unit tests also link FreeType.
 HAVE_CAIRO := $(shell pkg-config --exists cairo cairo-ft freetype2 zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_CAIRO),1)
-PKGS += zlib
 PKGS_HEADERS_ONLY = cairo cairo-ft freetype2
 CPPFLAGS_CAIRO = -DTF_HAVE_CAIRO=1
 LIBS_CAIRO = -ldl

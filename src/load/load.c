@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "load/chrome.h"
 #include "load/input.h"
@@ -73,13 +74,25 @@ static bool whole_chrome(const json_t *root, const char *file, const struct tf_k
     return ok;
 }
 
-static bool load_whole(FILE *f, const char *path, const struct tf_keep *keep,
+/* jansson reads the document through the input (so gzip'd too). */
+static size_t read_input(void *buf, size_t n, void *in)
+{
+    ssize_t r = tf_input_read(in, buf, n);
+    return r < 0 ? (size_t)-1 : (size_t)r;
+}
+
+static bool load_whole(struct tf_input *in, const char *path, const struct tf_keep *keep,
                        struct tf_trace *out, struct tf_diag *d)
 {
     const char *file = tf_diag_name(path);
-    json_t *root = tf_parse_file(f, path, d);
-    if (!root)
+    json_error_t err;
+    json_t *root = json_load_callback(read_input, in, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        if (!tf_diag_failed(d)) /* else the input reported a read error */
+            tf_diag_error(d, TF_EBADINPUT, "%s:%d:%d: %s", file, err.line, err.column,
+                          err.text);
         return false;
+    }
     struct tf_doc doc = {
         .top_array = json_is_array(root),
         .meta = json_is_object(root) ? root : NULL,
@@ -99,21 +112,23 @@ static bool load_whole(FILE *f, const char *path, const struct tf_keep *keep,
 bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
                    struct tf_diag *d)
 {
-    FILE *f = tf_open_input(path, d);
-    if (!f)
+    struct tf_input *in = tf_input_open(path, NULL, d);
+    if (!in)
         return false;
     const char *mode = getenv("TRACEFIG_LOAD");
     bool stream;
     struct stat st;
+    int rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
     if (mode && strcmp(mode, "whole") == 0)
         stream = false;
     else if (mode && strcmp(mode, "stream") == 0)
         stream = true;
     else
-        stream = fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
-                 st.st_size >= TF_STREAM_MIN_BYTES;
-    bool ok = stream ? tf_load_stream(f, path, keep, out, d) : load_whole(f, path, keep, out, d);
-    tf_close_input(f);
+        stream = rc != 0 || !S_ISREG(st.st_mode) || st.st_size >= TF_STREAM_MIN_BYTES ||
+                 tf_input_is_gzip(in);
+    bool ok = stream ? tf_load_stream(in, path, keep, out, d)
+                     : load_whole(in, path, keep, out, d);
+    tf_input_close(in);
     if (!ok) {
         tf_trace_fini(out);
         tf_trace_init(out);

@@ -36,8 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/utf8.h"
@@ -96,6 +94,16 @@ static void advance_pos(long *line, long *col, const unsigned char *p, size_t n)
     *col = (long)count_chars(p + k, n - k);
 }
 
+struct pos {
+    long line, col;
+};
+
+static void advance_piece(void *ctx, const unsigned char *p, size_t n)
+{
+    struct pos *at = ctx;
+    advance_pos(&at->line, &at->col, p, n);
+}
+
 void tf_scan_locate(const struct tf_scan *s, size_t off, long *line, long *col)
 {
     if (off > s->len)
@@ -104,17 +112,11 @@ void tf_scan_locate(const struct tf_scan *s, size_t off, long *line, long *col)
     *col = s->col;
     if (s->lazy_pos) {
         /* Nothing was counted while scanning: count the bytes before the
-         * buffer now, from the file. */
-        unsigned char tmp[1 << 16];
-        uint64_t at = s->start_off;
-        while (at < s->base) {
-            size_t want = s->base - at < sizeof tmp ? (size_t)(s->base - at) : sizeof tmp;
-            ssize_t n = pread(s->fd, tmp, want, (off_t)at);
-            if (n <= 0)
-                break;
-            advance_pos(line, col, tmp, (size_t)n);
-            at += (uint64_t)n;
-        }
+         * buffer now, from the input. */
+        struct pos p = {*line, *col};
+        tf_input_reread(s->in, s->start_off, s->base, advance_piece, &p);
+        *line = p.line;
+        *col = p.col;
     }
     advance_pos(line, col, s->buf, off);
 }
@@ -202,24 +204,19 @@ static bool refill(struct tf_scan *s)
         s->buf = p;
         s->cap = cap;
     }
-    for (;;) {
-        ssize_t n = read(s->fd, s->buf + s->len, s->cap - s->len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            s->failed = true;
-            return tf_diag_error(s->d, TF_EBADINPUT, "%s: cannot read: %s", s->file,
-                                 strerror(errno));
-        }
-        if (n == 0) {
-            s->eof = true;
-            s->buf[s->len] = '\0';
-            return false;
-        }
-        s->len += (size_t)n;
-        s->buf[s->len] = '\0';
-        return true;
+    ssize_t n = tf_input_read(s->in, s->buf + s->len, s->cap - s->len);
+    if (n < 0) { /* reported by the input */
+        s->failed = true;
+        return false;
     }
+    if (n == 0) {
+        s->eof = true;
+        s->buf[s->len] = '\0';
+        return false;
+    }
+    s->len += (size_t)n;
+    s->buf[s->len] = '\0';
+    return true;
 }
 
 /* The byte at s->tok + rel (refilling as needed), or -1 at the end.  All
@@ -1092,11 +1089,12 @@ key:
 
 /* --- the public walk ---------------------------------------------------- */
 
-bool tf_scan_init(struct tf_scan *s, int fd, const char *file, size_t chunk, struct tf_diag *d)
+bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size_t chunk,
+                  struct tf_diag *d)
 {
     init_tables();
     memset(s, 0, sizeof *s);
-    s->fd = fd;
+    s->in = in;
     s->file = file;
     s->d = d;
     s->line = 1;
@@ -1116,13 +1114,8 @@ bool tf_scan_init(struct tf_scan *s, int fd, const char *file, size_t chunk, str
         return tf_diag_oom(d, file);
     }
     s->buf[0] = '\0';
-    struct stat st;
-    off_t here = lseek(fd, 0, SEEK_CUR);
-    if (here != (off_t)-1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        s->lazy_pos = true;
-        s->start_off = (uint64_t)here;
-        s->base = (uint64_t)here;
-    }
+    s->start_off = s->base = tf_input_offset(in);
+    s->lazy_pos = tf_input_can_seek(in);
     return true;
 }
 
@@ -1284,10 +1277,9 @@ bool tf_scan_mark(struct tf_scan *s, struct tf_scan_mark *m)
 
 bool tf_scan_seek(struct tf_scan *s, const struct tf_scan_mark *m)
 {
-    if (lseek(s->fd, (off_t)m->off, SEEK_SET) == (off_t)-1) {
+    if (!tf_input_seek(s->in, m->off)) { /* reported by the input */
         s->failed = true;
-        return tf_diag_error(s->d, TF_EBADINPUT, "%s: cannot seek: %s", s->file,
-                             strerror(errno));
+        return false;
     }
     while (s->depth > 0)
         pop(s);

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "load/input.h"
 
 /* jansson's JSON_PARSER_MAX_DEPTH: the deepest value it parses. */
 #define TF_SCAN_MAX_DEPTH 2048
@@ -73,7 +74,7 @@ struct tf_scan_keyent; /* private */
 
 struct tf_scan {
     /* input */
-    int fd;
+    struct tf_input *in;
     const char *file; /* for messages */
     struct tf_diag *d;
     bool eof;
@@ -106,10 +107,11 @@ struct tf_scan {
     bool reject_duplicates;
 };
 
-/* Starts a scan of fd from its current offset.  `chunk` is the read size
+/* Starts a scan of `in` from its current offset.  `chunk` is the read size
  * (0: TF_SCAN_CHUNK; tests use tiny ones).  Returns false when out of
  * memory (reported through d). */
-bool tf_scan_init(struct tf_scan *s, int fd, const char *file, size_t chunk, struct tf_diag *d);
+bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size_t chunk,
+                  struct tf_diag *d);
 void tf_scan_fini(struct tf_scan *s);
 
 /* Enters the top-level value, which must be an object or an array. */

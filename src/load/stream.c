@@ -211,7 +211,7 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
         bool known = cands_now(st, false, &cands);
         if (!tf_scan_enter(s))
             return false;
-        if (!known && lseek(s->fd, 0, SEEK_CUR) != (off_t)-1) {
+        if (!known && tf_input_can_seek(s->in)) {
             /* Check every event and index them now; convert the window's
              * in a second pass over its blocks, once the window is known. */
             struct tf_cand_filter none = {false, 1, 0};
@@ -287,7 +287,7 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
     return tf_load_chrome_finish(st->chrome, d);
 }
 
-bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
+bool tf_load_stream(struct tf_input *in, const char *path, const struct tf_keep *keep,
                     struct tf_trace *out, struct tf_diag *d)
 {
     struct stream st;
@@ -301,7 +301,7 @@ bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
     bool ok = st.meta && st.chrome;
     if (!ok)
         tf_diag_oom(d, st.file);
-    ok = ok && tf_scan_init(&st.scan, fileno(f), st.file, 0, d);
+    ok = ok && tf_scan_init(&st.scan, in, st.file, 0, d);
     enum tf_jtok top = TF_JT_NONE;
     ok = ok && tf_scan_begin(&st.scan, &top);
     if (ok && top == TF_JT_ARRAY) {

@@ -44,7 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct tf_diag d;
     tf_diag_init(&d);
     struct tf_scan s;
-    bool ok = tf_scan_init(&s, fd, "fuzz.json", chunk, &d);
+    struct tf_input *in = tf_input_fdopen(fd, "fuzz.json", NULL, &d);
+    if (!in)
+        abort();
+    bool ok = tf_scan_init(&s, in, "fuzz.json", chunk, &d);
     enum tf_jtok kind = TF_JT_NONE;
     ok = ok && tf_scan_begin(&s, &kind);
     size_t i = 0;
@@ -72,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     ok = ok && tf_scan_finish(&s);
     tf_scan_fini(&s);
+    tf_input_close(in);
     close(fd);
     /* Same verdict; and a rejection is always a located message. */
     if (ok != (root != NULL))

@@ -29,7 +29,8 @@ static const char *scan_doc_fd(int fd, size_t chunk, char *msg, size_t msgn)
     struct tf_diag d;
     tf_diag_init(&d);
     struct tf_scan s;
-    bool ok = tf_scan_init(&s, fd, "t.json", chunk, &d);
+    struct tf_input *in = tf_input_fdopen(fd, "t.json", NULL, &d);
+    bool ok = in && tf_scan_init(&s, in, "t.json", chunk, &d);
     enum tf_jtok k = TF_JT_NONE;
     ok = ok && tf_scan_begin(&s, &k);
     while (ok) {
@@ -46,7 +47,9 @@ static const char *scan_doc_fd(int fd, size_t chunk, char *msg, size_t msgn)
         ok = tf_scan_skip(&s);
     }
     ok = ok && tf_scan_finish(&s);
-    tf_scan_fini(&s);
+    if (in)
+        tf_scan_fini(&s);
+    tf_input_close(in);
     snprintf(msg, msgn, "%s", ok ? "OK" : d.msg);
     return msg;
 }
@@ -317,7 +320,8 @@ TF_TEST(scan_elements_and_fields)
         struct tf_diag d;
         tf_diag_init(&d);
         struct tf_scan s;
-        TF_CHECK(tf_scan_init(&s, fileno(f), "t.json", chunks[c], &d));
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+        TF_CHECK(in && tf_scan_init(&s, in, "t.json", chunks[c], &d));
         enum tf_jtok k;
         TF_CHECK(tf_scan_begin(&s, &k) && k == TF_JT_OBJECT);
         char key[16];
@@ -360,6 +364,7 @@ TF_TEST(scan_elements_and_fields)
         TF_CHECK(tf_scan_finish(&s));
         TF_CHECK(!tf_diag_failed(&d));
         tf_scan_fini(&s);
+        tf_input_close(in);
         fclose(f);
     }
 }
@@ -408,7 +413,8 @@ TF_TEST(scan_mark_and_seek)
     struct tf_diag d;
     tf_diag_init(&d);
     struct tf_scan s;
-    tf_scan_init(&s, fileno(f), "t.json", 3, &d);
+    struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+    tf_scan_init(&s, in, "t.json", 3, &d);
     enum tf_jtok k;
     char key[8];
     size_t kl;
@@ -430,5 +436,6 @@ TF_TEST(scan_mark_and_seek)
     TF_CHECK(tf_scan_next(&s, &more) && !more);
     TF_CHECK(!tf_diag_failed(&d));
     tf_scan_fini(&s);
+    tf_input_close(in);
     fclose(f);
 }
