@@ -198,9 +198,11 @@ static bool refill(struct tf_scan *s)
     }
     if (s->len == s->cap) {
         size_t cap = s->cap * 2;
-        unsigned char *p = cap > s->cap ? realloc(s->buf, cap + 1) : NULL;
+        unsigned char *p = cap > s->cap ? realloc(s->buf, cap + 1 + TF_SCAN_PAD) : NULL;
         if (!p)
             return oom(s);
+        /* Every byte stays defined: word-at-a-time loops read past len. */
+        memset(p + s->cap + 1 + TF_SCAN_PAD, 0, cap - s->cap);
         s->buf = p;
         s->cap = cap;
     }
@@ -323,7 +325,8 @@ static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
     s->tok = s->pos;
     size_t r = 1;
     bool e = false, nul = false;
-    char late[64] = "";
+    char late[64];
+    late[0] = '\0';
     uint32_t high = 0; /* a high surrogate waiting for its pair */
     for (;;) {
         if (high) {
@@ -352,7 +355,7 @@ static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
             *esc = e;
             if (late[0])
                 return fail_near(s, late, s->tok, s->pos);
-            if (nul)
+            if (nul && !s->lenient)
                 return fail_near(s,
                                  is_key ? "NUL byte in object key not supported"
                                         : "\\u0000 is not allowed without JSON_ALLOW_NUL",
@@ -599,7 +602,9 @@ static bool scan_number(struct tf_scan *s, bool *is_int)
     if (!ok)
         return fail_near(s, "invalid token", s->tok, s->tok + n);
     s->pos = s->tok + n;
-    if (*is_int) {
+    if (s->lenient) {
+        /* any magnitude */
+    } else if (*is_int) {
         size_t neg = p[0] == '-';
         size_t digits = n - neg;
         static const char max_pos[] = "9223372036854775807";
@@ -709,12 +714,30 @@ static uint32_t hash_key(const char *p, size_t n)
     return h;
 }
 
+/* Lenient mode: room for twice the depth. */
+static bool grow_stack(struct tf_scan *s)
+{
+    size_t cap = s->cap_stack * 2;
+    unsigned char *st = cap > s->cap_stack ? realloc(s->stack, cap) : NULL;
+    if (st)
+        s->stack = st;
+    bool *first = st ? realloc(s->first, (cap + 1) * sizeof *first) : NULL;
+    if (!first)
+        return oom(s);
+    s->first = first;
+    s->cap_stack = cap;
+    return true;
+}
+
 static bool push(struct tf_scan *s, unsigned char c)
 {
     size_t d = s->depth;
+    if (d + 1 >= s->cap_stack && !grow_stack(s))
+        return false;
     s->stack[d] = c;
     s->first[d + 1] = true;
-    s->lvl_key0[d + 1] = s->n_keys;
+    if (!s->lenient)
+        s->lvl_key0[d + 1] = s->n_keys;
     s->depth = d + 1;
     return true;
 }
@@ -722,7 +745,7 @@ static bool push(struct tf_scan *s, unsigned char c)
 static void pop(struct tf_scan *s)
 {
     size_t d = s->depth;
-    if (s->stack[d - 1] == '{') {
+    if (!s->lenient && s->stack[d - 1] == '{') {
         size_t k0 = s->lvl_key0[d];
         if (k0 < s->n_keys)
             s->n_arena = s->keys[k0].off;
@@ -768,9 +791,7 @@ static bool add_key(struct tf_scan *s, const char *text, size_t n, bool *dup)
     size_t d = s->depth;
     uint32_t h = hash_key(text, n);
     size_t k0 = s->lvl_key0[d];
-    if (!s->reject_duplicates) {
-        /* no search */
-    } else if (s->lvl_index[d]) {
+    if (s->lvl_index[d]) {
         size_t m = s->lvl_index_cap[d] - 1;
         for (size_t j = h & m; s->lvl_index[d][j]; j = (j + 1) & m) {
             const struct tf_scan_keyent *e = &s->keys[s->lvl_index[d][j] - 1];
@@ -863,31 +884,55 @@ static size_t decode_string(const unsigned char *raw, size_t n, char *out)
 }
 
 /* A key at s->pos (must be a string; the caller checked the quote): scans
- * it, checks it is new in its object, and reads the ':' after it.  The
- * decoded key is left at s->arena + *key_off (length *key_len) until the
- * object closes. */
-static bool scan_key(struct tf_scan *s, size_t *key_off, size_t *key_len)
+ * it and, in strict mode, checks it is new in its object.  *text / *len
+ * are the decoded key: strict, in the key arena until the object closes;
+ * lenient, in the buffer or s->kbuf until the scanner reads on.  The caller
+ * then reads the ':' (scan_colon). */
+static bool scan_key(struct tf_scan *s, const char **text, size_t *len)
 {
     bool esc;
     if (!scan_string(s, &esc, true))
         return false;
     const unsigned char *raw = s->buf + s->tok + 1;
     size_t n = s->pos - s->tok - 2;
+    if (s->lenient) {
+        if (!esc) {
+            *text = (const char *)raw;
+            *len = n;
+            return true;
+        }
+        if (n > s->cap_kbuf) {
+            char *k = realloc(s->kbuf, n);
+            if (!k)
+                return oom(s);
+            s->kbuf = k;
+            s->cap_kbuf = n;
+        }
+        *len = decode_string(raw, n, s->kbuf);
+        *text = s->kbuf;
+        return true;
+    }
     char small[128];
-    char *text = !esc ? NULL : n <= sizeof small ? small : malloc(n);
-    if (esc && !text)
+    char *dec = !esc ? NULL : n <= sizeof small ? small : malloc(n);
+    if (esc && !dec)
         return oom(s);
-    size_t len = esc ? decode_string(raw, n, text) : n;
+    size_t dlen = esc ? decode_string(raw, n, dec) : n;
     bool dup = false;
-    *key_off = s->n_arena;
-    bool added = add_key(s, esc ? text : (const char *)raw, len, &dup);
-    if (text && text != small)
-        free(text);
+    size_t key_off = s->n_arena;
+    bool added = add_key(s, esc ? dec : (const char *)raw, dlen, &dup);
+    if (dec && dec != small)
+        free(dec);
     if (dup)
         return fail_near(s, "duplicate object key", s->tok, s->pos);
     if (!added)
         return false;
-    *key_len = len;
+    *text = s->arena + key_off;
+    *len = dlen;
+    return true;
+}
+
+static bool scan_colon(struct tf_scan *s)
+{
     int c = skip_ws(s);
     if (c != ':')
         return bad_token(s, "':' expected");
@@ -949,9 +994,9 @@ static bool scan_any(struct tf_scan *s, struct tf_scan_field *fields, size_t nf,
 {
     const size_t d0 = s->depth;
     const size_t cap_level = d0 + 1;
-    size_t name_len[8];
-    if (nf > 8)
-        nf = 8;
+    size_t name_len[TF_SCAN_MAX_FIELDS];
+    if (nf > TF_SCAN_MAX_FIELDS)
+        nf = TF_SCAN_MAX_FIELDS;
     for (size_t i = 0; i < nf; i++)
         name_len[i] = strlen(fields[i].name);
     struct tf_scan_field *cur = NULL, *open_field = NULL;
@@ -963,7 +1008,7 @@ value:
         return bad_token(s, s->depth > 0 && s->stack[s->depth - 1] == '[' ? "']' expected"
                                                                            : "unexpected token");
     }
-    if (s->depth + 1 > TF_SCAN_MAX_DEPTH)
+    if (s->depth + 1 > s->max_depth)
         return too_deep(s, c);
     if (cur) {
         cur->type = kind_of(c);
@@ -971,7 +1016,8 @@ value:
     }
     switch (c) {
     case '{':
-        push(s, '{');
+        if (!push(s, '{'))
+            return false;
         s->pos++;
         if (cur)
             open_field = cur, cur = NULL;
@@ -983,7 +1029,8 @@ value:
         }
         goto key;
     case '[':
-        push(s, '[');
+        if (!push(s, '['))
+            return false;
         s->pos++;
         if (cur)
             open_field = cur, cur = NULL;
@@ -1071,17 +1118,20 @@ key:
     if (c != '"')
         return bad_token(s, "string or '}' expected");
     {
-        size_t koff, klen;
-        if (!scan_key(s, &koff, &klen))
+        const char *k;
+        size_t klen;
+        if (!scan_key(s, &k, &klen))
             return false;
         if (s->depth == cap_level && nf) {
-            const char *k = s->arena + koff;
             for (size_t i = 0; i < nf; i++)
                 if (name_len[i] == klen && same_bytes(fields[i].name, k, klen)) {
                     cur = &fields[i];
+                    cur->escaped = cur->is_int = false; /* a key seen again */
                     break;
                 }
         }
+        if (!scan_colon(s))
+            return false;
     }
     c = skip_ws(s);
     goto value;
@@ -1090,7 +1140,7 @@ key:
 /* --- the public walk ---------------------------------------------------- */
 
 bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size_t chunk,
-                  struct tf_diag *d)
+                  unsigned flags, struct tf_diag *d)
 {
     init_tables();
     memset(s, 0, sizeof *s);
@@ -1100,20 +1150,30 @@ bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size
     s->line = 1;
     s->col = 0;
     s->keep = SIZE_MAX;
-    s->reject_duplicates = true;
+    s->lenient = (flags & TF_SCAN_LENIENT) != 0;
     s->cap = chunk ? chunk : TF_SCAN_CHUNK;
-    s->buf = malloc(s->cap + 1);
-    s->lvl_key0 = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_key0);
-    s->lvl_index = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index);
-    s->lvl_index_cap = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index_cap);
-    /* The key arena always exists, so even an empty key has an address. */
-    s->cap_arena = 4096;
-    s->arena = malloc(s->cap_arena);
-    if (!s->buf || !s->lvl_key0 || !s->lvl_index || !s->lvl_index_cap || !s->arena) {
+    s->buf = calloc(s->cap + 1 + TF_SCAN_PAD, 1);
+    bool ok = s->buf != NULL;
+    if (s->lenient) {
+        s->max_depth = SIZE_MAX - 1;
+        s->cap_stack = 64;
+    } else {
+        s->max_depth = TF_SCAN_MAX_DEPTH;
+        s->cap_stack = TF_SCAN_MAX_DEPTH + 2;
+        s->lvl_key0 = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_key0);
+        s->lvl_index = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index);
+        s->lvl_index_cap = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index_cap);
+        /* The key arena always exists, so even an empty key has an address. */
+        s->cap_arena = 4096;
+        s->arena = malloc(s->cap_arena);
+        ok = ok && s->lvl_key0 && s->lvl_index && s->lvl_index_cap && s->arena;
+    }
+    s->stack = malloc(s->cap_stack);
+    s->first = malloc((s->cap_stack + 1) * sizeof *s->first);
+    if (!ok || !s->stack || !s->first) {
         tf_scan_fini(s);
         return tf_diag_oom(d, file);
     }
-    s->buf[0] = '\0';
     s->start_off = s->base = tf_input_offset(in);
     s->lazy_pos = tf_input_can_seek(in);
     return true;
@@ -1130,6 +1190,9 @@ void tf_scan_fini(struct tf_scan *s)
     free(s->lvl_key0);
     free(s->keys);
     free(s->arena);
+    free(s->stack);
+    free(s->first);
+    free(s->kbuf);
     memset(s, 0, sizeof *s);
 }
 
@@ -1138,7 +1201,8 @@ bool tf_scan_begin(struct tf_scan *s, enum tf_jtok *kind)
     int c = skip_ws(s);
     if (c != '{' && c != '[')
         return bad_token(s, "'[' or '{' expected");
-    push(s, (unsigned char)c);
+    if (!push(s, (unsigned char)c))
+        return false;
     s->pos++;
     *kind = c == '{' ? TF_JT_OBJECT : TF_JT_ARRAY;
     return true;
@@ -1163,16 +1227,19 @@ bool tf_scan_key(struct tf_scan *s, char *key, size_t cap, size_t *key_len, bool
     }
     if (c != '"')
         return bad_token(s, "string or '}' expected");
-    size_t koff, klen;
-    if (!scan_key(s, &koff, &klen))
+    const char *k;
+    size_t klen;
+    if (!scan_key(s, &k, &klen))
         return false;
-    s->first[s->depth] = false;
     if (cap) {
         size_t n = klen < cap - 1 ? klen : cap - 1;
         if (n)
-            memcpy(key, s->arena + koff, n);
+            memcpy(key, k, n);
         key[n] = '\0';
     }
+    if (!scan_colon(s))
+        return false;
+    s->first[s->depth] = false;
     *key_len = klen;
     *more = true;
     return true;
@@ -1215,9 +1282,10 @@ bool tf_scan_enter(struct tf_scan *s)
     int c = skip_ws(s);
     if (c != '{' && c != '[')
         return bad_token(s, "unexpected token");
-    if (s->depth + 1 > TF_SCAN_MAX_DEPTH)
+    if (s->depth + 1 > s->max_depth)
         return too_deep(s, c);
-    push(s, (unsigned char)c);
+    if (!push(s, (unsigned char)c))
+        return false;
     s->pos++;
     return true;
 }
@@ -1293,8 +1361,130 @@ bool tf_scan_seek(struct tf_scan *s, const struct tf_scan_mark *m)
         s->col = m->col;
     }
     for (size_t i = 0; i < m->depth; i++)
-        push(s, m->stack[i]);
+        if (!push(s, m->stack[i]))
+            return false;
     for (size_t i = 1; i <= m->depth; i++)
         s->first[i] = false;
     return true;
+}
+
+/* --- members of a validated value ------------------------------------- */
+
+static size_t ws_from(const unsigned char *p, size_t i, size_t len)
+{
+    while (i < len && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* Past the string token whose opening quote is at p[i]. */
+static size_t string_end(const unsigned char *p, size_t i, size_t len, bool *esc)
+{
+    for (i++; i < len; i++) {
+        if (p[i] == '\\') {
+            *esc = true;
+            i++;
+        } else if (p[i] == '"') {
+            return i + 1;
+        }
+    }
+    return len;
+}
+
+/* Past the value that starts at p[i]. */
+static size_t value_end(const unsigned char *p, size_t i, size_t len)
+{
+    bool esc = false;
+    if (p[i] == '"')
+        return string_end(p, i, len, &esc);
+    if (p[i] != '{' && p[i] != '[') {
+        /* A number or a word: up to the next structural byte, space or
+         * (jansson's quirk, see drop_nul_after_token) NUL. */
+        while (i < len && (num_byte[p[i]] || alpha_char(p[i])))
+            i++;
+        return i;
+    }
+    size_t depth = 0;
+    for (; i < len; i++) {
+        unsigned char c = p[i];
+        if (c == '"') {
+            i = string_end(p, i, len, &esc) - 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return len;
+}
+
+void tf_scan_fields(const unsigned char *data, size_t len, struct tf_scan_field *fields,
+                    size_t n_fields)
+{
+    init_tables();
+    for (size_t i = 0; i < n_fields; i++) {
+        fields[i].type = TF_JT_NONE;
+        fields[i].off = fields[i].len = 0;
+        fields[i].escaped = fields[i].is_int = false;
+    }
+    size_t nf = n_fields < TF_SCAN_MAX_FIELDS ? n_fields : TF_SCAN_MAX_FIELDS;
+    size_t i = ws_from(data, 0, len);
+    if (i >= len || data[i] != '{')
+        return;
+    char small[256];
+    for (i++;;) {
+        i = ws_from(data, i, len);
+        if (i >= len || data[i] != '"')
+            return; /* the closing '}' */
+        bool kesc = false;
+        size_t kend = string_end(data, i, len, &kesc);
+        const char *key = (const char *)data + i + 1;
+        size_t klen = kend - i - 2;
+        char *dec = NULL;
+        if (kesc) {
+            dec = klen <= sizeof small ? small : malloc(klen);
+            if (dec)
+                klen = decode_string(data + i + 1, klen, dec);
+            key = dec;
+        }
+        struct tf_scan_field *cur = NULL;
+        for (size_t k = 0; key && k < nf; k++)
+            if (strlen(fields[k].name) == klen && memcmp(fields[k].name, key, klen) == 0) {
+                cur = &fields[k];
+                break;
+            }
+        if (dec != small)
+            free(dec);
+        i = ws_from(data, kend, len) + 1; /* the ':' */
+        size_t v = ws_from(data, i, len);
+        if (v >= len)
+            return;
+        size_t end = value_end(data, v, len);
+        if (cur) {
+            cur->type = kind_of(data[v]);
+            cur->off = v;
+            cur->len = end - v;
+            cur->escaped = cur->is_int = false;
+            if (cur->type == TF_JT_STRING) {
+                cur->off = v + 1;
+                cur->len = end - v - 2;
+                string_end(data, v, len, &cur->escaped);
+            } else if (cur->type == TF_JT_NUMBER) {
+                cur->is_int = true;
+                for (size_t k = v; k < end; k++)
+                    if (data[k] == '.' || data[k] == 'e' || data[k] == 'E')
+                        cur->is_int = false;
+            } else if (cur->type == TF_JT_TRUE || cur->type == TF_JT_FALSE ||
+                       cur->type == TF_JT_NULL) {
+                cur->type = word_kind(data + v, end - v);
+            }
+        }
+        i = end;
+        if (i < len && data[i] == '\0')
+            i++;
+        i = ws_from(data, i, len);
+        if (i >= len || data[i] != ',')
+            return;
+        i++;
+    }
 }

@@ -301,7 +301,7 @@ bool tf_load_stream(struct tf_input *in, const char *path, const struct tf_keep 
     bool ok = st.meta && st.chrome;
     if (!ok)
         tf_diag_oom(d, st.file);
-    ok = ok && tf_scan_init(&st.scan, in, st.file, 0, d);
+    ok = ok && tf_scan_init(&st.scan, in, st.file, 0, TF_SCAN_STRICT, d);
     enum tf_jtok top = TF_JT_NONE;
     ok = ok && tf_scan_begin(&st.scan, &top);
     if (ok && top == TF_JT_ARRAY) {

@@ -366,7 +366,7 @@ TF_TEST(input_bomb_of_zeros_stays_bounded)
     in = tf_input_fdopen(fileno(f), "bomb.gz", &o, &d);
     struct tf_scan s;
     enum tf_jtok k;
-    TF_CHECK(tf_scan_init(&s, in, "bomb.gz", 0, &d) && !tf_scan_begin(&s, &k));
+    TF_CHECK(tf_scan_init(&s, in, "bomb.gz", 0, TF_SCAN_STRICT, &d) && !tf_scan_begin(&s, &k));
     TF_CHECK_STR(d.msg, "bomb.gz:1:1: '[' or '{' expected near end of file");
     tf_scan_fini(&s);
     tf_input_close(in);
@@ -396,7 +396,7 @@ TF_TEST(input_scan_gzip_errors_located_as_plain)
         struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", &o, &d);
         struct tf_scan s;
         enum tf_jtok k;
-        bool ok = tf_scan_init(&s, in, "t.json", kind == 2 ? 777 : 0, &d) &&
+        bool ok = tf_scan_init(&s, in, "t.json", kind == 2 ? 777 : 0, TF_SCAN_STRICT, &d) &&
                   tf_scan_begin(&s, &k);
         for (bool more = ok; ok && more;) {
             char key[16];
