@@ -2,7 +2,7 @@
  *
  * IMPLEMENTATION NOTES
  *
- * Buffer.  buf[0 .. len) holds the bytes at file offsets base .. base + len,
+ * Buffer.  buf[0 .. len) holds the bytes at input offsets base .. base + len,
  * followed by a NUL sentinel, so the inner loops (whitespace, string bodies,
  * number and word runs) stop at the end of the data without a bounds test;
  * only when they stop at index len do they ask for more.  A refill drops the
@@ -24,9 +24,26 @@
  * the same first error, the same "near '...'" context (the token text when
  * at most 20 bytes, "near end of file" at the end).
  *
- * Duplicate keys: every open object keeps its decoded keys in an arena;
- * small objects are searched linearly (hash and length first), an object
- * that grows past BIG_OBJECT keys gets a hash index of its own.
+ * Duplicate keys (strict mode): every open object keeps its decoded keys
+ * in an arena; small objects are searched linearly (hash and length
+ * first), an object that grows past BIG_OBJECT keys gets a hash index of
+ * its own.  Lenient mode keeps no keys: the last one is decoded into kbuf
+ * only when it has escapes, for the caller or the located members.
+ *
+ * Fast paths.  The buffer is followed by TF_SCAN_PAD readable, defined
+ * bytes, so string bodies, digit runs and words are read a word (SSE2: 16
+ * bytes; portable: 8) at a time, stopping at the NUL sentinel.  Each token
+ * first tries its common form (scan_str, fast_number, fast_word), which
+ * decides only what it can decide alone and otherwise leaves the token to
+ * the general code above, which decides and reports.  Likewise a value
+ * read whole or skipped goes first through fast_value, a validator in
+ * locals for values that lie whole in the buffer and use only the common
+ * forms (no escapes, no non-ASCII bytes, no exponents, shallow nesting,
+ * strict: few keys, none twice); on anything else it gives up and the
+ * general state machine (scan_any) scans the value again from its start.
+ * Both therefore accept and locate exactly the same, and every error
+ * message comes from the general code.  The SSE2 and portable loops give
+ * identical results.
  */
 #include "load/scan.h"
 
@@ -39,6 +56,18 @@
 
 #include "base/buf.h"
 #include "base/utf8.h"
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
+/* For the small helpers of the fast paths, which the compiler might
+ * otherwise leave as calls. */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
 
 enum { BIG_OBJECT = 32, NEAR_MAX = 20 };
 
@@ -256,10 +285,16 @@ static int skip_ws_slow(struct tf_scan *s)
 
 static inline int skip_ws(struct tf_scan *s)
 {
-    unsigned char c = s->buf[s->pos];
+    size_t i = s->pos;
+    unsigned char c = s->buf[i];
     if (c > ' ') {
-        s->tok = s->pos;
+        s->tok = i;
         return c;
+    }
+    /* One space, as most writers put after ',' and ':'. */
+    if (c == ' ' && s->buf[i + 1] > ' ') {
+        s->pos = s->tok = i + 1;
+        return s->buf[i + 1];
     }
     return skip_ws_slow(s);
 }
@@ -313,6 +348,34 @@ static bool is_plain8(const unsigned char *p)
     uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
     uint64_t t = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b) | w;
     return (t & high) == 0;
+}
+
+/* The number of bytes from p on that a string body passes over; p[result]
+ * is the first quote, backslash, control or non-ASCII byte.  Reads whole
+ * words: at most 15 bytes past that byte, which the buffer's padding
+ * covers (the NUL sentinel stops it).  The SSE2 and the portable loops
+ * return the same. */
+HOT size_t plain_run(const unsigned char *p)
+{
+    size_t r = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                  space = _mm_set1_epi8(0x20);
+    for (;; r += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + r));
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                 _mm_cmplt_epi8(x, space)); /* signed: also >= 0x80 */
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits)
+            return r + (size_t)__builtin_ctz(bits);
+    }
+#else
+    while (is_plain8(p + r))
+        r += 8;
+    while (str_plain[p[r]])
+        r++;
+    return r;
+#endif
 }
 
 /* A string token at s->pos (the quote).  On success s->pos is past the
@@ -432,6 +495,20 @@ static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
         if (!scan_utf8(s, &r))
             return false;
     }
+}
+
+/* scan_string, with the common case first: a string without escapes or
+ * non-ASCII bytes, whole in the buffer. */
+static inline bool scan_str(struct tf_scan *s, bool *esc, bool is_key)
+{
+    size_t r = plain_run(s->buf + s->pos + 1);
+    if (s->buf[s->pos + 1 + r] == '"') {
+        s->tok = s->pos;
+        s->pos += r + 2;
+        *esc = false;
+        return true;
+    }
+    return scan_string(s, esc, is_key);
 }
 
 /* The longest run of bytes of a class from s->pos, in the buffer whole (it
@@ -590,6 +667,96 @@ static inline void drop_nul_after_token(struct tf_scan *s)
     }
 }
 
+/* The number of ASCII digits from p on (reads whole words, as plain_run). */
+HOT size_t digit_run(const unsigned char *p)
+{
+    size_t r = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
+    for (;; r += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + r));
+        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, below), _mm_cmplt_epi8(x, above));
+        unsigned bits = ~(unsigned)_mm_movemask_epi8(digit) & 0xFFFFu;
+        if (bits)
+            return r + (size_t)__builtin_ctz(bits);
+    }
+#else
+    while (p[r] >= '0' && p[r] <= '9')
+        r++;
+    return r;
+#endif
+}
+
+/* The length of the number at p when it is in its common form,
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?, followed by a byte that ends it and (not
+ * lenient) obviously in range; else 0.  0 for anything else (an exponent,
+ * an error, the end of the buffer, a NUL byte after it, a range to check)
+ * sends the caller to the general path, which decides alone. */
+HOT size_t number_len(const unsigned char *p, bool lenient, bool *is_int)
+{
+    size_t neg = p[0] == '-';
+#if defined(__SSE2__) && defined(__GNUC__)
+    /* One look at 32 bytes: where the digits and dots are. */
+    const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1),
+                  dotc = _mm_set1_epi8('.');
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p),
+            y = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    uint32_t dig = (uint32_t)_mm_movemask_epi8(
+                       _mm_and_si128(_mm_cmpgt_epi8(x, below), _mm_cmplt_epi8(x, above))) |
+                   (uint32_t)_mm_movemask_epi8(
+                       _mm_and_si128(_mm_cmpgt_epi8(y, below), _mm_cmplt_epi8(y, above)))
+                       << 16;
+    uint32_t dot = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, dotc)) |
+                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(y, dotc)) << 16;
+    uint32_t body = dig | dot | (uint32_t)neg;
+    if (body != 0xFFFFFFFFu) {
+        size_t end = (size_t)__builtin_ctz(~body);
+        uint32_t dots = dot & ((1u << end) - 1);
+        size_t int_end = dots ? (size_t)__builtin_ctz(dots) : end;
+        size_t int_digits = int_end - neg;
+        /* At most one dot, with digits on both sides; no leading zero. */
+        if (int_digits == 0 || (dots & (dots - 1)) || (dots && int_end + 1 == end) ||
+            (p[neg] == '0' && int_digits > 1) || num_byte[p[end]] || p[end] == '\0')
+            return 0;
+        if (!lenient && int_digits > (dots ? 300 : 18))
+            return 0;
+        *is_int = dots == 0;
+        return end;
+    }
+#endif
+    size_t int_digits = digit_run(p + neg);
+    if (int_digits == 0 || (p[neg] == '0' && int_digits > 1))
+        return 0;
+    size_t i = neg + int_digits;
+    bool integer = p[i] != '.';
+    if (!integer) {
+        size_t frac = digit_run(p + i + 1);
+        if (frac == 0)
+            return 0;
+        i += 1 + frac;
+    }
+    if (num_byte[p[i]] || p[i] == '\0')
+        return 0;
+    /* 18 digits always fit 64 bits; a real below 1e300 never overflows. */
+    if (!lenient && int_digits > (integer ? 18 : 300))
+        return 0;
+    *is_int = integer;
+    return i;
+}
+
+/* scan_number's common case (see number_len); false: take the general
+ * path. */
+static inline bool fast_number(struct tf_scan *s, bool *is_int)
+{
+    size_t n = number_len(s->buf + s->pos, s->lenient, is_int);
+    if (n == 0)
+        return false;
+    s->tok = s->pos;
+    s->pos += n;
+    s->tok_end = s->pos;
+    return true;
+}
+
 /* A number token at s->pos.  On success s->pos is past it. */
 static bool scan_number(struct tf_scan *s, bool *is_int)
 {
@@ -629,6 +796,31 @@ static enum tf_jtok word_kind(const unsigned char *p, size_t n)
     if (n == 4 && memcmp(p, "null", 4) == 0)
         return TF_JT_NULL;
     return TF_JT_NONE;
+}
+
+/* The length of the word (true, false, null) at p, whole in the buffer
+ * and followed by a byte that ends it, or 0 (the padding makes the 5-byte
+ * compare safe). */
+HOT size_t word_len(const unsigned char *p, enum tf_jtok *kind)
+{
+    size_t w = p[0] == 'f' ? 5 : 4;
+    enum tf_jtok k = word_kind(p, w);
+    if (k == TF_JT_NONE || alpha_char(p[w]) || p[w] == '\0')
+        return 0;
+    *kind = k;
+    return w;
+}
+
+/* scan_word's common case; false: take the general path. */
+static inline bool fast_word(struct tf_scan *s, enum tf_jtok *kind)
+{
+    size_t n = word_len(s->buf + s->pos, kind);
+    if (n == 0)
+        return false;
+    s->tok = s->pos;
+    s->pos += n;
+    s->tok_end = s->pos;
+    return true;
 }
 
 /* A word token (true, false, null) at s->pos; jansson reads the whole run
@@ -729,7 +921,7 @@ static bool grow_stack(struct tf_scan *s)
     return true;
 }
 
-static bool push(struct tf_scan *s, unsigned char c)
+static inline bool push(struct tf_scan *s, unsigned char c)
 {
     size_t d = s->depth;
     if (d + 1 >= s->cap_stack && !grow_stack(s))
@@ -742,7 +934,7 @@ static bool push(struct tf_scan *s, unsigned char c)
     return true;
 }
 
-static void pop(struct tf_scan *s)
+static inline void pop(struct tf_scan *s)
 {
     size_t d = s->depth;
     if (!s->lenient && s->stack[d - 1] == '{') {
@@ -891,7 +1083,7 @@ static size_t decode_string(const unsigned char *raw, size_t n, char *out)
 static bool scan_key(struct tf_scan *s, const char **text, size_t *len)
 {
     bool esc;
-    if (!scan_string(s, &esc, true))
+    if (!scan_str(s, &esc, true))
         return false;
     const unsigned char *raw = s->buf + s->tok + 1;
     size_t n = s->pos - s->tok - 2;
@@ -986,6 +1178,187 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
+/* Notes the names of the members to locate (and their lengths), unless
+ * they are those of the last call. */
+static void learn_names(struct tf_scan *s, const struct tf_scan_field *fields, size_t nf)
+{
+    bool same = nf == s->n_fname;
+    for (size_t i = 0; same && i < nf; i++)
+        same = fields[i].name == s->fname[i];
+    if (same)
+        return;
+    memset(s->fmask, 0, sizeof s->fmask);
+    for (size_t i = 0; i < nf; i++) {
+        s->fname[i] = fields[i].name;
+        s->flen[i] = strlen(fields[i].name);
+        if (s->flen[i] < 64)
+            s->fmask[s->flen[i]] |= (uint16_t)(1u << i);
+    }
+    s->n_fname = nf;
+}
+
+/* The index of the name (see learn_names) that is key[0 .. n), or
+ * TF_SCAN_MAX_FIELDS. */
+HOT size_t match_name(const struct tf_scan *s, const char *key, size_t n)
+{
+    if (n < 64) {
+        unsigned m = s->fmask[n];
+        for (size_t i = 0; m; i++, m >>= 1)
+            if ((m & 1) && same_bytes(s->fname[i], key, n))
+                return i;
+        return TF_SCAN_MAX_FIELDS;
+    }
+    for (size_t i = 0; i < s->n_fname; i++)
+        if (s->flen[i] == n && same_bytes(s->fname[i], key, n))
+            return i;
+    return TF_SCAN_MAX_FIELDS;
+}
+
+/* The fast path: the value at p, when it lies whole in the buffer and is
+ * made of the common forms only (strings without escapes or non-ASCII
+ * bytes, numbers as number_len takes them, words, containers nested at
+ * most FAST_DEPTH deep; strict: objects of at most FAST_KEYS keys in all
+ * open at once, no key twice).  Returns its length, with the members named
+ * in fields[0 .. nf) located as scan_any does; 0 when it meets anything
+ * else (the NUL sentinel at the end of the buffer is such a thing), and the
+ * caller scans the value again on the general path, which alone reports
+ * errors.  Everything here is in locals, so the compiler keeps it in
+ * registers. */
+enum { FAST_DEPTH = 64, FAST_KEYS = 64 };
+
+HOT const unsigned char *fast_ws(const unsigned char *q)
+{
+    while (*q <= ' ' && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+        q++;
+    return q;
+}
+
+static size_t fast_value(const struct tf_scan *s, const unsigned char *p,
+                         struct tf_scan_field *fields, size_t nf)
+{
+    unsigned char stack[FAST_DEPTH];
+    size_t depth = 0;
+    /* strict: the keys of the open objects; key0[d]: the first of depth d */
+    const bool strict = !s->lenient;
+    const unsigned char *key[FAST_KEYS];
+    size_t key_len[FAST_KEYS], key0[FAST_DEPTH + 1], n_keys = 0;
+    const unsigned char *q = p;
+    struct tf_scan_field *cur = NULL, *open_field = NULL;
+    size_t n;
+    bool is_int;
+    enum tf_jtok k;
+value:
+    if (cur) {
+        cur->off = (size_t)(q - p);
+        cur->escaped = cur->is_int = false;
+    }
+    switch (*q) {
+    case '"':
+        n = plain_run(q + 1);
+        if (q[n + 1] != '"')
+            return 0;
+        if (cur) {
+            cur->type = TF_JT_STRING;
+            cur->off++;
+            cur->len = n;
+            cur = NULL;
+        }
+        q += n + 2;
+        goto after;
+    case '{':
+    case '[':
+        if (depth == FAST_DEPTH)
+            return 0;
+        stack[depth++] = *q;
+        key0[depth] = n_keys;
+        if (cur) {
+            cur->type = *q == '{' ? TF_JT_OBJECT : TF_JT_ARRAY;
+            open_field = cur;
+            cur = NULL;
+        }
+        q = fast_ws(q + 1);
+        if (*q == (stack[depth - 1] == '{' ? '}' : ']')) {
+            q++;
+            depth--;
+            goto after;
+        }
+        if (stack[depth - 1] == '{')
+            goto key;
+        goto value;
+    case 't':
+    case 'f':
+    case 'n':
+        n = word_len(q, &k);
+        if (n == 0)
+            return 0;
+        if (cur) {
+            cur->type = k;
+            cur->len = n;
+            cur = NULL;
+        }
+        q += n;
+        goto after;
+    default:
+        n = number_len(q, !strict, &is_int);
+        if (n == 0)
+            return 0;
+        if (cur) {
+            cur->type = TF_JT_NUMBER;
+            cur->len = n;
+            cur->is_int = is_int;
+            cur = NULL;
+        }
+        q += n;
+        goto after;
+    }
+after:
+    if (open_field && depth == 1) {
+        open_field->len = (size_t)(q - p) - open_field->off;
+        open_field = NULL;
+    }
+    if (depth == 0)
+        return (size_t)(q - p);
+    q = fast_ws(q);
+    if (*q == ',') {
+        q = fast_ws(q + 1);
+        if (stack[depth - 1] == '{')
+            goto key;
+        goto value;
+    }
+    if (*q != (stack[depth - 1] == '{' ? '}' : ']'))
+        return 0;
+    q++;
+    n_keys = key0[depth];
+    depth--;
+    goto after;
+key:
+    if (*q != '"')
+        return 0;
+    n = plain_run(q + 1);
+    if (q[n + 1] != '"')
+        return 0;
+    if (strict) {
+        if (n_keys == FAST_KEYS)
+            return 0;
+        for (size_t i = key0[depth]; i < n_keys; i++)
+            if (key_len[i] == n && (n == 0 || key[i][0] == q[1]) &&
+                memcmp(key[i], q + 1, n) == 0)
+                return 0; /* a duplicate: the general path says so */
+        key[n_keys] = q + 1;
+        key_len[n_keys++] = n;
+    }
+    if (depth == 1 && nf) {
+        size_t i = match_name(s, (const char *)q + 1, n);
+        if (i < nf)
+            cur = &fields[i];
+    }
+    q = fast_ws(q + n + 2);
+    if (*q != ':')
+        return 0;
+    q = fast_ws(q + 1);
+    goto value;
+}
+
 /* Scans one whole value at the current position.  Members named in
  * fields[] of the value itself (when it is an object) are located,
  * relative to the file offset vstart. */
@@ -994,11 +1367,10 @@ static bool scan_any(struct tf_scan *s, struct tf_scan_field *fields, size_t nf,
 {
     const size_t d0 = s->depth;
     const size_t cap_level = d0 + 1;
-    size_t name_len[TF_SCAN_MAX_FIELDS];
     if (nf > TF_SCAN_MAX_FIELDS)
         nf = TF_SCAN_MAX_FIELDS;
-    for (size_t i = 0; i < nf; i++)
-        name_len[i] = strlen(fields[i].name);
+    if (nf)
+        learn_names(s, fields, nf);
     struct tf_scan_field *cur = NULL, *open_field = NULL;
     int c = skip_ws(s);
 value:
@@ -1043,7 +1415,7 @@ value:
         goto value;
     case '"': {
         bool esc;
-        if (!scan_string(s, &esc, false))
+        if (!scan_str(s, &esc, false))
             return false;
         if (cur) {
             cur->off = (size_t)(s->base + s->tok + 1 - vstart);
@@ -1057,7 +1429,7 @@ value:
     case 'f':
     case 'n': {
         enum tf_jtok k;
-        if (!scan_word(s, &k))
+        if (!fast_word(s, &k) && !scan_word(s, &k))
             return false;
         if (cur) {
             cur->type = k;
@@ -1069,7 +1441,7 @@ value:
     default:
         if (c == '-' || is_digit(c)) {
             bool is_int;
-            if (!scan_number(s, &is_int))
+            if (!fast_number(s, &is_int) && !scan_number(s, &is_int))
                 return false;
             if (cur) {
                 cur->len = s->tok_end - s->tok;
@@ -1120,17 +1492,27 @@ key:
     {
         const char *k;
         size_t klen;
-        if (!scan_key(s, &k, &klen))
+        /* Lenient: a plain key whole in the buffer needs nothing more. */
+        const unsigned char *b = s->buf + s->pos;
+        size_t r = plain_run(b + 1);
+        if (s->lenient && b[r + 1] == '"') {
+            k = (const char *)b + 1;
+            klen = r;
+            s->tok = s->pos;
+            s->pos += r + 2;
+        } else if (!scan_key(s, &k, &klen)) {
             return false;
-        if (s->depth == cap_level && nf) {
-            for (size_t i = 0; i < nf; i++)
-                if (name_len[i] == klen && same_bytes(fields[i].name, k, klen)) {
-                    cur = &fields[i];
-                    cur->escaped = cur->is_int = false; /* a key seen again */
-                    break;
-                }
         }
-        if (!scan_colon(s))
+        if (s->depth == cap_level && nf) {
+            size_t i = match_name(s, k, klen);
+            if (i < nf) {
+                cur = &fields[i];
+                cur->escaped = cur->is_int = false; /* a key seen again */
+            }
+        }
+        if (s->buf[s->pos] == ':')
+            s->pos++;
+        else if (!scan_colon(s))
             return false;
     }
     c = skip_ws(s);
@@ -1301,6 +1683,23 @@ bool tf_scan_value(struct tf_scan *s, const unsigned char **data, size_t *len,
     if (s->failed)
         return false;
     skip_ws(s);
+    if (s->depth + FAST_DEPTH < s->max_depth) {
+        size_t nf = n_fields < TF_SCAN_MAX_FIELDS ? n_fields : TF_SCAN_MAX_FIELDS;
+        if (nf)
+            learn_names(s, fields, nf);
+        size_t n = fast_value(s, s->buf + s->pos, fields, nf);
+        if (n) {
+            *data = s->buf + s->pos;
+            *len = n;
+            s->pos += n;
+            return true;
+        }
+        for (size_t i = 0; i < nf; i++) {
+            fields[i].type = TF_JT_NONE;
+            fields[i].off = fields[i].len = 0;
+            fields[i].escaped = fields[i].is_int = false;
+        }
+    }
     s->keep = s->pos;
     uint64_t vstart = s->base + s->pos;
     bool ok = scan_any(s, fields, n_fields, vstart);
@@ -1314,6 +1713,14 @@ bool tf_scan_skip(struct tf_scan *s)
 {
     if (s->failed)
         return false;
+    if (s->depth + FAST_DEPTH < s->max_depth) {
+        skip_ws(s);
+        size_t n = fast_value(s, s->buf + s->pos, NULL, 0);
+        if (n) {
+            s->pos += n;
+            return true;
+        }
+    }
     return scan_any(s, NULL, 0, s->base + s->pos);
 }
 

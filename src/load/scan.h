@@ -120,6 +120,12 @@ struct tf_scan {
     /* lenient: the last key, decoded when it had escapes */
     char *kbuf;
     size_t cap_kbuf;
+    /* the names of the members to locate, as last given, and their
+     * lengths: fmask[n] has bit i set when name i is n bytes long */
+    const char *fname[TF_SCAN_MAX_FIELDS];
+    size_t flen[TF_SCAN_MAX_FIELDS];
+    size_t n_fname;
+    uint16_t fmask[64];
 };
 
 /* Starts a scan of `in` from its current offset.  `chunk` is the read size
