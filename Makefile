@@ -60,7 +60,8 @@ CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
              $(SANFLAGS) $(CPPFLAGS_CAIRO) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS = $(PKG_LIBS) $(LIBS_CAIRO) -lm
+# -pthread: the input layer's optional reader thread (src/load/input.c).
+LIBS = $(PKG_LIBS) $(LIBS_CAIRO) -lm -pthread
 
 # The source tree follows the pipeline: src/base (shared utilities), src/load
 # (input formats: the only code that sees JSON), src/model (trace and figure

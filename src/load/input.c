@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,6 +35,15 @@
 #include <zlib.h>
 
 enum { RAW_CHUNK = 1 << 17, SKIP_CHUNK = 1 << 16, MAX_READ = 1 << 30 };
+
+/* The reader thread's ring: N_SLOTS chunks of SLOT_BYTES. */
+enum { N_SLOTS = 4, SLOT_BYTES = 1 << 20 };
+
+struct slot {
+    unsigned char *buf;
+    size_t len, used;
+    bool err, eof; /* the producer stopped here: an error (in dec), the end */
+};
 
 enum src_kind { SRC_FILE, SRC_PIPE, SRC_SPOOL };
 
@@ -78,7 +88,21 @@ struct tf_input {
     size_t n_cps, max_cps;
     uint64_t cp_every, cp_next;
     unsigned char *scratch;  /* SKIP_CHUNK bytes, for seeking forward */
+    /* opts->thread: a producer thread runs produce() into the ring, the
+     * reader takes chunks from it.  The thread alone touches the decoder,
+     * pos, the checkpoints and the raw source while it runs; everything
+     * else stops it first (stop_thread). */
+    bool threaded, running, prod_done;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop;
+    struct slot slots[N_SLOTS];
+    size_t tail, count; /* published slots: tail .. tail + count - 1 */
+    uint64_t cons;      /* the reader's offset */
 };
+
+static void stop_thread(struct tf_input *in);
 
 /* --- the raw source ------------------------------------------------------- */
 
@@ -354,6 +378,21 @@ static struct tf_input *input_new(int fd, bool own_fd, const char *path, const c
         n_magic += (size_t)r;
     }
     in->gzip = n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    if (opts && opts->thread) {
+        bool ok = pthread_mutex_init(&in->mu, NULL) == 0;
+        if (ok && pthread_cond_init(&in->cv, NULL) != 0) {
+            pthread_mutex_destroy(&in->mu);
+            ok = false;
+        }
+        in->threaded = ok;
+        for (size_t i = 0; ok && i < N_SLOTS; i++)
+            ok = (in->slots[i].buf = malloc(SLOT_BYTES)) != NULL;
+        if (!ok) {
+            tf_diag_oom(d, file);
+            tf_input_close(in);
+            return NULL;
+        }
+    }
     if (in->gzip) {
         in->cp_every = opts && opts->checkpoint_every ? opts->checkpoint_every
                                                       : TF_INPUT_CHECKPOINT_EVERY;
@@ -397,6 +436,13 @@ void tf_input_close(struct tf_input *in)
 {
     if (!in)
         return;
+    stop_thread(in);
+    if (in->threaded) {
+        for (size_t i = 0; i < N_SLOTS; i++)
+            free(in->slots[i].buf);
+        pthread_mutex_destroy(&in->mu);
+        pthread_cond_destroy(&in->cv);
+    }
     if (in->dec.live)
         inflateEnd(&in->dec.z);
     for (size_t i = 0; i < in->n_cps; i++)
@@ -413,6 +459,115 @@ void tf_input_close(struct tf_input *in)
 
 /* --- reading -------------------------------------------------------------- */
 
+/* Up to n bytes at the producing position (plain or gzip'd), saving
+ * checkpoints as it goes; on an error -1, the error kept in in->dec and
+ * not reported. */
+static ssize_t produce(struct tf_input *in, unsigned char *buf, size_t n)
+{
+    if (in->gzip) {
+        ssize_t r = dec_read(in, &in->dec, buf, n);
+        if (r > 0 && in->dec.out >= in->cp_next && tf_input_can_seek(in))
+            maybe_checkpoint(in);
+        return r;
+    }
+    if (in->dec.err != DEC_OK)
+        return -1;
+    bool spool_err;
+    ssize_t r = raw_read_at(in, in->pos, buf, n, &spool_err);
+    if (r < 0) {
+        in->dec.err = spool_err ? DEC_SPOOL : DEC_IO;
+        in->dec.err_no = errno;
+        return -1;
+    }
+    in->pos += (uint64_t)r;
+    return r;
+}
+
+/* The producer position: where produce() reads next. */
+static uint64_t produced(const struct tf_input *in)
+{
+    return in->gzip ? in->dec.out : in->pos;
+}
+
+static void *producer(void *arg)
+{
+    struct tf_input *in = arg;
+    for (;;) {
+        pthread_mutex_lock(&in->mu);
+        while (in->count == N_SLOTS && !in->stop)
+            pthread_cond_wait(&in->cv, &in->mu);
+        bool stop = in->stop;
+        struct slot *sl = &in->slots[(in->tail + in->count) % N_SLOTS];
+        pthread_mutex_unlock(&in->mu);
+        if (stop)
+            return NULL;
+        ssize_t r = produce(in, sl->buf, SLOT_BYTES);
+        pthread_mutex_lock(&in->mu);
+        sl->len = r > 0 ? (size_t)r : 0;
+        sl->used = 0;
+        sl->err = r < 0;
+        sl->eof = r == 0;
+        in->count++;
+        in->prod_done = r <= 0;
+        pthread_cond_broadcast(&in->cv);
+        pthread_mutex_unlock(&in->mu);
+        if (r <= 0)
+            return NULL;
+    }
+}
+
+static bool start_thread(struct tf_input *in)
+{
+    in->stop = false;
+    if (pthread_create(&in->th, NULL, producer, in) != 0)
+        return false;
+    in->running = true;
+    return true;
+}
+
+/* Stops the producer; what it produced stays in the ring. */
+static void stop_thread(struct tf_input *in)
+{
+    if (!in->running)
+        return;
+    pthread_mutex_lock(&in->mu);
+    in->stop = true;
+    pthread_cond_broadcast(&in->cv);
+    pthread_mutex_unlock(&in->mu);
+    pthread_join(in->th, NULL);
+    in->running = false;
+}
+
+static ssize_t read_ring(struct tf_input *in, unsigned char *buf, size_t n)
+{
+    if (!in->running && !in->prod_done && !start_thread(in)) {
+        in->failed = true;
+        tf_diag_error(in->d, TF_EBADINPUT, "%s: cannot start a reader thread", in->file);
+        return -1;
+    }
+    pthread_mutex_lock(&in->mu);
+    while (in->count == 0)
+        pthread_cond_wait(&in->cv, &in->mu);
+    struct slot *sl = &in->slots[in->tail];
+    pthread_mutex_unlock(&in->mu);
+    if (sl->err)
+        return report(in, &in->dec), -1;
+    if (sl->eof)
+        return 0;
+    size_t k = sl->len - sl->used < n ? sl->len - sl->used : n;
+    memcpy(buf, sl->buf + sl->used, k);
+    sl->used += k;
+    in->cons += k;
+    if (sl->used == sl->len) {
+        pthread_mutex_lock(&in->mu);
+        in->tail = (in->tail + 1) % N_SLOTS;
+        in->count--;
+        pthread_cond_broadcast(&in->cv);
+        pthread_mutex_unlock(&in->mu);
+    }
+    return (ssize_t)k;
+}
+
 ssize_t tf_input_read(struct tf_input *in, void *buf, size_t n)
 {
     if (in->failed)
@@ -421,29 +576,17 @@ ssize_t tf_input_read(struct tf_input *in, void *buf, size_t n)
         n = MAX_READ;
     if (n == 0)
         return 0;
-    if (in->gzip) {
-        ssize_t r = dec_read(in, &in->dec, buf, n);
-        if (r < 0)
-            return report(in, &in->dec), -1;
-        if (in->dec.out >= in->cp_next && tf_input_can_seek(in))
-            maybe_checkpoint(in);
-        return r;
-    }
-    bool spool_err;
-    ssize_t r = raw_read_at(in, in->pos, buf, n, &spool_err);
-    if (r < 0) {
-        in->failed = true;
-        tf_diag_error(in->d, TF_EBADINPUT, "%s: %s: %s", in->file,
-                      spool_err ? "cannot spool" : "cannot read", strerror(errno));
-        return -1;
-    }
-    in->pos += (uint64_t)r;
+    if (in->threaded)
+        return read_ring(in, buf, n);
+    ssize_t r = produce(in, buf, n);
+    if (r < 0)
+        return report(in, &in->dec), -1;
     return r;
 }
 
 uint64_t tf_input_offset(const struct tf_input *in)
 {
-    return in->gzip ? in->dec.out : in->pos;
+    return in->threaded ? in->cons : produced(in);
 }
 
 bool tf_input_can_seek(const struct tf_input *in)
@@ -469,6 +612,15 @@ bool tf_input_seek(struct tf_input *in, uint64_t off)
         in->failed = true;
         return tf_diag_error(in->d, TF_EBADINPUT, "%s: cannot seek: %s", in->file,
                              strerror(ESPIPE));
+    }
+    if (in->threaded) {
+        /* Drop the ring; the producer goes on from `off`. */
+        stop_thread(in);
+        in->tail = in->count = 0;
+        in->prod_done = false;
+        in->cons = off;
+        if (!in->gzip)
+            in->dec.err = DEC_OK;
     }
     if (!in->gzip) {
         in->pos = off;
@@ -500,6 +652,9 @@ bool tf_input_reread(struct tf_input *in, uint64_t from, uint64_t to,
     unsigned char *buf = malloc(SKIP_CHUNK);
     if (!buf)
         return false;
+    /* The producer must not move the checkpoints meanwhile; it goes on
+     * at the next read. */
+    stop_thread(in);
     bool ok = true, spool_err;
     if (!in->gzip) {
         for (uint64_t at = from; ok && at < to;) {

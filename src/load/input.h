@@ -19,6 +19,13 @@
  * That file uses as much disk as the pipe delivered and is gone when the
  * input is closed (or the process ends).
  *
+ * With opts->thread, a second thread reads (and inflates) ahead into a ring
+ * of 4 chunks of 1 MB while the caller consumes them, so inflating gzip'd
+ * data overlaps with scanning it on another core.  The bytes, offsets and
+ * errors are the same as without it; the error of a chunk is reported
+ * when the reader reaches it.  The thread stops at close, and around a
+ * seek or a reread.
+ *
  * Errors (open, read, a truncated or corrupt gzip stream) are reported once
  * through the struct tf_diag given at open, as "FILE: message" with "gzip:"
  * in the message for compressed-data errors.
@@ -44,6 +51,7 @@
 
 struct tf_input_opts {
     bool spool;                /* a pipe: spool it so it can seek (see above) */
+    bool thread;               /* read and inflate ahead on a second thread */
     uint64_t checkpoint_every; /* 0: TF_INPUT_CHECKPOINT_EVERY (tests use small ones) */
     size_t max_checkpoints;    /* 0: TF_INPUT_MAX_CHECKPOINTS; at least 2 */
 };
@@ -86,7 +94,8 @@ bool tf_input_seek(struct tf_input *in, uint64_t off);
 bool tf_input_reread(struct tf_input *in, uint64_t from, uint64_t to,
                      void (*fn)(void *ctx, const unsigned char *p, size_t n), void *ctx);
 
-/* Whether the data is gzip'd, and how many inflate states are saved. */
+/* Whether the data is gzip'd, and how many inflate states are saved (with
+ * a reader thread: only once the end of the data has been read). */
 bool tf_input_is_gzip(const struct tf_input *in);
 size_t tf_input_n_checkpoints(const struct tf_input *in);
 

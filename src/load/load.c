@@ -112,7 +112,9 @@ static bool load_whole(struct tf_input *in, const char *path, const struct tf_ke
 bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
                    struct tf_diag *d)
 {
-    struct tf_input *in = tf_input_open(path, NULL, d);
+    /* A reader thread inflates (or reads) ahead while this one scans. */
+    struct tf_input_opts opts = {.thread = true};
+    struct tf_input *in = tf_input_open(path, &opts, d);
     if (!in)
         return false;
     const char *mode = getenv("TRACEFIG_LOAD");

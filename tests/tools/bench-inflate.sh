@@ -19,8 +19,11 @@
 #             whole output: about 1.1 GB here)
 #   gz-scan   the lenient scanner on the gzip'd file through tf_input
 #             (inflate and scan on one thread)
-#   gz-thread a second thread inflates with zlib into a pipe (a 1 MB ring)
+#   gz-pipe   a second thread inflates with zlib into a pipe (a 1 MB ring)
 #             while the main thread scans it (the two cores overlapped)
+#   gz-ring   the same with tf_input's own reader thread (opts.thread: a
+#             ring of 4 x 1 MB chunks, no system calls between the threads)
+#   ring      the plain file through that reader thread
 #
 # Each line gives the wall time, the CPU time and the throughput in MB/s
 # of decompressed (JSON) bytes.  The best of REPEAT runs (default 3) is
@@ -63,11 +66,19 @@ static double cpu(void)
     return (double)r.ru_utime.tv_sec + (double)r.ru_utime.tv_usec * 1e-6 +
            (double)r.ru_stime.tv_sec + (double)r.ru_stime.tv_usec * 1e-6;
 }
+static double thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+/* Wall and CPU time (all threads; in brackets the calling thread's) and
+ * MB/s of wall time. */
 static void report(const char *what, double t0, double c0, unsigned long long bytes)
 {
     double t = now() - t0, c = cpu() - c0;
-    printf("%-28s %7.3f s wall %7.3f s cpu %7.0f MB/s  (%llu bytes)\n", what, t, c,
-           (double)bytes / t / 1e6, bytes);
+    printf("%-28s %7.3f s wall %7.3f s cpu [%6.3f] %7.0f MB/s  (%llu bytes)\n", what, t, c,
+           thread_cpu(), (double)bytes / t / 1e6, bytes);
 }
 EOF
 
@@ -166,7 +177,8 @@ EOF
 
 cat >"$tmp/scan.c" <<'EOF'
 /* The scanner on a trace: strict or lenient, plain or gzip'd (tf_input),
- * or (thread) a zlib thread inflating into a pipe that the scanner reads. */
+ * with tf_input's reader thread (ring), or (thread) a zlib thread
+ * inflating into a pipe that the scanner reads. */
 #define _GNU_SOURCE
 #include "common.h"
 #include <fcntl.h>
@@ -232,7 +244,8 @@ int main(int argc, char **argv)
         pthread_create(&th, NULL, inflate_thread, NULL);
         in = tf_input_fdopen(fds[0], "pipe", NULL, &d);
     } else {
-        in = tf_input_open(argv[1], NULL, &d);
+        struct tf_input_opts o = {.thread = strstr(mode, "ring") != NULL};
+        in = tf_input_open(argv[1], &o, &d);
     }
     struct tf_scan s;
     if (!in || !tf_scan_init(&s, in, argv[1], 0, flags, &d))
@@ -300,6 +313,7 @@ cat "$trace" >/dev/null # into the page cache
 echo "== $(nproc) cores; $(basename "$trace"): $(wc -c <"$trace") bytes"
 best scan "$tmp/scan" "$trace" strict "scan strict"
 best scan "$tmp/scan" "$trace" lenient "scan lenient"
+best scan "$tmp/scan" "$trace" lenient-ring "scan lenient, ring"
 for level in 6 1; do
     gz="$tmp/trace-$level.json.gz"
     cat "$gz" >/dev/null
@@ -316,5 +330,6 @@ for level in 6 1; do
         echo "libdeflate: SKIP (apt-get install libdeflate-dev)"
     fi
     best gz "$tmp/scan" "$gz" lenient "gz-scan lenient (1 thread)"
-    best gz "$tmp/scan" "$gz" lenient-thread "gz-thread lenient (2 thr.)"
+    best gz "$tmp/scan" "$gz" lenient-thread "gz-pipe lenient (2 thr.)"
+    best gz "$tmp/scan" "$gz" lenient-ring "gz-ring lenient (2 thr.)"
 done

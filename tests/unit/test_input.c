@@ -114,12 +114,14 @@ TF_TEST(input_plain_and_gzip_read_the_same)
     size_t zn;
     unsigned char *z = gz(data, n, 6, &zn);
     unsigned char *got = malloc(n + 10);
-    for (int kind = 0; kind < 2; kind++) {
-        FILE *f = kind ? tmp_with(z, zn) : tmp_with(data, n);
+    for (int kind = 0; kind < 4; kind++) {
+        bool gzip = kind & 1;
+        FILE *f = gzip ? tmp_with(z, zn) : tmp_with(data, n);
         struct tf_diag d;
         tf_diag_init(&d);
-        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
-        TF_CHECK(in && tf_input_is_gzip(in) == (kind == 1) && tf_input_can_seek(in));
+        struct tf_input_opts o = {.thread = kind >= 2}; /* the reader thread too */
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", &o, &d);
+        TF_CHECK(in && tf_input_is_gzip(in) == gzip && tf_input_can_seek(in));
         TF_CHECK(read_all(in, got, n + 10, 7777) == (long long)n);
         TF_CHECK(memcmp(got, data, n) == 0);
         TF_CHECK(tf_input_offset(in) == n);
@@ -176,7 +178,8 @@ TF_TEST(input_truncated_and_corrupt_gzip)
     unsigned char *got = malloc(n + 100);
     struct tf_diag d;
 
-    /* Truncated: what was there is read, then one located line. */
+    /* Truncated: what was there is read, then one located line (the
+     * same with the reader thread: see input_truncated_threaded). */
     FILE *f = tmp_with(z, zn / 2);
     tf_diag_init(&d);
     struct tf_input *in = tf_input_fdopen(fileno(f), "t.json.gz", NULL, &d);
@@ -232,6 +235,37 @@ TF_TEST(input_truncated_and_corrupt_gzip)
     free(data);
 }
 
+/* With the reader thread, the same bytes and the same error at the same
+ * place, whatever the reads' sizes. */
+TF_TEST(input_truncated_threaded)
+{
+    size_t n = 3000000;
+    char *data = text_data(n);
+    size_t zn;
+    unsigned char *z = gz(data, n, 6, &zn);
+    unsigned char *got = malloc(n + 100);
+    char msgs[2][1024];
+    long long counts[2];
+    for (int th = 0; th < 2; th++) {
+        FILE *f = tmp_with(z, zn * 2 / 3);
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input_opts o = {.thread = th};
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json.gz", &o, &d);
+        counts[th] = read_all(in, got, n + 100, th ? 3333 : 65536);
+        snprintf(msgs[th], sizeof msgs[th], "%s", d.msg);
+        TF_CHECK(memcmp(got, data, tf_input_offset(in)) == 0);
+        tf_input_close(in);
+        fclose(f);
+    }
+    TF_CHECK(counts[0] == -1 && counts[1] == -1);
+    TF_CHECK(strstr(msgs[0], "gzip: unexpected end of file after ") != NULL);
+    TF_CHECK_STR(msgs[1], msgs[0]);
+    free(got);
+    free(z);
+    free(data);
+}
+
 /* Seeks to many places, back and forth, with checkpoints every 64 KB (at
  * most 6, so they are thinned), and rereads without moving. */
 static void count_bytes(void *ctx, const unsigned char *p, size_t n)
@@ -247,39 +281,42 @@ TF_TEST(input_seek_across_checkpoints)
     char *data = text_data(n);
     size_t zn;
     unsigned char *z = gz(data, n, 6, &zn);
-    FILE *f = tmp_with(z, zn);
-    struct tf_diag d;
-    tf_diag_init(&d);
-    struct tf_input_opts o = {.checkpoint_every = 64 << 10, .max_checkpoints = 6};
-    struct tf_input *in = tf_input_fdopen(fileno(f), "t.json.gz", &o, &d);
-    unsigned char *got = malloc(n);
-    TF_CHECK(read_all(in, got, n, 65536) == (long long)n && memcmp(got, data, n) == 0);
-    TF_CHECK(tf_input_n_checkpoints(in) >= 3 && tf_input_n_checkpoints(in) <= 6);
-    unsigned long long x = 12345;
-    for (int i = 0; i < 40; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        size_t at = (size_t)(x % n), len = 1 + (size_t)((x >> 32) % 5000);
-        if (at + len > n)
-            len = n - at;
-        if (!tf_input_seek(in, at) || tf_input_offset(in) != at) {
-            TF_CHECK(!"seek");
-            break;
+    unsigned char *got = malloc(n + 1);
+    for (int th = 0; th < 2; th++) {
+        FILE *f = tmp_with(z, zn);
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input_opts o = {.checkpoint_every = 64 << 10, .max_checkpoints = 6, .thread = th};
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json.gz", &o, &d);
+        /* To the end, so the thread (if any) is done with the checkpoints. */
+        TF_CHECK(read_all(in, got, n + 1, 65536) == (long long)n && memcmp(got, data, n) == 0);
+        TF_CHECK(tf_input_n_checkpoints(in) >= 3 && tf_input_n_checkpoints(in) <= 6);
+        unsigned long long x = 12345;
+        for (int i = 0; i < 40; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t at = (size_t)(x % n), len = 1 + (size_t)((x >> 32) % 5000);
+            if (at + len > n)
+                len = n - at;
+            if (!tf_input_seek(in, at) || tf_input_offset(in) != at) {
+                TF_CHECK(!"seek");
+                break;
+            }
+            if (read_all(in, got, len, len) != (long long)len || memcmp(got, data + at, len) != 0) {
+                tf_test_failf(__FILE__, __LINE__, "seek to %zu, %zu bytes", at, len);
+                break;
+            }
         }
-        if (read_all(in, got, len, len) != (long long)len || memcmp(got, data + at, len) != 0) {
-            tf_test_failf(__FILE__, __LINE__, "seek to %zu, %zu bytes", at, len);
-            break;
-        }
+        /* A reread does not move the position. */
+        TF_CHECK(tf_input_seek(in, 1000));
+        unsigned long long sum = 0, want = 0;
+        TF_CHECK(tf_input_reread(in, 2000000, 2100000, count_bytes, &sum));
+        count_bytes(&want, (const unsigned char *)data + 2000000, 100000);
+        TF_CHECK(sum == want);
+        TF_CHECK(tf_input_read(in, got, 10) == 10 && memcmp(got, data + 1000, 10) == 0);
+        TF_CHECK(!tf_diag_failed(&d));
+        tf_input_close(in);
+        fclose(f);
     }
-    /* A reread does not move the position. */
-    TF_CHECK(tf_input_seek(in, 1000));
-    unsigned long long sum = 0, want = 0;
-    TF_CHECK(tf_input_reread(in, 2000000, 2100000, count_bytes, &sum));
-    count_bytes(&want, (const unsigned char *)data + 2000000, 100000);
-    TF_CHECK(sum == want);
-    TF_CHECK(tf_input_read(in, got, 10) == 10 && memcmp(got, data + 1000, 10) == 0);
-    TF_CHECK(!tf_diag_failed(&d));
-    tf_input_close(in);
-    fclose(f);
     free(got);
     free(z);
     free(data);
@@ -294,14 +331,14 @@ TF_TEST(input_pipes_and_spooling)
     size_t zn;
     unsigned char *z = gz(data, n, 6, &zn);
     unsigned char *got = malloc(n);
-    for (int kind = 0; kind < 4; kind++) {
+    for (int kind = 0; kind < 8; kind++) {
         bool gzip = kind & 1, spool = kind & 2;
         pid_t child;
         void *owned[] = {data, z, got, NULL};
         int fd = gzip ? pipe_with(z, zn, &child, owned) : pipe_with(data, n, &child, owned);
         struct tf_diag d;
         tf_diag_init(&d);
-        struct tf_input_opts o = {.spool = spool, .checkpoint_every = 100000};
+        struct tf_input_opts o = {.spool = spool, .checkpoint_every = 100000, .thread = kind & 4};
         struct tf_input *in = tf_input_fdopen(fd, "<stdin>", &o, &d);
         TF_CHECK(in && tf_input_is_gzip(in) == gzip && tf_input_can_seek(in) == spool);
         TF_CHECK(read_all(in, got, n, 10000) == (long long)n && memcmp(got, data, n) == 0);
@@ -393,12 +430,12 @@ TF_TEST(input_scan_gzip_errors_located_as_plain)
     n += (size_t)sprintf(doc + n, "], \"x\": [1 2]}\n");
     size_t zn;
     unsigned char *z = gz(doc, n, 6, &zn);
-    char msgs[3][1024];
-    for (int kind = 0; kind < 3; kind++) {
+    char msgs[4][1024];
+    for (int kind = 0; kind < 4; kind++) {
         FILE *f = kind == 0 ? tmp_with(doc, n) : tmp_with(z, zn);
         struct tf_diag d;
         tf_diag_init(&d);
-        struct tf_input_opts o = {.checkpoint_every = kind == 2 ? 100000 : 0};
+        struct tf_input_opts o = {.checkpoint_every = kind >= 2 ? 100000 : 0, .thread = kind == 3};
         struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", &o, &d);
         struct tf_scan s;
         enum tf_jtok k;
@@ -420,6 +457,7 @@ TF_TEST(input_scan_gzip_errors_located_as_plain)
     TF_CHECK(strstr(msgs[0], "t.json:40002:") == msgs[0]);
     TF_CHECK_STR(msgs[1], msgs[0]);
     TF_CHECK_STR(msgs[2], msgs[0]);
+    TF_CHECK_STR(msgs[3], msgs[0]);
     free(z);
     free(doc);
 }
