@@ -80,6 +80,9 @@ struct tf_scan_keyent {
 /* Bytes a string body passes over without a second look; bytes of a
  * number token. */
 static unsigned char str_plain[256], num_byte[256];
+/* prefix_mask[n]: the first n bytes of a word loaded with memcpy (any
+ * byte order). */
+static uint64_t prefix_mask[9];
 static bool tables_ready;
 
 static void init_tables(void)
@@ -91,6 +94,11 @@ static void init_tables(void)
     for (int c = '0'; c <= '9'; c++)
         num_byte[c] = 1;
     num_byte['-'] = num_byte['+'] = num_byte['.'] = num_byte['e'] = num_byte['E'] = 1;
+    for (size_t n = 0; n <= 8; n++) {
+        unsigned char b[8] = {0};
+        memset(b, 0xFF, n);
+        memcpy(&prefix_mask[n], b, 8);
+    }
     tables_ready = true;
 }
 
@@ -715,8 +723,10 @@ HOT size_t number_len(const unsigned char *p, bool lenient, bool *is_int)
         size_t int_end = dots ? (size_t)__builtin_ctz(dots) : end;
         size_t int_digits = int_end - neg;
         /* At most one dot, with digits on both sides; no leading zero. */
+        unsigned char c = p[end];
         if (int_digits == 0 || (dots & (dots - 1)) || (dots && int_end + 1 == end) ||
-            (p[neg] == '0' && int_digits > 1) || num_byte[p[end]] || p[end] == '\0')
+            (p[neg] == '0' && int_digits > 1) ||
+            (c != ',' && c != '}' && c != ']' && (num_byte[c] || c == '\0')))
             return 0;
         if (!lenient && int_digits > (dots ? 300 : 18))
             return 0;
@@ -1191,6 +1201,9 @@ static void learn_names(struct tf_scan *s, const struct tf_scan_field *fields, s
     for (size_t i = 0; i < nf; i++) {
         s->fname[i] = fields[i].name;
         s->flen[i] = strlen(fields[i].name);
+        s->fword[i] = 0;
+        if (s->flen[i] <= 8)
+            memcpy(&s->fword[i], fields[i].name, s->flen[i]);
         if (s->flen[i] < 64)
             s->fmask[s->flen[i]] |= (uint16_t)(1u << i);
     }
@@ -1210,6 +1223,22 @@ HOT size_t match_name(const struct tf_scan *s, const char *key, size_t n)
     }
     for (size_t i = 0; i < s->n_fname; i++)
         if (s->flen[i] == n && same_bytes(s->fname[i], key, n))
+            return i;
+    return TF_SCAN_MAX_FIELDS;
+}
+
+/* match_name for a key in the buffer, which may be read 8 bytes at a time
+ * (the padding): a name of at most 8 bytes is one masked compare. */
+HOT size_t match_name_padded(const struct tf_scan *s, const unsigned char *key, size_t n)
+{
+    if (n > 8)
+        return match_name(s, (const char *)key, n);
+    uint64_t w;
+    memcpy(&w, key, 8);
+    w &= prefix_mask[n];
+    unsigned m = s->fmask[n];
+    for (size_t i = 0; m; i++, m >>= 1)
+        if ((m & 1) && s->fword[i] == w)
             return i;
     return TF_SCAN_MAX_FIELDS;
 }
@@ -1348,7 +1377,7 @@ key:
         key_len[n_keys++] = n;
     }
     if (depth == 1 && nf) {
-        size_t i = match_name(s, (const char *)q + 1, n);
+        size_t i = match_name_padded(s, q + 1, n);
         if (i < nf)
             cur = &fields[i];
     }

@@ -126,6 +126,7 @@ struct tf_scan {
     size_t flen[TF_SCAN_MAX_FIELDS];
     size_t n_fname;
     uint16_t fmask[64];
+    uint64_t fword[TF_SCAN_MAX_FIELDS]; /* a name of at most 8 bytes, 0-padded */
 };
 
 /* Starts a scan of `in` from its current offset.  `chunk` is the read size
