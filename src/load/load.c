@@ -112,8 +112,10 @@ static bool load_whole(struct tf_input *in, const char *path, const struct tf_ke
 bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
                    struct tf_diag *d)
 {
-    /* A reader thread inflates (or reads) ahead while this one scans. */
-    struct tf_input_opts opts = {.thread = true};
+    /* A reader thread reads (and inflates) ahead while this one scans; a
+     * pipe is spooled to a temporary file, so that a trace read twice can
+     * come from standard input too (see input.h). */
+    struct tf_input_opts opts = {.thread = true, .spool = true};
     struct tf_input *in = tf_input_open(path, &opts, d);
     if (!in)
         return false;
