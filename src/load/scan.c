@@ -235,6 +235,12 @@ static bool refill(struct tf_scan *s)
     }
     if (s->len == s->cap) {
         size_t cap = s->cap * 2;
+        if (s->max_buffer && cap > s->max_buffer) {
+            /* What must be kept (from buf[0]) is one token or one value
+             * read whole: a bomb, or a trace no one can draw. */
+            return fail_at(s, 0, "value too large to scan (more than %zu MiB)",
+                           s->max_buffer >> 20);
+        }
         unsigned char *p = cap > s->cap ? realloc(s->buf, cap + 1 + TF_SCAN_PAD) : NULL;
         if (!p)
             return oom(s);
@@ -1562,6 +1568,7 @@ bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size
     s->col = 0;
     s->keep = SIZE_MAX;
     s->lenient = (flags & TF_SCAN_LENIENT) != 0;
+    s->max_buffer = TF_SCAN_MAX_BUFFER;
     s->cap = chunk ? chunk : TF_SCAN_CHUNK;
     s->buf = calloc(s->cap + 1 + TF_SCAN_PAD, 1);
     bool ok = s->buf != NULL;

@@ -21,8 +21,8 @@
  * caller can test cheaply whether the value matters.
  *
  * What it does not do: build values, convert numbers (beyond range checks),
- * or hold more than the largest single value the caller reads whole plus one
- * chunk.
+ * or hold more than the largest single value the caller reads whole (or the
+ * longest token) plus one chunk, and never more than max_buffer.
  *
  * Ownership: struct tf_scan is caller-owned (tf_scan_init / tf_scan_fini);
  * the input stays the caller's (it must outlive the scan).
@@ -45,6 +45,8 @@
 #define TF_SCAN_MAX_FIELDS 16
 /* Readable bytes after the sentinel, for word-at-a-time loops. */
 #define TF_SCAN_PAD 64
+/* Default of max_buffer (see struct tf_scan). */
+#define TF_SCAN_MAX_BUFFER ((size_t)256 << 20)
 
 enum tf_jtok {
     TF_JT_NONE = 0, /* absent, or the end of a container */
@@ -95,6 +97,11 @@ struct tf_scan {
     unsigned char *buf;
     size_t cap, len, pos;
     uint64_t base;
+    size_t max_buffer; /* the buffer grows (to hold one token, or one value
+                          read whole) up to this, then the scan stops with
+                          "value too large to scan"; 0: no limit.  Set by
+                          tf_scan_init to TF_SCAN_MAX_BUFFER; the caller may
+                          change it.  (jansson has no such limit.) */
     size_t tok;  /* start of the token being scanned (kept on refill) */
     size_t tok_end; /* end of the last number or word */
     size_t keep; /* start of the value being read whole, or SIZE_MAX */

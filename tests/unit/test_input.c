@@ -461,3 +461,42 @@ TF_TEST(input_scan_gzip_errors_located_as_plain)
     free(z);
     free(doc);
 }
+
+/* A bomb of one endless string: the scanner stops at its buffer limit with
+ * a located message, in constant memory, read whole or skipped. */
+TF_TEST(input_bomb_of_one_string_stops_at_the_limit)
+{
+    size_t n = 8u << 20;
+    char *doc = malloc(n);
+    memset(doc, 'a', n);
+    const char *head = "{\"x\": 1,\n \"traceEvents\": [\"";
+    memcpy(doc, head, strlen(head));
+    size_t zn;
+    unsigned char *z = gz(doc, n, 6, &zn);
+    free(doc);
+    for (int whole = 0; whole < 2; whole++) {
+        FILE *f = tmp_with(z, zn);
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input *in = tf_input_fdopen(fileno(f), "bomb.gz", NULL, &d);
+        struct tf_scan s;
+        enum tf_jtok k;
+        char key[16];
+        size_t kl;
+        bool more;
+        const unsigned char *data;
+        size_t len;
+        TF_CHECK(tf_scan_init(&s, in, "bomb.gz", 1 << 16, TF_SCAN_LENIENT, &d));
+        s.max_buffer = 1 << 20;
+        TF_CHECK(tf_scan_begin(&s, &k) && tf_scan_key(&s, key, sizeof key, &kl, &more));
+        TF_CHECK(tf_scan_skip(&s) && tf_scan_key(&s, key, sizeof key, &kl, &more));
+        TF_CHECK(tf_scan_enter(&s) && tf_scan_next(&s, &more) && more);
+        TF_CHECK(!(whole ? tf_scan_value(&s, &data, &len, NULL, 0) : tf_scan_skip(&s)));
+        TF_CHECK_STR(d.msg, "bomb.gz:2:17: value too large to scan (more than 1 MiB)");
+        TF_CHECK(s.cap <= 1 << 20);
+        tf_scan_fini(&s);
+        tf_input_close(in);
+        fclose(f);
+    }
+    free(z);
+}
