@@ -20,7 +20,8 @@ MANDIR = $(PREFIX)/share/man/man1
 CC ?= cc
 SAN ?=
 WERROR ?=
-PKGS = jansson libxml-2.0
+# zlib reads gzip'd traces (src/load/input.c): always linked.
+PKGS = jansson libxml-2.0 zlib
 
 # cairo is optional: without it the build succeeds without PDF/PNG output.
 # cairo-ft and freetype2 load the exact DejaVu font files for PDF/PNG text;
@@ -30,7 +31,6 @@ PKGS = jansson libxml-2.0
 # Only zlib (and -ldl) is linked; the unit tests also link FreeType.
 HAVE_CAIRO := $(shell pkg-config --exists cairo cairo-ft freetype2 zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_CAIRO),1)
-PKGS += zlib
 PKGS_HEADERS_ONLY = cairo cairo-ft freetype2
 CPPFLAGS_CAIRO = -DTF_HAVE_CAIRO=1
 LIBS_CAIRO = -ldl
@@ -60,7 +60,8 @@ CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
              $(SANFLAGS) $(CPPFLAGS_CAIRO) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS = $(PKG_LIBS) $(LIBS_CAIRO) -lm
+# -pthread: the input layer's optional reader thread (src/load/input.c).
+LIBS = $(PKG_LIBS) $(LIBS_CAIRO) -lm -pthread
 
 # The source tree follows the pipeline: src/base (shared utilities), src/load
 # (input formats: the only code that sees JSON), src/model (trace and figure
