@@ -933,6 +933,24 @@ static bool grow_stack(struct tf_scan *s)
     if (!first)
         return oom(s);
     s->first = first;
+    if (s->lvl_key0) {
+        /* A strict scan switched to lenient: the per-depth key records
+         * grow too (one entry per depth 0 .. cap + 1). */
+        size_t *k0 = realloc(s->lvl_key0, (cap + 2) * sizeof *k0);
+        if (k0)
+            s->lvl_key0 = k0;
+        uint32_t **idx = k0 ? realloc(s->lvl_index, (cap + 2) * sizeof *idx) : NULL;
+        if (idx)
+            s->lvl_index = idx;
+        size_t *icap = idx ? realloc(s->lvl_index_cap, (cap + 2) * sizeof *icap) : NULL;
+        if (!icap)
+            return oom(s);
+        s->lvl_index_cap = icap;
+        for (size_t i = s->cap_stack + 2; i < cap + 2; i++) {
+            s->lvl_index[i] = NULL;
+            s->lvl_index_cap[i] = 0;
+        }
+    }
     s->cap_stack = cap;
     return true;
 }
@@ -944,7 +962,7 @@ static inline bool push(struct tf_scan *s, unsigned char c)
         return false;
     s->stack[d] = c;
     s->first[d + 1] = true;
-    if (!s->lenient)
+    if (s->lvl_key0)
         s->lvl_key0[d + 1] = s->n_keys;
     s->depth = d + 1;
     return true;
@@ -953,7 +971,7 @@ static inline bool push(struct tf_scan *s, unsigned char c)
 static inline void pop(struct tf_scan *s)
 {
     size_t d = s->depth;
-    if (!s->lenient && s->stack[d - 1] == '{') {
+    if (s->lvl_key0 && s->stack[d - 1] == '{') {
         size_t k0 = s->lvl_key0[d];
         if (k0 < s->n_keys)
             s->n_arena = s->keys[k0].off;
@@ -1578,9 +1596,10 @@ bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size
     } else {
         s->max_depth = TF_SCAN_MAX_DEPTH;
         s->cap_stack = TF_SCAN_MAX_DEPTH + 2;
-        s->lvl_key0 = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_key0);
-        s->lvl_index = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index);
-        s->lvl_index_cap = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index_cap);
+        /* per depth 0 .. cap_stack + 1 (see grow_stack) */
+        s->lvl_key0 = calloc(s->cap_stack + 2, sizeof *s->lvl_key0);
+        s->lvl_index = calloc(s->cap_stack + 2, sizeof *s->lvl_index);
+        s->lvl_index_cap = calloc(s->cap_stack + 2, sizeof *s->lvl_index_cap);
         /* The key arena always exists, so even an empty key has an address. */
         s->cap_arena = 4096;
         s->arena = malloc(s->cap_arena);
@@ -1601,7 +1620,7 @@ void tf_scan_fini(struct tf_scan *s)
 {
     free(s->buf);
     if (s->lvl_index)
-        for (size_t i = 0; i < TF_SCAN_MAX_DEPTH + 2; i++)
+        for (size_t i = 0; i < s->cap_stack + 2; i++)
             free(s->lvl_index[i]);
     free(s->lvl_index);
     free(s->lvl_index_cap);
@@ -1674,15 +1693,36 @@ bool tf_scan_next(struct tf_scan *s, bool *more)
         pop(s);
         return true;
     }
+    /* Lenient: the Trace Event Format lets a top-level array end with the
+     * file, after an element or after its comma. */
+    bool open_end = s->lenient && s->depth == 1 && s->stack[0] == '[';
+    if (c < 0 && open_end && !s->failed && !s->first[1]) {
+        pop(s);
+        return true;
+    }
     if (!s->first[s->depth]) {
         if (c != ',')
             return bad_token(s, "']' expected");
         s->pos++;
+        if (open_end && skip_ws(s) < 0 && !s->failed) {
+            pop(s);
+            return true;
+        }
     } else if (c < 0) {
         return bad_token(s, "']' expected");
     }
     s->first[s->depth] = false;
     *more = true;
+    return true;
+}
+
+bool tf_scan_set_flags(struct tf_scan *s, unsigned flags)
+{
+    bool lenient = (flags & TF_SCAN_LENIENT) != 0;
+    if (!lenient && !s->lvl_key0)
+        return false; /* began lenient: no key records to check against */
+    s->lenient = lenient;
+    s->max_depth = lenient ? SIZE_MAX - 1 : TF_SCAN_MAX_DEPTH;
     return true;
 }
 

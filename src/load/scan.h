@@ -144,12 +144,20 @@ struct tf_scan {
  * Lenient mode, for Chrome traces written by other tools, accepts what
  * strict mode accepts and also: \u0000 in strings (keys too), integers of
  * any size and reals of any magnitude that follow the JSON number grammar,
- * nesting of any depth (memory grows with the depth), and the same key
- * more than once in an object (keys are not tracked at all).  Everything
- * else is checked as in strict mode, with the same located messages. */
+ * nesting of any depth (memory grows with the depth), the same key more
+ * than once in an object (keys are not tracked at all), and a top-level
+ * array that ends with the file without its ']' (after an element or its
+ * comma), as the Trace Event Format allows.  Everything else is checked
+ * as in strict mode, with the same located messages. */
 bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size_t chunk,
                   unsigned flags, struct tf_diag *d);
 void tf_scan_fini(struct tf_scan *s);
+
+/* Switches between the modes (TF_SCAN_STRICT, TF_SCAN_LENIENT) between two
+ * calls, e.g. lenient for the value of "traceEvents" only.  Keys read
+ * while lenient are not checked for duplicates later.  A scan begun
+ * lenient cannot become strict (false). */
+bool tf_scan_set_flags(struct tf_scan *s, unsigned flags);
 
 /* Enters the top-level value, which must be an object or an array. */
 bool tf_scan_begin(struct tf_scan *s, enum tf_jtok *kind);

@@ -127,7 +127,7 @@ static bool waived(const char *msg)
     static const char *const what[] = {
         "\\u0000 is not allowed", "NUL byte in object key", "too big integer",
         "too big negative integer", "real number overflow", "maximum parsing depth reached",
-        "duplicate object key",
+        "duplicate object key", "near end of file", /* an open top-level array */
     };
     for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
         if (strstr(msg, what[i]))

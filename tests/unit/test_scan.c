@@ -451,7 +451,7 @@ static bool lenient_accepts_msg(const char *msg)
     static const char *const what[] = {
         "\\u0000 is not allowed", "NUL byte in object key", "too big integer",
         "too big negative integer", "real number overflow", "maximum parsing depth reached",
-        "duplicate object key",
+        "duplicate object key", "near end of file", /* an open top-level array */
     };
     for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
         if (strstr(msg, what[i]))
@@ -520,7 +520,9 @@ TF_TEST(scan_lenient_accepts_more)
     TF_CHECK(strstr(got, "maximum parsing depth reached") != NULL);
     scan_mode = TF_SCAN_LENIENT;
     TF_CHECK_STR(scan_doc(deep, strlen(deep), 4096, got, sizeof got), "OK");
-    deep[2 * n + 6] = '\0'; /* one ']' short */
+    deep[2 * n + 6] = '\0'; /* the top level's ']' missing: the format allows it */
+    TF_CHECK_STR(scan_doc(deep, strlen(deep), 4096, got, sizeof got), "OK");
+    deep[2 * n + 5] = '\0'; /* one more: an inner array is never closed */
     scan_doc(deep, strlen(deep), 4096, got, sizeof got);
     scan_mode = TF_SCAN_STRICT;
     TF_CHECK(strstr(got, "']' expected near end of file") != NULL);
@@ -688,4 +690,71 @@ TF_TEST(scan_lenient_fields_and_nested_members)
         tf_input_close(in);
         fclose(f);
     }
+}
+
+/* The Trace Event Format's array form may end with the file. */
+TF_TEST(scan_lenient_open_top_level_array)
+{
+    static const char *const docs[] = {
+        "[{\"ph\":\"X\"},\n{\"ph\":\"B\"}",
+        "[{\"ph\":\"X\"},\n{\"ph\":\"B\"},\n",
+        "[1",
+        "[1,",
+        "[[1]",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+        lenient_only_at(__LINE__, docs[i], strlen(docs[i]));
+    /* Not an empty one, nor a nested one, nor an object. */
+    lenient_rejects("[");
+    lenient_rejects("[[1],[2,");
+    lenient_rejects("{\"traceEvents\":[1,2");
+    lenient_rejects("[1,,");
+}
+
+/* Strict for the document, lenient for one member, strict again. */
+TF_TEST(scan_switch_modes_mid_scan)
+{
+    size_t n = 3000;
+    char *doc = malloc(2 * n + 200);
+    size_t len = (size_t)sprintf(doc, "{\"a\":1,\"traceEvents\":[{\"k\":1,\"k\":\"\\u0000\"},");
+    memset(doc + len, '[', n);
+    memset(doc + len + n, ']', n);
+    len += 2 * n;
+    len += (size_t)sprintf(doc + len, ",123456789012345678901234567890],\"b\":{\"c\":1,\"c\":2}}");
+    for (size_t c = 0; c < N_CHUNKS; c++) {
+        FILE *f = tmp_with(doc, len);
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+        struct tf_scan s;
+        enum tf_jtok k;
+        char key[32];
+        size_t kl;
+        bool more;
+        TF_CHECK(tf_scan_init(&s, in, "t.json", chunks[c], TF_SCAN_STRICT, &d));
+        TF_CHECK(tf_scan_begin(&s, &k) && tf_scan_key(&s, key, sizeof key, &kl, &more));
+        TF_CHECK(tf_scan_skip(&s) && tf_scan_key(&s, key, sizeof key, &kl, &more));
+        TF_CHECK_STR(key, "traceEvents");
+        TF_CHECK(tf_scan_set_flags(&s, TF_SCAN_LENIENT));
+        TF_CHECK(tf_scan_skip(&s));
+        TF_CHECK(tf_scan_set_flags(&s, TF_SCAN_STRICT));
+        TF_CHECK(tf_scan_key(&s, key, sizeof key, &kl, &more) && more);
+        TF_CHECK(!tf_scan_skip(&s));
+        TF_CHECK(strstr(d.msg, "duplicate object key near '\"c\"'") != NULL);
+        tf_scan_fini(&s);
+        tf_input_close(in);
+        fclose(f);
+    }
+    /* A scan begun lenient stays lenient. */
+    struct tf_scan s;
+    struct tf_diag d;
+    tf_diag_init(&d);
+    FILE *f = tmp_with("[]", 2);
+    struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+    TF_CHECK(tf_scan_init(&s, in, "t.json", 0, TF_SCAN_LENIENT, &d));
+    TF_CHECK(!tf_scan_set_flags(&s, TF_SCAN_STRICT) && tf_scan_set_flags(&s, TF_SCAN_LENIENT));
+    tf_scan_fini(&s);
+    tf_input_close(in);
+    fclose(f);
+    free(doc);
 }
