@@ -175,7 +175,20 @@ static bool rescan_blocks(struct stream *st, const struct tf_cand_filter *cands,
 /* The elements of a Chrome events array (the scanner inside it), to the
  * converters: "traceEvents" (system false) to both, with the index blocks
  * of tef.c; "systemTraceEvents" (system true) only to tef.c, for names. */
+static bool scan_chrome_array(struct stream *st, bool system);
+
+/* Chrome events are scanned in lenient mode (scan.h): other tools write
+ * \u0000, huge integers, deep args, repeated keys, an array never
+ * closed; the rest of the document keeps jansson's rules. */
 static bool scan_chrome_events(struct stream *st, bool system)
+{
+    tf_scan_set_flags(&st->scan, TF_SCAN_LENIENT);
+    bool ok = scan_chrome_array(st, system);
+    tf_scan_set_flags(&st->scan, TF_SCAN_STRICT);
+    return ok;
+}
+
+static bool scan_chrome_array(struct stream *st, bool system)
 {
     struct tf_scan *s = &st->scan;
     struct tf_scan_field f[TF_TEF_N_FIELDS];
@@ -221,6 +234,7 @@ static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
         f[i].name = tf_tef_field_names[i];
     struct tf_scan_mark m;
     size_t first;
+    tf_scan_set_flags(s, TF_SCAN_LENIENT); /* as in the first pass */
     for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);) {
         if (!tf_scan_seek(s, &m))
             return false;
