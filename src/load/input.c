@@ -38,6 +38,10 @@ enum { RAW_CHUNK = 1 << 17, SKIP_CHUNK = 1 << 16, MAX_READ = 1 << 30 };
 
 /* The reader thread's ring: N_SLOTS chunks of SLOT_BYTES. */
 enum { N_SLOTS = 4, SLOT_BYTES = 1 << 20 };
+/* A seek this far forward (or less) reads on through the ring: the
+ * producer keeps going.  Further, the producer stops and the seek may use
+ * a checkpoint. */
+#define RING_SKIP ((uint64_t)64 << 20)
 
 struct slot {
     unsigned char *buf;
@@ -538,6 +542,7 @@ static void stop_thread(struct tf_input *in)
     in->running = false;
 }
 
+/* Up to n bytes from the ring into buf (NULL: dropped), as tf_input_read. */
 static ssize_t read_ring(struct tf_input *in, unsigned char *buf, size_t n)
 {
     if (!in->running && !in->prod_done && !start_thread(in)) {
@@ -555,7 +560,8 @@ static ssize_t read_ring(struct tf_input *in, unsigned char *buf, size_t n)
     if (sl->eof)
         return 0;
     size_t k = sl->len - sl->used < n ? sl->len - sl->used : n;
-    memcpy(buf, sl->buf + sl->used, k);
+    if (buf)
+        memcpy(buf, sl->buf + sl->used, k);
     sl->used += k;
     in->cons += k;
     if (sl->used == sl->len) {
@@ -612,6 +618,18 @@ bool tf_input_seek(struct tf_input *in, uint64_t off)
         in->failed = true;
         return tf_diag_error(in->d, TF_EBADINPUT, "%s: cannot seek: %s", in->file,
                              strerror(ESPIPE));
+    }
+    if (in->threaded && off >= in->cons && off - in->cons <= RING_SKIP) {
+        /* Forward, not far: drop what the ring holds before `off`. */
+        while (in->cons < off) {
+            uint64_t left = off - in->cons;
+            ssize_t r = read_ring(in, NULL, left < MAX_READ ? (size_t)left : MAX_READ);
+            if (r < 0)
+                return false;
+            if (r == 0)
+                break; /* past the end: reads return 0 */
+        }
+        return true;
     }
     if (in->threaded) {
         /* Drop the ring; the producer goes on from `off`. */
