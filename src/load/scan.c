@@ -1828,20 +1828,28 @@ bool tf_scan_mark(struct tf_scan *s, struct tf_scan_mark *m)
 
 bool tf_scan_seek(struct tf_scan *s, const struct tf_scan_mark *m)
 {
-    if (!tf_input_seek(s->in, m->off)) { /* reported by the input */
-        s->failed = true;
+    if (s->failed)
         return false;
-    }
     while (s->depth > 0)
         pop(s);
-    s->len = s->pos = s->tok = 0;
     s->keep = SIZE_MAX;
-    s->buf[0] = '\0';
-    s->base = m->off;
-    s->eof = false;
-    if (!s->lazy_pos) {
-        s->line = m->line;
-        s->col = m->col;
+    if (m->off >= s->base && m->off <= s->base + s->len) {
+        /* Still in the buffer (the next block of a second pass usually
+         * is): no input seek, and buf[0]'s position stays right. */
+        s->pos = s->tok = (size_t)(m->off - s->base);
+    } else {
+        if (!tf_input_seek(s->in, m->off)) { /* reported by the input */
+            s->failed = true;
+            return false;
+        }
+        s->len = s->pos = s->tok = 0;
+        s->buf[0] = '\0';
+        s->base = m->off;
+        s->eof = false;
+        if (!s->lazy_pos) {
+            s->line = m->line;
+            s->col = m->col;
+        }
     }
     for (size_t i = 0; i < m->depth; i++)
         if (!push(s, m->stack[i]))
