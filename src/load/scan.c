@@ -561,6 +561,19 @@ static bool is_digit(int c)
     return c >= '0' && c <= '9';
 }
 
+/* jansson's lexers read one character past a number or a word (the one
+ * that ends it, or that makes it invalid) before deciding, and that read
+ * fails on a bad UTF-8 sequence first, with the token so far as context.
+ * The byte at s->tok + n is that character (it may need a refill). */
+static bool lookahead_utf8(struct tf_scan *s, size_t n)
+{
+    int c = at_rel(s, n);
+    if (c < 0x80)
+        return !s->failed;
+    size_t r = n;
+    return scan_utf8(s, &r);
+}
+
 /* jansson's number lexer over p[0 .. n) (a run of number bytes, followed by
  * a byte that is not one).  Returns the length jansson consumes; *ok false
  * for an invalid token, whose saved text (and error position) is then the
@@ -732,7 +745,7 @@ HOT size_t number_len(const unsigned char *p, bool lenient, bool *is_int)
         unsigned char c = p[end];
         if (int_digits == 0 || (dots & (dots - 1)) || (dots && int_end + 1 == end) ||
             (p[neg] == '0' && int_digits > 1) ||
-            (c != ',' && c != '}' && c != ']' && (num_byte[c] || c == '\0')))
+            (c != ',' && c != '}' && c != ']' && (num_byte[c] || c == '\0' || c >= 0x80)))
             return 0;
         if (!lenient && int_digits > (dots ? 300 : 18))
             return 0;
@@ -751,7 +764,7 @@ HOT size_t number_len(const unsigned char *p, bool lenient, bool *is_int)
             return 0;
         i += 1 + frac;
     }
-    if (num_byte[p[i]] || p[i] == '\0')
+    if (num_byte[p[i]] || p[i] == '\0' || p[i] >= 0x80)
         return 0;
     /* 18 digits always fit 64 bits; a real below 1e300 never overflows. */
     if (!lenient && int_digits > (integer ? 18 : 300))
@@ -779,9 +792,11 @@ static bool scan_number(struct tf_scan *s, bool *is_int)
     size_t run = number_run(s);
     if (s->failed)
         return false;
-    const unsigned char *p = s->buf + s->tok;
     bool ok;
-    size_t n = lex_number(p, run, &ok, is_int);
+    size_t n = lex_number(s->buf + s->tok, run, &ok, is_int);
+    if (!lookahead_utf8(s, n))
+        return false;
+    const unsigned char *p = s->buf + s->tok;
     if (!ok)
         return fail_near(s, "invalid token", s->tok, s->tok + n);
     s->pos = s->tok + n;
@@ -821,7 +836,7 @@ HOT size_t word_len(const unsigned char *p, enum tf_jtok *kind)
 {
     size_t w = p[0] == 'f' ? 5 : 4;
     enum tf_jtok k = word_kind(p, w);
-    if (k == TF_JT_NONE || alpha_char(p[w]) || p[w] == '\0')
+    if (k == TF_JT_NONE || alpha_char(p[w]) || p[w] == '\0' || p[w] >= 0x80)
         return 0;
     *kind = k;
     return w;
@@ -844,7 +859,7 @@ static inline bool fast_word(struct tf_scan *s, enum tf_jtok *kind)
 static bool scan_word(struct tf_scan *s, enum tf_jtok *kind)
 {
     size_t n = word_run(s);
-    if (s->failed)
+    if (s->failed || !lookahead_utf8(s, n))
         return false;
     *kind = word_kind(s->buf + s->tok, n);
     if (*kind == TF_JT_NONE)
@@ -881,6 +896,8 @@ static bool bad_token(struct tf_scan *s, const char *msg)
             return false;
         bool ok, is_int;
         size_t n = lex_number(s->buf + s->tok, run, &ok, &is_int);
+        if (!lookahead_utf8(s, n))
+            return false;
         if (!ok) {
             if (at_value)
                 msg = "invalid token";
@@ -893,6 +910,8 @@ static bool bad_token(struct tf_scan *s, const char *msg)
     } else if (alpha_char(c)) {
         size_t n = word_run(s);
         if (s->failed)
+            return false;
+        if (!lookahead_utf8(s, n))
             return false;
         if (word_kind(s->buf + s->tok, n) == TF_JT_NONE && at_value)
             msg = "invalid token";

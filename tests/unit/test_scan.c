@@ -234,6 +234,18 @@ TF_TEST(scan_differential_against_jansson)
         "[\"\xc3",
         "{\"a\":1 \"b\":2}",
         "{\"a\":1,\"b\"}",
+        /* A bad UTF-8 byte right after a number or a word: jansson reads
+         * it as the token's lookahead (found by fuzz_stream). */
+        "[0.\x91]",
+        "[0\x91]",
+        "[true\x91]",
+        "[tru\x91]",
+        "[1e\x91]",
+        "[-\x91]",
+        "[99999999999999999999\x91]",
+        "{\"a\":nul\xff}",
+        "[0\xc3\xa9]",
+        "[1.5\xe2\x82]",
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
