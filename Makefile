@@ -20,7 +20,8 @@ MANDIR = $(PREFIX)/share/man/man1
 CC ?= cc
 SAN ?=
 WERROR ?=
-PKGS = jansson
+# zlib reads gzip'd traces (src/load/input.c): always linked.
+PKGS = jansson zlib
 # libxml2 (SVG) is compiled against but not linked: src/render/svg.c
 # dlopen()s it at the first SVG render, so other runs do not load it and the
 # ICU and libstdc++ it brings.  The unit tests link it (they parse SVG).
@@ -35,7 +36,6 @@ UNIT_LIBS_XML := $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 # Only zlib (and -ldl) is linked; the unit tests also link FreeType.
 HAVE_CAIRO := $(shell pkg-config --exists cairo cairo-ft freetype2 zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_CAIRO),1)
-PKGS += zlib
 PKGS_HEADERS_ONLY = cairo cairo-ft freetype2
 CPPFLAGS_CAIRO = -DTF_HAVE_CAIRO=1
 UNIT_LIBS_CAIRO := $(shell pkg-config --libs freetype2 2>/dev/null)
@@ -64,7 +64,8 @@ CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
              $(SANFLAGS) $(CPPFLAGS_CAIRO) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS = $(PKG_LIBS) -ldl -lm
+# -pthread: the input layer's optional reader thread (src/load/input.c).
+LIBS = $(PKG_LIBS) -ldl -lm -pthread
 
 # The source tree follows the pipeline: src/base (shared utilities), src/load
 # (input formats: the only code that sees JSON), src/model (trace and figure

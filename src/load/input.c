@@ -1,9 +1,713 @@
-/* input.c - see input.h. */
+/* input.c - see input.h.
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * Two layers.  The raw source hands out the bytes of the file at a given
+ * raw offset: a regular file with pread (so several readers never disturb
+ * each other), a pipe in order only (the first bytes, read to detect gzip,
+ * are kept in `head`), or a spooled pipe (bytes already taken from the pipe
+ * are read back from the spool file, new ones are appended to it).  Above
+ * it, plain data is the raw bytes; gzip'd data goes through a decoder
+ * (struct dec: a z_stream, the raw offset it has been fed up to, the
+ * decompressed offset it has produced up to).
+ *
+ * The input's own decoder saves checkpoints as it passes the frontier
+ * (the furthest offset decoded so far); seeking restores the nearest one at
+ * or before the target with inflateCopy and decodes forward, dropping the
+ * bytes.  A checkpoint's z_stream is heap-allocated on its own, because
+ * zlib's state points back at its z_stream and must not move.  A reread
+ * (for error positions) uses a temporary decoder of its own, so the read
+ * position is untouched.
+ *
+ * Errors of the decoder are recorded in the decoder (kind, offsets, zlib's
+ * message) and reported by the input's own reads only, so rereads stay
+ * quiet.
+ */
 #include "load/input.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+enum { RAW_CHUNK = 1 << 17, SKIP_CHUNK = 1 << 16, MAX_READ = 1 << 30 };
+
+/* The reader thread's ring: N_SLOTS chunks of SLOT_BYTES. */
+enum { N_SLOTS = 4, SLOT_BYTES = 1 << 20 };
+/* A seek this far forward (or less) reads on through the ring: the
+ * producer keeps going.  Further, the producer stops and the seek may use
+ * a checkpoint. */
+#define RING_SKIP ((uint64_t)64 << 20)
+
+struct slot {
+    unsigned char *buf;
+    size_t len, used;
+    bool err, eof; /* the producer stopped here: an error (in dec), the end */
+};
+
+enum src_kind { SRC_FILE, SRC_PIPE, SRC_SPOOL };
+
+enum dec_err { DEC_OK, DEC_IO, DEC_SPOOL, DEC_TRUNCATED, DEC_CORRUPT, DEC_NOMEM };
+
+/* A decoding position of gzip'd data. */
+struct dec {
+    z_stream z;
+    bool live;       /* z is initialised */
+    bool member_end; /* the last inflate ended a gzip member */
+    bool raw_eof;
+    uint64_t raw;    /* raw offset after the bytes given to zlib */
+    uint64_t out;    /* decompressed offset of the next byte */
+    unsigned char *ibuf; /* RAW_CHUNK bytes of raw input */
+    enum dec_err err;
+    int err_no;          /* DEC_IO, DEC_SPOOL */
+    uint64_t err_at;     /* DEC_CORRUPT: the compressed byte */
+    char err_msg[80];    /* DEC_CORRUPT: zlib's text */
+};
+
+struct checkpoint {
+    z_stream *z; /* its own allocation: zlib's state points at it */
+    uint64_t raw, out;
+};
+
+struct tf_input {
+    const char *file; /* for messages */
+    struct tf_diag *d;
+    int fd;
+    bool own_fd;
+    enum src_kind kind;
+    uint64_t start;          /* SRC_FILE: the offset of the data in fd */
+    unsigned char head[2];   /* SRC_PIPE: the first bytes, read to detect gzip */
+    size_t n_head;
+    uint64_t pipe_off;       /* SRC_PIPE, SRC_SPOOL: raw bytes taken from the pipe */
+    int spool_fd;
+    bool gzip;
+    bool failed;
+    uint64_t pos;            /* plain data: the next offset */
+    struct dec dec;          /* gzip'd data: the read position */
+    struct checkpoint *cps;  /* by increasing out */
+    size_t n_cps, max_cps;
+    uint64_t cp_every, cp_next;
+    unsigned char *scratch;  /* SKIP_CHUNK bytes, for seeking forward */
+    /* opts->thread: a producer thread runs produce() into the ring, the
+     * reader takes chunks from it.  The thread alone touches the decoder,
+     * pos, the checkpoints and the raw source while it runs; everything
+     * else stops it first (stop_thread). */
+    bool threaded, running, prod_done;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop;
+    struct slot slots[N_SLOTS];
+    size_t tail, count; /* published slots: tail .. tail + count - 1 */
+    uint64_t cons;      /* the reader's offset */
+};
+
+static void stop_thread(struct tf_input *in);
+
+/* --- the raw source ------------------------------------------------------- */
+
+static bool write_all(int fd, const unsigned char *p, size_t n, uint64_t off)
+{
+    while (n > 0) {
+        ssize_t w = pwrite(fd, p, n, (off_t)off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+        off += (uint64_t)w;
+    }
+    return true;
+}
+
+/* Up to n raw bytes at raw offset `off`: the count, 0 at the end, -1 on an
+ * error (errno set; *spool_err when writing the spool failed). */
+static ssize_t raw_read_at(struct tf_input *in, uint64_t off, unsigned char *buf, size_t n,
+                           bool *spool_err)
+{
+    *spool_err = false;
+    for (;;) {
+        ssize_t r;
+        if (in->kind == SRC_FILE) {
+            r = pread(in->fd, buf, n, (off_t)(in->start + off));
+        } else if (in->kind == SRC_PIPE && off < in->n_head) {
+            size_t k = in->n_head - (size_t)off < n ? in->n_head - (size_t)off : n;
+            memcpy(buf, in->head + off, k);
+            return (ssize_t)k;
+        } else if (in->kind == SRC_SPOOL && off < in->pipe_off) {
+            uint64_t left = in->pipe_off - off;
+            r = pread(in->spool_fd, buf, left < n ? (size_t)left : n, (off_t)off);
+        } else if (off != in->pipe_off) {
+            errno = ESPIPE; /* a pipe read out of order */
+            return -1;
+        } else {
+            r = read(in->fd, buf, n);
+            if (r > 0 && in->kind == SRC_SPOOL && !write_all(in->spool_fd, buf, (size_t)r, off)) {
+                if (errno == 0)
+                    errno = ENOSPC;
+                *spool_err = true;
+                return -1;
+            }
+            if (r > 0)
+                in->pipe_off += (uint64_t)r;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        return r;
+    }
+}
+
+/* --- the gzip decoder ----------------------------------------------------- */
+
+/* Starts dc at a checkpoint, or at the beginning (cp NULL). */
+static bool dec_start(struct dec *dc, const struct checkpoint *cp)
+{
+    if (dc->live)
+        inflateEnd(&dc->z);
+    dc->live = false;
+    memset(&dc->z, 0, sizeof dc->z);
+    int rc = cp ? inflateCopy(&dc->z, cp->z) : inflateInit2(&dc->z, 15 + 16);
+    if (rc != Z_OK) {
+        dc->err = DEC_NOMEM;
+        return false;
+    }
+    dc->live = true;
+    dc->z.next_in = dc->ibuf;
+    dc->z.avail_in = 0;
+    dc->raw = cp ? cp->raw : 0;
+    dc->out = cp ? cp->out : 0;
+    dc->member_end = dc->raw_eof = false;
+    dc->err = DEC_OK;
+    return true;
+}
+
+static bool dec_fill(struct tf_input *in, struct dec *dc)
+{
+    bool spool_err;
+    ssize_t r = raw_read_at(in, dc->raw, dc->ibuf, RAW_CHUNK, &spool_err);
+    if (r < 0) {
+        dc->err = spool_err ? DEC_SPOOL : DEC_IO;
+        dc->err_no = errno;
+        return false;
+    }
+    dc->z.next_in = dc->ibuf;
+    dc->z.avail_in = (uInt)r;
+    dc->raw += (uint64_t)r;
+    dc->raw_eof = r == 0;
+    return true;
+}
+
+/* Up to n decompressed bytes: as tf_input_read, the error kept in dc. */
+static ssize_t dec_read(struct tf_input *in, struct dec *dc, unsigned char *buf, size_t n)
+{
+    if (dc->err != DEC_OK)
+        return -1;
+    dc->z.next_out = buf;
+    dc->z.avail_out = (uInt)n;
+    while (dc->z.avail_out == n) {
+        if (dc->z.avail_in == 0 && !dc->raw_eof && !dec_fill(in, dc))
+            return -1;
+        if (dc->member_end) {
+            /* Another member may follow (gzip -c a b). */
+            if (dc->z.avail_in == 0)
+                return 0;
+            if (inflateReset(&dc->z) != Z_OK) {
+                dc->err = DEC_NOMEM;
+                return -1;
+            }
+            dc->member_end = false;
+        }
+        int rc = inflate(&dc->z, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) {
+            dc->member_end = true;
+        } else if (rc == Z_MEM_ERROR) {
+            dc->err = DEC_NOMEM;
+            return -1;
+        } else if (rc == Z_BUF_ERROR && dc->z.avail_in == 0 && dc->raw_eof) {
+            dc->err = DEC_TRUNCATED;
+            break;
+        } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            dc->err = DEC_CORRUPT;
+            dc->err_at = dc->raw - dc->z.avail_in;
+            snprintf(dc->err_msg, sizeof dc->err_msg, "%s", dc->z.msg ? dc->z.msg : "error");
+            break;
+        }
+    }
+    size_t got = n - dc->z.avail_out;
+    dc->out += got;
+    /* Bytes decoded before an error are handed out first. */
+    if (got == 0 && dc->err != DEC_OK)
+        return -1;
+    return (ssize_t)got;
+}
+
+static bool report(struct tf_input *in, const struct dec *dc)
+{
+    in->failed = true;
+    switch (dc->err) {
+    case DEC_IO:
+        return tf_diag_error(in->d, TF_EBADINPUT, "%s: cannot read: %s", in->file,
+                             strerror(dc->err_no));
+    case DEC_SPOOL:
+        return tf_diag_error(in->d, TF_EBADINPUT, "%s: cannot spool: %s", in->file,
+                             strerror(dc->err_no));
+    case DEC_TRUNCATED:
+        return tf_diag_error(in->d, TF_EBADINPUT,
+                             "%s: gzip: unexpected end of file after %llu bytes of JSON",
+                             in->file, (unsigned long long)dc->out);
+    case DEC_CORRUPT:
+        return tf_diag_error(in->d, TF_EBADINPUT,
+                             "%s: gzip: invalid compressed data (%s) at compressed byte %llu",
+                             in->file, dc->err_msg, (unsigned long long)dc->err_at);
+    case DEC_NOMEM:
+    case DEC_OK:
+        break;
+    }
+    return tf_diag_oom(in->d, in->file);
+}
+
+/* --- checkpoints ---------------------------------------------------------- */
+
+static void cp_free(struct checkpoint *cp)
+{
+    inflateEnd(cp->z);
+    free(cp->z);
+    cp->z = NULL;
+}
+
+/* After a read at the frontier: saves the decoder's state when the spacing
+ * is reached.  Out of memory only means fewer checkpoints. */
+static void maybe_checkpoint(struct tf_input *in)
+{
+    struct dec *dc = &in->dec;
+    if (dc->out < in->cp_next || dc->member_end || dc->err != DEC_OK)
+        return;
+    z_stream *z = malloc(sizeof *z);
+    if (!z)
+        return;
+    memset(z, 0, sizeof *z);
+    if (inflateCopy(z, &dc->z) != Z_OK) {
+        free(z);
+        return;
+    }
+    if (in->n_cps == in->max_cps) {
+        /* Keep every other one (the 2nd, 4th, ...: on the doubled spacing). */
+        size_t j = 0;
+        for (size_t i = 0; i < in->n_cps; i++) {
+            if (i % 2 == 1)
+                in->cps[j++] = in->cps[i];
+            else
+                cp_free(&in->cps[i]);
+        }
+        in->n_cps = j;
+        in->cp_every *= 2;
+    }
+    in->cps[in->n_cps++] = (struct checkpoint){z, dc->raw - dc->z.avail_in, dc->out};
+    in->cp_next = dc->out + in->cp_every;
+}
+
+/* The last checkpoint at or before `off`, or NULL for the beginning. */
+static const struct checkpoint *cp_before(const struct tf_input *in, uint64_t off)
+{
+    const struct checkpoint *best = NULL;
+    for (size_t i = 0; i < in->n_cps && in->cps[i].out <= off; i++)
+        best = &in->cps[i];
+    return best;
+}
+
+/* --- opening -------------------------------------------------------------- */
+
+static struct tf_input *input_new(int fd, bool own_fd, const char *path, const char *file,
+                                  const struct tf_input_opts *opts, struct tf_diag *d)
+{
+    struct tf_input *in = calloc(1, sizeof *in);
+    if (!in) {
+        if (own_fd)
+            close(fd);
+        tf_diag_oom(d, file);
+        return NULL;
+    }
+    in->file = file;
+    in->d = d;
+    in->fd = fd;
+    in->own_fd = own_fd;
+    in->spool_fd = -1;
+    struct stat st;
+    bool stat_ok = fstat(fd, &st) == 0;
+    if (!stat_ok || S_ISDIR(st.st_mode)) {
+        tf_diag_error(d, TF_EBADINPUT, "%s: cannot read: %s", path,
+                      strerror(stat_ok ? EISDIR : errno));
+        tf_input_close(in);
+        return NULL;
+    }
+    off_t here = S_ISREG(st.st_mode) ? lseek(fd, 0, SEEK_CUR) : (off_t)-1;
+    unsigned char magic[2];
+    size_t n_magic = 0;
+    bool spool_err = false;
+    in->kind = here != (off_t)-1 ? SRC_FILE : SRC_PIPE;
+    in->start = here != (off_t)-1 ? (uint64_t)here : 0;
+    if (in->kind == SRC_PIPE && opts && opts->spool) {
+        const char *dir = getenv("TMPDIR");
+        char tmpl[4096];
+        snprintf(tmpl, sizeof tmpl, "%s/tracefig-spool-XXXXXX", dir && *dir ? dir : "/tmp");
+        in->spool_fd = mkstemp(tmpl);
+        if (in->spool_fd < 0) {
+            tf_diag_error(d, TF_EBADINPUT, "%s: cannot spool: %s: %s", file, tmpl,
+                          strerror(errno));
+            tf_input_close(in);
+            return NULL;
+        }
+        unlink(tmpl);
+        in->kind = SRC_SPOOL;
+    }
+    while (n_magic < 2) {
+        ssize_t r = raw_read_at(in, n_magic, magic + n_magic, 2 - n_magic, &spool_err);
+        if (r < 0) {
+            tf_diag_error(d, TF_EBADINPUT, "%s: %s: %s", file,
+                          spool_err ? "cannot spool" : "cannot read", strerror(errno));
+            tf_input_close(in);
+            return NULL;
+        }
+        if (r == 0)
+            break;
+        if (in->kind == SRC_PIPE) {
+            memcpy(in->head + in->n_head, magic + n_magic, (size_t)r);
+            in->n_head += (size_t)r;
+        }
+        n_magic += (size_t)r;
+    }
+    in->gzip = n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    if (opts && opts->thread) {
+        bool ok = pthread_mutex_init(&in->mu, NULL) == 0;
+        if (ok && pthread_cond_init(&in->cv, NULL) != 0) {
+            pthread_mutex_destroy(&in->mu);
+            ok = false;
+        }
+        in->threaded = ok;
+        for (size_t i = 0; ok && i < N_SLOTS; i++)
+            ok = (in->slots[i].buf = malloc(SLOT_BYTES)) != NULL;
+        if (!ok) {
+            tf_diag_oom(d, file);
+            tf_input_close(in);
+            return NULL;
+        }
+    }
+    if (in->gzip) {
+        in->cp_every = opts && opts->checkpoint_every ? opts->checkpoint_every
+                                                      : TF_INPUT_CHECKPOINT_EVERY;
+        in->max_cps = opts && opts->max_checkpoints ? opts->max_checkpoints
+                                                    : TF_INPUT_MAX_CHECKPOINTS;
+        if (in->max_cps < 2)
+            in->max_cps = 2;
+        in->cp_next = in->cp_every;
+        in->dec.ibuf = malloc(RAW_CHUNK);
+        in->scratch = malloc(SKIP_CHUNK);
+        in->cps = calloc(in->max_cps, sizeof *in->cps);
+        if (!in->dec.ibuf || !in->scratch || !in->cps || !dec_start(&in->dec, NULL)) {
+            tf_diag_oom(d, file);
+            tf_input_close(in);
+            return NULL;
+        }
+    }
+    return in;
+}
+
+struct tf_input *tf_input_open(const char *path, const struct tf_input_opts *opts,
+                               struct tf_diag *d)
+{
+    if (strcmp(path, "-") == 0)
+        return input_new(STDIN_FILENO, false, path, tf_diag_name(path), opts, d);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        tf_diag_error(d, TF_EBADINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    return input_new(fd, true, path, tf_diag_name(path), opts, d);
+}
+
+struct tf_input *tf_input_fdopen(int fd, const char *name, const struct tf_input_opts *opts,
+                                 struct tf_diag *d)
+{
+    return input_new(fd, false, name, name, opts, d);
+}
+
+void tf_input_close(struct tf_input *in)
+{
+    if (!in)
+        return;
+    stop_thread(in);
+    if (in->threaded) {
+        for (size_t i = 0; i < N_SLOTS; i++)
+            free(in->slots[i].buf);
+        pthread_mutex_destroy(&in->mu);
+        pthread_cond_destroy(&in->cv);
+    }
+    if (in->dec.live)
+        inflateEnd(&in->dec.z);
+    for (size_t i = 0; i < in->n_cps; i++)
+        cp_free(&in->cps[i]);
+    free(in->cps);
+    free(in->dec.ibuf);
+    free(in->scratch);
+    if (in->spool_fd >= 0)
+        close(in->spool_fd);
+    if (in->own_fd)
+        close(in->fd);
+    free(in);
+}
+
+/* --- reading -------------------------------------------------------------- */
+
+/* Up to n bytes at the producing position (plain or gzip'd), saving
+ * checkpoints as it goes; on an error -1, the error kept in in->dec and
+ * not reported. */
+static ssize_t produce(struct tf_input *in, unsigned char *buf, size_t n)
+{
+    if (in->gzip) {
+        ssize_t r = dec_read(in, &in->dec, buf, n);
+        if (r > 0 && in->dec.out >= in->cp_next && tf_input_can_seek(in))
+            maybe_checkpoint(in);
+        return r;
+    }
+    if (in->dec.err != DEC_OK)
+        return -1;
+    bool spool_err;
+    ssize_t r = raw_read_at(in, in->pos, buf, n, &spool_err);
+    if (r < 0) {
+        in->dec.err = spool_err ? DEC_SPOOL : DEC_IO;
+        in->dec.err_no = errno;
+        return -1;
+    }
+    in->pos += (uint64_t)r;
+    return r;
+}
+
+/* The producer position: where produce() reads next. */
+static uint64_t produced(const struct tf_input *in)
+{
+    return in->gzip ? in->dec.out : in->pos;
+}
+
+static void *producer(void *arg)
+{
+    struct tf_input *in = arg;
+    for (;;) {
+        pthread_mutex_lock(&in->mu);
+        while (in->count == N_SLOTS && !in->stop)
+            pthread_cond_wait(&in->cv, &in->mu);
+        bool stop = in->stop;
+        struct slot *sl = &in->slots[(in->tail + in->count) % N_SLOTS];
+        pthread_mutex_unlock(&in->mu);
+        if (stop)
+            return NULL;
+        ssize_t r = produce(in, sl->buf, SLOT_BYTES);
+        pthread_mutex_lock(&in->mu);
+        sl->len = r > 0 ? (size_t)r : 0;
+        sl->used = 0;
+        sl->err = r < 0;
+        sl->eof = r == 0;
+        in->count++;
+        in->prod_done = r <= 0;
+        pthread_cond_broadcast(&in->cv);
+        pthread_mutex_unlock(&in->mu);
+        if (r <= 0)
+            return NULL;
+    }
+}
+
+static bool start_thread(struct tf_input *in)
+{
+    in->stop = false;
+    if (pthread_create(&in->th, NULL, producer, in) != 0)
+        return false;
+    in->running = true;
+    return true;
+}
+
+/* Stops the producer; what it produced stays in the ring. */
+static void stop_thread(struct tf_input *in)
+{
+    if (!in->running)
+        return;
+    pthread_mutex_lock(&in->mu);
+    in->stop = true;
+    pthread_cond_broadcast(&in->cv);
+    pthread_mutex_unlock(&in->mu);
+    pthread_join(in->th, NULL);
+    in->running = false;
+}
+
+/* Up to n bytes from the ring into buf (NULL: dropped), as tf_input_read. */
+static ssize_t read_ring(struct tf_input *in, unsigned char *buf, size_t n)
+{
+    if (!in->running && !in->prod_done && !start_thread(in)) {
+        in->failed = true;
+        tf_diag_error(in->d, TF_EBADINPUT, "%s: cannot start a reader thread", in->file);
+        return -1;
+    }
+    pthread_mutex_lock(&in->mu);
+    while (in->count == 0)
+        pthread_cond_wait(&in->cv, &in->mu);
+    struct slot *sl = &in->slots[in->tail];
+    pthread_mutex_unlock(&in->mu);
+    if (sl->err)
+        return report(in, &in->dec), -1;
+    if (sl->eof)
+        return 0;
+    size_t k = sl->len - sl->used < n ? sl->len - sl->used : n;
+    if (buf)
+        memcpy(buf, sl->buf + sl->used, k);
+    sl->used += k;
+    in->cons += k;
+    if (sl->used == sl->len) {
+        pthread_mutex_lock(&in->mu);
+        in->tail = (in->tail + 1) % N_SLOTS;
+        in->count--;
+        pthread_cond_broadcast(&in->cv);
+        pthread_mutex_unlock(&in->mu);
+    }
+    return (ssize_t)k;
+}
+
+ssize_t tf_input_read(struct tf_input *in, void *buf, size_t n)
+{
+    if (in->failed)
+        return -1;
+    if (n > MAX_READ)
+        n = MAX_READ;
+    if (n == 0)
+        return 0;
+    if (in->threaded)
+        return read_ring(in, buf, n);
+    ssize_t r = produce(in, buf, n);
+    if (r < 0)
+        return report(in, &in->dec), -1;
+    return r;
+}
+
+uint64_t tf_input_offset(const struct tf_input *in)
+{
+    return in->threaded ? in->cons : produced(in);
+}
+
+bool tf_input_can_seek(const struct tf_input *in)
+{
+    return in->kind != SRC_PIPE;
+}
+
+bool tf_input_is_gzip(const struct tf_input *in)
+{
+    return in->gzip;
+}
+
+size_t tf_input_n_checkpoints(const struct tf_input *in)
+{
+    return in->n_cps;
+}
+
+bool tf_input_seek(struct tf_input *in, uint64_t off)
+{
+    if (in->failed)
+        return false;
+    if (!tf_input_can_seek(in)) {
+        in->failed = true;
+        return tf_diag_error(in->d, TF_EBADINPUT, "%s: cannot seek: %s", in->file,
+                             strerror(ESPIPE));
+    }
+    if (in->threaded && off >= in->cons && off - in->cons <= RING_SKIP) {
+        /* Forward, not far: drop what the ring holds before `off`. */
+        while (in->cons < off) {
+            uint64_t left = off - in->cons;
+            ssize_t r = read_ring(in, NULL, left < MAX_READ ? (size_t)left : MAX_READ);
+            if (r < 0)
+                return false;
+            if (r == 0)
+                break; /* past the end: reads return 0 */
+        }
+        return true;
+    }
+    if (in->threaded) {
+        /* Drop the ring; the producer goes on from `off`. */
+        stop_thread(in);
+        in->tail = in->count = 0;
+        in->prod_done = false;
+        in->cons = off;
+        if (!in->gzip)
+            in->dec.err = DEC_OK;
+    }
+    if (!in->gzip) {
+        in->pos = off;
+        return true;
+    }
+    struct dec *dc = &in->dec;
+    const struct checkpoint *cp = cp_before(in, off);
+    if (off < dc->out || (cp && cp->out > dc->out)) {
+        if (!dec_start(dc, cp))
+            return report(in, dc);
+    }
+    while (dc->out < off) {
+        uint64_t left = off - dc->out;
+        ssize_t r = dec_read(in, dc, in->scratch, left < SKIP_CHUNK ? (size_t)left : SKIP_CHUNK);
+        if (r < 0)
+            return report(in, dc);
+        if (r == 0)
+            break; /* past the end: reads return 0 */
+        maybe_checkpoint(in);
+    }
+    return true;
+}
+
+bool tf_input_reread(struct tf_input *in, uint64_t from, uint64_t to,
+                     void (*fn)(void *ctx, const unsigned char *p, size_t n), void *ctx)
+{
+    if (!tf_input_can_seek(in))
+        return false;
+    unsigned char *buf = malloc(SKIP_CHUNK);
+    if (!buf)
+        return false;
+    /* The producer must not move the checkpoints meanwhile; it goes on
+     * at the next read. */
+    stop_thread(in);
+    bool ok = true, spool_err;
+    if (!in->gzip) {
+        for (uint64_t at = from; ok && at < to;) {
+            uint64_t left = to - at;
+            ssize_t r = raw_read_at(in, at, buf, left < SKIP_CHUNK ? (size_t)left : SKIP_CHUNK,
+                                    &spool_err);
+            ok = r > 0;
+            if (ok) {
+                fn(ctx, buf, (size_t)r);
+                at += (uint64_t)r;
+            }
+        }
+        free(buf);
+        return ok;
+    }
+    struct dec dc;
+    memset(&dc, 0, sizeof dc);
+    dc.ibuf = malloc(RAW_CHUNK);
+    ok = dc.ibuf && dec_start(&dc, cp_before(in, from));
+    while (ok && dc.out < to) {
+        uint64_t want = dc.out < from ? from - dc.out : to - dc.out;
+        uint64_t at = dc.out;
+        ssize_t r = dec_read(in, &dc, buf, want < SKIP_CHUNK ? (size_t)want : SKIP_CHUNK);
+        ok = r > 0;
+        if (ok && at >= from)
+            fn(ctx, buf, (size_t)r);
+    }
+    if (dc.live)
+        inflateEnd(&dc.z);
+    free(dc.ibuf);
+    free(buf);
+    return ok;
+}
+
+/* --- FILE streams, for small whole documents ------------------------------ */
 
 FILE *tf_open_input(const char *path, struct tf_diag *d)
 {

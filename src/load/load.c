@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "load/input.h"
 #include "load/kind.h"
@@ -51,13 +52,25 @@ static bool whole_timeline(const json_t *root, const char *file, const struct tf
     return true;
 }
 
-static bool load_whole(FILE *f, const char *path, const struct tf_keep *keep,
+/* jansson reads the document through the input (so gzip'd too). */
+static size_t read_input(void *buf, size_t n, void *in)
+{
+    ssize_t r = tf_input_read(in, buf, n);
+    return r < 0 ? (size_t)-1 : (size_t)r;
+}
+
+static bool load_whole(struct tf_input *in, const char *path, const struct tf_keep *keep,
                        struct tf_trace *out, struct tf_diag *d)
 {
     const char *file = tf_diag_name(path);
-    json_t *root = tf_parse_file(f, path, d);
-    if (!root)
+    json_error_t err;
+    json_t *root = json_load_callback(read_input, in, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        if (!tf_diag_failed(d)) /* else the input reported a read error */
+            tf_diag_error(d, TF_EBADINPUT, "%s:%d:%d: %s", file, err.line, err.column,
+                          err.text);
         return false;
+    }
     struct tf_doc doc = {
         .top_array = json_is_array(root),
         .meta = json_is_object(root) ? root : NULL,
@@ -69,9 +82,8 @@ static bool load_whole(FILE *f, const char *path, const struct tf_keep *keep,
     if (ok && out->kind == TF_TRACE_CHROME) {
         /* Not seen by the look first (an escaped key): stream it after all. */
         json_decref(root);
-        rewind(f);
         out->kind = TF_TRACE_NONE;
-        return tf_load_stream(f, path, keep, out, d);
+        return tf_input_seek(in, 0) && tf_load_stream(in, path, keep, out, d);
     }
     if (ok)
         ok = whole_timeline(root, file, keep, &out->timeline, d);
@@ -81,14 +93,15 @@ static bool load_whole(FILE *f, const char *path, const struct tf_keep *keep,
 
 /* Whether a small regular file looks like a Chrome trace: its first byte
  * (after white space) opens an array, or it holds the text "traceEvents".
- * The file is rewound. */
-static bool looks_chrome(FILE *f)
+ * The input is rewound. */
+static bool looks_chrome(struct tf_input *in)
 {
     char buf[1 << 16];
     bool first = true, chrome = false;
-    size_t n, carry = 0;
-    while (!chrome && (n = fread(buf + carry, 1, sizeof buf - carry, f)) > 0) {
-        size_t len = carry + n, i = 0;
+    size_t carry = 0;
+    ssize_t n;
+    while (!chrome && (n = tf_input_read(in, buf + carry, sizeof buf - carry)) > 0) {
+        size_t len = carry + (size_t)n, i = 0;
         if (first) {
             while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
                 i++;
@@ -104,25 +117,31 @@ static bool looks_chrome(FILE *f)
         carry = len < sizeof key ? len : sizeof key - 1;
         memmove(buf, buf + len - carry, carry);
     }
-    rewind(f);
+    tf_input_seek(in, 0); /* an error here is reported, and the load fails */
     return chrome;
 }
 
 bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
                    struct tf_diag *d)
 {
-    FILE *f = tf_open_input(path, d);
-    if (!f)
+    /* A reader thread reads (and inflates) ahead while this one scans; a
+     * pipe is spooled to a temporary file, so that a trace read twice can
+     * come from standard input too (see input.h). */
+    struct tf_input_opts opts = {.thread = true, .spool = true};
+    struct tf_input *in = tf_input_open(path, &opts, d);
+    if (!in)
         return false;
     /* The streaming path reads every trace; TRACEFIG_LOAD=whole asks for
      * jansson's whole-document parse instead (timelines only: the tests
      * hold the two against each other). */
     const char *mode = getenv("TRACEFIG_LOAD");
     struct stat st;
-    bool stream = !(mode && strcmp(mode, "whole") == 0) || fstat(fileno(f), &st) != 0 ||
-                  !S_ISREG(st.st_mode) || looks_chrome(f);
-    bool ok = stream ? tf_load_stream(f, path, keep, out, d) : load_whole(f, path, keep, out, d);
-    tf_close_input(f);
+    int rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+    bool stream = !(mode && strcmp(mode, "whole") == 0) || rc != 0 || !S_ISREG(st.st_mode) ||
+                  !tf_input_can_seek(in) || looks_chrome(in);
+    bool ok = stream ? tf_load_stream(in, path, keep, out, d)
+                     : load_whole(in, path, keep, out, d);
+    tf_input_close(in);
     if (!ok) {
         tf_trace_fini(out);
         tf_trace_init(out);

@@ -2,7 +2,7 @@
  *
  * IMPLEMENTATION NOTES
  *
- * Buffer.  buf[0 .. len) holds the bytes at file offsets base .. base + len,
+ * Buffer.  buf[0 .. len) holds the bytes at input offsets base .. base + len,
  * followed by a NUL sentinel, so the inner loops (whitespace, string bodies,
  * number and word runs) stop at the end of the data without a bounds test;
  * only when they stop at index len do they ask for more.  A refill drops the
@@ -24,9 +24,26 @@
  * the same first error, the same "near '...'" context (the token text when
  * at most 20 bytes, "near end of file" at the end).
  *
- * Duplicate keys: every open object keeps its decoded keys in an arena;
- * small objects are searched linearly (hash and length first), an object
- * that grows past BIG_OBJECT keys gets a hash index of its own.
+ * Duplicate keys (strict mode): every open object keeps its decoded keys
+ * in an arena; small objects are searched linearly (hash and length
+ * first), an object that grows past BIG_OBJECT keys gets a hash index of
+ * its own.  Lenient mode keeps no keys: the last one is decoded into kbuf
+ * only when it has escapes, for the caller or the located members.
+ *
+ * Fast paths.  The buffer is followed by TF_SCAN_PAD readable, defined
+ * bytes, so string bodies, digit runs and words are read a word (SSE2: 16
+ * bytes; portable: 8) at a time, stopping at the NUL sentinel.  Each token
+ * first tries its common form (scan_str, fast_number, fast_word), which
+ * decides only what it can decide alone and otherwise leaves the token to
+ * the general code above, which decides and reports.  Likewise a value
+ * read whole or skipped goes first through fast_value, a validator in
+ * locals for values that lie whole in the buffer and use only the common
+ * forms (no escapes, no non-ASCII bytes, no exponents, shallow nesting,
+ * strict: few keys, none twice); on anything else it gives up and the
+ * general state machine (scan_any) scans the value again from its start.
+ * Both therefore accept and locate exactly the same, and every error
+ * message comes from the general code.  The SSE2 and portable loops give
+ * identical results.
  */
 #include "load/scan.h"
 
@@ -36,11 +53,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/utf8.h"
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
+/* For the small helpers of the fast paths, which the compiler might
+ * otherwise leave as calls. */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
 
 enum { BIG_OBJECT = 32, NEAR_MAX = 20 };
 
@@ -53,6 +80,9 @@ struct tf_scan_keyent {
 /* Bytes a string body passes over without a second look; bytes of a
  * number token. */
 static unsigned char str_plain[256], num_byte[256];
+/* prefix_mask[n]: the first n bytes of a word loaded with memcpy (any
+ * byte order). */
+static uint64_t prefix_mask[9];
 static bool tables_ready;
 
 static void init_tables(void)
@@ -64,6 +94,11 @@ static void init_tables(void)
     for (int c = '0'; c <= '9'; c++)
         num_byte[c] = 1;
     num_byte['-'] = num_byte['+'] = num_byte['.'] = num_byte['e'] = num_byte['E'] = 1;
+    for (size_t n = 0; n <= 8; n++) {
+        unsigned char b[8] = {0};
+        memset(b, 0xFF, n);
+        memcpy(&prefix_mask[n], b, 8);
+    }
     tables_ready = true;
 }
 
@@ -96,6 +131,16 @@ static void advance_pos(long *line, long *col, const unsigned char *p, size_t n)
     *col = (long)count_chars(p + k, n - k);
 }
 
+struct pos {
+    long line, col;
+};
+
+static void advance_piece(void *ctx, const unsigned char *p, size_t n)
+{
+    struct pos *at = ctx;
+    advance_pos(&at->line, &at->col, p, n);
+}
+
 void tf_scan_locate(const struct tf_scan *s, size_t off, long *line, long *col)
 {
     if (off > s->len)
@@ -104,17 +149,11 @@ void tf_scan_locate(const struct tf_scan *s, size_t off, long *line, long *col)
     *col = s->col;
     if (s->lazy_pos) {
         /* Nothing was counted while scanning: count the bytes before the
-         * buffer now, from the file. */
-        unsigned char tmp[1 << 16];
-        uint64_t at = s->start_off;
-        while (at < s->base) {
-            size_t want = s->base - at < sizeof tmp ? (size_t)(s->base - at) : sizeof tmp;
-            ssize_t n = pread(s->fd, tmp, want, (off_t)at);
-            if (n <= 0)
-                break;
-            advance_pos(line, col, tmp, (size_t)n);
-            at += (uint64_t)n;
-        }
+         * buffer now, from the input. */
+        struct pos p = {*line, *col};
+        tf_input_reread(s->in, s->start_off, s->base, advance_piece, &p);
+        *line = p.line;
+        *col = p.col;
     }
     advance_pos(line, col, s->buf, off);
 }
@@ -196,30 +235,33 @@ static bool refill(struct tf_scan *s)
     }
     if (s->len == s->cap) {
         size_t cap = s->cap * 2;
-        unsigned char *p = cap > s->cap ? realloc(s->buf, cap + 1) : NULL;
+        if (s->max_buffer && cap > s->max_buffer) {
+            /* What must be kept (from buf[0]) is one token or one value
+             * read whole: a bomb, or a trace no one can draw. */
+            return fail_at(s, 0, "value too large to scan (more than %zu MiB)",
+                           s->max_buffer >> 20);
+        }
+        unsigned char *p = cap > s->cap ? realloc(s->buf, cap + 1 + TF_SCAN_PAD) : NULL;
         if (!p)
             return oom(s);
+        /* Every byte stays defined: word-at-a-time loops read past len. */
+        memset(p + s->cap + 1 + TF_SCAN_PAD, 0, cap - s->cap);
         s->buf = p;
         s->cap = cap;
     }
-    for (;;) {
-        ssize_t n = read(s->fd, s->buf + s->len, s->cap - s->len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            s->failed = true;
-            return tf_diag_error(s->d, TF_EBADINPUT, "%s: cannot read: %s", s->file,
-                                 strerror(errno));
-        }
-        if (n == 0) {
-            s->eof = true;
-            s->buf[s->len] = '\0';
-            return false;
-        }
-        s->len += (size_t)n;
-        s->buf[s->len] = '\0';
-        return true;
+    ssize_t n = tf_input_read(s->in, s->buf + s->len, s->cap - s->len);
+    if (n < 0) { /* reported by the input */
+        s->failed = true;
+        return false;
     }
+    if (n == 0) {
+        s->eof = true;
+        s->buf[s->len] = '\0';
+        return false;
+    }
+    s->len += (size_t)n;
+    s->buf[s->len] = '\0';
+    return true;
 }
 
 /* The byte at s->tok + rel (refilling as needed), or -1 at the end.  All
@@ -257,10 +299,16 @@ static int skip_ws_slow(struct tf_scan *s)
 
 static inline int skip_ws(struct tf_scan *s)
 {
-    unsigned char c = s->buf[s->pos];
+    size_t i = s->pos;
+    unsigned char c = s->buf[i];
     if (c > ' ') {
-        s->tok = s->pos;
+        s->tok = i;
         return c;
+    }
+    /* One space, as most writers put after ',' and ':'. */
+    if (c == ' ' && s->buf[i + 1] > ' ') {
+        s->pos = s->tok = i + 1;
+        return s->buf[i + 1];
     }
     return skip_ws_slow(s);
 }
@@ -316,6 +364,34 @@ static bool is_plain8(const unsigned char *p)
     return (t & high) == 0;
 }
 
+/* The number of bytes from p on that a string body passes over; p[result]
+ * is the first quote, backslash, control or non-ASCII byte.  Reads whole
+ * words: at most 15 bytes past that byte, which the buffer's padding
+ * covers (the NUL sentinel stops it).  The SSE2 and the portable loops
+ * return the same. */
+HOT size_t plain_run(const unsigned char *p)
+{
+    size_t r = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                  space = _mm_set1_epi8(0x20);
+    for (;; r += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + r));
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                 _mm_cmplt_epi8(x, space)); /* signed: also >= 0x80 */
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits)
+            return r + (size_t)__builtin_ctz(bits);
+    }
+#else
+    while (is_plain8(p + r))
+        r += 8;
+    while (str_plain[p[r]])
+        r++;
+    return r;
+#endif
+}
+
 /* A string token at s->pos (the quote).  On success s->pos is past the
  * closing quote and *esc tells whether it had escapes.  Lexical errors are
  * reported where jansson's lexer stops; the checks jansson makes after the
@@ -326,7 +402,8 @@ static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
     s->tok = s->pos;
     size_t r = 1;
     bool e = false, nul = false;
-    char late[64] = "";
+    char late[64];
+    late[0] = '\0';
     uint32_t high = 0; /* a high surrogate waiting for its pair */
     for (;;) {
         if (high) {
@@ -355,7 +432,7 @@ static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
             *esc = e;
             if (late[0])
                 return fail_near(s, late, s->tok, s->pos);
-            if (nul)
+            if (nul && !s->lenient)
                 return fail_near(s,
                                  is_key ? "NUL byte in object key not supported"
                                         : "\\u0000 is not allowed without JSON_ALLOW_NUL",
@@ -434,6 +511,20 @@ static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
     }
 }
 
+/* scan_string, with the common case first: a string without escapes or
+ * non-ASCII bytes, whole in the buffer. */
+static inline bool scan_str(struct tf_scan *s, bool *esc, bool is_key)
+{
+    size_t r = plain_run(s->buf + s->pos + 1);
+    if (s->buf[s->pos + 1 + r] == '"') {
+        s->tok = s->pos;
+        s->pos += r + 2;
+        *esc = false;
+        return true;
+    }
+    return scan_string(s, esc, is_key);
+}
+
 /* The longest run of bytes of a class from s->pos, in the buffer whole (it
  * ends before a byte not in the class, or at the end of the input);
  * returns its length.  s->tok is its start. */
@@ -468,6 +559,19 @@ RUN_LEN(word_run, alpha_char)
 static bool is_digit(int c)
 {
     return c >= '0' && c <= '9';
+}
+
+/* jansson's lexers read one character past a number or a word (the one
+ * that ends it, or that makes it invalid) before deciding, and that read
+ * fails on a bad UTF-8 sequence first, with the token so far as context.
+ * The byte at s->tok + n is that character (it may need a refill). */
+static bool lookahead_utf8(struct tf_scan *s, size_t n)
+{
+    int c = at_rel(s, n);
+    if (c < 0x80)
+        return !s->failed;
+    size_t r = n;
+    return scan_utf8(s, &r);
 }
 
 /* jansson's number lexer over p[0 .. n) (a run of number bytes, followed by
@@ -590,19 +694,115 @@ static inline void drop_nul_after_token(struct tf_scan *s)
     }
 }
 
+/* The number of ASCII digits from p on (reads whole words, as plain_run). */
+HOT size_t digit_run(const unsigned char *p)
+{
+    size_t r = 0;
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
+    for (;; r += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + r));
+        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, below), _mm_cmplt_epi8(x, above));
+        unsigned bits = ~(unsigned)_mm_movemask_epi8(digit) & 0xFFFFu;
+        if (bits)
+            return r + (size_t)__builtin_ctz(bits);
+    }
+#else
+    while (p[r] >= '0' && p[r] <= '9')
+        r++;
+    return r;
+#endif
+}
+
+/* The length of the number at p when it is in its common form,
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?, followed by a byte that ends it and (not
+ * lenient) obviously in range; else 0.  0 for anything else (an exponent,
+ * an error, the end of the buffer, a NUL byte after it, a range to check)
+ * sends the caller to the general path, which decides alone. */
+HOT size_t number_len(const unsigned char *p, bool lenient, bool *is_int)
+{
+    size_t neg = p[0] == '-';
+#if defined(__SSE2__) && defined(__GNUC__)
+    /* One look at 32 bytes: where the digits and dots are. */
+    const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1),
+                  dotc = _mm_set1_epi8('.');
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p),
+            y = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    uint32_t dig = (uint32_t)_mm_movemask_epi8(
+                       _mm_and_si128(_mm_cmpgt_epi8(x, below), _mm_cmplt_epi8(x, above))) |
+                   (uint32_t)_mm_movemask_epi8(
+                       _mm_and_si128(_mm_cmpgt_epi8(y, below), _mm_cmplt_epi8(y, above)))
+                       << 16;
+    uint32_t dot = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, dotc)) |
+                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(y, dotc)) << 16;
+    uint32_t body = dig | dot | (uint32_t)neg;
+    if (body != 0xFFFFFFFFu) {
+        size_t end = (size_t)__builtin_ctz(~body);
+        uint32_t dots = dot & ((1u << end) - 1);
+        size_t int_end = dots ? (size_t)__builtin_ctz(dots) : end;
+        size_t int_digits = int_end - neg;
+        /* At most one dot, with digits on both sides; no leading zero. */
+        unsigned char c = p[end];
+        if (int_digits == 0 || (dots & (dots - 1)) || (dots && int_end + 1 == end) ||
+            (p[neg] == '0' && int_digits > 1) ||
+            (c != ',' && c != '}' && c != ']' && (num_byte[c] || c == '\0' || c >= 0x80)))
+            return 0;
+        if (!lenient && int_digits > (dots ? 300 : 18))
+            return 0;
+        *is_int = dots == 0;
+        return end;
+    }
+#endif
+    size_t int_digits = digit_run(p + neg);
+    if (int_digits == 0 || (p[neg] == '0' && int_digits > 1))
+        return 0;
+    size_t i = neg + int_digits;
+    bool integer = p[i] != '.';
+    if (!integer) {
+        size_t frac = digit_run(p + i + 1);
+        if (frac == 0)
+            return 0;
+        i += 1 + frac;
+    }
+    if (num_byte[p[i]] || p[i] == '\0' || p[i] >= 0x80)
+        return 0;
+    /* 18 digits always fit 64 bits; a real below 1e300 never overflows. */
+    if (!lenient && int_digits > (integer ? 18 : 300))
+        return 0;
+    *is_int = integer;
+    return i;
+}
+
+/* scan_number's common case (see number_len); false: take the general
+ * path. */
+static inline bool fast_number(struct tf_scan *s, bool *is_int)
+{
+    size_t n = number_len(s->buf + s->pos, s->lenient, is_int);
+    if (n == 0)
+        return false;
+    s->tok = s->pos;
+    s->pos += n;
+    s->tok_end = s->pos;
+    return true;
+}
+
 /* A number token at s->pos.  On success s->pos is past it. */
 static bool scan_number(struct tf_scan *s, bool *is_int)
 {
     size_t run = number_run(s);
     if (s->failed)
         return false;
-    const unsigned char *p = s->buf + s->tok;
     bool ok;
-    size_t n = lex_number(p, run, &ok, is_int);
+    size_t n = lex_number(s->buf + s->tok, run, &ok, is_int);
+    if (!lookahead_utf8(s, n))
+        return false;
+    const unsigned char *p = s->buf + s->tok;
     if (!ok)
         return fail_near(s, "invalid token", s->tok, s->tok + n);
     s->pos = s->tok + n;
-    if (*is_int) {
+    if (s->lenient) {
+        /* any magnitude */
+    } else if (*is_int) {
         size_t neg = p[0] == '-';
         size_t digits = n - neg;
         static const char max_pos[] = "9223372036854775807";
@@ -629,12 +829,37 @@ static enum tf_jtok word_kind(const unsigned char *p, size_t n)
     return TF_JT_NONE;
 }
 
+/* The length of the word (true, false, null) at p, whole in the buffer
+ * and followed by a byte that ends it, or 0 (the padding makes the 5-byte
+ * compare safe). */
+HOT size_t word_len(const unsigned char *p, enum tf_jtok *kind)
+{
+    size_t w = p[0] == 'f' ? 5 : 4;
+    enum tf_jtok k = word_kind(p, w);
+    if (k == TF_JT_NONE || alpha_char(p[w]) || p[w] == '\0' || p[w] >= 0x80)
+        return 0;
+    *kind = k;
+    return w;
+}
+
+/* scan_word's common case; false: take the general path. */
+static inline bool fast_word(struct tf_scan *s, enum tf_jtok *kind)
+{
+    size_t n = word_len(s->buf + s->pos, kind);
+    if (n == 0)
+        return false;
+    s->tok = s->pos;
+    s->pos += n;
+    s->tok_end = s->pos;
+    return true;
+}
+
 /* A word token (true, false, null) at s->pos; jansson reads the whole run
  * of letters first. */
 static bool scan_word(struct tf_scan *s, enum tf_jtok *kind)
 {
     size_t n = word_run(s);
-    if (s->failed)
+    if (s->failed || !lookahead_utf8(s, n))
         return false;
     *kind = word_kind(s->buf + s->tok, n);
     if (*kind == TF_JT_NONE)
@@ -671,6 +896,8 @@ static bool bad_token(struct tf_scan *s, const char *msg)
             return false;
         bool ok, is_int;
         size_t n = lex_number(s->buf + s->tok, run, &ok, &is_int);
+        if (!lookahead_utf8(s, n))
+            return false;
         if (!ok) {
             if (at_value)
                 msg = "invalid token";
@@ -683,6 +910,8 @@ static bool bad_token(struct tf_scan *s, const char *msg)
     } else if (alpha_char(c)) {
         size_t n = word_run(s);
         if (s->failed)
+            return false;
+        if (!lookahead_utf8(s, n))
             return false;
         if (word_kind(s->buf + s->tok, n) == TF_JT_NONE && at_value)
             msg = "invalid token";
@@ -712,20 +941,56 @@ static uint32_t hash_key(const char *p, size_t n)
     return h;
 }
 
-static bool push(struct tf_scan *s, unsigned char c)
+/* Lenient mode: room for twice the depth. */
+static bool grow_stack(struct tf_scan *s)
+{
+    size_t cap = s->cap_stack * 2;
+    unsigned char *st = cap > s->cap_stack ? realloc(s->stack, cap) : NULL;
+    if (st)
+        s->stack = st;
+    bool *first = st ? realloc(s->first, (cap + 1) * sizeof *first) : NULL;
+    if (!first)
+        return oom(s);
+    s->first = first;
+    if (s->lvl_key0) {
+        /* A strict scan switched to lenient: the per-depth key records
+         * grow too (one entry per depth 0 .. cap + 1). */
+        size_t *k0 = realloc(s->lvl_key0, (cap + 2) * sizeof *k0);
+        if (k0)
+            s->lvl_key0 = k0;
+        uint32_t **idx = k0 ? realloc(s->lvl_index, (cap + 2) * sizeof *idx) : NULL;
+        if (idx)
+            s->lvl_index = idx;
+        size_t *icap = idx ? realloc(s->lvl_index_cap, (cap + 2) * sizeof *icap) : NULL;
+        if (!icap)
+            return oom(s);
+        s->lvl_index_cap = icap;
+        for (size_t i = s->cap_stack + 2; i < cap + 2; i++) {
+            s->lvl_index[i] = NULL;
+            s->lvl_index_cap[i] = 0;
+        }
+    }
+    s->cap_stack = cap;
+    return true;
+}
+
+static inline bool push(struct tf_scan *s, unsigned char c)
 {
     size_t d = s->depth;
+    if (d + 1 >= s->cap_stack && !grow_stack(s))
+        return false;
     s->stack[d] = c;
     s->first[d + 1] = true;
-    s->lvl_key0[d + 1] = s->n_keys;
+    if (s->lvl_key0)
+        s->lvl_key0[d + 1] = s->n_keys;
     s->depth = d + 1;
     return true;
 }
 
-static void pop(struct tf_scan *s)
+static inline void pop(struct tf_scan *s)
 {
     size_t d = s->depth;
-    if (s->stack[d - 1] == '{') {
+    if (s->lvl_key0 && s->stack[d - 1] == '{') {
         size_t k0 = s->lvl_key0[d];
         if (k0 < s->n_keys)
             s->n_arena = s->keys[k0].off;
@@ -771,9 +1036,7 @@ static bool add_key(struct tf_scan *s, const char *text, size_t n, bool *dup)
     size_t d = s->depth;
     uint32_t h = hash_key(text, n);
     size_t k0 = s->lvl_key0[d];
-    if (!s->reject_duplicates) {
-        /* no search */
-    } else if (s->lvl_index[d]) {
+    if (s->lvl_index[d]) {
         size_t m = s->lvl_index_cap[d] - 1;
         for (size_t j = h & m; s->lvl_index[d][j]; j = (j + 1) & m) {
             const struct tf_scan_keyent *e = &s->keys[s->lvl_index[d][j] - 1];
@@ -866,31 +1129,55 @@ static size_t decode_string(const unsigned char *raw, size_t n, char *out)
 }
 
 /* A key at s->pos (must be a string; the caller checked the quote): scans
- * it, checks it is new in its object, and reads the ':' after it.  The
- * decoded key is left at s->arena + *key_off (length *key_len) until the
- * object closes. */
-static bool scan_key(struct tf_scan *s, size_t *key_off, size_t *key_len)
+ * it and, in strict mode, checks it is new in its object.  *text / *len
+ * are the decoded key: strict, in the key arena until the object closes;
+ * lenient, in the buffer or s->kbuf until the scanner reads on.  The caller
+ * then reads the ':' (scan_colon). */
+static bool scan_key(struct tf_scan *s, const char **text, size_t *len)
 {
     bool esc;
-    if (!scan_string(s, &esc, true))
+    if (!scan_str(s, &esc, true))
         return false;
     const unsigned char *raw = s->buf + s->tok + 1;
     size_t n = s->pos - s->tok - 2;
+    if (s->lenient) {
+        if (!esc) {
+            *text = (const char *)raw;
+            *len = n;
+            return true;
+        }
+        if (n > s->cap_kbuf) {
+            char *k = realloc(s->kbuf, n);
+            if (!k)
+                return oom(s);
+            s->kbuf = k;
+            s->cap_kbuf = n;
+        }
+        *len = decode_string(raw, n, s->kbuf);
+        *text = s->kbuf;
+        return true;
+    }
     char small[128];
-    char *text = !esc ? NULL : n <= sizeof small ? small : malloc(n);
-    if (esc && !text)
+    char *dec = !esc ? NULL : n <= sizeof small ? small : malloc(n);
+    if (esc && !dec)
         return oom(s);
-    size_t len = esc ? decode_string(raw, n, text) : n;
+    size_t dlen = esc ? decode_string(raw, n, dec) : n;
     bool dup = false;
-    *key_off = s->n_arena;
-    bool added = add_key(s, esc ? text : (const char *)raw, len, &dup);
-    if (text && text != small)
-        free(text);
+    size_t key_off = s->n_arena;
+    bool added = add_key(s, esc ? dec : (const char *)raw, dlen, &dup);
+    if (dec && dec != small)
+        free(dec);
     if (dup)
         return fail_near(s, "duplicate object key", s->tok, s->pos);
     if (!added)
         return false;
-    *key_len = len;
+    *text = s->arena + key_off;
+    *len = dlen;
+    return true;
+}
+
+static bool scan_colon(struct tf_scan *s)
+{
     int c = skip_ws(s);
     if (c != ':')
         return bad_token(s, "':' expected");
@@ -944,6 +1231,206 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
+/* Notes the names of the members to locate (and their lengths), unless
+ * they are those of the last call. */
+static void learn_names(struct tf_scan *s, const struct tf_scan_field *fields, size_t nf)
+{
+    bool same = nf == s->n_fname;
+    for (size_t i = 0; same && i < nf; i++)
+        same = fields[i].name == s->fname[i];
+    if (same)
+        return;
+    memset(s->fmask, 0, sizeof s->fmask);
+    for (size_t i = 0; i < nf; i++) {
+        s->fname[i] = fields[i].name;
+        s->flen[i] = strlen(fields[i].name);
+        s->fword[i] = 0;
+        if (s->flen[i] <= 8)
+            memcpy(&s->fword[i], fields[i].name, s->flen[i]);
+        if (s->flen[i] < 64)
+            s->fmask[s->flen[i]] |= (uint16_t)(1u << i);
+    }
+    s->n_fname = nf;
+}
+
+/* The index of the name (see learn_names) that is key[0 .. n), or
+ * TF_SCAN_MAX_FIELDS. */
+HOT size_t match_name(const struct tf_scan *s, const char *key, size_t n)
+{
+    if (n < 64) {
+        unsigned m = s->fmask[n];
+        for (size_t i = 0; m; i++, m >>= 1)
+            if ((m & 1) && same_bytes(s->fname[i], key, n))
+                return i;
+        return TF_SCAN_MAX_FIELDS;
+    }
+    for (size_t i = 0; i < s->n_fname; i++)
+        if (s->flen[i] == n && same_bytes(s->fname[i], key, n))
+            return i;
+    return TF_SCAN_MAX_FIELDS;
+}
+
+/* match_name for a key in the buffer, which may be read 8 bytes at a time
+ * (the padding): a name of at most 8 bytes is one masked compare. */
+HOT size_t match_name_padded(const struct tf_scan *s, const unsigned char *key, size_t n)
+{
+    if (n > 8)
+        return match_name(s, (const char *)key, n);
+    uint64_t w;
+    memcpy(&w, key, 8);
+    w &= prefix_mask[n];
+    unsigned m = s->fmask[n];
+    for (size_t i = 0; m; i++, m >>= 1)
+        if ((m & 1) && s->fword[i] == w)
+            return i;
+    return TF_SCAN_MAX_FIELDS;
+}
+
+/* The fast path: the value at p, when it lies whole in the buffer and is
+ * made of the common forms only (strings without escapes or non-ASCII
+ * bytes, numbers as number_len takes them, words, containers nested at
+ * most FAST_DEPTH deep; strict: objects of at most FAST_KEYS keys in all
+ * open at once, no key twice).  Returns its length, with the members named
+ * in fields[0 .. nf) located as scan_any does; 0 when it meets anything
+ * else (the NUL sentinel at the end of the buffer is such a thing), and the
+ * caller scans the value again on the general path, which alone reports
+ * errors.  Everything here is in locals, so the compiler keeps it in
+ * registers. */
+enum { FAST_DEPTH = 64, FAST_KEYS = 64 };
+
+HOT const unsigned char *fast_ws(const unsigned char *q)
+{
+    while (*q <= ' ' && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+        q++;
+    return q;
+}
+
+static size_t fast_value(const struct tf_scan *s, const unsigned char *p,
+                         struct tf_scan_field *fields, size_t nf)
+{
+    unsigned char stack[FAST_DEPTH];
+    size_t depth = 0;
+    /* strict: the keys of the open objects; key0[d]: the first of depth d */
+    const bool strict = !s->lenient;
+    const unsigned char *key[FAST_KEYS];
+    size_t key_len[FAST_KEYS], key0[FAST_DEPTH + 1], n_keys = 0;
+    const unsigned char *q = p;
+    struct tf_scan_field *cur = NULL, *open_field = NULL;
+    size_t n;
+    bool is_int;
+    enum tf_jtok k;
+value:
+    if (cur) {
+        cur->off = (size_t)(q - p);
+        cur->escaped = cur->is_int = false;
+    }
+    switch (*q) {
+    case '"':
+        n = plain_run(q + 1);
+        if (q[n + 1] != '"')
+            return 0;
+        if (cur) {
+            cur->type = TF_JT_STRING;
+            cur->off++;
+            cur->len = n;
+            cur = NULL;
+        }
+        q += n + 2;
+        goto after;
+    case '{':
+    case '[':
+        if (depth == FAST_DEPTH)
+            return 0;
+        stack[depth++] = *q;
+        key0[depth] = n_keys;
+        if (cur) {
+            cur->type = *q == '{' ? TF_JT_OBJECT : TF_JT_ARRAY;
+            open_field = cur;
+            cur = NULL;
+        }
+        q = fast_ws(q + 1);
+        if (*q == (stack[depth - 1] == '{' ? '}' : ']')) {
+            q++;
+            depth--;
+            goto after;
+        }
+        if (stack[depth - 1] == '{')
+            goto key;
+        goto value;
+    case 't':
+    case 'f':
+    case 'n':
+        n = word_len(q, &k);
+        if (n == 0)
+            return 0;
+        if (cur) {
+            cur->type = k;
+            cur->len = n;
+            cur = NULL;
+        }
+        q += n;
+        goto after;
+    default:
+        n = number_len(q, !strict, &is_int);
+        if (n == 0)
+            return 0;
+        if (cur) {
+            cur->type = TF_JT_NUMBER;
+            cur->len = n;
+            cur->is_int = is_int;
+            cur = NULL;
+        }
+        q += n;
+        goto after;
+    }
+after:
+    if (open_field && depth == 1) {
+        open_field->len = (size_t)(q - p) - open_field->off;
+        open_field = NULL;
+    }
+    if (depth == 0)
+        return (size_t)(q - p);
+    q = fast_ws(q);
+    if (*q == ',') {
+        q = fast_ws(q + 1);
+        if (stack[depth - 1] == '{')
+            goto key;
+        goto value;
+    }
+    if (*q != (stack[depth - 1] == '{' ? '}' : ']'))
+        return 0;
+    q++;
+    n_keys = key0[depth];
+    depth--;
+    goto after;
+key:
+    if (*q != '"')
+        return 0;
+    n = plain_run(q + 1);
+    if (q[n + 1] != '"')
+        return 0;
+    if (strict) {
+        if (n_keys == FAST_KEYS)
+            return 0;
+        for (size_t i = key0[depth]; i < n_keys; i++)
+            if (key_len[i] == n && (n == 0 || key[i][0] == q[1]) &&
+                memcmp(key[i], q + 1, n) == 0)
+                return 0; /* a duplicate: the general path says so */
+        key[n_keys] = q + 1;
+        key_len[n_keys++] = n;
+    }
+    if (depth == 1 && nf) {
+        size_t i = match_name_padded(s, q + 1, n);
+        if (i < nf)
+            cur = &fields[i];
+    }
+    q = fast_ws(q + n + 2);
+    if (*q != ':')
+        return 0;
+    q = fast_ws(q + 1);
+    goto value;
+}
+
 /* Scans one whole value at the current position.  Members named in
  * fields[] of the value itself (when it is an object) are located,
  * relative to the file offset vstart. */
@@ -952,11 +1439,10 @@ static bool scan_any(struct tf_scan *s, struct tf_scan_field *fields, size_t nf,
 {
     const size_t d0 = s->depth;
     const size_t cap_level = d0 + 1;
-    size_t name_len[8];
-    if (nf > 8)
-        nf = 8;
-    for (size_t i = 0; i < nf; i++)
-        name_len[i] = strlen(fields[i].name);
+    if (nf > TF_SCAN_MAX_FIELDS)
+        nf = TF_SCAN_MAX_FIELDS;
+    if (nf)
+        learn_names(s, fields, nf);
     struct tf_scan_field *cur = NULL, *open_field = NULL;
     int c = skip_ws(s);
 value:
@@ -966,7 +1452,7 @@ value:
         return bad_token(s, s->depth > 0 && s->stack[s->depth - 1] == '[' ? "']' expected"
                                                                            : "unexpected token");
     }
-    if (s->depth + 1 > TF_SCAN_MAX_DEPTH)
+    if (s->depth + 1 > s->max_depth)
         return too_deep(s, c);
     if (cur) {
         cur->type = kind_of(c);
@@ -974,7 +1460,8 @@ value:
     }
     switch (c) {
     case '{':
-        push(s, '{');
+        if (!push(s, '{'))
+            return false;
         s->pos++;
         if (cur)
             open_field = cur, cur = NULL;
@@ -986,7 +1473,8 @@ value:
         }
         goto key;
     case '[':
-        push(s, '[');
+        if (!push(s, '['))
+            return false;
         s->pos++;
         if (cur)
             open_field = cur, cur = NULL;
@@ -999,7 +1487,7 @@ value:
         goto value;
     case '"': {
         bool esc;
-        if (!scan_string(s, &esc, false))
+        if (!scan_str(s, &esc, false))
             return false;
         if (cur) {
             cur->off = (size_t)(s->base + s->tok + 1 - vstart);
@@ -1013,7 +1501,7 @@ value:
     case 'f':
     case 'n': {
         enum tf_jtok k;
-        if (!scan_word(s, &k))
+        if (!fast_word(s, &k) && !scan_word(s, &k))
             return false;
         if (cur) {
             cur->type = k;
@@ -1025,7 +1513,7 @@ value:
     default:
         if (c == '-' || is_digit(c)) {
             bool is_int;
-            if (!scan_number(s, &is_int))
+            if (!fast_number(s, &is_int) && !scan_number(s, &is_int))
                 return false;
             if (cur) {
                 cur->len = s->tok_end - s->tok;
@@ -1074,17 +1562,30 @@ key:
     if (c != '"')
         return bad_token(s, "string or '}' expected");
     {
-        size_t koff, klen;
-        if (!scan_key(s, &koff, &klen))
+        const char *k;
+        size_t klen;
+        /* Lenient: a plain key whole in the buffer needs nothing more. */
+        const unsigned char *b = s->buf + s->pos;
+        size_t r = plain_run(b + 1);
+        if (s->lenient && b[r + 1] == '"') {
+            k = (const char *)b + 1;
+            klen = r;
+            s->tok = s->pos;
+            s->pos += r + 2;
+        } else if (!scan_key(s, &k, &klen)) {
             return false;
-        if (s->depth == cap_level && nf) {
-            const char *k = s->arena + koff;
-            for (size_t i = 0; i < nf; i++)
-                if (name_len[i] == klen && same_bytes(fields[i].name, k, klen)) {
-                    cur = &fields[i];
-                    break;
-                }
         }
+        if (s->depth == cap_level && nf) {
+            size_t i = match_name(s, k, klen);
+            if (i < nf) {
+                cur = &fields[i];
+                cur->escaped = cur->is_int = false; /* a key seen again */
+            }
+        }
+        if (s->buf[s->pos] == ':')
+            s->pos++;
+        else if (!scan_colon(s))
+            return false;
     }
     c = skip_ws(s);
     goto value;
@@ -1092,37 +1593,45 @@ key:
 
 /* --- the public walk ---------------------------------------------------- */
 
-bool tf_scan_init(struct tf_scan *s, int fd, const char *file, size_t chunk, struct tf_diag *d)
+bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size_t chunk,
+                  unsigned flags, struct tf_diag *d)
 {
     init_tables();
     memset(s, 0, sizeof *s);
-    s->fd = fd;
+    s->in = in;
     s->file = file;
     s->d = d;
     s->line = 1;
     s->col = 0;
     s->keep = SIZE_MAX;
-    s->reject_duplicates = true;
+    s->lenient = (flags & TF_SCAN_LENIENT) != 0;
+    s->max_buffer = TF_SCAN_MAX_BUFFER;
     s->cap = chunk ? chunk : TF_SCAN_CHUNK;
-    s->buf = malloc(s->cap + 1);
-    s->lvl_key0 = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_key0);
-    s->lvl_index = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index);
-    s->lvl_index_cap = calloc(TF_SCAN_MAX_DEPTH + 2, sizeof *s->lvl_index_cap);
-    /* The key arena always exists, so even an empty key has an address. */
-    s->cap_arena = 4096;
-    s->arena = malloc(s->cap_arena);
-    if (!s->buf || !s->lvl_key0 || !s->lvl_index || !s->lvl_index_cap || !s->arena) {
+    s->buf = calloc(s->cap + 1 + TF_SCAN_PAD, 1);
+    bool ok = s->buf != NULL;
+    if (s->lenient) {
+        s->max_depth = SIZE_MAX - 1;
+        s->cap_stack = 64;
+    } else {
+        s->max_depth = TF_SCAN_MAX_DEPTH;
+        s->cap_stack = TF_SCAN_MAX_DEPTH + 2;
+        /* per depth 0 .. cap_stack + 1 (see grow_stack) */
+        s->lvl_key0 = calloc(s->cap_stack + 2, sizeof *s->lvl_key0);
+        s->lvl_index = calloc(s->cap_stack + 2, sizeof *s->lvl_index);
+        s->lvl_index_cap = calloc(s->cap_stack + 2, sizeof *s->lvl_index_cap);
+        /* The key arena always exists, so even an empty key has an address. */
+        s->cap_arena = 4096;
+        s->arena = malloc(s->cap_arena);
+        ok = ok && s->lvl_key0 && s->lvl_index && s->lvl_index_cap && s->arena;
+    }
+    s->stack = malloc(s->cap_stack);
+    s->first = malloc((s->cap_stack + 1) * sizeof *s->first);
+    if (!ok || !s->stack || !s->first) {
         tf_scan_fini(s);
         return tf_diag_oom(d, file);
     }
-    s->buf[0] = '\0';
-    struct stat st;
-    off_t here = lseek(fd, 0, SEEK_CUR);
-    if (here != (off_t)-1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        s->lazy_pos = true;
-        s->start_off = (uint64_t)here;
-        s->base = (uint64_t)here;
-    }
+    s->start_off = s->base = tf_input_offset(in);
+    s->lazy_pos = tf_input_can_seek(in);
     return true;
 }
 
@@ -1130,13 +1639,16 @@ void tf_scan_fini(struct tf_scan *s)
 {
     free(s->buf);
     if (s->lvl_index)
-        for (size_t i = 0; i < TF_SCAN_MAX_DEPTH + 2; i++)
+        for (size_t i = 0; i < s->cap_stack + 2; i++)
             free(s->lvl_index[i]);
     free(s->lvl_index);
     free(s->lvl_index_cap);
     free(s->lvl_key0);
     free(s->keys);
     free(s->arena);
+    free(s->stack);
+    free(s->first);
+    free(s->kbuf);
     memset(s, 0, sizeof *s);
 }
 
@@ -1145,7 +1657,8 @@ bool tf_scan_begin(struct tf_scan *s, enum tf_jtok *kind)
     int c = skip_ws(s);
     if (c != '{' && c != '[')
         return bad_token(s, "'[' or '{' expected");
-    push(s, (unsigned char)c);
+    if (!push(s, (unsigned char)c))
+        return false;
     s->pos++;
     *kind = c == '{' ? TF_JT_OBJECT : TF_JT_ARRAY;
     return true;
@@ -1170,16 +1683,19 @@ bool tf_scan_key(struct tf_scan *s, char *key, size_t cap, size_t *key_len, bool
     }
     if (c != '"')
         return bad_token(s, "string or '}' expected");
-    size_t koff, klen;
-    if (!scan_key(s, &koff, &klen))
+    const char *k;
+    size_t klen;
+    if (!scan_key(s, &k, &klen))
         return false;
-    s->first[s->depth] = false;
     if (cap) {
         size_t n = klen < cap - 1 ? klen : cap - 1;
         if (n)
-            memcpy(key, s->arena + koff, n);
+            memcpy(key, k, n);
         key[n] = '\0';
     }
+    if (!scan_colon(s))
+        return false;
+    s->first[s->depth] = false;
     *key_len = klen;
     *more = true;
     return true;
@@ -1196,15 +1712,36 @@ bool tf_scan_next(struct tf_scan *s, bool *more)
         pop(s);
         return true;
     }
+    /* Lenient: the Trace Event Format lets a top-level array end with the
+     * file, after an element or after its comma. */
+    bool open_end = s->lenient && s->depth == 1 && s->stack[0] == '[';
+    if (c < 0 && open_end && !s->failed && !s->first[1]) {
+        pop(s);
+        return true;
+    }
     if (!s->first[s->depth]) {
         if (c != ',')
             return bad_token(s, "']' expected");
         s->pos++;
+        if (open_end && skip_ws(s) < 0 && !s->failed) {
+            pop(s);
+            return true;
+        }
     } else if (c < 0) {
         return bad_token(s, "']' expected");
     }
     s->first[s->depth] = false;
     *more = true;
+    return true;
+}
+
+bool tf_scan_set_flags(struct tf_scan *s, unsigned flags)
+{
+    bool lenient = (flags & TF_SCAN_LENIENT) != 0;
+    if (!lenient && !s->lvl_key0)
+        return false; /* began lenient: no key records to check against */
+    s->lenient = lenient;
+    s->max_depth = lenient ? SIZE_MAX - 1 : TF_SCAN_MAX_DEPTH;
     return true;
 }
 
@@ -1222,9 +1759,10 @@ bool tf_scan_enter(struct tf_scan *s)
     int c = skip_ws(s);
     if (c != '{' && c != '[')
         return bad_token(s, "unexpected token");
-    if (s->depth + 1 > TF_SCAN_MAX_DEPTH)
+    if (s->depth + 1 > s->max_depth)
         return too_deep(s, c);
-    push(s, (unsigned char)c);
+    if (!push(s, (unsigned char)c))
+        return false;
     s->pos++;
     return true;
 }
@@ -1240,6 +1778,23 @@ bool tf_scan_value(struct tf_scan *s, const unsigned char **data, size_t *len,
     if (s->failed)
         return false;
     skip_ws(s);
+    if (s->depth + FAST_DEPTH < s->max_depth) {
+        size_t nf = n_fields < TF_SCAN_MAX_FIELDS ? n_fields : TF_SCAN_MAX_FIELDS;
+        if (nf)
+            learn_names(s, fields, nf);
+        size_t n = fast_value(s, s->buf + s->pos, fields, nf);
+        if (n) {
+            *data = s->buf + s->pos;
+            *len = n;
+            s->pos += n;
+            return true;
+        }
+        for (size_t i = 0; i < nf; i++) {
+            fields[i].type = TF_JT_NONE;
+            fields[i].off = fields[i].len = 0;
+            fields[i].escaped = fields[i].is_int = false;
+        }
+    }
     s->keep = s->pos;
     uint64_t vstart = s->base + s->pos;
     bool ok = scan_any(s, fields, n_fields, vstart);
@@ -1253,6 +1808,14 @@ bool tf_scan_skip(struct tf_scan *s)
 {
     if (s->failed)
         return false;
+    if (s->depth + FAST_DEPTH < s->max_depth) {
+        skip_ws(s);
+        size_t n = fast_value(s, s->buf + s->pos, NULL, 0);
+        if (n) {
+            s->pos += n;
+            return true;
+        }
+    }
     return scan_any(s, NULL, 0, s->base + s->pos);
 }
 
@@ -1284,25 +1847,154 @@ bool tf_scan_mark(struct tf_scan *s, struct tf_scan_mark *m)
 
 bool tf_scan_seek(struct tf_scan *s, const struct tf_scan_mark *m)
 {
-    if (lseek(s->fd, (off_t)m->off, SEEK_SET) == (off_t)-1) {
-        s->failed = true;
-        return tf_diag_error(s->d, TF_EBADINPUT, "%s: cannot seek: %s", s->file,
-                             strerror(errno));
-    }
+    if (s->failed)
+        return false;
     while (s->depth > 0)
         pop(s);
-    s->len = s->pos = s->tok = 0;
     s->keep = SIZE_MAX;
-    s->buf[0] = '\0';
-    s->base = m->off;
-    s->eof = false;
-    if (!s->lazy_pos) {
-        s->line = m->line;
-        s->col = m->col;
+    if (m->off >= s->base && m->off <= s->base + s->len) {
+        /* Still in the buffer (the next block of a second pass usually
+         * is): no input seek, and buf[0]'s position stays right. */
+        s->pos = s->tok = (size_t)(m->off - s->base);
+    } else {
+        if (!tf_input_seek(s->in, m->off)) { /* reported by the input */
+            s->failed = true;
+            return false;
+        }
+        s->len = s->pos = s->tok = 0;
+        s->buf[0] = '\0';
+        s->base = m->off;
+        s->eof = false;
+        if (!s->lazy_pos) {
+            s->line = m->line;
+            s->col = m->col;
+        }
     }
     for (size_t i = 0; i < m->depth; i++)
-        push(s, m->stack[i]);
+        if (!push(s, m->stack[i]))
+            return false;
     for (size_t i = 1; i <= m->depth; i++)
         s->first[i] = false;
     return true;
+}
+
+/* --- members of a validated value ------------------------------------- */
+
+static size_t ws_from(const unsigned char *p, size_t i, size_t len)
+{
+    while (i < len && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* Past the string token whose opening quote is at p[i]. */
+static size_t string_end(const unsigned char *p, size_t i, size_t len, bool *esc)
+{
+    for (i++; i < len; i++) {
+        if (p[i] == '\\') {
+            *esc = true;
+            i++;
+        } else if (p[i] == '"') {
+            return i + 1;
+        }
+    }
+    return len;
+}
+
+/* Past the value that starts at p[i]. */
+static size_t value_end(const unsigned char *p, size_t i, size_t len)
+{
+    bool esc = false;
+    if (p[i] == '"')
+        return string_end(p, i, len, &esc);
+    if (p[i] != '{' && p[i] != '[') {
+        /* A number or a word: up to the next structural byte, space or
+         * (jansson's quirk, see drop_nul_after_token) NUL. */
+        while (i < len && (num_byte[p[i]] || alpha_char(p[i])))
+            i++;
+        return i;
+    }
+    size_t depth = 0;
+    for (; i < len; i++) {
+        unsigned char c = p[i];
+        if (c == '"') {
+            i = string_end(p, i, len, &esc) - 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return len;
+}
+
+void tf_scan_fields(const unsigned char *data, size_t len, struct tf_scan_field *fields,
+                    size_t n_fields)
+{
+    init_tables();
+    for (size_t i = 0; i < n_fields; i++) {
+        fields[i].type = TF_JT_NONE;
+        fields[i].off = fields[i].len = 0;
+        fields[i].escaped = fields[i].is_int = false;
+    }
+    size_t nf = n_fields < TF_SCAN_MAX_FIELDS ? n_fields : TF_SCAN_MAX_FIELDS;
+    size_t i = ws_from(data, 0, len);
+    if (i >= len || data[i] != '{')
+        return;
+    char small[256];
+    for (i++;;) {
+        i = ws_from(data, i, len);
+        if (i >= len || data[i] != '"')
+            return; /* the closing '}' */
+        bool kesc = false;
+        size_t kend = string_end(data, i, len, &kesc);
+        const char *key = (const char *)data + i + 1;
+        size_t klen = kend - i - 2;
+        char *dec = NULL;
+        if (kesc) {
+            dec = klen <= sizeof small ? small : malloc(klen);
+            if (dec)
+                klen = decode_string(data + i + 1, klen, dec);
+            key = dec;
+        }
+        struct tf_scan_field *cur = NULL;
+        for (size_t k = 0; key && k < nf; k++)
+            if (strlen(fields[k].name) == klen && memcmp(fields[k].name, key, klen) == 0) {
+                cur = &fields[k];
+                break;
+            }
+        if (dec != small)
+            free(dec);
+        i = ws_from(data, kend, len) + 1; /* the ':' */
+        size_t v = ws_from(data, i, len);
+        if (v >= len)
+            return;
+        size_t end = value_end(data, v, len);
+        if (cur) {
+            cur->type = kind_of(data[v]);
+            cur->off = v;
+            cur->len = end - v;
+            cur->escaped = cur->is_int = false;
+            if (cur->type == TF_JT_STRING) {
+                cur->off = v + 1;
+                cur->len = end - v - 2;
+                string_end(data, v, len, &cur->escaped);
+            } else if (cur->type == TF_JT_NUMBER) {
+                cur->is_int = true;
+                for (size_t k = v; k < end; k++)
+                    if (data[k] == '.' || data[k] == 'e' || data[k] == 'E')
+                        cur->is_int = false;
+            } else if (cur->type == TF_JT_TRUE || cur->type == TF_JT_FALSE ||
+                       cur->type == TF_JT_NULL) {
+                cur->type = word_kind(data + v, end - v);
+            }
+        }
+        i = end;
+        if (i < len && data[i] == '\0')
+            i++;
+        i = ws_from(data, i, len);
+        if (i >= len || data[i] != ',')
+            return;
+        i++;
+    }
 }

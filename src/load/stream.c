@@ -175,7 +175,20 @@ static bool rescan_blocks(struct stream *st, const struct tf_cand_filter *cands,
 /* The elements of a Chrome events array (the scanner inside it), to the
  * converters: "traceEvents" (system false) to both, with the index blocks
  * of tef.c; "systemTraceEvents" (system true) only to tef.c, for names. */
+static bool scan_chrome_array(struct stream *st, bool system);
+
+/* Chrome events are scanned in lenient mode (scan.h): other tools write
+ * \u0000, huge integers, deep args, repeated keys, an array never
+ * closed; the rest of the document keeps jansson's rules. */
 static bool scan_chrome_events(struct stream *st, bool system)
+{
+    tf_scan_set_flags(&st->scan, TF_SCAN_LENIENT);
+    bool ok = scan_chrome_array(st, system);
+    tf_scan_set_flags(&st->scan, TF_SCAN_STRICT);
+    return ok;
+}
+
+static bool scan_chrome_array(struct stream *st, bool system)
 {
     struct tf_scan *s = &st->scan;
     struct tf_scan_field f[TF_TEF_N_FIELDS];
@@ -221,6 +234,7 @@ static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
         f[i].name = tf_tef_field_names[i];
     struct tf_scan_mark m;
     size_t first;
+    tf_scan_set_flags(s, TF_SCAN_LENIENT); /* as in the first pass */
     for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);) {
         if (!tf_scan_seek(s, &m))
             return false;
@@ -286,7 +300,7 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
         bool known = cands_now(st, false, &cands);
         if (!tf_scan_enter(s))
             return false;
-        if (!known && lseek(s->fd, 0, SEEK_CUR) != (off_t)-1) {
+        if (!known && tf_input_can_seek(s->in)) {
             /* Check every event and index them now; convert the window's
              * in a second pass over its blocks, once the window is known. */
             struct tf_cand_filter none = {false, 1, 0};
@@ -367,7 +381,7 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
     out->generic = true;
     if (tf_diag_failed(&st->tef_pending))
         return tf_diag_error(d, st->tef_pending.code, "%s", st->tef_pending.msg);
-    if (lseek(st->scan.fd, 0, SEEK_CUR) == (off_t)-1)
+    if (!tf_input_can_seek(st->scan.in))
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: a Chrome trace is read twice, and this input cannot be: "
                              "give it as a file",
@@ -375,7 +389,7 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
     return tf_tef_window(st->tef, d) && scan_tef_blocks(st, d) && tf_tef_finish(st->tef, d);
 }
 
-bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
+bool tf_load_stream(struct tf_input *in, const char *path, const struct tf_keep *keep,
                     struct tf_trace *out, struct tf_diag *d)
 {
     struct stream st;
@@ -400,7 +414,7 @@ bool tf_load_stream(FILE *f, const char *path, const struct tf_keep *keep,
     /* TRACEFIG_CHUNK=N reads N bytes at a time (tests vary it). */
     const char *chunk_env = getenv("TRACEFIG_CHUNK");
     size_t chunk = chunk_env ? (size_t)strtoul(chunk_env, NULL, 10) : 0;
-    ok = ok && tf_scan_init(&st.scan, fileno(f), st.file, chunk, d);
+    ok = ok && tf_scan_init(&st.scan, in, st.file, chunk, TF_SCAN_STRICT, d);
     enum tf_jtok top = TF_JT_NONE;
     ok = ok && tf_scan_begin(&st.scan, &top);
     if (ok && top == TF_JT_ARRAY) {

@@ -22,6 +22,9 @@ static FILE *tmp_with(const char *data, size_t n)
     return f;
 }
 
+/* The mode scan_doc and scan_doc_fd scan in. */
+static unsigned scan_mode = TF_SCAN_STRICT;
+
 /* Validates a whole document with the scanner, walking the top level the
  * way the loader does; returns "OK" or the located message. */
 static const char *scan_doc_fd(int fd, size_t chunk, char *msg, size_t msgn)
@@ -29,7 +32,8 @@ static const char *scan_doc_fd(int fd, size_t chunk, char *msg, size_t msgn)
     struct tf_diag d;
     tf_diag_init(&d);
     struct tf_scan s;
-    bool ok = tf_scan_init(&s, fd, "t.json", chunk, &d);
+    struct tf_input *in = tf_input_fdopen(fd, "t.json", NULL, &d);
+    bool ok = in && tf_scan_init(&s, in, "t.json", chunk, scan_mode, &d);
     enum tf_jtok k = TF_JT_NONE;
     ok = ok && tf_scan_begin(&s, &k);
     while (ok) {
@@ -46,7 +50,9 @@ static const char *scan_doc_fd(int fd, size_t chunk, char *msg, size_t msgn)
         ok = tf_scan_skip(&s);
     }
     ok = ok && tf_scan_finish(&s);
-    tf_scan_fini(&s);
+    if (in)
+        tf_scan_fini(&s);
+    tf_input_close(in);
     snprintf(msg, msgn, "%s", ok ? "OK" : d.msg);
     return msg;
 }
@@ -228,6 +234,18 @@ TF_TEST(scan_differential_against_jansson)
         "[\"\xc3",
         "{\"a\":1 \"b\":2}",
         "{\"a\":1,\"b\"}",
+        /* A bad UTF-8 byte right after a number or a word: jansson reads
+         * it as the token's lookahead (found by fuzz_stream). */
+        "[0.\x91]",
+        "[0\x91]",
+        "[true\x91]",
+        "[tru\x91]",
+        "[1e\x91]",
+        "[-\x91]",
+        "[99999999999999999999\x91]",
+        "{\"a\":nul\xff}",
+        "[0\xc3\xa9]",
+        "[1.5\xe2\x82]",
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
@@ -317,7 +335,8 @@ TF_TEST(scan_elements_and_fields)
         struct tf_diag d;
         tf_diag_init(&d);
         struct tf_scan s;
-        TF_CHECK(tf_scan_init(&s, fileno(f), "t.json", chunks[c], &d));
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+        TF_CHECK(in && tf_scan_init(&s, in, "t.json", chunks[c], TF_SCAN_STRICT, &d));
         enum tf_jtok k;
         TF_CHECK(tf_scan_begin(&s, &k) && k == TF_JT_OBJECT);
         char key[16];
@@ -360,6 +379,7 @@ TF_TEST(scan_elements_and_fields)
         TF_CHECK(tf_scan_finish(&s));
         TF_CHECK(!tf_diag_failed(&d));
         tf_scan_fini(&s);
+        tf_input_close(in);
         fclose(f);
     }
 }
@@ -408,7 +428,8 @@ TF_TEST(scan_mark_and_seek)
     struct tf_diag d;
     tf_diag_init(&d);
     struct tf_scan s;
-    tf_scan_init(&s, fileno(f), "t.json", 3, &d);
+    struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+    tf_scan_init(&s, in, "t.json", 3, TF_SCAN_STRICT, &d);
     enum tf_jtok k;
     char key[8];
     size_t kl;
@@ -430,5 +451,322 @@ TF_TEST(scan_mark_and_seek)
     TF_CHECK(tf_scan_next(&s, &more) && !more);
     TF_CHECK(!tf_diag_failed(&d));
     tf_scan_fini(&s);
+    tf_input_close(in);
     fclose(f);
+}
+
+/* --- lenient mode ---------------------------------------------------------- */
+
+/* Strict mode's messages for what lenient mode accepts. */
+static bool lenient_accepts_msg(const char *msg)
+{
+    static const char *const what[] = {
+        "\\u0000 is not allowed", "NUL byte in object key", "too big integer",
+        "too big negative integer", "real number overflow", "maximum parsing depth reached",
+        "duplicate object key", "near end of file", /* an open top-level array */
+    };
+    for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
+        if (strstr(msg, what[i]))
+            return true;
+    return false;
+}
+
+/* Lenient accepts doc at every chunk size; strict rejects it as jansson. */
+#define lenient_only(doc) lenient_only_at(__LINE__, doc, strlen(doc))
+static void lenient_only_at(int line, const char *doc, size_t n)
+{
+    char want[1100], got[1100];
+    jansson_doc(doc, n, want, sizeof want);
+    if (!lenient_accepts_msg(want))
+        tf_test_failf(__FILE__, line, "jansson says %s", want);
+    for (size_t c = 0; c < N_CHUNKS; c++) {
+        scan_doc(doc, n, chunks[c], got, sizeof got);
+        if (strcmp(got, want) != 0)
+            tf_test_failf(__FILE__, line, "strict, chunk %zu: got %s, want %s", chunks[c], got,
+                          want);
+        scan_mode = TF_SCAN_LENIENT;
+        scan_doc(doc, n, chunks[c], got, sizeof got);
+        scan_mode = TF_SCAN_STRICT;
+        if (strcmp(got, "OK") != 0)
+            tf_test_failf(__FILE__, line, "lenient, chunk %zu: %s", chunks[c], got);
+    }
+}
+
+/* Lenient rejects doc with jansson's message, as strict does. */
+#define lenient_rejects(doc) lenient_rejects_at(__LINE__, doc)
+static void lenient_rejects_at(int line, const char *doc)
+{
+    char want[1100], got[1100];
+    jansson_doc(doc, strlen(doc), want, sizeof want);
+    for (size_t c = 0; c < N_CHUNKS; c++) {
+        scan_mode = TF_SCAN_LENIENT;
+        scan_doc(doc, strlen(doc), chunks[c], got, sizeof got);
+        scan_mode = TF_SCAN_STRICT;
+        if (strcmp(got, want) != 0 || strcmp(want, "OK") == 0)
+            tf_test_failf(__FILE__, line, "lenient, chunk %zu: %s\n    got  %s\n    want %s",
+                          chunks[c], doc, got, want);
+    }
+}
+
+TF_TEST(scan_lenient_accepts_more)
+{
+    lenient_only("[\"a\\u0000b\"]");
+    lenient_only("{\"k\\u0000\":1}");
+    lenient_only("[123456789012345678901234567890]");
+    lenient_only("[9223372036854775808]");
+    lenient_only("[-9223372036854775809, 1]");
+    lenient_only("[1e309]");
+    lenient_only("[-1.5e99999999999999999999]");
+    lenient_only("{\"a\":1,\"a\":2}");
+    lenient_only("{\"a\":1,\"b\":{\"x\":[],\"x\":{}}}");
+    lenient_only("{\"a\\u0062\":1,\"ab\":2}");
+    /* Deeper than jansson goes, with the stack grown many times. */
+    size_t n = 100000;
+    char *deep = malloc(2 * n + 8);
+    memset(deep, '[', n);
+    memcpy(deep + n, "{\"a\":1}", 7);
+    memset(deep + n + 7, ']', n);
+    deep[2 * n + 7] = '\0';
+    char got[1100];
+    scan_doc(deep, strlen(deep), 4096, got, sizeof got);
+    TF_CHECK(strstr(got, "maximum parsing depth reached") != NULL);
+    scan_mode = TF_SCAN_LENIENT;
+    TF_CHECK_STR(scan_doc(deep, strlen(deep), 4096, got, sizeof got), "OK");
+    deep[2 * n + 6] = '\0'; /* the top level's ']' missing: the format allows it */
+    TF_CHECK_STR(scan_doc(deep, strlen(deep), 4096, got, sizeof got), "OK");
+    deep[2 * n + 5] = '\0'; /* one more: an inner array is never closed */
+    scan_doc(deep, strlen(deep), 4096, got, sizeof got);
+    scan_mode = TF_SCAN_STRICT;
+    TF_CHECK(strstr(got, "']' expected near end of file") != NULL);
+    free(deep);
+}
+
+TF_TEST(scan_lenient_checks_the_rest)
+{
+    lenient_rejects("");
+    lenient_rejects("1");
+    lenient_rejects("[1,]");
+    lenient_rejects("[1 2]");
+    lenient_rejects("{\"a\" 1}");
+    lenient_rejects("{\"a\":1,}");
+    lenient_rejects("[01]");
+    lenient_rejects("[1.]");
+    lenient_rejects("[1e+]");
+    lenient_rejects("[-]");
+    lenient_rejects("[1.5.3]");
+    lenient_rejects("[1e5e]");
+    lenient_rejects("[tru]");
+    lenient_rejects("[NaN]");
+    lenient_rejects("[\"a\nb\"]");
+    lenient_rejects("[\"\\x\"]");
+    lenient_rejects("[\"\\u12\xc3\xa9\"]");
+    lenient_rejects("[\"\\uD800\"]");
+    lenient_rejects("[\"\\uDC00\"]");
+    lenient_rejects("[\"\\uD800\\u0041\"]");
+    lenient_rejects("[\"\xff\"]");
+    lenient_rejects("[\"\xed\xa0\x80\"]");
+    lenient_rejects("[\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\x01\"]");
+    lenient_rejects("[] x");
+    lenient_rejects("[1,\n 2,\n x]");
+    lenient_rejects("[");
+    lenient_rejects("{\"a\":");
+    lenient_rejects("[\"abc");
+    lenient_rejects("[\"abc\\u00");
+    lenient_rejects("{\"a\":1 \"b\":2}");
+    /* Where strict mode stops earlier, lenient goes on to the next error. */
+    char got[1100];
+    scan_mode = TF_SCAN_LENIENT;
+    TF_CHECK_STR(scan_doc("[99999999999999999999999 2]", 27, 3, got, sizeof got),
+                 "t.json:1:26: ']' expected near '2'");
+    TF_CHECK_STR(scan_doc("{\"a\":1,\"a\":2 x}", 15, 3, got, sizeof got),
+                 "t.json:1:14: '}' expected near 'x'");
+    scan_mode = TF_SCAN_STRICT;
+}
+
+/* The mutation walk again: lenient accepts what strict accepts; where they
+ * differ, strict's reason is one lenient mode waives; where lenient
+ * rejects, the message is strict's. */
+TF_TEST(scan_lenient_mutations_agree_with_strict)
+{
+    static const char *const base[] = {
+        "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\\u0000\",\"ts\":1.5e400,\"dur\":2},{}],"
+        "\"x\":[true,false,null,123456789012345678901]}",
+        "[{\"\\ud83d\\ude00\":\"\xf0\x9f\x98\x80\",\"k\":\"\\\"\",\"k\":123456789012345678}]",
+    };
+    static const char alphabet[] = "{}[]:,\"\\ u0123456789.eE+-tfnal\n\t\xc3\xa9\xff";
+    unsigned long long seed = 0x9E3779B97F4A7C15ull;
+    int bad = 0;
+    char doc[256];
+    for (int iter = 0; iter < 3000; iter++) {
+        const char *b = base[iter % 2];
+        size_t n = strlen(b);
+        memcpy(doc, b, n);
+        for (int e = 0; e < 1 + iter % 3; e++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            size_t at = (size_t)(seed % (n + 1));
+            char ch = alphabet[(seed >> 20) % (sizeof alphabet - 1)];
+            int op = (int)((seed >> 40) % 3);
+            if (op == 0 && n > 0 && at < n) {
+                memmove(doc + at, doc + at + 1, n - at - 1);
+                n--;
+            } else if (op == 1 && n + 1 < sizeof doc) {
+                memmove(doc + at + 1, doc + at, n - at);
+                doc[at] = ch;
+                n++;
+            } else if (at < n) {
+                doc[at] = ch;
+            }
+        }
+        char strict[1100], lenient[1100];
+        size_t chunk = 1 + (size_t)iter % 7;
+        scan_doc(doc, n, chunk, strict, sizeof strict);
+        scan_mode = TF_SCAN_LENIENT;
+        scan_doc(doc, n, chunk, lenient, sizeof lenient);
+        scan_mode = TF_SCAN_STRICT;
+        bool ok = strcmp(strict, lenient) == 0 ||
+                  (strcmp(lenient, "OK") == 0 && lenient_accepts_msg(strict)) ||
+                  (strcmp(lenient, "OK") != 0 && lenient_accepts_msg(strict));
+        if (!ok && bad++ < 5)
+            tf_test_failf(__FILE__, __LINE__, "%.*s\n    strict  %s\n    lenient %s", (int)n, doc,
+                          strict, lenient);
+    }
+    TF_CHECK(bad == 0);
+}
+
+/* Up to 16 members located; a key seen twice locates its last value; the
+ * members of a nested object located over its bytes alone. */
+TF_TEST(scan_lenient_fields_and_nested_members)
+{
+    const char *doc =
+        "[{\"f0\":0,\"f1\":1,\"f2\":2,\"f3\":3,\"f4\":4,\"f5\":5,\"f6\":6,\"f7\":7,\"f8\":8,"
+        "\"f9\":9,\"fa\":10,\"fb\":11,\"fc\":12,\"fd\":13,\"fe\":14,\"ff\":\"15\",\"fg\":16,"
+        "\"ph\":\"B\",\"ph\":\"X\",\"args\":{\"k\":[1,{\"k\":2}],\"s\":\"a\\\"b\",\"n\":-1.5e3,"
+        "\"t\":true,\"z\":null,\"i\":12345678901234567890123,\"e\":{},\"k\":\"last\"}}]";
+    for (int mode = 0; mode < 2; mode++) {
+        FILE *f = tmp_with(doc, strlen(doc));
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+        struct tf_scan s;
+        TF_CHECK(tf_scan_init(&s, in, "t.json", 7, mode ? TF_SCAN_LENIENT : TF_SCAN_STRICT, &d));
+        enum tf_jtok k;
+        bool more;
+        TF_CHECK(tf_scan_begin(&s, &k) && tf_scan_next(&s, &more) && more);
+        static const char *const names[] = {"f0", "f1", "f2", "f3", "f4", "f5",   "f6", "f7",
+                                            "f8", "f9", "fa", "fb", "fc", "ff",   "ph", "args",
+                                            "fg"};
+        struct tf_scan_field fl[17];
+        for (size_t i = 0; i < 17; i++)
+            fl[i].name = names[i];
+        const unsigned char *data;
+        size_t len;
+        bool ok = tf_scan_value(&s, &data, &len, fl, 17);
+        if (mode == 0) { /* strict: the duplicate "ph" */
+            TF_CHECK(!ok && strstr(d.msg, "duplicate object key") != NULL);
+        } else {
+            TF_CHECK(ok);
+            TF_CHECK(fl[0].type == TF_JT_NUMBER && fl[0].is_int && data[fl[0].off] == '0');
+            TF_CHECK(fl[12].type == TF_JT_NUMBER && memcmp(data + fl[12].off, "12", 2) == 0);
+            TF_CHECK(fl[13].type == TF_JT_STRING && memcmp(data + fl[13].off, "15", 2) == 0);
+            TF_CHECK(fl[14].type == TF_JT_STRING && data[fl[14].off] == 'X');
+            TF_CHECK(fl[16].type == TF_JT_NONE); /* the 17th is not looked for */
+            /* The same from the object's bytes alone. */
+            struct tf_scan_field again[17];
+            for (size_t i = 0; i < 17; i++)
+                again[i].name = names[i];
+            tf_scan_fields(data, len, again, 17);
+            for (size_t i = 0; i < 17; i++)
+                TF_CHECK(again[i].type == fl[i].type && again[i].off == fl[i].off &&
+                         again[i].len == fl[i].len && again[i].escaped == fl[i].escaped &&
+                         again[i].is_int == fl[i].is_int);
+            /* The members of "args". */
+            const struct tf_scan_field *a = &fl[15];
+            TF_CHECK(a->type == TF_JT_OBJECT && data[a->off] == '{' &&
+                     data[a->off + a->len - 1] == '}');
+            struct tf_scan_field af[8] = {{.name = "k"}, {.name = "s"}, {.name = "n"},
+                                          {.name = "t"}, {.name = "z"}, {.name = "i"},
+                                          {.name = "e"}, {.name = "none"}};
+            tf_scan_fields(data + a->off, a->len, af, 8);
+            const unsigned char *ad = data + a->off;
+            TF_CHECK(af[0].type == TF_JT_STRING && af[0].len == 4 &&
+                     memcmp(ad + af[0].off, "last", 4) == 0);
+            TF_CHECK(af[1].type == TF_JT_STRING && af[1].escaped && af[1].len == 4);
+            TF_CHECK(af[2].type == TF_JT_NUMBER && !af[2].is_int && af[2].len == 6);
+            TF_CHECK(af[3].type == TF_JT_TRUE && af[3].len == 4);
+            TF_CHECK(af[4].type == TF_JT_NULL && af[4].len == 4);
+            TF_CHECK(af[5].type == TF_JT_NUMBER && af[5].is_int && af[5].len == 23);
+            TF_CHECK(af[6].type == TF_JT_OBJECT && af[6].len == 2);
+            TF_CHECK(af[7].type == TF_JT_NONE);
+        }
+        tf_scan_fini(&s);
+        tf_input_close(in);
+        fclose(f);
+    }
+}
+
+/* The Trace Event Format's array form may end with the file. */
+TF_TEST(scan_lenient_open_top_level_array)
+{
+    static const char *const docs[] = {
+        "[{\"ph\":\"X\"},\n{\"ph\":\"B\"}",
+        "[{\"ph\":\"X\"},\n{\"ph\":\"B\"},\n",
+        "[1",
+        "[1,",
+        "[[1]",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+        lenient_only_at(__LINE__, docs[i], strlen(docs[i]));
+    /* Not an empty one, nor a nested one, nor an object. */
+    lenient_rejects("[");
+    lenient_rejects("[[1],[2,");
+    lenient_rejects("{\"traceEvents\":[1,2");
+    lenient_rejects("[1,,");
+}
+
+/* Strict for the document, lenient for one member, strict again. */
+TF_TEST(scan_switch_modes_mid_scan)
+{
+    size_t n = 3000;
+    char *doc = malloc(2 * n + 200);
+    size_t len = (size_t)sprintf(doc, "{\"a\":1,\"traceEvents\":[{\"k\":1,\"k\":\"\\u0000\"},");
+    memset(doc + len, '[', n);
+    memset(doc + len + n, ']', n);
+    len += 2 * n;
+    len += (size_t)sprintf(doc + len, ",123456789012345678901234567890],\"b\":{\"c\":1,\"c\":2}}");
+    for (size_t c = 0; c < N_CHUNKS; c++) {
+        FILE *f = tmp_with(doc, len);
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+        struct tf_scan s;
+        enum tf_jtok k;
+        char key[32];
+        size_t kl;
+        bool more;
+        TF_CHECK(tf_scan_init(&s, in, "t.json", chunks[c], TF_SCAN_STRICT, &d));
+        TF_CHECK(tf_scan_begin(&s, &k) && tf_scan_key(&s, key, sizeof key, &kl, &more));
+        TF_CHECK(tf_scan_skip(&s) && tf_scan_key(&s, key, sizeof key, &kl, &more));
+        TF_CHECK_STR(key, "traceEvents");
+        TF_CHECK(tf_scan_set_flags(&s, TF_SCAN_LENIENT));
+        TF_CHECK(tf_scan_skip(&s));
+        TF_CHECK(tf_scan_set_flags(&s, TF_SCAN_STRICT));
+        TF_CHECK(tf_scan_key(&s, key, sizeof key, &kl, &more) && more);
+        TF_CHECK(!tf_scan_skip(&s));
+        TF_CHECK(strstr(d.msg, "duplicate object key near '\"c\"'") != NULL);
+        tf_scan_fini(&s);
+        tf_input_close(in);
+        fclose(f);
+    }
+    /* A scan begun lenient stays lenient. */
+    struct tf_scan s;
+    struct tf_diag d;
+    tf_diag_init(&d);
+    FILE *f = tmp_with("[]", 2);
+    struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+    TF_CHECK(tf_scan_init(&s, in, "t.json", 0, TF_SCAN_LENIENT, &d));
+    TF_CHECK(!tf_scan_set_flags(&s, TF_SCAN_STRICT) && tf_scan_set_flags(&s, TF_SCAN_LENIENT));
+    tf_scan_fini(&s);
+    tf_input_close(in);
+    fclose(f);
+    free(doc);
 }
