@@ -1219,7 +1219,10 @@ slice:
     /* A slice that only touches the window (ends at its start, begins at
      * its end: the next step after a --window-event) shows nothing of
      * itself; a zero-length one on the edge is still inside. */
-    if ((r->dur > 0 || r->open_end) && (r->ts >= c->w1 || (!r->open_end && r->ts + r->dur <= c->w0)))
+    int64_t end = r->ts + (r->dur > 0 ? r->dur : 0);
+    if (r->ts > c->w1 || (!r->open_end && end < c->w0))
+        return true; /* outside (async pairs reach here unfiltered) */
+    if ((end > r->ts || r->open_end) && (r->ts >= c->w1 || (!r->open_end && end <= c->w0)))
         return true;
     size_t t = thr_of(c, &r->pid, &r->tid);
     struct lane *ln = t == SIZE_MAX ? NULL : lane_for(c, t);
