@@ -182,8 +182,53 @@ static bool decompose(const unsigned char *raw, size_t n, bool *neg, uint64_t *m
     return true;
 }
 
+/* The common numbers (at most 18 digits, no exponent) in one pass; false
+ * for anything else, which tf_jl_fixed then decomposes. */
+static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *out)
+{
+    static const uint64_t pow10[19] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u,
+                                       10000000u, 100000000u, 1000000000u, 10000000000u,
+                                       100000000000u, 1000000000000u, 10000000000000u,
+                                       100000000000000u, 1000000000000000u,
+                                       10000000000000000u, 100000000000000000u,
+                                       1000000000000000000u};
+    size_t i = raw[0] == '-';
+    uint64_t m = 0;
+    int digits = 0, frac = -1;
+    for (; i < n; i++) {
+        unsigned char c = raw[i];
+        if (c >= '0' && c <= '9') {
+            m = m * 10 + (uint64_t)(c - '0');
+            digits++;
+            frac += frac >= 0;
+        } else if (c == '.' && frac < 0) {
+            frac = 0;
+        } else {
+            return false;
+        }
+    }
+    if (frac < 0)
+        frac = 0;
+    if (digits == 0 || digits > 18 || scale < 0 || scale > 18)
+        return false;
+    if (frac <= scale) {
+        uint64_t k = pow10[scale - frac];
+        if (m > (uint64_t)INT64_MAX / k)
+            return false;
+        m *= k;
+    } else {
+        /* Half and above rounds away from zero, as tf_jl_fixed does. */
+        uint64_t p = pow10[frac - scale], q = m / p, r = m % p;
+        m = q + (r >= p - r ? 1 : 0);
+    }
+    *out = raw[0] == '-' ? -(int64_t)m : (int64_t)m;
+    return true;
+}
+
 bool tf_jl_fixed(const unsigned char *raw, size_t n, int scale, int64_t *out)
 {
+    if (n > 0 && fixed_fast(raw, n, scale, out))
+        return true;
     bool neg, rest;
     uint64_t m;
     int e, first;

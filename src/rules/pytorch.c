@@ -90,9 +90,17 @@ struct collector {
 static bool contains(const char *p, size_t n, const char *lit)
 {
     size_t m = strlen(lit);
-    for (size_t i = 0; i + m <= n; i++)
-        if (p[i] == lit[0] && memcmp(p + i, lit, m) == 0)
+    if (m == 0 || m > n)
+        return m == 0;
+    /* memchr finds the candidates: kernel names run to kilobytes. */
+    const char *last = p + (n - m);
+    for (const char *q = p; q <= last; q++) {
+        q = memchr(q, lit[0], (size_t)(last - q) + 1);
+        if (!q)
+            return false;
+        if (memcmp(q, lit, m) == 0)
             return true;
+    }
     return false;
 }
 
