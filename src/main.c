@@ -584,6 +584,9 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
  * --stats output (standard output, which no figure may then take). */
 static bool resolve_outputs(struct cli *c, struct tf_diag *d)
 {
+    /* TRACEFIG_STATS=off: no statistics, for make bench to price them. */
+    const char *st = getenv("TRACEFIG_STATS");
+    c->rules.no_stats = st && strcmp(st, "off") == 0 && !c->stats;
     if (c->n_outputs == 0 && !c->stats && !add_output(c, "overlap_trace.pdf", d))
         return false;
     if (c->companion_png) {

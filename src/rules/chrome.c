@@ -775,7 +775,7 @@ static void gpu_tidy(struct chrome *c)
 static void gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi)
 {
     int64_t t0 = r->ts > lo ? r->ts : lo, t1 = r->ts + r->dur < hi ? r->ts + r->dur : hi;
-    if (r->ph != 'X' || t1 <= t0)
+    if (r->ph != 'X' || t1 <= t0 || c->o->no_stats)
         return;
     if (r->cat && (strcmp(r->cat, "cuda_runtime") == 0 || strcmp(r->cat, "cuda_driver") == 0 ||
                    strcmp(r->cat, "Trace") == 0))
@@ -960,7 +960,7 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
     if (t1 < t0)
         t1 = t0;
     /* The lane's busy time (slices only), merged as it grows. */
-    if (!p->instant && t1 > t0) {
+    if (!p->instant && t1 > t0 && !c->o->no_stats) {
         struct tf_ivset *u = &ln->busy;
         struct tf_ival *last = u->n ? &u->v[u->n - 1] : NULL;
         if (last && t0 >= last->lo && t0 <= last->hi) {
@@ -2298,7 +2298,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; ok && i < f->n_cats; i++)
         ok = tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i);
     ok = ok && (!o->flows || add_arrows(c, f, fig_lane, per));
-    ok = ok && chrome_stats(c, o, f, pick, n_pick);
+    ok = ok && (o->no_stats || chrome_stats(c, o, f, pick, n_pick));
     /* Notes: what is not drawn, and how to draw it. */
     char note[240];
     if (ok && n_cut) {

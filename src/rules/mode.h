@@ -61,6 +61,7 @@ struct tf_opts {
     size_t n_groups;
     bool stats_trace_scope;            /* --stats-scope trace: the GPU breakdown of the
                                           whole trace, not of the window */
+    bool no_stats;                     /* TRACEFIG_STATS=off (make bench): compute none */
 };
 
 /* What a mode builds from. */

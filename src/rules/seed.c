@@ -122,6 +122,8 @@ static bool seed_candidates(struct tf_figure *f, const struct tf_stats_clock *c,
 
 bool tf_seed_stats(struct tf_figure *f, const struct tf_opts *o)
 {
+    if (o && o->no_stats)
+        return true;
     static const char *const names[3] = {"main", "io", "gpu"};
     struct tf_stats_clock c;
     tf_stats_clock_init(&c, f->x_span);
