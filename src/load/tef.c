@@ -271,16 +271,6 @@ static uint32_t fnv(const char *p, size_t n)
     return h;
 }
 
-static void id_key(struct tf_buf *b, const struct tf_id *id)
-{
-    if (id->kind == TF_ID_NUM)
-        tf_buf_printf(b, "i%lld", id->num);
-    else if (id->kind == TF_ID_STR)
-        tf_buf_printf(b, "s%s", id->str);
-    else
-        tf_buf_putc(b, '-');
-}
-
 static bool rehash(struct tf_tef *t, size_t cap)
 {
     size_t *h = calloc(cap, sizeof *h);
@@ -309,9 +299,9 @@ static struct thread *thread_of(struct tf_tef *t, const struct tf_id *pid, const
                                 bool create, struct tf_diag *d)
 {
     tf_buf_clear(&t->key);
-    id_key(&t->key, pid);
+    tf_id_key(&t->key, pid);
     tf_buf_putc(&t->key, '|');
-    id_key(&t->key, tid);
+    tf_id_key(&t->key, tid);
     if (t->key.oom) {
         tf_diag_oom(d, t->file);
         return NULL;

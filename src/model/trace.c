@@ -104,3 +104,25 @@ void tf_trace_fini(struct tf_trace *t)
     tf_timeline_fini(&t->timeline);
     tf_pytorch_fini(&t->pytorch);
 }
+
+void tf_id_key(struct tf_buf *b, const struct tf_id *id)
+{
+    if (id->kind == TF_ID_NUM) {
+        /* Digits by hand: this runs for every event of a large trace. */
+        char tmp[24], *e = tmp + sizeof tmp, *q = e;
+        unsigned long long u = id->num < 0 ? 0ULL - (unsigned long long)id->num
+                                           : (unsigned long long)id->num;
+        do
+            *--q = (char)('0' + u % 10);
+        while (u /= 10);
+        if (id->num < 0)
+            *--q = '-';
+        *--q = 'i';
+        tf_buf_putn(b, q, (size_t)(e - q));
+    } else if (id->kind == TF_ID_STR) {
+        tf_buf_putc(b, 's');
+        tf_buf_puts(b, id->str);
+    } else {
+        tf_buf_putc(b, '-');
+    }
+}

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/diag.h"
 
 /* Largest magnitude accepted for a time or duration (ms or us): PyTorch
@@ -189,6 +190,10 @@ struct tf_id {
     long long num;   /* TF_ID_NUM */
     const char *str; /* TF_ID_STR */
 };
+
+/* A key that tells ids apart by type and value ("i42", "sstream 7", "-"
+ * for none: 1 and "1" differ), appended to b. */
+void tf_id_key(struct tf_buf *b, const struct tf_id *id);
 
 /* What the loader hands the generic mode: one record per event, or per
  * pair of events it joined (B/E). */

@@ -493,21 +493,11 @@ static char *xstrdup(struct chrome *c, const char *s)
     return p;
 }
 
-static void id_text(struct tf_buf *b, const struct tf_id *id)
-{
-    if (id->kind == TF_ID_NUM)
-        tf_buf_printf(b, "i%lld", id->num);
-    else if (id->kind == TF_ID_STR)
-        tf_buf_printf(b, "s%s", id->str);
-    else
-        tf_buf_putc(b, '-');
-}
-
 /* The process of pid, created when new; SIZE_MAX when out of memory. */
 static size_t proc_of(struct chrome *c, const struct tf_id *pid)
 {
     tf_buf_clear(&c->tmp);
-    id_text(&c->tmp, pid);
+    tf_id_key(&c->tmp, pid);
     uint32_t id;
     if (c->tmp.oom || !tf_strtab_id(&c->proc_keys, c->tmp.data, &id))
         return c->oom = true, SIZE_MAX;
@@ -531,9 +521,9 @@ static size_t thr_of(struct chrome *c, const struct tf_id *pid, const struct tf_
     if (p == SIZE_MAX)
         return SIZE_MAX;
     tf_buf_clear(&c->tmp);
-    id_text(&c->tmp, pid);
+    tf_id_key(&c->tmp, pid);
     tf_buf_putc(&c->tmp, '|');
-    id_text(&c->tmp, tid);
+    tf_id_key(&c->tmp, tid);
     uint32_t id;
     if (c->tmp.oom || !tf_strtab_id(&c->thr_keys, c->tmp.data, &id))
         return c->oom = true, SIZE_MAX;
