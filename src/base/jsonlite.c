@@ -182,7 +182,7 @@ static bool decompose(const unsigned char *raw, size_t n, bool *neg, uint64_t *m
     return true;
 }
 
-/* The common numbers (at most 18 digits, no exponent) in one pass; false
+/* The common numbers (at most 19 digits, no exponent) in one pass; false
  * for anything else, which tf_jl_fixed then decomposes. */
 static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *out)
 {
@@ -209,7 +209,7 @@ static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *o
     }
     if (frac < 0)
         frac = 0;
-    if (digits == 0 || digits > 18 || scale < 0 || scale > 18)
+    if (digits == 0 || digits > 19 || scale < 0 || scale > 18)
         return false;
     if (frac <= scale) {
         uint64_t k = pow10[scale - frac];
