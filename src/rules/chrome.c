@@ -714,8 +714,22 @@ static bool profiler_span(const struct tf_tef_rec *r)
  * "no stream". */
 static long long stream_of(const struct tf_tef_rec *r)
 {
+    if (!r->args)
+        return -1;
+    /* Most events have no "stream" at all: look for its bytes first. */
+    const unsigned char *a = r->args, *end = a + r->args_len;
+    bool seen = false;
+    /* 'm' is rarer than '"': find it, then the rest of "stream". */
+    for (const unsigned char *q = a + 6; !seen && end - q >= 2; q++) {
+        q = memchr(q, 'm', (size_t)(end - q) - 1);
+        if (!q)
+            break;
+        seen = q[1] == '"' && memcmp(q - 6, "\"strea", 6) == 0;
+    }
+    if (!seen)
+        return -1;
     size_t n;
-    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, "stream", &n) : NULL;
+    const unsigned char *v = tf_jl_get(r->args, r->args_len, "stream", &n);
     if (!v || n == 0)
         return -1;
     if (v[0] == 't' || v[0] == 'f')
@@ -765,12 +779,10 @@ static void gpu_tidy(struct chrome *c)
 static void gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi)
 {
     int64_t t0 = r->ts > lo ? r->ts : lo, t1 = r->ts + r->dur < hi ? r->ts + r->dur : hi;
-    if (r->ph != 'X' || t1 <= t0 || c->o->no_stats)
+    if (r->ph != 'X' || t1 <= t0 || c->o->no_stats || !r->cat || stream_of(r) == -1)
         return;
-    if (r->cat && (strcmp(r->cat, "cuda_runtime") == 0 || strcmp(r->cat, "cuda_driver") == 0 ||
-                   strcmp(r->cat, "Trace") == 0))
-        return;
-    if (!r->cat || stream_of(r) == -1)
+    if (strcmp(r->cat, "cuda_runtime") == 0 || strcmp(r->cat, "cuda_driver") == 0 ||
+        strcmp(r->cat, "Trace") == 0)
         return;
     enum tf_kernel_class k = tf_stats_kernel_class(r->name, r->cat);
     if (k == TF_KERNEL_NONE)
