@@ -397,7 +397,14 @@ HOT size_t plain_run(const unsigned char *p)
  * reported where jansson's lexer stops; the checks jansson makes after the
  * whole string (surrogate pairs while decoding, then \u0000) come after
  * them, at the end of the string. */
-static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
+enum str_role {
+    STR_VALUE, /* a value: \u0000 is jansson's parser error for values */
+    STR_KEY,   /* a key: its own message */
+    STR_NEAR   /* a token an error is near: the parser fails before it
+                  looks for \u0000, so only lexical errors count */
+};
+
+static bool scan_string(struct tf_scan *s, bool *esc, enum str_role role)
 {
     s->tok = s->pos;
     size_t r = 1;
@@ -432,10 +439,10 @@ static bool scan_string(struct tf_scan *s, bool *esc, bool is_key)
             *esc = e;
             if (late[0])
                 return fail_near(s, late, s->tok, s->pos);
-            if (nul && !s->lenient)
+            if (nul && !s->lenient && role != STR_NEAR)
                 return fail_near(s,
-                                 is_key ? "NUL byte in object key not supported"
-                                        : "\\u0000 is not allowed without JSON_ALLOW_NUL",
+                                 role == STR_KEY ? "NUL byte in object key not supported"
+                                                 : "\\u0000 is not allowed without JSON_ALLOW_NUL",
                                  s->tok, s->pos);
             return true;
         }
@@ -522,7 +529,7 @@ static inline bool scan_str(struct tf_scan *s, bool *esc, bool is_key)
         *esc = false;
         return true;
     }
-    return scan_string(s, esc, is_key);
+    return scan_string(s, esc, is_key ? STR_KEY : STR_VALUE);
 }
 
 /* The longest run of bytes of a class from s->pos, in the buffer whole (it
@@ -885,7 +892,7 @@ static bool bad_token(struct tf_scan *s, const char *msg)
     bool at_value = strcmp(msg, "unexpected token") == 0;
     if (c == '"') {
         bool esc;
-        if (!scan_string(s, &esc, false))
+        if (!scan_string(s, &esc, STR_NEAR))
             return false;
     } else if (c == '-' || is_digit(c)) {
         /* jansson's lexer reports range errors itself, but leaves a
@@ -1194,7 +1201,7 @@ static bool too_deep(struct tf_scan *s, int c)
         return fail_near(s, "maximum parsing depth reached", s->tok, s->tok + 1);
     if (c == '"') {
         bool esc;
-        if (!scan_string(s, &esc, false))
+        if (!scan_string(s, &esc, STR_NEAR))
             return false;
     } else if (c == '-' || is_digit(c)) {
         bool is_int;

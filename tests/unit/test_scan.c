@@ -246,6 +246,13 @@ TF_TEST(scan_differential_against_jansson)
         "{\"a\":nul\xff}",
         "[0\xc3\xa9]",
         "[1.5\xe2\x82]",
+        /* \u0000 is a parser error of values and keys: where the parser
+         * wants something else, that is the error, near the string
+         * (found by fuzz_stream). */
+        "{\"a\":false\"\\u0000\"}",
+        "[1 \"\\u0000\"]",
+        "[\"\\u0000\"]",
+        "{\"\\u0000\":1}",
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
