@@ -126,8 +126,13 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
 {
     /* A reader thread reads (and inflates) ahead while this one scans; a
      * pipe is spooled to a temporary file, so that a trace read twice can
-     * come from standard input too (see input.h). */
-    struct tf_input_opts opts = {.thread = true, .spool = true};
+     * come from standard input too (see input.h).  A regular file under
+     * 4 MiB is read without the thread, which would cost more than it
+     * saves. */
+    struct stat st;
+    int rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+    bool small = rc == 0 && S_ISREG(st.st_mode) && st.st_size < ((off_t)4 << 20);
+    struct tf_input_opts opts = {.thread = !small, .spool = true};
     struct tf_input *in = tf_input_open(path, &opts, d);
     if (!in)
         return false;
@@ -135,8 +140,6 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
      * jansson's whole-document parse instead (timelines only: the tests
      * hold the two against each other). */
     const char *mode = getenv("TRACEFIG_LOAD");
-    struct stat st;
-    int rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
     bool stream = !(mode && strcmp(mode, "whole") == 0) || rc != 0 || !S_ISREG(st.st_mode) ||
                   !tf_input_can_seek(in) || looks_chrome(in);
     bool ok = stream ? tf_load_stream(in, path, keep, out, d)
