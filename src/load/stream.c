@@ -179,10 +179,13 @@ static bool scan_chrome_array(struct stream *st, bool system);
 
 /* Chrome events are scanned in lenient mode (scan.h): other tools write
  * \u0000, huge integers, deep args, repeated keys, an array never
- * closed; the rest of the document keeps jansson's rules. */
+ * closed; the rest of the document keeps jansson's rules.  System events
+ * are lenient only after "traceEvents": before it the document may still
+ * turn out to be no trace, which jansson's rules then judge whole. */
 static bool scan_chrome_events(struct stream *st, bool system)
 {
-    tf_scan_set_flags(&st->scan, TF_SCAN_LENIENT);
+    if (!system || st->has_trace_events)
+        tf_scan_set_flags(&st->scan, TF_SCAN_LENIENT);
     bool ok = scan_chrome_array(st, system);
     tf_scan_set_flags(&st->scan, TF_SCAN_STRICT);
     return ok;
