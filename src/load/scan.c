@@ -158,14 +158,14 @@ void tf_scan_locate(const struct tf_scan *s, size_t off, long *line, long *col)
     advance_pos(line, col, s->buf, off);
 }
 
-static bool failv(struct tf_scan *s, size_t at, const char *fmt, va_list ap)
+/* The error msg at byte `at` of the buffer.  nul_token: a NUL byte right
+ * before `at` is the error token, which jansson counts; otherwise it is
+ * one jansson dropped after a token, not counted. */
+static bool fail_msg(struct tf_scan *s, size_t at, bool nul_token, const char *msg)
 {
-    char msg[256];
-    vsnprintf(msg, sizeof msg, fmt, ap);
     long line, col;
     tf_scan_locate(s, at, &line, &col);
-    /* A NUL byte that is an error token is one jansson counts. */
-    if (at > 0 && at <= s->len && s->buf[at - 1] == '\0')
+    if (nul_token && at > 0 && at <= s->len && s->buf[at - 1] == '\0')
         col++;
     s->failed = true;
     return tf_diag_error(s->d, TF_EBADINPUT, "%s:%ld:%ld: %s", s->file, line, col, msg);
@@ -174,11 +174,12 @@ static bool failv(struct tf_scan *s, size_t at, const char *fmt, va_list ap)
 static bool fail_at(struct tf_scan *s, size_t at, const char *fmt, ...) TF_PRINTF(3, 4);
 static bool fail_at(struct tf_scan *s, size_t at, const char *fmt, ...)
 {
+    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    failv(s, at, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return false;
+    return fail_msg(s, at, true, msg);
 }
 
 /* jansson's context rule: "MSG near 'TEXT'" for a token of 1..20 bytes,
@@ -333,9 +334,10 @@ static bool scan_utf8(struct tf_scan *s, size_t *rel)
     }
     char msg[40];
     snprintf(msg, sizeof msg, "unable to decode byte 0x%x", c);
-    /* Inside a token jansson adds the token so far as context. */
+    /* Inside a token jansson adds the token so far as context.  Before
+     * one, a NUL byte just before it was dropped after the last token. */
     if (*rel == 0)
-        return fail_at(s, s->tok, "%s", msg);
+        return fail_msg(s, s->tok, false, msg);
     return fail_near(s, msg, s->tok, s->tok + *rel);
 }
 

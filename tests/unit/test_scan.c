@@ -279,6 +279,33 @@ TF_TEST(scan_differential_against_jansson)
     TF_CHECK(bad == 0);
 }
 
+/* NUL bytes jansson drops after a token, then something it rejects: the
+ * position counts the NUL or not as jansson does (found by fuzz_stream). */
+TF_TEST(scan_nul_after_token_then_errors)
+{
+    static const struct {
+        const char *doc;
+        size_t n;
+    } docs[] = {
+        {"[15\0\xe3\xf3\x01]", 8}, {"[15\0\xff]", 6}, {"[15\0x]", 6},  {"[15\0\0]", 6},
+        {"[true\0\xff]", 8},        {"[15\0\xe3\x80\x80]", 8}, {"{\"a\":1\0\xc3}", 10},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        char want[1100], got[1100];
+        jansson_doc(docs[i].doc, docs[i].n, want, sizeof want);
+        for (size_t c = 0; c < N_CHUNKS; c++) {
+            scan_doc(docs[i].doc, docs[i].n, chunks[c], got, sizeof got);
+            if (strcmp(got, want) != 0) {
+                tf_test_failf(__FILE__, __LINE__, "doc %zu chunk %zu:\n    got  %s\n    want %s",
+                              i, chunks[c], got, want);
+                bad++;
+            }
+        }
+    }
+    TF_CHECK(bad == 0);
+}
+
 /* A pseudo-random walk of mutations of valid documents: the scanner and
  * jansson must accept and reject the same ones. */
 TF_TEST(scan_mutations_agree_with_jansson)
