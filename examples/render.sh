@@ -46,6 +46,9 @@ render pytorch --trace pytorch_chrome_trace.json || status=1
 render kineto --trace kineto_trace.json --window-event 'ProfilerStep#4' \
     --lanes '*(python3)=Main thread,*pt_autograd_0*=Autograd thread,GPU*' || status=1
 
+# The README's pictures of other tools' traces (SKIP without them).
+sh ./real.sh "$bin" || status=1
+
 if [ -f paper.tex ] && command -v pdflatex >/dev/null 2>&1; then
     if pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.build.log 2>&1 &&
         pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.build.log 2>&1; then
