@@ -34,7 +34,9 @@
 
 const char *const tf_tef_field_names[TF_TEF_N_FIELDS] = {
     "ph", "name", "cat", "ts", "dur", "pid", "tid", "args",
+    "id", "id2", "cname", "bp", "s", "bind_id", "flow_in", "flow_out",
 };
+_Static_assert(TF_TEF_N_FIELDS <= TF_SCAN_MAX_FIELDS, "the scanner locates at most 16 members");
 
 struct frame {
     size_t idx;
@@ -209,27 +211,40 @@ static void get_id(const unsigned char *data, const struct tf_scan_field *f, str
     }
 }
 
-/* A string member found by name in the element's bytes (those the scanner
- * does not locate), decoded into b; NULL when absent or not a string. */
-static const char *extra_str(const unsigned char *data, size_t len, const char *key,
+/* The bytes of a located member's value, strings with their quotes (as
+ * tf_jl_get gives them); NULL when absent. */
+static const unsigned char *fval(const unsigned char *data, const struct tf_scan_field *f,
+                                 size_t *vl)
+{
+    if (f->type == TF_JT_NONE)
+        return NULL;
+    if (f->type == TF_JT_STRING) {
+        *vl = f->len + 2;
+        return data + f->off - 1;
+    }
+    *vl = f->len;
+    return data + f->off;
+}
+
+/* A string member, decoded into b; NULL when absent or not a string. */
+static const char *field_str(const unsigned char *data, const struct tf_scan_field *f,
                              struct tf_buf *b)
 {
-    size_t vl;
-    const unsigned char *v = tf_jl_get(data, len, key, &vl);
-    if (!v || vl < 2 || v[0] != '"')
+    if (f->type != TF_JT_STRING)
         return NULL;
-    tf_jl_string(v + 1, vl - 2, b);
+    tf_jl_string(data + f->off, f->len, b);
     return b->oom ? NULL : b->data;
 }
 
 /* An async or flow id: "id", or "id2" {"local"|"global"}, as text. */
-static const char *get_async_id(const unsigned char *data, size_t len, struct tf_buf *b)
+static const char *get_async_id(const unsigned char *data, const struct tf_scan_field *f,
+                                struct tf_buf *b)
 {
     size_t vl;
-    const unsigned char *v = tf_jl_get(data, len, "id", &vl);
+    const unsigned char *v = fval(data, &f[TF_TEF_F_ID], &vl);
     const char *prefix = "";
     if (!v) {
-        const unsigned char *id2 = tf_jl_get(data, len, "id2", &vl);
+        const unsigned char *id2 = fval(data, &f[TF_TEF_F_ID2], &vl);
         if (id2 && id2[0] == '{') {
             size_t n2 = vl;
             if ((v = tf_jl_get(id2, n2, "local", &vl)))
@@ -254,11 +269,9 @@ static const char *get_async_id(const unsigned char *data, size_t len, struct tf
     return b->oom ? NULL : b->data;
 }
 
-static bool get_bool(const unsigned char *data, size_t len, const char *key)
+static bool get_bool(const struct tf_scan_field *f)
 {
-    size_t vl;
-    const unsigned char *v = tf_jl_get(data, len, key, &vl);
-    return v && vl == 4 && memcmp(v, "true", 4) == 0;
+    return f->type == TF_JT_TRUE;
 }
 
 /* --- threads ------------------------------------------------------------- */
@@ -513,7 +526,7 @@ static bool async_event(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *
 }
 
 /* One element, in either pass. */
-static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
+static bool element(struct tf_tef *t, const unsigned char *data,
                     const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
 {
     if (data[0] != '{')
@@ -592,25 +605,25 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
         r.args_len = t->tmp.len;
     }
     if (r.kind == TF_TEF_ASYNC)
-        r.id = get_async_id(data, len, &t->id);
+        r.id = get_async_id(data, f, &t->id);
     if (t->pass == 1 && (ph == 'b' || ph == 'e') && t->n_blocks)
         t->blocks[t->n_blocks - 1].pairs = true;
     if (t->pass == 2) {
-        r.cname = extra_str(data, len, "cname", &t->cname);
+        r.cname = field_str(data, &f[TF_TEF_F_CNAME], &t->cname);
         if (r.kind == TF_TEF_FLOW) {
-            r.id = get_async_id(data, len, &t->id);
+            r.id = get_async_id(data, f, &t->id);
             size_t vl;
-            const unsigned char *bp = tf_jl_get(data, len, "bp", &vl);
+            const unsigned char *bp = fval(data, &f[TF_TEF_F_BP], &vl);
             r.bp = bp && vl == 3 && bp[1] == 'e' ? 'e' : 0;
         }
         if (r.kind == TF_TEF_INSTANT) {
             size_t vl;
-            const unsigned char *s = tf_jl_get(data, len, "s", &vl);
+            const unsigned char *s = fval(data, &f[TF_TEF_F_S], &vl);
             r.scope = s && vl == 3 && (s[1] == 'g' || s[1] == 'p') ? (char)s[1] : 't';
         }
         if (ph == 'X') {
             size_t vl;
-            const unsigned char *b = tf_jl_get(data, len, "bind_id", &vl);
+            const unsigned char *b = fval(data, &f[TF_TEF_F_BIND_ID], &vl);
             if (b) {
                 tf_buf_clear(&t->id);
                 if (b[0] == '"') {
@@ -620,8 +633,8 @@ static bool element(struct tf_tef *t, const unsigned char *data, size_t len,
                     tf_buf_putn(&t->id, (const char *)b, vl);
                 }
                 r.bind_id = t->id.data;
-                r.flow_in = get_bool(data, len, "flow_in");
-                r.flow_out = get_bool(data, len, "flow_out");
+                r.flow_in = get_bool(&f[TF_TEF_F_FLOW_IN]);
+                r.flow_out = get_bool(&f[TF_TEF_F_FLOW_OUT]);
             }
         }
     }
@@ -664,7 +677,8 @@ bool tf_tef_block(struct tf_tef *t, const struct tf_scan_mark *m, size_t idx,
 bool tf_tef_index(struct tf_tef *t, const unsigned char *data, size_t len,
                   const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
 {
-    return element(t, data, len, f, idx, system, d);
+    (void)len; /* the scanner located every member element() reads */
+    return element(t, data, f, idx, system, d);
 }
 
 bool tf_tef_window(struct tf_tef *t, struct tf_diag *d)
@@ -700,7 +714,8 @@ bool tf_tef_next_block(struct tf_tef *t, size_t *i, struct tf_scan_mark *m, size
 bool tf_tef_collect(struct tf_tef *t, const unsigned char *data, size_t len,
                     const struct tf_scan_field *f, size_t idx, struct tf_diag *d)
 {
-    return element(t, data, len, f, idx, false, d);
+    (void)len;
+    return element(t, data, f, idx, false, d);
 }
 
 bool tf_tef_finish(struct tf_tef *t, struct tf_diag *d)

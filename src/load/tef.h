@@ -37,6 +37,14 @@ enum {
     TF_TEF_F_PID,
     TF_TEF_F_TID,
     TF_TEF_F_ARGS,
+    TF_TEF_F_ID,
+    TF_TEF_F_ID2,
+    TF_TEF_F_CNAME,
+    TF_TEF_F_BP,
+    TF_TEF_F_S,
+    TF_TEF_F_BIND_ID,
+    TF_TEF_F_FLOW_IN,
+    TF_TEF_F_FLOW_OUT,
     TF_TEF_N_FIELDS
 };
 extern const char *const tf_tef_field_names[TF_TEF_N_FIELDS];

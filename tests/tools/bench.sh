@@ -3,7 +3,8 @@
 # against the reference script when it is installed.
 #
 # Figures (as examples/render.sh): v1, v2 (+ breakdown), v2-timeline,
-# pytorch.  tracefig writes one SVG per run (and a PDF when cairo is built
+# pytorch, kineto; with ../shared/real-traces also two real Chrome traces,
+# and each Chrome figure's time against the pipelined v2 figure's.  tracefig writes one SVG per run (and a PDF when cairo is built
 # in); hyperfine measures it (>= 50 runs, 5 warm-ups, no shell), else a
 # shell loop of 50 runs.  The reference
 # (../shared/reference/plot_io_trace.py from the repository root, run with
@@ -76,3 +77,23 @@ bench v1 --trace overlap_timeline_v1.json
 bench v2 --trace overlap_timeline_v2.json --breakdown candidate_breakdown.json --min_runtime_pct 1
 bench v2-timeline --trace overlap_timeline_v2.json
 bench pytorch --trace pytorch_chrome_trace.json
+bench kineto --trace kineto_trace.json --window-event 'ProfilerStep#4'
+real="$root/../shared/real-traces"
+if [ -d "$real" ]; then
+    bench real-clang --trace "$real/clang-ftime-trace.json"
+    bench real-dist --trace "$real/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551'
+else
+    echo "bench: real traces: SKIP (no $real)"
+fi
+
+# A Chrome-mode figure against the pipelined one (target: within 1 ms).
+v2=$(mean_ms "$runs" "$bin" --trace overlap_timeline_v2.json --breakdown candidate_breakdown.json \
+    -o "$tmp/c-v2.svg")
+for c in kineto_trace.json "$real/clang-ftime-trace.json"; do
+    [ -f "$c" ] || continue
+    ms=$(mean_ms "$runs" "$bin" --trace "$c" -o "$tmp/c.svg")
+    awk -v n="$(basename "$c")" -v a="$ms" -v b="$v2" 'BEGIN {
+        d = a - b
+        printf "bench: %s SVG %.2f ms, the pipelined v2 SVG %.2f ms: %+.2f ms (target within 1 ms: %s)\n",
+            n, a, b, d, (d <= 1) ? "ok" : "OVER" }'
+done
