@@ -100,15 +100,24 @@ void tf_buf_puts(struct tf_buf *b, const char *s)
 
 void tf_buf_printf(struct tf_buf *b, const char *fmt, ...)
 {
+    /* Straight into the room the buffer has (one pass when it fits), else
+     * again once it has grown. */
+    if (b->oom)
+        return;
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap);
     va_end(ap);
-    if (n < 0 || !buf_reserve(b, (size_t)n))
+    if (n < 0)
         return;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    if ((size_t)n >= room) {
+        if (!buf_reserve(b, (size_t)n))
+            return;
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 
