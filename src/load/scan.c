@@ -2007,3 +2007,18 @@ void tf_scan_fields(const unsigned char *data, size_t len, struct tf_scan_field 
         i++;
     }
 }
+
+const char *tf_jtok_name(enum tf_jtok k)
+{
+    switch (k) {
+    case TF_JT_OBJECT: return "an object";
+    case TF_JT_ARRAY: return "an array";
+    case TF_JT_STRING: return "a string";
+    case TF_JT_NUMBER: return "a number";
+    case TF_JT_TRUE:
+    case TF_JT_FALSE: return "a boolean";
+    case TF_JT_NULL: return "null";
+    case TF_JT_NONE: break;
+    }
+    return "nothing";
+}

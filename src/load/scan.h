@@ -172,6 +172,9 @@ bool tf_scan_key(struct tf_scan *s, char *key, size_t cap, size_t *key_len, bool
  * ']' (*more false).  The caller then consumes the element. */
 bool tf_scan_next(struct tf_scan *s, bool *more);
 
+/* A kind as messages name it: "an object", "a number", ..., "nothing". */
+const char *tf_jtok_name(enum tf_jtok k);
+
 /* At a value: its kind, without consuming it (TF_JT_NONE at an error). */
 enum tf_jtok tf_scan_peek(struct tf_scan *s);
 

@@ -69,21 +69,6 @@ struct stream {
     size_t n_null_indexed; /* null candidates counted while indexing */
 };
 
-static const char *jtok_type(enum tf_jtok k)
-{
-    switch (k) {
-    case TF_JT_OBJECT: return "an object";
-    case TF_JT_ARRAY: return "an array";
-    case TF_JT_STRING: return "a string";
-    case TF_JT_NUMBER: return "a number";
-    case TF_JT_TRUE:
-    case TF_JT_FALSE: return "a boolean";
-    case TF_JT_NULL: return "null";
-    case TF_JT_NONE: break;
-    }
-    return "something else";
-}
-
 /* Records a metadata value for the filter: read (seen), and its value when
  * it is a usable integer (errors wait for the end of the pass). */
 static void view_meta(struct stream *st, int key, const json_t *v)
@@ -360,7 +345,7 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
             return tf_diag_error(d, TF_EBADINPUT, "%s: events: missing", file);
         if (st->events_type != TF_JT_ARRAY)
             return tf_diag_error(d, TF_EBADINPUT, "%s: events: expected an array, got %s", file,
-                                 jtok_type(st->events_type));
+                                 tf_jtok_name(st->events_type));
         if (!st->events_done && !tf_diag_failed(&st->pending)) {
             struct tf_cand_filter cands;
             cands_now(st, true, &cands);
@@ -373,7 +358,7 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
     }
     if (!top_array && st->trace_events_type != TF_JT_ARRAY)
         return tf_diag_error(d, TF_EBADINPUT, "%s: traceEvents: expected an array, got %s", file,
-                             jtok_type(st->trace_events_type));
+                             tf_jtok_name(st->trace_events_type));
     const struct tf_chrome_sink *legacy = &st->keep->chrome;
     bool generic = st->tef && (!st->chrome || (legacy->claims && !legacy->claims(legacy->ctx)));
     if (!generic) {

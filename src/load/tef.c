@@ -137,21 +137,6 @@ void tf_tef_free(struct tf_tef *t)
 
 /* --- decoding ------------------------------------------------------------ */
 
-static const char *jtok_type(enum tf_jtok k)
-{
-    switch (k) {
-    case TF_JT_OBJECT: return "an object";
-    case TF_JT_ARRAY: return "an array";
-    case TF_JT_STRING: return "a string";
-    case TF_JT_NUMBER: return "a number";
-    case TF_JT_TRUE:
-    case TF_JT_FALSE: return "a boolean";
-    case TF_JT_NULL: return "null";
-    case TF_JT_NONE: break;
-    }
-    return "nothing";
-}
-
 /* A string member decoded into b (NUL-terminated); false when absent or
  * not a string. */
 static bool get_str(const unsigned char *data, const struct tf_scan_field *f, struct tf_buf *b)
@@ -179,7 +164,7 @@ static bool get_time(const struct tf_tef *t, const unsigned char *data,
     if (f->type != TF_JT_NUMBER)
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: traceEvents[%zu].%s: expected a number, got %s", t->file, idx,
-                             key, jtok_type(f->type));
+                             key, tf_jtok_name(f->type));
     if (!tf_jl_fixed(data + f->off, f->len, 3, ns))
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: traceEvents[%zu].%s: out of range (|value| > 9e15 us)", t->file,

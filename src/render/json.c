@@ -290,14 +290,16 @@ static void strings(struct tf_buf *b, const char *k, const char *const *v, size_
  * name, category, clip flags, merged: the count of slices a dense span
  * stands for, 0 for one slice, shape), "arrows", "legend", "notes" and,
  * last, "stats" as in schema 1. */
-static void render_v2(const struct tf_figure *f, struct tf_buf *b)
+/* Both schemas open alike: schema, mode, the mode's facts, and the window
+ * in the trace's clock (start_UNIT, end_UNIT), left open after it. */
+static void head(const struct tf_figure *f, struct tf_buf *b, const char *schema,
+                 const char *unit)
 {
     char k0[32], k1[32];
-    const char *unit = f->clock_unit ? f->clock_unit : "us";
     snprintf(k0, sizeof k0, "start_%s", unit);
     snprintf(k1, sizeof k1, "end_%s", unit);
     tf_buf_puts(b, "{\n  ");
-    str(b, "schema", f->schema);
+    str(b, "schema", schema);
     tf_buf_puts(b, ",\n  ");
     str(b, "mode", f->mode);
     for (size_t i = 0; i < f->n_props; i++) {
@@ -310,6 +312,11 @@ static void render_v2(const struct tf_figure *f, struct tf_buf *b)
     num(b, k0, f->window_start);
     tf_buf_puts(b, ", ");
     num(b, k1, f->window_end);
+}
+
+static void render_v2(const struct tf_figure *f, struct tf_buf *b)
+{
+    head(f, b, f->schema, f->clock_unit ? f->clock_unit : "us");
     tf_buf_puts(b, "},\n  ");
     key(b, "axis");
     tf_buf_putc(b, '{');
@@ -411,24 +418,7 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
         render_v2(f, b);
         return true;
     }
-    const char *unit = f->clock_unit ? f->clock_unit : "ms";
-    char k0[32], k1[32];
-    snprintf(k0, sizeof k0, "start_%s", unit);
-    snprintf(k1, sizeof k1, "end_%s", unit);
-    tf_buf_puts(b, "{\n  ");
-    str(b, "schema", f->schema ? f->schema : "tracefig-figure-1");
-    tf_buf_puts(b, ",\n  ");
-    str(b, "mode", f->mode);
-    for (size_t i = 0; i < f->n_props; i++) {
-        tf_buf_puts(b, ",\n  ");
-        prop(b, f->props[i].key, &f->props[i]);
-    }
-    tf_buf_puts(b, ",\n  ");
-    key(b, "window");
-    tf_buf_putc(b, '{');
-    num(b, k0, f->window_start);
-    tf_buf_puts(b, ", ");
-    num(b, k1, f->window_end);
+    head(f, b, f->schema ? f->schema : "tracefig-figure-1", f->clock_unit ? f->clock_unit : "ms");
     tf_buf_puts(b, "},\n  \"lanes\": [");
     for (size_t i = 0; i < f->n_lanes; i++) {
         item(b, i);

@@ -493,25 +493,40 @@ static char *xstrdup(struct chrome *c, const char *s)
     return p;
 }
 
+/* An id kept by the mode: a string one copied into *hold. */
+static void own_id(struct chrome *c, struct tf_id *dst, char **hold, const struct tf_id *src)
+{
+    *dst = *src;
+    if (src->kind == TF_ID_STR) {
+        *hold = xstrdup(c, src->str);
+        dst->str = *hold;
+    }
+}
+
+/* The number of the key in c->tmp in tab (new keys get the next one);
+ * false when out of memory. */
+static bool key_id(struct chrome *c, struct tf_strtab *tab, uint32_t *id)
+{
+    if (c->tmp.oom || !tf_strtab_id(tab, c->tmp.data, id))
+        return c->oom = true, false;
+    return true;
+}
+
 /* The process of pid, created when new; SIZE_MAX when out of memory. */
 static size_t proc_of(struct chrome *c, const struct tf_id *pid)
 {
     tf_buf_clear(&c->tmp);
     tf_id_key(&c->tmp, pid);
     uint32_t id;
-    if (c->tmp.oom || !tf_strtab_id(&c->proc_keys, c->tmp.data, &id))
-        return c->oom = true, SIZE_MAX;
+    if (!key_id(c, &c->proc_keys, &id))
+        return SIZE_MAX;
     if (id < c->n_procs)
         return id;
     if (!TF_GROW(c->procs, c->n_procs, c->cap_procs))
         return c->oom = true, SIZE_MAX;
     struct proc *p = &c->procs[c->n_procs++];
     memset(p, 0, sizeof *p);
-    p->pid = *pid;
-    if (pid->kind == TF_ID_STR) {
-        p->pid_str = xstrdup(c, pid->str);
-        p->pid.str = p->pid_str;
-    }
+    own_id(c, &p->pid, &p->pid_str, pid);
     return id;
 }
 
@@ -525,8 +540,8 @@ static size_t thr_of(struct chrome *c, const struct tf_id *pid, const struct tf_
     tf_buf_putc(&c->tmp, '|');
     tf_id_key(&c->tmp, tid);
     uint32_t id;
-    if (c->tmp.oom || !tf_strtab_id(&c->thr_keys, c->tmp.data, &id))
-        return c->oom = true, SIZE_MAX;
+    if (!key_id(c, &c->thr_keys, &id))
+        return SIZE_MAX;
     if (id < c->n_thrs)
         return id;
     if (!TF_GROW(c->thrs, c->n_thrs, c->cap_thrs))
@@ -534,11 +549,7 @@ static size_t thr_of(struct chrome *c, const struct tf_id *pid, const struct tf_
     struct thr *t = &c->thrs[c->n_thrs++];
     memset(t, 0, sizeof *t);
     t->proc = p;
-    t->tid = *tid;
-    if (tid->kind == TF_ID_STR) {
-        t->tid_str = xstrdup(c, tid->str);
-        t->tid.str = t->tid_str;
-    }
+    own_id(c, &t->tid, &t->tid_str, tid);
     return id;
 }
 
