@@ -290,6 +290,19 @@ static void strings(struct tf_buf *b, const char *k, const char *const *v, size_
  * name, category, clip flags, merged: the count of slices a dense span
  * stands for, 0 for one slice, shape), "arrows", "legend", "notes" and,
  * last, "stats" as in schema 1. */
+/* The legend's entries: label and swatch colour (the list's '[' written). */
+static void legend(struct tf_buf *b, const struct tf_figure *f)
+{
+    for (size_t i = 0; i < f->n_legend; i++) {
+        item(b, i);
+        str(b, "label", f->legend[i].label);
+        tf_buf_puts(b, ", ");
+        color(b, "color", f->cats[f->legend[i].cat].color);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_legend);
+}
+
 /* Both schemas open alike: schema, mode, the mode's facts, and the window
  * in the trace's clock (start_UNIT, end_UNIT), left open after it. */
 static void head(const struct tf_figure *f, struct tf_buf *b, const char *schema,
@@ -394,14 +407,7 @@ static void render_v2(const struct tf_figure *f, struct tf_buf *b)
     }
     end_list(b, f->n_arrows);
     tf_buf_puts(b, ",\n  \"legend\": [");
-    for (size_t i = 0; i < f->n_legend; i++) {
-        item(b, i);
-        str(b, "label", f->legend[i].label);
-        tf_buf_puts(b, ", ");
-        color(b, "color", f->cats[f->legend[i].cat].color);
-        tf_buf_putc(b, '}');
-    }
-    end_list(b, f->n_legend);
+    legend(b, f);
     tf_buf_puts(b, ",\n  ");
     strings(b, "notes", f->notes, f->n_notes);
     tf_buf_puts(b, ",\n  ");
@@ -431,14 +437,7 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
     tf_buf_puts(b, ",\n");
     bars(b, f);
     tf_buf_puts(b, "  \"legend\": [");
-    for (size_t i = 0; i < f->n_legend; i++) {
-        item(b, i);
-        str(b, "label", f->legend[i].label);
-        tf_buf_puts(b, ", ");
-        color(b, "color", f->cats[f->legend[i].cat].color);
-        tf_buf_putc(b, '}');
-    }
-    end_list(b, f->n_legend);
+    legend(b, f);
     tf_buf_puts(b, ",\n  ");
     breakdown(b, f);
     tf_buf_puts(b, ",\n  \"xticks\": [");
