@@ -1,6 +1,7 @@
 #!/bin/sh
 # valgrind over every golden case with every back-end (and again with
-# --stats, --stats=csv, --group and --annotate), over the statistics
+# --stats, --stats=csv, --group and --annotate, and for the Chrome cases
+# --stats-scope trace), over the statistics
 # options' usage errors, and over every bad-input case: no invalid access,
 # no definite or indirect leak.
 #
@@ -21,8 +22,10 @@ if "$bin" --version | grep -q ' pdf '; then exts="$exts pdf png"; fi
 pass=0
 fail=0
 for dir in "$root"/tests/golden/*/; do
-    [ -f "$dir/trace.json" ] || continue
-    set -- --trace trace.json
+    trace=trace.json
+    [ -f "$dir/trace.json.gz" ] && trace=trace.json.gz
+    [ -f "$dir/$trace" ] || continue
+    set -- --trace "$trace"
     [ -f "$dir/breakdown.json" ] && set -- "$@" --breakdown breakdown.json
     extra=""
     [ -f "$dir/args" ] && extra=$(sed 's/#.*//' "$dir/args" | tr '\n' ' ')
@@ -41,9 +44,12 @@ done
 # The statistics: the table and the CSV with --group and --annotate (every
 # back-end), over the golden inputs; and the options' usage errors.
 for dir in "$root"/tests/golden/*/; do
-    [ -f "$dir/trace.json" ] || continue
-    set -- --trace trace.json
+    trace=trace.json
+    [ -f "$dir/trace.json.gz" ] && trace=trace.json.gz
+    [ -f "$dir/$trace" ] || continue
+    set -- --trace "$trace"
     [ -f "$dir/breakdown.json" ] && set -- "$@" --breakdown breakdown.json
+    case $(basename "$dir") in chrome_*) set -- "$@" --stats-scope trace ;; esac
     outs=""
     for e in $exts; do outs="$outs -o $tmp/out.$e"; done
     for st in --stats --stats=csv; do
