@@ -165,7 +165,8 @@ static bool fail_msg(struct tf_scan *s, size_t at, bool nul_token, const char *m
 {
     long line, col;
     tf_scan_locate(s, at, &line, &col);
-    if (nul_token && at > 0 && at <= s->len && s->buf[at - 1] == '\0')
+    if (nul_token && at > 0 && at <= s->len && s->buf[at - 1] == '\0' &&
+        s->dropped_nul != s->base + at)
         col++;
     s->failed = true;
     return tf_diag_error(s->d, TF_EBADINPUT, "%s:%ld:%ld: %s", s->file, line, col, msg);
@@ -699,6 +700,7 @@ static inline void drop_nul_after_token(struct tf_scan *s)
         return;
     if (s->buf[s->pos] == '\0') {
         s->tok_end = s->pos;
+        s->dropped_nul = s->base + s->pos + 1;
         s->pos++;
     }
 }

@@ -97,6 +97,7 @@ struct tf_scan {
     unsigned char *buf;
     size_t cap, len, pos;
     uint64_t base;
+    uint64_t dropped_nul; /* 1 + the offset of the last NUL dropped after a token, or 0 */
     size_t max_buffer; /* the buffer grows (to hold one token, or one value
                           read whole) up to this, then the scan stops with
                           "value too large to scan"; 0: no limit.  Set by

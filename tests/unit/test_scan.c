@@ -289,6 +289,8 @@ TF_TEST(scan_nul_after_token_then_errors)
     } docs[] = {
         {"[15\0\xe3\xf3\x01]", 8}, {"[15\0\xff]", 6}, {"[15\0x]", 6},  {"[15\0\0]", 6},
         {"[true\0\xff]", 8},        {"[15\0\xe3\x80\x80]", 8}, {"{\"a\":1\0\xc3}", 10},
+        {"{\"a\":4\0", 7},          {"[1\0", 3},                {"[true\0", 6},
+        {"[1,\0", 4},
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
