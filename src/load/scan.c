@@ -1196,29 +1196,13 @@ static bool scan_colon(struct tf_scan *s)
     return true;
 }
 
-/* A value would be deeper than jansson goes: jansson notices after lexing
- * its first token. */
-static bool too_deep(struct tf_scan *s, int c)
+/* A value would be deeper than jansson goes.  jansson lexes the token
+ * first (a lexical error in it wins) and then refuses it for its depth,
+ * whatever it is: "maximum parsing depth reached near 'Y'" even for a
+ * token that is not one. */
+static bool too_deep(struct tf_scan *s)
 {
-    s->tok = s->pos;
-    if (c == '{' || c == '[')
-        return fail_near(s, "maximum parsing depth reached", s->tok, s->tok + 1);
-    if (c == '"') {
-        bool esc;
-        if (!scan_string(s, &esc, STR_NEAR))
-            return false;
-    } else if (c == '-' || is_digit(c)) {
-        bool is_int;
-        if (!scan_number(s, &is_int))
-            return false;
-    } else if (alpha_char(c)) {
-        enum tf_jtok k;
-        if (!scan_word(s, &k))
-            return false;
-    } else {
-        return bad_token(s, "unexpected token");
-    }
-    return fail_near(s, "maximum parsing depth reached", s->tok, s->pos);
+    return bad_token(s, "maximum parsing depth reached");
 }
 
 static enum tf_jtok kind_of(int c)
@@ -1464,7 +1448,7 @@ value:
                                                                            : "unexpected token");
     }
     if (s->depth + 1 > s->max_depth)
-        return too_deep(s, c);
+        return too_deep(s);
     if (cur) {
         cur->type = kind_of(c);
         cur->off = (size_t)(s->base + s->pos - vstart);
@@ -1771,7 +1755,7 @@ bool tf_scan_enter(struct tf_scan *s)
     if (c != '{' && c != '[')
         return bad_token(s, "unexpected token");
     if (s->depth + 1 > s->max_depth)
-        return too_deep(s, c);
+        return too_deep(s);
     if (!push(s, (unsigned char)c))
         return false;
     s->pos++;
