@@ -74,12 +74,15 @@ static void usage_hint(void)
 static void print_help(void)
 {
     printf("Usage: tracefig [OPTION]... [TRACE]\n"
-           "Turn a pipelined I/O timeline or a PyTorch Chrome trace into a figure.\n"
+           "Turn a performance trace into a publication figure of a chosen window: a\n"
+           "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
+           "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not.\n"
            "\n"
            "Input:\n"
            "  TRACE, --trace FILE, --trace_file FILE\n"
            "                          pipelined_timeline_v1/_v2 or a Chrome trace\n"
-           "                          (traceEvents); '-' reads standard input\n"
+           "                          (traceEvents or a bare array, plain or gzip);\n"
+           "                          '-' reads standard input\n"
            "  --breakdown FILE, --breakdown_file FILE\n"
            "                          candidate_breakdown_v1: adds the GPU runtime panel\n"
            "\n"
