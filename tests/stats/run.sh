@@ -13,12 +13,9 @@
 #   - with -o the figure is still written and standard output is the same;
 #     `-o -` is refused; the table is the same under another locale.
 # With ../shared/real-traces (from the repository root; else SKIP): for each
-# HTA-produced trace (hta-*.json.gz, gunzipped into $TMPDIR when tracefig
-# cannot read .gz), `tracefig FILE --stats-scope trace --format json -o -`
+# HTA-produced trace (hta-*.json.gz, read gzip'd), `tracefig FILE --stats-scope trace --format json -o -`
 # must give the GPU breakdown that hta_reference.py (tracefig's definition)
-# computes, within 0.01 % of the kernel span (compare_gpu.py).  Until the
-# Chrome mode fills "gpu_breakdown" that comparison says PENDING and counts
-# neither way.
+# computes, within 0.01 % of the kernel span (compare_gpu.py).
 # Ends with "stats: N passed, N failed".
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -29,7 +26,6 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 py=python3
 pass=0
 fail=0
-pending=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL stats: $1"; }
 
@@ -137,14 +133,8 @@ else
         file=$gz
         if ! "$bin" "$file" --stats-scope trace --format json -o - >"$tmp/$name.model" \
             2>"$tmp/$name.err"; then
-            # tracefig cannot read gzip yet: the same bytes, decompressed.
-            file="$tmp/$name"
-            gzip -dc "$gz" >"$file"
-            if ! "$bin" "$file" --stats-scope trace --format json -o - >"$tmp/$name.model" \
-                2>"$tmp/$name.err"; then
-                bad "$name: tracefig failed: $(head -c 300 "$tmp/$name.err")"
-                continue
-            fi
+            bad "$name: tracefig failed: $(head -c 300 "$tmp/$name.err")"
+            continue
         fi
         if ! "$py" "$here/hta_reference.py" "$file" >"$tmp/$name.ref" 2>"$tmp/$name.referr"; then
             bad "$name: hta_reference.py failed: $(tail -n 1 "$tmp/$name.referr")"
@@ -153,12 +143,10 @@ else
         msg=$("$py" "$here/compare_gpu.py" "$tmp/$name.model" "$tmp/$name.ref")
         case $? in
         0) ok; echo "stats: $name: $msg" ;;
-        2) pending=$((pending + 1)); echo "PENDING stats: $name: $msg" ;;
         *) bad "$name: $msg" ;;
         esac
     done
 fi
 
-[ $pending -gt 0 ] && echo "stats: $pending comparison(s) pending (the Chrome mode's GPU breakdown)"
 echo "stats: $pass passed, $fail failed"
 [ $fail -eq 0 ]
