@@ -228,6 +228,18 @@ def b_no_candidate(b):
     del b["candidate"]
 
 
+def b_string_candidate(b):
+    b["candidate"] = "run <7> & \"best\" \\ {x} $5 %2 #3 _a ^b ~c"
+
+
+def b_float_candidate(b):
+    b["candidate"] = 2.5
+
+
+def b_bool_candidate(b):
+    b["candidate"] = True
+
+
 def b_all_zero(b):
     for key in b["gpu_ms"]:
         b["gpu_ms"][key] = 0.0
@@ -375,6 +387,15 @@ CASES = [
     Case("bd_no_candidate", "breakdown without candidate: title 'Candidate ?'",
          tl(V2, "--seed 67 --start-candidate 3 --record-from 0"),
          bd=bd("--seed 67 --candidate 3"), bmut=b_no_candidate),
+    Case("bd_candidate_string", "a string candidate full of XML and TeX specials: shown verbatim",
+         tl(V2, "--seed 67 --start-candidate 3 --record-from 0"),
+         bd=bd("--seed 67 --candidate 3"), bmut=b_string_candidate),
+    Case("bd_candidate_float", "a real candidate (2.5): shown as Python prints it",
+         tl(V2, "--seed 67 --start-candidate 3 --record-from 0"),
+         bd=bd("--seed 67 --candidate 3"), bmut=b_float_candidate),
+    Case("bd_candidate_bool", "a boolean candidate: 'Candidate True'",
+         tl(V2, "--seed 67 --start-candidate 3 --record-from 0"),
+         bd=bd("--seed 67 --candidate 3"), bmut=b_bool_candidate),
     Case("bd_all_zero", "gpu_ms all zeros: panel hidden and no timeline legend",
          tl(V2, "--seed 68 --start-candidate 3 --record-from 0"),
          bd=bd("--seed 68 --candidate 3"), bmut=b_all_zero),
