@@ -143,19 +143,22 @@ static bool plain_string(const unsigned char *data, const struct tf_scan_field *
 }
 
 /* A number member tf_jtime would accept without a doubt: at most 17
- * integer digits and no exponent, so |x| < 1e17. */
+ * integer digits and no exponent anywhere (after a fraction too: 1.8e85),
+ * so |x| < 1e17. */
 static bool plain_time(const unsigned char *data, const struct tf_scan_field *f)
 {
     if (f->type != TF_JT_NUMBER)
         return false;
     size_t digits = 0;
+    bool fraction = false;
     for (size_t i = 0; i < f->len; i++) {
         unsigned char c = data[f->off + i];
         if (c == 'e' || c == 'E')
             return false;
         if (c == '.')
-            break;
-        digits += c >= '0' && c <= '9';
+            fraction = true;
+        else if (!fraction)
+            digits += c >= '0' && c <= '9';
     }
     return digits <= 17;
 }
