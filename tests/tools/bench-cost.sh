@@ -47,6 +47,13 @@ instr() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
         sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
+# loading BIN ARGS...: instructions spent inside tf_dl_load (the libraries
+# this build loads when a format needs them: libxml2 for SVG, cairo for
+# PDF/PNG); the baseline has no such function and loads them at start-up.
+loading() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=tf_dl_load "$@" \
+        2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+}
 # wall BIN ARGS...: mean wall time in ms.
 wall() {
     hyperfine -N --warmup 10 --runs "$runs" --export-csv "$tmp/hf.csv" -- "$*" >/dev/null 2>&1 ||
@@ -59,16 +66,29 @@ fig="--trace overlap_timeline_v2.json --breakdown candidate_breakdown.json --min
 fmts="svg tex json"
 "$bin" --version | grep -q ' pdf ' && fmts="$fmts pdf"
 echo "bench-cost: v2 + breakdown; instructions (callgrind) and mean wall ms ($runs runs)"
-printf '%-10s %-8s %14s %10s\n' what build instructions "wall ms"
+echo "  own: the figure's instructions less --version's (start-up) and less the libraries"
+echo "  loaded for its format (the baseline loads them all at start-up, inside --version)"
+printf '%-10s %-8s %14s %12s %10s %10s\n' what build instructions "own" "loading" "wall ms"
 line() { # WHAT BUILD BIN ARGS...
     what=$1
     build=$2
     shift 2
     i="-"
     w="-"
-    [ -n "$have_vg" ] && i=$(instr "$@")
+    own="-"
+    ld="-"
+    if [ -n "$have_vg" ]; then
+        i=$(instr "$@")
+        ld=$(loading "$@")
+        eval "v=\${version_$build:-}"
+        if [ "$what" = --version ]; then
+            eval "version_$build=$i"
+        elif [ -n "$v" ] && [ -n "$i" ] && [ -n "$ld" ]; then
+            own=$((i - v - ld))
+        fi
+    fi
     [ -n "$have_hf" ] && w=$(wall "$@")
-    printf '%-10s %-8s %14s %10s\n' "$what" "$build" "$i" "$w"
+    printf '%-10s %-8s %14s %12s %10s %10s\n' "$what" "$build" "$i" "$own" "$ld" "$w"
 }
 for b in base this; do
     case $b in base) exe=$base ;; *) exe=$bin ;; esac

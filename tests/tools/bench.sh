@@ -52,9 +52,12 @@ mean_ms() {
 formats="svg"
 "$bin" --version | grep -q ' pdf ' && formats="svg pdf"
 
+# bench NAME ref|ours ARGS...: "ours" for figures the reference cannot draw
+# (Chrome traces other than its PyTorch ones).
 bench() {
     name=$1
-    shift
+    with_ref=$2
+    shift 2
     for fmt in $formats; do
         if ! "$bin" "$@" -o "$tmp/$name.$fmt" >/dev/null 2>&1; then
             echo "$name $fmt: tracefig cannot render it (skipped)"
@@ -62,7 +65,7 @@ bench() {
         fi
         ours=$(mean_ms "$runs" "$bin" "$@" -o "$tmp/$name.$fmt")
         line=$(printf '%-12s %-4s tracefig %8s ms' "$name" "$fmt" "$ours")
-        if [ -n "$have_ref" ] && [ "$fmt" = svg ]; then
+        if [ -n "$have_ref" ] && [ "$fmt" = svg ] && [ "$with_ref" = ref ]; then
             refms=$(mean_ms 3 "$py" "$ref" "$@" --output "$tmp/ref-$name.svg")
             ratio=$(awk -v a="$refms" -v b="$ours" 'BEGIN { if (b > 0) printf "%.0fx", a / b; else print "?" }')
             line="$line   reference $refms ms   $ratio faster"
@@ -73,15 +76,15 @@ bench() {
 
 cd "$ex" || exit 1
 echo "bench: ms per figure (mean of $runs runs; reference: 3 runs)"
-bench v1 --trace overlap_timeline_v1.json
-bench v2 --trace overlap_timeline_v2.json --breakdown candidate_breakdown.json --min_runtime_pct 1
-bench v2-timeline --trace overlap_timeline_v2.json
-bench pytorch --trace pytorch_chrome_trace.json
-bench kineto --trace kineto_trace.json --window-event 'ProfilerStep#4'
+bench v1 ref --trace overlap_timeline_v1.json
+bench v2 ref --trace overlap_timeline_v2.json --breakdown candidate_breakdown.json --min_runtime_pct 1
+bench v2-timeline ref --trace overlap_timeline_v2.json
+bench pytorch ref --trace pytorch_chrome_trace.json
+bench kineto ours --trace kineto_trace.json --window-event 'ProfilerStep#4'
 real="$root/../shared/real-traces"
 if [ -d "$real" ]; then
-    bench real-clang --trace "$real/clang-ftime-trace.json"
-    bench real-dist --trace "$real/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551'
+    bench real-clang ours --trace "$real/clang-ftime-trace.json"
+    bench real-dist ours --trace "$real/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551'
 else
     echo "bench: real traces: SKIP (no $real)"
 fi
