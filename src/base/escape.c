@@ -1,7 +1,6 @@
 /* escape.c - see escape.h. */
 #include "base/escape.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/utf8.h"
@@ -62,13 +61,8 @@ char *tf_xml_clean(const char *s)
     const unsigned char *q = (const unsigned char *)s;
     while (*q >= 0x20 && *q < 0x7F)
         q++;
-    if (*q == '\0') {
-        size_t n = (size_t)(q - (const unsigned char *)s) + 1;
-        char *copy = malloc(n);
-        if (copy)
-            memcpy(copy, s, n);
-        return copy;
-    }
+    if (*q == '\0')
+        return strdup(s);
     struct tf_buf b;
     tf_buf_init(&b);
     tf_buf_puts(&b, ""); /* an empty string still gets a buffer */

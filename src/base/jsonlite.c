@@ -4,16 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-static int hexval(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+#include "base/utf8.h"
 
 /* The 4 hex digits at p (n bytes left), or -1. */
 static long hex4(const unsigned char *p, size_t n)
@@ -22,7 +13,7 @@ static long hex4(const unsigned char *p, size_t n)
         return -1;
     long v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexval(p[i]);
+        int h = tf_jl_hexval(p[i]);
         if (h < 0)
             return -1;
         v = (v << 4) | h;
@@ -33,27 +24,7 @@ static long hex4(const unsigned char *p, size_t n)
 static void put_utf8(struct tf_buf *b, uint32_t c)
 {
     char u[4];
-    size_t n;
-    if (c < 0x80) {
-        u[0] = (char)c;
-        n = 1;
-    } else if (c < 0x800) {
-        u[0] = (char)(0xC0 | (c >> 6));
-        u[1] = (char)(0x80 | (c & 0x3F));
-        n = 2;
-    } else if (c < 0x10000) {
-        u[0] = (char)(0xE0 | (c >> 12));
-        u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (c & 0x3F));
-        n = 3;
-    } else {
-        u[0] = (char)(0xF0 | (c >> 18));
-        u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (c & 0x3F));
-        n = 4;
-    }
-    tf_buf_putn(b, u, n);
+    tf_buf_putn(b, u, tf_utf8_encode(c, u));
 }
 
 void tf_jl_string(const unsigned char *raw, size_t n, struct tf_buf *out)

@@ -16,6 +16,18 @@
 
 #include "base/buf.h"
 
+/* The value of hex digit c, or -1. */
+static inline int tf_jl_hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 /* The text of a string token's body (between the quotes, raw, n bytes)
  * decoded into out (cleared first): escapes resolved, surrogate pairs
  * joined, \u0000 dropped (a NUL has no place in a label), invalid UTF-8

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 void tf_strtab_init(struct tf_strtab *t)
 {
     memset(t, 0, sizeof *t);
@@ -18,14 +20,6 @@ void tf_strtab_fini(struct tf_strtab *t)
     free(t->hashes);
     free(t->slots);
     memset(t, 0, sizeof *t);
-}
-
-static uint32_t hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
 }
 
 static bool resize(struct tf_strtab *t, size_t n_slots)
@@ -47,7 +41,7 @@ static bool resize(struct tf_strtab *t, size_t n_slots)
 
 bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id)
 {
-    uint32_t h = hash(s);
+    uint32_t h = tf_fnv1a(s, strlen(s));
     if (t->n_slots) {
         for (size_t k = h & (t->n_slots - 1); t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
             uint32_t i = t->slots[k] - 1;

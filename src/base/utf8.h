@@ -30,4 +30,9 @@ int32_t tf_utf8_decode(const unsigned char *s, size_t n);
  * sequence gives U+FFFD and length 1. */
 size_t tf_utf8_next(const unsigned char *s, uint32_t *cp);
 
+/* Writes code point cp (below 0x110000; a surrogate is written as it is,
+ * the callers decide what to do with those) as UTF-8 into out; returns
+ * its length, 1..4. */
+size_t tf_utf8_encode(uint32_t cp, char out[4]);
+
 #endif

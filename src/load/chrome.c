@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
 
 const char *const tf_chrome_field_names[TF_CHROME_N_FIELDS] = {"ph", "name"};
 
@@ -51,14 +52,6 @@ void tf_load_chrome_free(struct tf_chrome *c)
     }
     free(c->th);
     free(c);
-}
-
-static uint32_t name_hash(const char *p, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 16777619u;
-    return h;
 }
 
 static unsigned wants(const struct tf_chrome *c, const char *name, size_t len)
@@ -164,7 +157,7 @@ bool tf_load_chrome_json(struct tf_chrome *c, const json_t *e, size_t idx, struc
         struct thread *t = thread_of(c, e, true, d);
         if (!t)
             return false;
-        struct frame fr = {idx, 0.0, nm ? name_hash(nm, nlen) : 0, tag};
+        struct frame fr = {idx, 0.0, nm ? tf_fnv1a(nm, nlen) : 0, tag};
         if (tag && !get_time(e, "ts", idx, c->file, &fr.ts, d))
             return false;
         if (!TF_GROW(t->st, t->n, t->cap))
@@ -179,7 +172,7 @@ bool tf_load_chrome_json(struct tf_chrome *c, const json_t *e, size_t idx, struc
             return true;
         }
         struct frame fr = t->st[--t->n];
-        if (nm && name_hash(nm, nlen) != fr.name_hash)
+        if (nm && tf_fnv1a(nm, nlen) != fr.name_hash)
             c->n_name_mismatch++;
         if (!fr.tag)
             return true;

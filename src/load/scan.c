@@ -55,6 +55,8 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
+#include "base/jsonlite.h"
 #include "base/utf8.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -344,17 +346,6 @@ static bool scan_utf8(struct tf_scan *s, size_t *rel)
 
 /* --- tokens ------------------------------------------------------------- */
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Eight bytes a string body passes over: no quote, backslash, control
  * byte or non-ASCII byte among them. */
 static bool is_plain8(const unsigned char *p)
@@ -465,7 +456,7 @@ static bool scan_string(struct tf_scan *s, bool *esc, enum str_role role)
                 for (size_t k = 0; k < 4; k++) {
                     size_t h = r + 2 + k;
                     int ch = at_rel(s, h);
-                    int hv = ch < 0 ? -1 : hexval(ch);
+                    int hv = ch < 0 ? -1 : tf_jl_hexval(ch);
                     if (hv < 0) {
                         if (s->failed)
                             return false;
@@ -944,14 +935,6 @@ static bool bad_token(struct tf_scan *s, const char *msg)
 
 /* --- containers and keys ------------------------------------------------ */
 
-static uint32_t hash_key(const char *p, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 16777619u;
-    return h;
-}
-
 /* Lenient mode: room for twice the depth. */
 static bool grow_stack(struct tf_scan *s)
 {
@@ -1045,7 +1028,7 @@ static bool add_key(struct tf_scan *s, const char *text, size_t n, bool *dup)
 {
     *dup = false;
     size_t d = s->depth;
-    uint32_t h = hash_key(text, n);
+    uint32_t h = tf_fnv1a(text, n);
     size_t k0 = s->lvl_key0[d];
     if (s->lvl_index[d]) {
         size_t m = s->lvl_index_cap[d] - 1;
@@ -1107,30 +1090,16 @@ static size_t decode_string(const unsigned char *raw, size_t n, char *out)
         case 'u': {
             uint32_t v = 0;
             for (int k = 0; k < 4; k++)
-                v = (v << 4) | (uint32_t)hexval(raw[i + (size_t)k]);
+                v = (v << 4) | (uint32_t)tf_jl_hexval(raw[i + (size_t)k]);
             i += 4;
             if (v >= 0xD800 && v <= 0xDBFF && i + 6 <= n && raw[i] == '\\') {
                 uint32_t lo = 0;
                 for (int k = 0; k < 4; k++)
-                    lo = (lo << 4) | (uint32_t)hexval(raw[i + 2 + (size_t)k]);
+                    lo = (lo << 4) | (uint32_t)tf_jl_hexval(raw[i + 2 + (size_t)k]);
                 i += 6;
                 v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
             }
-            if (v < 0x80) {
-                out[o++] = (char)v;
-            } else if (v < 0x800) {
-                out[o++] = (char)(0xC0 | (v >> 6));
-                out[o++] = (char)(0x80 | (v & 0x3F));
-            } else if (v < 0x10000) {
-                out[o++] = (char)(0xE0 | (v >> 12));
-                out[o++] = (char)(0x80 | ((v >> 6) & 0x3F));
-                out[o++] = (char)(0x80 | (v & 0x3F));
-            } else {
-                out[o++] = (char)(0xF0 | (v >> 18));
-                out[o++] = (char)(0x80 | ((v >> 12) & 0x3F));
-                out[o++] = (char)(0x80 | ((v >> 6) & 0x3F));
-                out[o++] = (char)(0x80 | (v & 0x3F));
-            }
+            o += tf_utf8_encode(v, out + o);
             break;
         }
         default: out[o++] = (char)c; break;

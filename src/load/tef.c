@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
 #include "base/jsonlite.h"
 
 const char *const tf_tef_field_names[TF_TEF_N_FIELDS] = {
@@ -261,21 +262,13 @@ static bool get_bool(const struct tf_scan_field *f)
 
 /* --- threads ------------------------------------------------------------- */
 
-static uint32_t fnv(const char *p, size_t n)
-{
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 16777619u;
-    return h;
-}
-
 static bool rehash(struct tf_tef *t, size_t cap)
 {
     size_t *h = calloc(cap, sizeof *h);
     if (!h)
         return false;
     for (size_t i = 0; i < t->n_th; i++) {
-        size_t s = fnv(t->th[i].key, strlen(t->th[i].key)) & (cap - 1);
+        size_t s = tf_fnv1a(t->th[i].key, strlen(t->th[i].key)) & (cap - 1);
         while (h[s])
             s = (s + 1) & (cap - 1);
         h[s] = i + 1;
@@ -304,7 +297,7 @@ static struct thread *thread_of(struct tf_tef *t, const struct tf_id *pid, const
         tf_diag_oom(d, t->file);
         return NULL;
     }
-    uint32_t h = fnv(t->key.data, t->key.len);
+    uint32_t h = tf_fnv1a(t->key.data, t->key.len);
     if (t->hash_cap) {
         for (size_t s = h & (t->hash_cap - 1); t->hash[s]; s = (s + 1) & (t->hash_cap - 1))
             if (strcmp(t->th[t->hash[s] - 1].key, t->key.data) == 0)
@@ -394,7 +387,7 @@ static bool push_frame(struct tf_tef *t, struct thread *th, const struct tf_tef_
     memset(f, 0, sizeof *f);
     f->idx = r->idx;
     f->ts = r->ts;
-    f->name_hash = fnv(r->name, strlen(r->name));
+    f->name_hash = tf_fnv1a(r->name, strlen(r->name));
     f->name = strdup(r->name);
     bool ok = f->name != NULL;
     if (t->pass == 2) {
@@ -498,7 +491,7 @@ static bool async_event(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *
             t->n_unmatched_end++;
         return !tf_diag_failed(d);
     }
-    uint32_t h = fnv(r->name, strlen(r->name));
+    uint32_t h = tf_fnv1a(r->name, strlen(r->name));
     size_t k = th->n;
     while (k > 0 && th->st[k - 1].name_hash != h)
         k--;
@@ -638,7 +631,7 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         }
         struct frame *top = &th->st[th->n - 1];
         if (t->pass == 2 && f[TF_TEF_F_NAME].type == TF_JT_STRING &&
-            fnv(r.name, strlen(r.name)) != top->name_hash)
+            tf_fnv1a(r.name, strlen(r.name)) != top->name_hash)
             t->n_name_mismatch++;
         return pop_frame(t, th, r.ts, false, d);
     }

@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
 #include "base/jsonlite.h"
 #include "base/num.h"
 #include "base/strtab.h"
@@ -1351,14 +1352,6 @@ static bool known_color(const char *cat, uint32_t *rgb)
     return false;
 }
 
-static uint32_t fnv1a(const char *s)
-{
-    uint32_t h = 0x811C9DC5u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x01000193u;
-    return h;
-}
-
 /* --color rules: the first whose glob matches the name, or the category. */
 static bool rule_color(const struct tf_opts *o, const char *name, const char *cat,
                        uint32_t *rgb)
@@ -1941,16 +1934,18 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
         qsort(v, n, sizeof *v, by_cat_name);
     bool used[8] = {false};
     size_t n_used = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!known_color(tf_strtab_str(&c->strs, v[i].cat), &v[i].rgb)) {
-            size_t slot = fnv1a(tf_strtab_str(&c->strs, v[i].cat)) % 8;
-            for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
-                slot = (slot + 1) % 8;
-            if (!used[slot])
-                n_used++;
-            used[slot] = true;
-            v[i].rgb = spare_colors[slot];
-        }
+    for (size_t i = 0; i < n; i++) {
+        const char *cat = tf_strtab_str(&c->strs, v[i].cat);
+        if (known_color(cat, &v[i].rgb))
+            continue;
+        size_t slot = tf_fnv1a(cat, strlen(cat)) % 8;
+        for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
+            slot = (slot + 1) % 8;
+        if (!used[slot])
+            n_used++;
+        used[slot] = true;
+        v[i].rgb = spare_colors[slot];
+    }
     *out = v;
     *n_out = n;
     return true;
