@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,8 @@ struct cli {
     struct tf_buf cmdline;
     /* The generic mode's lists (strings in `arena`). */
     const char **lanes, **hide;
-    size_t n_lanes, cap_lanes, n_hide, cap_hide;
+    size_t n_lanes, cap_lanes; /* set_patterns: the capacity follows the count */
+    size_t n_hide, cap_hide;
     struct tf_color_rule *colors;
     size_t n_colors, cap_colors;
     /* The statistics: --stats[=csv], --group, --annotate. */
@@ -63,121 +65,14 @@ struct cli {
     struct tf_group_opt *groups;
     size_t n_groups, cap_groups;
     bool annotate;
+    struct tf_opt_int focus; /* --focus-candidate: counts without --start-candidate */
+    bool exit_now;           /* --help, --version: done */
     struct tf_arena arena;
 };
 
 static void usage_hint(void)
 {
     fputs("Try 'tracefig --help' for more information.\n", stderr);
-}
-
-static void print_help(void)
-{
-    printf("Usage: tracefig [OPTION]... [TRACE]\n"
-           "Turn a performance trace into a publication figure of a chosen window: a\n"
-           "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
-           "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not.\n"
-           "\n"
-           "Input:\n"
-           "  TRACE, --trace FILE, --trace_file FILE\n"
-           "                          pipelined_timeline_v1/_v2 or a Chrome trace\n"
-           "                          (traceEvents or a bare array, plain or gzip);\n"
-           "                          '-' reads standard input\n"
-           "  --breakdown FILE, --breakdown_file FILE\n"
-           "                          candidate_breakdown_v1: adds the GPU runtime panel\n"
-           "\n"
-           "Window and content:\n"
-           "  --start-candidate N, --start_candidate N\n"
-           "                          first candidate of the window (default: the trace's\n"
-           "                          start_candidate, timeline_record_from,\n"
-           "                          focus_candidate, else 0); in PyTorch traces picks\n"
-           "                          the Candidate_Eval_N window\n"
-           "  --focus-candidate N, --focus_candidate N\n"
-           "                          deprecated alias of --start-candidate\n"
-           "  --num-candidates N, --num_candidates N\n"
-           "                          candidates in the core window (default: the trace's\n"
-           "                          num_candidates, else 3)\n"
-           "  --min-runtime-pct P, --min_runtime_pct P\n"
-           "                          breakdown panel: fold ops below P %% (the three\n"
-           "                          display groups are always shown)\n"
-           "  --legend-y H, --legend_y H\n"
-           "                          legend row height relative to the plot row\n"
-           "                          (default 0.16, at least 0.10)\n"
-           "\n"
-           "Chrome traces (the chrome mode):\n"
-           "  --from T, --to T        the window, from the trace's origin; T is 12.5ms,\n"
-           "                          300us, 1.2s, 450000ns, or a number of ms\n"
-           "  --window-event NAME     the window is the extent of the event called NAME\n"
-           "  --occurrence K          ... its K-th occurrence in time (default 1)\n"
-           "  --pad P                 widen the window by P %% of its span on each side\n"
-           "  --lanes PATTERN[=LABEL],...\n"
-           "                          draw only the lanes whose label matches a glob, in\n"
-           "                          the order given (and under LABEL when given)\n"
-           "  --hide PATTERN,...      leave out the lanes whose label matches a glob\n"
-           "  --all-lanes             hide no lane by the default rules (aggregates,\n"
-           "                          summaries)\n"
-           "  --max-lanes N           draw at most N lanes (default 24)\n"
-           "  --depth N               nesting rows per lane (default 6)\n"
-           "  --color PATTERN=COLOR   colour events whose name or category matches the\n"
-           "                          glob (COLOR: #RRGGBB); repeat; the first match wins\n"
-           "  --flows                 draw flow arrows (s/t/f events, bind_id)\n"
-           "  --async                 draw async events (b/e/n) on a lane per process and\n"
-           "                          category\n"
-           "\n"
-           "Statistics (computed on the window drawn; see tracefig(1), STATISTICS):\n"
-           "  --stats[=text|csv]      print the busy and overlap times on standard output,\n"
-           "                          as an aligned table or as CSV; write figures only\n"
-           "                          for the -o given (none by default)\n"
-           "  --stats-scope SCOPE     the GPU breakdown of the 'window' (default) or of\n"
-           "                          the whole 'trace'\n"
-           "  --group NAME=PATTERN,...\n"
-           "                          also report the group of the lanes whose label\n"
-           "                          matches a glob; repeat for more groups\n"
-           "  --annotate              write the one-line summary under the figure\n"
-           "                          (\"I/O hidden 81 %%, GPU idle 7 %%\")\n"
-           "\n"
-           "  --mode MODE             how to read the trace (default auto: by its kind):\n");
-    for (size_t i = 0; tf_modes[i]; i++)
-        printf("                            %-9s %s\n", tf_modes[i]->name, tf_modes[i]->summary);
-    printf("\n"
-           "Output:\n"
-           "  -o FILE, --output FILE  write the figure to FILE ('-': standard output);\n"
-           "                          repeat for several formats from one load\n"
-           "                          (default: overlap_trace.pdf; none with --stats)\n"
-           "  -f FMT, --format FMT    output format, else from each FILE's extension:\n");
-    for (size_t i = 0; tf_backends[i]; i++) {
-        const struct tf_backend *b = tf_backends[i];
-        char exts[64] = "";
-        for (size_t j = 0; b->exts[j]; j++) {
-            if (j)
-                strcat(exts, " ");
-            strcat(exts, b->exts[j]);
-        }
-        printf("                            %-6s %-10s %s%s\n", b->name, exts, b->description,
-               b->available ? "" : " (not built: needs cairo)");
-    }
-    printf("  --standalone            TikZ: a complete document, not a fragment\n"
-           "  --dpi N                 PNG resolution (default 200)\n"
-           "  --companion-png         with a .pdf output, also write the .png beside it,\n"
-           "                          as the reference script does\n"
-           "\n"
-           "  -h, --help              show this help and exit\n"
-           "  -V, --version           show the version and the back-ends built in\n"
-           "\n"
-           "Exit status: 0 ok, 1 bad input, 2 usage error, 3 output I/O error,\n"
-           "4 out of memory.\n"
-           "See tracefig(1) for the figure rules and the JSON model.\n");
-}
-
-static void print_version(void)
-{
-    printf("tracefig %s\nback-ends:", TF_VERSION);
-    for (size_t i = 0; tf_backends[i]; i++)
-        printf(" %s%s", tf_backends[i]->name, tf_backends[i]->available ? "" : "(not built)");
-    printf("\n");
-#ifndef TF_HAVE_CAIRO
-    printf("PDF and PNG output are not available: built without cairo.\n");
-#endif
 }
 
 static bool usage_error(struct tf_diag *d, const char *fmt, ...) TF_PRINTF(2, 3);
@@ -190,62 +85,50 @@ static bool usage_error(struct tf_diag *d, const char *fmt, ...)
     return false;
 }
 
-static bool parse_int(const char *opt, const char *s, struct tf_opt_int *out,
-                      struct tf_diag *d)
-{
-    char *end;
-    errno = 0;
-    bool digits = (s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9');
-    long long v = digits ? strtoll(s, &end, 10) : 0;
-    if (!digits)
-        end = (char *)s;
-    if (end == s || *end != '\0' || errno == ERANGE || v < -1000000000LL ||
-        v > 1000000000LL) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "%s: expected an integer, got '%.200s'", opt, s);
-        return tf_diag_error(d, TF_EUSAGE, "%s", msg);
-    }
-    out->set = true;
-    out->v = v;
-    return true;
-}
+/* --- the option table -----------------------------------------------------
+ *
+ * Every option is one row: its spellings, its value, the help text, how the
+ * command line records it (TikZ headers) and the function that sets it.
+ * Parsing, --help and the recorded command line all come from this table,
+ * so an option is written in one place.  Rows without a name are the
+ * headings of --help. */
 
-static bool parse_double(const char *opt, const char *s, double lo, double hi, double *out,
-                         struct tf_diag *d)
-{
-    char *end;
-    errno = 0;
-    /* Plain decimal only: no spaces, hex, "inf" or "nan". */
-    bool plain = s[0] != '\0' && strspn(s, "0123456789.eE+-") == strlen(s);
-    double v = plain ? strtod(s, &end) : 0.0;
-    if (!plain)
-        end = (char *)s;
-    if (end == s || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi)) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "%s: expected a number, got '%.200s'", opt, s);
-        return tf_diag_error(d, TF_EUSAGE, "%s", msg);
-    }
-    *out = v;
-    return true;
-}
+struct opt;
+typedef bool opt_setter(struct cli *c, const struct opt *o, const char *val,
+                        struct tf_diag *d);
 
-/* The spelling of an option without its leading dashes, with '-' for '_'. */
-static void canon(const char *arg, char *out, size_t n)
-{
-    size_t i = 0;
-    for (; *arg && *arg != '=' && i + 1 < n; arg++)
-        out[i++] = *arg == '_' ? '-' : *arg;
-    out[i] = '\0';
-}
+enum opt_value {
+    VAL_NONE = 0, /* a flag */
+    VAL_REQUIRED, /* --name VALUE or --name=VALUE */
+    VAL_OPTIONAL  /* --name or --name=VALUE, never the next argument */
+};
 
-static bool add_output(struct cli *c, const char *path, struct tf_diag *d)
+/* How the recorded command line shows an option. */
+enum opt_record {
+    REC_NONE = 0, /* not at all (outputs, formats, --dpi, --stats) */
+    REC_VALUE,    /* " --name VALUE" (" --name" for a flag) */
+    REC_PATH      /* " --name BASENAME": no folders in any output */
+};
+
+struct opt {
+    const char *name;  /* the long spelling without "--"; NULL: a --help heading */
+    const char *alias; /* another long spelling, or NULL */
+    char shortname;    /* -x, or 0 */
+    enum opt_value value;
+    const char *meta;  /* the value in --help ("FILE") */
+    enum opt_record record;
+    opt_setter *set;
+    size_t field, has; /* offsetof(struct cli, ...) for the generic setters; has: 0 none */
+    double lo, hi;     /* the range of a number */
+    const char *help;  /* lines separated by '\n'; a heading's title */
+    void (*help_list)(void); /* more --help lines after the text (modes, formats) */
+};
+
+#define FIELD(m) offsetof(struct cli, m)
+
+static void *field_of(struct cli *c, size_t off)
 {
-    if (c->n_outputs == MAX_OUTPUTS)
-        return usage_error(d, "too many outputs (at most %d)", MAX_OUTPUTS);
-    c->outputs[c->n_outputs].path = path;
-    tf_buf_init(&c->outputs[c->n_outputs].buf);
-    c->n_outputs++;
-    return true;
+    return (char *)c + off;
 }
 
 static const char *base_name(const char *p)
@@ -266,11 +149,174 @@ static void record_arg(struct cli *c, const char *arg, bool is_path)
     }
 }
 
-/* --lanes / --hide: comma-separated globs, appended in order. */
-static bool add_patterns(struct cli *c, bool lanes, const char *val, struct tf_diag *d)
+static bool parse_int(const char *opt, const char *s, struct tf_opt_int *out,
+                      struct tf_diag *d)
 {
-    const char ***list = lanes ? &c->lanes : &c->hide;
-    size_t *n = lanes ? &c->n_lanes : &c->n_hide, *cap = lanes ? &c->cap_lanes : &c->cap_hide;
+    char *end;
+    errno = 0;
+    bool digits = (s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9');
+    long long v = digits ? strtoll(s, &end, 10) : 0;
+    if (!digits)
+        end = (char *)s;
+    if (end == s || *end != '\0' || errno == ERANGE || v < -1000000000LL ||
+        v > 1000000000LL)
+        return usage_error(d, "%s: expected an integer, got '%.200s'", opt, s);
+    out->set = true;
+    out->v = v;
+    return true;
+}
+
+static bool parse_double(const char *opt, const char *s, double lo, double hi, double *out,
+                         struct tf_diag *d)
+{
+    char *end;
+    errno = 0;
+    /* Plain decimal only: no spaces, hex, "inf" or "nan". */
+    bool plain = s[0] != '\0' && strspn(s, "0123456789.eE+-") == strlen(s);
+    double v = plain ? strtod(s, &end) : 0.0;
+    if (!plain)
+        end = (char *)s;
+    if (end == s || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi))
+        return usage_error(d, "%s: expected a number, got '%.200s'", opt, s);
+    *out = v;
+    return true;
+}
+
+/* "--name" of a row, for messages. */
+static const char *dashed(const struct opt *o, char *buf, size_t n)
+{
+    snprintf(buf, n, "--%s", o->name);
+    return buf;
+}
+
+/* --- generic setters (the row's field, has, lo, hi) --- */
+
+static bool set_flag(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    (void)val;
+    (void)d;
+    *(bool *)field_of(c, o->field) = true;
+    return true;
+}
+
+/* A struct tf_opt_int; a range when lo < hi. */
+static bool set_opt_int(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    char opt[80];
+    struct tf_opt_int *v = field_of(c, o->field);
+    if (!parse_int(dashed(o, opt, sizeof opt), val, v, d))
+        return false;
+    if (o->lo < o->hi && !(v->v >= o->lo && v->v <= o->hi))
+        return usage_error(d, "%s: expected %.0f to %.0f, got '%.200s'", opt, o->lo, o->hi,
+                           val);
+    return true;
+}
+
+/* A long long in [lo, hi]. */
+static bool set_count(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    char opt[80];
+    struct tf_opt_int v;
+    if (!parse_int(dashed(o, opt, sizeof opt), val, &v, d))
+        return false;
+    if (!(v.v >= o->lo && v.v <= o->hi))
+        return usage_error(d, "%s: expected %.0f to %.0f, got '%.200s'", opt, o->lo, o->hi,
+                           val);
+    *(long long *)field_of(c, o->field) = v.v;
+    return true;
+}
+
+/* A double in [lo, hi]; the bool at `has` says it was given. */
+static bool set_double(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    char opt[80];
+    if (!parse_double(dashed(o, opt, sizeof opt), val, o->lo, o->hi, field_of(c, o->field), d))
+        return false;
+    if (o->has)
+        *(bool *)field_of(c, o->has) = true;
+    return true;
+}
+
+static bool set_string(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    (void)d;
+    *(const char **)field_of(c, o->field) = val;
+    return true;
+}
+
+/* --- the options' own setters --- */
+
+static bool set_help(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d);
+static bool set_version(struct cli *c, const struct opt *o, const char *val,
+                        struct tf_diag *d);
+
+/* --trace, --breakdown: one file each. */
+static bool set_file(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    const char **path = field_of(c, o->field);
+    if (*path)
+        return usage_error(d, "more than one %s file: '%.200s'", o->name, val);
+    *path = val;
+    return true;
+}
+
+static bool add_output(struct cli *c, const char *path, struct tf_diag *d)
+{
+    if (c->n_outputs == MAX_OUTPUTS)
+        return usage_error(d, "too many outputs (at most %d)", MAX_OUTPUTS);
+    c->outputs[c->n_outputs].path = path;
+    tf_buf_init(&c->outputs[c->n_outputs].buf);
+    c->n_outputs++;
+    return true;
+}
+
+static bool set_output(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    (void)o;
+    return add_output(c, val, d);
+}
+
+static bool set_format(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    (void)o;
+    if (!tf_backend_by_name(val))
+        return usage_error(d, "unknown format '%.200s' (see --help)", val);
+    if (c->format && strcmp(c->format, val) != 0)
+        return usage_error(d, "more than one --format: '%.50s' and '%.50s'", c->format, val);
+    c->format = val;
+    return true;
+}
+
+static bool set_mode(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    (void)o;
+    if (strcmp(val, "auto") == 0)
+        c->mode = NULL;
+    else if (!(c->mode = tf_mode_by_name(val)))
+        return usage_error(d, "unknown mode '%.200s' (see --help)", val);
+    return true;
+}
+
+/* --from, --to: a time with its unit, from the trace's origin. */
+static bool set_time(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    int64_t ns;
+    if (!tf_chrome_parse_time(val, &ns) || ns < 0)
+        return usage_error(d, "--%s: expected a time such as 12.5ms, 300us or 1.2s, got "
+                              "'%.200s'",
+                           o->name, val);
+    *(int64_t *)field_of(c, o->field) = ns;
+    *(bool *)field_of(c, o->has) = true;
+    return true;
+}
+
+/* --lanes / --hide: comma-separated globs, appended in order (the list
+ * at `field`, its count at `has`, its capacity right after the count). */
+static bool set_patterns(struct cli *c, const struct opt *o, const char *val,
+                         struct tf_diag *d)
+{
+    const char ***list = field_of(c, o->field);
+    size_t *n = field_of(c, o->has), *cap = n + 1;
     for (const char *p = val;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -288,8 +334,9 @@ static bool add_patterns(struct cli *c, bool lanes, const char *val, struct tf_d
 }
 
 /* --color PATTERN=#RRGGBB (the last '=' splits them). */
-static bool add_color(struct cli *c, const char *val, struct tf_diag *d)
+static bool set_color(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
 {
+    (void)o;
     const char *eq = strrchr(val, '=');
     const char *hex = eq ? eq + 1 : "";
     if (*hex == '#')
@@ -306,8 +353,9 @@ static bool add_color(struct cli *c, const char *val, struct tf_diag *d)
 
 /* --group NAME=PATTERN,... (the first '=' splits them; empty patterns
  * between commas are skipped, but one must remain). */
-static bool add_group(struct cli *c, const char *val, struct tf_diag *d)
+static bool set_group(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
 {
+    (void)o;
     const char *eq = strchr(val, '=');
     size_t n = 0;
     for (const char *p = eq ? eq + 1 : ""; *p; p++)
@@ -332,242 +380,348 @@ static bool add_group(struct cli *c, const char *val, struct tf_diag *d)
     return true;
 }
 
-static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
-                       bool *exit_now)
+/* --stats or --stats=FORMAT. */
+static bool set_stats(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    (void)o;
+    if (!val || strcmp(val, "text") == 0)
+        c->stats = STATS_TEXT;
+    else if (strcmp(val, "csv") == 0)
+        c->stats = STATS_CSV;
+    else
+        return usage_error(d, "--stats: expected text or csv, got '%.200s'", val);
+    return true;
+}
+
+static bool set_stats_scope(struct cli *c, const struct opt *o, const char *val,
+                            struct tf_diag *d)
+{
+    (void)o;
+    if (strcmp(val, "window") != 0 && strcmp(val, "trace") != 0)
+        return usage_error(d, "--stats-scope: expected window or trace, got '%.200s'", val);
+    c->rules.stats_trace_scope = val[0] == 't';
+    return true;
+}
+
+/* The help column: spellings, then the text from column HELP_COL, wrapped
+ * at HELP_WIDTH. */
+enum { HELP_COL = 26, HELP_WIDTH = 79 };
+
+/* A help text from column `indent` (where the cursor is), in lines of
+ * words that continue at the same column. */
+static void print_wrapped(const char *text, int indent)
+{
+    int col = indent;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, " ");
+        if (col > indent && col + 1 + (int)len > HELP_WIDTH) {
+            printf("\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            putchar(' ');
+            col++;
+        }
+        printf("%.*s", (int)len, p);
+        col += (int)len;
+        p += len;
+        p += strspn(p, " ");
+    }
+    putchar('\n');
+}
+
+/* The lists under --mode and --format: "name  text", at HELP_COL + 2. */
+static void help_item(const char *name, int name_w, const char *text)
+{
+    printf("%*s%-*s ", HELP_COL + 2, "", name_w, name);
+    print_wrapped(text, HELP_COL + 2 + name_w + 1);
+}
+
+static void help_modes(void)
+{
+    for (size_t i = 0; tf_modes[i]; i++)
+        help_item(tf_modes[i]->name, 8, tf_modes[i]->summary);
+}
+
+static void help_formats(void)
+{
+    for (size_t i = 0; tf_backends[i]; i++) {
+        const struct tf_backend *b = tf_backends[i];
+        char text[256];
+        int n = 0;
+        for (size_t j = 0; b->exts[j]; j++)
+            n += snprintf(text + n, sizeof text - (size_t)n, "%s ", b->exts[j]);
+        snprintf(text + n, sizeof text - (size_t)n, "%s%s", b->description,
+                 b->available ? "" : " (not built: needs cairo)");
+        help_item(b->name, 5, text);
+    }
+}
+
+#define HEADING(title) {.name = NULL, .help = title}
+
+static const struct opt options[] = {
+    HEADING("Input:"),
+    {"trace", "trace-file", 0, VAL_REQUIRED, "FILE", REC_PATH, set_file, FIELD(trace_path), 0,
+     0, 0,
+     "the trace, as TRACE: a pipelined_timeline_v1/_v2, or a Chrome trace "
+     "(traceEvents or a bare array, plain or gzip); '-' reads standard input", NULL},
+    {"breakdown", "breakdown-file", 0, VAL_REQUIRED, "FILE", REC_PATH, set_file,
+     FIELD(breakdown_path), 0, 0, 0,
+     "a candidate_breakdown_v1 file: adds the GPU runtime panel", NULL},
+    {"mode", NULL, 0, VAL_REQUIRED, "MODE", REC_VALUE, set_mode, 0, 0, 0, 0,
+     "how to read the trace (default auto: by its kind):", help_modes},
+
+    HEADING("Pipelined timelines and legacy PyTorch traces:"),
+    {"start-candidate", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_opt_int,
+     FIELD(rules.start_candidate), 0, 0, 0,
+     "first candidate of the window (default: the trace's start_candidate, "
+     "timeline_record_from, focus_candidate, else 0); in PyTorch traces "
+     "picks the Candidate_Eval_N window", NULL},
+    {"focus-candidate", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_opt_int, FIELD(focus), 0, 0,
+     0, "deprecated alias of --start-candidate", NULL},
+    {"num-candidates", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_opt_int,
+     FIELD(rules.num_candidates), 0, 1, TF_MAX_NUM_CANDIDATES,
+     "candidates in the core window (default: the trace's num_candidates, "
+     "else 3)", NULL},
+    {"min-runtime-pct", NULL, 0, VAL_REQUIRED, "P", REC_VALUE, set_double,
+     FIELD(rules.min_runtime_pct), FIELD(rules.has_min_runtime_pct), -1e9, 1e9,
+     "breakdown panel: fold ops below P % (the three display groups are "
+     "always shown)", NULL},
+    {"legend-y", NULL, 0, VAL_REQUIRED, "H", REC_VALUE, set_double, FIELD(rules.legend_y),
+     FIELD(rules.has_legend_y), -1e3, 1e3,
+     "legend row height relative to the plot row (default 0.16, at least "
+     "0.10)", NULL},
+
+    HEADING("Chrome traces (the chrome mode):"),
+    {"from", NULL, 0, VAL_REQUIRED, "T", REC_VALUE, set_time, FIELD(rules.from_ns),
+     FIELD(rules.has_from), 0, 0,
+     "the window's start, from the trace's origin; T is 12.5ms, 300us, "
+     "1.2s, 450000ns, or a number of ms", NULL},
+    {"to", NULL, 0, VAL_REQUIRED, "T", REC_VALUE, set_time, FIELD(rules.to_ns),
+     FIELD(rules.has_to), 0, 0, "the window's end, from the trace's origin", NULL},
+    {"window-event", NULL, 0, VAL_REQUIRED, "NAME", REC_VALUE, set_string,
+     FIELD(rules.window_event), 0, 0, 0, "the window is the extent of the event called NAME",
+     NULL},
+    {"occurrence", NULL, 0, VAL_REQUIRED, "K", REC_VALUE, set_count, FIELD(rules.occurrence), 0,
+     1, 100000, "... its K-th occurrence in time (default 1)", NULL},
+    {"pad", NULL, 0, VAL_REQUIRED, "P", REC_VALUE, set_double, FIELD(rules.pad_pct), 0, 0,
+     1000, "widen the window by P % of its span on each side", NULL},
+    {"lanes", NULL, 0, VAL_REQUIRED, "PATTERN[=LABEL],...", REC_VALUE, set_patterns,
+     FIELD(lanes), FIELD(n_lanes), 0, 0,
+     "draw only the lanes whose label matches a glob, in the order given "
+     "(and under LABEL when given)", NULL},
+    {"hide", NULL, 0, VAL_REQUIRED, "PATTERN,...", REC_VALUE, set_patterns, FIELD(hide),
+     FIELD(n_hide), 0, 0, "leave out the lanes whose label matches a glob", NULL},
+    {"all-lanes", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(rules.all_lanes), 0, 0, 0,
+     "hide no lane by the default rules (aggregates, summaries)", NULL},
+    {"max-lanes", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_count, FIELD(rules.max_lanes), 0,
+     1, 100000, "draw at most N lanes (default 24)", NULL},
+    {"depth", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_count, FIELD(rules.depth), 0, 1,
+     100000, "nesting rows per lane (default 6)", NULL},
+    {"color", NULL, 0, VAL_REQUIRED, "PATTERN=COLOR", REC_VALUE, set_color, 0, 0, 0, 0,
+     "colour events whose name or category matches the glob (COLOR: "
+     "#RRGGBB); repeat; the first match wins", NULL},
+    {"flows", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(rules.flows), 0, 0, 0,
+     "draw flow arrows (s/t/f events, bind_id)", NULL},
+    {"async", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(rules.async), 0, 0, 0,
+     "draw async events (b/e/n) on a lane per process and category", NULL},
+
+    HEADING("Statistics (computed on the window drawn; see tracefig(1), STATISTICS):"),
+    {"stats", NULL, 0, VAL_OPTIONAL, "text|csv", REC_NONE, set_stats, 0, 0, 0, 0,
+     "print the busy and overlap times on standard output, as an aligned "
+     "table or as CSV; write figures only for the -o given (none by default)",
+     NULL},
+    {"stats-scope", NULL, 0, VAL_REQUIRED, "SCOPE", REC_VALUE, set_stats_scope, 0, 0, 0, 0,
+     "the GPU breakdown of the 'window' (default) or of the whole 'trace'", NULL},
+    {"group", NULL, 0, VAL_REQUIRED, "NAME=PATTERN,...", REC_VALUE, set_group, 0, 0, 0, 0,
+     "also report the group of the lanes whose label matches a glob; "
+     "repeat for more groups", NULL},
+    {"annotate", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(annotate), 0, 0, 0,
+     "write the one-line summary under the figure (\"I/O hidden 81 %, GPU "
+     "idle 7 %\")", NULL},
+
+    HEADING("Output:"),
+    {"output", NULL, 'o', VAL_REQUIRED, "FILE", REC_NONE, set_output, 0, 0, 0, 0,
+     "write the figure to FILE ('-': standard output); repeat for several "
+     "formats from one load (default: overlap_trace.pdf; none with --stats)", NULL},
+    {"format", NULL, 'f', VAL_REQUIRED, "FMT", REC_NONE, set_format, 0, 0, 0, 0,
+     "output format, else from each FILE's extension:", help_formats},
+    {"standalone", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(render.standalone), 0,
+     0, 0, "TikZ: a complete document, not a fragment", NULL},
+    {"dpi", NULL, 0, VAL_REQUIRED, "N", REC_NONE, set_double, FIELD(render.dpi), 0, 10, 2400,
+     "PNG resolution (default 200)", NULL},
+    {"companion-png", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(companion_png), 0, 0,
+     0, "with a .pdf output, also write the .png beside it, as the reference "
+        "script does", NULL},
+
+    HEADING(""),
+    {"help", NULL, 'h', VAL_NONE, NULL, REC_NONE, set_help, 0, 0, 0, 0,
+     "show this help and exit", NULL},
+    {"version", NULL, 'V', VAL_NONE, NULL, REC_NONE, set_version, 0, 0, 0, 0,
+     "show the version and the back-ends built in", NULL},
+};
+
+enum { N_OPTIONS = sizeof options / sizeof options[0] };
+
+static void print_help(void)
+{
+    printf("Usage: tracefig [OPTION]... [TRACE]\n"
+           "Turn a performance trace into a publication figure of a chosen window: a\n"
+           "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
+           "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not.\n"
+           "Every long option also has a snake_case spelling (--start_candidate).\n");
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const struct opt *o = &options[i];
+        if (!o->name) {
+            printf("\n%s%s", o->help, *o->help ? "\n" : "");
+            continue;
+        }
+        char head[160];
+        int n = 0;
+        if (o->shortname)
+            n += snprintf(head + n, sizeof head - (size_t)n, "-%c%s%s, ", o->shortname,
+                          o->meta && o->value == VAL_REQUIRED ? " " : "",
+                          o->value == VAL_REQUIRED ? o->meta : "");
+        const char *spell[2] = {o->name, o->alias};
+        for (size_t k = 0; k < 2 && spell[k]; k++)
+            n += snprintf(head + n, sizeof head - (size_t)n, "%s--%s%s%s%s", k ? ", " : "",
+                          spell[k],
+                          o->value == VAL_OPTIONAL ? "[=" : o->value == VAL_REQUIRED ? " " : "",
+                          o->meta ? o->meta : "", o->value == VAL_OPTIONAL ? "]" : "");
+        if (n + 2 <= HELP_COL - 2)
+            printf("  %-*s", HELP_COL - 2, head);
+        else
+            printf("  %s\n%*s", head, HELP_COL, "");
+        print_wrapped(o->help, HELP_COL);
+        if (o->help_list)
+            o->help_list();
+    }
+    printf("\n"
+           "Exit status: 0 ok, 1 bad input, 2 usage error, 3 output I/O error,\n"
+           "4 out of memory.\n"
+           "See tracefig(1) for the figure rules and the JSON model.\n");
+}
+
+static void print_version(void)
+{
+    printf("tracefig %s\nback-ends:", TF_VERSION);
+    for (size_t i = 0; tf_backends[i]; i++)
+        printf(" %s%s", tf_backends[i]->name, tf_backends[i]->available ? "" : "(not built)");
+    printf("\n");
+#ifndef TF_HAVE_CAIRO
+    printf("PDF and PNG output are not available: built without cairo.\n");
+#endif
+}
+
+static bool set_help(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+{
+    (void)o;
+    (void)val;
+    (void)d;
+    print_help();
+    c->exit_now = true;
+    return true;
+}
+
+static bool set_version(struct cli *c, const struct opt *o, const char *val,
+                        struct tf_diag *d)
+{
+    (void)o;
+    (void)val;
+    (void)d;
+    print_version();
+    c->exit_now = true;
+    return true;
+}
+
+/* The row of a long spelling ("start_candidate" and "start-candidate" are
+ * one), or of a short one; NULL when there is none. */
+static const struct opt *find_long(const char *spelling, size_t len)
+{
+    char name[64];
+    if (len < 2 || len >= sizeof name) /* "--o" is not a spelling of -o */
+        return NULL;
+    for (size_t i = 0; i < len; i++)
+        name[i] = spelling[i] == '_' ? '-' : spelling[i];
+    name[len] = '\0';
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].name && (strcmp(options[i].name, name) == 0 ||
+                                (options[i].alias && strcmp(options[i].alias, name) == 0)))
+            return &options[i];
+    return NULL;
+}
+
+static const struct opt *find_short(char ch)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].name && options[i].shortname == ch)
+            return &options[i];
+    return NULL;
+}
+
+/* The positional TRACE (recorded as its base name). */
+static bool set_positional(struct cli *c, const char *a, struct tf_diag *d)
+{
+    if (c->trace_path)
+        return usage_error(d, "more than one trace file: '%.200s'", a);
+    c->trace_path = a;
+    record_arg(c, a, true);
+    return true;
+}
+
+static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d)
 {
     tf_buf_puts(&c->cmdline, "tracefig");
-    struct tf_opt_int focus = {false, 0};
     bool only_positional = false;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc && !c->exit_now; i++) {
         const char *a = argv[i];
         if (only_positional || a[0] != '-' || strcmp(a, "-") == 0) {
-            if (c->trace_path)
-                return usage_error(d, "more than one trace file: '%.200s'", a);
-            c->trace_path = a;
-            record_arg(c, a, true);
+            if (!set_positional(c, a, d))
+                return false;
             continue;
         }
         if (strcmp(a, "--") == 0) {
             only_positional = true;
             continue;
         }
-        char name[64];
+        const struct opt *o;
         const char *val = NULL;
         if (a[1] == '-') {
-            canon(a + 2, name, sizeof name);
             const char *eq = strchr(a, '=');
+            o = find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
             if (eq)
                 val = eq + 1;
-            if (strlen(name) < 2) /* "--o" is not a spelling of -o */
-                return usage_error(d, "unknown option '%.200s'", a);
         } else {
             /* Short options: -o FILE, -oFILE, -f FMT, -h, -V. */
-            name[0] = a[1];
-            name[1] = '\0';
+            o = find_short(a[1]);
             if (a[2])
                 val = a + 2;
         }
-        if (strcmp(name, "stats") == 0) {
-            /* --stats or --stats=FORMAT: never the next argument. */
-            if (!val || strcmp(val, "text") == 0)
-                c->stats = STATS_TEXT;
-            else if (strcmp(val, "csv") == 0)
-                c->stats = STATS_CSV;
-            else
-                return usage_error(d, "--stats: expected text or csv, got '%.200s'", val);
-            continue;
-        }
-        if (strcmp(name, "annotate") == 0) {
-            if (val)
-                return usage_error(d, "option '%.200s' takes no value", a);
-            c->annotate = true;
-            record_arg(c, "--annotate", false);
-            continue;
-        }
-        bool flag = strcmp(name, "help") == 0 || strcmp(name, "h") == 0 ||
-                    strcmp(name, "version") == 0 || strcmp(name, "V") == 0 ||
-                    strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0 ||
-                    strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0 ||
-                    strcmp(name, "async") == 0;
-        if (flag && val)
-            return usage_error(d, "option '%.200s' takes no value", a);
-        if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0) {
-            print_help();
-            *exit_now = true;
-            return true;
-        }
-        if (strcmp(name, "version") == 0 || strcmp(name, "V") == 0) {
-            print_version();
-            *exit_now = true;
-            return true;
-        }
-        if (strcmp(name, "standalone") == 0 || strcmp(name, "companion-png") == 0 ||
-            strcmp(name, "flows") == 0 || strcmp(name, "all-lanes") == 0 ||
-            strcmp(name, "async") == 0) {
-            if (name[0] == 's')
-                c->render.standalone = true;
-            else if (name[0] == 'c')
-                c->companion_png = true;
-            else if (name[0] == 'f')
-                c->rules.flows = true;
-            else if (name[1] == 's')
-                c->rules.async = true;
-            else
-                c->rules.all_lanes = true;
-            record_arg(c, a, false);
-            continue;
-        }
-        static const char *const with_value[] = {
-            "trace-file", "trace", "output", "o", "format", "f", "start-candidate",
-            "num-candidates", "focus-candidate", "breakdown-file", "breakdown",
-            "min-runtime-pct", "legend-y", "dpi", "mode", "from", "to", "window-event",
-            "occurrence", "pad", "lanes", "hide", "max-lanes", "depth", "color",
-            "stats-scope", "group", NULL,
-        };
-        bool known = false;
-        for (size_t k = 0; with_value[k]; k++)
-            known |= strcmp(name, with_value[k]) == 0;
-        if (!known)
+        if (!o)
             return usage_error(d, "unknown option '%.200s'", a);
-        if (!val) {
-            if (i + 1 >= argc)
-                return usage_error(d, "option '%.200s' needs a value", a);
-            val = argv[++i];
+        if (o->value == VAL_NONE && val)
+            return usage_error(d, "option '%.200s' takes no value", a);
+        if (o->value == VAL_REQUIRED) {
+            if (!val) {
+                if (i + 1 >= argc)
+                    return usage_error(d, "option '%.200s' needs a value", a);
+                val = argv[++i];
+            }
+            if (val[0] == '\0')
+                return usage_error(d, "option '%.200s' needs a value, got an empty one", a);
         }
-        if (val[0] == '\0')
-            return usage_error(d, "option '%.200s' needs a value, got an empty one", a);
-        if (strcmp(name, "trace-file") == 0 || strcmp(name, "trace") == 0) {
-            if (c->trace_path)
-                return usage_error(d, "more than one trace file: '%.200s'", val);
-            c->trace_path = val;
-            tf_buf_puts(&c->cmdline, " --trace");
-            record_arg(c, val, true);
-        } else if (strcmp(name, "output") == 0 || strcmp(name, "o") == 0) {
-            if (!add_output(c, val, d))
-                return false;
-        } else if (strcmp(name, "format") == 0 || strcmp(name, "f") == 0) {
-            if (!tf_backend_by_name(val))
-                return usage_error(d, "unknown format '%.200s' (see --help)", val);
-            if (c->format && strcmp(c->format, val) != 0)
-                return usage_error(d, "more than one --format: '%.50s' and '%.50s'", c->format,
-                                   val);
-            c->format = val;
-        } else if (strcmp(name, "start-candidate") == 0) {
-            if (!parse_int("--start-candidate", val, &c->rules.start_candidate, d))
-                return false;
-            tf_buf_puts(&c->cmdline, " --start-candidate");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "focus-candidate") == 0) {
-            if (!parse_int("--focus-candidate", val, &focus, d))
-                return false;
-            tf_buf_puts(&c->cmdline, " --focus-candidate");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "num-candidates") == 0) {
-            if (!parse_int("--num-candidates", val, &c->rules.num_candidates, d))
-                return false;
-            if (c->rules.num_candidates.v < 1 ||
-                c->rules.num_candidates.v > TF_MAX_NUM_CANDIDATES)
-                return usage_error(d, "--num-candidates: expected 1 to %d, got '%.200s'",
-                                   TF_MAX_NUM_CANDIDATES, val);
-            tf_buf_puts(&c->cmdline, " --num-candidates");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "breakdown-file") == 0 || strcmp(name, "breakdown") == 0) {
-            if (c->breakdown_path)
-                return usage_error(d, "more than one breakdown file: '%.200s'", val);
-            c->breakdown_path = val;
-            tf_buf_puts(&c->cmdline, " --breakdown");
-            record_arg(c, val, true);
-        } else if (strcmp(name, "min-runtime-pct") == 0) {
-            if (!parse_double("--min-runtime-pct", val, -1e9, 1e9, &c->rules.min_runtime_pct, d))
-                return false;
-            c->rules.has_min_runtime_pct = true;
-            tf_buf_puts(&c->cmdline, " --min-runtime-pct");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "legend-y") == 0) {
-            if (!parse_double("--legend-y", val, -1e3, 1e3, &c->rules.legend_y, d))
-                return false;
-            c->rules.has_legend_y = true;
-            tf_buf_puts(&c->cmdline, " --legend-y");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "dpi") == 0) {
-            if (!parse_double("--dpi", val, 10, 2400, &c->render.dpi, d))
-                return false;
-        } else if (strcmp(name, "from") == 0 || strcmp(name, "to") == 0) {
-            int64_t ns;
-            if (!tf_chrome_parse_time(val, &ns) || ns < 0)
-                return usage_error(d, "--%s: expected a time such as 12.5ms, 300us or 1.2s, "
-                                      "got '%.200s'",
-                                   name, val);
-            if (name[0] == 'f') {
-                c->rules.has_from = true;
-                c->rules.from_ns = ns;
-            } else {
-                c->rules.has_to = true;
-                c->rules.to_ns = ns;
-            }
-            tf_buf_printf(&c->cmdline, " --%s", name);
-            record_arg(c, val, false);
-        } else if (strcmp(name, "window-event") == 0) {
-            c->rules.window_event = val;
-            tf_buf_puts(&c->cmdline, " --window-event");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "occurrence") == 0 || strcmp(name, "max-lanes") == 0 ||
-                   strcmp(name, "depth") == 0) {
-            struct tf_opt_int v;
-            char opt[80];
-            snprintf(opt, sizeof opt, "--%s", name);
-            if (!parse_int(opt, val, &v, d))
-                return false;
-            if (v.v < 1 || v.v > 100000)
-                return usage_error(d, "%s: expected 1 to 100000, got '%.200s'", opt, val);
-            if (name[0] == 'o')
-                c->rules.occurrence = v.v;
-            else if (name[0] == 'm')
-                c->rules.max_lanes = v.v;
-            else
-                c->rules.depth = v.v;
-            tf_buf_printf(&c->cmdline, " %s", opt);
-            record_arg(c, val, false);
-        } else if (strcmp(name, "pad") == 0) {
-            if (!parse_double("--pad", val, 0, 1000, &c->rules.pad_pct, d))
-                return false;
-            tf_buf_puts(&c->cmdline, " --pad");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "lanes") == 0 || strcmp(name, "hide") == 0) {
-            if (!add_patterns(c, name[0] == 'l', val, d))
-                return false;
-            tf_buf_printf(&c->cmdline, " --%s", name);
-            record_arg(c, val, false);
-        } else if (strcmp(name, "color") == 0) {
-            if (!add_color(c, val, d))
-                return false;
-            tf_buf_puts(&c->cmdline, " --color");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "stats-scope") == 0) {
-            if (strcmp(val, "window") != 0 && strcmp(val, "trace") != 0)
-                return usage_error(d, "--stats-scope: expected window or trace, got '%.200s'",
-                                   val);
-            c->rules.stats_trace_scope = val[0] == 't';
-            tf_buf_puts(&c->cmdline, " --stats-scope");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "group") == 0) {
-            if (!add_group(c, val, d))
-                return false;
-            tf_buf_puts(&c->cmdline, " --group");
-            record_arg(c, val, false);
-        } else if (strcmp(name, "mode") == 0) {
-            if (strcmp(val, "auto") == 0) {
-                c->mode = NULL;
-            } else if (!(c->mode = tf_mode_by_name(val))) {
-                return usage_error(d, "unknown mode '%.200s' (see --help)", val);
-            }
-            tf_buf_puts(&c->cmdline, " --mode");
-            record_arg(c, val, false);
+        if (!o->set(c, o, val, d))
+            return false;
+        if (o->record != REC_NONE) {
+            tf_buf_printf(&c->cmdline, " --%s", o->name);
+            if (val)
+                record_arg(c, val, o->record == REC_PATH);
         }
     }
+    if (c->exit_now)
+        return true;
     /* The reference: --focus_candidate counts only without --start_candidate. */
-    if (!c->rules.start_candidate.set && focus.set)
-        c->rules.start_candidate = focus;
+    if (!c->rules.start_candidate.set && c->focus.set)
+        c->rules.start_candidate = c->focus;
     c->rules.lanes = c->lanes;
     c->rules.n_lanes = c->n_lanes;
     c->rules.hide = c->hide;
@@ -684,16 +838,13 @@ int main(int argc, char **argv)
     tf_buf_init(&c.cmdline);
     struct tf_diag d;
     tf_diag_init(&d);
-    bool exit_now = false;
 
     struct tf_trace trace;
     tf_trace_init(&trace);
     struct tf_figure fig;
     tf_figure_init(&fig);
 
-    if (!parse_args(argc, argv, &c, &d, &exit_now))
-        goto done;
-    if (exit_now)
+    if (!parse_args(argc, argv, &c, &d) || c.exit_now)
         goto done;
     if (!c.trace_path)
         c.trace_path = "io_overlap_timeline.json"; /* the reference's default */

@@ -75,5 +75,21 @@ check "ticks of a microsecond window stay distinct" \
      "$bin" "$tmp/us.json" -o - | grep -q "\"xticks\": \[0, 0.0002, 0.0004"'
 check "--num_candidates widens the window" \
     'a=$("$bin" "$v2" -o - | grep -c "\"lane\""); b=$("$bin" "$v2" --num_candidates 5 -o - | grep -c "\"lane\""); test "$b" -gt "$a"'
+# The option table: --help, the parser and the man page name the same options.
+opts=$("$bin" --help | grep -o -- '--[a-z][a-z_-]*' | grep -v _ | sort -u)
+check "--help lists the option table" 'test "$(echo "$opts" | wc -l)" -ge 30'
+for o in $opts; do
+    man=$(echo "$o" | sed 's/-/\\-/g')
+    snake=$(echo "$o" | sed 's/^--//; s/-/_/g')
+    check "the man page documents $o" \
+        'grep -qF -- "$man" "$root/tracefig.1" || grep -qF -- "\\-\\-$snake" "$root/tracefig.1"'
+done
+check "every --help option parses (snake_case too)" \
+    'for o in $opts; do s=$(echo "$o" | sed "s/^--//; s/-/_/g");
+         "$bin" "--$s" 2>&1 | grep -q "unknown option" && { echo "unknown: $o"; exit 1; }; done; true'
+check "the recorded command line names options canonically" \
+    '"$bin" "$v1" --legend_y 0.5 --all_lanes --format tikz -o - |
+     grep -q "^% Made with: tracefig overlap_timeline_v1.json --legend-y 0.5 --all-lanes$"'
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
