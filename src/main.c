@@ -25,6 +25,7 @@
 #include "rules/chrome.h"
 #include "rules/mode.h"
 #include "rules/timeline.h"
+#include "opt.h"
 #include "run.h"
 
 #ifndef TF_VERSION
@@ -85,44 +86,7 @@ static bool usage_error(struct tf_diag *d, const char *fmt, ...)
     return false;
 }
 
-/* --- the option table -----------------------------------------------------
- *
- * Every option is one row: its spellings, its value, the help text, how the
- * command line records it (TikZ headers) and the function that sets it.
- * Parsing, --help and the recorded command line all come from this table,
- * so an option is written in one place.  Rows without a name are the
- * headings of --help. */
-
-struct opt;
-typedef bool opt_setter(struct cli *c, const struct opt *o, const char *val,
-                        struct tf_diag *d);
-
-enum opt_value {
-    VAL_NONE = 0, /* a flag */
-    VAL_REQUIRED, /* --name VALUE or --name=VALUE */
-    VAL_OPTIONAL  /* --name or --name=VALUE, never the next argument */
-};
-
-/* How the recorded command line shows an option. */
-enum opt_record {
-    REC_NONE = 0, /* not at all (outputs, formats, --dpi, --stats) */
-    REC_VALUE,    /* " --name VALUE" (" --name" for a flag) */
-    REC_PATH      /* " --name BASENAME": no folders in any output */
-};
-
-struct opt {
-    const char *name;  /* the long spelling without "--"; NULL: a --help heading */
-    const char *alias; /* another long spelling, or NULL */
-    char shortname;    /* -x, or 0 */
-    enum opt_value value;
-    const char *meta;  /* the value in --help ("FILE") */
-    enum opt_record record;
-    opt_setter *set;
-    size_t field, has; /* offsetof(struct cli, ...) for the generic setters; has: 0 none */
-    double lo, hi;     /* the range of a number */
-    const char *help;  /* lines separated by '\n'; a heading's title */
-    void (*help_list)(void); /* more --help lines after the text (modes, formats) */
-};
+/* --- the options' own setters (opt.h has the generic ones) --- */
 
 #define FIELD(m) offsetof(struct cli, m)
 
@@ -131,128 +95,13 @@ static void *field_of(struct cli *c, size_t off)
     return (char *)c + off;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s && s[1] ? s + 1 : p;
-}
-
-/* The command recorded in TikZ headers: no paths, no output names, and
- * printable ASCII only ('?' for anything else, and for '^', which TeX could
- * read as a ^^ escape), so it can sit in a comment of any output language. */
-static void record_arg(struct cli *c, const char *arg, bool is_path)
-{
-    tf_buf_putc(&c->cmdline, ' ');
-    for (const char *p = is_path ? base_name(arg) : arg; *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        tf_buf_putc(&c->cmdline, ch >= 0x20 && ch < 0x7F && ch != '^' ? (char)ch : '?');
-    }
-}
-
-static bool parse_int(const char *opt, const char *s, struct tf_opt_int *out,
-                      struct tf_diag *d)
-{
-    char *end;
-    errno = 0;
-    bool digits = (s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9');
-    long long v = digits ? strtoll(s, &end, 10) : 0;
-    if (!digits)
-        end = (char *)s;
-    if (end == s || *end != '\0' || errno == ERANGE || v < -1000000000LL ||
-        v > 1000000000LL)
-        return usage_error(d, "%s: expected an integer, got '%.200s'", opt, s);
-    out->set = true;
-    out->v = v;
-    return true;
-}
-
-static bool parse_double(const char *opt, const char *s, double lo, double hi, double *out,
-                         struct tf_diag *d)
-{
-    char *end;
-    errno = 0;
-    /* Plain decimal only: no spaces, hex, "inf" or "nan". */
-    bool plain = s[0] != '\0' && strspn(s, "0123456789.eE+-") == strlen(s);
-    double v = plain ? strtod(s, &end) : 0.0;
-    if (!plain)
-        end = (char *)s;
-    if (end == s || *end != '\0' || errno == ERANGE || !(v >= lo && v <= hi))
-        return usage_error(d, "%s: expected a number, got '%.200s'", opt, s);
-    *out = v;
-    return true;
-}
-
-/* "--name" of a row, for messages. */
-static const char *dashed(const struct opt *o, char *buf, size_t n)
-{
-    snprintf(buf, n, "--%s", o->name);
-    return buf;
-}
-
-/* --- generic setters (the row's field, has, lo, hi) --- */
-
-static bool set_flag(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
-{
-    (void)val;
-    (void)d;
-    *(bool *)field_of(c, o->field) = true;
-    return true;
-}
-
-/* A struct tf_opt_int; a range when lo < hi. */
-static bool set_opt_int(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
-{
-    char opt[80];
-    struct tf_opt_int *v = field_of(c, o->field);
-    if (!parse_int(dashed(o, opt, sizeof opt), val, v, d))
-        return false;
-    if (o->lo < o->hi && !(v->v >= o->lo && v->v <= o->hi))
-        return usage_error(d, "%s: expected %.0f to %.0f, got '%.200s'", opt, o->lo, o->hi,
-                           val);
-    return true;
-}
-
-/* A long long in [lo, hi]. */
-static bool set_count(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
-{
-    char opt[80];
-    struct tf_opt_int v;
-    if (!parse_int(dashed(o, opt, sizeof opt), val, &v, d))
-        return false;
-    if (!(v.v >= o->lo && v.v <= o->hi))
-        return usage_error(d, "%s: expected %.0f to %.0f, got '%.200s'", opt, o->lo, o->hi,
-                           val);
-    *(long long *)field_of(c, o->field) = v.v;
-    return true;
-}
-
-/* A double in [lo, hi]; the bool at `has` says it was given. */
-static bool set_double(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
-{
-    char opt[80];
-    if (!parse_double(dashed(o, opt, sizeof opt), val, o->lo, o->hi, field_of(c, o->field), d))
-        return false;
-    if (o->has)
-        *(bool *)field_of(c, o->has) = true;
-    return true;
-}
-
-static bool set_string(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
-{
-    (void)d;
-    *(const char **)field_of(c, o->field) = val;
-    return true;
-}
-
-/* --- the options' own setters --- */
-
-static bool set_help(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d);
-static bool set_version(struct cli *c, const struct opt *o, const char *val,
-                        struct tf_diag *d);
+static tf_opt_setter set_help;
+static tf_opt_setter set_version;
 
 /* --trace, --breakdown: one file each. */
-static bool set_file(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_file(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     const char **path = field_of(c, o->field);
     if (*path)
         return usage_error(d, "more than one %s file: '%.200s'", o->name, val);
@@ -270,14 +119,16 @@ static bool add_output(struct cli *c, const char *path, struct tf_diag *d)
     return true;
 }
 
-static bool set_output(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_output(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     return add_output(c, val, d);
 }
 
-static bool set_format(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_format(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     if (!tf_backend_by_name(val))
         return usage_error(d, "unknown format '%.200s' (see --help)", val);
@@ -287,8 +138,9 @@ static bool set_format(struct cli *c, const struct opt *o, const char *val, stru
     return true;
 }
 
-static bool set_mode(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_mode(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     if (strcmp(val, "auto") == 0)
         c->mode = NULL;
@@ -298,8 +150,9 @@ static bool set_mode(struct cli *c, const struct opt *o, const char *val, struct
 }
 
 /* --from, --to: a time with its unit, from the trace's origin. */
-static bool set_time(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_time(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     int64_t ns;
     if (!tf_chrome_parse_time(val, &ns) || ns < 0)
         return usage_error(d, "--%s: expected a time such as 12.5ms, 300us or 1.2s, got "
@@ -312,9 +165,9 @@ static bool set_time(struct cli *c, const struct opt *o, const char *val, struct
 
 /* --lanes / --hide: comma-separated globs, appended in order (the list
  * at `field`, its count at `has`, its capacity right after the count). */
-static bool set_patterns(struct cli *c, const struct opt *o, const char *val,
-                         struct tf_diag *d)
+static bool set_patterns(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     const char ***list = field_of(c, o->field);
     size_t *n = field_of(c, o->has), *cap = n + 1;
     for (const char *p = val;;) {
@@ -334,8 +187,9 @@ static bool set_patterns(struct cli *c, const struct opt *o, const char *val,
 }
 
 /* --color PATTERN=#RRGGBB (the last '=' splits them). */
-static bool set_color(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_color(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     const char *eq = strrchr(val, '=');
     const char *hex = eq ? eq + 1 : "";
@@ -353,8 +207,9 @@ static bool set_color(struct cli *c, const struct opt *o, const char *val, struc
 
 /* --group NAME=PATTERN,... (the first '=' splits them; empty patterns
  * between commas are skipped, but one must remain). */
-static bool set_group(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_group(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     const char *eq = strchr(val, '=');
     size_t n = 0;
@@ -381,8 +236,9 @@ static bool set_group(struct cli *c, const struct opt *o, const char *val, struc
 }
 
 /* --stats or --stats=FORMAT. */
-static bool set_stats(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_stats(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     if (!val || strcmp(val, "text") == 0)
         c->stats = STATS_TEXT;
@@ -393,9 +249,10 @@ static bool set_stats(struct cli *c, const struct opt *o, const char *val, struc
     return true;
 }
 
-static bool set_stats_scope(struct cli *c, const struct opt *o, const char *val,
+static bool set_stats_scope(void *ctx, const struct tf_optdef *o, const char *val,
                             struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     if (strcmp(val, "window") != 0 && strcmp(val, "trace") != 0)
         return usage_error(d, "--stats-scope: expected window or trace, got '%.200s'", val);
@@ -403,43 +260,10 @@ static bool set_stats_scope(struct cli *c, const struct opt *o, const char *val,
     return true;
 }
 
-/* The help column: spellings, then the text from column HELP_COL, wrapped
- * at HELP_WIDTH. */
-enum { HELP_COL = 26, HELP_WIDTH = 79 };
-
-/* A help text from column `indent` (where the cursor is), in lines of
- * words that continue at the same column. */
-static void print_wrapped(const char *text, int indent)
-{
-    int col = indent;
-    for (const char *p = text; *p;) {
-        size_t len = strcspn(p, " ");
-        if (col > indent && col + 1 + (int)len > HELP_WIDTH) {
-            printf("\n%*s", indent, "");
-            col = indent;
-        } else if (col > indent) {
-            putchar(' ');
-            col++;
-        }
-        printf("%.*s", (int)len, p);
-        col += (int)len;
-        p += len;
-        p += strspn(p, " ");
-    }
-    putchar('\n');
-}
-
-/* The lists under --mode and --format: "name  text", at HELP_COL + 2. */
-static void help_item(const char *name, int name_w, const char *text)
-{
-    printf("%*s%-*s ", HELP_COL + 2, "", name_w, name);
-    print_wrapped(text, HELP_COL + 2 + name_w + 1);
-}
-
 static void help_modes(void)
 {
     for (size_t i = 0; tf_modes[i]; i++)
-        help_item(tf_modes[i]->name, 8, tf_modes[i]->summary);
+        tf_opt_help_item(tf_modes[i]->name, 8, tf_modes[i]->summary);
 }
 
 static void help_formats(void)
@@ -452,112 +276,122 @@ static void help_formats(void)
             n += snprintf(text + n, sizeof text - (size_t)n, "%s ", b->exts[j]);
         snprintf(text + n, sizeof text - (size_t)n, "%s%s", b->description,
                  b->available ? "" : " (not built: needs cairo)");
-        help_item(b->name, 5, text);
+        tf_opt_help_item(b->name, 5, text);
     }
 }
 
-#define HEADING(title) {.name = NULL, .help = title}
+static const struct tf_optdef options[] = {
+    TF_OPT_HEADING("Input:"),
+    {.name = "trace", .alias = "trace-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
+     .record = TF_REC_PATH, .set = set_file, .field = FIELD(trace_path),
+     .help = "the trace, as TRACE: a pipelined_timeline_v1/_v2, or a Chrome trace (traceEvents "
+             "or a bare array, plain or gzip); '-' reads standard input"},
+    {.name = "breakdown", .alias = "breakdown-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
+     .record = TF_REC_PATH, .set = set_file, .field = FIELD(breakdown_path),
+     .help = "a candidate_breakdown_v1 file: adds the GPU runtime panel"},
+    {.name = "mode", .value = TF_VAL_REQUIRED, .meta = "MODE", .record = TF_REC_VALUE,
+     .set = set_mode, .help = "how to read the trace (default auto: by its kind):",
+     .help_list = help_modes},
 
-static const struct opt options[] = {
-    HEADING("Input:"),
-    {"trace", "trace-file", 0, VAL_REQUIRED, "FILE", REC_PATH, set_file, FIELD(trace_path), 0,
-     0, 0,
-     "the trace, as TRACE: a pipelined_timeline_v1/_v2, or a Chrome trace "
-     "(traceEvents or a bare array, plain or gzip); '-' reads standard input", NULL},
-    {"breakdown", "breakdown-file", 0, VAL_REQUIRED, "FILE", REC_PATH, set_file,
-     FIELD(breakdown_path), 0, 0, 0,
-     "a candidate_breakdown_v1 file: adds the GPU runtime panel", NULL},
-    {"mode", NULL, 0, VAL_REQUIRED, "MODE", REC_VALUE, set_mode, 0, 0, 0, 0,
-     "how to read the trace (default auto: by its kind):", help_modes},
+    TF_OPT_HEADING("Pipelined timelines and legacy PyTorch traces:"),
+    {.name = "start-candidate", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
+     .set = tf_opt_int, .field = FIELD(rules.start_candidate),
+     .help = "first candidate of the window (default: the trace's start_candidate, "
+             "timeline_record_from, focus_candidate, else 0); in PyTorch traces picks the "
+             "Candidate_Eval_N window"},
+    {.name = "focus-candidate", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
+     .set = tf_opt_int, .field = FIELD(focus), .help = "deprecated alias of --start-candidate"},
+    {.name = "num-candidates", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
+     .set = tf_opt_int, .field = FIELD(rules.num_candidates), .lo = 1, .hi = TF_MAX_NUM_CANDIDATES,
+     .help = "candidates in the core window (default: the trace's num_candidates, else 3)"},
+    {.name = "min-runtime-pct", .value = TF_VAL_REQUIRED, .meta = "P", .record = TF_REC_VALUE,
+     .set = tf_opt_double, .field = FIELD(rules.min_runtime_pct),
+     .has = FIELD(rules.has_min_runtime_pct), .lo = -1e9, .hi = 1e9,
+     .help = "breakdown panel: fold ops below P % (the three display groups are always shown)"},
+    {.name = "legend-y", .value = TF_VAL_REQUIRED, .meta = "H", .record = TF_REC_VALUE,
+     .set = tf_opt_double, .field = FIELD(rules.legend_y), .has = FIELD(rules.has_legend_y),
+     .lo = -1e3, .hi = 1e3,
+     .help = "legend row height relative to the plot row (default 0.16, at least 0.10)"},
 
-    HEADING("Pipelined timelines and legacy PyTorch traces:"),
-    {"start-candidate", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_opt_int,
-     FIELD(rules.start_candidate), 0, 0, 0,
-     "first candidate of the window (default: the trace's start_candidate, "
-     "timeline_record_from, focus_candidate, else 0); in PyTorch traces "
-     "picks the Candidate_Eval_N window", NULL},
-    {"focus-candidate", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_opt_int, FIELD(focus), 0, 0,
-     0, "deprecated alias of --start-candidate", NULL},
-    {"num-candidates", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_opt_int,
-     FIELD(rules.num_candidates), 0, 1, TF_MAX_NUM_CANDIDATES,
-     "candidates in the core window (default: the trace's num_candidates, "
-     "else 3)", NULL},
-    {"min-runtime-pct", NULL, 0, VAL_REQUIRED, "P", REC_VALUE, set_double,
-     FIELD(rules.min_runtime_pct), FIELD(rules.has_min_runtime_pct), -1e9, 1e9,
-     "breakdown panel: fold ops below P % (the three display groups are "
-     "always shown)", NULL},
-    {"legend-y", NULL, 0, VAL_REQUIRED, "H", REC_VALUE, set_double, FIELD(rules.legend_y),
-     FIELD(rules.has_legend_y), -1e3, 1e3,
-     "legend row height relative to the plot row (default 0.16, at least "
-     "0.10)", NULL},
+    TF_OPT_HEADING("Chrome traces (the chrome mode):"),
+    {.name = "from", .value = TF_VAL_REQUIRED, .meta = "T", .record = TF_REC_VALUE,
+     .set = set_time, .field = FIELD(rules.from_ns), .has = FIELD(rules.has_from),
+     .help = "the window's start, from the trace's origin; T is 12.5ms, 300us, 1.2s, 450000ns, "
+             "or a number of ms"},
+    {.name = "to", .value = TF_VAL_REQUIRED, .meta = "T", .record = TF_REC_VALUE, .set = set_time,
+     .field = FIELD(rules.to_ns), .has = FIELD(rules.has_to),
+     .help = "the window's end, from the trace's origin"},
+    {.name = "window-event", .value = TF_VAL_REQUIRED, .meta = "NAME", .record = TF_REC_VALUE,
+     .set = tf_opt_string, .field = FIELD(rules.window_event),
+     .help = "the window is the extent of the event called NAME"},
+    {.name = "occurrence", .value = TF_VAL_REQUIRED, .meta = "K", .record = TF_REC_VALUE,
+     .set = tf_opt_count, .field = FIELD(rules.occurrence), .lo = 1, .hi = 100000,
+     .help = "... its K-th occurrence in time (default 1)"},
+    {.name = "pad", .value = TF_VAL_REQUIRED, .meta = "P", .record = TF_REC_VALUE,
+     .set = tf_opt_double, .field = FIELD(rules.pad_pct), .hi = 1000,
+     .help = "widen the window by P % of its span on each side"},
+    {.name = "lanes", .value = TF_VAL_REQUIRED, .meta = "PATTERN[=LABEL],...",
+     .record = TF_REC_VALUE, .set = set_patterns, .field = FIELD(lanes), .has = FIELD(n_lanes),
+     .help = "draw only the lanes whose label matches a glob, in the order given (and under "
+             "LABEL when given)"},
+    {.name = "hide", .value = TF_VAL_REQUIRED, .meta = "PATTERN,...", .record = TF_REC_VALUE,
+     .set = set_patterns, .field = FIELD(hide), .has = FIELD(n_hide),
+     .help = "leave out the lanes whose label matches a glob"},
+    {.name = "all-lanes", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(rules.all_lanes),
+     .help = "hide no lane by the default rules (aggregates, summaries)"},
+    {.name = "max-lanes", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
+     .set = tf_opt_count, .field = FIELD(rules.max_lanes), .lo = 1, .hi = 100000,
+     .help = "draw at most N lanes (default 24)"},
+    {.name = "depth", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
+     .set = tf_opt_count, .field = FIELD(rules.depth), .lo = 1, .hi = 100000,
+     .help = "nesting rows per lane (default 6)"},
+    {.name = "color", .value = TF_VAL_REQUIRED, .meta = "PATTERN=COLOR", .record = TF_REC_VALUE,
+     .set = set_color,
+     .help = "colour events whose name or category matches the glob (COLOR: #RRGGBB); repeat; "
+             "the first match wins"},
+    {.name = "flows", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(rules.flows), .help = "draw flow arrows (s/t/f events, bind_id)"},
+    {.name = "async", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(rules.async),
+     .help = "draw async events (b/e/n) on a lane per process and category"},
 
-    HEADING("Chrome traces (the chrome mode):"),
-    {"from", NULL, 0, VAL_REQUIRED, "T", REC_VALUE, set_time, FIELD(rules.from_ns),
-     FIELD(rules.has_from), 0, 0,
-     "the window's start, from the trace's origin; T is 12.5ms, 300us, "
-     "1.2s, 450000ns, or a number of ms", NULL},
-    {"to", NULL, 0, VAL_REQUIRED, "T", REC_VALUE, set_time, FIELD(rules.to_ns),
-     FIELD(rules.has_to), 0, 0, "the window's end, from the trace's origin", NULL},
-    {"window-event", NULL, 0, VAL_REQUIRED, "NAME", REC_VALUE, set_string,
-     FIELD(rules.window_event), 0, 0, 0, "the window is the extent of the event called NAME",
-     NULL},
-    {"occurrence", NULL, 0, VAL_REQUIRED, "K", REC_VALUE, set_count, FIELD(rules.occurrence), 0,
-     1, 100000, "... its K-th occurrence in time (default 1)", NULL},
-    {"pad", NULL, 0, VAL_REQUIRED, "P", REC_VALUE, set_double, FIELD(rules.pad_pct), 0, 0,
-     1000, "widen the window by P % of its span on each side", NULL},
-    {"lanes", NULL, 0, VAL_REQUIRED, "PATTERN[=LABEL],...", REC_VALUE, set_patterns,
-     FIELD(lanes), FIELD(n_lanes), 0, 0,
-     "draw only the lanes whose label matches a glob, in the order given "
-     "(and under LABEL when given)", NULL},
-    {"hide", NULL, 0, VAL_REQUIRED, "PATTERN,...", REC_VALUE, set_patterns, FIELD(hide),
-     FIELD(n_hide), 0, 0, "leave out the lanes whose label matches a glob", NULL},
-    {"all-lanes", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(rules.all_lanes), 0, 0, 0,
-     "hide no lane by the default rules (aggregates, summaries)", NULL},
-    {"max-lanes", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_count, FIELD(rules.max_lanes), 0,
-     1, 100000, "draw at most N lanes (default 24)", NULL},
-    {"depth", NULL, 0, VAL_REQUIRED, "N", REC_VALUE, set_count, FIELD(rules.depth), 0, 1,
-     100000, "nesting rows per lane (default 6)", NULL},
-    {"color", NULL, 0, VAL_REQUIRED, "PATTERN=COLOR", REC_VALUE, set_color, 0, 0, 0, 0,
-     "colour events whose name or category matches the glob (COLOR: "
-     "#RRGGBB); repeat; the first match wins", NULL},
-    {"flows", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(rules.flows), 0, 0, 0,
-     "draw flow arrows (s/t/f events, bind_id)", NULL},
-    {"async", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(rules.async), 0, 0, 0,
-     "draw async events (b/e/n) on a lane per process and category", NULL},
+    TF_OPT_HEADING("Statistics (computed on the window drawn; see tracefig(1), STATISTICS):"),
+    {.name = "stats", .value = TF_VAL_OPTIONAL, .meta = "text|csv", .set = set_stats,
+     .help = "print the busy and overlap times on standard output, as an aligned table or as "
+             "CSV; write figures only for the -o given (none by default)"},
+    {.name = "stats-scope", .value = TF_VAL_REQUIRED, .meta = "SCOPE", .record = TF_REC_VALUE,
+     .set = set_stats_scope,
+     .help = "the GPU breakdown of the 'window' (default) or of the whole 'trace'"},
+    {.name = "group", .value = TF_VAL_REQUIRED, .meta = "NAME=PATTERN,...", .record = TF_REC_VALUE,
+     .set = set_group,
+     .help = "also report the group of the lanes whose label matches a glob; repeat for more "
+             "groups"},
+    {.name = "annotate", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(annotate),
+     .help = "write the one-line summary under the figure (\"I/O hidden 81 %, GPU idle 7 %\")"},
 
-    HEADING("Statistics (computed on the window drawn; see tracefig(1), STATISTICS):"),
-    {"stats", NULL, 0, VAL_OPTIONAL, "text|csv", REC_NONE, set_stats, 0, 0, 0, 0,
-     "print the busy and overlap times on standard output, as an aligned "
-     "table or as CSV; write figures only for the -o given (none by default)",
-     NULL},
-    {"stats-scope", NULL, 0, VAL_REQUIRED, "SCOPE", REC_VALUE, set_stats_scope, 0, 0, 0, 0,
-     "the GPU breakdown of the 'window' (default) or of the whole 'trace'", NULL},
-    {"group", NULL, 0, VAL_REQUIRED, "NAME=PATTERN,...", REC_VALUE, set_group, 0, 0, 0, 0,
-     "also report the group of the lanes whose label matches a glob; "
-     "repeat for more groups", NULL},
-    {"annotate", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(annotate), 0, 0, 0,
-     "write the one-line summary under the figure (\"I/O hidden 81 %, GPU "
-     "idle 7 %\")", NULL},
+    TF_OPT_HEADING("Output:"),
+    {.name = "output", .shortname = 'o', .value = TF_VAL_REQUIRED, .meta = "FILE",
+     .set = set_output,
+     .help = "write the figure to FILE ('-': standard output); repeat for several formats from "
+             "one load (default: overlap_trace.pdf; none with --stats)"},
+    {.name = "format", .shortname = 'f', .value = TF_VAL_REQUIRED, .meta = "FMT",
+     .set = set_format, .help = "output format, else from each FILE's extension:",
+     .help_list = help_formats},
+    {.name = "standalone", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(render.standalone), .help = "TikZ: a complete document, not a fragment"},
+    {.name = "dpi", .value = TF_VAL_REQUIRED, .meta = "N", .set = tf_opt_double,
+     .field = FIELD(render.dpi), .lo = 10, .hi = 2400, .help = "PNG resolution (default 200)"},
+    {.name = "companion-png", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(companion_png),
+     .help = "with a .pdf output, also write the .png beside it, as the reference script does"},
 
-    HEADING("Output:"),
-    {"output", NULL, 'o', VAL_REQUIRED, "FILE", REC_NONE, set_output, 0, 0, 0, 0,
-     "write the figure to FILE ('-': standard output); repeat for several "
-     "formats from one load (default: overlap_trace.pdf; none with --stats)", NULL},
-    {"format", NULL, 'f', VAL_REQUIRED, "FMT", REC_NONE, set_format, 0, 0, 0, 0,
-     "output format, else from each FILE's extension:", help_formats},
-    {"standalone", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(render.standalone), 0,
-     0, 0, "TikZ: a complete document, not a fragment", NULL},
-    {"dpi", NULL, 0, VAL_REQUIRED, "N", REC_NONE, set_double, FIELD(render.dpi), 0, 10, 2400,
-     "PNG resolution (default 200)", NULL},
-    {"companion-png", NULL, 0, VAL_NONE, NULL, REC_VALUE, set_flag, FIELD(companion_png), 0, 0,
-     0, "with a .pdf output, also write the .png beside it, as the reference "
-        "script does", NULL},
-
-    HEADING(""),
-    {"help", NULL, 'h', VAL_NONE, NULL, REC_NONE, set_help, 0, 0, 0, 0,
-     "show this help and exit", NULL},
-    {"version", NULL, 'V', VAL_NONE, NULL, REC_NONE, set_version, 0, 0, 0, 0,
-     "show the version and the back-ends built in", NULL},
+    TF_OPT_HEADING(""),
+    {.name = "help", .shortname = 'h', .value = TF_VAL_NONE, .set = set_help,
+     .help = "show this help and exit"},
+    {.name = "version", .shortname = 'V', .value = TF_VAL_NONE, .set = set_version,
+     .help = "show the version and the back-ends built in"},
 };
 
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
@@ -569,32 +403,7 @@ static void print_help(void)
            "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
            "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not.\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const struct opt *o = &options[i];
-        if (!o->name) {
-            printf("\n%s%s", o->help, *o->help ? "\n" : "");
-            continue;
-        }
-        char head[160];
-        int n = 0;
-        if (o->shortname)
-            n += snprintf(head + n, sizeof head - (size_t)n, "-%c%s%s, ", o->shortname,
-                          o->meta && o->value == VAL_REQUIRED ? " " : "",
-                          o->value == VAL_REQUIRED ? o->meta : "");
-        const char *spell[2] = {o->name, o->alias};
-        for (size_t k = 0; k < 2 && spell[k]; k++)
-            n += snprintf(head + n, sizeof head - (size_t)n, "%s--%s%s%s%s", k ? ", " : "",
-                          spell[k],
-                          o->value == VAL_OPTIONAL ? "[=" : o->value == VAL_REQUIRED ? " " : "",
-                          o->meta ? o->meta : "", o->value == VAL_OPTIONAL ? "]" : "");
-        if (n + 2 <= HELP_COL - 2)
-            printf("  %-*s", HELP_COL - 2, head);
-        else
-            printf("  %s\n%*s", head, HELP_COL, "");
-        print_wrapped(o->help, HELP_COL);
-        if (o->help_list)
-            o->help_list();
-    }
+    tf_opt_help(options, N_OPTIONS);
     printf("\n"
            "Exit status: 0 ok, 1 bad input, 2 usage error, 3 output I/O error,\n"
            "4 out of memory.\n"
@@ -612,8 +421,9 @@ static void print_version(void)
 #endif
 }
 
-static bool set_help(struct cli *c, const struct opt *o, const char *val, struct tf_diag *d)
+static bool set_help(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     (void)val;
     (void)d;
@@ -622,9 +432,9 @@ static bool set_help(struct cli *c, const struct opt *o, const char *val, struct
     return true;
 }
 
-static bool set_version(struct cli *c, const struct opt *o, const char *val,
-                        struct tf_diag *d)
+static bool set_version(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     (void)o;
     (void)val;
     (void)d;
@@ -633,90 +443,23 @@ static bool set_version(struct cli *c, const struct opt *o, const char *val,
     return true;
 }
 
-/* The row of a long spelling ("start_candidate" and "start-candidate" are
- * one), or of a short one; NULL when there is none. */
-static const struct opt *find_long(const char *spelling, size_t len)
-{
-    char name[64];
-    if (len < 2 || len >= sizeof name) /* "--o" is not a spelling of -o */
-        return NULL;
-    for (size_t i = 0; i < len; i++)
-        name[i] = spelling[i] == '_' ? '-' : spelling[i];
-    name[len] = '\0';
-    for (size_t i = 0; i < N_OPTIONS; i++)
-        if (options[i].name && (strcmp(options[i].name, name) == 0 ||
-                                (options[i].alias && strcmp(options[i].alias, name) == 0)))
-            return &options[i];
-    return NULL;
-}
-
-static const struct opt *find_short(char ch)
-{
-    for (size_t i = 0; i < N_OPTIONS; i++)
-        if (options[i].name && options[i].shortname == ch)
-            return &options[i];
-    return NULL;
-}
-
 /* The positional TRACE (recorded as its base name). */
-static bool set_positional(struct cli *c, const char *a, struct tf_diag *d)
+static bool set_positional(void *ctx, const char *a, struct tf_diag *d)
 {
+    struct cli *c = ctx;
     if (c->trace_path)
         return usage_error(d, "more than one trace file: '%.200s'", a);
     c->trace_path = a;
-    record_arg(c, a, true);
+    tf_opt_record(&c->cmdline, a, true);
     return true;
 }
 
 static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d)
 {
     tf_buf_puts(&c->cmdline, "tracefig");
-    bool only_positional = false;
-    for (int i = 1; i < argc && !c->exit_now; i++) {
-        const char *a = argv[i];
-        if (only_positional || a[0] != '-' || strcmp(a, "-") == 0) {
-            if (!set_positional(c, a, d))
-                return false;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_positional = true;
-            continue;
-        }
-        const struct opt *o;
-        const char *val = NULL;
-        if (a[1] == '-') {
-            const char *eq = strchr(a, '=');
-            o = find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
-            if (eq)
-                val = eq + 1;
-        } else {
-            /* Short options: -o FILE, -oFILE, -f FMT, -h, -V. */
-            o = find_short(a[1]);
-            if (a[2])
-                val = a + 2;
-        }
-        if (!o)
-            return usage_error(d, "unknown option '%.200s'", a);
-        if (o->value == VAL_NONE && val)
-            return usage_error(d, "option '%.200s' takes no value", a);
-        if (o->value == VAL_REQUIRED) {
-            if (!val) {
-                if (i + 1 >= argc)
-                    return usage_error(d, "option '%.200s' needs a value", a);
-                val = argv[++i];
-            }
-            if (val[0] == '\0')
-                return usage_error(d, "option '%.200s' needs a value, got an empty one", a);
-        }
-        if (!o->set(c, o, val, d))
-            return false;
-        if (o->record != REC_NONE) {
-            tf_buf_printf(&c->cmdline, " --%s", o->name);
-            if (val)
-                record_arg(c, val, o->record == REC_PATH);
-        }
-    }
+    struct tf_opt_parser p = {options, N_OPTIONS, set_positional, &c->cmdline, &c->exit_now};
+    if (!tf_opt_parse(&p, argc, argv, c, d))
+        return false;
     if (c->exit_now)
         return true;
     /* The reference: --focus_candidate counts only without --start_candidate. */
