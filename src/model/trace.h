@@ -202,7 +202,8 @@ enum tf_tef_kind {
     TF_TEF_INSTANT, /* i, I, R */
     TF_TEF_ASYNC,   /* a b/e pair, or n */
     TF_TEF_FLOW,    /* s, t, f: one end of a flow arrow */
-    TF_TEF_META     /* M, and the name records of systemTraceEvents */
+    TF_TEF_META,    /* M, and the name records of systemTraceEvents */
+    TF_TEF_COUNTER  /* C: one or more series' values (args), in both passes */
 };
 
 struct tf_tef_rec {
@@ -215,20 +216,31 @@ struct tf_tef_rec {
     bool has_dur;           /* X events without dur are instants of no width */
     bool open_end;          /* a B never closed: runs to the end of the trace */
     char scope;             /* instants: 'g', 'p' or 't' */
-    const char *id;         /* async / flow id (with its scope), or NULL */
+    const char *id;         /* async / flow / counter id (with its scope), or NULL */
     char bp;                /* flow binding point: 'e' enclosing, else next */
     const char *cname;      /* reserved colour name, or NULL */
     /* flows given on X events (format v2) */
     const char *bind_id;
     bool flow_in, flow_out;
-    const unsigned char *args; /* raw bytes of the "args" object, or NULL */
+    const unsigned char *args; /* raw bytes of the "args" object, or NULL (pass 1: of
+                                  M, async, counter and instant records only, and of X
+                                  with args_pass1) */
     size_t args_len;
 };
 
 /* Where the loader sends a Chrome trace for the generic mode: every record
  * once in a first pass (index), then, once the mode has chosen its window,
  * the records that reach into it (collect).  All pointers in a record are
- * valid during the call only. */
+ * valid during the call only.
+ *
+ * Blocks.  Records come in blocks: r->idx / TF_TEF_BLOCK (load/tef.h) names
+ * a record's block.  Pass 2 revisits every block whose records' times reach
+ * into the window (and others), and within a revisited block hands over
+ * every counter record and every instant up to the window's end, also
+ * those before its start: a mode that summarised each block in pass 1 thus
+ * sees, one by one, the records of every block that holds times on both
+ * sides of the window's start (the value a counter holds at the start may
+ * come from long before it). */
 struct tf_tef_sink {
     bool (*index)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     /* After the first pass: the window [lo, hi] (ns); false with a message
