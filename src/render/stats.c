@@ -9,6 +9,7 @@
  */
 #include "render/stats.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,22 @@
 double tf_stats_pct(double part, double whole)
 {
     return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+int tf_stats_value_decimals(double lo, double hi)
+{
+    double m = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+    if (!isfinite(m) || m == 0)
+        return 0;
+    /* 10^k <= m, by multiplying (exact for these powers), not log10. */
+    int k = 0;
+    double p = 1;
+    while (k < 20 && p * 10 <= m)
+        p *= 10, k++;
+    while (k > -10 && p > m)
+        p /= 10, k--;
+    int dec = 5 - k;
+    return dec < 0 ? 0 : dec > 9 ? 9 : dec;
 }
 
 static const char *ms(char out[TF_NUM_MAX], double v)
@@ -178,6 +195,8 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
     cell(&t, "busy %");
     for (size_t i = 0; i < f->n_lanes; i++) {
         char idx[32];
+        if (f->lanes[i].kind == TF_LANE_COUNTER)
+            continue; /* in the counters' table */
         snprintf(idx, sizeof idx, "%zu", i);
         cell(&t, f->lanes[i].label);
         cell(&t, idx);
@@ -212,6 +231,28 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
             cell(&t, s->groups[a].label);
             for (size_t c = 0; c < s->n_groups; c++)
                 cell(&t, ms(x, s->overlap_ms[a * s->n_groups + c]));
+        }
+        table_flush(&t, b);
+    }
+
+    if (s->n_counters) {
+        tf_buf_putc(b, '\n');
+        table_init(&t, 5);
+        cell(&t, "counter");
+        cell(&t, "#");
+        cell(&t, "min");
+        cell(&t, "max");
+        cell(&t, "mean");
+        for (size_t i = 0; i < s->n_counters; i++) {
+            const struct tf_stat_counter *k = &s->counters[i];
+            char idx[32], z[TF_NUM_MAX];
+            int dec = tf_stats_value_decimals(k->min, k->max);
+            snprintf(idx, sizeof idx, "%zu", k->lane);
+            cell(&t, k->lane < f->n_lanes ? f->lanes[k->lane].label : "");
+            cell(&t, idx);
+            cell(&t, k->has_value ? tf_fmt_num(x, k->min, dec) : "-");
+            cell(&t, k->has_value ? tf_fmt_num(y, k->max, dec) : "-");
+            cell(&t, k->has_value ? tf_fmt_num(z, k->mean, dec) : "-");
         }
         table_flush(&t, b);
     }
@@ -318,6 +359,8 @@ void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
         return;
     row(b, "window", NULL, NULL, "window_ms", ms(x, s->window_ms));
     for (size_t i = 0; i < f->n_lanes; i++) {
+        if (f->lanes[i].kind == TF_LANE_COUNTER)
+            continue;
         row(b, "lane", f->lanes[i].label, NULL, "busy_ms", ms(x, s->lane_busy_ms[i]));
         row(b, "lane", f->lanes[i].label, NULL, "busy_pct",
             pct(x, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
@@ -333,6 +376,14 @@ void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
         for (size_t k = 0; k < s->n_groups; k++)
             row(b, "overlap", s->groups[a].label, s->groups[k].label, "overlap_ms",
                 ms(x, s->overlap_ms[a * s->n_groups + k]));
+    for (size_t i = 0; i < s->n_counters; i++) {
+        const struct tf_stat_counter *k = &s->counters[i];
+        const char *label = k->lane < f->n_lanes ? f->lanes[k->lane].label : "";
+        int dec = tf_stats_value_decimals(k->min, k->max);
+        row(b, "counter", label, NULL, "min", k->has_value ? tf_fmt_num(x, k->min, dec) : NULL);
+        row(b, "counter", label, NULL, "max", k->has_value ? tf_fmt_num(x, k->max, dec) : NULL);
+        row(b, "counter", label, NULL, "mean", k->has_value ? tf_fmt_num(x, k->mean, dec) : NULL);
+    }
     if (s->pipelined) {
         row(b, "pipelined", NULL, NULL, "io_hidden_pct",
             s->has_io_hidden ? pct(x, s->io_hidden_pct) : NULL);

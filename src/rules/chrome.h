@@ -8,6 +8,12 @@
 
 /* Lanes drawn at most, unless --max-lanes or --lanes says otherwise. */
 #define TF_CHROME_MAX_LANES 24
+/* Counter tracks drawn at most, unless --max-counters or --lanes says
+ * otherwise. */
+#define TF_CHROME_MAX_COUNTERS 8
+/* Counter series a trace may hold; the samples of more are counted and
+ * left out. */
+#define TF_CHROME_MAX_SERIES 1024
 /* Nesting rows drawn per lane, unless --depth says otherwise. */
 #define TF_CHROME_DEPTH 6
 /* Slices thinner than this (points at the output width), with neighbours

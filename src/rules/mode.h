@@ -56,6 +56,9 @@ struct tf_opts {
     bool flows;                        /* --flows: draw flow arrows */
     bool async;                        /* --async: draw async (b/e/n) events */
     bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
+    int counters;                      /* --counters 1, --no-counters -1; 0: drawn when the
+                                          window holds any */
+    long long max_counters;            /* --max-counters N (0: the default) */
     /* The statistics (rules/stats.h). */
     const struct tf_group_opt *groups; /* --group NAME=PATTERN,..., in the order given */
     size_t n_groups;

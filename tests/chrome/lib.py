@@ -99,6 +99,41 @@ def lane_matching(regex):
     return [i for i, l in enumerate(model()["lanes"]) if re.search(regex, l["label"])]
 
 
+def counters():
+    """The counter lanes: [(index, lane)]."""
+    return [(i, l) for i, l in enumerate(model()["lanes"]) if l.get("kind") == "counter"]
+
+
+def counter(label):
+    """The counter lane labelled exactly `label` (a failure, and None, when
+    there is none)."""
+    for i, l in counters():
+        if l["label"] == label:
+            return l
+    expect(False, "no counter lane %r among %r" % (label, labels()))
+    return None
+
+
+def counter_stats(label):
+    """The statistics entry of the counter lane labelled `label`, or None."""
+    st = model().get("stats") or {}
+    for k in st.get("counters", []):
+        if model()["lanes"][k["lane"]]["label"] == label:
+            return k
+    expect(False, "no counter statistics for %r" % label)
+    return None
+
+
+def samples(label):
+    """The samples of counter `label` as [(t_us from the window start,
+    value or None)]."""
+    l = counter(label)
+    if l is None:
+        return []
+    w0 = model()["window"]["start_us"]
+    return [(t - w0, v) for t, v in l["samples"]]
+
+
 def bars(name=None, lane=None, shape=None):
     out = []
     for b in model()["bars"]:
@@ -173,9 +208,31 @@ def expect_sane():
     nl = len(m["lanes"])
     for l in m["lanes"]:
         expect(l["label"] != "", "a lane has an empty label: %r" % l)
+    w = m["window"]
+    for l in m["lanes"]:
+        expect(l.get("kind") in ("slices", "counter"), "a lane of no kind: %r" % l)
+        if l.get("kind") != "counter":
+            continue
+        expect(l["rows"] == 1, "a counter lane of %r rows" % l["rows"])
+        ts = [s[0] for s in l["samples"]]
+        expect(ts == sorted(ts), "counter %r: samples out of order" % l["label"])
+        expect(all(w["start_us"] <= t <= w["end_us"] for t in ts),
+               "counter %r: a sample outside the window %r" % (l["label"], w))
+        vs = [s[1] for s in l["samples"] if s[1] is not None]
+        if l["range"] is None:
+            expect(not vs, "counter %r: values but no range" % l["label"])
+        else:
+            lo, hi = l["range"]
+            expect(all(lo <= v <= hi for v in vs), "counter %r: a value outside its range %r"
+                   % (l["label"], l["range"]))
+        st = (m.get("stats") or {}).get("counters")
+        if st is not None:
+            expect(sum(1 for k in st if m["lanes"][k["lane"]] is l) == 1,
+                   "counter %r: not once in the statistics" % l["label"])
     for b in m["bars"]:
         if not expect(0 <= b["lane"] < nl, "bar on no lane: %r" % b):
             continue
+        expect(m["lanes"][b["lane"]].get("kind") != "counter", "a bar on a counter lane: %r" % b)
         expect(0 <= b["row"] < m["lanes"][b["lane"]]["rows"], "bar below its lane's rows: %r" % b)
         expect(-1e-9 <= b["x0"] <= b["x1"] <= span * (1 + 1e-12) + 1e-9,
                "bar outside [0, %g]: %r" % (span, b))

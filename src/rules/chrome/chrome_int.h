@@ -17,6 +17,9 @@
  *              detail (thin slices merged into dense spans)
  *   colors.c   the colour of each bar and category
  *   names.c    the texts: short names in bars, device paths, tooltips
+ *   counters.c counter tracks: the series of C events and [memory]
+ *              instants, their value at the window's start, thinned
+ *              samples, min, max and mean
  *   stats.c    the overlap statistics and the GPU breakdown
  *   mode.c     the state's life, the table entry and build()
  *
@@ -69,6 +72,7 @@ struct thr {
     char *name;
     bool has_sort;
     long long sort;
+    bool counter; /* not a thread: a counter series of the process, named `name` */
 };
 
 /* --- pass 2: lanes, rows, bars (rows.c) ---------------------------------------- */
@@ -122,6 +126,7 @@ struct lane {
     /* the union of its slices in the window, for the statistics */
     struct tf_ivset busy;
     bool busy_sorted; /* busy is normalized: slices came in start order */
+    size_t counter;   /* a counter lane: its series + 1 (counters.c), else 0 */
 };
 
 /* One end of a flow arrow (events.c). */
@@ -177,6 +182,14 @@ struct chrome {
      * (stats.c) */
     struct tf_ivset gpu_all, gpu_comp, gpu_comm;
     size_t gpu_added; /* intervals added since the last normalize */
+    /* counters (counters.c) */
+    struct series *series;
+    size_t n_series, cap_series;
+    struct tf_strtab series_keys;
+    bool pass2;         /* the window is known */
+    size_t n_series_cut; /* samples of series past TF_CHROME_MAX_SERIES */
+    size_t n_ctr_late;   /* samples that came long after their time */
+    size_t n_ctr_bad;    /* values that are no number (in the window) */
     struct tf_buf tmp; /* scratch for any one call */
     bool oom;
 };
@@ -198,8 +211,13 @@ bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *f
 
 /* --- lanes.c ---------------------------------------------------------------------- */
 
+/* The process of pid, created when new; SIZE_MAX when out of memory. */
+size_t tf_chrome_process(struct chrome *c, const struct tf_id *pid);
 /* The thread (pid, tid), created when new; SIZE_MAX when out of memory. */
 size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid);
+/* The pseudo-thread of process p's counter series `label` (its lane is a
+ * counter lane), created when new; SIZE_MAX when out of memory. */
+size_t tf_chrome_counter_thread(struct chrome *c, size_t p, const char *label);
 /* An M record: process and thread names, labels and sort indices. */
 void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r);
 /* The lane of thread t, created when new; NULL when out of memory. */
@@ -219,6 +237,9 @@ struct chrome_pick {
     size_t n;
     size_t cap;          /* --max-lanes, or the default */
     size_t n_cut;        /* lanes left out by the cap */
+    size_t ccap;         /* --max-counters, or the default */
+    size_t n_ccut;       /* counter lanes left out by it */
+    size_t n_counters;   /* counter lanes picked */
     size_t n_by_default; /* lanes hidden by the default rules */
 };
 /* Orders the lanes with something drawn, applies --hide, the default
@@ -290,6 +311,33 @@ uint32_t tf_chrome_args_text(struct chrome *c, const struct tf_tef_rec *r);
 bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_bar *b,
                         const struct obar *ob, const char *cat_label, double per,
                         const char *unit);
+
+/* --- counters.c ------------------------------------------------------------------ */
+
+/* Whether counter tracks are drawn (not --no-counters). */
+bool tf_chrome_counters_on(const struct chrome *c);
+/* Whether r is one of Kineto's [memory] instants (a memory sample). */
+bool tf_chrome_is_memory(const struct tf_tef_rec *r);
+/* A C record or a [memory] instant, in either pass; false when out of
+ * memory. */
+bool tf_chrome_counter_record(struct chrome *c, const struct tf_tef_rec *r);
+/* Once the window is known: each series' value at its start, as far as
+ * pass 1 knows it. */
+void tf_chrome_counters_window(struct chrome *c);
+/* After pass 2: the series folded, a counter lane for each that holds a
+ * value in the window; false when out of memory. */
+bool tf_chrome_counters_finish(struct chrome *c);
+/* The figure's lane of counter lane ln, labelled `label` (`per`: ns per
+ * axis unit); false when out of memory. */
+bool tf_chrome_add_counter_lane(struct chrome *c, struct tf_figure *f, const struct lane *ln,
+                                const char *label, double per);
+/* f->stats.counters for the drawn counter lanes (fig_lane: lane index ->
+ * figure lane or SIZE_MAX); false when out of memory. */
+bool tf_chrome_counter_stats(struct chrome *c, struct tf_figure *f, const size_t *fig_lane);
+/* Whether a drawn memory track counts from the trace's start (its trace
+ * gives steps, not totals). */
+bool tf_chrome_counters_relative(const struct chrome *c, const size_t *fig_lane);
+void tf_chrome_counters_free(struct chrome *c);
 
 /* --- stats.c --------------------------------------------------------------------- */
 

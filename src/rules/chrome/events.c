@@ -6,9 +6,11 @@
  * instants, async events with --async, each as a pending slice of its
  * lane for rows.c; and flow ends (s/t/f, and the bind_id/flow_in/flow_out
  * of X events), matched into arrows between the drawn lanes once build()
- * knows them.  Both passes give GPU work to stats.c.  It does not pair B with E (the
- * loader does), place slices in rows or choose the window.  Counters (C)
- * and the other phases never reach it: the loader passes them over.
+ * knows them.  Both passes give GPU work to stats.c, and counter records
+ * (C) and Kineto's [memory] instants to counters.c (never drawn as ticks).
+ * It does not pair B with E (the loader does), place slices in rows or
+ * choose the window.  The other phases never reach it: the loader passes
+ * them over.
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -30,6 +32,8 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
     (void)d;
+    if (r->kind == TF_TEF_COUNTER || tf_chrome_is_memory(r))
+        return tf_chrome_counter_record(c, r);
     switch (r->kind) {
     case TF_TEF_META:
         tf_chrome_meta(c, r);
@@ -92,6 +96,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
     (void)d;
+    if (r->kind == TF_TEF_COUNTER || tf_chrome_is_memory(r))
+        return tf_chrome_counter_record(c, r);
     if (c->o->flows && (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id))) {
         if (!flow_ends(c, r))
             return false;
@@ -145,6 +151,7 @@ bool tf_chrome_finish(void *ctx, struct tf_diag *d)
     struct chrome *c = ctx;
     for (size_t i = 0; i < c->n_lanes; i++)
         tf_chrome_rows_finish(c, &c->lanes[i]);
+    tf_chrome_counters_finish(c);
     if (c->oom)
         return tf_diag_oom(d, NULL);
     return true;

@@ -38,8 +38,7 @@ static bool key_id(struct chrome *c, struct tf_strtab *tab, uint32_t *id)
     return true;
 }
 
-/* The process of pid, created when new; SIZE_MAX when out of memory. */
-static size_t proc_of(struct chrome *c, const struct tf_id *pid)
+size_t tf_chrome_process(struct chrome *c, const struct tf_id *pid)
 {
     tf_buf_clear(&c->tmp);
     tf_id_key(&c->tmp, pid);
@@ -58,7 +57,7 @@ static size_t proc_of(struct chrome *c, const struct tf_id *pid)
 
 size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid)
 {
-    size_t p = proc_of(c, pid);
+    size_t p = tf_chrome_process(c, pid);
     if (p == SIZE_MAX)
         return SIZE_MAX;
     tf_buf_clear(&c->tmp);
@@ -77,6 +76,27 @@ size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct 
     t->proc = p;
     own_id(c, &t->tid, &t->tid_str, tid);
     return id;
+}
+
+size_t tf_chrome_counter_thread(struct chrome *c, size_t p, const char *label)
+{
+    /* Keyed apart from every thread: tf_id_key never starts with 'c'. */
+    tf_buf_clear(&c->tmp);
+    tf_id_key(&c->tmp, &c->procs[p].pid);
+    tf_buf_printf(&c->tmp, "|c%s", label);
+    uint32_t id;
+    if (!key_id(c, &c->thr_keys, &id))
+        return SIZE_MAX;
+    if (id < c->n_thrs)
+        return id;
+    if (!TF_GROW(c->thrs, c->n_thrs, c->cap_thrs))
+        return c->oom = true, SIZE_MAX;
+    struct thr *t = &c->thrs[c->n_thrs++];
+    memset(t, 0, sizeof *t);
+    t->proc = p;
+    t->counter = true;
+    t->name = tf_chrome_strdup(c, label);
+    return t->name ? id : SIZE_MAX;
 }
 
 /* A string member of args, decoded; NULL when absent or not a string. */
@@ -119,15 +139,15 @@ static void set_str(char **slot, char *s)
 void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r)
 {
     if (strcmp(r->name, "process_name") == 0) {
-        size_t p = proc_of(c, &r->pid);
+        size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
             set_str(&c->procs[p].name, arg_str(c, r, "name"));
     } else if (strcmp(r->name, "process_labels") == 0) {
-        size_t p = proc_of(c, &r->pid);
+        size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
             set_str(&c->procs[p].labels, arg_str(c, r, "labels"));
     } else if (strcmp(r->name, "process_sort_index") == 0) {
-        size_t p = proc_of(c, &r->pid);
+        size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
             c->procs[p].has_sort = arg_int(r, "sort_index", &c->procs[p].sort);
     } else if (strcmp(r->name, "thread_name") == 0) {
@@ -311,6 +331,11 @@ static int lane_order(const void *x, const void *y)
         if (k)
             return k;
     }
+    /* A process's counters come first, as in Perfetto and chrome://tracing. */
+    if (a->counter != b->counter)
+        return a->counter ? -1 : 1;
+    if (a->counter)
+        return natural_cmp(a->name, b->name);
     if (a->has_sort != b->has_sort || (a->has_sort && a->sort != b->sort)) {
         long long sa = a->has_sort ? a->sort : 0, sb = b->has_sort ? b->sort : 0;
         if (sa != sb)
@@ -408,10 +433,13 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
     enum tf_exit fail_code = TF_EBADINPUT;
 
     /* Lanes with something drawn, in the author's order. */
-    size_t n_order = 0;
+    size_t n_order = 0, n_bar_lanes = 0;
     for (size_t i = 0; ok && i < c->n_lanes; i++) {
-        if (c->lanes[i].n_bars > 0) {
+        if (c->lanes[i].counter) {
+            order[n_order++] = i; /* it holds a value in the window */
+        } else if (c->lanes[i].n_bars > 0) {
             order[n_order++] = i;
+            n_bar_lanes++;
             c->procs[c->thrs[c->lanes[i].thread].proc].n_drawn++;
         }
     }
@@ -430,7 +458,7 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
             continue;
         if (!o->all_lanes &&
             (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label.data) ||
-             ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_order > 1))) {
+             ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_bar_lanes > 1))) {
             p->n_by_default++;
             continue;
         }
@@ -492,12 +520,22 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
         memcpy(pick, order, n_keep * sizeof *pick);
         n_pick = n_keep;
     }
+    /* The caps: one on lanes of slices, one on counter lanes. */
     p->cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
-    if (ok && !fail && n_pick > p->cap) {
-        p->n_cut = n_pick - p->cap;
-        n_pick = p->cap;
+    p->ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
+    size_t n_kept = 0, n_slices = 0;
+    for (size_t i = 0; ok && !fail && i < n_pick; i++) {
+        bool counter = c->lanes[pick[i]].counter != 0;
+        size_t *n = counter ? &p->n_counters : &n_slices;
+        if (*n >= (counter ? p->ccap : p->cap)) {
+            ++*(counter ? &p->n_ccut : &p->n_cut);
+            continue;
+        }
+        (*n)++;
+        rename[n_kept] = rename[i];
+        pick[n_kept++] = pick[i];
     }
-    p->n = n_pick;
+    p->n = n_kept;
     free(order);
     tf_buf_fini(&label);
     if (!ok)

@@ -161,7 +161,8 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
     const struct tf_opts *o = c->o;
     if (c->n_drawable == 0)
         return tf_diag_error(d, TF_EBADINPUT,
-                             "nothing to draw: no slices or instants (X, B/E, i events)");
+                             "nothing to draw: no slices, instants or counters (X, B/E, i, C "
+                             "events)");
     /* The main run of clusters: from the fullest one outwards. */
     size_t best = 0;
     for (size_t i = 1; i < c->n_clusters; i++)
@@ -237,5 +238,6 @@ bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
     if (!choose_window(c, lo, hi, d))
         return false;
     tf_chrome_lod_threshold(c);
-    return true;
+    tf_chrome_counters_window(c);
+    return !c->oom || tf_diag_oom(d, NULL);
 }
