@@ -844,6 +844,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     }
     /* The panel: beside the plot while it takes at most panel_share. */
     double x0 = p->labels == TF_LABELS_LEFT ? m + p->label_w + F->gap : m;
+    x0 = fmax(x0, m + tf_text_width("0", p->f_tick, false) / 2);
     double pneed = 0, plh = 0;
     if (p->panel) {
         pneed = panel_need(f, p);
