@@ -69,10 +69,12 @@ LIBS = $(PKG_LIBS) -ldl -lm -pthread
 
 # The source tree follows the pipeline: src/base (shared utilities), src/load
 # (input formats: the only code that sees JSON), src/model (trace and figure
-# models), src/rules (one file per mode), src/render (layout, back-ends).
-SRC_DIRS := base load model rules render
+# models), src/rules (one file per mode; the generic Chrome mode is the
+# folder src/rules/chrome, one file per concern), src/render (layout,
+# back-ends).
+SRC_DIRS := base load model rules rules/chrome render
 SRCS := $(sort $(wildcard src/*.c $(patsubst %,src/%/*.c,$(SRC_DIRS))))
-HDRS := $(wildcard src/*.h src/*/*.h)
+HDRS := $(wildcard src/*.h $(patsubst %,src/%/*.h,$(SRC_DIRS)))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(BUILD)/obj/templates.o
 TEMPLATES := $(sort $(wildcard templates/*))
@@ -86,7 +88,8 @@ UNIT = $(BUILD)/unit-tests
 
 all: $(BIN)
 
-$(BUILD)/obj/.dirs:
+# Redone when the Makefile changes: a new folder in SRC_DIRS gets its own.
+$(BUILD)/obj/.dirs: Makefile
 	@mkdir -p $(patsubst %,$(BUILD)/obj/%,$(SRC_DIRS))
 	@touch $@
 
@@ -179,7 +182,7 @@ FUZZ_OBJS := $(patsubst src/%.c,build-fuzz/obj/%.o,$(LIB_SRCS)) build-fuzz/obj/t
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(CPPFLAGS_CAIRO) -Isrc \
               -Ibuild $(PKG_CFLAGS) $(FUZZ_FLAGS)
 
-build-fuzz/obj/.dirs:
+build-fuzz/obj/.dirs: Makefile
 	@mkdir -p $(patsubst %,build-fuzz/obj/%,$(SRC_DIRS))
 	@touch $@
 

@@ -1,4 +1,4 @@
-/* chrome.h - the generic Chrome mode (rules/chrome.c): any Trace Event
+/* chrome.h - the generic Chrome mode (rules/chrome/): any Trace Event
  * Format trace, a figure of the window the author picks.  Its entry is
  * tf_mode_chrome in mode.h; these are its defaults, for --help and tests. */
 #ifndef TF_RULES_CHROME_H

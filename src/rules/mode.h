@@ -100,7 +100,7 @@ const struct tf_mode *tf_mode_by_name(const char *name);
 /* The mode --mode auto uses for a kind (NULL: none). */
 const struct tf_mode *tf_mode_for_kind(enum tf_trace_kind kind);
 
-/* The entries (rules/timeline.c, rules/pytorch.c, rules/chrome.c). */
+/* The entries (rules/timeline.c, rules/pytorch.c, rules/chrome/mode.c). */
 extern const struct tf_mode tf_mode_timeline;
 extern const struct tf_mode tf_mode_pytorch;
 extern const struct tf_mode tf_mode_chrome;

@@ -1,0 +1,303 @@
+/* chrome_int.h - the generic Chrome mode's own header: the state its files
+ * share and the functions they call in each other.  Private to
+ * src/rules/chrome/; everyone else sees rules/chrome.h and tf_mode_chrome.
+ *
+ * The mode turns any Trace Event Format trace into a figure of the window
+ * the author picks.  Pure rules: the loader (load/tef.c) hands over
+ * records in two passes (see load/tef.h); nothing here reads a file or
+ * draws.  The files, in the order the data flows:
+ *
+ *   events.c   the loader's sink: pass 1 (index) and pass 2 (collect) turn
+ *              records into what the other files keep; flow ends and arrows
+ *   lanes.c    who a lane is (processes, threads, metadata), its label,
+ *              the lane order and which lanes the figure draws
+ *   window.c   the window: --from/--to, --window-event, the far-clock
+ *              clusters, --pad
+ *   rows.c     a lane's slices in nesting rows, --depth, and the level of
+ *              detail (thin slices merged into dense spans)
+ *   colors.c   the colour of each bar and category
+ *   names.c    the texts: short names in bars, device paths, tooltips
+ *   stats.c    the overlap statistics and the GPU breakdown
+ *   mode.c     the state's life, the table entry and build()
+ *
+ * Time is in nanoseconds on the trace clock, as int64_t; the figure's x
+ * axis is in us, ms or s from the window start, whichever suits the span.
+ * Strings the figure shows (names, categories, args text) live once in
+ * c->strs and are kept as their ids.
+ *
+ * Ownership: struct chrome is made by the mode's begin() and freed by its
+ * release() (mode.c), which frees every array below.  Out of memory sets
+ * c->oom and the sink's callbacks then return false.
+ */
+#ifndef TF_RULES_CHROME_INT_H
+#define TF_RULES_CHROME_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/strtab.h"
+#include "model/figure.h"
+#include "model/trace.h"
+#include "rules/chrome.h"
+#include "rules/stats.h"
+
+/* Disjoint intervals pass 1 keeps of the events' extents (window.c). */
+#define TF_CHROME_CLUSTERS 64
+/* Bytes of a name in a tooltip (names.c; rows.c counts them). */
+#define TF_CHROME_TIP_NAME_MAX 400
+/* A colour slot with no colour (no cname, not yet chosen). */
+#define TF_CHROME_NO_COLOR UINT32_MAX
+
+/* --- who is who (lanes.c) ----------------------------------------------------- */
+
+struct proc {
+    struct tf_id pid;
+    char *pid_str;
+    char *name, *labels;
+    bool has_sort;
+    long long sort;
+    size_t n_drawn; /* its lanes with something drawn (set by build) */
+};
+
+struct thr {
+    size_t proc;
+    struct tf_id tid;
+    char *tid_str;
+    char *name;
+    bool has_sort;
+    long long sort;
+};
+
+/* --- pass 2: lanes, rows, bars (rows.c) ---------------------------------------- */
+
+/* A slice or instant waiting for its row. */
+struct pend {
+    int64_t t0, t1;
+    uint32_t name, cat, args;
+    uint32_t color; /* cname or TF_CHROME_NO_COLOR */
+    bool instant, open_end;
+    bool span; /* the profiler's own span (events.c) */
+};
+
+/* A bar ready for the figure. */
+struct obar {
+    int64_t t0, t1; /* clipped to the window */
+    int64_t busy;   /* dense: the time its slices cover */
+    uint32_t name, cat, args, color;
+    unsigned row;
+    uint32_t merged; /* 0: one slice */
+    bool clip_left, clip_right, instant;
+};
+
+/* What is being merged in one row. */
+struct acc {
+    bool on;
+    struct obar b;
+};
+
+struct lane {
+    size_t thread; /* index into thrs */
+    struct pend *pend;
+    size_t n_pend, cap_pend;
+    int64_t watermark; /* start of the last slice placed */
+    bool any_placed;
+    int64_t *row_end;  /* per row: end of its last slice */
+    size_t n_rows, cap_rows;
+    struct acc *acc;   /* per row */
+    size_t n_acc, cap_acc;
+    struct obar *bars;
+    size_t n_bars, cap_bars;
+    unsigned max_row;  /* deepest row used + 1 */
+    size_t n_slices, n_hidden;
+    /* Who it is, for the default rules (lanes.c): a hash of each of its
+     * first slices (name, start, end), and whether every slice is named
+     * "Total ..." (clang's summaries). */
+    uint64_t *sample;
+    size_t n_sample, cap_sample;
+    bool all_total;
+    bool all_span; /* every slice is the profiler's span */
+    /* the union of its slices in the window, for the statistics */
+    struct tf_ivset busy;
+    bool busy_sorted; /* busy is normalized: slices came in start order */
+};
+
+/* One end of a flow arrow (events.c). */
+struct flow_end {
+    char *id;
+    char ph;
+    size_t lane;
+    int64_t ts;
+    char bp;
+};
+
+/* An occurrence of --window-event (window.c). */
+struct occ {
+    int64_t t0, t1;
+};
+
+/* --- the state ------------------------------------------------------------------ */
+
+struct chrome {
+    const struct tf_opts *o;
+    /* pass 1: processes and threads (lanes.c) */
+    struct tf_strtab proc_keys, thr_keys;
+    struct proc *procs;
+    size_t n_procs, cap_procs;
+    struct thr *thrs;
+    size_t n_thrs, cap_thrs;
+    /* pass 1: where the time lies (window.c) */
+    struct {
+        int64_t lo, hi;
+        size_t count;
+    } clusters[TF_CHROME_CLUSTERS + 1];
+    size_t n_clusters;
+    int64_t gap;
+    size_t n_drawable;
+    struct occ *occ; /* a max-heap on t0 of the earliest K occurrences */
+    size_t n_occ, cap_occ, n_occ_all;
+    size_t n_stray;
+    /* the window (window.c) */
+    int64_t w0, w1, origin;
+    int64_t thr_ns; /* merging threshold (rows.c) */
+    /* pass 2 */
+    struct tf_strtab strs; /* names, categories, args text */
+    uint32_t empty;        /* the id of "" in strs */
+    struct lane *lanes;
+    size_t n_lanes, cap_lanes;
+    size_t *lane_of_thr; /* thread index -> lane + 1 */
+    size_t n_lane_of_thr, cap_lane_of_thr;
+    struct flow_end *flows;
+    size_t n_flows, cap_flows;
+    size_t n_late; /* slices that came after their time (rows.c) */
+    /* GPU work for the breakdown (the window's, or the trace's with
+     * --stats-scope trace): every counted event, compute, communication
+     * (stats.c) */
+    struct tf_ivset gpu_all, gpu_comp, gpu_comm;
+    size_t gpu_added; /* intervals added since the last normalize */
+    struct tf_buf tmp; /* scratch for any one call */
+    bool oom;
+};
+
+/* --- mode.c ---------------------------------------------------------------------- */
+
+/* strdup(s), NULL for NULL; sets c->oom when out of memory. */
+char *tf_chrome_strdup(struct chrome *c, const char *s);
+
+/* --- events.c: the loader's sink ------------------------------------------------------ */
+
+bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
+bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
+bool tf_chrome_finish(void *ctx, struct tf_diag *d);
+/* Arrows between the drawn lanes (fig_lane: lane index -> figure lane or
+ * SIZE_MAX); `per` is ns per axis unit.  False when out of memory. */
+bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *fig_lane,
+                          double per);
+
+/* --- lanes.c ---------------------------------------------------------------------- */
+
+/* The thread (pid, tid), created when new; SIZE_MAX when out of memory. */
+size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid);
+/* An M record: process and thread names, labels and sort indices. */
+void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r);
+/* The lane of thread t, created when new; NULL when out of memory. */
+struct lane *tf_chrome_lane_for(struct chrome *c, size_t t);
+/* Notes what the default rules need to know of a slice placed on ln (not
+ * an instant); false when out of memory. */
+bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p);
+/* A process's label, appended to out; true when it has a name. */
+bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out);
+/* The label of thread t's lane, "process / thread", in out. */
+void tf_chrome_lane_label(const struct chrome *c, size_t t, struct tf_buf *out);
+
+/* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
+struct chrome_pick {
+    size_t *lanes;       /* indices into c->lanes */
+    const char **rename; /* per picked lane: the LABEL of --lanes PATTERN=LABEL, or NULL */
+    size_t n;
+    size_t cap;          /* --max-lanes, or the default */
+    size_t n_cut;        /* lanes left out by the cap */
+    size_t n_by_default; /* lanes hidden by the default rules */
+};
+/* Orders the lanes with something drawn, applies --hide, the default
+ * rules, --lanes and the cap.  False with a message (nothing to draw,
+ * every lane hidden, no --lanes match, out of memory). */
+bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
+                          struct tf_diag *d);
+void tf_chrome_pick_fini(struct chrome_pick *p);
+
+/* --- window.c -------------------------------------------------------------------- */
+
+/* Pass 1: an event's extent [lo, hi]; a --window-event occurrence. */
+void tf_chrome_add_extent(struct chrome *c, int64_t lo, int64_t hi);
+void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1);
+/* The sink's window callback: fixes c->w0, c->w1 (and the merging
+ * threshold), or fails with a message. */
+bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
+
+/* --- rows.c ---------------------------------------------------------------------- */
+
+/* The merging threshold, c->thr_ns, once the window is known. */
+void tf_chrome_lod_threshold(struct chrome *c);
+/* A slice or instant for ln (in about start order); false when out of
+ * memory. */
+bool tf_chrome_rows_add(struct chrome *c, struct lane *ln, const struct pend *p);
+/* After pass 2: every slice of ln placed, its bars complete. */
+void tf_chrome_rows_finish(struct chrome *c, struct lane *ln);
+/* The deepest drawn bar of ln that holds time t (or, with `next`, the
+ * first that starts at or after it): its row, -1 when none. */
+int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next);
+/* ln's bars in row order, then by start. */
+void tf_chrome_sort_bars(struct lane *ln);
+/* Merges the picked lanes' bars coarser until the SVG would fit. */
+void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick);
+
+/* --- colors.c -------------------------------------------------------------------- */
+
+/* A category's colour for this figure. */
+struct cat_color {
+    uint32_t cat; /* id in c->strs */
+    uint32_t rgb;
+};
+
+/* The colour of one of Chrome's reserved colour names, else
+ * TF_CHROME_NO_COLOR. */
+uint32_t tf_chrome_cname_color(const char *cname);
+/* The colours of the categories the picked lanes draw (*out: caller
+ * frees); false when out of memory. */
+bool tf_chrome_color_categories(struct chrome *c, const size_t *pick, size_t n_pick,
+                                struct cat_color **out, size_t *n_out);
+/* The figure category of a bar (made at its first use) and the bar's fill
+ * and text colours; SIZE_MAX when out of memory. */
+size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
+                              struct tf_figure *f, const struct obar *ob,
+                              const struct cat_color *cc, size_t n_cc, uint32_t *rgb,
+                              uint32_t *label_rgb);
+
+/* --- names.c --------------------------------------------------------------------- */
+
+/* s without leading and trailing blanks, appended to out. */
+void tf_chrome_trimmed(const char *s, struct tf_buf *out);
+/* A process name as people say it (TensorFlow device paths shortened),
+ * appended to out. */
+void tf_chrome_process_name(const char *s, struct tf_buf *out);
+/* The id in c->strs of the args text a tooltip shows. */
+uint32_t tf_chrome_args_text(struct chrome *c, const struct tf_tef_rec *r);
+/* b's name, label and tooltip from ob (cat_label: its category's legend
+ * label); false when out of memory. */
+bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_bar *b,
+                        const struct obar *ob, const char *cat_label, double per,
+                        const char *unit);
+
+/* --- stats.c --------------------------------------------------------------------- */
+
+/* A record's GPU work within [lo, hi), for the breakdown. */
+void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi);
+/* The window's statistics of the picked lanes, and the --annotate line;
+ * false when out of memory. */
+bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
+                     const size_t *pick, size_t n_pick);
+
+#endif

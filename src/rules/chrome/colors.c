@@ -1,0 +1,202 @@
+/* colors.c - the generic Chrome mode's colours: Chrome's reserved colour
+ * names (cname), the palette of the categories profilers use and spare
+ * colours for the others, the figure category (and its legend label) of
+ * each bar, NCCL kernels apart from other kernels, --color rules, and a
+ * text colour that reads on each fill.  It does not decide which bars
+ * exist or what they say (rows.c, names.c).
+ */
+#include "rules/chrome/chrome_int.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+
+/* --- palettes ---------------------------------------------------------------------- */
+
+/* Chrome's reserved colour names, as trace-viewer draws them (FACTS 1.6);
+ * any other cname is ignored. */
+uint32_t tf_chrome_cname_color(const char *cname)
+{
+    static const struct {
+        const char *name;
+        uint32_t rgb;
+    } table[] = {
+        {"thread_state_uninterruptible", 0xB67D8F}, {"thread_state_iowait", 0xFF8C00},
+        {"thread_state_running", 0x7EC894},        {"thread_state_runnable", 0x85A0D2},
+        {"thread_state_sleeping", 0xF0F0F0},       {"thread_state_unknown", 0xC79B7D},
+        {"background_memory_dump", 0x00B4B4},      {"light_memory_dump", 0x0000B4},
+        {"detailed_memory_dump", 0xB400B4},        {"vsync_highlight_color", 0x0000FF},
+        {"generic_work", 0x7D7D7D},                {"good", 0x007D00},
+        {"bad", 0xB47D00},                         {"terrible", 0xB40000},
+        {"black", 0x000000},                       {"grey", 0xDDDDDD},
+        {"white", 0xFFFFFF},                       {"yellow", 0xFFFF00},
+        {"olive", 0x646400},                       {"rail_response", 0x4387FD},
+        {"rail_animation", 0xF44A3F},              {"rail_idle", 0xEE8E00},
+        {"rail_load", 0x0DA861},                   {"startup", 0xE6E600},
+        {"heap_dump_stack_frame", 0x808080},       {"heap_dump_object_type", 0x0000FF},
+        {"heap_dump_child_node_arrow", 0xCC6600},  {"cq_build_running", 0xFFFF77},
+        {"cq_build_passed", 0x99EE66},             {"cq_build_failed", 0xEE8888},
+        {"cq_build_abandoned", 0xBBBBBB},          {"cq_build_attempt_runnig", 0xDEDE4B},
+        {"cq_build_attempt_passed", 0x67DA23},     {"cq_build_attempt_failed", 0xC55151},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(cname, table[i].name) == 0)
+            return table[i].rgb;
+    return TF_CHROME_NO_COLOR;
+}
+
+/* Paul Tol's colour-blind-safe "muted" scheme for the categories profilers
+ * use (FACTS: Tol, SRON/EPS/TN/09-002, 2021). */
+static const struct {
+    const char *cat;
+    uint32_t rgb;
+} known_cats[] = {
+    {"kernel", 0x332288},          {"mtia_ccp_events", 0x332288},
+    {"collective_comm", 0xCC6677}, {"gpu_memcpy", 0x88CCEE},
+    {"gpu_memset", 0x44AA99},      {"cuda_runtime", 0xDDCC77},
+    {"cuda_driver", 0xDDCC77},     {"xpu_runtime", 0xDDCC77},
+    {"xpu_driver", 0xDDCC77},      {"mtia_runtime", 0xDDCC77},
+    {"privateuse1_runtime", 0xDDCC77}, {"privateuse1_driver", 0xDDCC77},
+    {"cpu_op", 0x117733},          {"user_annotation", 0xAA4499},
+    {"gpu_user_annotation", 0x882255}, {"python_function", 0x999933},
+    {"cuda_sync", 0xDDDDDD},       {"Trace", 0xDDDDDD},
+    {"overhead", 0xDDDDDD},
+};
+
+/* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,
+ * probing to the next free colour within one figure. */
+static const uint32_t spare_colors[8] = {
+    0x77AADD, 0xEE8866, 0xEEDD88, 0xFFAABB, 0x99DDFF, 0x44BB99, 0xBBCC33, 0xAAAA00,
+};
+
+#define NCCL_COLOR 0xCC6677u
+
+static bool known_color(const char *cat, uint32_t *rgb)
+{
+    for (size_t i = 0; i < sizeof known_cats / sizeof known_cats[0]; i++)
+        if (strcmp(cat, known_cats[i].cat) == 0) {
+            *rgb = known_cats[i].rgb;
+            return true;
+        }
+    return false;
+}
+
+/* --color rules: the first whose glob matches the name, or the category. */
+static bool rule_color(const struct tf_opts *o, const char *name, const char *cat,
+                       uint32_t *rgb)
+{
+    for (size_t i = 0; i < o->n_colors; i++)
+        if (fnmatch(o->colors[i].pattern, name, 0) == 0 ||
+            fnmatch(o->colors[i].pattern, cat, 0) == 0) {
+            *rgb = o->colors[i].rgb;
+            return true;
+        }
+    return false;
+}
+
+static uint32_t label_color_on(uint32_t rgb)
+{
+    double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
+}
+
+/* --- categories -------------------------------------------------------------------- */
+
+/* qsort has no context argument: the state whose strings it compares. */
+static const struct chrome *sort_ctx;
+
+static int by_cat_name(const void *x, const void *y)
+{
+    const struct chrome *c = sort_ctx;
+    const struct cat_color *a = x, *b = y;
+    return strcmp(tf_strtab_str(&c->strs, a->cat), tf_strtab_str(&c->strs, b->cat));
+}
+
+/* The categories' colours: the palette for known ones; the others sorted
+ * by name, each at its hash's slot of the spare colours or the next free
+ * one. */
+bool tf_chrome_color_categories(struct chrome *c, const size_t *pick, size_t n_pick,
+                                struct cat_color **out, size_t *n_out)
+{
+    struct cat_color *v = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < n_pick; i++) {
+        const struct lane *ln = &c->lanes[pick[i]];
+        for (size_t k = 0; k < ln->n_bars; k++) {
+            uint32_t cat = ln->bars[k].cat;
+            bool seen = false;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = v[j].cat == cat;
+            if (seen)
+                continue;
+            if (!TF_GROW(v, n, cap)) {
+                free(v);
+                return false;
+            }
+            v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
+        }
+    }
+    sort_ctx = c;
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_cat_name);
+    bool used[8] = {false};
+    size_t n_used = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *cat = tf_strtab_str(&c->strs, v[i].cat);
+        if (known_color(cat, &v[i].rgb))
+            continue;
+        size_t slot = tf_fnv1a(cat, strlen(cat)) % 8;
+        for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
+            slot = (slot + 1) % 8;
+        if (!used[slot])
+            n_used++;
+        used[slot] = true;
+        v[i].rgb = spare_colors[slot];
+    }
+    *out = v;
+    *n_out = n;
+    return true;
+}
+
+size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
+                              struct tf_figure *f, const struct obar *ob,
+                              const struct cat_color *cc, size_t n_cc, uint32_t *rgb,
+                              uint32_t *label_rgb)
+{
+    const char *name = tf_strtab_str(&c->strs, ob->name);
+    const char *cat = tf_strtab_str(&c->strs, ob->cat);
+    uint32_t cat_rgb = 0;
+    for (size_t i = 0; i < n_cc; i++)
+        if (cc[i].cat == ob->cat)
+            cat_rgb = cc[i].rgb;
+    char key[96];
+    bool nccl = strcmp(cat, "kernel") == 0 &&
+                (strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
+                 strstr(name, " nccl") != NULL);
+    if (nccl) {
+        cat_rgb = NCCL_COLOR;
+        snprintf(key, sizeof key, "cat/kernel/nccl");
+    } else {
+        snprintf(key, sizeof key, "cat/%s", *cat ? cat : "none");
+    }
+    size_t ci = tf_figure_category(f, key, cat_rgb);
+    if (ci == (size_t)-1)
+        return SIZE_MAX;
+    if (!f->cats[ci].name) {
+        f->cats[ci].name = tf_figure_str(f, cat);
+        f->cats[ci].label = tf_figure_str(f, nccl ? "NCCL kernel" : *cat ? cat : "(no category)");
+        if (!f->cats[ci].name || !f->cats[ci].label)
+            return SIZE_MAX;
+    }
+    uint32_t bar_rgb = f->cats[ci].color, rule;
+    if (rule_color(o, name, cat, &rule))
+        bar_rgb = rule;
+    else if (ob->color != TF_CHROME_NO_COLOR)
+        bar_rgb = ob->color;
+    *rgb = bar_rgb;
+    *label_rgb = label_color_on(bar_rgb);
+    return ci;
+}

@@ -1,0 +1,300 @@
+/* mode.c - the generic Chrome mode's entry: its state's life (made by
+ * begin(), which hands the loader its sink, and freed by release()), the
+ * tf_mode_chrome table entry, and build(), which turns what the passes
+ * kept into the figure model: the lanes picked, their bars merged to fit,
+ * coloured and named, the axis, legend, arrows, statistics and the notes
+ * on what is not drawn.  The rules themselves live in the other files of
+ * rules/chrome/ (chrome_int.h lists them); this one only puts them in
+ * order.  It does not read a file or draw.
+ */
+#include "rules/chrome/chrome_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/ticks.h"
+
+/* --- the state --------------------------------------------------------------------- */
+
+char *tf_chrome_strdup(struct chrome *c, const char *s)
+{
+    char *p = s ? strdup(s) : NULL;
+    if (s && !p)
+        c->oom = true;
+    return p;
+}
+
+static struct chrome *chrome_new(const struct tf_opts *o)
+{
+    struct chrome *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->o = o;
+    tf_strtab_init(&c->proc_keys);
+    tf_strtab_init(&c->thr_keys);
+    tf_strtab_init(&c->strs);
+    tf_buf_init(&c->tmp);
+    if (!tf_strtab_id(&c->strs, "", &c->empty)) {
+        tf_strtab_fini(&c->strs);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void chrome_free(struct chrome *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_procs; i++) {
+        free(c->procs[i].pid_str);
+        free(c->procs[i].name);
+        free(c->procs[i].labels);
+    }
+    for (size_t i = 0; i < c->n_thrs; i++) {
+        free(c->thrs[i].tid_str);
+        free(c->thrs[i].name);
+    }
+    for (size_t i = 0; i < c->n_lanes; i++) {
+        struct lane *ln = &c->lanes[i];
+        free(ln->pend);
+        free(ln->row_end);
+        free(ln->acc);
+        free(ln->bars);
+        free(ln->sample);
+        tf_ivset_fini(&ln->busy);
+    }
+    tf_ivset_fini(&c->gpu_all);
+    tf_ivset_fini(&c->gpu_comp);
+    tf_ivset_fini(&c->gpu_comm);
+    for (size_t i = 0; i < c->n_flows; i++)
+        free(c->flows[i].id);
+    free(c->flows);
+    free(c->procs);
+    free(c->thrs);
+    free(c->occ);
+    free(c->lanes);
+    free(c->lane_of_thr);
+    tf_strtab_fini(&c->proc_keys);
+    tf_strtab_fini(&c->thr_keys);
+    tf_strtab_fini(&c->strs);
+    tf_buf_fini(&c->tmp);
+    free(c);
+}
+
+/* --- the figure -------------------------------------------------------------------- */
+
+/* The axis unit for a span (ns): its name and ns per unit. */
+static void axis_unit(int64_t span, const char **unit, double *per)
+{
+    if (span >= 10000000000LL) {
+        *unit = "s";
+        *per = 1e9;
+    } else if (span >= 10000000LL) {
+        *unit = "ms";
+        *per = 1e6;
+    } else {
+        *unit = "\xC2\xB5s";
+        *per = 1e3;
+    }
+}
+
+/* One bar of the figure from a drawn one. */
+static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
+                    const struct obar *ob, const struct cat_color *cc, size_t n_cc, double per,
+                    const char *unit)
+{
+    uint32_t rgb, label_rgb;
+    size_t ci = tf_chrome_bar_category(c, o, f, ob, cc, n_cc, &rgb, &label_rgb);
+    if (ci == SIZE_MAX)
+        return false;
+    struct tf_bar *b = tf_figure_add_bar(f);
+    if (!b)
+        return false;
+    b->lane = f->n_lanes - 1;
+    b->row = ob->row;
+    b->cat = ci;
+    b->shape = ob->instant ? TF_SHAPE_INSTANT : ob->merged ? TF_SHAPE_DENSE : TF_SHAPE_SLICE;
+    b->merged = ob->merged;
+    b->busy = (double)ob->busy / per;
+    b->start_ms = (double)ob->t0 / 1e6;
+    b->dur_ms = (double)(ob->t1 - ob->t0) / 1e6;
+    b->x0 = (double)(ob->t0 - c->w0) / per;
+    b->x1 = (double)(ob->t1 - c->w0) / per;
+    b->clip_left = ob->clip_left;
+    b->clip_right = ob->clip_right;
+    b->color = rgb;
+    b->label_color = label_rgb;
+    return tf_chrome_bar_text(c, f, b, ob, f->cats[ci].label, per, unit);
+}
+
+static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
+                  struct tf_diag *d)
+{
+    struct chrome *c = in->trace->generic_state;
+    if (!c || !in->trace->generic)
+        return tf_diag_error(d, TF_EBADINPUT, "not read as a generic Chrome trace");
+    if (in->breakdown)
+        tf_diag_warn(d, "%s: the breakdown panel is drawn only for pipelined timelines",
+                     in->breakdown_file);
+    if (c->n_late)
+        tf_diag_warn(d, "%s: %zu slice%s came long after their time in the file; their rows "
+                        "may not show their nesting",
+                     in->file, c->n_late, c->n_late == 1 ? "" : "s");
+    struct chrome_pick pk;
+    if (!tf_chrome_pick_lanes(c, o, &pk, d)) {
+        tf_chrome_pick_fini(&pk);
+        return false;
+    }
+    const size_t *pick = pk.lanes;
+    size_t n_pick = pk.n;
+    size_t *fig_lane = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *fig_lane);
+    struct cat_color *cc = NULL;
+    size_t n_cc = 0;
+    struct tf_buf label;
+    tf_buf_init(&label);
+    bool ok = fig_lane != NULL;
+    for (size_t i = 0; ok && i < c->n_lanes; i++)
+        fig_lane[i] = SIZE_MAX;
+
+    tf_chrome_fit_budget(c, pick, n_pick);
+    ok = ok && tf_chrome_color_categories(c, pick, n_pick, &cc, &n_cc);
+
+    const char *unit;
+    double per;
+    int64_t span = c->w1 - c->w0;
+    axis_unit(span, &unit, &per);
+    f->mode = tf_mode_chrome.name;
+    f->schema = "tracefig-figure-2";
+    f->clock_unit = "us";
+    f->window_start = (double)c->w0 / 1e3;
+    f->window_end = (double)c->w1 / 1e3;
+    f->x_span = (double)span / per;
+    f->zigzag_amp = f->x_span * 0.004;
+    f->axis.unit = unit;
+    char title[32];
+    snprintf(title, sizeof title, "Time (%s)", unit);
+    f->axis.title = tf_figure_str(f, title);
+    double ticks[TF_TICKS_MAX];
+    size_t nt = tf_nice_ticks(0.0, f->x_span, 8, ticks, TF_TICKS_MAX);
+    ok = ok && f->axis.title && tf_figure_set_ticks(f, ticks, nt);
+
+    /* Lanes and their bars. */
+    unsigned total_rows = 0;
+    size_t n_hidden_rows = 0;
+    for (size_t i = 0; ok && i < n_pick; i++) {
+        struct lane *ln = &c->lanes[pick[i]];
+        const struct thr *th = &c->thrs[ln->thread];
+        tf_chrome_lane_label(c, ln->thread, &label);
+        struct tf_lane *fl = tf_figure_add_lane(f, NULL, pk.rename[i] ? pk.rename[i] : label.data);
+        if (!fl) {
+            ok = false;
+            break;
+        }
+        fig_lane[pick[i]] = f->n_lanes - 1;
+        n_hidden_rows += ln->n_hidden;
+        fl->rows = ln->max_row ? ln->max_row : 1;
+        total_rows += fl->rows;
+        fl->pid = c->procs[th->proc].pid;
+        fl->tid = th->tid;
+        if (fl->pid.kind == TF_ID_STR)
+            fl->pid.str = tf_figure_str(f, fl->pid.str);
+        if (fl->tid.kind == TF_ID_STR)
+            fl->tid.str = tf_figure_str(f, fl->tid.str);
+        tf_chrome_sort_bars(ln);
+        for (size_t k = 0; ok && k < ln->n_bars; k++)
+            ok = add_bar(c, o, f, &ln->bars[k], cc, n_cc, per, unit);
+    }
+    /* Legend: the categories drawn, in first-drawn order. */
+    for (size_t i = 0; ok && i < f->n_cats; i++)
+        ok = tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i);
+    ok = ok && (!o->flows || tf_chrome_add_arrows(c, f, fig_lane, per));
+    ok = ok && (o->no_stats || tf_chrome_stats(c, o, f, pick, n_pick));
+    /* Notes: what is not drawn, and how to draw it. */
+    char note[240];
+    if (ok && pk.n_cut) {
+        snprintf(note, sizeof note,
+                 "%zu more lane%s not drawn (at most %zu): choose with --lanes or --max-lanes",
+                 pk.n_cut, pk.n_cut == 1 ? "" : "s", pk.cap);
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
+    if (ok && pk.n_by_default) {
+        snprintf(note, sizeof note,
+                 "%zu lane%s that repeat%s others or only sum%s them up not drawn: "
+                 "--all-lanes draws them",
+                 pk.n_by_default, pk.n_by_default == 1 ? "" : "s",
+                 pk.n_by_default == 1 ? "s" : "", pk.n_by_default == 1 ? "s" : "");
+        ok = tf_figure_add_note(f, note);
+    }
+    if (ok && c->n_stray && !o->has_from && !o->has_to && !o->window_event) {
+        snprintf(note, sizeof note,
+                 "%zu event%s far from the rest (another clock?) left out of the window: "
+                 "--from/--to show them",
+                 c->n_stray, c->n_stray == 1 ? "" : "s");
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
+    if (ok && n_hidden_rows) {
+        snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn: --depth",
+                 n_hidden_rows, n_hidden_rows == 1 ? "" : "s",
+                 o->depth > 0 ? o->depth : (long long)TF_CHROME_DEPTH);
+        ok = tf_figure_add_note(f, note);
+    }
+    f->flame = true;
+    f->width_pt = 720;
+    f->height_pt = 60.0 + 15.0 * (double)total_rows + 40.0;
+    if (f->height_pt < 160)
+        f->height_pt = 160;
+    char dtitle[160];
+    snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
+             f->n_lanes == 1 ? "" : "s");
+    ok = ok && tf_figure_describe(f, dtitle, "Trace timeline");
+    tf_chrome_pick_fini(&pk);
+    free(fig_lane);
+    free(cc);
+    tf_buf_fini(&label);
+    return ok || tf_diag_oom(d, NULL);
+}
+
+/* --- the table entry --------------------------------------------------------------- */
+
+static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k,
+                  struct tf_diag *d)
+{
+    struct chrome *c = chrome_new(o);
+    if (!c)
+        return tf_diag_oom(d, NULL);
+    t->generic_state = c;
+    k->tef = (struct tf_tef_sink){
+        .index = tf_chrome_index,
+        .window = tf_chrome_window,
+        .collect = tf_chrome_collect,
+        .finish = tf_chrome_finish,
+        .ctx = c,
+        .args_pass1 = o->stats_trace_scope,
+    };
+    k->state = c;
+    return true;
+}
+
+static void end(struct tf_keep *k)
+{
+    (void)k; /* the state lives with the trace until the figure is built */
+}
+
+static void release(void *state)
+{
+    chrome_free(state);
+}
+
+const struct tf_mode tf_mode_chrome = {
+    .name = "chrome",
+    .summary = "any Chrome / Perfetto / PyTorch-profiler trace (Trace Event Format)",
+    .kind = TF_TRACE_CHROME,
+    .begin = begin,
+    .end = end,
+    .release = release,
+    .build = build,
+};

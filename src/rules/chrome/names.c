@@ -1,0 +1,455 @@
+/* names.c - the texts the generic Chrome mode shows: the short name inside
+ * a slice's bar (a C++ signature or a Python frame reduced to the
+ * function's name: tf_chrome_short_name, rules/chrome.h), process names
+ * as people say them (TensorFlow device paths), the args a tooltip lists,
+ * and each bar's name, label and tooltip.  It does not build lane labels
+ * from the metadata (lanes.c puts them together from these pieces) and
+ * chooses no colours.
+ */
+#include "rules/chrome/chrome_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/num.h"
+
+/* --- short names ------------------------------------------------------------------- */
+
+/* Name shortening (see chrome.h).  Brackets are matched as balanced groups;
+ * the "operator" tokens (operator(), operator<, operator->, ...) count as
+ * plain identifiers. */
+
+static bool ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$';
+}
+
+/* Length of an operator token at s ("operator()", "operator<<", ...), or 0. */
+static size_t operator_len(const char *s, size_t n)
+{
+    if (n < 9 || strncmp(s, "operator", 8) != 0 || (n > 8 && ident_char(s[8])))
+        return 0;
+    size_t i = 8;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i + 1 < n && s[i] == '(' && s[i + 1] == ')')
+        return i + 2;
+    if (i + 1 < n && s[i] == '[' && s[i + 1] == ']')
+        return i + 2;
+    static const char ops[] = "+-*/%^&|~!=<>,";
+    size_t k = i;
+    while (k < n && k < i + 3 && strchr(ops, s[k]) && s[k])
+        k++;
+    return k > i ? k : 0;
+}
+
+/* The index of the bracket matching the opening one at s[i], or n. */
+static size_t match_close(const char *s, size_t n, size_t i)
+{
+    int depth = 0;
+    for (size_t k = i; k < n; k++) {
+        size_t op = operator_len(s + k, n - k);
+        if (op) {
+            k += op - 1;
+            continue;
+        }
+        char c = s[k];
+        if (c == '(' || c == '<' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == '>' || c == ']' || c == '}') {
+            if (c == '>' && k > 0 && s[k - 1] == '-')
+                continue;
+            if (--depth == 0)
+                return k;
+        }
+    }
+    return n;
+}
+
+/* The index of the bracket opening the closing one at s[i] (backwards), or
+ * SIZE_MAX. */
+static size_t match_open(const char *s, size_t i)
+{
+    int depth = 0;
+    for (size_t k = i + 1; k-- > 0;) {
+        char c = s[k];
+        if (c == ')' || c == '>' || c == ']' || c == '}')
+            depth++;
+        else if (c == '(' || c == '<' || c == '[' || c == '{') {
+            if (--depth == 0)
+                return k;
+        }
+        if (k == 0)
+            break;
+    }
+    return SIZE_MAX;
+}
+
+static void put_span(char *out, size_t n, const char *s, size_t len)
+{
+    if (len >= n)
+        len = n - 1;
+    memcpy(out, s, len);
+    out[len] = '\0';
+}
+
+/* Python-ish names: "dir/file.py(12): fn", "nn.Module: Linear_0",
+ * "<built-in method add of ...>", "<built-in function linear>",
+ * "<class 'pkg.Name'>".  True when one matched (out filled). */
+static bool python_name(const char *name, char *out, size_t n)
+{
+    size_t len = strlen(name);
+    const char *py = strstr(name, ".py(");
+    if (py) {
+        const char *colon = strstr(py, "): ");
+        if (colon) {
+            snprintf(out, n, "%s", colon + 3);
+            return true;
+        }
+    }
+    if (strncmp(name, "nn.Module: ", 11) == 0) {
+        snprintf(out, n, "%s", name + 11);
+        return true;
+    }
+    static const char *const builtin[] = {"<built-in method ", "<built-in function "};
+    for (size_t b = 0; b < 2; b++) {
+        size_t bl = strlen(builtin[b]);
+        if (strncmp(name, builtin[b], bl) == 0) {
+            size_t e = bl;
+            while (e < len && name[e] != ' ' && name[e] != '>')
+                e++;
+            put_span(out, n, name + bl, e - bl);
+            return true;
+        }
+    }
+    if (strncmp(name, "<class '", 8) == 0 && len > 10 && name[len - 1] == '>' &&
+        name[len - 2] == '\'') {
+        size_t e = len - 2, b = e;
+        while (b > 8 && name[b - 1] != '.')
+            b--;
+        put_span(out, n, name + b, e - b);
+        return true;
+    }
+    return false;
+}
+
+void tf_chrome_short_name(const char *name, char *out, size_t n)
+{
+    if (n == 0)
+        return;
+    if (python_name(name, out, n))
+        return;
+    size_t len = strlen(name);
+    /* Trailing qualifiers. */
+    for (;;) {
+        while (len > 0 && name[len - 1] == ' ')
+            len--;
+        if (len >= 6 && strncmp(name + len - 6, " const", 6) == 0)
+            len -= 6;
+        else if (len >= 9 && strncmp(name + len - 9, " noexcept", 9) == 0)
+            len -= 9;
+        else if (len > 0 && name[len - 1] == '&')
+            len--;
+        else
+            break;
+    }
+    /* A signature ends in ')' whose '(' follows an identifier, '>' or an
+     * operator token directly. */
+    size_t open = len > 0 && name[len - 1] == ')' ? match_open(name, len - 1) : SIZE_MAX;
+    /* match_open does not know "operator<(": look for an operator token
+     * ending right before a '(' of the last group. */
+    for (size_t k = len >= 12 ? len - 12 : 0; open != SIZE_MAX && k < len; k++)
+        if (operator_len(name + k, len - k) && name[k + operator_len(name + k, len - k)] == '(' &&
+            k + operator_len(name + k, len - k) < open) {
+            open = k + operator_len(name + k, len - k);
+            break;
+        }
+    bool op_before = false;
+    for (size_t k = open != SIZE_MAX && open >= 12 ? open - 12 : 0; open != SIZE_MAX && k < open; k++)
+        op_before |= operator_len(name + k, open - k) == open - k;
+    if (open == SIZE_MAX || open == 0 ||
+        !(ident_char(name[open - 1]) || name[open - 1] == '>' || op_before)) {
+        snprintf(out, n, "%s", name);
+        return;
+    }
+    /* Whatever precedes the parameter list: the last depth-0 word. */
+    size_t end = open, start = 0;
+    for (size_t k = 0; k < end; k++) {
+        size_t op = operator_len(name + k, end - k);
+        if (op) {
+            k += op - 1;
+            continue;
+        }
+        char c = name[k];
+        if (c == '(' || c == '<' || c == '[' || c == '{') {
+            size_t m = match_close(name, end, k);
+            k = m < end ? m : end - 1;
+        } else if (c == ' ') {
+            start = k + 1;
+        }
+    }
+    /* Its depth-0 "::" parts: keep the last that names something (not a
+     * lambda, "operator()" or an anonymous namespace). */
+    size_t part_b[64], part_e[64], np = 0;
+    size_t b = start;
+    for (size_t k = start; k < end && np < 63; k++) {
+        size_t op = operator_len(name + k, end - k);
+        if (op) {
+            k += op - 1;
+            continue;
+        }
+        char c = name[k];
+        if (c == '(' || c == '<' || c == '[' || c == '{') {
+            size_t m = match_close(name, end, k);
+            k = m < end ? m : end - 1;
+        } else if (c == ':' && k + 1 < end && name[k + 1] == ':') {
+            part_b[np] = b, part_e[np] = k, np++;
+            b = k + 2;
+            k++;
+        }
+    }
+    part_b[np] = b, part_e[np] = end, np++;
+    size_t pick = np;
+    while (pick > 0) {
+        const char *p = name + part_b[pick - 1];
+        size_t pl = part_e[pick - 1] - part_b[pick - 1];
+        bool skip = pl == 0 || p[0] == '{' || p[0] == '(' ||
+                    (pl >= 10 && strncmp(p, "operator()", 10) == 0);
+        if (!skip)
+            break;
+        pick--;
+    }
+    if (pick == 0) {
+        snprintf(out, n, "%s", name);
+        return;
+    }
+    size_t pb = part_b[pick - 1], pe = part_e[pick - 1];
+    /* Without its template arguments ("fn<4, T>" -> "fn"); a generic
+     * "kernel" wrapper is named after its first template argument when
+     * that is a long identifier, else after its scope. */
+    size_t tb = pe;
+    for (size_t k = pb; k < pe; k++) {
+        if (operator_len(name + k, pe - k)) {
+            k += operator_len(name + k, pe - k) - 1;
+            continue;
+        }
+        if (name[k] == '<') {
+            tb = k;
+            break;
+        }
+    }
+    /* ... and without a parameter list of its own ("bar()"). */
+    if (tb == pe && pe > pb && name[pe - 1] == ')') {
+        size_t ob = match_open(name, pe - 1);
+        if (ob != SIZE_MAX && ob > pb)
+            tb = ob;
+    }
+    size_t bl = tb - pb;
+    bool wrapper = (bl == 6 && strncmp(name + pb, "kernel", 6) == 0) ||
+                   (bl == 6 && strncmp(name + pb, "Kernel", 6) == 0) ||
+                   (bl == 13 && strncmp(name + pb, "device_kernel", 13) == 0);
+    if (wrapper && tb < pe) {
+        size_t ab = tb + 1, ae = ab;
+        while (ae < pe && ident_char(name[ae]))
+            ae++;
+        if (ae - ab >= 8 && ae < pe && (name[ae] == '>' || name[ae] == ',')) {
+            put_span(out, n, name + ab, ae - ab);
+            return;
+        }
+        if (pick >= 2) {
+            size_t sb = part_b[pick - 2], se = part_e[pick - 2];
+            char scope[128];
+            size_t sl = se - sb;
+            size_t lt = sl;
+            for (size_t k = 0; k < sl; k++)
+                if (name[sb + k] == '<') {
+                    lt = k;
+                    break;
+                }
+            put_span(scope, sizeof scope, name + sb, lt);
+            snprintf(out, n, "%s::%.*s", scope, (int)bl, name + pb);
+            return;
+        }
+    }
+    put_span(out, n, name + pb, bl);
+}
+
+/* --- process names ----------------------------------------------------------------- */
+
+void tf_chrome_trimmed(const char *s, struct tf_buf *out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    tf_buf_putn(out, s, n);
+}
+
+/* A TensorFlow device path as people say it: "/job:localhost/replica:0/
+ * task:0/device:GPU:0 Compute" is "GPU:0 Compute", "/device:GPU:0/stream:15
+ * Compute" is "GPU:0/stream:15 Compute".  Other names stay as they are. */
+void tf_chrome_process_name(const char *s, struct tf_buf *out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (strncmp(s, "/job:", 5) != 0 && strncmp(s, "/device:", 8) != 0) {
+        tf_chrome_trimmed(s, out);
+        return;
+    }
+    struct tf_buf b;
+    tf_buf_init(&b);
+    bool first = true;
+    while (*s == '/') {
+        const char *seg = ++s;
+        while (*s && *s != '/')
+            s++;
+        size_t n = (size_t)(s - seg);
+        if ((n >= 4 && memcmp(seg, "job:", 4) == 0) || (n >= 8 && memcmp(seg, "replica:", 8) == 0) ||
+            (n >= 5 && memcmp(seg, "task:", 5) == 0))
+            continue;
+        if (n >= 7 && memcmp(seg, "device:", 7) == 0)
+            seg += 7, n -= 7;
+        if (!first)
+            tf_buf_putc(&b, '/');
+        tf_buf_putn(&b, seg, n);
+        first = false;
+    }
+    tf_buf_puts(&b, s);
+    tf_chrome_trimmed(b.data ? b.data : "", out);
+    if (b.oom)
+        out->oom = true;
+    tf_buf_fini(&b);
+}
+
+/* --- tooltips ---------------------------------------------------------------------- */
+
+/* The text of the args worth a tooltip: a few named ones, else the first
+ * few scalars. */
+uint32_t tf_chrome_args_text(struct chrome *c, const struct tf_tef_rec *r)
+{
+    if (!r->args)
+        return c->empty;
+    static const char *const useful[] = {"stream", "grid", "block", "correlation",
+                                         "External id", "bytes", "device", "Memcpy Bytes"};
+    struct tf_buf *b = &c->tmp;
+    tf_buf_clear(b);
+    tf_buf_putn(b, "", 0);
+    size_t shown = 0;
+    const unsigned char *p = r->args;
+    size_t n = r->args_len;
+    /* Named first, in the order above; else up to three scalars. */
+    for (int pass = 0; pass < 2 && shown < 4; pass++) {
+        for (size_t i = 0; i < n && shown < 4; i++) {
+            if (p[i] != '"')
+                continue;
+            size_t ke = i + 1;
+            while (ke < n && p[ke] != '"')
+                ke += p[ke] == '\\' ? 2 : 1;
+            if (ke >= n)
+                break;
+            size_t j = ke + 1;
+            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
+                j++;
+            if (j >= n || p[j] != ':') {
+                i = ke;
+                continue;
+            }
+            j++;
+            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
+                j++;
+            size_t ve = j;
+            bool scalar = j < n && p[j] != '{' && p[j] != '[';
+            if (j < n && p[j] == '"') {
+                ve = j + 1;
+                while (ve < n && p[ve] != '"')
+                    ve += p[ve] == '\\' ? 2 : 1;
+                ve++;
+            } else {
+                while (ve < n && p[ve] != ',' && p[ve] != '}' && p[ve] != ']')
+                    ve++;
+            }
+            size_t klen = ke - i - 1;
+            bool named = false;
+            for (size_t k = 0; k < sizeof useful / sizeof useful[0]; k++)
+                named |= strlen(useful[k]) == klen && memcmp(useful[k], p + i + 1, klen) == 0;
+            if (scalar && ve - j < 80 && (pass == 0 ? named : (!named && shown < 3))) {
+                if (shown)
+                    tf_buf_puts(b, ", ");
+                tf_buf_putn(b, (const char *)p + i + 1, klen);
+                tf_buf_puts(b, ": ");
+                if (p[j] == '"')
+                    tf_buf_putn(b, (const char *)p + j + 1, ve - j >= 2 ? ve - j - 2 : 0);
+                else
+                    tf_buf_putn(b, (const char *)p + j, ve - j);
+                shown++;
+            }
+            /* Skip the value (containers by bracket depth). */
+            if (!scalar) {
+                int depth = 0;
+                for (ve = j; ve < n; ve++) {
+                    if (p[ve] == '"') {
+                        ve++;
+                        while (ve < n && p[ve] != '"')
+                            ve += p[ve] == '\\' ? 2 : 1;
+                    } else if (p[ve] == '{' || p[ve] == '[') {
+                        depth++;
+                    } else if ((p[ve] == '}' || p[ve] == ']') && --depth == 0) {
+                        break;
+                    }
+                }
+            }
+            i = ve;
+        }
+        if (pass == 0 && shown)
+            break;
+    }
+    uint32_t id = c->empty;
+    if (b->oom || !tf_strtab_id(&c->strs, b->data ? b->data : "", &id))
+        c->oom = true;
+    return id;
+}
+
+bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_bar *b,
+                        const struct obar *ob, const char *cat_label, double per,
+                        const char *unit)
+{
+    const char *name = tf_strtab_str(&c->strs, ob->name);
+    const char *cat = tf_strtab_str(&c->strs, ob->cat);
+    struct tf_buf tip;
+    tf_buf_init(&tip);
+    char num[TF_NUM_MAX], num2[TF_NUM_MAX];
+    double len = (double)(ob->t1 - ob->t0);
+    if (ob->merged) {
+        b->name = cat_label;
+        tf_buf_printf(&tip, "%u %s slices \xC2\xB7 busy %s%% of %s %s", (unsigned)ob->merged,
+                      cat_label, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0),
+                      tf_fmt_num(num2, len / per, 3), unit);
+    } else {
+        b->name = tf_figure_str(f, name);
+        char shortn[128];
+        tf_chrome_short_name(name, shortn, sizeof shortn);
+        if (!ob->instant && *shortn && !(b->label = tf_figure_str(f, shortn)))
+            return false;
+        size_t nlen = strlen(name);
+        if (nlen > TF_CHROME_TIP_NAME_MAX) {
+            tf_buf_putn(&tip, name, TF_CHROME_TIP_NAME_MAX);
+            tf_buf_puts(&tip, "\xE2\x80\xA6");
+        } else {
+            tf_buf_puts(&tip, name);
+        }
+        if (*cat)
+            tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
+        tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
+                      tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit);
+        if (!ob->instant)
+            tf_buf_printf(&tip, " \xC2\xB7 %s %s", tf_fmt_num(num2, len / per, 3), unit);
+        const char *args = tf_strtab_str(&c->strs, ob->args);
+        if (*args)
+            tf_buf_printf(&tip, " \xC2\xB7 %s", args);
+    }
+    b->title = tf_figure_buf(f, &tip);
+    tf_buf_fini(&tip);
+    return b->name && b->title;
+}

@@ -1,0 +1,290 @@
+/* rows.c - the generic Chrome mode's rows and level of detail: each
+ * lane's slices and instants, as pass 2 hands them over, placed in nesting
+ * rows (a flame chart, --depth rows drawn), clipped to the window, and
+ * merged where they are too thin to draw apart.  It also keeps each
+ * lane's busy time for the statistics.  It does not decide which lanes
+ * are drawn (lanes.c) or what colour and text a bar gets (colors.c,
+ * names.c).
+ *
+ * Rows.  A lane's slices, in start order (ties: the longer first), each go
+ * to the first row that is free at their start: nested slices stack as a
+ * flame chart, and slices that overlap without nesting (they exist) go to
+ * the next free row rather than being dropped.  A lane's slices are sorted
+ * in batches of REORDER: the loader's order within a lane is nearly the
+ * time order in every trace seen, and a slice that comes later than that
+ * is still drawn, in the first row free at its start (counted in
+ * c->n_late, and said once, as its nesting may then be off).
+ *
+ * Level of detail.  In each row, a slice narrower than the merging
+ * threshold (TF_CHROME_LOD_PT at the output width) whose neighbour is as
+ * close joins a dense span, which keeps the count of its slices and the
+ * exact time they cover.  When the figure's SVG would still be larger
+ * than SVG_BUDGET bytes (an estimate per bar), the threshold doubles and
+ * the spans are merged again.
+ */
+#include "rules/chrome/chrome_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REORDER 8192
+#define SVG_BUDGET 270000 /* bytes: an SVG stays under 300 KB */
+
+/* The merging threshold once the window is known: TF_CHROME_LOD_PT of a
+ * plot about 640 pt wide. */
+void tf_chrome_lod_threshold(struct chrome *c)
+{
+    double thr = (double)(c->w1 - c->w0) * TF_CHROME_LOD_PT / 640.0;
+    c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
+}
+
+/* --- rows -------------------------------------------------------------------------- */
+
+/* A dense span or single slice leaves the row's accumulator. */
+static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
+{
+    struct acc *a = &ln->acc[row];
+    if (!a->on)
+        return;
+    a->on = false;
+    if (!TF_GROW(ln->bars, ln->n_bars, ln->cap_bars)) {
+        c->oom = true;
+        return;
+    }
+    ln->bars[ln->n_bars++] = a->b;
+}
+
+/* Places one slice (in start order) in its row, and merges it. */
+static void place(struct chrome *c, struct lane *ln, const struct pend *p)
+{
+    if (ln->any_placed && p->t0 < ln->watermark)
+        c->n_late++;
+    ln->watermark = p->t0;
+    ln->any_placed = true;
+    int64_t t0 = p->t0 < c->w0 ? c->w0 : p->t0;
+    int64_t t1 = p->open_end || p->t1 > c->w1 ? c->w1 : p->t1;
+    if (t1 < t0)
+        t1 = t0;
+    /* The lane's busy time (slices only), merged as it grows. */
+    if (!p->instant && t1 > t0 && !c->o->no_stats) {
+        struct tf_ivset *u = &ln->busy;
+        struct tf_ival *last = u->n ? &u->v[u->n - 1] : NULL;
+        if (last && t0 >= last->lo && t0 <= last->hi) {
+            if (t1 > last->hi)
+                last->hi = t1;
+        } else {
+            if (last && t0 < last->lo)
+                ln->busy_sorted = false;
+            if (!tf_ivset_add(u, t0, t1))
+                c->oom = true;
+        }
+    }
+    /* Its row: the first free at its start.  Instants go on row 0. */
+    unsigned row = 0;
+    if (!p->instant) {
+        while (row < ln->n_rows && ln->row_end[row] > p->t0)
+            row++;
+        if (row == ln->n_rows) {
+            if (!TF_GROW(ln->row_end, ln->n_rows, ln->cap_rows)) {
+                c->oom = true;
+                return;
+            }
+            ln->n_rows++;
+        }
+        ln->row_end[row] = p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0;
+    }
+    if (!p->instant && !tf_chrome_lane_note(c, ln, p))
+        return;
+    ln->n_slices++;
+    unsigned depth = c->o->depth > 0 ? (unsigned)c->o->depth : TF_CHROME_DEPTH;
+    if (row >= depth) {
+        ln->n_hidden++;
+        return;
+    }
+    if (row + 1 > ln->max_row)
+        ln->max_row = row + 1;
+    while (ln->n_acc <= row) {
+        if (!TF_GROW(ln->acc, ln->n_acc, ln->cap_acc)) {
+            c->oom = true;
+            return;
+        }
+        memset(&ln->acc[ln->n_acc++], 0, sizeof *ln->acc);
+    }
+    /* Instants merge among themselves on a row of their own (kept apart
+     * by the flag: a slice flushes pending instants and the other way). */
+    struct obar b = {
+        .t0 = t0,
+        .t1 = t1,
+        .busy = t1 - t0,
+        .name = p->name,
+        .cat = p->cat,
+        .args = p->args,
+        .color = p->color,
+        .row = row,
+        .clip_left = p->t0 < c->w0,
+        .clip_right = p->open_end || p->t1 > c->w1,
+        .instant = p->instant,
+    };
+    struct acc *a = &ln->acc[row];
+    bool thin = t1 - t0 < c->thr_ns;
+    if (a->on && thin && a->b.instant == b.instant && t0 - a->b.t1 < c->thr_ns &&
+        (a->b.t1 - a->b.t0 < c->thr_ns || a->b.merged)) {
+        if (!a->b.merged)
+            a->b.merged = 1;
+        a->b.merged++;
+        if (t1 > a->b.t1)
+            a->b.t1 = t1;
+        a->b.busy += t1 - t0;
+        a->b.clip_right = a->b.clip_right || b.clip_right;
+        return;
+    }
+    flush_acc(c, ln, row);
+    a->on = true;
+    a->b = b;
+    if (!thin)
+        flush_acc(c, ln, row);
+}
+
+static int by_start(const void *x, const void *y)
+{
+    const struct pend *a = x, *b = y;
+    if (a->t0 != b->t0)
+        return a->t0 < b->t0 ? -1 : 1;
+    /* Longer first, so a parent comes before the children it starts with;
+     * instants after slices. */
+    int64_t da = a->open_end ? INT64_MAX : a->t1 - a->t0;
+    int64_t db = b->open_end ? INT64_MAX : b->t1 - b->t0;
+    if (da != db)
+        return da > db ? -1 : 1;
+    if (a->instant != b->instant)
+        return a->instant ? 1 : -1;
+    return a->name < b->name ? -1 : a->name > b->name;
+}
+
+/* Sorts what waits and places the first `n` (all with n = SIZE_MAX). */
+static void drain(struct chrome *c, struct lane *ln, size_t n)
+{
+    if (ln->n_pend > 1)
+        qsort(ln->pend, ln->n_pend, sizeof *ln->pend, by_start);
+    if (n > ln->n_pend)
+        n = ln->n_pend;
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < n; i++)
+        place(c, ln, &ln->pend[i]);
+    memmove(ln->pend, ln->pend + n, (ln->n_pend - n) * sizeof *ln->pend);
+    ln->n_pend -= n;
+}
+
+bool tf_chrome_rows_add(struct chrome *c, struct lane *ln, const struct pend *p)
+{
+    if (!TF_GROW(ln->pend, ln->n_pend, ln->cap_pend))
+        return c->oom = true, false;
+    ln->pend[ln->n_pend++] = *p;
+    if (ln->n_pend >= REORDER)
+        drain(c, ln, REORDER / 2);
+    return !c->oom;
+}
+
+void tf_chrome_rows_finish(struct chrome *c, struct lane *ln)
+{
+    drain(c, ln, SIZE_MAX);
+    for (unsigned r = 0; r < ln->n_acc; r++)
+        flush_acc(c, ln, r);
+    if (!ln->busy_sorted)
+        tf_ivset_normalize(&ln->busy);
+    ln->busy_sorted = true;
+}
+
+/* --- bars -------------------------------------------------------------------------- */
+
+static int bar_order(const void *x, const void *y)
+{
+    const struct obar *a = x, *b = y;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    if (a->t0 != b->t0)
+        return a->t0 < b->t0 ? -1 : 1;
+    return (a->t1 > b->t1) - (a->t1 < b->t1);
+}
+
+void tf_chrome_sort_bars(struct lane *ln)
+{
+    if (ln->n_bars > 1)
+        qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
+}
+
+/* Re-merges a lane's bars with a coarser threshold (they are in row, then
+ * start order within each row once sorted). */
+static void coarsen(struct lane *ln, int64_t thr)
+{
+    if (ln->n_bars < 2)
+        return;
+    tf_chrome_sort_bars(ln);
+    size_t k = 0;
+    for (size_t i = 0; i < ln->n_bars; i++) {
+        struct obar *b = &ln->bars[i];
+        if (k > 0) {
+            struct obar *a = &ln->bars[k - 1];
+            bool thin_a = a->t1 - a->t0 < thr, thin_b = b->t1 - b->t0 < thr;
+            if (a->row == b->row && a->instant == b->instant && thin_a && thin_b &&
+                b->t0 - a->t1 < thr) {
+                uint32_t ma = a->merged ? a->merged : 1, mb = b->merged ? b->merged : 1;
+                a->merged = ma + mb;
+                a->busy += b->busy;
+                if (b->t1 > a->t1)
+                    a->t1 = b->t1;
+                a->clip_right = a->clip_right || b->clip_right;
+                continue;
+            }
+        }
+        ln->bars[k++] = *b;
+    }
+    ln->n_bars = k;
+}
+
+int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next)
+{
+    int best = -1;
+    int64_t best_t0 = INT64_MAX;
+    for (size_t k = 0; k < ln->n_bars; k++) {
+        const struct obar *b = &ln->bars[k];
+        if (b->instant)
+            continue;
+        if (!next && b->t0 <= t && t <= b->t1 && (int)b->row > best)
+            best = (int)b->row;
+        if (next && b->t0 >= t && b->t0 < best_t0) {
+            best_t0 = b->t0;
+            best = (int)b->row;
+        }
+    }
+    return best;
+}
+
+/* An estimate of a bar's bytes in the SVG: markup and its tooltip. */
+static size_t svg_cost(const struct chrome *c, const struct obar *b)
+{
+    size_t n = 240;
+    if (!b->merged) {
+        size_t name = strlen(tf_strtab_str(&c->strs, b->name));
+        n += 2 * (name < TF_CHROME_TIP_NAME_MAX ? name : TF_CHROME_TIP_NAME_MAX);
+        n += strlen(tf_strtab_str(&c->strs, b->args));
+    }
+    return n;
+}
+
+void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick)
+{
+    int64_t thr = c->thr_ns;
+    for (int round = 0; round < 40; round++) {
+        size_t bytes = 0;
+        for (size_t i = 0; i < n_pick; i++)
+            for (size_t k = 0; k < c->lanes[pick[i]].n_bars; k++)
+                bytes += svg_cost(c, &c->lanes[pick[i]].bars[k]);
+        if (bytes <= SVG_BUDGET)
+            break;
+        thr *= 2;
+        for (size_t i = 0; i < n_pick; i++)
+            coarsen(&c->lanes[pick[i]], thr);
+    }
+}

@@ -1,0 +1,241 @@
+/* window.c - the generic Chrome mode's window: which stretch of the trace
+ * the figure shows.  Pass 1 hands it every event's extent and every
+ * occurrence of --window-event; once the pass is over it fixes the window
+ * from --window-event (the K-th occurrence), or --from/--to, or the
+ * trace's main run of time, and pads it by --pad.  It parses the times of
+ * --from and --to (tf_chrome_parse_time, rules/chrome.h).  It does not
+ * choose lanes or clip slices to the window (events.c and rows.c do).
+ *
+ * Clusters.  A few events on another clock (days away) must not squash the
+ * default window.  Pass 1 keeps the events' extents as at most
+ * TF_CHROME_CLUSTERS disjoint intervals, merging any two closer than a gap
+ * that doubles whenever there would be more.  The default window is then
+ * grown from the cluster holding the most events towards its neighbours,
+ * taking in each one that holds at least 1 % of the events or lies closer
+ * than the span already taken; what is left out is counted (c->n_stray)
+ * and reported once by build().  The origin of --from and --to is the
+ * start of that window.
+ */
+#include "rules/chrome/chrome_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- times with units -------------------------------------------------------------------- */
+
+bool tf_chrome_parse_time(const char *s, int64_t *ns)
+{
+    char *end;
+    if (!s || !*s || !(s[0] == '-' || s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
+        return false;
+    /* Digits only, so no locale can change what strtod reads. */
+    size_t k = 0;
+    while (s[k] == '-' || s[k] == '.' || (s[k] >= '0' && s[k] <= '9'))
+        k++;
+    char num[64];
+    if (k == 0 || k >= sizeof num)
+        return false;
+    memcpy(num, s, k);
+    num[k] = '\0';
+    double v = strtod(num, &end);
+    if (end != num + k || !isfinite(v))
+        return false;
+    const char *u = s + k;
+    double scale;
+    if (*u == '\0' || strcmp(u, "ms") == 0)
+        scale = 1e6;
+    else if (strcmp(u, "us") == 0 || strcmp(u, "\xC2\xB5s") == 0)
+        scale = 1e3;
+    else if (strcmp(u, "ns") == 0)
+        scale = 1.0;
+    else if (strcmp(u, "s") == 0)
+        scale = 1e9;
+    else
+        return false;
+    double x = v * scale;
+    if (!(fabs(x) < 9e18))
+        return false;
+    *ns = (int64_t)llround(x);
+    return true;
+}
+
+/* --- pass 1: where the time lies --------------------------------------------------- */
+
+static void merge_clusters(struct chrome *c)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < c->n_clusters; i++) {
+        if (k && c->clusters[i].lo - c->clusters[k - 1].hi <= c->gap) {
+            if (c->clusters[i].hi > c->clusters[k - 1].hi)
+                c->clusters[k - 1].hi = c->clusters[i].hi;
+            c->clusters[k - 1].count += c->clusters[i].count;
+        } else {
+            c->clusters[k++] = c->clusters[i];
+        }
+    }
+    c->n_clusters = k;
+}
+
+void tf_chrome_add_extent(struct chrome *c, int64_t lo, int64_t hi)
+{
+    c->n_drawable++;
+    size_t n = c->n_clusters;
+    /* The common case: inside or next to the last cluster touched. */
+    for (size_t i = n; i-- > 0;) {
+        if (lo > c->clusters[i].hi + c->gap)
+            break;
+        if (hi >= c->clusters[i].lo - c->gap) {
+            if (lo < c->clusters[i].lo)
+                c->clusters[i].lo = lo;
+            if (hi > c->clusters[i].hi)
+                c->clusters[i].hi = hi;
+            c->clusters[i].count++;
+            /* It may now touch its neighbours. */
+            if ((i > 0 && c->clusters[i].lo - c->clusters[i - 1].hi <= c->gap) ||
+                (i + 1 < n && c->clusters[i + 1].lo - c->clusters[i].hi <= c->gap))
+                merge_clusters(c);
+            return;
+        }
+    }
+    /* A new cluster, in order. */
+    size_t at = n;
+    while (at > 0 && c->clusters[at - 1].lo > lo)
+        at--;
+    memmove(&c->clusters[at + 1], &c->clusters[at], (n - at) * sizeof c->clusters[0]);
+    c->clusters[at].lo = lo;
+    c->clusters[at].hi = hi;
+    c->clusters[at].count = 1;
+    c->n_clusters++;
+    while (c->n_clusters > TF_CHROME_CLUSTERS) {
+        c->gap = c->gap ? c->gap * 2 : 1000;
+        merge_clusters(c);
+    }
+}
+
+/* A --window-event occurrence: keep the K earliest starts. */
+void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
+{
+    size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
+    c->n_occ_all++;
+    if (c->n_occ == k) {
+        if (t0 >= c->occ[0].t0)
+            return;
+        /* Replace the root and sift down. */
+        c->occ[0].t0 = t0;
+        c->occ[0].t1 = t1;
+        for (size_t i = 0;;) {
+            size_t l = 2 * i + 1, r = l + 1, m = i;
+            if (l < c->n_occ && c->occ[l].t0 > c->occ[m].t0)
+                m = l;
+            if (r < c->n_occ && c->occ[r].t0 > c->occ[m].t0)
+                m = r;
+            if (m == i)
+                break;
+            struct occ tmp = c->occ[i];
+            c->occ[i] = c->occ[m];
+            c->occ[m] = tmp;
+            i = m;
+        }
+        return;
+    }
+    if (!TF_GROW(c->occ, c->n_occ, c->cap_occ)) {
+        c->oom = true;
+        return;
+    }
+    size_t i = c->n_occ++;
+    c->occ[i].t0 = t0;
+    c->occ[i].t1 = t1;
+    while (i > 0 && c->occ[(i - 1) / 2].t0 < c->occ[i].t0) {
+        struct occ tmp = c->occ[i];
+        c->occ[i] = c->occ[(i - 1) / 2];
+        c->occ[(i - 1) / 2] = tmp;
+        i = (i - 1) / 2;
+    }
+}
+
+/* --- the window ------------------------------------------------------------------ */
+
+static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_diag *d)
+{
+    const struct tf_opts *o = c->o;
+    if (c->n_drawable == 0)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "nothing to draw: no slices or instants (X, B/E, i events)");
+    /* The main run of clusters: from the fullest one outwards. */
+    size_t best = 0;
+    for (size_t i = 1; i < c->n_clusters; i++)
+        if (c->clusters[i].count > c->clusters[best].count)
+            best = i;
+    size_t a = best, b = best;
+    size_t min_count = c->n_drawable / 100;
+    for (;;) {
+        int64_t span = c->clusters[b].hi - c->clusters[a].lo;
+        bool grew = false;
+        if (a > 0 && (c->clusters[a - 1].count > min_count ||
+                      c->clusters[a].lo - c->clusters[a - 1].hi <= span)) {
+            a--;
+            grew = true;
+        }
+        span = c->clusters[b].hi - c->clusters[a].lo;
+        if (b + 1 < c->n_clusters && (c->clusters[b + 1].count > min_count ||
+                                      c->clusters[b + 1].lo - c->clusters[b].hi <= span)) {
+            b++;
+            grew = true;
+        }
+        if (!grew)
+            break;
+    }
+    for (size_t i = 0; i < c->n_clusters; i++)
+        if (i < a || i > b)
+            c->n_stray += c->clusters[i].count;
+    c->origin = c->clusters[a].lo;
+    int64_t end = c->clusters[b].hi;
+    int64_t w0 = c->origin, w1 = end;
+    if (o->window_event) {
+        size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
+        if (c->n_occ_all == 0)
+            return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event named \"%.200s\"",
+                                 o->window_event);
+        if (c->n_occ < k)
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "--window-event: only %zu events named \"%.200s\", not %zu",
+                                 c->n_occ_all, o->window_event, k);
+        w0 = c->occ[0].t0; /* the heap's root: the K-th earliest */
+        w1 = c->occ[0].t1;
+    } else {
+        if (o->has_from)
+            w0 = c->origin + o->from_ns;
+        if (o->has_to)
+            w1 = c->origin + o->to_ns;
+    }
+    if (o->pad_pct > 0) {
+        double pad = (double)(w1 - w0) * o->pad_pct / 100.0;
+        w0 -= (int64_t)llround(pad);
+        w1 += (int64_t)llround(pad);
+    }
+    if (w1 <= w0) {
+        if (w1 == w0 && !o->has_from && !o->has_to && !o->window_event) {
+            /* Only instants at one time: a window of 1 us around them. */
+            w0 -= 500;
+            w1 += 500;
+        } else {
+            return tf_diag_error(d, TF_EBADINPUT, "the window is empty (it ends where it starts)");
+        }
+    }
+    c->w0 = w0;
+    c->w1 = w1;
+    *lo = w0;
+    *hi = w1;
+    return true;
+}
+
+/* The window, and with it the level of detail's merging threshold. */
+bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    if (!choose_window(c, lo, hi, d))
+        return false;
+    tf_chrome_lod_threshold(c);
+    return true;
+}
