@@ -172,16 +172,38 @@ static const char *join_elided(struct tf_arena *a, const char *s, size_t head, s
     return r;
 }
 
-/* s elided in the middle to at most max code points, keeping its last
- * `tail` code points when that leaves a head of 3 or more. */
+/* s elided to at most max code points, keeping the part that tells it
+ * from its neighbours: its last `tail` code points (what follows the prefix
+ * it shares with one of them).  "head…tail" when the tail leaves a head of
+ * 3 or more; "hea…middle…" when the telling part is too long for that;
+ * otherwise halves around the middle. */
 static const char *elide_chars(struct tf_arena *a, const char *s, size_t max, size_t tail)
 {
     size_t n = n_chars(s);
     if (n <= max || max < 3)
         return s;
-    if (tail + 4 > max)
-        tail = (max - 1) / 2;
+    if (tail + 4 <= max)
+        return join_elided(a, s, max - 1 - tail, tail);
+    if (tail < n && n - tail >= 4 && max >= 8) {
+        /* hea…<the telling part, cut>… */
+        size_t from = char_off(s, n - tail), len = char_off(s + from, max - 5);
+        struct tf_buf b;
+        tf_buf_init(&b);
+        tf_buf_putn(&b, s, char_off(s, 3));
+        tf_buf_puts(&b, "\xE2\x80\xA6");
+        tf_buf_putn(&b, s + from, len);
+        tf_buf_puts(&b, "\xE2\x80\xA6");
+        const char *r = b.oom ? NULL : tf_arena_buf(a, &b);
+        tf_buf_fini(&b);
+        return r;
+    }
+    tail = (max - 1) / 2;
     return join_elided(a, s, max - 1 - tail, tail);
+}
+
+const char *tf_plan_elide_chars(struct tf_arena *a, const char *s, size_t max, size_t tail)
+{
+    return elide_chars(a, s, max, tail);
 }
 
 const char *tf_plan_elide(struct tf_arena *a, const char *s, double max_w, double size,
@@ -190,7 +212,7 @@ const char *tf_plan_elide(struct tf_arena *a, const char *s, double max_w, doubl
     if (width_of(s, size, bold) <= max_w)
         return s;
     size_t n = n_chars(s);
-    size_t tail = keep_tail < n ? n_chars(s + strlen(s) - keep_tail) : n / 2;
+    size_t tail = keep_tail && keep_tail < n ? keep_tail : n / 2;
     for (size_t max = n - 1; max >= 2; max--) {
         const char *e = elide_chars(a, s, max, tail);
         if (!e)
@@ -226,6 +248,29 @@ static size_t distinct_tail(const char *const *t, size_t lo, size_t hi, size_t i
     while (best > 0 && ((unsigned char)t[i][best] & 0xC0) == 0x80)
         best--;
     return n_chars(t[i] + best);
+}
+
+/* The code points at the end of legend entry i that tell it from the
+ * others (0: none shares a prefix with it). */
+static size_t legend_tail(const struct tf_figure *f, size_t i)
+{
+    const char **t = malloc((f->n_legend ? f->n_legend : 1) * sizeof *t);
+    if (!t)
+        return 0;
+    for (size_t k = 0; k < f->n_legend; k++)
+        t[k] = f->legend[k].label ? f->legend[k].label : "";
+    size_t tail = distinct_tail(t, 0, f->n_legend, i);
+    size_t n = n_chars(t[i]);
+    free(t);
+    return tail >= n ? 0 : tail;
+}
+
+const char *tf_plan_elide_distinct(struct tf_arena *a, const struct tf_figure *f, size_t i,
+                                   size_t max)
+{
+    const char *s = f->legend[i].label ? f->legend[i].label : "";
+    size_t tail = legend_tail(f, i);
+    return elide_chars(a, s, max, tail ? tail : n_chars(s) / 2);
 }
 
 bool tf_plan_label_levels(const struct tf_figure *f, size_t n, struct tf_arena *a,
@@ -802,14 +847,14 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
            : f->reference_layout ? (f->width_pt > 0 ? f->width_pt : R_DEFAULT_W)
                                  : TF_PLAN_DEFAULT_W;
     double fb = size->font_pt > 0 ? size->font_pt : tf_plan_default_font(p->W);
-    double fmin = L->font_min_pt;
+    double font_min = L->font_min_pt;
     p->font = fb;
     p->f_lane = fb;
     p->f_header = fb;
-    p->f_tick = fmax(fmin, 0.875 * fb);
+    p->f_tick = fmax(font_min, 0.875 * fb);
     p->f_axis = fmax(p->f_tick, fb);
     p->f_legend = p->f_tick;
-    p->f_inbar = fmax(fmin, 0.8 * fb);
+    p->f_inbar = fmax(font_min, 0.8 * fb);
     p->f_note = p->f_tick;
     F->margin = p->margin = fmax(1.5, 0.25 * fb);
     F->gap = 0.5 * fb;
@@ -835,7 +880,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     double text_room = avail_w - 2 * p->legend.pad - p->legend.handle_w - p->legend.textpad;
     for (size_t i = 0; i < f->n_legend; i++)
         if (!(p->legend.text[i] = tf_plan_elide(&p->arena, p->legend.text[i], text_room,
-                                                p->f_legend, false, 0)))
+                                                p->f_legend, false, legend_tail(f, i))))
             return false;
     double below = axis_h;
     if (p->bottom_legend) {
@@ -903,7 +948,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         double band_top = y;
         if (hd != (size_t)-1 && hd != last_header && p->labels != TF_LABELS_NONE) {
             struct tf_plan_header *h = &p->headers[p->n_headers++];
-            if (!(h->text = tf_plan_elide(&p->arena, F->lv.headers[hd], p->W - 2 * m,
+            double hx = p->labels == TF_LABELS_ABOVE ? p->plot.x0 + 1 : m;
+            if (!(h->text = tf_plan_elide(&p->arena, F->lv.headers[hd], p->W - m - hx,
                                           p->f_header, true, 0)))
                 return false;
             h->first = i;
@@ -959,7 +1005,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         if (p->panel_below) {
             y += 0.6 * fb;
             p->pbox.x0 = p->plot.x0;
-            p->pbox.x1 = p->plot.x1;
+            p->pbox.x1 = fmin(p->plot.x1, p->W - m - tf_text_width("100", p->f_tick, false) / 2);
             p->pbox.y0 = y;
             y += plh + 0.5 * fb + 1.6 * fb;
             p->pbox.y1 = y;

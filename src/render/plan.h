@@ -171,8 +171,15 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n_lanes, struct tf_a
                           struct tf_label_levels *out);
 void tf_label_levels_fini(struct tf_label_levels *l);
 
+/* s elided to at most max code points keeping its last `tail` (plan.c
+ * says how); legend entry i of f elided to max code points, keeping the
+ * part that tells it from the other entries.  Into the arena. */
+const char *tf_plan_elide_chars(struct tf_arena *a, const char *s, size_t max, size_t tail);
+const char *tf_plan_elide_distinct(struct tf_arena *a, const struct tf_figure *f, size_t i,
+                                   size_t max);
+
 /* Middle elision of s to at most max_w points at `size` (bold or not),
- * keeping `keep_tail` bytes of its end when it can; into the arena. */
+ * keeping `keep_tail` code points of its end when it can (0: halves); into the arena. */
 const char *tf_plan_elide(struct tf_arena *a, const char *s, double max_w, double size,
                           bool bold, size_t keep_tail);
 

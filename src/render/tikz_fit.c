@@ -101,11 +101,17 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
             tf_buf_puts(b, "%\n");
         }
         for (size_t h = 0; h < lv.n_headers && ok; h++) {
-            const char *e = tf_plan_elide(&a, lv.headers[h], 0.9 * p->W, p->f_header, true, 0);
-            ok = e != NULL;
-            tf_buf_printf(b, "\\tracefigheader{%zu}{", h);
-            tz_text(b, e ? e : "");
-            tf_buf_puts(b, "}%\n");
+            tf_buf_printf(b, "\\tracefigheader{%zu}", h);
+            static const unsigned chars[3] = {0, 40, 24};
+            for (int k = 0; k < 3 && ok; k++) {
+                const char *e = k ? tf_plan_elide_chars(&a, lv.headers[h], chars[k], 0)
+                                  : lv.headers[h];
+                ok = e != NULL;
+                tf_buf_putc(b, '{');
+                tz_text(b, e ? e : "");
+                tf_buf_putc(b, '}');
+            }
+            tf_buf_puts(b, "%\n");
         }
     }
     tf_label_levels_fini(&lv);
@@ -181,6 +187,8 @@ static void emit_data(struct tikz *t)
             struct style *s = tz_slice_style(t, &bd->slices[i]);
             tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
             tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
+            tf_buf_puts(b, "}{");
+            tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
             tf_buf_puts(b, "}%\n");
         }
         tf_buf_puts(b, "\\def\\tracefigfslices{%\n");
@@ -207,12 +215,19 @@ static void emit_data(struct tikz *t)
         tf_buf_puts(b, "}%\n");
     } else if (f->n_legend) {
         tf_buf_puts(b, "% Legend entries: the style of the swatch, and the label.\n");
+        struct tf_arena a;
+        tf_arena_init(&a);
         for (size_t i = 0; i < f->n_legend; i++) {
             struct style *s = tz_legend_style(t, i);
+            const char *l = f->legend[i].label ? f->legend[i].label : "";
+            const char *e = tf_plan_elide_distinct(&a, f, i, 28);
             tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
-            tz_text(b, f->legend[i].label ? f->legend[i].label : "");
+            tz_text(b, l);
+            tf_buf_puts(b, "}{");
+            tz_text(b, e ? e : l);
             tf_buf_puts(b, "}%\n");
         }
+        tf_arena_fini(&a);
     }
     if (tz_annotated(f)) {
         tf_buf_puts(b, "\\def\\tracefigannottext{");
