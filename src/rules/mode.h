@@ -65,6 +65,9 @@ struct tf_opts {
     bool stats_trace_scope;            /* --stats-scope trace: the GPU breakdown of the
                                           whole trace, not of the window */
     bool no_stats;                     /* TRACEFIG_STATS=off (make bench): compute none */
+    /* The plot's width at the size asked (render/plan.h), points: the
+     * level of detail merges what is thinner than a point of it. */
+    double plot_w_pt;
 };
 
 /* What a mode builds from. */
