@@ -130,6 +130,9 @@ static void print_help(void)
            "                          for the -o given (none by default)\n"
            "  --stats-scope SCOPE     the GPU breakdown of the 'window' (default) or of\n"
            "                          the whole 'trace'\n"
+           "  --stats-compat hta      the GPU breakdown and comm/compute overlap exactly as\n"
+           "                          HTA's TraceAnalysis computes them (its rounding,\n"
+           "                          step filter and kernel classes; tracefig(1))\n"
            "  --group NAME=PATTERN,...\n"
            "                          also report the group of the lanes whose label\n"
            "                          matches a glob; repeat for more groups\n"
@@ -422,7 +425,7 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
             "num-candidates", "focus-candidate", "breakdown-file", "breakdown",
             "min-runtime-pct", "legend-y", "dpi", "mode", "from", "to", "window-event",
             "occurrence", "pad", "lanes", "hide", "max-lanes", "depth", "color",
-            "stats-scope", "group", NULL,
+            "stats-scope", "stats-compat", "group", NULL,
         };
         bool known = false;
         for (size_t k = 0; with_value[k]; k++)
@@ -549,6 +552,12 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
                                    val);
             c->rules.stats_trace_scope = val[0] == 't';
             tf_buf_puts(&c->cmdline, " --stats-scope");
+            record_arg(c, val, false);
+        } else if (strcmp(name, "stats-compat") == 0) {
+            if (strcmp(val, "hta") != 0 && strcmp(val, "none") != 0)
+                return usage_error(d, "--stats-compat: expected hta or none, got '%.200s'", val);
+            c->rules.stats_compat_hta = val[0] == 'h';
+            tf_buf_puts(&c->cmdline, " --stats-compat");
             record_arg(c, val, false);
         } else if (strcmp(name, "group") == 0) {
             if (!add_group(c, val, d))

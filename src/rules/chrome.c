@@ -52,6 +52,7 @@
 #include "base/jsonlite.h"
 #include "base/num.h"
 #include "base/strtab.h"
+#include "rules/hta.h"
 #include "rules/stats.h"
 #include "rules/ticks.h"
 
@@ -482,6 +483,7 @@ struct chrome {
      * --stats-scope trace): every counted event, compute, communication */
     struct tf_ivset gpu_all, gpu_comp, gpu_comm;
     size_t gpu_added; /* intervals added since the last normalize */
+    struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
     struct tf_buf tmp;
     bool oom;
 };
@@ -814,12 +816,14 @@ static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
     (void)d;
+    if (c->hta && !tf_hta_rec(c->hta, r))
+        return c->oom = true, false;
     switch (r->kind) {
     case TF_TEF_META:
         meta(c, r);
         break;
     case TF_TEF_SLICE:
-        if (c->o->stats_trace_scope)
+        if (c->o->stats_trace_scope && !c->hta)
             gpu_event(c, r, INT64_MIN, INT64_MAX);
         if (profiler_span(r))
             break;
@@ -1216,7 +1220,7 @@ static bool collect_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d
             return !c->oom;
     }
 slice:
-    if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope)
+    if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope && !c->hta)
         gpu_event(c, r, c->w0, c->w1);
     if (r->kind == TF_TEF_ASYNC && !c->o->async)
         return true;
@@ -1672,6 +1676,7 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->thr_keys);
     tf_strtab_fini(&c->strs);
     tf_buf_fini(&c->tmp);
+    tf_hta_free(c->hta);
     free(c);
 }
 
@@ -1681,6 +1686,8 @@ static bool window_cb(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
 {
     struct chrome *c = ctx;
     if (!choose_window(ctx, lo, hi, d))
+        return false;
+    if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
         return false;
     double thr = (double)(c->w1 - c->w0) * TF_CHROME_LOD_PT / 640.0;
     c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
@@ -1694,13 +1701,19 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
     if (!c)
         return tf_diag_oom(d, NULL);
     t->generic_state = c;
+    if (o->stats_compat_hta && !o->no_stats && !(c->hta = tf_hta_new()))
+        return tf_diag_oom(d, NULL);
     k->tef = (struct tf_tef_sink){
         .index = index_rec,
         .window = window_cb,
         .collect = collect_rec,
         .finish = finish_rec,
         .ctx = c,
-        .args_pass1 = o->stats_trace_scope,
+        .args_pass1 = o->stats_trace_scope || c->hta,
+        .columns = c->hta ? tf_hta_columns(c->hta) : NULL,
+        .top_key = c->hta ? "distributedInfo" : NULL,
+        .top = tf_hta_top,
+        .top_ctx = c->hta,
     };
     k->state = c;
     return true;
@@ -1812,7 +1825,9 @@ static bool chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_fi
     for (size_t g = 0; ok && g < n_groups; g++)
         groups[g].label = labels.data + at[g];
     ok = ok && tf_stats_fill(f, &clk, sets, groups, n_groups, o);
-    if (ok && c->gpu_all.n) {
+    if (c->hta) {
+        ok = ok && tf_hta_fill(c->hta, f, o->stats_trace_scope, c->w0, c->w1);
+    } else if (ok && c->gpu_all.n) {
         tf_ivset_normalize(&c->gpu_all);
         tf_ivset_normalize(&c->gpu_comp);
         tf_ivset_normalize(&c->gpu_comm);
