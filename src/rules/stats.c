@@ -18,6 +18,7 @@
 
 #include "base/buf.h"
 #include "base/num.h"
+#include "rules/hta.h"
 
 /* --- interval sets ------------------------------------------------------------- */
 
@@ -329,11 +330,6 @@ bool tf_stats_add_candidate(struct tf_figure *f, const struct tf_stats_clock *c,
     return true;
 }
 
-static bool starts_with(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
 enum tf_kernel_class tf_stats_kernel_class(const char *name, const char *cat)
 {
     if (!name)
@@ -341,12 +337,16 @@ enum tf_kernel_class tf_stats_kernel_class(const char *name, const char *cat)
     size_t n = strlen(name);
     if ((cat && strcmp(cat, "cuda_sync") == 0) || (n >= 4 && strcmp(name + n - 4, "Sync") == 0))
         return TF_KERNEL_NONE;
-    if (starts_with(name, "nccl") || starts_with(name, "hip") || starts_with(name, "hccl") ||
-        strstr(name, "ncclKernel"))
+    switch (tf_hta_kernel_type(name)) {
+    case TF_HTA_COMM:
         return TF_KERNEL_COMM;
-    if (starts_with(name, "Memcpy") || starts_with(name, "Memset") || starts_with(name, "dma"))
+    case TF_HTA_MEMORY:
         return TF_KERNEL_MEMORY;
-    return TF_KERNEL_COMPUTE;
+    case TF_HTA_COMPUTE:
+        return TF_KERNEL_COMPUTE;
+    default:
+        return TF_KERNEL_OTHER;
+    }
 }
 
 void tf_stats_gpu_breakdown(struct tf_figure *f, const struct tf_stats_clock *c,
