@@ -9,7 +9,7 @@
  * where the sort put it among rows of the same start.  pandas sorts with
  * NumPy's quicksort, an introsort that is not stable, so the order of
  * ties is NumPy's and nobody else's: this file sorts the same way
- * (median-of-three partitions, insertion sort below 17 items, a heapsort
+ * (median-of-three partitions, insertion sort from 16 items down, a heapsort
  * after 2 log2(n) levels) so that its ties come out as NumPy's do.  The
  * unit tests compare it with NumPy on arrays full of ties.
  */
@@ -67,7 +67,7 @@ static void heap_argsort(const double *v, size_t *idx, size_t n)
     }
 }
 
-enum { SMALL = 16, STACK = 128 };
+enum { SMALL = 15, STACK = 128 };
 
 void tf_hta_argsort(const double *v, size_t *idx, size_t n)
 {
