@@ -96,10 +96,11 @@ struct tf_hta_iv {
 };
 
 /* HTA's merge_kernel_intervals: `in` (n rows) sorted as tf_hta_argsort
- * sorts their starts, merged where a start is not after every earlier
- * end (a negative interval that starts after them stays apart), into out
- * (room for n), sorted again by start; returns the count. */
-size_t tf_hta_merge(const struct tf_hta_iv *in, size_t n, struct tf_hta_iv *out);
+ * sorts their starts (that order into `order` when not NULL), merged where
+ * a start is not after every earlier end (a negative interval that starts
+ * after them stays apart), into out (room for n), sorted again by start;
+ * returns the count (SIZE_MAX when out of memory). */
+size_t tf_hta_merge(const struct tf_hta_iv *in, size_t n, struct tf_hta_iv *out, size_t *order);
 
 /* The results of HTA's two functions on the kernel rows `k` (n, in HTA's
  * row order) with their types. */

@@ -142,7 +142,7 @@ void tf_hta_argsort(const double *v, size_t *idx, size_t n)
     }
 }
 
-size_t tf_hta_merge(const struct tf_hta_iv *in, size_t n, struct tf_hta_iv *out)
+size_t tf_hta_merge(const struct tf_hta_iv *in, size_t n, struct tf_hta_iv *out, size_t *order)
 {
     if (n == 0)
         return 0;
@@ -157,6 +157,8 @@ size_t tf_hta_merge(const struct tf_hta_iv *in, size_t n, struct tf_hta_iv *out)
     for (size_t i = 0; i < n; i++)
         ts[i] = in[i].ts;
     tf_hta_argsort(ts, idx, n);
+    if (order)
+        memcpy(order, idx, n * sizeof *idx);
     /* A group starts where ts > the running maximum of the earlier ends
      * (pandas: (ts > end.shift().cummax()).cumsum()); its start is its
      * first row's, its end the largest. */
@@ -211,7 +213,7 @@ static size_t merge_type(const struct tf_hta_iv *k, const unsigned char *type, s
     for (size_t i = 0; i < n; i++)
         if (type[i] == want)
             sel[c++] = k[i];
-    size_t m = tf_hta_merge(sel, c, *out);
+    size_t m = tf_hta_merge(sel, c, *out, NULL);
     free(sel);
     return m;
 }
@@ -271,21 +273,19 @@ bool tf_hta_numbers(const struct tf_hta_iv *k, const unsigned char *type, size_t
         return true;
     /* get_temporal_breakdown: every kernel, then the compute ones in the
      * order the first sort left them. */
-    double *ts = calloc(n, sizeof *ts);
     size_t *idx = malloc(n * sizeof *idx);
     struct tf_hta_iv *sorted = malloc(n * sizeof *sorted), *all = malloc(n * sizeof *all);
     unsigned char *stype = malloc(n);
     struct tf_hta_iv *comp = NULL, *comp2 = NULL, *comm = NULL;
-    bool ok = ts && idx && sorted && all && stype;
+    bool ok = idx && sorted && all && stype;
     if (ok) {
-        for (size_t i = 0; i < n; i++)
-            ts[i] = k[i].ts;
-        tf_hta_argsort(ts, idx, n);
-        for (size_t i = 0; i < n; i++) {
+        /* merge_kernel_intervals sorts the frame in place: the compute
+         * rows are then taken in that order, and sorted once more. */
+        size_t m = tf_hta_merge(k, n, all, idx);
+        for (size_t i = 0; m != SIZE_MAX && i < n; i++) {
             sorted[i] = k[idx[i]];
             stype[i] = type[idx[i]];
         }
-        size_t m = tf_hta_merge(sorted, n, all);
         size_t mc = m == SIZE_MAX ? SIZE_MAX : merge_type(sorted, stype, n, TF_HTA_COMPUTE, &comp);
         ok = m != SIZE_MAX && mc != SIZE_MAX;
         if (ok) {
@@ -304,7 +304,6 @@ bool tf_hta_numbers(const struct tf_hta_iv *k, const unsigned char *type, size_t
         size_t nc = np == SIZE_MAX ? SIZE_MAX : merge_type(k, type, n, TF_HTA_COMM, &comm);
         ok = np != SIZE_MAX && nc != SIZE_MAX && overlap(comm, nc, comp2, np, out);
     }
-    free(ts);
     free(idx);
     free(sorted);
     free(all);
