@@ -105,9 +105,19 @@ for d in "$root"/tests/golden/*/; do
     case_ "golden-$(basename "$d")" "$d" "$@" $extra
 done
 
+# --stats-compat hta (issue 20): the same checks on a trace of the
+# project's own; the table, the CSV and the JSON say "compat" alike.
+gen="$tmp/gen-hta.json"
+if "$py" "$root/tests/tools/gentrace.py" hta --case kineto-frac --seed 1 --out "$gen"; then
+    case_ compat-hta "$tmp" "$gen" --stats-compat hta --stats-scope trace
+    case_ compat-hta-window "$tmp" "$gen" --stats-compat hta --from 5ms --to 15ms
+else
+    bad "gentrace.py hta failed"
+fi
+
 # The options themselves.
 v2="$ex/overlap_timeline_v2.json"
-for bad_args in "--stats=xml" "--stats-scope all" "--group noequals" "--group =GPU*" \
+for bad_args in "--stats=xml" "--stats-scope all" "--stats-compat HTA" "--group noequals" "--group =GPU*" \
     "--group x=,," "--annotate=yes"; do
     # shellcheck disable=SC2086
     "$bin" "$v2" $bad_args -o "$tmp/x.json" >/dev/null 2>&1
