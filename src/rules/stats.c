@@ -58,11 +58,26 @@ static int cmp_ival(const void *a, const void *b)
 
 void tf_ivset_normalize(struct tf_ivset *s)
 {
-    bool sorted = true;
-    for (size_t i = 1; i < s->n && sorted; i++)
-        sorted = s->v[i - 1].lo <= s->v[i].lo;
-    if (!sorted)
-        qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+    /* A set normalized before and added to since is a sorted run and a
+     * tail: sort the tail alone and merge the two (linear), so that
+     * normalizing a growing set now and then costs little more than
+     * adding to it. */
+    size_t p = 1;
+    while (p < s->n && s->v[p - 1].lo <= s->v[p].lo)
+        p++;
+    if (p < s->n) {
+        qsort(s->v + p, s->n - p, sizeof *s->v, cmp_ival);
+        struct tf_ival *m = malloc(s->n * sizeof *m);
+        if (m) {
+            size_t i = 0, j = p, o = 0;
+            while (i < p || j < s->n)
+                m[o++] = j >= s->n || (i < p && s->v[i].lo <= s->v[j].lo) ? s->v[i++] : s->v[j++];
+            memcpy(s->v, m, s->n * sizeof *m);
+            free(m);
+        } else {
+            qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+        }
+    }
     size_t k = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (k > 0 && s->v[i].lo <= s->v[k - 1].hi) {
