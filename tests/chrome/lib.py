@@ -15,6 +15,7 @@ empty when tracefig failed).  A check.py does
 
 and every failed expectation is printed; done() exits 1 when any failed.
 """
+import decimal
 import json
 import re
 import sys
@@ -132,6 +133,139 @@ def samples(label):
         return []
     w0 = model()["window"]["start_us"]
     return [(t - w0, v) for t, v in l["samples"]]
+
+
+# --- counters, computed here from the trace itself ----------------------------
+
+def _number(v):
+    """A counter value as Perfetto's importer reads it: a number, or a
+    string holding one (blanks and a '+' allowed); None for null (a stop);
+    False for anything else (left out)."""
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str) and re.fullmatch(r"[ \t]*\+?-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?[ \t]*", v):
+        return float(v.strip().lstrip("+"))
+    return False
+
+
+def trace_series(path="trace.json"):
+    """Every C series of the trace: {(pid, label): [(ts_us, idx, value or
+    None)]} in file order, labelled "NAME KEY" ("NAME id: ID KEY"); times
+    exact (Decimal), values as floats."""
+    with open(path, encoding="utf-8") as f:
+        d = json.load(f, parse_float=decimal.Decimal)
+    evs = d["traceEvents"] if isinstance(d, dict) else d
+    out = {}
+    for idx, e in enumerate(evs):
+        if e.get("ph") != "C" or not isinstance(e.get("args"), dict):
+            continue
+        for k, v in e["args"].items():
+            x = _number(float(v) if isinstance(v, decimal.Decimal) else v)
+            if x is False:
+                continue
+            parts = [p for p in (e.get("name", ""), "id: %s" % e["id"] if "id" in e else "", k) if p]
+            out.setdefault((e.get("pid"), " ".join(parts) or "counter"), []).append(
+                (decimal.Decimal(e["ts"]), idx, x))
+    return out
+
+
+def exact_time(v):
+    """A time of the trace or the model as an exact Decimal."""
+    return decimal.Decimal(v) if not isinstance(v, float) else decimal.Decimal(repr(v))
+
+
+def expected_counter(samples, w0, w1):
+    """What a series holds over [w0, w1] (us, exact): (value at w0 or None,
+    the samples in the window, min, max, time-weighted mean) from its
+    samples [(ts, idx, value)]; min/max/mean None without a value."""
+    s = sorted(samples, key=lambda x: (x[0], x[1]))
+    before = [x for x in s if x[0] < w0]
+    start = before[-1][2] if before else None
+    inside = [x for x in s if w0 <= x[0] <= w1]
+    vals = ([start] if start is not None else []) + [x[2] for x in inside if x[2] is not None]
+    if not vals:
+        return start, [], None, None, None
+    wsum = 0.0
+    wtime = decimal.Decimal(0)
+    cur, t = start, w0
+    for ts, _, v in inside + [(w1, 1 << 62, "end")]:
+        if cur is not None:
+            wsum += cur * float(ts - t)
+            wtime += ts - t
+        if v == "end":
+            break
+        cur, t = v, ts
+    mean = wsum / float(wtime) if wtime > 0 else cur
+    return start, inside, min(vals), max(vals), mean
+
+
+_exact = None
+
+
+def exact_model():
+    """The JSON model with its numbers as Decimals (times of epoch traces keep
+    their digits)."""
+    global _exact
+    if _exact is None:
+        with open(MODEL_FILE, encoding="utf-8") as f:
+            _exact = json.load(f, parse_float=decimal.Decimal)
+    return _exact
+
+
+def counter_lane(pid, series):
+    """The counter lane of (pid, series label): the one whose pid is pid and
+    whose label ends with " / " + series (or is it), else (None, None)."""
+    for i, l in counters():
+        if l["pid"] == pid and (l["label"] == series or l["label"].endswith(" / " + series)):
+            return i, l
+    return None, None
+
+
+def stats_of_lane(i):
+    st = model().get("stats") or {}
+    for k in st.get("counters", []):
+        if k["lane"] == i:
+            return k
+    return None
+
+
+def expect_counter_exact(pid, series, samples, w0=None, w1=None, tol=1e-9):
+    """The counter lane of (pid, series) holds what the trace says of the
+    window [w0, w1] (exact us; default: the model's window): its value at
+    the window's start, only values the trace gives at their times, the
+    least and greatest value exactly and the time-weighted mean."""
+    i, l = counter_lane(pid, series)
+    if not expect(l is not None, "no counter lane for %r %r among %r" % (pid, series, labels())):
+        return
+    w = exact_model()["window"]
+    w0 = exact_time(w["start_us"]) if w0 is None else w0
+    w1 = exact_time(w["end_us"]) if w1 is None else w1
+    start, inside, lo, hi, mean = expected_counter(samples, w0, w1)
+    got = [(exact_time(t), None if v is None else float(v))
+           for t, v in exact_model()["lanes"][i]["samples"]]
+    if start is not None:
+        expect(got and got[0] == (w0, start),
+               "%s: first sample %r, want (%s, %r): the value at the window's start"
+               % (l["label"], got[:1], w0, start))
+    known = {(ts, v) for ts, _, v in inside}
+    for t, v in got[1 if start is not None else 0:]:
+        expect((t, v) in known, "%s: sample (%s, %r) is not in the trace's window" % (l["label"], t, v))
+    expect(l["range"] == ([lo, hi] if lo is not None else None),
+           "%s: range %r, want %r" % (l["label"], l["range"], [lo, hi]))
+    k = stats_of_lane(i)
+    if k is not None and lo is not None:
+        dec = 0
+        m = max(abs(lo), abs(hi))
+        while dec < 9 and m > 0 and m < 10 ** (5 - dec):
+            dec += 1
+        q = 10.0 ** -dec
+        expect(abs(k["min"] - lo) <= q and abs(k["max"] - hi) <= q and
+               abs(k["mean"] - mean) <= q * 0.51 + tol * abs(mean),
+               "%s: stats %r, want min %r max %r mean %r" % (l["label"], k, lo, hi, mean))
 
 
 def bars(name=None, lane=None, shape=None):

@@ -273,8 +273,10 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     if (ok && o->counters > 0 && pk.n_counters == 0)
         tf_diag_warn(d, "%s: --counters: no counter holds a value in the window", in->file);
     if (c->n_ctr_bad)
-        tf_diag_warn(d, "%s: %zu counter value%s in the window neither a number nor null: left out",
-                     in->file, c->n_ctr_bad, c->n_ctr_bad == 1 ? " is" : "s are");
+        tf_diag_warn(d, "%s: %zu counter value%s in the window %s neither a number nor null: "
+                        "left out",
+                     in->file, c->n_ctr_bad, c->n_ctr_bad == 1 ? "" : "s",
+                     c->n_ctr_bad == 1 ? "is" : "are");
     if (c->n_ctr_late)
         tf_diag_warn(d, "%s: %zu counter sample%s came long after their time in the file: left "
                         "out",
