@@ -1,6 +1,8 @@
 /* libFuzzer target: the generic Chrome mode, loader and rules.  The first
  * byte picks options (depth, async, flows, all lanes, a window, a window
- * event, a lane cap); the rest is the trace.  A trace the mode accepts
+ * event, a lane and counter cap; a window and a window event together
+ * also mean --no-counters, as the event's window wins anyway, and a depth
+ * with async --counters); the rest is the trace.  A trace the mode accepts
  * must give a figure whose every bar, arrow and tick lies inside the axis
  * and points at lanes that exist, that every back-end renders, and that
  * is the same when read again with another chunk size. */
@@ -24,7 +26,31 @@ static void check_figure(const struct tf_figure *f)
 {
     double eps = 1e-9 * (f->x_span > 1 ? f->x_span : 1);
     check(isfinite(f->x_span) && f->x_span > 0, "the axis has no span");
-    check(f->n_lanes > 0 && f->n_bars > 0, "an accepted figure draws nothing");
+    check(f->n_lanes > 0 && (f->n_bars > 0 || tf_figure_counters(f) > 0),
+          "an accepted figure draws nothing");
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        const struct tf_lane *l = &f->lanes[i];
+        if (l->kind != TF_LANE_COUNTER)
+            continue;
+        const struct tf_counter *k = &l->counter;
+        check(k->has_range && isfinite(k->lo) && isfinite(k->hi) && k->lo <= k->hi,
+              "a counter lane without a range");
+        check(k->n_samples > 0, "a counter lane without samples");
+        for (size_t j = 0; j < k->n_samples; j++) {
+            const struct tf_sample *s = &k->samples[j];
+            check(s->x >= -eps && s->x <= f->x_span + eps, "a counter sample outside the axis");
+            check(j == 0 || s->x >= k->samples[j - 1].x, "counter samples out of order");
+            check(isnan(s->v) || (s->v >= k->lo && s->v <= k->hi), "a counter value off its range");
+        }
+    }
+    for (size_t i = 0; i < f->stats.n_counters; i++) {
+        const struct tf_stat_counter *k = &f->stats.counters[i];
+        check(k->lane < f->n_lanes && f->lanes[k->lane].kind == TF_LANE_COUNTER,
+              "counter statistics of a lane that is no counter");
+        check(!k->has_value || (k->min <= k->mean + 1e-9 * fabs(k->mean) + 1e-300 &&
+                                k->mean <= k->max + 1e-9 * fabs(k->max) + 1e-300),
+              "a counter's mean outside its min and max");
+    }
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *b = &f->bars[i];
         check(b->lane < f->n_lanes, "a bar on a lane that does not exist");
@@ -100,8 +126,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ro.occurrence = 1 + (sel >> 7);
         ro.pad_pct = 5;
     }
-    if (sel & 128)
+    if (sel & 128) {
         ro.max_lanes = 2;
+        ro.max_counters = 1;
+    }
+    if ((sel & 96) == 96)
+        ro.counters = -1;
+    else if ((sel & 7) == 7)
+        ro.counters = 1;
     const char *path = fuzz_path("chrome");
     if (fuzz_write(path, data + 1, size - 1) != 0)
         return 0;

@@ -456,7 +456,8 @@ static void fold_batch(struct chrome *c, struct series *s, size_t n)
         s->watermark = x->t;
         s->folded_any = true;
     }
-    memmove(s->buf, s->buf + n, (s->n_buf - n) * sizeof *s->buf);
+    if (n < s->n_buf)
+        memmove(s->buf, s->buf + n, (s->n_buf - n) * sizeof *s->buf);
     s->n_buf -= n;
 }
 
