@@ -11,6 +11,8 @@
 #   pytorch     pytorch_chrome_trace.json
 #   kineto      kineto_trace.json (made by tests/tools/gentrace.py kineto --seed 7
 #               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
+#   counters    counters_trace.json (gentrace.py counters --seed 11 --samples 150
+#               --processes 1): counter tracks beside a thread's slices
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -45,6 +47,8 @@ render v2-annotated --trace overlap_timeline_v2.json --annotate || status=1
 render pytorch --trace pytorch_chrome_trace.json || status=1
 render kineto --trace kineto_trace.json --window-event 'ProfilerStep#4' \
     --lanes '*(python3)=Main thread,*pt_autograd_0*=Autograd thread,GPU*' || status=1
+render counters --trace counters_trace.json \
+    --lanes '*memory allocated,*memory reserved,*queue id: 1*,*main=main thread,*temperature*' || status=1
 
 # The README's pictures of other tools' traces (SKIP without them).
 sh ./real.sh "$bin" || status=1
