@@ -278,8 +278,9 @@ void tf_chrome_rows_finish(struct chrome *c, struct lane *ln);
 int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next);
 /* ln's bars in row order, then by start. */
 void tf_chrome_sort_bars(struct lane *ln);
-/* Merges the picked lanes' bars coarser until the SVG would fit. */
-void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick);
+/* Merges the picked lanes' bars coarser until the SVG would fit, less the
+ * bytes `reserved` for counter tracks. */
+void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick, size_t reserved);
 
 /* --- colors.c -------------------------------------------------------------------- */
 
@@ -333,6 +334,13 @@ void tf_chrome_counters_window(struct chrome *c);
 /* After pass 2: the series folded, a counter lane for each that holds a
  * value in the window; false when out of memory. */
 bool tf_chrome_counters_finish(struct chrome *c);
+/* Bytes of SVG a thinned counter sample costs (its line and area), and
+ * what the counter tracks of one figure may take of its budget. */
+#define TF_CHROME_SAMPLE_BYTES 32
+#define TF_CHROME_COUNTER_BUDGET 100000
+/* Thins the picked counter lanes coarser until they fit their budget;
+ * the bytes of SVG they then take (estimated). */
+size_t tf_chrome_counters_fit(struct chrome *c, const size_t *pick, size_t n_pick);
 /* The figure's lane of counter lane ln, labelled `label` (`per`: ns per
  * axis unit); false when out of memory. */
 bool tf_chrome_add_counter_lane(struct chrome *c, struct tf_figure *f, const struct lane *ln,

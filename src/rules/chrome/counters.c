@@ -35,7 +35,10 @@
  * samples (per stretch of the level of detail, the first, least, greatest
  * and last value; a value equal to the one before is no step and is
  * dropped).  A sample that comes more than a batch after its time is left
- * out and counted (said once).
+ * out and counted (said once).  Once the lanes are picked, the drawn
+ * tracks are thinned coarser (stretches twice as wide, as often as needed)
+ * until their SVG fits TF_CHROME_COUNTER_BUDGET; the bars get the rest of
+ * the figure's budget (rows.c).
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -79,6 +82,21 @@ struct osample {
     double v;
 };
 
+/* Thinning: per stretch of `width` ns from w0, the first, least, greatest
+ * and last sample, in time order; a repeat of the value before is no step. */
+struct thinner {
+    int64_t w0, width;
+    bool open;
+    int64_t bucket;
+    struct osample pick[4];
+    size_t pick_seq[4];
+    size_t seq;
+    double last_out; /* the value last written out (NaN: a stop or none) */
+    bool any_out;
+    struct osample *out;
+    size_t n_out, cap_out;
+};
+
 struct series {
     size_t proc;
     char *label;
@@ -108,16 +126,7 @@ struct series {
     int64_t cur_t;
     double lo, hi, wsum;
     int64_t wtime;
-    /* thinning: the open stretch's first, least, greatest and last sample */
-    bool open;
-    int64_t bucket;
-    struct osample pick[4];
-    size_t pick_seq[4];
-    size_t seq;
-    double last_out; /* the value last written out (NaN: a stop or none) */
-    bool any_out;
-    struct osample *out;
-    size_t n_out, cap_out;
+    struct thinner th; /* the thinned samples */
     size_t lane; /* its lane in c->lanes + 1, once it has one */
 };
 
@@ -129,7 +138,7 @@ void tf_chrome_counters_free(struct chrome *c)
         free(s->chunks);
         free(s->straddle);
         free(s->buf);
-        free(s->out);
+        free(s->th.out);
     }
     free(c->series);
     tf_strtab_fini(&c->series_keys);
@@ -165,7 +174,7 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid, const
     memset(s, 0, sizeof *s);
     s->proc = p;
     s->unit = unit;
-    s->last_out = NAN;
+    s->th.last_out = NAN;
     s->label = tf_chrome_strdup(c, label);
     if (!s->label)
         return NULL;
@@ -331,31 +340,31 @@ static void add_to_chunk(struct chrome *c, struct series *s, int64_t t, size_t i
 
 /* --- pass 2: the fold ------------------------------------------------------------- */
 
-static void out_sample(struct chrome *c, struct series *s, int64_t t, double v)
+static void out_sample(struct chrome *c, struct thinner *h, int64_t t, double v)
 {
     bool stop = isnan(v);
-    if (s->any_out && (stop ? isnan(s->last_out) : v == s->last_out))
+    if (h->any_out && (stop ? isnan(h->last_out) : v == h->last_out))
         return; /* no step */
-    if (!s->any_out && stop)
+    if (!h->any_out && stop)
         return; /* nothing to stop */
-    if (!TF_GROW(s->out, s->n_out, s->cap_out)) {
+    if (!TF_GROW(h->out, h->n_out, h->cap_out)) {
         c->oom = true;
         return;
     }
-    s->out[s->n_out++] = (struct osample){t, v};
-    s->last_out = v;
-    s->any_out = true;
+    h->out[h->n_out++] = (struct osample){t, v};
+    h->last_out = v;
+    h->any_out = true;
 }
 
 /* The open stretch's picks, in time order, without repeats. */
-static void flush_stretch(struct chrome *c, struct series *s)
+static void flush_stretch(struct chrome *c, struct thinner *h)
 {
-    if (!s->open)
+    if (!h->open)
         return;
-    s->open = false;
+    h->open = false;
     size_t order[4] = {0, 1, 2, 3};
     for (size_t i = 1; i < 4; i++)
-        for (size_t j = i; j > 0 && s->pick_seq[order[j]] < s->pick_seq[order[j - 1]]; j--) {
+        for (size_t j = i; j > 0 && h->pick_seq[order[j]] < h->pick_seq[order[j - 1]]; j--) {
             size_t tmp = order[j];
             order[j] = order[j - 1];
             order[j - 1] = tmp;
@@ -363,40 +372,52 @@ static void flush_stretch(struct chrome *c, struct series *s)
     size_t last_seq = SIZE_MAX;
     for (size_t i = 0; i < 4; i++) {
         size_t k = order[i];
-        if (s->pick_seq[k] == last_seq)
+        if (h->pick_seq[k] == last_seq)
             continue;
-        last_seq = s->pick_seq[k];
-        out_sample(c, s, s->pick[k].t, s->pick[k].v);
+        last_seq = h->pick_seq[k];
+        out_sample(c, h, h->pick[k].t, h->pick[k].v);
     }
 }
 
 /* A value (or a stop) from t on, into the thinned samples. */
-static void thin(struct chrome *c, struct series *s, int64_t t, double v)
+static void thin(struct chrome *c, struct thinner *h, int64_t t, double v)
 {
-    int64_t bucket = (t - c->w0) / c->thr_ns;
+    int64_t bucket = (t - h->w0) / h->width;
     if (isnan(v)) {
-        flush_stretch(c, s);
-        out_sample(c, s, t, v);
+        flush_stretch(c, h);
+        out_sample(c, h, t, v);
         return;
     }
-    size_t seq = s->seq++;
+    size_t seq = h->seq++;
     struct osample o = {t, v};
-    if (s->open && bucket == s->bucket) {
-        if (v < s->pick[1].v)
-            s->pick[1] = o, s->pick_seq[1] = seq;
-        if (v > s->pick[2].v)
-            s->pick[2] = o, s->pick_seq[2] = seq;
-        s->pick[3] = o;
-        s->pick_seq[3] = seq;
+    if (h->open && bucket == h->bucket) {
+        if (v < h->pick[1].v)
+            h->pick[1] = o, h->pick_seq[1] = seq;
+        if (v > h->pick[2].v)
+            h->pick[2] = o, h->pick_seq[2] = seq;
+        h->pick[3] = o;
+        h->pick_seq[3] = seq;
         return;
     }
-    flush_stretch(c, s);
-    s->open = true;
-    s->bucket = bucket;
+    flush_stretch(c, h);
+    h->open = true;
+    h->bucket = bucket;
     for (int i = 0; i < 4; i++) {
-        s->pick[i] = o;
-        s->pick_seq[i] = seq;
+        h->pick[i] = o;
+        h->pick_seq[i] = seq;
     }
+}
+
+/* The thinned samples of h thinned again, at `width` (the extremes of
+ * each stretch stay: they are among the samples kept). */
+static void rethin(struct chrome *c, struct thinner *h, int64_t width)
+{
+    struct thinner n = {.w0 = h->w0, .width = width, .last_out = NAN};
+    for (size_t i = 0; i < h->n_out && !c->oom; i++)
+        thin(c, &n, h->out[i].t, h->out[i].v);
+    flush_stretch(c, &n);
+    free(h->out);
+    *h = n;
 }
 
 /* The value from t on is v (NaN: none). */
@@ -416,7 +437,7 @@ static void fold_value(struct chrome *c, struct series *s, int64_t t, double v)
             s->hi = v;
         s->seen = true;
     }
-    thin(c, s, t, v);
+    thin(c, &s->th, t, v);
 }
 
 static int by_time(const void *x, const void *y)
@@ -611,6 +632,8 @@ void tf_chrome_counters_window(struct chrome *c)
     c->pass2 = true;
     for (size_t i = 0; i < c->n_series && !c->oom; i++) {
         struct series *s = &c->series[i];
+        s->th.w0 = c->w0;
+        s->th.width = c->thr_ns > 0 ? c->thr_ns : 1;
         size_t n = 0;
         for (size_t k = 0; k < s->n_chunks; k++) {
             const struct chunk *ch = &s->chunks[k];
@@ -650,7 +673,7 @@ bool tf_chrome_counters_finish(struct chrome *c)
             s->wsum += s->cur * (double)(c->w1 - s->cur_t);
             s->wtime += c->w1 - s->cur_t;
         }
-        flush_stretch(c, s);
+        flush_stretch(c, &s->th);
         free(s->buf);
         s->buf = NULL;
         free(s->straddle);
@@ -670,6 +693,24 @@ bool tf_chrome_counters_finish(struct chrome *c)
 
 /* --- the figure ------------------------------------------------------------------- */
 
+size_t tf_chrome_counters_fit(struct chrome *c, const size_t *pick, size_t n_pick)
+{
+    for (int round = 0; round < 40; round++) {
+        size_t n = 0;
+        for (size_t i = 0; i < n_pick; i++)
+            if (c->lanes[pick[i]].counter)
+                n += c->series[c->lanes[pick[i]].counter - 1].th.n_out;
+        if (n * TF_CHROME_SAMPLE_BYTES <= TF_CHROME_COUNTER_BUDGET || c->oom)
+            return n * TF_CHROME_SAMPLE_BYTES;
+        for (size_t i = 0; i < n_pick; i++)
+            if (c->lanes[pick[i]].counter) {
+                struct thinner *h = &c->series[c->lanes[pick[i]].counter - 1].th;
+                rethin(c, h, h->width * 2);
+            }
+    }
+    return TF_CHROME_COUNTER_BUDGET;
+}
+
 bool tf_chrome_add_counter_lane(struct chrome *c, struct tf_figure *f, const struct lane *ln,
                                 const char *label, double per)
 {
@@ -683,8 +724,9 @@ bool tf_chrome_add_counter_lane(struct chrome *c, struct tf_figure *f, const str
     fl->counter.has_range = s->seen;
     fl->counter.lo = s->lo;
     fl->counter.hi = s->hi;
-    for (size_t i = 0; i < s->n_out; i++)
-        if (!tf_counter_add(fl, s->out[i].t, (double)(s->out[i].t - c->w0) / per, s->out[i].v))
+    const struct thinner *h = &s->th;
+    for (size_t i = 0; i < h->n_out; i++)
+        if (!tf_counter_add(fl, h->out[i].t, (double)(h->out[i].t - c->w0) / per, h->out[i].v))
             return false;
     return true;
 }

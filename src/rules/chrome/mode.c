@@ -185,7 +185,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; ok && i < c->n_lanes; i++)
         fig_lane[i] = SIZE_MAX;
 
-    tf_chrome_fit_budget(c, pick, n_pick);
+    tf_chrome_fit_budget(c, pick, n_pick, tf_chrome_counters_fit(c, pick, n_pick));
     ok = ok && tf_chrome_color_categories(c, pick, n_pick, &cc, &n_cc);
 
     const char *unit;

@@ -274,15 +274,16 @@ static size_t svg_cost(const struct chrome *c, const struct obar *b)
     return n;
 }
 
-void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick)
+void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick, size_t reserved)
 {
+    size_t budget = reserved < SVG_BUDGET / 2 ? SVG_BUDGET - reserved : SVG_BUDGET / 2;
     int64_t thr = c->thr_ns;
     for (int round = 0; round < 40; round++) {
         size_t bytes = 0;
         for (size_t i = 0; i < n_pick; i++)
             for (size_t k = 0; k < c->lanes[pick[i]].n_bars; k++)
                 bytes += svg_cost(c, &c->lanes[pick[i]].bars[k]);
-        if (bytes <= SVG_BUDGET)
+        if (bytes <= budget)
             break;
         thr *= 2;
         for (size_t i = 0; i < n_pick; i++)
