@@ -244,7 +244,9 @@ static size_t distinct_tail(const char *const *t, size_t lo, size_t hi, size_t i
         if (c > best)
             best = c;
     }
-    /* back to the start of a code point */
+    /* two characters of context before the difference ("/09" and "/19",
+     * not "9" twice), back to the start of a code point */
+    best = best > 2 ? best - 2 : 0;
     while (best > 0 && ((unsigned char)t[i][best] & 0xC0) == 0x80)
         best--;
     return n_chars(t[i] + best);
