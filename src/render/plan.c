@@ -965,6 +965,9 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         pl->tip = ln->label;
         pl->rows = lane_rows(ln) < p->depth ? lane_rows(ln) : p->depth;
         pl->text = F->level >= 0 ? F->lv.text[(size_t)F->level * F->lv.n + i] : NULL;
+        if (p->labels == TF_LABELS_LEFT && pl->text &&
+            !(pl->text = tf_plan_elide(&p->arena, pl->text, p->label_w, p->f_lane, false, 0)))
+            return false;
         if (p->labels == TF_LABELS_ABOVE) {
             if (pl->text && !(pl->text = tf_plan_elide(&p->arena, pl->text,
                                                        p->plot.x1 - p->plot.x0 - 2,
