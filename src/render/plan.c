@@ -380,12 +380,17 @@ static bool legend_grid(const struct tf_figure *f, struct tf_plan *p, double ava
 {
     struct tf_plan_legend *d = &p->legend;
     size_t n = f->n_legend;
+    double *tw = malloc((n ? n : 1) * sizeof *tw);
+    if (!tw)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        tw[i] = width_of(d->text[i], d->size, p->bold);
     for (size_t ncol = n; ncol >= 1; ncol--) {
         double w = 2 * d->pad + (double)(ncol - 1) * d->colspace;
         for (size_t c = 0; c < ncol; c++) {
             double cw = 0;
             for (size_t i = c; i < n; i += ncol)
-                cw = fmax(cw, d->handle_w + d->textpad + width_of(d->text[i], d->size, p->bold));
+                cw = fmax(cw, d->handle_w + d->textpad + tw[i]);
             d->col_w[c] = cw;
             w += cw;
         }
@@ -396,6 +401,7 @@ static bool legend_grid(const struct tf_figure *f, struct tf_plan *p, double ava
             break;
     }
     d->h = 2 * d->pad + (double)d->nrow * d->row_h + (double)(d->nrow - 1) * d->spacing;
+    free(tw);
     return true;
 }
 
@@ -491,7 +497,8 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
         return false;
     double r = 0, need = 0;
     if (p->bottom_legend) {
-        legend_grid(f, p, p->W - 2 * R_MARGIN);
+        if (!legend_grid(f, p, p->W - 2 * R_MARGIN))
+            return false;
         r = f->has_legend_y ? clampd(f->legend_y, R_LEGEND_ROW_MIN, R_LEGEND_ROW_MAX)
                             : R_LEGEND_ROW_DEFAULT;
         need = p->legend.h + 4.0;
@@ -886,7 +893,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
             return false;
     double below = axis_h;
     if (p->bottom_legend) {
-        legend_grid(f, p, avail_w);
+        if (!legend_grid(f, p, avail_w))
+            return false;
         below += 0.5 * fb + p->legend.h;
     }
     /* The panel: beside the plot while it takes at most panel_share. */
