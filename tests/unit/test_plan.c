@@ -290,3 +290,32 @@ TF_TEST(chrome_lanes_keep_process_and_thread_apart)
     tf_figure_fini(&f);
     tf_trace_fini(&t);
 }
+
+TF_TEST(plan_height_budget_thins_rows_then_cuts)
+{
+    const char *labels[40];
+    char names[40][16];
+    for (int i = 0; i < 40; i++) {
+        snprintf(names[i], sizeof names[i], "lane %d", i);
+        labels[i] = names[i];
+    }
+    struct tf_figure f;
+    fit_figure(&f, labels, 40, NULL, 0);
+    for (size_t i = 0; i < f.n_lanes; i++)
+        f.lanes[i].rows = 6;
+    /* The default budget: 1.25 x the width, within 160 .. 400 pt. */
+    struct tf_plan p;
+    TF_CHECK(tf_plan_make(&f, NULL, &p));
+    TF_CHECK(p.H <= 300.0 + 1e-6);
+    TF_CHECK(p.row_h >= 0.375 * p.font - 1e-9);
+    TF_CHECK(p.depth < 6 || p.n_lanes < 40);
+    TF_CHECK(p.note != NULL);
+    tf_plan_fini(&p);
+    /* --height: the rows fill it. */
+    struct tf_size tall = {.height_pt = 2000, .given = true};
+    TF_CHECK(tf_plan_make(&f, &tall, &p));
+    TF_CHECK_NEAR(p.H, 2000, 1e-6);
+    TF_CHECK(p.depth == 6 && p.n_lanes == 40 && p.note == NULL);
+    tf_plan_fini(&p);
+    tf_figure_fini(&f);
+}
