@@ -632,8 +632,8 @@ static bool plan_notes(struct cli *c, struct tf_figure *fig, struct tf_diag *d)
     bool figures = false;
     for (size_t i = 0; i < c->n_outputs; i++)
         figures |= c->outputs[i].backend != NULL;
-    if (!figures)
-        return true;
+    if (!figures || !tf_plan_fits(fig, &c->render.size))
+        return true; /* the reference's layout leaves nothing out */
     struct tf_plan plan;
     bool ok = tf_plan_make(fig, &c->render.size, &plan);
     if (ok && plan.note) {

@@ -435,7 +435,7 @@ static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x
     double size = 0, w = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && size == 0; i++) {
         w = tf_text_width(b->label, sizes[i], P->bold);
-        if (w <= x1 - x0 - 2 * inset && (!P->fit || text_h(L, sizes[i]) <= L->row_h + 0.5))
+        if (w <= x1 - x0 - 2 * inset && (!P->fit || text_h(L, sizes[i]) <= L->row_h))
             size = sizes[i];
     }
     if (size == 0)

@@ -186,10 +186,10 @@ static void emit_data(struct tikz *t)
         for (size_t i = 0; i < bd->n_slices; i++) {
             struct style *s = tz_slice_style(t, &bd->slices[i]);
             tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
-            tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
-            tf_buf_puts(b, "}{");
-            tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
-            tf_buf_puts(b, "}%\n");
+            for (int k = 0; k < 3; k++) {
+                tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
+                tf_buf_puts(b, k < 2 ? "}{" : "}%\n");
+            }
         }
         tf_buf_puts(b, "\\def\\tracefigfslices{%\n");
         double left = 0.0;
@@ -221,10 +221,13 @@ static void emit_data(struct tikz *t)
             struct style *s = tz_legend_style(t, i);
             const char *l = f->legend[i].label ? f->legend[i].label : "";
             const char *e = tf_plan_elide_distinct(&a, f, i, 28);
+            const char *e2 = tf_plan_elide_distinct(&a, f, i, 18);
             tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
             tz_text(b, l);
             tf_buf_puts(b, "}{");
             tz_text(b, e ? e : l);
+            tf_buf_puts(b, "}{");
+            tz_text(b, e2 ? e2 : l);
             tf_buf_puts(b, "}%\n");
         }
         tf_arena_fini(&a);
