@@ -202,7 +202,9 @@ enum tf_tef_kind {
     TF_TEF_INSTANT, /* i, I, R */
     TF_TEF_ASYNC,   /* a b/e pair, or n */
     TF_TEF_FLOW,    /* s, t, f: one end of a flow arrow */
-    TF_TEF_META     /* M, and the name records of systemTraceEvents */
+    TF_TEF_META,    /* M, and the name records of systemTraceEvents */
+    TF_TEF_ORIGIN   /* the trace's own time origin (ts): an Nsight Systems
+                       export's session start, from which --from/--to count */
 };
 
 struct tf_tef_rec {
@@ -223,6 +225,8 @@ struct tf_tef_rec {
     bool flow_in, flow_out;
     const unsigned char *args; /* raw bytes of the "args" object, or NULL */
     size_t args_len;
+    bool has_rgb;           /* the trace gives the event a colour of its own */
+    uint32_t rgb;           /* 0xRRGGBB (an NVTX range's colour) */
 };
 
 /* Where the loader sends a Chrome trace for the generic mode: every record
@@ -238,6 +242,16 @@ struct tf_tef_sink {
     bool (*finish)(void *ctx, struct tf_diag *d);
     void *ctx;
     bool args_pass1; /* index() also gets the category and args of X events */
+    /* For a loader that can read selectively (an SQLite export is queried,
+     * not read through; see load/nsys.h).  index_lean: the window does not
+     * depend on the extent of every event (--window-event, or both --from
+     * and --to), so index() needs only the metadata, the origin, the
+     * slices named index_name (NULL: none) and, with args_pass1, the GPU
+     * work.  A loader that reads the whole file anyway (JSON) hands over
+     * every record regardless. */
+    bool index_lean;
+    const char *index_name;
+    bool osrt; /* OS runtime calls too (an export's OSRT_API: --osrt) */
 };
 
 /* --- what a loader keeps ---------------------------------------------------------- */

@@ -465,6 +465,8 @@ struct chrome {
     struct occ *occ; /* a max-heap on t0 of the earliest K occurrences */
     size_t n_occ, cap_occ, n_occ_all;
     size_t n_stray;
+    bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
+    int64_t clock_origin;
     /* the window */
     int64_t w0, w1, origin;
     int64_t thr_ns; /* merging threshold */
@@ -818,6 +820,10 @@ static bool index_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     case TF_TEF_META:
         meta(c, r);
         break;
+    case TF_TEF_ORIGIN:
+        c->has_clock_origin = true;
+        c->clock_origin = r->ts;
+        break;
     case TF_TEF_SLICE:
         if (c->o->stats_trace_scope)
             gpu_event(c, r, INT64_MIN, INT64_MAX);
@@ -848,7 +854,10 @@ static bool choose_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d
 {
     struct chrome *c = ctx;
     const struct tf_opts *o = c->o;
-    if (c->n_drawable == 0)
+    /* A loader that can read selectively (index_lean) hands over no
+     * extents when the window does not need them. */
+    bool explicit_window = o->window_event || (o->has_from && o->has_to);
+    if (c->n_drawable == 0 && !(explicit_window && c->has_clock_origin))
         return tf_diag_error(d, TF_EBADINPUT,
                              "nothing to draw: no slices or instants (X, B/E, i events)");
     /* The main run of clusters: from the fullest one outwards. */
@@ -858,7 +867,7 @@ static bool choose_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d
             best = i;
     size_t a = best, b = best;
     size_t min_count = c->n_drawable / 100;
-    for (;;) {
+    for (; c->n_clusters > 0;) {
         int64_t span = c->clusters[b].hi - c->clusters[a].lo;
         bool grew = false;
         if (a > 0 && (c->clusters[a - 1].count > min_count ||
@@ -878,9 +887,8 @@ static bool choose_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d
     for (size_t i = 0; i < c->n_clusters; i++)
         if (i < a || i > b)
             c->n_stray += c->clusters[i].count;
-    c->origin = c->clusters[a].lo;
-    int64_t end = c->clusters[b].hi;
-    int64_t w0 = c->origin, w1 = end;
+    int64_t w0 = c->n_clusters ? c->clusters[a].lo : 0, w1 = c->n_clusters ? c->clusters[b].hi : 0;
+    c->origin = c->has_clock_origin ? c->clock_origin : w0;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
         if (c->n_occ_all == 0)
@@ -1245,7 +1253,7 @@ slice:
     struct pend p = {
         .t0 = r->ts,
         .t1 = r->ts + (r->dur > 0 ? r->dur : 0),
-        .color = r->cname ? color_of_cname(r->cname) : NONE,
+        .color = r->has_rgb ? r->rgb & 0xFFFFFFu : r->cname ? color_of_cname(r->cname) : NONE,
         .instant = r->kind == TF_TEF_INSTANT,
         .open_end = r->open_end,
         .span = profiler_span(r),
@@ -1332,6 +1340,9 @@ static const struct {
     {"gpu_user_annotation", 0x882255}, {"python_function", 0x999933},
     {"cuda_sync", 0xDDDDDD},       {"Trace", 0xDDDDDD},
     {"overhead", 0xDDDDDD},
+    /* Nsight Systems exports (load/nsys_rows.h): NVTX ranges as the
+     * annotations they are, OS runtime calls as the waits they mostly are */
+    {"nvtx", 0xAA4499},            {"osrt", 0xDDDDDD},
 };
 
 /* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,
@@ -1701,6 +1712,9 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .finish = finish_rec,
         .ctx = c,
         .args_pass1 = o->stats_trace_scope,
+        .index_lean = o->window_event || (o->has_from && o->has_to),
+        .index_name = o->window_event,
+        .osrt = o->osrt,
     };
     k->state = c;
     return true;
