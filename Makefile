@@ -20,8 +20,9 @@ MANDIR = $(PREFIX)/share/man/man1
 CC ?= cc
 SAN ?=
 WERROR ?=
-# zlib reads gzip'd traces (src/load/input.c): always linked.
-PKGS = jansson zlib
+# zlib reads gzip'd traces (src/load/input.c), libsqlite3 Nsight Systems
+# exports (src/load/nsys.c): always linked.
+PKGS = jansson zlib sqlite3
 # libxml2 (SVG) is compiled against but not linked: src/render/svg.c
 # dlopen()s it at the first SVG render, so other runs do not load it and the
 # ICU and libstdc++ it brings.  The unit tests link it (they parse SVG).
