@@ -123,6 +123,7 @@ static void print_help(void)
            "  --flows                 draw flow arrows (s/t/f events, bind_id)\n"
            "  --async                 draw async events (b/e/n) on a lane per process and\n"
            "                          category\n"
+           "  --osrt                  Nsight Systems exports: draw OS runtime calls too\n"
            "\n"
            "Statistics (computed on the window drawn; see tracefig(1), STATISTICS):\n"
            "  --stats[=text|csv]      print the busy and overlap times on standard output,\n"
@@ -375,6 +376,13 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d,
                 c->stats = STATS_CSV;
             else
                 return usage_error(d, "--stats: expected text or csv, got '%.200s'", val);
+            continue;
+        }
+        if (strcmp(name, "osrt") == 0) { /* Nsight Systems exports: OSRT_API too */
+            if (val)
+                return usage_error(d, "option '%.200s' takes no value", a);
+            c->rules.osrt = true;
+            record_arg(c, "--osrt", false);
             continue;
         }
         if (strcmp(name, "annotate") == 0) {
