@@ -114,8 +114,6 @@ struct ld {
     struct table t[TF_NSYS_N_TABLES];
     bool has_meta, has_strings;
     size_t n_tables;       /* in the database */
-    size_t n_streams_seen; /* rows of the TARGET_INFO_* stream tables */
-    size_t n_devices_seen; /* devices they or TARGET_INFO_GPU name */
     sqlite3_stmt *str_st;
     struct slot *slots;
     size_t n_slots, cap_slots;
@@ -389,7 +387,6 @@ static bool on_gpu(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
     if (sqlite3_column_type(st, 0) == SQLITE_NULL)
         return true;
-    l->n_devices_seen++;
     return tf_nsys_add_gpu(l->conv, sqlite3_column_int64(st, 0),
                            (const char *)sqlite3_column_text(st, 1)) ||
            tf_diag_oom(d, l->file);
@@ -399,21 +396,8 @@ static bool on_stream(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
     if (sqlite3_column_type(st, 0) == SQLITE_NULL)
         return true;
-    l->n_streams_seen++;
-    l->n_devices_seen += sqlite3_column_type(st, 2) != SQLITE_NULL;
     return tf_nsys_add_stream(l->conv, col_int(st, 2, -1), sqlite3_column_int64(st, 0),
                               col_int(st, 1, -1)) ||
-           tf_diag_oom(d, l->file);
-}
-
-/* The same from the GPU rows (globalPid in column 1). */
-static bool on_gpu_row_stream(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    int64_t pid = sqlite3_column_type(st, 1) == SQLITE_NULL
-                      ? -1
-                      : (int64_t)(((uint64_t)sqlite3_column_int64(st, 1) >> 24) & 0xFFFFFFu);
-    l->n_streams_seen++;
-    return tf_nsys_add_stream(l->conv, col_int(st, 2, 0), col_int(st, 0, 0), pid) ||
            tf_diag_oom(d, l->file);
 }
 
@@ -467,21 +451,6 @@ static bool describe(struct ld *l, struct tf_diag *d)
                   "SELECT streamId, processId, deviceId FROM TARGET_INFO_CUDA_NULL_STREAM "
                   "ORDER BY rowid",
                   on_stream, d);
-    /* No stream list (older or trimmed exports): the streams of the GPU
-     * tables themselves, one scan each. */
-    if (ok && (l->n_streams_seen == 0 || l->n_devices_seen == 0)) {
-        for (int t = TF_NSYS_KERNEL; ok && t <= TF_NSYS_MEMSET; t++) {
-            if (!l->t[t].present)
-                continue;
-            const bool *h = l->t[t].has;
-            tf_buf_clear(&l->sql);
-            tf_buf_printf(&l->sql, "SELECT DISTINCT %s, %s, %s FROM \"%s\"",
-                          h[C_STREAM] ? "streamId" : "0", h[C_GID] ? "globalPid" : "NULL",
-                          h[C_DEVICE] ? "deviceId" : "0", specs[t].table);
-            ok = !l->sql.oom || tf_diag_oom(d, l->file);
-            ok = ok && each_row(l, specs[t].table, l->sql.data, on_gpu_row_stream, d);
-        }
-    }
     return ok;
 }
 

@@ -44,6 +44,11 @@ struct stream {
     int64_t device, stream, pid;
 };
 
+/* A GPU lane named so far (pid < 0: of no known process). */
+struct lane {
+    int64_t device, stream, pid;
+};
+
 struct tf_nsys {
     const char *file;
     const struct tf_tef_sink *sink;
@@ -56,8 +61,13 @@ struct tf_nsys {
     size_t n_gpus, cap_gpus;
     struct stream *streams;
     size_t n_streams, cap_streams;
-    bool multi;     /* several processes have streams */
-    bool flow_pids; /* flow ids carry the pid */
+    struct lane *lanes;
+    size_t n_lanes, cap_lanes, last_lane;
+    int64_t *named_gpus; /* devices whose process_name was sent */
+    size_t n_named_gpus, cap_named_gpus;
+    bool any_gpu_pid, multi; /* a process has GPU work; several have */
+    int64_t gpu_pid;         /* the first */
+    bool flow_pids;          /* flow ids carry the pid */
     size_t idx;
     size_t n_bad;
     struct tf_buf name, pid, tid, args, flow, clean1, clean2, tmp;
@@ -98,6 +108,8 @@ void tf_nsys_free(struct tf_nsys *n)
     free(n->thrs);
     free(n->gpus);
     free(n->streams);
+    free(n->lanes);
+    free(n->named_gpus);
     for (size_t i = 0; i < N_BUFS; i++)
         tf_buf_fini(bufs(n, i));
     free(n);
@@ -317,58 +329,122 @@ static bool name_record(struct tf_nsys *n, const char *what, const struct tf_id 
     return emit(n, &r, d);
 }
 
-/* The lane of a GPU row: pid "GPU d", tid "stream s" (with the pid when
- * several processes have streams). */
-static void gpu_lane(struct tf_nsys *n, int64_t device, int64_t stream, bool has_pid, int64_t pid,
+/* The ids of a GPU lane: pid "GPU d", tid "stream s (pid p)" (without
+ * the pid when the row has none), in n->pid and n->tid. */
+static void gpu_lane(struct tf_nsys *n, int64_t device, int64_t stream, int64_t pid,
                      struct tf_id *p, struct tf_id *t)
 {
     tf_buf_clear(&n->pid);
     tf_buf_printf(&n->pid, "GPU %lld", (long long)device);
     tf_buf_clear(&n->tid);
     tf_buf_printf(&n->tid, "stream %lld", (long long)stream);
-    if (n->multi && has_pid)
+    if (pid >= 0)
         tf_buf_printf(&n->tid, " (pid %lld)", (long long)pid);
     *p = (struct tf_id){.kind = TF_ID_STR, .str = n->pid.data ? n->pid.data : ""};
     *t = (struct tf_id){.kind = TF_ID_STR, .str = n->tid.data ? n->tid.data : ""};
 }
 
-static bool gpu_names(struct tf_nsys *n, struct tf_diag *d)
+/* The name of a GPU lane: "stream s", with the pid once several processes
+ * have GPU work. */
+static bool send_lane_name(struct tf_nsys *n, const struct lane *ln, struct tf_diag *d)
 {
-    /* Devices known only from their streams. */
-    for (size_t s = 0; s < n->n_streams; s++)
-        if (n->streams[s].device >= 0 && !tf_nsys_add_gpu(n, n->streams[s].device, NULL))
+    struct tf_id p, t;
+    gpu_lane(n, ln->device, ln->stream, ln->pid, &p, &t);
+    tf_buf_clear(&n->name);
+    tf_buf_printf(&n->name, "stream %lld", (long long)ln->stream);
+    if (n->multi && ln->pid >= 0)
+        tf_buf_printf(&n->name, " (pid %lld)", (long long)ln->pid);
+    if (n->pid.oom || n->tid.oom || n->name.oom)
+        return tf_diag_oom(d, n->file);
+    return name_record(n, "thread_name", &p, &t, n->name.data, d);
+}
+
+/* A process with GPU work; the second one renames the lanes named so far. */
+static bool gpu_process(struct tf_nsys *n, int64_t pid, struct tf_diag *d)
+{
+    if (pid < 0 || (n->any_gpu_pid && (n->multi || pid == n->gpu_pid)))
+        return true;
+    if (!n->any_gpu_pid) {
+        n->any_gpu_pid = true;
+        n->gpu_pid = pid;
+        return true;
+    }
+    n->multi = true;
+    for (size_t i = 0; i < n->n_lanes; i++)
+        if (!send_lane_name(n, &n->lanes[i], d))
+            return false;
+    return true;
+}
+
+/* Names the lane (and its device) the first time it is seen. */
+static bool name_lane(struct tf_nsys *n, int64_t device, int64_t stream, int64_t pid,
+                      struct tf_diag *d)
+{
+    if (n->n_lanes) {
+        const struct lane *l = &n->lanes[n->last_lane];
+        if (l->device == device && l->stream == stream && l->pid == pid)
+            return true;
+        for (size_t i = 0; i < n->n_lanes; i++) {
+            l = &n->lanes[i];
+            if (l->device == device && l->stream == stream && l->pid == pid) {
+                n->last_lane = i;
+                return true;
+            }
+        }
+    }
+    bool named = false;
+    for (size_t i = 0; i < n->n_named_gpus && !named; i++)
+        named = n->named_gpus[i] == device;
+    if (!named) {
+        if (!TF_GROW(n->named_gpus, n->n_named_gpus, n->cap_named_gpus))
             return tf_diag_oom(d, n->file);
-    for (size_t i = 0; i < n->n_gpus; i++) {
+        n->named_gpus[n->n_named_gpus++] = device;
         struct tf_id p, t;
-        gpu_lane(n, n->gpus[i].id, 0, false, 0, &p, &t);
+        gpu_lane(n, device, 0, -1, &p, &t);
         if (!name_record(n, "process_name", &p, NULL, p.str, d))
             return false;
     }
+    if (!TF_GROW(n->lanes, n->n_lanes, n->cap_lanes))
+        return tf_diag_oom(d, n->file);
+    n->lanes[n->n_lanes] = (struct lane){device, stream, pid};
+    n->last_lane = n->n_lanes++;
+    return send_lane_name(n, &n->lanes[n->last_lane], d);
+}
+
+/* The lanes the export lists (streams of every device when it does not
+ * say which), and the devices without a listed stream. */
+static bool gpu_names(struct tf_nsys *n, struct tf_diag *d)
+{
+    for (size_t s = 0; s < n->n_streams; s++)
+        if (!gpu_process(n, n->streams[s].pid, d))
+            return false;
     for (size_t s = 0; s < n->n_streams; s++) {
         const struct stream *st = &n->streams[s];
         size_t n_dev = st->device >= 0 ? 1 : n->n_gpus;
-        for (size_t g = 0; g < n_dev; g++) {
-            int64_t dev = st->device >= 0 ? st->device : n->gpus[g].id;
-            struct tf_id p, t;
-            gpu_lane(n, dev, st->stream, st->pid >= 0, st->pid, &p, &t);
-            /* name_record copies neither: the lane's texts are in pid/tid */
-            if (!name_record(n, "thread_name", &p, &t, t.str, d))
+        for (size_t g = 0; g < n_dev; g++)
+            if (!name_lane(n, st->device >= 0 ? st->device : n->gpus[g].id, st->stream, st->pid,
+                           d))
                 return false;
-        }
+    }
+    for (size_t g = 0; g < n->n_gpus; g++) {
+        bool named = false;
+        for (size_t i = 0; i < n->n_named_gpus && !named; i++)
+            named = n->named_gpus[i] == n->gpus[g].id;
+        if (named)
+            continue;
+        if (!TF_GROW(n->named_gpus, n->n_named_gpus, n->cap_named_gpus))
+            return tf_diag_oom(d, n->file);
+        n->named_gpus[n->n_named_gpus++] = n->gpus[g].id;
+        struct tf_id p, t;
+        gpu_lane(n, n->gpus[g].id, 0, -1, &p, &t);
+        if (!name_record(n, "process_name", &p, NULL, p.str, d))
+            return false;
     }
     return true;
 }
 
 bool tf_nsys_begin(struct tf_nsys *n, struct tf_diag *d)
 {
-    int64_t first_pid = -1;
-    for (size_t i = 0; i < n->n_streams; i++) {
-        if (n->streams[i].pid < 0)
-            continue;
-        if (first_pid >= 0 && n->streams[i].pid != first_pid)
-            n->multi = true;
-        first_pid = n->streams[i].pid;
-    }
     for (size_t i = 0; i < n->n_procs; i++) {
         struct tf_id p = {.kind = TF_ID_NUM, .num = n->procs[i].pid};
         if (!name_record(n, "process_name", &p, NULL, n->procs[i].name, d))
@@ -482,7 +558,10 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
                row->table == TF_NSYS_MEMSET;
     int64_t pid = row->has_gid ? pid_of(row->gid) : 0;
     if (gpu) {
-        gpu_lane(n, row->device, row->stream, row->has_gid, pid, &r.pid, &r.tid);
+        int64_t gpid = row->has_gid ? pid : -1;
+        if (!gpu_process(n, gpid, d) || !name_lane(n, row->device, row->stream, gpid, d))
+            return false;
+        gpu_lane(n, row->device, row->stream, gpid, &r.pid, &r.tid);
         gpu_args(n, row);
         r.args = (const unsigned char *)n->args.data;
         r.args_len = n->args.len;

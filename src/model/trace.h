@@ -231,8 +231,11 @@ struct tf_tef_rec {
 
 /* Where the loader sends a Chrome trace for the generic mode: every record
  * once in a first pass (index), then, once the mode has chosen its window,
- * the records that reach into it (collect).  All pointers in a record are
- * valid during the call only. */
+ * the records that reach into it (collect).  Name records (TF_TEF_META)
+ * come in the first pass; a loader that learns a name only with the events
+ * (an export's unlisted GPU stream) may also send one in the second, before
+ * the events it names.  All pointers in a record are valid during the call
+ * only. */
 struct tf_tef_sink {
     bool (*index)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     /* After the first pass: the window [lo, hi] (ns); false with a message

@@ -1199,6 +1199,10 @@ static bool collect_rec(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d
 {
     struct chrome *c = ctx;
     (void)d;
+    if (r->kind == TF_TEF_META) { /* names that come with the events (an export's) */
+        meta(c, r);
+        return !c->oom;
+    }
     if (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id)) {
         if (!c->o->flows)
             goto slice;
