@@ -24,7 +24,8 @@ Cases:
                thread, a data-loader thread and an unnamed thread; 3 steps of
                nested NVTX push/pop ranges (train_step > forward/backward >
                layer_N, some coloured, one registered through textId in 3.24),
-               a start/end range and a mark on the loader thread, CUDA runtime
+               a start/end range, a mark and a range never closed (end NULL)
+               on the loader thread, CUDA runtime
                and driver calls (names with nsys's _vNNNN suffixes), kernels
                on GPU 0 streams 7 and 13 and GPU 1 stream 21 (one an NCCL
                kernel) with correlation ids matching their launches, memcpy
@@ -39,6 +40,9 @@ Cases:
   bench-kernels  --kernels N kernels (default 10 000 000, about 1 GB) on 4
                streams, 1 000 NVTX "step" ranges, written by SQL inside
                SQLite; --index adds an index on start to each GPU table.
+  hostile      names with invalid UTF-8, control characters, XML and TeX
+               specials, a 2 KB kernel name.
+  multiproc    two processes with kernels on the same GPU stream.
   empty-db     an SQLite database with no tables at all.
   no-tables    an SQLite database with tables, none of an export.
   meta-only    an export's metadata and string tables, no event table.
@@ -113,6 +117,7 @@ class Export:
         self.db.execute("PRAGMA journal_mode=OFF")
         self.db.execute("PRAGMA synchronous=OFF")
         self.v3 = schema == "3.24"
+        self.path = path
         self.strings = {}
         self.cols = {}
 
@@ -304,7 +309,7 @@ def full_events(ex, parts):
             f.range_(MAIN, a, a + int(1.5 * MS), "layer_%d" % layer)
             f.launch(MAIN, a + 100000, 0, 7, layer % 3, 400000)
         f.copy(MAIN, t + 1200000, 13, "HtoD", "Pinned", "Device", 4 << 20, 300000)
-        f.fill(MAIN, t + 1500000, 13, 1 << 20, 50000)
+        f.fill(MAIN, t + 1600000, 13, 1 << 20, 50000)
         f.range_(MAIN, t + 10 * MS, t + 17 * MS, "backward")
         f.launch(MAIN, t + 11 * MS, 0, 7, 1, 2 * MS)
         f.launch(MAIN, t + 11 * MS + 10000, 0, 13, 3, 3 * MS)  # the NCCL all-reduce
@@ -320,6 +325,9 @@ def full_events(ex, parts):
         f.os_call(LOADER, t + 2100000, t + 7 * MS, "read")
         f.os_call(LOADER, t + 7100000, t + 7900000, "poll")
         f.call(UNNAMED, t + 3 * MS, t + 3200000, "cudaEventQuery_v3020")
+    # an epoch range on the loader thread that never ends (end NULL)
+    f.nvtx.append({"start": 105 * MS, "end": None, "eventType": 59, "globalTid": gtid(PID, LOADER),
+                   "domainId": 0, "text": "epoch"})
     kept = {"kernel": f.kernel, "memcpy": f.memcpy, "memset": f.memset,
             "runtime": f.runtime, "nvtx": f.nvtx, "osrt": f.osrt}
     return {k: v for k, v in kept.items() if k in parts}
@@ -451,6 +459,54 @@ def bench_kernels(ex, n, index):
     ex.finish()
 
 
+def hostile(ex):
+    """Names no figure should choke on: invalid UTF-8, control characters,
+    XML and TeX specials, a very long template name."""
+    common(ex, product_of(ex))
+    f = Full(ex)
+    f.range_(MAIN, 10 * MS, 20 * MS, "@NVTX@")
+    long_name = "void ns::k<" + ", ".join("T%d" % i for i in range(400)) + ">(int)"
+    KERNELS.append((long_name, "k"))
+    f.launch(MAIN, 11 * MS, 0, 7, len(KERNELS) - 1, 3 * MS)
+    f.call(MAIN, 15 * MS, 16 * MS, "@CALL@")
+    write_events(ex, {"kernel": f.kernel, "runtime": f.runtime, "nvtx": f.nvtx})
+    ex.finish()
+    # Invalid UTF-8 can only be written as bytes cast to text.
+    raw = {"@NVTX@": b"step \xff\xfe <&>\"' $%#_{}~^\\ \x01\x7f \xe2\x82 end",
+           "@CALL@": b"cuda\xc3Bad\x02_v3020"}
+    db = sqlite3.connect(ex.path)
+    for table, col in (("NVTX_EVENTS", "text"), ("StringIds", "value")):
+        for key, b in raw.items():
+            db.execute('UPDATE "%s" SET "%s" = CAST(? AS TEXT) WHERE "%s" = ?' % (table, col, col),
+                       (b, key))
+    db.commit()
+    db.close()
+
+
+def multiproc(ex):
+    """Two processes, each with kernels on GPU 0 stream 7: two lanes."""
+    ex.meta(product_of(ex))
+    ex.targets([(0, "NVIDIA A100-SXM4-40GB")])
+    ex.processes([(PID, "python", [(PID, "python")]), (PID + 1000, "python", [(PID + 1000, "python")])])
+    f = Full(ex)
+    for k, pid in enumerate((PID, PID + 1000)):
+        for i in range(3):
+            t = 10 * MS + i * 2 * MS + k * MS
+            f.corr += 1
+            f.runtime.append({"start": t, "end": t + 5000, "eventClass": 0,
+                              "globalTid": gtid(pid, pid), "correlationId": f.corr,
+                              "nameId": ex.sid("cudaLaunchKernel_v7000"), "returnValue": 0})
+            f.kernel.append({"start": t + 10000, "end": t + 500000, "deviceId": 0, "contextId": 1,
+                             "streamId": 7, "correlationId": f.corr, "globalPid": gpid(pid),
+                             "demangledName": ex.sid(KERNELS[1][0]),
+                             "shortName": ex.sid(KERNELS[1][1]), "registersPerThread": 32,
+                             "gridX": 1, "gridY": 1, "gridZ": 1, "blockX": 1, "blockY": 1,
+                             "blockZ": 1, "staticSharedMemory": 0, "dynamicSharedMemory": 0,
+                             "localMemoryPerThread": 0, "localMemoryTotal": 0, "gridId": f.corr})
+    write_events(ex, {"kernel": f.kernel, "runtime": f.runtime})
+    ex.finish()
+
+
 # --- not exports ---------------------------------------------------------------------
 
 
@@ -481,8 +537,9 @@ def meta_only(ex):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("case", choices=["full", "kernels", "runtime", "osrt", "nvtx", "bench-nvtx",
-                                    "bench-kernels", "empty-db", "no-tables", "meta-only"])
+    p.add_argument("case", choices=["full", "kernels", "runtime", "osrt", "nvtx", "hostile",
+                                    "multiproc", "bench-nvtx", "bench-kernels", "empty-db",
+                                    "no-tables", "meta-only"])
     p.add_argument("--out", required=True)
     p.add_argument("--schema", choices=["3.24", "2.9"], default="3.24")
     p.add_argument("--kernels", type=int, default=10000000)
@@ -499,6 +556,10 @@ def main():
         bench_kernels(ex, a.kernels, a.index)
     elif a.case == "meta-only":
         meta_only(ex)
+    elif a.case == "hostile":
+        hostile(ex)
+    elif a.case == "multiproc":
+        multiproc(ex)
     else:
         case_events(ex, a.case)
     return 0
