@@ -359,7 +359,8 @@ static bool send_lane_name(struct tf_nsys *n, const struct lane *ln, struct tf_d
     return name_record(n, "thread_name", &p, &t, n->name.data, d);
 }
 
-/* A process with GPU work; the second one renames the lanes named so far. */
+/* A process with GPU work (listed, or drawn); the second one renames the
+ * lanes named so far. */
 static bool gpu_process(struct tf_nsys *n, int64_t pid, struct tf_diag *d)
 {
     if (pid < 0 || (n->any_gpu_pid && (n->multi || pid == n->gpu_pid)))
@@ -559,7 +560,10 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
     int64_t pid = row->has_gid ? pid_of(row->gid) : 0;
     if (gpu) {
         int64_t gpid = row->has_gid ? pid : -1;
-        if (!gpu_process(n, gpid, d) || !name_lane(n, row->device, row->stream, gpid, d))
+        /* Whether lanes need the pid: the listed streams, and what is
+         * drawn (not what pass 1 saw, which depends on the options). */
+        if ((n->pass == 2 && !gpu_process(n, gpid, d)) ||
+            !name_lane(n, row->device, row->stream, gpid, d))
             return false;
         gpu_lane(n, row->device, row->stream, gpid, &r.pid, &r.tid);
         gpu_args(n, row);
