@@ -4,7 +4,8 @@
 #   make demo       install missing build dependencies, build, render examples/
 #   make check      install missing test dependencies, run every test
 #   make golden     rewrite tests/golden/*/expected.* (review the diff!)
-#   make bench      milliseconds per figure, and ratios against the reference
+#   make bench      milliseconds per figure, and ratios against the reference;
+#                   large traces and Nsight Systems exports (time, peak RSS)
 #   make SAN=1 check    the same suite under ASan+UBSan (objects in build-san/)
 #   make leakcheck  valgrind over every golden case and back-end
 #   make install PREFIX=/usr/local DESTDIR=
@@ -160,6 +161,7 @@ bench: $(BIN)
 	@sh tests/tools/bench.sh $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
+	@sh tests/tools/bench-nsys.sh $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)

@@ -94,6 +94,7 @@ static const struct spec specs[TF_NSYS_N_TABLES] = {
 struct table {
     bool present;       /* exists, with start and end */
     bool has[N_COLS];
+    int pos[N_COLS];    /* its place in the select list, -1: not selected */
     char *index;        /* an index whose first column is start, or NULL */
     sqlite3_stmt *st;   /* the running query */
     bool live;          /* st holds a row */
@@ -456,57 +457,77 @@ static bool describe(struct ld *l, struct tf_diag *d)
 
 /* --- rows --------------------------------------------------------------------------- */
 
+/* Expression c of the row: false when the table has no such column or the
+ * value is NULL. */
+static bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
+{
+    int i = tb->pos[c];
+    if (i < 0 || sqlite3_column_type(st, i) == SQLITE_NULL)
+        return false;
+    *v = sqlite3_column_int64(st, i);
+    return true;
+}
+
+static const char *enum_label(const char *const *labels, const struct table *tb,
+                              sqlite3_stmt *st, enum col c)
+{
+    int64_t k;
+    return get(tb, st, c, &k) && k >= 0 && k < N_ENUM ? labels[k] : NULL;
+}
+
 static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
                      struct tf_nsys_row *r, struct tf_diag *d)
 {
+    const struct table *tb = &l->t[t];
     memset(r, 0, sizeof *r);
     r->table = t;
-    r->start = sqlite3_column_int64(st, C_START);
-    r->has_end = sqlite3_column_type(st, C_END) != SQLITE_NULL;
-    r->end = sqlite3_column_int64(st, C_END);
-    r->has_gid = sqlite3_column_type(st, C_GID) != SQLITE_NULL;
-    r->gid = sqlite3_column_int64(st, C_GID);
-    r->device = sqlite3_column_int64(st, C_DEVICE);
-    r->stream = sqlite3_column_int64(st, C_STREAM);
-    r->has_corr = sqlite3_column_type(st, C_CORR) != SQLITE_NULL;
-    r->corr = sqlite3_column_int64(st, C_CORR);
-    r->event_class = sqlite3_column_int64(st, C_CLASS);
-    r->nvtx_type = col_int(st, C_TYPE, TF_NSYS_NVTX_PUSHPOP);
-    r->has_color = sqlite3_column_type(st, C_COLOR) != SQLITE_NULL;
-    r->color = (uint32_t)(sqlite3_column_int64(st, C_COLOR) & 0xFFFFFFFF);
-    r->has_bytes = sqlite3_column_type(st, C_BYTES) != SQLITE_NULL;
-    r->bytes = sqlite3_column_int64(st, C_BYTES);
-    r->has_grid = sqlite3_column_type(st, C_GRIDX) != SQLITE_NULL;
-    for (int i = 0; i < 3; i++) {
-        r->grid[i] = sqlite3_column_int64(st, C_GRIDX + i);
-        r->block[i] = sqlite3_column_int64(st, C_BLOCKX + i);
+    r->start = sqlite3_column_int64(st, 0);
+    r->has_end = get(tb, st, C_END, &r->end);
+    r->has_gid = get(tb, st, C_GID, &r->gid);
+    get(tb, st, C_DEVICE, &r->device);
+    get(tb, st, C_STREAM, &r->stream);
+    r->has_corr = get(tb, st, C_CORR, &r->corr);
+    get(tb, st, C_CLASS, &r->event_class);
+    if (!get(tb, st, C_TYPE, &r->nvtx_type))
+        r->nvtx_type = TF_NSYS_NVTX_PUSHPOP;
+    int64_t v;
+    if ((r->has_color = get(tb, st, C_COLOR, &v)))
+        r->color = (uint32_t)(v & 0xFFFFFFFF);
+    r->has_bytes = get(tb, st, C_BYTES, &r->bytes);
+    r->has_grid = get(tb, st, C_GRIDX, &r->grid[0]);
+    if (r->has_grid) {
+        get(tb, st, C_GRIDY, &r->grid[1]);
+        get(tb, st, C_GRIDZ, &r->grid[2]);
+        get(tb, st, C_BLOCKX, &r->block[0]);
+        get(tb, st, C_BLOCKY, &r->block[1]);
+        get(tb, st, C_BLOCKZ, &r->block[2]);
     }
-    int64_t k = col_int(st, C_COPYKIND, -1);
-    r->copy_kind = k >= 0 && k < N_ENUM ? l->copy_kind[k] : NULL;
-    k = col_int(st, C_SRCKIND, -1);
-    r->src_kind = k >= 0 && k < N_ENUM ? l->mem_kind[k] : NULL;
-    k = col_int(st, C_DSTKIND, -1);
-    r->dst_kind = k >= 0 && k < N_ENUM ? l->mem_kind[k] : NULL;
-    k = col_int(st, C_MEMKIND, -1);
-    r->mem_kind = k >= 0 && k < N_ENUM ? l->mem_kind[k] : NULL;
-    if (t == TF_NSYS_NVTX && sqlite3_column_type(st, C_TEXT) != SQLITE_NULL) {
-        r->name = (const char *)sqlite3_column_text(st, C_TEXT);
+    if (t == TF_NSYS_MEMCPY) {
+        r->copy_kind = enum_label(l->copy_kind, tb, st, C_COPYKIND);
+        r->src_kind = enum_label(l->mem_kind, tb, st, C_SRCKIND);
+        r->dst_kind = enum_label(l->mem_kind, tb, st, C_DSTKIND);
+    } else if (t == TF_NSYS_MEMSET) {
+        r->mem_kind = enum_label(l->mem_kind, tb, st, C_MEMKIND);
+    }
+    if (tb->pos[C_TEXT] >= 0 && sqlite3_column_type(st, tb->pos[C_TEXT]) != SQLITE_NULL) {
+        r->name = (const char *)sqlite3_column_text(st, tb->pos[C_TEXT]);
         return true;
     }
-    return name_col(l, st, C_NAME, &r->name, d) && name_col(l, st, C_SHORT, &r->short_name, d);
+    return (tb->pos[C_NAME] < 0 || name_col(l, st, tb->pos[C_NAME], &r->name, d)) &&
+           (tb->pos[C_SHORT] < 0 || name_col(l, st, tb->pos[C_SHORT], &r->short_name, d));
 }
 
-/* The select list of table t: its column or NULL for each expression. */
-static void select_list(struct ld *l, enum tf_nsys_table t)
+/* The select list of table t: the columns it has (table.pos says where);
+ * with times_only, only those the extent of a row needs. */
+static void select_list(struct ld *l, enum tf_nsys_table t, bool times_only)
 {
     tf_buf_puts(&l->sql, "SELECT ");
-    for (int c = 0; c < N_COLS; c++) {
-        if (c)
-            tf_buf_puts(&l->sql, ", ");
-        if (l->t[t].has[c])
-            tf_buf_printf(&l->sql, "\"%s\"", specs[t].cols[c]);
-        else
-            tf_buf_puts(&l->sql, "NULL");
+    for (int c = 0, k = 0; c < N_COLS; c++) {
+        l->t[t].pos[c] = -1;
+        if (!l->t[t].has[c] || (times_only && c != C_START && c != C_END && c != C_TYPE))
+            continue;
+        tf_buf_printf(&l->sql, "%s\"%s\"", k ? ", " : "", specs[t].cols[c]);
+        l->t[t].pos[c] = k++;
     }
     tf_buf_printf(&l->sql, " FROM \"%s\"", specs[t].table);
 }
@@ -519,7 +540,7 @@ static bool run_merged(struct ld *l, struct tf_diag *d)
     for (int t = 0; ok && t < TF_NSYS_N_TABLES; t++) {
         struct table *tb = &l->t[t];
         if (tb->st && (ok = step(l, tb->st, &tb->live, specs[t].table, d)) && tb->live)
-            tb->cur = sqlite3_column_int64(tb->st, C_START);
+            tb->cur = sqlite3_column_int64(tb->st, 0);
     }
     while (ok) {
         int best = -1;
@@ -533,7 +554,7 @@ static bool run_merged(struct ld *l, struct tf_diag *d)
         ok = fill_row(l, (enum tf_nsys_table)best, tb->st, &r, d) &&
              tf_nsys_row(l->conv, &r, d) && step(l, tb->st, &tb->live, specs[best].table, d);
         if (ok && tb->live)
-            tb->cur = sqlite3_column_int64(tb->st, C_START);
+            tb->cur = sqlite3_column_int64(tb->st, 0);
     }
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
         sqlite3_finalize(l->t[t].st);
@@ -581,6 +602,8 @@ static bool pass1(struct ld *l, struct tf_diag *d)
     const char *name = s->index_lean ? s->index_name : NULL;
     if (name && !name_ids(l, name, d))
         return false;
+    /* The index needs no names then, only where the time lies. */
+    bool times_only = !s->index_name && !s->args_pass1;
     bool ok = true;
     for (int t = 0; ok && t < TF_NSYS_N_TABLES; t++) {
         if (!drawn(l, t))
@@ -588,7 +611,7 @@ static bool pass1(struct ld *l, struct tf_diag *d)
         const bool *h = l->t[t].has;
         bool gpu = t <= TF_NSYS_MEMSET;
         tf_buf_clear(&l->sql);
-        select_list(l, (enum tf_nsys_table)t);
+        select_list(l, (enum tf_nsys_table)t, times_only);
         bool all = !s->index_lean || (gpu && s->args_pass1) ||
                    (name && t == TF_NSYS_MEMCPY && strncmp(name, "Memcpy", 6) == 0) ||
                    (name && t == TF_NSYS_MEMSET && strncmp(name, "Memset", 6) == 0);
@@ -658,7 +681,7 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
         if (!use_index(l, t, hi, &idx, d))
             return false;
         tf_buf_clear(&l->sql);
-        select_list(l, (enum tf_nsys_table)t);
+        select_list(l, (enum tf_nsys_table)t, false);
         if (idx)
             tf_buf_printf(&l->sql, " INDEXED BY \"%s\"", l->t[t].index);
         /* "+start": no index for an open-ended range on start (a scan is
@@ -701,7 +724,10 @@ static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_di
         tf_buf_fini(&uri);
         return tf_diag_oom(d, l->file);
     }
-    int rc = sqlite3_open_v2(uri.data, &l->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    /* NOMUTEX: one thread uses the connection; the per-call mutex would
+     * cost a quarter of the time of reading a row. */
+    int rc = sqlite3_open_v2(uri.data, &l->db,
+                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
     tf_buf_fini(&uri);
     if (unlink_db)
         unlink(path);

@@ -536,6 +536,28 @@ static bool flow(struct tf_nsys *n, const struct tf_tef_rec *slice, const struct
     return emit(n, &f, d);
 }
 
+/* A row for an index that needs only where the time lies (no names: no
+ * --window-event, no statistics of the whole trace). */
+static bool times_only(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_tef_rec *r,
+                       struct tf_diag *d)
+{
+    r->name = r->cat = "";
+    if (row->table == TF_NSYS_NVTX) {
+        int64_t t = row->nvtx_type;
+        if (t == TF_NSYS_NVTX_MARK || t == TF_NSYS_NVTXT_MARK) {
+            r->kind = TF_TEF_INSTANT;
+            r->ph = 'i';
+            r->scope = 't';
+            r->dur = 0;
+            r->has_dur = r->open_end = false;
+        } else if (t != TF_NSYS_NVTX_PUSHPOP && t != TF_NSYS_NVTX_STARTEND &&
+                   t != TF_NSYS_NVTXT_PUSHPOP && t != TF_NSYS_NVTXT_STARTEND) {
+            return true;
+        }
+    }
+    return emit(n, r, d);
+}
+
 static bool time_ok(int64_t t)
 {
     return t >= -MAX_NS && t <= MAX_NS;
@@ -555,6 +577,8 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
     r.has_dur = row->has_end;
     r.dur = row->has_end && row->end > row->start ? row->end - row->start : 0;
     r.open_end = !row->has_end;
+    if (n->pass == 1 && !n->sink->index_name && !n->sink->args_pass1)
+        return times_only(n, row, &r, d);
     bool gpu = row->table == TF_NSYS_KERNEL || row->table == TF_NSYS_MEMCPY ||
                row->table == TF_NSYS_MEMSET;
     int64_t pid = row->has_gid ? pid_of(row->gid) : 0;

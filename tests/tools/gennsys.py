@@ -437,7 +437,8 @@ def bench_kernels(ex, n, index):
                          % tuple(d for d, _ in names),
         "shortName": "CASE i %% 4 WHEN 0 THEN %d WHEN 1 THEN %d WHEN 2 THEN %d ELSE %d END"
                      % tuple(s for _, s in names),
-        "mangledName": "NULL", "registersPerThread": "32", "gridX": "128", "gridY": "1",
+        "mangledName": "%d" % names[0][0], "qmdBulkReleaseDone": "100000000 + i * 750 + 400",
+        "registersPerThread": "32", "gridX": "128", "gridY": "1",
         "gridZ": "1", "blockX": "256", "blockY": "1", "blockZ": "1",
         "gridId": "i + 1", "staticSharedMemory": "49152", "dynamicSharedMemory": "16384",
         "localMemoryTotal": "983040", "sharedMemoryExecuted": "65536",
