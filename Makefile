@@ -21,13 +21,14 @@ MANDIR = $(PREFIX)/share/man/man1
 CC ?= cc
 SAN ?=
 WERROR ?=
-# zlib reads gzip'd traces (src/load/input.c), libsqlite3 Nsight Systems
-# exports (src/load/nsys.c): always linked.
-PKGS = jansson zlib sqlite3
+# zlib reads gzip'd traces (src/load/input.c): always linked.
+PKGS = jansson zlib
 # libxml2 (SVG) is compiled against but not linked: src/render/svg.c
 # dlopen()s it at the first SVG render, so other runs do not load it and the
 # ICU and libstdc++ it brings.  The unit tests link it (they parse SVG).
-PKGS_LAZY = libxml-2.0
+# libsqlite3 likewise: src/load/nsys.c dlopen()s it when it reads an Nsight
+# Systems export.
+PKGS_LAZY = libxml-2.0 sqlite3
 UNIT_LIBS_XML := $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 
 # cairo is optional: without it the build succeeds without PDF/PNG output.

@@ -41,7 +41,49 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/dl.h"
 #include "load/nsys_rows.h"
+
+/* --- Lazy loading -----------------------------------------------------------
+ * libsqlite3 is dlopen()ed when an export is read (base/dl.h), so that the
+ * runs that read JSON do not load and relocate it; every call goes through
+ * sq.NAME. */
+#define TF_SQ_FUNCS(X)                                                                          \
+    X(0, int, sqlite3_open_v2, (const char *, sqlite3 **, int, const char *))                  \
+    X(0, int, sqlite3_close, (sqlite3 *))                                                       \
+    X(0, int, sqlite3_prepare_v2, (sqlite3 *, const char *, int, sqlite3_stmt **, const char **)) \
+    X(0, int, sqlite3_step, (sqlite3_stmt *))                                                   \
+    X(0, int, sqlite3_reset, (sqlite3_stmt *))                                                  \
+    X(0, int, sqlite3_finalize, (sqlite3_stmt *))                                               \
+    X(0, int, sqlite3_bind_text, (sqlite3_stmt *, int, const char *, int, void (*)(void *)))    \
+    X(0, int, sqlite3_bind_int64, (sqlite3_stmt *, int, sqlite3_int64))                         \
+    X(0, int, sqlite3_column_type, (sqlite3_stmt *, int))                                       \
+    X(0, sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *, int))                            \
+    X(0, const unsigned char *, sqlite3_column_text, (sqlite3_stmt *, int))                     \
+    X(0, int, sqlite3_errcode, (sqlite3 *))                                                     \
+    X(0, const char *, sqlite3_errmsg, (sqlite3 *))                                             \
+    X(0, int, sqlite3_exec,                                                                     \
+      (sqlite3 *, const char *, int (*)(void *, int, char **, char **), void *, char **))       \
+    X(0, int, sqlite3_stricmp, (const char *, const char *))
+TF_SQ_FUNCS(TF_DL_TYPEDEF)
+TF_SQ_FUNCS(TF_DL_CHECK)
+static struct sq_api {
+    TF_SQ_FUNCS(TF_DL_MEMBER)
+} sq;
+static bool sq_loaded;
+
+#define TF_DL_API struct sq_api
+static const struct tf_dl_sym sq_syms[] = {TF_SQ_FUNCS(TF_DL_SYM)};
+#undef TF_DL_API
+static const struct tf_dl_lib sq_lib = {"libsqlite3.so.0", "libsqlite3-0"};
+
+static bool sq_load(struct tf_diag *d)
+{
+    if (!sq_loaded)
+        sq_loaded = tf_dl_load("Reading an Nsight Systems export", &sq_lib, 1, sq_syms,
+                               sizeof sq_syms / sizeof sq_syms[0], &sq, sizeof sq, d);
+    return sq_loaded;
+}
 
 /* The expressions every event query selects, in this order. */
 enum col {
@@ -127,8 +169,8 @@ struct ld {
 
 static bool db_error(struct ld *l, const char *what, struct tf_diag *d)
 {
-    int rc = l->db ? sqlite3_errcode(l->db) : SQLITE_ERROR;
-    const char *msg = l->db ? sqlite3_errmsg(l->db) : "cannot open";
+    int rc = l->db ? sq.sqlite3_errcode(l->db) : SQLITE_ERROR;
+    const char *msg = l->db ? sq.sqlite3_errmsg(l->db) : "cannot open";
     if (rc == SQLITE_NOMEM)
         return tf_diag_oom(d, l->file);
     if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
@@ -190,7 +232,7 @@ static bool check_header(const char *path, const char *file, struct tf_diag *d)
 static bool prepare(struct ld *l, const char *sql, sqlite3_stmt **st, const char *what,
                     struct tf_diag *d)
 {
-    if (sqlite3_prepare_v2(l->db, sql, -1, st, NULL) != SQLITE_OK) {
+    if (sq.sqlite3_prepare_v2(l->db, sql, -1, st, NULL) != SQLITE_OK) {
         *st = NULL;
         return db_error(l, what, d);
     }
@@ -201,7 +243,7 @@ static bool prepare(struct ld *l, const char *sql, sqlite3_stmt **st, const char
  * an error. */
 static bool step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d)
 {
-    int rc = sqlite3_step(st);
+    int rc = sq.sqlite3_step(st);
     *row = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW || rc == SQLITE_DONE)
         return true;
@@ -215,9 +257,9 @@ static bool is_table(struct ld *l, const char *name, struct tf_diag *d, bool *ye
                     "COLLATE NOCASE",
                  &st, "the schema", d))
         return false;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sq.sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     bool ok = step(l, st, yes, "the schema", d);
-    sqlite3_finalize(st);
+    sq.sqlite3_finalize(st);
     return ok;
 }
 
@@ -228,16 +270,16 @@ static bool columns(struct ld *l, const char *table, const char *const *cols, si
     sqlite3_stmt *st;
     if (!prepare(l, "SELECT name FROM pragma_table_info(?1)", &st, table, d))
         return false;
-    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sq.sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     memset(has, 0, n * sizeof *has);
     bool row, ok;
     while ((ok = step(l, st, &row, table, d)) && row) {
-        const char *c = (const char *)sqlite3_column_text(st, 0);
+        const char *c = (const char *)sq.sqlite3_column_text(st, 0);
         for (size_t i = 0; c && i < n; i++)
-            if (cols[i] && sqlite3_stricmp(c, cols[i]) == 0)
+            if (cols[i] && sq.sqlite3_stricmp(c, cols[i]) == 0)
                 has[i] = true;
     }
-    sqlite3_finalize(st);
+    sq.sqlite3_finalize(st);
     return ok;
 }
 
@@ -252,14 +294,14 @@ static bool start_index(struct ld *l, const char *table, char **out, struct tf_d
                  "AS ii WHERE ii.seqno = 0 AND ii.name = 'start' COLLATE NOCASE ORDER BY il.name",
                  &st, table, d))
         return false;
-    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sq.sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     bool row;
     bool ok = step(l, st, &row, table, d);
     if (ok && row) {
-        *out = tf_arena_strdup(&l->arena, (const char *)sqlite3_column_text(st, 0));
+        *out = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(st, 0));
         ok = *out != NULL || tf_diag_oom(d, l->file);
     }
-    sqlite3_finalize(st);
+    sq.sqlite3_finalize(st);
     return ok;
 }
 
@@ -301,14 +343,14 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
         }
         k = (k + 1) & (l->cap_slots - 1);
     }
-    sqlite3_reset(l->str_st);
-    sqlite3_bind_int64(l->str_st, 1, id);
+    sq.sqlite3_reset(l->str_st);
+    sq.sqlite3_bind_int64(l->str_st, 1, id);
     bool row;
     if (!step(l, l->str_st, &row, "StringIds", d))
         return false;
     const char *s = NULL;
-    if (row && sqlite3_column_type(l->str_st, 0) != SQLITE_NULL) {
-        s = tf_arena_strdup(&l->arena, (const char *)sqlite3_column_text(l->str_st, 0));
+    if (row && sq.sqlite3_column_type(l->str_st, 0) != SQLITE_NULL) {
+        s = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(l->str_st, 0));
         if (!s)
             return tf_diag_oom(d, l->file);
     }
@@ -322,14 +364,14 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
 static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out,
                      struct tf_diag *d)
 {
-    switch (sqlite3_column_type(st, col)) {
+    switch (sq.sqlite3_column_type(st, col)) {
     case SQLITE_NULL:
         *out = NULL;
         return true;
     case SQLITE_INTEGER:
-        return string_id(l, sqlite3_column_int64(st, col), out, d);
+        return string_id(l, sq.sqlite3_column_int64(st, col), out, d);
     default:
-        *out = (const char *)sqlite3_column_text(st, col);
+        *out = (const char *)sq.sqlite3_column_text(st, col);
         return true;
     }
 }
@@ -347,57 +389,57 @@ static bool each_row(struct ld *l, const char *table, const char *sql,
     if (!yes)
         return true;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK) {
+    if (sq.sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK) {
         /* a column this version lacks: the table tells nothing */
-        if (sqlite3_errcode(l->db) == SQLITE_ERROR)
+        if (sq.sqlite3_errcode(l->db) == SQLITE_ERROR)
             return true;
         return db_error(l, table, d);
     }
     bool row, ok;
     while ((ok = step(l, st, &row, table, d)) && row && (ok = fn(l, st, d)))
         ;
-    sqlite3_finalize(st);
+    sq.sqlite3_finalize(st);
     return ok;
 }
 
 static int64_t col_int(sqlite3_stmt *st, int col, int64_t none)
 {
-    return sqlite3_column_type(st, col) == SQLITE_NULL ? none : sqlite3_column_int64(st, col);
+    return sq.sqlite3_column_type(st, col) == SQLITE_NULL ? none : sq.sqlite3_column_int64(st, col);
 }
 
 static bool on_process(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
     int64_t gpid = col_int(st, 0, 0);
     int64_t pid = col_int(st, 1, (int64_t)(((uint64_t)gpid >> 24) & 0xFFFFFFu));
-    return tf_nsys_add_process(l->conv, pid, (const char *)sqlite3_column_text(st, 2)) ||
+    return tf_nsys_add_process(l->conv, pid, (const char *)sq.sqlite3_column_text(st, 2)) ||
            tf_diag_oom(d, l->file);
 }
 
 static bool on_thread(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
-    if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+    if (sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
         return true; /* a name of no thread */
     const char *name;
     if (!name_col(l, st, 0, &name, d))
         return false;
-    return !name || tf_nsys_add_thread(l->conv, sqlite3_column_int64(st, 1), name) ||
+    return !name || tf_nsys_add_thread(l->conv, sq.sqlite3_column_int64(st, 1), name) ||
            tf_diag_oom(d, l->file);
 }
 
 static bool on_gpu(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
-    if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+    if (sq.sqlite3_column_type(st, 0) == SQLITE_NULL)
         return true;
-    return tf_nsys_add_gpu(l->conv, sqlite3_column_int64(st, 0),
-                           (const char *)sqlite3_column_text(st, 1)) ||
+    return tf_nsys_add_gpu(l->conv, sq.sqlite3_column_int64(st, 0),
+                           (const char *)sq.sqlite3_column_text(st, 1)) ||
            tf_diag_oom(d, l->file);
 }
 
 static bool on_stream(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
-    if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+    if (sq.sqlite3_column_type(st, 0) == SQLITE_NULL)
         return true;
-    return tf_nsys_add_stream(l->conv, col_int(st, 2, -1), sqlite3_column_int64(st, 0),
+    return tf_nsys_add_stream(l->conv, col_int(st, 2, -1), sq.sqlite3_column_int64(st, 0),
                               col_int(st, 1, -1)) ||
            tf_diag_oom(d, l->file);
 }
@@ -405,10 +447,10 @@ static bool on_stream(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 static bool on_copy_kind(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
     int64_t id = col_int(st, 0, -1);
-    if (id < 0 || id >= N_ENUM || sqlite3_column_type(st, 1) == SQLITE_NULL)
+    if (id < 0 || id >= N_ENUM || sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
         return true;
     char label[64];
-    tf_nsys_copy_kind_label((const char *)sqlite3_column_text(st, 1), label, sizeof label);
+    tf_nsys_copy_kind_label((const char *)sq.sqlite3_column_text(st, 1), label, sizeof label);
     l->copy_kind[id] = tf_arena_strdup(&l->arena, label);
     return l->copy_kind[id] || tf_diag_oom(d, l->file);
 }
@@ -416,9 +458,9 @@ static bool on_copy_kind(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 static bool on_mem_kind(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
 {
     int64_t id = col_int(st, 0, -1);
-    if (id < 0 || id >= N_ENUM || sqlite3_column_type(st, 1) == SQLITE_NULL)
+    if (id < 0 || id >= N_ENUM || sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
         return true;
-    l->mem_kind[id] = tf_arena_strdup(&l->arena, (const char *)sqlite3_column_text(st, 1));
+    l->mem_kind[id] = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(st, 1));
     return l->mem_kind[id] || tf_diag_oom(d, l->file);
 }
 
@@ -462,9 +504,9 @@ static bool describe(struct ld *l, struct tf_diag *d)
 static bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
 {
     int i = tb->pos[c];
-    if (i < 0 || sqlite3_column_type(st, i) == SQLITE_NULL)
+    if (i < 0 || sq.sqlite3_column_type(st, i) == SQLITE_NULL)
         return false;
-    *v = sqlite3_column_int64(st, i);
+    *v = sq.sqlite3_column_int64(st, i);
     return true;
 }
 
@@ -481,7 +523,7 @@ static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
     const struct table *tb = &l->t[t];
     memset(r, 0, sizeof *r);
     r->table = t;
-    r->start = sqlite3_column_int64(st, 0);
+    r->start = sq.sqlite3_column_int64(st, 0);
     r->has_end = get(tb, st, C_END, &r->end);
     r->has_gid = get(tb, st, C_GID, &r->gid);
     get(tb, st, C_DEVICE, &r->device);
@@ -509,8 +551,8 @@ static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
     } else if (t == TF_NSYS_MEMSET) {
         r->mem_kind = enum_label(l->mem_kind, tb, st, C_MEMKIND);
     }
-    if (tb->pos[C_TEXT] >= 0 && sqlite3_column_type(st, tb->pos[C_TEXT]) != SQLITE_NULL) {
-        r->name = (const char *)sqlite3_column_text(st, tb->pos[C_TEXT]);
+    if (tb->pos[C_TEXT] >= 0 && sq.sqlite3_column_type(st, tb->pos[C_TEXT]) != SQLITE_NULL) {
+        r->name = (const char *)sq.sqlite3_column_text(st, tb->pos[C_TEXT]);
         return true;
     }
     return (tb->pos[C_NAME] < 0 || name_col(l, st, tb->pos[C_NAME], &r->name, d)) &&
@@ -540,7 +582,7 @@ static bool run_merged(struct ld *l, struct tf_diag *d)
     for (int t = 0; ok && t < TF_NSYS_N_TABLES; t++) {
         struct table *tb = &l->t[t];
         if (tb->st && (ok = step(l, tb->st, &tb->live, specs[t].table, d)) && tb->live)
-            tb->cur = sqlite3_column_int64(tb->st, 0);
+            tb->cur = sq.sqlite3_column_int64(tb->st, 0);
     }
     while (ok) {
         int best = -1;
@@ -554,10 +596,10 @@ static bool run_merged(struct ld *l, struct tf_diag *d)
         ok = fill_row(l, (enum tf_nsys_table)best, tb->st, &r, d) &&
              tf_nsys_row(l->conv, &r, d) && step(l, tb->st, &tb->live, specs[best].table, d);
         if (ok && tb->live)
-            tb->cur = sqlite3_column_int64(tb->st, 0);
+            tb->cur = sq.sqlite3_column_int64(tb->st, 0);
     }
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
-        sqlite3_finalize(l->t[t].st);
+        sq.sqlite3_finalize(l->t[t].st);
         l->t[t].st = NULL;
         l->t[t].live = false;
     }
@@ -583,15 +625,15 @@ static bool name_ids(struct ld *l, const char *name, struct tf_diag *d)
     size_t n = strlen(name);
     char call[512];
     while ((ok = step(l, st, &row, "StringIds", d)) && row) {
-        const char *v = (const char *)sqlite3_column_text(st, 1);
+        const char *v = (const char *)sq.sqlite3_column_text(st, 1);
         if (!v || strncmp(v, name, n) != 0)
             continue;
         tf_nsys_call_name(v, call, sizeof call);
         if (strcmp(v, name) == 0 || strcmp(call, name) == 0)
             tf_buf_printf(&l->ids, "%s%lld", l->ids.len ? ", " : "",
-                          (long long)sqlite3_column_int64(st, 0));
+                          (long long)sq.sqlite3_column_int64(st, 0));
     }
-    sqlite3_finalize(st);
+    sq.sqlite3_finalize(st);
     return ok && (!l->ids.oom || tf_diag_oom(d, l->file));
 }
 
@@ -639,7 +681,7 @@ static bool pass1(struct ld *l, struct tf_diag *d)
             return tf_diag_oom(d, l->file);
         ok = prepare(l, l->sql.data, &l->t[t].st, specs[t].table, d);
         if (ok && !all)
-            sqlite3_bind_text(l->t[t].st, 1, name, -1, SQLITE_STATIC);
+            sq.sqlite3_bind_text(l->t[t].st, 1, name, -1, SQLITE_STATIC);
     }
     return ok && run_merged(l, d);
 }
@@ -662,11 +704,11 @@ static bool use_index(struct ld *l, int t, int64_t hi, bool *yes, struct tf_diag
         return false;
     bool row;
     bool ok = step(l, st, &row, specs[t].table, d);
-    if (ok && row && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-        double lo = (double)sqlite3_column_int64(st, 0), top = (double)sqlite3_column_int64(st, 1);
+    if (ok && row && sq.sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        double lo = (double)sq.sqlite3_column_int64(st, 0), top = (double)sq.sqlite3_column_int64(st, 1);
         *yes = (double)hi <= lo || ((double)hi - lo) <= 0.05 * (top - lo);
     }
-    sqlite3_finalize(st);
+    sq.sqlite3_finalize(st);
     return ok;
 }
 
@@ -693,8 +735,8 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
             return tf_diag_oom(d, l->file);
         ok = prepare(l, l->sql.data, &l->t[t].st, specs[t].table, d);
         if (ok) {
-            sqlite3_bind_int64(l->t[t].st, 1, lo);
-            sqlite3_bind_int64(l->t[t].st, 2, hi);
+            sq.sqlite3_bind_int64(l->t[t].st, 1, lo);
+            sq.sqlite3_bind_int64(l->t[t].st, 2, hi);
         }
     }
     return ok && run_merged(l, d);
@@ -726,7 +768,7 @@ static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_di
     }
     /* NOMUTEX: one thread uses the connection; the per-call mutex would
      * cost a quarter of the time of reading a row. */
-    int rc = sqlite3_open_v2(uri.data, &l->db,
+    int rc = sq.sqlite3_open_v2(uri.data, &l->db,
                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
     tf_buf_fini(&uri);
     if (unlink_db)
@@ -734,7 +776,7 @@ static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_di
     if (rc != SQLITE_OK)
         return db_error(l, "cannot open", d);
     /* Nothing is written; no temporary table either. */
-    sqlite3_exec(l->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+    sq.sqlite3_exec(l->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
     return true;
 }
 
@@ -747,8 +789,8 @@ static bool survey(struct ld *l, struct tf_diag *d)
         return false;
     bool row;
     bool ok = step(l, st, &row, "the schema", d);
-    l->n_tables = ok && row ? (size_t)sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
+    l->n_tables = ok && row ? (size_t)sq.sqlite3_column_int64(st, 0) : 0;
+    sq.sqlite3_finalize(st);
     if (!ok)
         return false;
     if (l->n_tables == 0)
@@ -813,7 +855,7 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_arena_init(&l.arena);
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
-    bool ok = check_header(db_path, file, d);
+    bool ok = check_header(db_path, file, d) && sq_load(d);
     if (!ok && unlink_db)
         unlink(db_path);
     ok = ok && open_db(&l, db_path, unlink_db, d) && survey(&l, d);
@@ -831,11 +873,13 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
          tf_nsys_finish(l.conv, d);
     if (ok && l.arena.oom)
         ok = tf_diag_oom(d, file);
-    for (int t = 0; t < TF_NSYS_N_TABLES; t++)
-        sqlite3_finalize(l.t[t].st);
-    sqlite3_finalize(l.str_st);
-    if (l.db)
-        sqlite3_close(l.db);
+    if (sq_loaded) {
+        for (int t = 0; t < TF_NSYS_N_TABLES; t++)
+            sq.sqlite3_finalize(l.t[t].st);
+        sq.sqlite3_finalize(l.str_st);
+        if (l.db)
+            sq.sqlite3_close(l.db);
+    }
     tf_nsys_free(l.conv);
     free(l.slots);
     tf_arena_fini(&l.arena);
