@@ -47,6 +47,7 @@ struct stream {
 /* A GPU lane named so far (pid < 0: of no known process). */
 struct lane {
     int64_t device, stream, pid;
+    char pid_id[32], tid_id[64]; /* its ids as records give them */
 };
 
 struct tf_nsys {
@@ -407,9 +408,14 @@ static bool name_lane(struct tf_nsys *n, int64_t device, int64_t stream, int64_t
     }
     if (!TF_GROW(n->lanes, n->n_lanes, n->cap_lanes))
         return tf_diag_oom(d, n->file);
-    n->lanes[n->n_lanes] = (struct lane){device, stream, pid};
+    struct lane *ln = &n->lanes[n->n_lanes];
+    *ln = (struct lane){.device = device, .stream = stream, .pid = pid};
+    struct tf_id p, t;
+    gpu_lane(n, device, stream, pid, &p, &t);
+    snprintf(ln->pid_id, sizeof ln->pid_id, "%s", p.str);
+    snprintf(ln->tid_id, sizeof ln->tid_id, "%s", t.str);
     n->last_lane = n->n_lanes++;
-    return send_lane_name(n, &n->lanes[n->last_lane], d);
+    return send_lane_name(n, ln, d);
 }
 
 /* The lanes the export lists (streams of every device when it does not
@@ -488,6 +494,21 @@ static const char *gpu_name(const struct tf_nsys *n, int64_t device)
     return NULL;
 }
 
+/* An integer in decimal (every GPU row has several: no printf). */
+static void put_int(struct tf_buf *b, int64_t v)
+{
+    char s[24];
+    size_t k = sizeof s;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        s[--k] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        s[--k] = '-';
+    tf_buf_putn(b, s + k, sizeof s - k);
+}
+
 /* The args of a GPU row: device, stream, then grid and block (kernels)
  * or bytes, then correlation. */
 static void gpu_args(struct tf_nsys *n, const struct tf_nsys_row *r)
@@ -499,16 +520,29 @@ static void gpu_args(struct tf_nsys *n, const struct tf_nsys_row *r)
     if (dev)
         tf_buf_json_str(a, dev);
     else
-        tf_buf_printf(a, "%lld", (long long)r->device);
-    tf_buf_printf(a, ",\"stream\":%lld", (long long)r->stream);
-    if (r->has_grid)
-        tf_buf_printf(a, ",\"grid\":\"%lldx%lldx%lld\",\"block\":\"%lldx%lldx%lld\"",
-                      (long long)r->grid[0], (long long)r->grid[1], (long long)r->grid[2],
-                      (long long)r->block[0], (long long)r->block[1], (long long)r->block[2]);
-    if (r->has_bytes)
-        tf_buf_printf(a, ",\"bytes\":%lld", (long long)r->bytes);
-    if (r->has_corr)
-        tf_buf_printf(a, ",\"correlation\":%lld", (long long)r->corr);
+        put_int(a, r->device);
+    tf_buf_puts(a, ",\"stream\":");
+    put_int(a, r->stream);
+    if (r->has_grid) {
+        const int64_t *v[2] = {r->grid, r->block};
+        for (int k = 0; k < 2; k++) {
+            tf_buf_puts(a, k ? ",\"block\":\"" : ",\"grid\":\"");
+            for (int i = 0; i < 3; i++) {
+                if (i)
+                    tf_buf_putc(a, 'x');
+                put_int(a, v[k][i]);
+            }
+            tf_buf_putc(a, '"');
+        }
+    }
+    if (r->has_bytes) {
+        tf_buf_puts(a, ",\"bytes\":");
+        put_int(a, r->bytes);
+    }
+    if (r->has_corr) {
+        tf_buf_puts(a, ",\"correlation\":");
+        put_int(a, r->corr);
+    }
     tf_buf_putc(a, '}');
 }
 
@@ -517,9 +551,11 @@ static bool flow(struct tf_nsys *n, const struct tf_tef_rec *slice, const struct
                  int64_t pid, char ph, struct tf_diag *d)
 {
     tf_buf_clear(&n->flow);
-    if (n->flow_pids)
-        tf_buf_printf(&n->flow, "%lld:", (long long)pid);
-    tf_buf_printf(&n->flow, "%lld", (long long)r->corr);
+    if (n->flow_pids) {
+        put_int(&n->flow, pid);
+        tf_buf_putc(&n->flow, ':');
+    }
+    put_int(&n->flow, r->corr);
     if (n->flow.oom)
         return tf_diag_oom(d, n->file);
     struct tf_tef_rec f;
@@ -589,7 +625,10 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
         if ((n->pass == 2 && !gpu_process(n, gpid, d)) ||
             !name_lane(n, row->device, row->stream, gpid, d))
             return false;
-        gpu_lane(n, row->device, row->stream, gpid, &r.pid, &r.tid);
+        /* name_lane left the row's lane in last_lane */
+        const struct lane *ln = &n->lanes[n->last_lane];
+        r.pid = (struct tf_id){.kind = TF_ID_STR, .str = ln->pid_id};
+        r.tid = (struct tf_id){.kind = TF_ID_STR, .str = ln->tid_id};
         gpu_args(n, row);
         r.args = (const unsigned char *)n->args.data;
         r.args_len = n->args.len;
@@ -641,8 +680,9 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
         r.name = *call ? call : "(unnamed call)";
         if (row->table == TF_NSYS_RUNTIME && row->has_corr) {
             tf_buf_clear(&n->args);
-            tf_buf_printf(&n->args, "{\"correlation\":%lld%s}", (long long)row->corr,
-                          row->event_class == 1 ? ",\"api\":\"driver\"" : "");
+            tf_buf_puts(&n->args, "{\"correlation\":");
+            put_int(&n->args, row->corr);
+            tf_buf_puts(&n->args, row->event_class == 1 ? ",\"api\":\"driver\"}" : "}");
             r.args = (const unsigned char *)n->args.data;
             r.args_len = n->args.len;
         }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Nsight Systems exports (make bench): figures of SQLite exports made by
 # tests/tools/gennsys.py (python3's sqlite3):
-#   - about 2 MB with 13 000 NVTX ranges nested 4 deep, 25 000 driver calls
+#   - about 2 MB with 13 000 NVTX ranges nested 4 deep, 33 000 driver calls
 #     and 1 000 kernels (`bench-nvtx`): the default figure, mean of
 #     BENCH_RUNS runs (target <= 50 ms);
 #   - 10 million kernels on 4 streams, about 1 GB, with 1 000 NVTX "step"

@@ -408,8 +408,8 @@ def bench_nvtx(ex):
             f.range_(MAIN, a, a + 90000, names[n % 10])
             f.range_(MAIN, a + 5000, a + 60000, names[(n + 3) % 10] + "::inner")
             f.range_(MAIN, a + 10000, a + 30000, names[(n + 7) % 10] + "::leaf")
-            for c in range(6):
-                f.call(MAIN, a + 11000 + c * 3000, a + 13000 + c * 3000, "cuGetProcAddress_v2",
+            for c in range(8):
+                f.call(MAIN, a + 11000 + c * 2000, a + 12500 + c * 2000, "cuGetProcAddress_v2",
                        driver=True)
         f.launch(MAIN, t + 300000, 0, 7, it % 4, 50000)
         t += 420000
