@@ -724,8 +724,15 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
             return false;
         tf_buf_clear(&l->sql);
         select_list(l, (enum tf_nsys_table)t, false);
-        if (idx)
-            tf_buf_printf(&l->sql, " INDEXED BY \"%s\"", l->t[t].index);
+        if (idx) { /* the index's name as an SQL identifier: " doubled */
+            tf_buf_puts(&l->sql, " INDEXED BY \"");
+            for (const char *c = l->t[t].index; *c; c++) {
+                tf_buf_putc(&l->sql, *c);
+                if (*c == '"')
+                    tf_buf_putc(&l->sql, '"');
+            }
+            tf_buf_putc(&l->sql, '"');
+        }
         /* "+start": no index for an open-ended range on start (a scan is
          * cheaper than a lookup per row). */
         tf_buf_printf(&l->sql, " WHERE %sstart <= ?2 AND (\"end\" >= ?1%s)",
