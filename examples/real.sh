@@ -34,4 +34,8 @@ render kineto-memory --trace "$src/kineto-resnet50-nw0.pt.trace.json.gz" --windo
     --lanes '*memory CUDA*=GPU memory,*25738*=Main thread,*25772*=Backward thread,GPU 0=GPU 0' --width 480pt
 # Chrome: 250 ms of browser threads with the IPC flows between them.
 render chrome-flows --trace "$src/chrome-flow.json" --from 3.55s --to 3.8s --flows
+# Nsight Systems (nsys 2024.6 export of nvFuser's test_matmul): one NVTX
+# range with its CUDA calls, the kernels they launch and the flows between.
+render nsys-nvfuser --trace "$src/nsys/fuser-2024-report1.sqlite" \
+    --window-event KernelExecutor::runFusion --pad 20 --flows
 exit $status

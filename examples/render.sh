@@ -16,6 +16,10 @@
 #   step3, step4  the same trace's two steps as paper.tex's figures: lanes as
 #               the profiler names them (a header per process), TikZ only;
 #               step4-column.svg/.png: --width 229.5pt, a LaTeX column
+#   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
+#               full (in $TMPDIR: SQLite files are not committed), one step
+#               by its NVTX range, with flows and OS runtime calls; skipped
+#               without python3's sqlite3
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -69,6 +73,26 @@ if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o s
     echo "examples: step4-column.svg"
 else
     status=1
+fi
+if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
+    # Made and read as "report.sqlite" in a scratch folder, so that the
+    # figures' "Made with" line does not name the scratch folder.
+    here=$(pwd)
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-example.XXXXXX")
+    outs=""
+    for ext in $exts; do outs="$outs -o $here/nsys.$ext"; done
+    # shellcheck disable=SC2086
+    if /usr/bin/python3 ../tests/tools/gennsys.py full --out "$scratch/report.sqlite" &&
+        (cd "$scratch" && "$bin" report.sqlite --window-event train_step --occurrence 2 \
+            --flows --osrt $outs); then
+        echo "examples: nsys.{$(echo $exts | tr ' ' ',')}"
+    else
+        echo "examples: nsys failed" >&2
+        status=1
+    fi
+    rm -rf "$scratch"
+else
+    echo "examples: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
 fi
 
 # The README's pictures of other tools' traces (SKIP without them).

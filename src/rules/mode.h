@@ -59,6 +59,7 @@ struct tf_opts {
     int counters;                      /* --counters 1, --no-counters -1; 0: drawn when the
                                           window holds any */
     long long max_counters;            /* --max-counters N (0: the default) */
+    bool osrt;                         /* --osrt: an export's OS runtime calls too */
     /* The statistics (rules/stats.h). */
     const struct tf_group_opt *groups; /* --group NAME=PATTERN,..., in the order given */
     size_t n_groups;

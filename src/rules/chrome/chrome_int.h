@@ -165,6 +165,8 @@ struct chrome {
     struct occ *occ; /* a max-heap on t0 of the earliest K occurrences */
     size_t n_occ, cap_occ, n_occ_all;
     size_t n_stray;
+    bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
+    int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;
     int64_t thr_ns; /* merging threshold (rows.c) */

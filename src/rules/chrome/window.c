@@ -159,7 +159,10 @@ void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
 static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_diag *d)
 {
     const struct tf_opts *o = c->o;
-    if (c->n_drawable == 0)
+    /* A loader that can read selectively (index_lean) hands over no
+     * extents when the window does not need them. */
+    bool explicit_window = o->window_event || (o->has_from && o->has_to);
+    if (c->n_drawable == 0 && !(explicit_window && c->has_clock_origin))
         return tf_diag_error(d, TF_EBADINPUT,
                              "nothing to draw: no slices, instants or counters (X, B/E, i, C "
                              "events)");
@@ -170,7 +173,7 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
             best = i;
     size_t a = best, b = best;
     size_t min_count = c->n_drawable / 100;
-    for (;;) {
+    for (; c->n_clusters > 0;) {
         int64_t span = c->clusters[b].hi - c->clusters[a].lo;
         bool grew = false;
         if (a > 0 && (c->clusters[a - 1].count > min_count ||
@@ -190,9 +193,8 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
     for (size_t i = 0; i < c->n_clusters; i++)
         if (i < a || i > b)
             c->n_stray += c->clusters[i].count;
-    c->origin = c->clusters[a].lo;
-    int64_t end = c->clusters[b].hi;
-    int64_t w0 = c->origin, w1 = end;
+    int64_t w0 = c->n_clusters ? c->clusters[a].lo : 0, w1 = c->n_clusters ? c->clusters[b].hi : 0;
+    c->origin = c->has_clock_origin ? c->clock_origin : w0;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
         if (c->n_occ_all == 0)
