@@ -13,13 +13,13 @@
 #               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
 #   counters    counters_trace.json (gentrace.py counters --seed 11 --samples 150
 #               --processes 1): counter tracks beside a thread's slices
-#   step3, step4  the same trace's two steps as paper.tex's figures: lanes as
-#               the profiler names them (a header per process), TikZ only;
-#               step4-column.svg/.png: --width 229.5pt, a LaTeX column
 #   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
 #               full (in $TMPDIR: SQLite files are not committed), one step
 #               by its NVTX range, with flows and OS runtime calls; skipped
 #               without python3's sqlite3
+#   step3, step4  the same trace's two steps as paper.tex's figures: lanes as
+#               the profiler names them (a header per process), TikZ only;
+#               step4-column.svg/.png: --width 229.5pt, a LaTeX column
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -56,24 +56,6 @@ render kineto --trace kineto_trace.json --window-event 'ProfilerStep#4' \
     --lanes '*(python3)=Main thread,*pt_autograd_0*=Autograd thread,GPU*' || status=1
 render counters --trace counters_trace.json \
     --lanes '*memory allocated,*memory reserved,*queue id: 1*,*main=main thread,*temperature*' || status=1
-
-# paper.tex's real-trace-shaped figures: TikZ fit to the column or the
-# subfigure when the paper compiles; and the column figure as SVG and PNG.
-for n in 3 4; do
-    if "$bin" kineto_trace.json --window-event "ProfilerStep#$n" -o step$n.tex; then
-        echo "examples: step$n.tex"
-    else
-        status=1
-    fi
-done
-if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o step4-column.svg &&
-    { ! echo "$exts" | grep -q png ||
-        "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt --dpi 300 \
-            -o step4-column.png; }; then
-    echo "examples: step4-column.svg"
-else
-    status=1
-fi
 if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
     # Made and read as "report.sqlite" in a scratch folder, so that the
     # figures' "Made with" line does not name the scratch folder.
@@ -93,6 +75,24 @@ if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
     rm -rf "$scratch"
 else
     echo "examples: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
+fi
+
+# paper.tex's real-trace-shaped figures: TikZ fit to the column or the
+# subfigure when the paper compiles; and the column figure as SVG and PNG.
+for n in 3 4; do
+    if "$bin" kineto_trace.json --window-event "ProfilerStep#$n" -o step$n.tex; then
+        echo "examples: step$n.tex"
+    else
+        status=1
+    fi
+done
+if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o step4-column.svg &&
+    { ! echo "$exts" | grep -q png ||
+        "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt --dpi 300 \
+            -o step4-column.png; }; then
+    echo "examples: step4-column.svg"
+else
+    status=1
 fi
 
 # The README's pictures of other tools' traces (SKIP without them).
