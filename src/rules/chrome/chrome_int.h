@@ -190,6 +190,9 @@ struct chrome {
     struct series *series;
     size_t n_series, cap_series;
     struct tf_strtab series_keys;
+    struct tf_buf ctr_key; /* scratch: an args member's key */
+    size_t *ctr_straddle;  /* blocks any series holds on both sides of the start */
+    size_t n_ctr_straddle;
     bool pass2;         /* the window is known */
     size_t n_series_cut; /* samples of series past TF_CHROME_MAX_SERIES */
     size_t n_ctr_late;   /* samples that came long after their time */

@@ -141,7 +141,9 @@ void tf_chrome_counters_free(struct chrome *c)
         free(s->th.out);
     }
     free(c->series);
+    free(c->ctr_straddle);
     tf_strtab_fini(&c->series_keys);
+    tf_buf_fini(&c->ctr_key);
 }
 
 bool tf_chrome_counters_on(const struct chrome *c)
@@ -149,10 +151,46 @@ bool tf_chrome_counters_on(const struct chrome *c)
     return c->o->counters >= 0;
 }
 
-/* The series of the key in c->tmp, created with the label `label` when new;
+/* How a new series is labelled (built only when the series is new). */
+struct label_parts {
+    const char *name, *id, *key; /* a C event's: "NAME id: ID KEY" */
+    const char *which;           /* a [memory] event's: "memory DEVICE WHICH" */
+    long long type, dev_id;      /* ... its device */
+};
+
+static void device_name(long long type, long long id, char *out, size_t n);
+
+static void build_label(const struct label_parts *lp, struct tf_buf *b)
+{
+    tf_buf_clear(b);
+    if (lp->which) {
+        char dev[64];
+        device_name(lp->type, lp->dev_id, dev, sizeof dev);
+        tf_buf_puts(b, "memory ");
+        tf_buf_puts(b, dev);
+        tf_buf_putc(b, ' ');
+        tf_buf_puts(b, lp->which);
+        return;
+    }
+    if (lp->name && *lp->name)
+        tf_buf_puts(b, lp->name);
+    if (lp->id) {
+        tf_buf_puts(b, b->len ? " id: " : "id: ");
+        tf_buf_puts(b, lp->id);
+    }
+    if (lp->key && *lp->key) {
+        if (b->len)
+            tf_buf_putc(b, ' ');
+        tf_buf_puts(b, lp->key);
+    }
+    if (!b->len)
+        tf_buf_puts(b, "counter");
+}
+
+/* The series of the key in c->tmp, created when new (labelled from lp);
  * NULL when out of memory or past the cap (counted). */
-static struct series *series_of(struct chrome *c, const struct tf_id *pid, const char *label,
-                                const char *unit)
+static struct series *series_of(struct chrome *c, const struct tf_id *pid,
+                                const struct label_parts *lp, const char *unit)
 {
     uint32_t id;
     if (c->tmp.oom || !tf_strtab_id(&c->series_keys, c->tmp.data, &id)) {
@@ -175,21 +213,33 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid, const
     s->proc = p;
     s->unit = unit;
     s->th.last_out = NAN;
-    s->label = tf_chrome_strdup(c, label);
+    s->th.w0 = c->w0;
+    s->th.width = c->thr_ns > 0 ? c->thr_ns : 1;
+    struct tf_buf label;
+    tf_buf_init(&label);
+    build_label(lp, &label);
+    s->label = label.oom ? NULL : tf_chrome_strdup(c, label.data);
+    tf_buf_fini(&label);
     if (!s->label)
-        return NULL;
+        return c->oom = true, NULL;
     c->n_series++;
     return s;
 }
 
-/* The key of a series in c->tmp: the process, then its parts. */
+/* The key of a series in c->tmp: its kind and process, then its parts. */
 static void series_key(struct chrome *c, const struct tf_id *pid, char kind, const char *a,
                        const char *b, const char *k)
 {
-    tf_buf_clear(&c->tmp);
-    tf_buf_putc(&c->tmp, kind);
-    tf_id_key(&c->tmp, pid);
-    tf_buf_printf(&c->tmp, "\x1f%s\x1f%s\x1f%s", a, b ? b : "\x1e", k);
+    struct tf_buf *t = &c->tmp;
+    tf_buf_clear(t);
+    tf_buf_putc(t, kind);
+    tf_id_key(t, pid);
+    tf_buf_putc(t, '\x1f');
+    tf_buf_puts(t, a);
+    tf_buf_putc(t, '\x1f');
+    tf_buf_puts(t, b ? b : "\x1e");
+    tf_buf_putc(t, '\x1f');
+    tf_buf_puts(t, k);
 }
 
 /* --- values --------------------------------------------------------------------- */
@@ -259,23 +309,10 @@ static enum value_kind read_value(struct chrome *c, const unsigned char *v, size
     return VALUE_NUMBER;
 }
 
-/* An integer member of args, else `dflt`. */
-static long long arg_int(const struct tf_tef_rec *r, const char *key, long long dflt)
+/* A member's value as a finite number (not a string); false otherwise. */
+static bool plain_number(const unsigned char *v, size_t n, double *out)
 {
-    size_t n;
-    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, key, &n) : NULL;
-    int64_t x;
-    if (!v || !tf_jl_fixed(v, n, 0, &x))
-        return dflt;
-    return (long long)x;
-}
-
-/* A number member of args; false when absent or not a finite number. */
-static bool arg_num(const struct tf_tef_rec *r, const char *key, double *out)
-{
-    size_t n;
-    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, key, &n) : NULL;
-    return v && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && tf_jl_double(v, n, out) &&
+    return n && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && tf_jl_double(v, n, out) &&
            isfinite(*out);
 }
 
@@ -549,9 +586,6 @@ static bool counter_event(struct chrome *c, const struct tf_tef_rec *r)
     if (!r->args)
         return false;
     bool any = false;
-    struct tf_buf label, key;
-    tf_buf_init(&label);
-    tf_buf_init(&key);
     size_t pos = 0, kl, vl;
     const unsigned char *k, *v;
     while (!c->oom && tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
@@ -562,61 +596,120 @@ static bool counter_event(struct chrome *c, const struct tf_tef_rec *r)
                 c->n_ctr_bad++;
             continue;
         }
-        tf_jl_string(k, kl, &key);
-        tf_buf_clear(&label);
-        if (*r->name)
-            tf_buf_puts(&label, r->name);
-        if (r->id)
-            tf_buf_printf(&label, "%sid: %s", label.len ? " " : "", r->id);
-        if (key.data && *key.data)
-            tf_buf_printf(&label, "%s%s", label.len ? " " : "", key.data);
-        if (!label.len)
-            tf_buf_puts(&label, "counter");
-        if (label.oom || key.oom) {
+        tf_jl_string(k, kl, &c->ctr_key);
+        if (c->ctr_key.oom) {
             c->oom = true;
             break;
         }
-        series_key(c, &r->pid, 'C', r->name, r->id, key.data ? key.data : "");
-        struct series *s = series_of(c, &r->pid, label.data, NULL);
+        const char *key = c->ctr_key.data ? c->ctr_key.data : "";
+        series_key(c, &r->pid, 'C', r->name, r->id, key);
+        struct label_parts lp = {.name = r->name, .id = r->id, .key = key};
+        struct series *s = series_of(c, &r->pid, &lp, NULL);
         if (s)
             add_sample(c, s, r->ts, r->idx, x, false);
         any = true;
     }
-    tf_buf_fini(&label);
-    tf_buf_fini(&key);
     return any;
 }
 
+/* "A.B" for two integers, without printf (this runs per [memory] event). */
+static void int_text(int64_t a, int64_t b, char out[48])
+{
+    char *p = out;
+    for (int k = 0; k < 2; k++) {
+        uint64_t v = k ? (b < 0 ? 0 - (uint64_t)b : (uint64_t)b) : (a < 0 ? 0 - (uint64_t)a : (uint64_t)a);
+        if ((k ? b : a) < 0)
+            *p++ = '-';
+        char d[24];
+        int n = 0;
+        do
+            d[n++] = (char)('0' + v % 10);
+        while ((v /= 10) > 0);
+        while (n)
+            *p++ = d[--n];
+        if (!k)
+            *p++ = '.';
+    }
+    *p = '\0';
+}
+
+/* Whether the raw key k[0 .. n) of a member is the plain name s. */
+static bool key_is(const unsigned char *k, size_t n, const char *s)
+{
+    return strlen(s) == n && memcmp(k, s, n) == 0;
+}
+
 /* A [memory] instant: Total Allocated (and Total Reserved) of its device,
- * or its Bytes as a step.  Whether it had any. */
+ * or its Bytes as a step; its args read in one walk.  Whether it had any. */
 static bool memory_event(struct chrome *c, const struct tf_tef_rec *r)
 {
-    char dev[64], label[96];
-    device_name(arg_int(r, "Device Type", 0), arg_int(r, "Device Id", -1), dev, sizeof dev);
-    double alloc, reserved, bytes;
-    bool has_alloc = arg_num(r, "Total Allocated", &alloc);
-    bool has_bytes = arg_num(r, "Bytes", &bytes);
+    if (!r->args)
+        return false;
+    double alloc = 0, reserved = 0, bytes = 0, x;
+    bool has_alloc = false, has_reserved = false, has_bytes = false;
+    int64_t type = 0, dev_id = -1, iv;
+    size_t pos = 0, kl, vl;
+    const unsigned char *k, *v;
+    while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
+        if (key_is(k, kl, "Total Allocated"))
+            has_alloc = plain_number(v, vl, &alloc);
+        else if (key_is(k, kl, "Total Reserved"))
+            has_reserved = plain_number(v, vl, &reserved);
+        else if (key_is(k, kl, "Bytes"))
+            has_bytes = plain_number(v, vl, &bytes);
+        else if (key_is(k, kl, "Device Type") && plain_number(v, vl, &x) &&
+                 tf_jl_fixed(v, vl, 0, &iv))
+            type = iv;
+        else if (key_is(k, kl, "Device Id") && plain_number(v, vl, &x) &&
+                 tf_jl_fixed(v, vl, 0, &iv))
+            dev_id = iv;
+    }
+    if (!has_alloc && !has_bytes && !has_reserved)
+        return false;
+    /* The key names the device by its numbers; its name is the label's. */
+    char num[48];
+    int_text(type, dev_id, num);
+    struct label_parts lp = {.type = type, .dev_id = dev_id};
     if (has_alloc || has_bytes) {
-        snprintf(label, sizeof label, "memory %s allocated", dev);
-        series_key(c, &r->pid, 'M', dev, NULL, "allocated");
-        struct series *s = series_of(c, &r->pid, label, "B");
+        series_key(c, &r->pid, 'M', num, NULL, "allocated");
+        lp.which = "allocated";
+        struct series *s = series_of(c, &r->pid, &lp, "B");
         if (s)
             add_sample(c, s, r->ts, r->idx, has_alloc ? alloc : bytes, !has_alloc);
     }
-    bool has_reserved = arg_num(r, "Total Reserved", &reserved);
     if (has_reserved) {
-        snprintf(label, sizeof label, "memory %s reserved", dev);
-        series_key(c, &r->pid, 'M', dev, NULL, "reserved");
-        struct series *s = series_of(c, &r->pid, label, "B");
+        series_key(c, &r->pid, 'M', num, NULL, "reserved");
+        lp.which = "reserved";
+        struct series *s = series_of(c, &r->pid, &lp, "B");
         if (s)
             add_sample(c, s, r->ts, r->idx, reserved, false);
     }
-    return has_alloc || has_bytes || has_reserved;
+    return true;
+}
+
+/* Whether any series has samples on both sides of the window's start in
+ * block b (only those blocks' samples before the window count). */
+static bool any_straddle(const struct chrome *c, size_t b)
+{
+    size_t lo = 0, hi = c->n_ctr_straddle;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->ctr_straddle[mid] == b)
+            return true;
+        if (c->ctr_straddle[mid] < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 bool tf_chrome_counter_record(struct chrome *c, const struct tf_tef_rec *r)
 {
     if (!tf_chrome_counters_on(c))
+        return true;
+    /* Pass 2 reads no args it cannot use. */
+    if (c->pass2 && (r->ts > c->w1 || (r->ts < c->w0 && !any_straddle(c, r->idx / TF_TEF_BLOCK))))
         return true;
     bool any = r->kind == TF_TEF_COUNTER ? counter_event(c, r) : memory_event(c, r);
     /* A sample is drawn like a slice: it widens the default window. */
@@ -626,6 +719,12 @@ bool tf_chrome_counter_record(struct chrome *c, const struct tf_tef_rec *r)
 }
 
 /* --- the window and the end ------------------------------------------------------- */
+
+static int by_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return (a > b) - (a < b);
+}
 
 void tf_chrome_counters_window(struct chrome *c)
 {
@@ -662,6 +761,20 @@ void tf_chrome_counters_window(struct chrome *c)
         s->chunks = NULL;
         s->n_chunks = s->cap_chunks = 0;
     }
+    /* The union of the series' straddling blocks, sorted, for pass 2. */
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_series; i++)
+        n += c->series[i].n_straddle;
+    c->ctr_straddle = malloc((n ? n : 1) * sizeof *c->ctr_straddle);
+    if (!c->ctr_straddle) {
+        c->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < c->n_series; i++)
+        for (size_t k = 0; k < c->series[i].n_straddle; k++)
+            c->ctr_straddle[c->n_ctr_straddle++] = c->series[i].straddle[k];
+    if (c->n_ctr_straddle > 1)
+        qsort(c->ctr_straddle, c->n_ctr_straddle, sizeof *c->ctr_straddle, by_size);
 }
 
 bool tf_chrome_counters_finish(struct chrome *c)

@@ -35,6 +35,7 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
     tf_strtab_init(&c->series_keys);
+    tf_buf_init(&c->ctr_key);
     tf_buf_init(&c->tmp);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
         tf_strtab_fini(&c->strs);
