@@ -36,6 +36,7 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->strs);
     tf_strtab_init(&c->series_keys);
     tf_buf_init(&c->ctr_key);
+    tf_arena_init(&c->gpu_classes.arena);
     tf_buf_init(&c->tmp);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
         tf_strtab_fini(&c->strs);
@@ -83,6 +84,8 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->proc_keys);
     tf_strtab_fini(&c->thr_keys);
     tf_strtab_fini(&c->strs);
+    free(c->gpu_classes.slots);
+    tf_arena_fini(&c->gpu_classes.arena);
     tf_buf_fini(&c->tmp);
     tf_hta_free(c->hta);
     free(c);
@@ -338,7 +341,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
         .ctx = c,
-        .args_pass1 = o->stats_trace_scope || c->hta,
+        .args_pass1 = (o->stats_trace_scope && !o->no_stats) || c->hta,
         .columns = c->hta ? tf_hta_columns(c->hta) : NULL,
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,
