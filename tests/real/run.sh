@@ -191,9 +191,12 @@ PY
     ctr=$("$py" - "$input" "$d/fig.json" "$file" <<'PY' 2>&1
 import json, re, sys
 from decimal import Decimal
-trace = json.load(open(sys.argv[1], encoding="utf-8"), parse_float=Decimal)
 m = json.load(open(sys.argv[2], encoding="utf-8"), parse_float=Decimal)
-evs = trace["traceEvents"] if isinstance(trace, dict) else trace
+try:
+    trace = json.load(open(sys.argv[1], encoding="utf-8"), parse_float=Decimal)
+    evs = trace["traceEvents"] if isinstance(trace, dict) else trace
+except ValueError:
+    evs = []  # not a JSON trace (an Nsight Systems export): no C events
 w0, w1 = m["window"]["start_us"], m["window"]["end_us"]
 def num(v):
     if v is None or isinstance(v, bool):
