@@ -239,9 +239,10 @@ bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *f
 size_t tf_chrome_process(struct chrome *c, const struct tf_id *pid);
 /* The thread (pid, tid), created when new; SIZE_MAX when out of memory. */
 size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid);
-/* The pseudo-thread of process p's counter series `label` (its lane is a
- * counter lane), created when new; SIZE_MAX when out of memory. */
-size_t tf_chrome_counter_thread(struct chrome *c, size_t p, const char *label);
+/* The pseudo-thread of counter series `series` of process p, named
+ * `label` (its lane is a counter lane), created when new; SIZE_MAX when
+ * out of memory. */
+size_t tf_chrome_counter_thread(struct chrome *c, size_t p, size_t series, const char *label);
 /* An M record: process and thread names, labels and sort indices. */
 void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r);
 /* The lane of thread t, created when new; NULL when out of memory. */

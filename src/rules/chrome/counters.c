@@ -794,7 +794,7 @@ bool tf_chrome_counters_finish(struct chrome *c)
         if (!s->seen)
             continue;
         /* A lane of its own, under its process. */
-        size_t t = tf_chrome_counter_thread(c, s->proc, s->label);
+        size_t t = tf_chrome_counter_thread(c, s->proc, i, s->label);
         struct lane *ln = t == SIZE_MAX ? NULL : tf_chrome_lane_for(c, t);
         if (!ln)
             return false;
@@ -854,7 +854,7 @@ bool tf_chrome_counter_stats(struct chrome *c, struct tf_figure *f, const size_t
         return false;
     for (size_t i = 0; i < c->n_series; i++) {
         const struct series *s = &c->series[i];
-        if (!s->lane || fig_lane[s->lane - 1] == SIZE_MAX)
+        if (!s->lane || fig_lane[s->lane - 1] == SIZE_MAX || f->stats.n_counters == n)
             continue;
         struct tf_stat_counter *k = &f->stats.counters[f->stats.n_counters++];
         k->lane = fig_lane[s->lane - 1];

@@ -78,12 +78,13 @@ size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct 
     return id;
 }
 
-size_t tf_chrome_counter_thread(struct chrome *c, size_t p, const char *label)
+size_t tf_chrome_counter_thread(struct chrome *c, size_t p, size_t series, const char *label)
 {
-    /* Keyed apart from every thread: tf_id_key never starts with 'c'. */
+    /* Keyed by the series (two may share a label), apart from every
+     * thread: tf_id_key never starts with 'c'. */
     tf_buf_clear(&c->tmp);
     tf_id_key(&c->tmp, &c->procs[p].pid);
-    tf_buf_printf(&c->tmp, "|c%s", label);
+    tf_buf_printf(&c->tmp, "|c%zu", series);
     uint32_t id;
     if (!key_id(c, &c->thr_keys, &id))
         return SIZE_MAX;
