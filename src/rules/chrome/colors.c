@@ -105,14 +105,34 @@ static uint32_t label_color_on(uint32_t rgb)
 
 /* --- categories -------------------------------------------------------------------- */
 
-/* qsort has no context argument: the state whose strings it compares. */
-static const struct chrome *sort_ctx;
+/* A category to order by name (qsort has no context argument, and a
+ * static one would not let two traces be built at once). */
+struct cat_key {
+    const char *name;
+    struct cat_color cc;
+};
 
 static int by_cat_name(const void *x, const void *y)
 {
-    const struct chrome *c = sort_ctx;
-    const struct cat_color *a = x, *b = y;
-    return strcmp(tf_strtab_str(&c->strs, a->cat), tf_strtab_str(&c->strs, b->cat));
+    const struct cat_key *a = x, *b = y;
+    return strcmp(a->name, b->name);
+}
+
+/* Sorts the categories by name; false when out of memory. */
+static bool sort_by_name(const struct chrome *c, struct cat_color *v, size_t n)
+{
+    if (n < 2)
+        return true;
+    struct cat_key *k = malloc(n * sizeof *k);
+    if (!k)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        k[i] = (struct cat_key){tf_strtab_str(&c->strs, v[i].cat), v[i]};
+    qsort(k, n, sizeof *k, by_cat_name);
+    for (size_t i = 0; i < n; i++)
+        v[i] = k[i].cc;
+    free(k);
+    return true;
 }
 
 /* The categories' colours: the palette for known ones; the others sorted
@@ -139,9 +159,10 @@ bool tf_chrome_color_categories(struct chrome *c, const size_t *pick, size_t n_p
             v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
         }
     }
-    sort_ctx = c;
-    if (n > 1)
-        qsort(v, n, sizeof *v, by_cat_name);
+    if (!sort_by_name(c, v, n)) {
+        free(v);
+        return false;
+    }
     bool used[8] = {false};
     size_t n_used = 0;
     for (size_t i = 0; i < n; i++) {
