@@ -323,10 +323,11 @@ static const struct tf_optdef options[] = {
      .help = "the window's end, from the trace's origin"},
     {.name = "window-event", .value = TF_VAL_REQUIRED, .meta = "NAME", .record = TF_REC_VALUE,
      .set = tf_opt_string, .field = FIELD(rules.window_event),
-     .help = "the window is the extent of the event called NAME"},
+     .help = "the window is the extent of the event called NAME, or matching the glob NAME "
+             "('ProfilerStep#*')"},
     {.name = "occurrence", .value = TF_VAL_REQUIRED, .meta = "K", .record = TF_REC_VALUE,
      .set = tf_opt_count, .field = FIELD(rules.occurrence), .lo = 1, .hi = 100000,
-     .help = "... its K-th occurrence in time (default 1)"},
+     .help = "... its K-th occurrence (or match) in time order (default 1)"},
     {.name = "pad", .value = TF_VAL_REQUIRED, .meta = "P", .record = TF_REC_VALUE,
      .set = tf_opt_double, .field = FIELD(rules.pad_pct), .hi = 1000,
      .help = "widen the window by P % of its span on each side"},

@@ -158,6 +158,15 @@ struct chrome {
     size_t n_drawable;
     struct occ *occ; /* a max-heap on t0 of the earliest K occurrences */
     size_t n_occ, cap_occ, n_occ_all;
+    /* --window-event as a glob: its literal head, which a name must start
+     * with (the cheap test before fnmatch); glob false: compared whole. */
+    bool we_glob;
+    size_t we_head;
+    /* Until an occurrence is found: the distinct slice names of about the
+     * pattern's length, for the message that lists the nearest ones. */
+    struct tf_strtab near;
+    size_t near_bytes;
+    bool near_off;
     size_t n_stray;
     /* the window (window.c) */
     int64_t w0, w1, origin;
@@ -233,6 +242,12 @@ void tf_chrome_pick_fini(struct chrome_pick *p);
 /* Pass 1: an event's extent [lo, hi]; a --window-event occurrence. */
 void tf_chrome_add_extent(struct chrome *c, int64_t lo, int64_t hi);
 void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1);
+/* Sets up the --window-event test (once, at the start). */
+void tf_chrome_window_event_init(struct chrome *c);
+/* Whether a slice's name is --window-event's: the name itself, or a name
+ * its glob matches.  A name that is not is kept for the message when no
+ * occurrence has been found yet. */
+bool tf_chrome_is_window_event(struct chrome *c, const char *name);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging
  * threshold), or fails with a message. */
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);

@@ -43,7 +43,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
             tf_chrome_add_extent(c, r->ts, r->ts + r->dur);
         else
             tf_chrome_add_extent(c, r->ts, r->ts);
-        if (c->o->window_event && !r->open_end && strcmp(r->name, c->o->window_event) == 0)
+        if (c->o->window_event && !r->open_end && tf_chrome_is_window_event(c, r->name))
             tf_chrome_add_occurrence(c, r->ts, r->ts + r->dur);
         break;
     case TF_TEF_INSTANT:

@@ -34,7 +34,9 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->proc_keys);
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
+    tf_strtab_init(&c->near);
     tf_buf_init(&c->tmp);
+    tf_chrome_window_event_init(c);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
         tf_strtab_fini(&c->strs);
         free(c);
@@ -79,6 +81,7 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->proc_keys);
     tf_strtab_fini(&c->thr_keys);
     tf_strtab_fini(&c->strs);
+    tf_strtab_fini(&c->near);
     tf_buf_fini(&c->tmp);
     free(c);
 }

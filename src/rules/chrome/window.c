@@ -18,7 +18,9 @@
  */
 #include "rules/chrome/chrome_int.h"
 
+#include <fnmatch.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +156,123 @@ void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
     }
 }
 
+/* --- --window-event: a name or a glob ------------------------------------------- */
+
+/* Names kept for the message at most, and their bytes. */
+#define NEAR_MAX_NAMES 4096
+#define NEAR_MAX_BYTES (1u << 20)
+/* Names listed in the message. */
+#define NEAR_SHOWN 5
+
+void tf_chrome_window_event_init(struct chrome *c)
+{
+    const char *p = c->o->window_event;
+    if (!p)
+        return;
+    size_t head = strcspn(p, "*?[\\");
+    c->we_glob = p[head] != '\0';
+    c->we_head = head;
+}
+
+/* A name kept for the message: one of about the pattern's length. */
+static void keep_near(struct chrome *c, const char *name)
+{
+    size_t n = strlen(name), p = strlen(c->o->window_event);
+    if (n + 3 < p / 2 || n > 2 * p + 8)
+        return;
+    uint32_t id;
+    size_t before = c->near.n;
+    if (!tf_strtab_id(&c->near, name, &id)) {
+        c->oom = true;
+        return;
+    }
+    if (c->near.n > before)
+        c->near_bytes += n + 1;
+    if (c->near.n >= NEAR_MAX_NAMES || c->near_bytes >= NEAR_MAX_BYTES)
+        c->near_off = true;
+}
+
+bool tf_chrome_is_window_event(struct chrome *c, const char *name)
+{
+    const char *p = c->o->window_event;
+    bool hit = strcmp(name, p) == 0 ||
+               (c->we_glob && strncmp(name, p, c->we_head) == 0 && fnmatch(p, name, 0) == 0);
+    if (hit && !c->near_off) {
+        /* Found: the names are not needed any more. */
+        tf_strtab_fini(&c->near);
+        tf_strtab_init(&c->near);
+        c->near_off = true;
+    } else if (!hit && !c->near_off) {
+        keep_near(c, name);
+    }
+    return hit;
+}
+
+/* Edit distance between a and b, ignoring case (the first 127 bytes of
+ * each). */
+static unsigned distance(const char *a, const char *b)
+{
+    unsigned row[128];
+    size_t n = strlen(b) < 127 ? strlen(b) : 127, m = strlen(a) < 127 ? strlen(a) : 127;
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= m; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= n; j++) {
+            unsigned up = row[j];
+            int ca = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ? a[i - 1] + 32 : a[i - 1];
+            int cb = b[j - 1] >= 'A' && b[j - 1] <= 'Z' ? b[j - 1] + 32 : b[j - 1];
+            unsigned best = diag + (ca != cb);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+/* The message of a --window-event with no occurrence: what it looked for,
+ * and the nearest names of the trace's slices. */
+static bool no_window_event(struct chrome *c, struct tf_diag *d)
+{
+    const char *p = c->o->window_event;
+    struct tf_buf *b = &c->tmp;
+    tf_buf_clear(b);
+    tf_buf_printf(b, "--window-event: no complete event %s \"%.200s\"",
+                  c->we_glob ? "matches" : "named", p);
+    size_t best[NEAR_SHOWN];
+    unsigned dist[NEAR_SHOWN];
+    size_t n_best = 0;
+    for (size_t i = 0; i < c->near.n; i++) {
+        const char *s = tf_strtab_str(&c->near, (uint32_t)i);
+        unsigned k = distance(p, s);
+        /* Insert in order of distance, then name. */
+        size_t at = n_best;
+        while (at > 0 && (dist[at - 1] > k ||
+                          (dist[at - 1] == k && strcmp(tf_strtab_str(&c->near, (uint32_t)best[at - 1]), s) > 0)))
+            at--;
+        if (at >= NEAR_SHOWN)
+            continue;
+        size_t last = n_best < NEAR_SHOWN ? n_best : NEAR_SHOWN - 1;
+        memmove(&best[at + 1], &best[at], (last - at) * sizeof best[0]);
+        memmove(&dist[at + 1], &dist[at], (last - at) * sizeof dist[0]);
+        best[at] = i;
+        dist[at] = k;
+        if (n_best < NEAR_SHOWN)
+            n_best++;
+    }
+    for (size_t i = 0; i < n_best; i++)
+        tf_buf_printf(b, "%s\"%.80s\"", i ? ", " : "; the nearest names: ",
+                      tf_strtab_str(&c->near, (uint32_t)best[i]));
+    if (b->oom)
+        return tf_diag_oom(d, NULL);
+    return tf_diag_error(d, TF_EBADINPUT, "%s", b->data);
+}
+
 /* --- the window ------------------------------------------------------------------ */
 
 static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_diag *d)
@@ -195,12 +314,10 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
         if (c->n_occ_all == 0)
-            return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event named \"%.200s\"",
-                                 o->window_event);
+            return no_window_event(c, d);
         if (c->n_occ < k)
-            return tf_diag_error(d, TF_EBADINPUT,
-                                 "--window-event: only %zu events named \"%.200s\", not %zu",
-                                 c->n_occ_all, o->window_event, k);
+            return tf_diag_error(d, TF_EBADINPUT, "--window-event: only %zu events %s \"%.200s\", not %zu",
+                                 c->n_occ_all, c->we_glob ? "match" : "named", o->window_event, k);
         w0 = c->occ[0].t0; /* the heap's root: the K-th earliest */
         w1 = c->occ[0].t1;
     } else {
