@@ -170,6 +170,13 @@ struct chrome {
     size_t n_stray;
     /* the window (window.c) */
     int64_t w0, w1, origin;
+    int64_t end;            /* the end of the main run of time */
+    int64_t event_t0;       /* the --window-event occurrence's start */
+    bool chosen;            /* w0, w1 are chosen (span(), or the window callback) */
+    /* The x axis: from x_origin, axis_ns long (the window, unless several
+     * traces share one axis); the share of the bar budget. */
+    int64_t x_origin, axis_ns;
+    double budget_share;
     int64_t thr_ns; /* merging threshold (rows.c) */
     /* pass 2 */
     struct tf_strtab strs; /* names, categories, args text */
@@ -251,6 +258,9 @@ bool tf_chrome_is_window_event(struct chrome *c, const char *name);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging
  * threshold), or fails with a message. */
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
+/* The mode's span() and rewindow() (mode.h). */
+bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d);
+void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);
 
 /* --- rows.c ---------------------------------------------------------------------- */
 

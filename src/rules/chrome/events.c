@@ -184,8 +184,8 @@ bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *f
             .lane1 = lb,
             .row0 = ra < 0 ? 0 : (unsigned)ra,
             .row1 = rb < 0 ? 0 : (unsigned)rb,
-            .x0 = (double)(a->ts - c->w0) / per,
-            .x1 = (double)(b->ts - c->w0) / per,
+            .x0 = (double)(a->ts - c->x_origin) / per,
+            .x1 = (double)(b->ts - c->x_origin) / per,
         };
         if (!tf_figure_add_arrow(f, &arrow))
             return false;

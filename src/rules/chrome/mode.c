@@ -31,6 +31,7 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     if (!c)
         return NULL;
     c->o = o;
+    c->budget_share = 1.0;
     tf_strtab_init(&c->proc_keys);
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
@@ -123,8 +124,8 @@ static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_f
     b->busy = (double)ob->busy / per;
     b->start_ms = (double)ob->t0 / 1e6;
     b->dur_ms = (double)(ob->t1 - ob->t0) / 1e6;
-    b->x0 = (double)(ob->t0 - c->w0) / per;
-    b->x1 = (double)(ob->t1 - c->w0) / per;
+    b->x0 = (double)(ob->t0 - c->x_origin) / per;
+    b->x1 = (double)(ob->t1 - c->x_origin) / per;
     b->clip_left = ob->clip_left;
     b->clip_right = ob->clip_right;
     b->color = rgb;
@@ -166,7 +167,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
 
     const char *unit;
     double per;
-    int64_t span = c->w1 - c->w0;
+    int64_t span = c->axis_ns;
     axis_unit(span, &unit, &per);
     f->mode = tf_mode_chrome.name;
     f->schema = "tracefig-figure-2";
@@ -299,5 +300,7 @@ const struct tf_mode tf_mode_chrome = {
     .begin = begin,
     .end = end,
     .release = release,
+    .span = tf_chrome_span,
+    .rewindow = tf_chrome_rewindow,
     .build = build,
 };

@@ -31,10 +31,10 @@
 #define SVG_BUDGET 270000 /* bytes: an SVG stays under 300 KB */
 
 /* The merging threshold once the window is known: TF_CHROME_LOD_PT of a
- * plot about 640 pt wide. */
+ * plot about 640 pt wide showing the axis. */
 void tf_chrome_lod_threshold(struct chrome *c)
 {
-    double thr = (double)(c->w1 - c->w0) * TF_CHROME_LOD_PT / 640.0;
+    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / 640.0;
     c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
 }
 
@@ -281,7 +281,7 @@ void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick)
         for (size_t i = 0; i < n_pick; i++)
             for (size_t k = 0; k < c->lanes[pick[i]].n_bars; k++)
                 bytes += svg_cost(c, &c->lanes[pick[i]].bars[k]);
-        if (bytes <= SVG_BUDGET)
+        if ((double)bytes <= SVG_BUDGET * c->budget_share)
             break;
         thr *= 2;
         for (size_t i = 0; i < n_pick; i++)

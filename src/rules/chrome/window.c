@@ -275,7 +275,7 @@ static bool no_window_event(struct chrome *c, struct tf_diag *d)
 
 /* --- the window ------------------------------------------------------------------ */
 
-static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_diag *d)
+static bool choose_window(struct chrome *c, struct tf_diag *d)
 {
     const struct tf_opts *o = c->o;
     if (c->n_drawable == 0)
@@ -309,7 +309,7 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
         if (i < a || i > b)
             c->n_stray += c->clusters[i].count;
     c->origin = c->clusters[a].lo;
-    int64_t end = c->clusters[b].hi;
+    int64_t end = c->end = c->clusters[b].hi;
     int64_t w0 = c->origin, w1 = end;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
@@ -320,6 +320,7 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
                                  c->n_occ_all, c->we_glob ? "match" : "named", o->window_event, k);
         w0 = c->occ[0].t0; /* the heap's root: the K-th earliest */
         w1 = c->occ[0].t1;
+        c->event_t0 = w0;
     } else {
         if (o->has_from)
             w0 = c->origin + o->from_ns;
@@ -340,10 +341,13 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
             return tf_diag_error(d, TF_EBADINPUT, "the window is empty (it ends where it starts)");
         }
     }
+    if (!o->window_event)
+        c->event_t0 = w0;
     c->w0 = w0;
     c->w1 = w1;
-    *lo = w0;
-    *hi = w1;
+    c->x_origin = w0;
+    c->axis_ns = w1 - w0;
+    c->chosen = true;
     return true;
 }
 
@@ -351,8 +355,30 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
 {
     struct chrome *c = ctx;
-    if (!choose_window(c, lo, hi, d))
+    if (!c->chosen && !choose_window(c, d))
         return false;
+    *lo = c->w0;
+    *hi = c->w1;
     tf_chrome_lod_threshold(c);
     return true;
+}
+
+bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d)
+{
+    struct chrome *c = state;
+    if (!c->chosen && !choose_window(c, d))
+        return false;
+    *s = (struct tf_span){c->w0, c->w1, c->event_t0, c->origin, c->end};
+    return true;
+}
+
+void tf_chrome_rewindow(void *state, const struct tf_rewindow *w)
+{
+    struct chrome *c = state;
+    c->w0 = w->w0;
+    c->w1 = w->w1;
+    c->x_origin = w->x0;
+    c->axis_ns = w->axis;
+    c->budget_share = w->share;
+    c->chosen = true;
 }
