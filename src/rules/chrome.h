@@ -28,4 +28,10 @@ bool tf_chrome_parse_time(const char *s, int64_t *ns);
  * n bytes (NUL-terminated) to out. */
 void tf_chrome_short_name(const char *name, char *out, size_t n);
 
+/* A figure of several traces (run_multi.c): its categories of this mode
+ * coloured again as one figure's (the spare colours of unknown categories
+ * are chosen over all of them), and the bars drawn in their category's
+ * colour with it.  False when out of memory. */
+bool tf_chrome_recolor(struct tf_figure *f);
+
 #endif
