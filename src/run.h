@@ -11,6 +11,7 @@
 #include "base/diag.h"
 #include "model/figure.h"
 #include "model/trace.h"
+#include "rules/align.h"
 #include "rules/mode.h"
 
 struct tf_run {
@@ -25,6 +26,24 @@ struct tf_run {
  * located message in d. */
 bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fig,
             struct tf_diag *d);
+
+/* Several traces in one figure (run_multi.c): each trace (or figure model,
+ * load/model.h) is loaded by its own loader, on worker threads, and drawn
+ * as a group of lanes of one figure, all on one time axis (--align,
+ * rules/align.h).  *fig (tf_figure_init()ed by the caller) gets one entry
+ * in fig->traces per trace.  Every file is opened first, so that a missing
+ * one stops the run before anything is read.  False with a message in d
+ * (the first failure, in the order of the files). */
+struct tf_multi_run {
+    const char *const *paths;  /* the traces and models, in their order */
+    size_t n;
+    const char *const *titles; /* --titles, or NULL */
+    size_t n_titles;
+    enum tf_align align;       /* --align */
+    const struct tf_mode *mode; /* NULL: auto */
+    const struct tf_opts *opts;
+};
+bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf_diag *d);
 
 /* --- the steps of tf_run, for run_multi.c ------------------------------- */
 

@@ -28,6 +28,11 @@ bool tf_chrome_parse_time(const char *s, int64_t *ns);
  * n bytes (NUL-terminated) to out. */
 void tf_chrome_short_name(const char *name, char *out, size_t n);
 
+/* A figure model of this mode read back (rules/remodel.h): in-bar names,
+ * tooltips (without args), NCCL kernels' category, times, canvas and
+ * description made again.  False when out of memory. */
+bool tf_chrome_remodel(struct tf_figure *f);
+
 /* A figure of several traces (run_multi.c): its categories of this mode
  * coloured again as one figure's (the spare colours of unknown categories
  * are chosen over all of them), and the bars drawn in their category's
