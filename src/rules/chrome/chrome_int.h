@@ -167,6 +167,11 @@ struct chrome {
     struct tf_strtab near;
     size_t near_bytes;
     bool near_off;
+    /* With a glob: each name it matches, at its earliest event (a step's
+     * host and GPU annotations share its name: one step). */
+    struct tf_strtab we_names;
+    struct occ *we_first; /* by id in we_names */
+    size_t cap_we_first;
     size_t n_stray;
     /* the window (window.c) */
     int64_t w0, w1, origin;
@@ -255,6 +260,9 @@ void tf_chrome_window_event_init(struct chrome *c);
  * its glob matches.  A name that is not is kept for the message when no
  * occurrence has been found yet. */
 bool tf_chrome_is_window_event(struct chrome *c, const char *name);
+/* An event it matches: a glob keeps each name's earliest, a name the K
+ * earliest events. */
+void tf_chrome_window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging
  * threshold), or fails with a message. */
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);

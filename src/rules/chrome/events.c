@@ -44,7 +44,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         else
             tf_chrome_add_extent(c, r->ts, r->ts);
         if (c->o->window_event && !r->open_end && tf_chrome_is_window_event(c, r->name))
-            tf_chrome_add_occurrence(c, r->ts, r->ts + r->dur);
+            tf_chrome_window_match(c, r->name, r->ts, r->ts + r->dur);
         break;
     case TF_TEF_INSTANT:
         if (r->scope == 't' || r->scope == 0)

@@ -36,6 +36,7 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
     tf_strtab_init(&c->near);
+    tf_strtab_init(&c->we_names);
     tf_buf_init(&c->tmp);
     tf_chrome_window_event_init(c);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
@@ -83,6 +84,8 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->thr_keys);
     tf_strtab_fini(&c->strs);
     tf_strtab_fini(&c->near);
+    tf_strtab_fini(&c->we_names);
+    free(c->we_first);
     tf_buf_fini(&c->tmp);
     free(c);
 }

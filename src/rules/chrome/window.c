@@ -208,6 +208,58 @@ bool tf_chrome_is_window_event(struct chrome *c, const char *name)
     return hit;
 }
 
+void tf_chrome_window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1)
+{
+    if (!c->we_glob) {
+        tf_chrome_add_occurrence(c, t0, t1);
+        return;
+    }
+    uint32_t id;
+    size_t n = c->we_names.n;
+    if (!tf_strtab_id(&c->we_names, name, &id)) {
+        c->oom = true;
+        return;
+    }
+    if (c->we_names.n > n) {
+        if (!TF_GROW(c->we_first, n, c->cap_we_first)) {
+            c->oom = true;
+            return;
+        }
+        c->we_first[id] = (struct occ){t0, t1};
+    } else if (t0 < c->we_first[id].t0) {
+        c->we_first[id] = (struct occ){t0, t1};
+    }
+}
+
+/* A glob's K-th name in time order (of each name's earliest event, ties by
+ * name); false when it matches fewer. */
+static bool kth_name(const struct chrome *c, size_t k, struct occ *out)
+{
+    size_t n = c->we_names.n;
+    if (n < k)
+        return false;
+    bool *taken = calloc(n, sizeof *taken);
+    if (!taken)
+        return false;
+    size_t best = 0;
+    for (size_t round = 0; round < k; round++) {
+        best = SIZE_MAX;
+        for (size_t i = 0; i < n; i++) {
+            if (taken[i])
+                continue;
+            if (best == SIZE_MAX || c->we_first[i].t0 < c->we_first[best].t0 ||
+                (c->we_first[i].t0 == c->we_first[best].t0 &&
+                 strcmp(tf_strtab_str(&c->we_names, (uint32_t)i),
+                        tf_strtab_str(&c->we_names, (uint32_t)best)) < 0))
+                best = i;
+        }
+        taken[best] = true;
+    }
+    *out = c->we_first[best];
+    free(taken);
+    return true;
+}
+
 /* Edit distance between a and b, ignoring case (the first 127 bytes of
  * each). */
 static unsigned distance(const char *a, const char *b)
@@ -313,13 +365,25 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
     int64_t w0 = c->origin, w1 = end;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
-        if (c->n_occ_all == 0)
+        if (c->n_occ_all == 0 && c->we_names.n == 0)
             return no_window_event(c, d);
-        if (c->n_occ < k)
-            return tf_diag_error(d, TF_EBADINPUT, "--window-event: only %zu events %s \"%.200s\", not %zu",
-                                 c->n_occ_all, c->we_glob ? "match" : "named", o->window_event, k);
-        w0 = c->occ[0].t0; /* the heap's root: the K-th earliest */
-        w1 = c->occ[0].t1;
+        struct occ hit;
+        if (c->we_glob) {
+            if (c->oom)
+                return tf_diag_oom(d, NULL);
+            if (!kth_name(c, k, &hit))
+                return tf_diag_error(d, TF_EBADINPUT,
+                                     "--window-event: only %zu names match \"%.200s\", not %zu",
+                                     c->we_names.n, o->window_event, k);
+        } else {
+            if (c->n_occ < k)
+                return tf_diag_error(d, TF_EBADINPUT,
+                                     "--window-event: only %zu events named \"%.200s\", not %zu",
+                                     c->n_occ_all, o->window_event, k);
+            hit = c->occ[0]; /* the heap's root: the K-th earliest */
+        }
+        w0 = hit.t0;
+        w1 = hit.t1;
         c->event_t0 = w0;
     } else {
         if (o->has_from)
