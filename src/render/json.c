@@ -176,6 +176,10 @@ static void stat_pct(struct tf_buf *b, const char *k, double v, bool defined)
 static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct tf_stats *s,
                        size_t n_lanes)
 {
+    if (s->compat) {
+        str(b, "compat", s->compat);
+        tf_buf_puts(b, ",\n    ");
+    }
     stat_ms(b, "window_ms", s->window_ms);
     tf_buf_puts(b, ",\n    \"lanes\": [");
     for (size_t i = 0; i < n_lanes; i++) {

@@ -250,7 +250,8 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
 
     if (s->has_gpu) {
         const struct tf_gpu_breakdown *g = &s->gpu;
-        tf_buf_printf(b, "\nGPU breakdown (%s)\n", g->scope_trace ? "trace" : "window");
+        tf_buf_printf(b, "\nGPU breakdown (%s%s)\n", g->scope_trace ? "trace" : "window",
+                      s->compat ? ", as HTA computes it" : "");
         table_init(&t, 3);
         t.left[2] = true;
         cell(&t, "kernel span");
@@ -358,6 +359,8 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
     }
     if (s->has_gpu) {
         const struct tf_gpu_breakdown *g = &s->gpu;
+        if (s->compat)
+            o->row(o, "gpu_breakdown", NULL, NULL, "compat", s->compat);
         o->row(o, "gpu_breakdown", NULL, NULL, "scope", g->scope_trace ? "trace" : "window");
         o->row(o, "gpu_breakdown", NULL, NULL, "kernel_span_ms", ms(x, g->kernel_span_ms));
         o->row(o, "gpu_breakdown", NULL, NULL, "idle_ms", ms(x, g->idle_ms));
