@@ -559,6 +559,8 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d)
         return usage_error(d, "--breakdown adds the panel of one trace: give one trace with it");
     if (c->n_traces == 1)
         c->trace_path = c->traces[0];
+    if (c->n_traces <= 1 && (c->n_titles || c->align))
+        tf_diag_warn(d, "--titles and --align are for several traces: one trace is drawn as it is");
     return true;
 }
 

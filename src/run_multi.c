@@ -49,6 +49,7 @@ struct unit {
     struct tf_trace_ref ref;   /* who it is (title decided later) */
     struct tf_align_in al;     /* where its time lies */
     int64_t xo;                /* its figure's x = 0, ns on its clock */
+    bool from_model;
     double per;                /* ns per axis unit of its figure */
     /* a trace with a second pass left */
     struct tf_load_job *job;
@@ -191,6 +192,7 @@ static void read_model(struct multi *m, struct input *in)
             u->fig = mt[i].fig;
             tf_figure_init(&mt[i].fig);
             u->built = true;
+            u->from_model = true;
             if (!tf_remodel(&u->fig)) {
                 tf_diag_oom(&in->d, NULL);
                 break;
@@ -350,7 +352,15 @@ static void plain_name(const char *file, struct tf_buf *out)
 
 /* Titles: --titles, else "rank N" when the traces are the ranks of one
  * job (each gives its rank and the same world size, no rank twice), else
- * the files' names; a model of several traces keeps the titles it has. */
+ * the files' names; a model of several traces keeps the titles it has.
+ * The ranks of one job are then put in rank order (rank*.json lists
+ * rank10 before rank2). */
+static int by_rank(const void *x, const void *y)
+{
+    const struct unit *a = *(const struct unit *const *)x, *b = *(const struct unit *const *)y;
+    return (a->ref.rank > b->ref.rank) - (a->ref.rank < b->ref.rank);
+}
+
 static bool set_titles(struct multi *m, struct tf_arena *a, struct tf_diag *d)
 {
     const struct tf_multi_run *r = m->r;
@@ -383,6 +393,9 @@ static bool set_titles(struct multi *m, struct tf_arena *a, struct tf_diag *d)
         }
     }
     tf_buf_fini(&b);
+    /* Ranks are distinct: qsort's order is the only one. */
+    if (ranks && m->n_u > 1)
+        qsort(m->u, m->n_u, sizeof *m->u, by_rank);
     return true;
 }
 
@@ -437,7 +450,7 @@ static void axis_unit(int64_t span, const char **unit, double *per)
 static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf_figure *f,
                     struct tf_diag *d)
 {
-    bool chrome = false, same_mode = true, schema2 = false;
+    bool chrome = false, same_mode = true, schema2 = false, models = false;
     double width = 0;
     for (size_t i = 0; i < m->n_u; i++) {
         const struct tf_figure *g = &m->u[i]->fig;
@@ -447,6 +460,7 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
                     strcmp(g->mode, m->u[0]->fig.mode) == 0;
         if (g->width_pt > width)
             width = g->width_pt;
+        models = models || m->u[i]->from_model;
     }
     int64_t span = plan->w1 - plan->w0;
     const char *unit = "ms";
@@ -481,6 +495,9 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     size_t nt = tf_nice_ticks(0.0, f->x_span, chrome ? 8 : 9, ticks, TF_TICKS_MAX);
     ok = f->axis.title && tf_figure_set_ticks(f, ticks, nt) && f->mode;
     ok = ok && (!chrome || tf_chrome_recolor(f));
+    /* Traces drawn from models were drawn each within a whole figure's
+     * bar budget: the figure of them all is merged to fit one. */
+    ok = ok && (!chrome || !models || tf_chrome_fit_figure(f));
     /* The --annotate line: each trace's, after its title. */
     struct tf_buf line;
     tf_buf_init(&line);

@@ -1287,11 +1287,14 @@ def cmd_ranks(a):
     """One Kineto trace per rank, as modern Kineto writes them: times in
     microseconds from baseTimeNanoseconds (the start time floored to three
     months), distributedInfo with the rank and the world size.  The ranks
-    start together (a few microseconds of jitter); rank r's clock runs
-    r * --skew-us ahead; --slow-rank does --slow-us more host work per step;
-    --vary-steps gives rank r r % 3 more steps; --missing leaves ranks out;
-    --split-base R: ranks from R on started the profiler after a quarter
-    turned, so their base is the next one (their times count from it)."""
+    run in step: each step starts on every rank when the slowest has
+    finished the one before (the all-reduce waits for it), give or take a
+    few microseconds.  Rank r's clock runs r * --skew-us ahead; --slow-rank
+    does --slow-us more host work per step; --vary-steps gives rank r
+    r % 3 more steps; --missing leaves ranks out; --split-base R: ranks from
+    R on started the profiler after a quarter turned, so their base is the
+    next one (their times count from it)."""
+    import os
     job = Rand(a.seed)
     start = epoch_ns(job)
     base = start // QUARTER_NS * QUARTER_NS
@@ -1299,21 +1302,20 @@ def cmd_ranks(a):
         # the job starts an hour after a quarter turned; early ranks still
         # hold the quarter before as their base
         start = base + QUARTER_NS + 3_600_000_000_000
-    import os
     os.makedirs(a.out_dir, exist_ok=True)
+    ranks = []
     for r in range(a.world_size):
-        if r in a.missing:
-            continue
         rng = Rand(a.seed * 1000 + r + 1)
         name = os.path.join(a.out_dir, "%s%d.json%s" % (a.prefix, r, ".gz" if a.gzip else ""))
-        out = Out(name, gz=a.gzip)
+        # a missing rank runs, but its trace is not written
+        out = Out(os.devnull if r in a.missing else name, gz=a.gzip)
         k = Kineto(a, rng, out)
         k.dev = r % a.devices
         if r == a.slow_rank:
             k.slow = int(a.slow_us * 1000)
         b = base + QUARTER_NS if a.split_base is not None and r >= a.split_base else base
-        skew = int(a.skew_us * 1000) * r
-        k.base = start - b + skew + rng.below(5000)
+        # its clock: true time less its base, plus its skew
+        k.base = start - b + int(a.skew_us * 1000) * r
         out.write('{\n  "schemaVersion": 1,\n  "deviceProperties": %s,\n'
                   '  "distributedInfo": {"backend": "nccl", "rank": %d, "world_size": %d},\n'
                   '  "record_shapes": 1,\n  "traceEvents": [\n'
@@ -1321,17 +1323,28 @@ def cmd_ranks(a):
         k.t = k.us(40.0, 120.0)
         out.write(X_FMT % ("user_annotation", '"## warmup ##"', k.pid, k.main, k.ts(k.us(5.0, 20.0)),
                            "%d.%03d" % divmod(k.us(1.0, 9.0), 1000), k.op_args()))
-        tail_len = 3000 + 700 * a.devices
         steps = a.steps + (r % 3 if a.vary_steps else 0)
-        n = a.first_step
-        while True:
+        ranks.append((r, b, k, out, steps))
+    tail_len = 3000 + 700 * a.devices
+    n = a.first_step
+    t = max(k.t for _, _, k, _, _ in ranks)
+    while True:
+        running = []
+        for r, b, k, out, steps in ranks:
             if a.size is not None:
                 if out.count + tail_len >= a.size:
-                    break
+                    continue
             elif n - a.first_step >= steps:
-                break
+                continue
+            running.append(k)
+        if not running:
+            break
+        for k in running:
+            k.t = t + k.us(0.0, 6.0)
             k.step(n)
-            n += 1
+        t = max(k.t for k in running)
+        n += 1
+    for r, b, k, out, steps in ranks:
         t_end = k.t + k.us(50.0, 150.0)
         out.write(",\n" + k.metadata(t_end))
         out.write('\n  ],\n  "traceName": "rank%d.pt.trace.json",\n  "displayTimeUnit": "ms",\n'

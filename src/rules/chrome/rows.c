@@ -28,7 +28,7 @@
 #include <string.h>
 
 #define REORDER 8192
-#define SVG_BUDGET 270000 /* bytes: an SVG stays under 300 KB */
+#define SVG_BUDGET TF_CHROME_SVG_BUDGET
 
 /* The merging threshold once the window is known: TF_CHROME_LOD_PT of a
  * plot about 640 pt wide showing the axis. */
