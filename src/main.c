@@ -559,8 +559,6 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d)
         return usage_error(d, "--breakdown adds the panel of one trace: give one trace with it");
     if (c->n_traces == 1)
         c->trace_path = c->traces[0];
-    if (c->n_traces <= 1 && (c->n_titles || c->align))
-        tf_diag_warn(d, "--titles and --align are for several traces: one trace is drawn as it is");
     return true;
 }
 
@@ -698,6 +696,8 @@ int main(int argc, char **argv)
         tf_diag_oom(&d, NULL);
         goto done;
     }
+    if (!several && (c.n_titles || c.align))
+        tf_diag_warn(&d, "--titles and --align are for several traces: one trace is drawn as it is");
     if (several) {
         const char *one[1] = {c.trace_path};
         struct tf_multi_run multi = {c.n_traces > 1 ? c.traces : one, c.n_traces > 1 ? c.n_traces : 1,
