@@ -234,6 +234,10 @@ bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p
 bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out);
 /* The label of thread t's lane, "process / thread", in out. */
 void tf_chrome_lane_label(const struct chrome *c, size_t t, struct tf_buf *out);
+/* The parts of that label for a header per process (figure.h's tf_lane
+ * group, name, id): false when the label is one part (the process alone). */
+bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
+                          struct tf_buf *name, struct tf_buf *id);
 
 /* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
 struct chrome_pick {

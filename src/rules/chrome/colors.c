@@ -188,17 +188,21 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
     for (size_t i = 0; i < n_cc; i++)
         if (cc[i].cat == ob->cat)
             cat_rgb = cc[i].rgb;
-    char key[96];
+    struct tf_buf key;
+    tf_buf_init(&key);
     bool nccl = strcmp(cat, "kernel") == 0 &&
                 (strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
                  strstr(name, " nccl") != NULL);
+    /* The whole category in the key: a cut one would merge categories
+     * that share a long prefix. */
     if (nccl) {
         cat_rgb = NCCL_COLOR;
-        snprintf(key, sizeof key, "cat/kernel/nccl");
+        tf_buf_puts(&key, "cat/kernel/nccl");
     } else {
-        snprintf(key, sizeof key, "cat/%s", *cat ? cat : "none");
+        tf_buf_printf(&key, "cat/%s", *cat ? cat : "none");
     }
-    size_t ci = tf_figure_category(f, key, cat_rgb);
+    size_t ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, cat_rgb);
+    tf_buf_fini(&key);
     if (ci == (size_t)-1)
         return SIZE_MAX;
     if (!f->cats[ci].name) {

@@ -241,6 +241,57 @@ void tf_chrome_lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
     tf_buf_fini(&tl);
 }
 
+/* Kineto's thread names carry the id: "thread 4037 (python3.8)" is the
+ * name "python3.8" and the id "4037". */
+static bool kineto_thread(const char *s, struct tf_buf *name, struct tf_buf *id)
+{
+    if (strncmp(s, "thread ", 7) != 0)
+        return false;
+    const char *d = s + 7, *e = d;
+    while (*e >= '0' && *e <= '9')
+        e++;
+    size_t n = strlen(e);
+    if (e == d || n < 3 || e[0] != ' ' || e[1] != '(' || e[n - 1] != ')')
+        return false;
+    tf_buf_putn(name, e + 2, n - 3);
+    tf_buf_putn(id, d, (size_t)(e - d));
+    return true;
+}
+
+bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
+                          struct tf_buf *name, struct tf_buf *id)
+{
+    const struct thr *th = &c->thrs[t];
+    const struct proc *p = &c->procs[th->proc];
+    struct tf_buf full;
+    tf_buf_init(&full);
+    tf_chrome_lane_label(c, t, &full);
+    tf_chrome_proc_label(p, group);
+    bool parts = full.data && group->data && strcmp(full.data, group->data) != 0;
+    tf_buf_fini(&full);
+    if (!parts)
+        return false;
+    struct tf_buf tn;
+    tf_buf_init(&tn);
+    if (th->name && *th->name)
+        tf_chrome_trimmed(th->name, &tn);
+    if (tn.len && kineto_thread(tn.data, name, id)) {
+        tf_buf_fini(&tn);
+        return true;
+    }
+    if (tn.len) {
+        tf_buf_puts(name, tn.data);
+        if (th->tid.kind == TF_ID_NUM)
+            tf_buf_printf(id, "%lld", th->tid.num);
+    } else if (th->tid.kind == TF_ID_STR && strncmp(th->tid.str, "async ", 6) == 0) {
+        tf_buf_puts(name, th->tid.str);
+    } else {
+        id_label(name, "tid", &th->tid);
+    }
+    tf_buf_fini(&tn);
+    return true;
+}
+
 /* --- order ------------------------------------------------------------------------- */
 
 /* Text with numbers in it, in the order people count: "stream 7" before

@@ -137,6 +137,29 @@ static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_f
     return tf_chrome_bar_text(c, f, b, ob, f->cats[ci].label, per, unit);
 }
 
+
+/* A lane's label parts (figure.h), for a layout with a header per process. */
+static bool lane_parts(const struct chrome *c, size_t t, struct tf_figure *f, struct tf_lane *fl)
+{
+    struct tf_buf g, n, id;
+    tf_buf_init(&g);
+    tf_buf_init(&n);
+    tf_buf_init(&id);
+    bool ok = true;
+    if (tf_chrome_lane_parts(c, t, &g, &n, &id) && !g.oom && !n.oom && !id.oom) {
+        fl->group = tf_figure_buf(f, &g);
+        fl->name = tf_figure_buf(f, &n);
+        fl->id = id.len ? tf_figure_buf(f, &id) : NULL;
+        ok = fl->group && fl->name && (!id.len || fl->id);
+    } else {
+        ok = !g.oom && !n.oom && !id.oom;
+    }
+    tf_buf_fini(&g);
+    tf_buf_fini(&n);
+    tf_buf_fini(&id);
+    return ok;
+}
+
 static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
                   struct tf_diag *d)
 {
@@ -200,6 +223,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             ok = false;
             break;
         }
+        if (!pk.rename[i] && !(ok = lane_parts(c, ln->thread, f, fl)))
+            break;
         fig_lane[pick[i]] = f->n_lanes - 1;
         n_hidden_rows += ln->n_hidden;
         fl->rows = ln->max_row ? ln->max_row : 1;
@@ -251,10 +276,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_figure_add_note(f, note);
     }
     f->flame = true;
-    f->width_pt = 720;
-    f->height_pt = 60.0 + 15.0 * (double)total_rows + 40.0;
-    if (f->height_pt < 160)
-        f->height_pt = 160;
+    (void)total_rows; /* the size is the layout's (render/plan.c) */
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
              f->n_lanes == 1 ? "" : "s");

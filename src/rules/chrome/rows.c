@@ -30,11 +30,13 @@
 #define REORDER 8192
 #define SVG_BUDGET TF_CHROME_SVG_BUDGET
 
-/* The merging threshold once the window is known: TF_CHROME_LOD_PT of a
- * plot about 640 pt wide showing the axis. */
+/* The merging threshold once the window is known: TF_CHROME_LOD_PT of the
+ * plot's width at the size asked (tf_opts.plot_w_pt; 640 pt without),
+ * showing the axis. */
 void tf_chrome_lod_threshold(struct chrome *c)
 {
-    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / 640.0;
+    double w = c->o && c->o->plot_w_pt > 0 ? c->o->plot_w_pt : 640.0;
+    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / w;
     c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
 }
 
