@@ -688,7 +688,8 @@ static bool plan_notes(struct cli *c, struct tf_figure *fig, struct tf_diag *d)
     bool ok = tf_plan_make(fig, &c->render.size, &plan);
     if (ok && plan.note) {
         ok = tf_figure_add_note(fig, plan.note);
-        tf_diag_warn(d, "%s: %s", tf_diag_name(c->trace_path), plan.note);
+        tf_diag_warn(d, "%s: %s", c->n_traces > 1 ? "the figure" : tf_diag_name(c->trace_path),
+                     plan.note);
     }
     tf_plan_fini(&plan);
     return ok || tf_diag_oom(d, NULL);

@@ -122,6 +122,9 @@ bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct
             return false;
         o->pid = dup_id(dst, l->pid, &ok);
         o->tid = dup_id(dst, l->tid, &ok);
+        o->group = dup(dst, l->group, &ok);
+        o->name = dup(dst, l->name, &ok);
+        o->id = dup(dst, l->id, &ok);
         o->rows = l->rows;
         o->trace = ti;
     }

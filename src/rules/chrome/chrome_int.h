@@ -238,6 +238,10 @@ void tf_chrome_lane_label(const struct chrome *c, size_t t, struct tf_buf *out);
  * group, name, id): false when the label is one part (the process alone). */
 bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id);
+/* The same parts from a label alone ("PROCESS / THREAD"), as a figure model
+ * keeps it; false for a label of one part. */
+bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
+                           struct tf_buf *id);
 
 /* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
 struct chrome_pick {

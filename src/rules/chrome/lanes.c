@@ -258,6 +258,18 @@ static bool kineto_thread(const char *s, struct tf_buf *name, struct tf_buf *id)
     return true;
 }
 
+bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
+                           struct tf_buf *id)
+{
+    const char *slash = label ? strstr(label, " / ") : NULL;
+    if (!slash || slash == label || !slash[3])
+        return false;
+    tf_buf_putn(group, label, (size_t)(slash - label));
+    if (!kineto_thread(slash + 3, name, id))
+        tf_buf_puts(name, slash + 3);
+    return true;
+}
+
 bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id)
 {

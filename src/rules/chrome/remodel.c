@@ -72,6 +72,27 @@ bool tf_chrome_remodel(struct tf_figure *f)
     for (size_t i = 0; i < f->n_bars; i++)
         if (!bar_texts(f, &f->bars[i], per, nccl))
             return false;
+    /* The lanes' label parts, for the headers per process. */
+    struct tf_buf g, n, id;
+    tf_buf_init(&g);
+    tf_buf_init(&n);
+    tf_buf_init(&id);
+    bool ok = true;
+    for (size_t i = 0; ok && i < f->n_lanes; i++) {
+        struct tf_lane *l = &f->lanes[i];
+        tf_buf_clear(&g);
+        tf_buf_clear(&n);
+        tf_buf_clear(&id);
+        if (l->group || !tf_chrome_split_label(l->label, &g, &n, &id))
+            continue;
+        ok = !g.oom && !n.oom && !id.oom && (l->group = tf_figure_buf(f, &g)) &&
+             (l->name = tf_figure_buf(f, &n)) && (!id.len || (l->id = tf_figure_buf(f, &id)));
+    }
+    tf_buf_fini(&g);
+    tf_buf_fini(&n);
+    tf_buf_fini(&id);
+    if (!ok)
+        return false;
     f->flame = true;
     f->zigzag_amp = f->x_span * 0.004;
     f->width_pt = 720;
