@@ -208,12 +208,13 @@ static void read_model(struct multi *m, struct input *in)
                 u->xo = mt[i].xo_ns;
                 u->per = mt[i].per_ns;
                 u->al.span = (struct tf_span){
-                    to_ns(r->window_start, "us"), to_ns(r->window_end, "us"),
-                    to_ns(r->event_us, "us"), to_ns(r->origin_us, "us"), to_ns(r->end_us, "us")};
+                    r->w0_ns, r->w1_ns, r->event_ns, r->origin_ns, r->end_ns};
                 u->al.has_base = r->has_base_time;
                 u->al.base_ns = r->base_time_ns;
                 u->al.has_world_size = r->has_world_size;
                 u->al.world_size = r->world_size;
+                u->al.has_rank = r->has_rank;
+                u->al.rank = r->rank;
             }
         }
     }
@@ -236,8 +237,8 @@ static void read_trace(struct multi *m, struct input *in)
     if (!tf_load_begin(in->path, &in->modes.keep, &in->trace, &u->job, &in->d))
         return;
     const struct tf_trace_facts facts = in->trace.facts, *fa = &facts;
-    u->ref.has_rank = fa->has_rank;
-    u->ref.rank = fa->rank;
+    u->al.has_rank = u->ref.has_rank = fa->has_rank;
+    u->al.rank = u->ref.rank = fa->rank;
     u->al.has_world_size = u->ref.has_world_size = fa->has_world_size;
     u->al.world_size = u->ref.world_size = fa->world_size;
     const struct tf_mode *mode = tf_mode_of_trace(&in->trace);
@@ -412,12 +413,12 @@ static bool plan_window(struct multi *m, struct tf_align_plan *plan, struct tf_d
     ok = ok && tf_align_make(m->r->align, in, n, out, plan);
     for (size_t i = 0; ok && i < n; i++) {
         struct unit *u = m->u[i];
-        u->ref.offset_us = (double)out[i].offset / 1e3;
-        u->ref.window_start = (double)(u->job ? out[i].w0 : u->al.span.w0) / 1e3;
-        u->ref.window_end = (double)(u->job ? out[i].w1 : u->al.span.w1) / 1e3;
-        u->ref.event_us = (double)u->al.span.event / 1e3;
-        u->ref.origin_us = (double)u->al.span.origin / 1e3;
-        u->ref.end_us = (double)u->al.span.end / 1e3;
+        u->ref.offset_ns = out[i].offset;
+        u->ref.w0_ns = u->job ? out[i].w0 : u->al.span.w0;
+        u->ref.w1_ns = u->job ? out[i].w1 : u->al.span.w1;
+        u->ref.event_ns = u->al.span.event;
+        u->ref.origin_ns = u->al.span.origin;
+        u->ref.end_ns = u->al.span.end;
         u->rw = (struct tf_rewindow){out[i].w0, out[i].w1, out[i].x0, plan->w1 - plan->w0,
                                      1.0 / (double)n};
     }
@@ -471,7 +472,7 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     for (size_t i = 0; ok && i < m->n_u; i++) {
         struct unit *u = m->u[i];
         double k = u->per / per;
-        double dx = ((double)(u->xo - plan->w0) + u->ref.offset_us * 1e3) / per;
+        double dx = (double)(u->xo + u->ref.offset_ns - plan->w0) / per;
         ok = tf_figure_append(f, &u->fig, &u->ref, k, dx);
         tf_figure_fini(&u->fig);
         tf_figure_init(&u->fig);

@@ -726,6 +726,12 @@ static bool read_figure(struct reader *r, const json_t *root)
     return true;
 }
 
+static int64_t us_to_ns(double us)
+{
+    double x = us * 1e3;
+    return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+}
+
 /* The traces of a model of several: its entries, into ts[] (strings in
  * the figure's arena). */
 static bool read_traces(struct reader *r, const json_t *arr, struct tf_trace_ref *ts, size_t n)
@@ -734,7 +740,7 @@ static bool read_traces(struct reader *r, const json_t *arr, struct tf_trace_ref
         const json_t *e = json_array_get(arr, i);
         struct tf_trace_ref *t = &ts[i];
         memset(t, 0, sizeof *t);
-        double rank, ws;
+        double rank, ws, off, ev;
         const json_t *w = json_object_get(e, "window_us"), *sp = json_object_get(e, "span_us");
         if (!json_is_object(e))
             return type_error(r, at(r, "traces", i, NULL), "an object", e);
@@ -744,8 +750,8 @@ static bool read_traces(struct reader *r, const json_t *arr, struct tf_trace_ref
             !get_opt_num(r, e, "rank", at(r, "traces", i, "rank"), &t->has_rank, &rank) ||
             !get_opt_num(r, e, "world_size", at(r, "traces", i, "world_size"),
                          &t->has_world_size, &ws) ||
-            !get_num(r, e, "offset_us", at(r, "traces", i, "offset_us"), &t->offset_us) ||
-            !get_num(r, e, "event_us", at(r, "traces", i, "event_us"), &t->event_us))
+            !get_num(r, e, "offset_us", at(r, "traces", i, "offset_us"), &off) ||
+            !get_num(r, e, "event_us", at(r, "traces", i, "event_us"), &ev))
             return false;
         t->rank = (long long)rank;
         t->world_size = (long long)ws;
@@ -758,10 +764,12 @@ static bool read_traces(struct reader *r, const json_t *arr, struct tf_trace_ref
         if (!json_is_array(sp) || json_array_size(sp) != 2 || !json_is_number(json_array_get(sp, 0)) ||
             !json_is_number(json_array_get(sp, 1)))
             return type_error(r, at(r, "traces", i, "span_us"), "[start, end]", sp);
-        t->window_start = json_number_value(json_array_get(w, 0));
-        t->window_end = json_number_value(json_array_get(w, 1));
-        t->origin_us = json_number_value(json_array_get(sp, 0));
-        t->end_us = json_number_value(json_array_get(sp, 1));
+        t->offset_ns = us_to_ns(off);
+        t->event_ns = us_to_ns(ev);
+        t->w0_ns = us_to_ns(json_number_value(json_array_get(w, 0)));
+        t->w1_ns = us_to_ns(json_number_value(json_array_get(w, 1)));
+        t->origin_ns = us_to_ns(json_number_value(json_array_get(sp, 0)));
+        t->end_ns = us_to_ns(json_number_value(json_array_get(sp, 1)));
     }
     return true;
 }
@@ -877,11 +885,12 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
     const char *sv = json_is_string(schema) ? json_string_value(schema) : "";
     int sn = strcmp(sv, "tracefig-figure-1") == 0 ? 1 : strcmp(sv, "tracefig-figure-2") == 0 ? 2 : 0;
     if (!sn) {
+        tf_diag_error(d, TF_EBADINPUT,
+                      "%s: a figure model of schema \"%.80s\", which this tracefig does not read "
+                      "(it reads tracefig-figure-1 and tracefig-figure-2)",
+                      file, sv);
         json_decref(root);
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a figure model of schema \"%.80s\", which this tracefig does "
-                             "not read (it reads tracefig-figure-1 and tracefig-figure-2)",
-                             file, sv);
+        return false;
     }
     struct tf_figure all;
     tf_figure_init(&all);
@@ -928,7 +937,7 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
             m->ref.file = m->ref.file ? tf_figure_str(&m->fig, m->ref.file) : NULL;
             m->ref.title = m->ref.title ? tf_figure_str(&m->fig, m->ref.title) : NULL;
             m->ref.mode = m->ref.mode ? tf_figure_str(&m->fig, m->ref.mode) : NULL;
-            double xo = w0_ns - m->ref.offset_us * 1e3;
+            double xo = w0_ns - (double)m->ref.offset_ns;
             m->xo_ns = (int64_t)(xo < 0 ? xo - 0.5 : xo + 0.5);
             m->per_ns = per;
         }

@@ -197,7 +197,8 @@ struct tf_stats {
 
 /* One trace of a figure drawn from several (run_multi.c, compose.c): who
  * it is, how its clock maps to the figure's, and its own statistics.
- * Times are microseconds; on its own clock unless said otherwise. */
+ * Times are integer nanoseconds (epoch microseconds do not fit a double
+ * to the nanosecond), on its own clock unless said otherwise. */
 struct tf_trace_ref {
     const char *file;          /* its file's base name */
     const char *title;         /* its lanes' title ("rank 3", "before") */
@@ -205,10 +206,10 @@ struct tf_trace_ref {
     bool has_rank, has_world_size, has_base_time;
     long long rank, world_size; /* distributedInfo */
     long long base_time_ns;    /* baseTimeNanoseconds, when its clock used it */
-    double offset_us;          /* added to its times: its clock -> the figure's */
-    double window_start, window_end; /* what it draws of the figure's window */
-    double event_us;           /* its --window-event occurrence's start (else its window's) */
-    double origin_us, end_us;  /* its main run of time */
+    int64_t offset_ns;         /* added to its times: its clock -> the figure's */
+    int64_t w0_ns, w1_ns;      /* what it draws of the figure's window */
+    int64_t event_ns;          /* its --window-event occurrence's start (else its window's) */
+    int64_t origin_ns, end_ns; /* its main run of time */
     size_t first_lane, n_lanes;
     struct tf_stats stats;     /* over its window and its lanes (lane indexes: the figure's) */
 };

@@ -292,6 +292,21 @@ static void stats(struct tf_buf *b, const struct tf_figure *f)
     tf_buf_puts(b, "\n  }");
 }
 
+/* Nanoseconds as microseconds to the nanosecond, exactly (no double), with
+ * the trailing zeros of the fraction trimmed. */
+static void ns_us(struct tf_buf *b, const char *k, int64_t ns)
+{
+    if (k)
+        key(b, k);
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    char frac[8];
+    snprintf(frac, sizeof frac, "%03u", (unsigned)(a % 1000));
+    for (int i = 2; i >= 0 && frac[i] == '0'; i--)
+        frac[i] = '\0';
+    tf_buf_printf(b, "%s%llu%s%s", ns < 0 && a ? "-" : "", (unsigned long long)(a / 1000),
+                  frac[0] ? "." : "", frac);
+}
+
 /* "traces" (a figure of several traces only): one line each, in order. */
 static void traces(struct tf_buf *b, const struct tf_figure *f)
 {
@@ -311,7 +326,7 @@ static void traces(struct tf_buf *b, const struct tf_figure *f)
         else
             tf_buf_puts(b, "null");
         tf_buf_puts(b, ", ");
-        num(b, "offset_us", t->offset_us);
+        ns_us(b, "offset_us", t->offset_ns);
         tf_buf_puts(b, ", ");
         str(b, "mode", t->mode);
         tf_buf_puts(b, ", ");
@@ -327,15 +342,15 @@ static void traces(struct tf_buf *b, const struct tf_figure *f)
         else
             tf_buf_puts(b, "null");
         tf_buf_puts(b, ", \"window_us\": [");
-        tf_buf_num(b, t->window_start, DEC);
+        ns_us(b, NULL, t->w0_ns);
         tf_buf_puts(b, ", ");
-        tf_buf_num(b, t->window_end, DEC);
+        ns_us(b, NULL, t->w1_ns);
         tf_buf_puts(b, "], ");
-        num(b, "event_us", t->event_us);
+        ns_us(b, "event_us", t->event_ns);
         tf_buf_puts(b, ", \"span_us\": [");
-        tf_buf_num(b, t->origin_us, DEC);
+        ns_us(b, NULL, t->origin_ns);
         tf_buf_puts(b, ", ");
-        tf_buf_num(b, t->end_us, DEC);
+        ns_us(b, NULL, t->end_ns);
         tf_buf_puts(b, "]}");
     }
     end_list(b, f->n_traces);

@@ -91,7 +91,10 @@ bool tf_align_make(enum tf_align asked, const struct tf_align_in *in, size_t n,
     if (a == TF_ALIGN_AUTO) {
         bool one_job = true, own = false;
         for (size_t i = 0; i < n; i++) {
-            one_job = one_job && in[i].has_world_size && in[i].world_size == in[0].world_size;
+            one_job = one_job && in[i].has_world_size && in[i].world_size == in[0].world_size &&
+                      in[i].has_rank;
+            for (size_t k = 0; k < i && one_job; k++)
+                one_job = in[k].rank != in[i].rank;
             own = own || in[i].own_clock;
         }
         a = !own && (one_job || overlap) ? TF_ALIGN_CLOCK : TF_ALIGN_EVENT;

@@ -14,7 +14,7 @@
  *          shifted windows, every trace drawing all of it.
  *
  * The default (TF_ALIGN_AUTO) is clock when the traces are ranks of one
- * job (all give the same world_size) or when their spans overlap on the
+ * job (all give the same world_size, each another rank) or when their spans overlap on the
  * shared clock, and event otherwise; a trace whose clock counts from its
  * own start (a pipelined timeline) is never on a shared clock by default.
  */
@@ -37,8 +37,8 @@ struct tf_align_in {
     struct tf_span span;   /* on its own clock */
     bool has_base;         /* base_ns is the origin of its clock */
     int64_t base_ns;
-    bool has_world_size;
-    long long world_size;
+    bool has_world_size, has_rank;
+    long long world_size, rank;
     bool own_clock;        /* its clock counts from its own start */
 };
 

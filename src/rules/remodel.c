@@ -38,6 +38,8 @@ static bool seed_remodel(struct tf_figure *f)
         f->height_pt += (double)(f->n_lanes - 4) * TF_FIG_EXTRA_LANE_PT;
     if (f->has_panel)
         f->panel.title = f->panel.title ? f->panel.title : "";
+    /* The reference script's layout, as the seed modes draw it. */
+    f->reference_layout = true;
     const char *what = pytorch ? "PyTorch trace timeline" : "Pipelined I/O timeline";
     return tf_figure_describe(f, what, what);
 }
