@@ -187,6 +187,13 @@ const char *tf_plan_elide_chars(struct tf_arena *a, const char *s, size_t max, s
 const char *tf_plan_elide_distinct(struct tf_arena *a, const struct tf_figure *f, size_t i,
                                    size_t max);
 
+/* The width of s as it will be drawn (cleaned as tf_xml_clean does), in
+ * points. */
+double tf_plan_text_width(const char *s, double size, bool bold);
+/* The code points at the end of legend entry i that tell it from the other
+ * entries (0: none shares a prefix with it). */
+size_t tf_plan_legend_tail(const struct tf_figure *f, size_t i);
+
 /* Middle elision of s to at most max_w points at `size` (bold or not),
  * keeping `keep_tail` code points of its end when it can (0: halves); into the arena. */
 const char *tf_plan_elide(struct tf_arena *a, const char *s, double max_w, double size,
