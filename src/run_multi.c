@@ -479,8 +479,8 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     }
     if (!ok)
         return tf_diag_oom(d, NULL);
-    f->mode = same_mode ? m->u[0]->ref.mode : "several";
-    f->mode = tf_figure_str(f, f->mode ? f->mode : "several");
+    /* (The units' figures are gone: their strings are the traces' now.) */
+    f->mode = same_mode && f->n_traces && f->traces[0].mode ? f->traces[0].mode : "several";
     f->schema = schema2 ? "tracefig-figure-2" : "tracefig-figure-1";
     f->clock_unit = "us";
     f->window_start = (double)plan->w0 / 1e3;
