@@ -800,8 +800,12 @@ static bool split_trace(const struct tf_figure *all, size_t t, const struct tf_t
     f->zigzag_amp = all->zigzag_amp;
     f->flame = all->flame;
     f->width_pt = all->width_pt;
-    f->axis.unit = all->axis.unit;
-    f->axis.title = all->axis.title;
+    f->axis.unit = all->axis.unit ? tf_figure_str(f, all->axis.unit) : NULL;
+    f->axis.title = all->axis.title ? tf_figure_str(f, all->axis.title) : NULL;
+    if ((all->axis.unit && !f->axis.unit) || (all->axis.title && !f->axis.title))
+        return false;
+    if (!tf_figure_set_ticks(f, all->axis.ticks, all->axis.n_ticks))
+        return false;
     /* A figure of the trace's lanes only: cut the others off a copy. */
     struct tf_figure part = *all;
     part.n_lanes = n;
