@@ -932,7 +932,10 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
             size_t first = 0;
             while (ok && first < all.n_lanes && all.lanes[first].trace != t)
                 first++;
+            /* The trace's statistics, their strings in its own figure. */
+            r.f = &m->fig;
             ok = ok && read_stats(&r, st ? json_array_get(st, t) : NULL, m->fig.n_lanes, &m->fig.stats);
+            r.f = &all;
             if (!ok)
                 break;
             rebase_stats(&m->fig.stats, first);
