@@ -36,4 +36,8 @@ render two-ranks "$src/hta-dist-rank0.json.gz" "$src/hta-dist-rank1.json.gz" \
     --window-event 'ProfilerStep#551' --lanes 'GPU*'
 render before-after "$src/hta-diff-control.json.gz" "$src/hta-diff-test.json.gz" \
     --titles control,test --window-event 'ProfilerStep#*' --occurrence 2 --lanes 'GPU*'
+# Nsight Systems (nsys 2024.6 export of nvFuser's test_matmul): one NVTX
+# range with its CUDA calls, the kernels they launch and the flows between.
+render nsys-nvfuser --trace "$src/nsys/fuser-2024-report1.sqlite" \
+    --window-event KernelExecutor::runFusion --pad 20 --flows
 exit $status

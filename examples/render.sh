@@ -12,6 +12,10 @@
 #   kineto      kineto_trace.json (made by tests/tools/gentrace.py kineto --seed 7
 #               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
 #   ranks       8 ranks of one job from gentrace.py ranks, one lane each (SVG, PNG)
+#   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
+#               full (in $TMPDIR: SQLite files are not committed), one step
+#               by its NVTX range, with flows and OS runtime calls; skipped
+#               without python3's sqlite3
 #   step3, step4  the same trace's two steps as paper.tex's figures: lanes as
 #               the profiler names them (a header per process), TikZ only;
 #               step4-column.svg/.png: --width 229.5pt, a LaTeX column
@@ -49,6 +53,26 @@ render v2-annotated --trace overlap_timeline_v2.json --annotate || status=1
 render pytorch --trace pytorch_chrome_trace.json || status=1
 render kineto --trace kineto_trace.json --window-event 'ProfilerStep#4' \
     --lanes '*(python3)=Main thread,*pt_autograd_0*=Autograd thread,GPU*' || status=1
+if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
+    # Made and read as "report.sqlite" in a scratch folder, so that the
+    # figures' "Made with" line does not name the scratch folder.
+    here=$(pwd)
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-example.XXXXXX")
+    outs=""
+    for ext in $exts; do outs="$outs -o $here/nsys.$ext"; done
+    # shellcheck disable=SC2086
+    if /usr/bin/python3 ../tests/tools/gennsys.py full --out "$scratch/report.sqlite" &&
+        (cd "$scratch" && "$bin" report.sqlite --window-event train_step --occurrence 2 \
+            --flows --osrt $outs); then
+        echo "examples: nsys.{$(echo $exts | tr ' ' ',')}"
+    else
+        echo "examples: nsys failed" >&2
+        status=1
+    fi
+    rm -rf "$scratch"
+else
+    echo "examples: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
+fi
 
 # paper.tex's real-trace-shaped figures: TikZ fit to the column or the
 # subfigure when the paper compiles; and the column figure as SVG and PNG.

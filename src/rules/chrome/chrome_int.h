@@ -168,12 +168,19 @@ struct chrome {
     struct tf_strtab near;
     size_t near_bytes;
     bool near_off;
-    /* With a glob: each name it matches, at its earliest event (a step's
-     * host and GPU annotations share its name: one step). */
+    /* With a glob: the earliest of the events it matches (a max-heap on
+     * t0, room for 4K + 16) and their names, to tell a step's copies (the
+     * host's and the GPU's annotation: one name, overlapping) from the
+     * next step. */
     struct tf_strtab we_names;
-    struct occ *we_first; /* by id in we_names */
-    size_t cap_we_first;
+    struct gocc {
+        int64_t t0, t1;
+        uint32_t name;
+    } *we_occ;
+    size_t n_we_occ, cap_we_occ, n_we_all;
     size_t n_stray;
+    bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
+    int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;
     int64_t end;            /* the end of the main run of time */

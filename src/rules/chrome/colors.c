@@ -64,6 +64,9 @@ static const struct {
     {"gpu_user_annotation", 0x882255}, {"python_function", 0x999933},
     {"cuda_sync", 0xDDDDDD},       {"Trace", 0xDDDDDD},
     {"overhead", 0xDDDDDD},
+    /* Nsight Systems exports (load/nsys_rows.h): NVTX ranges as the
+     * annotations they are, OS runtime calls as the waits they mostly are */
+    {"nvtx", 0xAA4499},            {"osrt", 0xDDDDDD},
 };
 
 /* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,

@@ -85,7 +85,7 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->strs);
     tf_strtab_fini(&c->near);
     tf_strtab_fini(&c->we_names);
-    free(c->we_first);
+    free(c->we_occ);
     tf_buf_fini(&c->tmp);
     tf_hta_free(c->hta);
     free(c);
@@ -310,6 +310,10 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,
         .top_ctx = c->hta,
+        /* A glob asks for every name (an export is then read whole). */
+        .index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to),
+        .index_name = o->window_event,
+        .osrt = o->osrt,
     };
     k->state = c;
     return true;

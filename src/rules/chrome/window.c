@@ -208,6 +208,18 @@ bool tf_chrome_is_window_event(struct chrome *c, const char *name)
     return hit;
 }
 
+static bool gocc_later(const struct gocc *a, const struct gocc *b)
+{
+    return a->t0 > b->t0 || (a->t0 == b->t0 && a->name > b->name);
+}
+
+static void gocc_swap(struct gocc *a, struct gocc *b)
+{
+    struct gocc t = *a;
+    *a = *b;
+    *b = t;
+}
+
 void tf_chrome_window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1)
 {
     if (!c->we_glob) {
@@ -215,49 +227,85 @@ void tf_chrome_window_match(struct chrome *c, const char *name, int64_t t0, int6
         return;
     }
     uint32_t id;
-    size_t n = c->we_names.n;
     if (!tf_strtab_id(&c->we_names, name, &id)) {
         c->oom = true;
         return;
     }
-    if (c->we_names.n > n) {
-        if (!TF_GROW(c->we_first, n, c->cap_we_first)) {
-            c->oom = true;
+    c->n_we_all++;
+    size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
+    size_t room = 4 * k + 16;
+    struct gocc g = {t0, t1, id};
+    if (c->n_we_occ == room) {
+        /* Full: keep it only if it is earlier than the latest kept. */
+        if (!gocc_later(&c->we_occ[0], &g))
             return;
+        c->we_occ[0] = g;
+        for (size_t i = 0;;) {
+            size_t l = 2 * i + 1, r = l + 1, m = i;
+            if (l < c->n_we_occ && gocc_later(&c->we_occ[l], &c->we_occ[m]))
+                m = l;
+            if (r < c->n_we_occ && gocc_later(&c->we_occ[r], &c->we_occ[m]))
+                m = r;
+            if (m == i)
+                break;
+            gocc_swap(&c->we_occ[i], &c->we_occ[m]);
+            i = m;
         }
-        c->we_first[id] = (struct occ){t0, t1};
-    } else if (t0 < c->we_first[id].t0) {
-        c->we_first[id] = (struct occ){t0, t1};
+        return;
+    }
+    if (!TF_GROW(c->we_occ, c->n_we_occ, c->cap_we_occ)) {
+        c->oom = true;
+        return;
+    }
+    size_t i = c->n_we_occ++;
+    c->we_occ[i] = g;
+    while (i > 0 && gocc_later(&c->we_occ[i], &c->we_occ[(i - 1) / 2])) {
+        gocc_swap(&c->we_occ[i], &c->we_occ[(i - 1) / 2]);
+        i = (i - 1) / 2;
     }
 }
 
-/* A glob's K-th name in time order (of each name's earliest event, ties by
- * name); false when it matches fewer. */
-static bool kth_name(const struct chrome *c, size_t k, struct occ *out)
+static int gocc_order(const void *x, const void *y)
 {
-    size_t n = c->we_names.n;
-    if (n < k)
-        return false;
-    bool *taken = calloc(n, sizeof *taken);
-    if (!taken)
-        return false;
-    size_t best = 0;
-    for (size_t round = 0; round < k; round++) {
-        best = SIZE_MAX;
-        for (size_t i = 0; i < n; i++) {
-            if (taken[i])
+    const struct gocc *a = x, *b = y;
+    if (a->t0 != b->t0)
+        return a->t0 < b->t0 ? -1 : 1;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
+    return (a->t1 > b->t1) - (a->t1 < b->t1);
+}
+
+/* A glob's K-th occurrence: its matches in time order, where a match of
+ * the same name as an occurrence already counted that starts inside it is
+ * that occurrence again (a step's GPU annotation of its host one); false
+ * when there are fewer (*n_found: how many). */
+static bool kth_match(struct chrome *c, size_t k, struct occ *out, size_t *n_found)
+{
+    size_t n = c->n_we_occ;
+    *n_found = 0;
+    if (n > 1)
+        qsort(c->we_occ, n, sizeof *c->we_occ, gocc_order); /* the heap is not needed now */
+    int64_t *end = malloc((c->we_names.n ? c->we_names.n : 1) * sizeof *end);
+    bool *seen = calloc(c->we_names.n ? c->we_names.n : 1, sizeof *seen);
+    bool found = false;
+    if (!end || !seen) {
+        c->oom = true;
+    } else {
+        for (size_t i = 0; i < n && !found; i++) {
+            const struct gocc *g = &c->we_occ[i];
+            if (seen[g->name] && g->t0 < end[g->name])
                 continue;
-            if (best == SIZE_MAX || c->we_first[i].t0 < c->we_first[best].t0 ||
-                (c->we_first[i].t0 == c->we_first[best].t0 &&
-                 strcmp(tf_strtab_str(&c->we_names, (uint32_t)i),
-                        tf_strtab_str(&c->we_names, (uint32_t)best)) < 0))
-                best = i;
+            seen[g->name] = true;
+            end[g->name] = g->t1;
+            if (++*n_found == k) {
+                *out = (struct occ){g->t0, g->t1};
+                found = true;
+            }
         }
-        taken[best] = true;
     }
-    *out = c->we_first[best];
-    free(taken);
-    return true;
+    free(end);
+    free(seen);
+    return found;
 }
 
 /* Edit distance between a and b, ignoring case (the first 127 bytes of
@@ -330,7 +378,10 @@ static bool no_window_event(struct chrome *c, struct tf_diag *d)
 static bool choose_window(struct chrome *c, struct tf_diag *d)
 {
     const struct tf_opts *o = c->o;
-    if (c->n_drawable == 0)
+    /* A loader that can read selectively (index_lean) hands over no
+     * extents when the window does not need them. */
+    bool explicit_window = o->window_event || (o->has_from && o->has_to);
+    if (c->n_drawable == 0 && !(explicit_window && c->has_clock_origin))
         return tf_diag_error(d, TF_EBADINPUT,
                              "nothing to draw: no slices or instants (X, B/E, i events)");
     /* The main run of clusters: from the fullest one outwards. */
@@ -340,7 +391,7 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
             best = i;
     size_t a = best, b = best;
     size_t min_count = c->n_drawable / 100;
-    for (;;) {
+    for (; c->n_clusters > 0;) {
         int64_t span = c->clusters[b].hi - c->clusters[a].lo;
         bool grew = false;
         if (a > 0 && (c->clusters[a - 1].count > min_count ||
@@ -360,21 +411,22 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
     for (size_t i = 0; i < c->n_clusters; i++)
         if (i < a || i > b)
             c->n_stray += c->clusters[i].count;
-    c->origin = c->clusters[a].lo;
-    int64_t end = c->end = c->clusters[b].hi;
-    int64_t w0 = c->origin, w1 = end;
+    int64_t w0 = c->n_clusters ? c->clusters[a].lo : 0, w1 = c->n_clusters ? c->clusters[b].hi : 0;
+    c->origin = c->has_clock_origin ? c->clock_origin : w0;
+    c->end = w1;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
-        if (c->n_occ_all == 0 && c->we_names.n == 0)
+        if (c->n_occ_all == 0 && c->n_we_all == 0)
             return no_window_event(c, d);
         struct occ hit;
         if (c->we_glob) {
-            if (c->oom)
-                return tf_diag_oom(d, NULL);
-            if (!kth_name(c, k, &hit))
-                return tf_diag_error(d, TF_EBADINPUT,
-                                     "--window-event: only %zu names match \"%.200s\", not %zu",
-                                     c->we_names.n, o->window_event, k);
+            size_t found;
+            if (!kth_match(c, k, &hit, &found))
+                return c->oom ? tf_diag_oom(d, NULL)
+                              : tf_diag_error(d, TF_EBADINPUT,
+                                              "--window-event: only %zu occurrences match "
+                                              "\"%.200s\", not %zu",
+                                              found, o->window_event, k);
         } else {
             if (c->n_occ < k)
                 return tf_diag_error(d, TF_EBADINPUT,
