@@ -525,6 +525,7 @@ enum { N_OPTIONS = sizeof options / sizeof options[0] };
 static void print_help(void)
 {
     printf("Usage: tracefig [OPTION]... [TRACE]\n"
+           "  or:  tracefig [OPTION]... TRACE TRACE... (one figure of several traces)\n"
            "Turn a performance trace into a publication figure of a chosen window: a\n"
            "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
            "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not,\n"
