@@ -765,11 +765,17 @@ int main(int argc, char **argv)
         goto done;
     }
     if (!several && (c.n_titles || c.align))
-        tf_diag_warn(&d, "--titles and --align are for several traces: one trace is drawn as it is");
+        tf_diag_warn(&d, "--titles and --align are for several traces: one trace is drawn as "
+                         "it is");
     if (several) {
         const char *one[1] = {c.trace_path};
-        struct tf_multi_run multi = {c.n_traces > 1 ? c.traces : one, c.n_traces > 1 ? c.n_traces : 1,
-                                     c.titles, c.n_titles, c.align, c.mode, &c.rules};
+        struct tf_multi_run multi = {c.n_traces > 1 ? c.traces : one,
+                                     c.n_traces > 1 ? c.n_traces : 1,
+                                     c.titles,
+                                     c.n_titles,
+                                     c.align,
+                                     c.mode,
+                                     &c.rules};
         if (!tf_run_multi(&multi, &fig, &d))
             goto done;
     } else if (!model) {

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "load/input.h"
-#include "load/jsonutil.h"
+#include "load/model_int.h"
 
 /* --- is it a model ---------------------------------------------------------------- */
 
@@ -54,251 +54,6 @@ bool tf_load_is_model(const char *path, bool *is_model, struct tf_diag *d)
         p++;
     *is_model = strncmp(p, "\"tracefig-", 10) == 0;
     return true;
-}
-
-/* --- reading ------------------------------------------------------------------------ */
-
-struct reader {
-    const char *file;
-    struct tf_diag *d;
-    struct tf_figure *f;
-    int schema;         /* 1 or 2 */
-    char where[160];
-    bool oom;
-};
-
-/* "PREFIX[i].MEMBER" (or "PREFIX[i]"), for messages. */
-static const char *at(struct reader *r, const char *prefix, size_t i, const char *member)
-{
-    if (member)
-        snprintf(r->where, sizeof r->where, "%s[%zu].%s", prefix, i, member);
-    else
-        snprintf(r->where, sizeof r->where, "%s[%zu]", prefix, i);
-    return r->where;
-}
-
-static bool type_error(struct reader *r, const char *where, const char *want, const json_t *v)
-{
-    return tf_diag_error(r->d, TF_EBADINPUT, "%s: %s: expected %s, got %s", r->file, where, want,
-                         v ? tf_jtype(v) : "nothing");
-}
-
-static bool get_num(struct reader *r, const json_t *o, const char *k, const char *where,
-                    double *out)
-{
-    const json_t *v = json_object_get(o, k);
-    if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
-        fabs(json_number_value(v)) > TF_MAX_ABS_TIME)
-        return type_error(r, where, "a number", v);
-    *out = json_number_value(v);
-    return true;
-}
-
-/* A number or null (*has false). */
-static bool get_opt_num(struct reader *r, const json_t *o, const char *k, const char *where,
-                        bool *has, double *out)
-{
-    const json_t *v = json_object_get(o, k);
-    *has = v && !json_is_null(v);
-    if (!*has)
-        return true;
-    return get_num(r, o, k, where, out);
-}
-
-static bool get_int(struct reader *r, const json_t *o, const char *k, const char *where,
-                    long long *out)
-{
-    const json_t *v = json_object_get(o, k);
-    if (!json_is_integer(v))
-        return type_error(r, where, "an integer", v);
-    *out = (long long)json_integer_value(v);
-    return true;
-}
-
-static bool get_index(struct reader *r, const json_t *o, const char *k, const char *where,
-                      size_t n, size_t *out)
-{
-    long long v = 0;
-    if (!get_int(r, o, k, where, &v))
-        return false;
-    if (v < 0 || (unsigned long long)v >= n)
-        return tf_diag_error(r->d, TF_EBADINPUT, "%s: %s: %lld is not one of the %zu listed",
-                             r->file, where, v, n);
-    *out = (size_t)v;
-    return true;
-}
-
-/* A string copied into the figure, or NULL for null (when `null_ok`). */
-static bool get_str(struct reader *r, const json_t *o, const char *k, const char *where,
-                    bool null_ok, const char **out)
-{
-    const json_t *v = json_object_get(o, k);
-    if (null_ok && (!v || json_is_null(v))) {
-        *out = NULL;
-        return true;
-    }
-    if (!json_is_string(v))
-        return type_error(r, where, null_ok ? "a string or null" : "a string", v);
-    if (!(*out = tf_figure_str(r->f, json_string_value(v))))
-        return tf_diag_oom(r->d, r->file);
-    return true;
-}
-
-static bool get_bool(struct reader *r, const json_t *o, const char *k, const char *where,
-                     bool *out)
-{
-    const json_t *v = json_object_get(o, k);
-    if (!json_is_boolean(v))
-        return type_error(r, where, "true or false", v);
-    *out = json_is_true(v);
-    return true;
-}
-
-static bool get_color(struct reader *r, const json_t *o, const char *k, const char *where,
-                      uint32_t *out)
-{
-    const json_t *v = json_object_get(o, k);
-    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
-    if (!s || s[0] != '#' || strlen(s) != 7 || strspn(s + 1, "0123456789abcdefABCDEF") != 6)
-        return type_error(r, where, "a colour \"#RRGGBB\"", v);
-    *out = (uint32_t)strtoul(s + 1, NULL, 16);
-    return true;
-}
-
-static const json_t *get_array(struct reader *r, const json_t *o, const char *k, bool need)
-{
-    const json_t *v = json_object_get(o, k);
-    if (!v && !need)
-        return NULL;
-    if (!json_is_array(v)) {
-        type_error(r, k, "an array", v);
-        return NULL;
-    }
-    return v;
-}
-
-static bool get_id(struct reader *r, const json_t *o, const char *k, const char *where,
-                   struct tf_id *out)
-{
-    const json_t *v = json_object_get(o, k);
-    memset(out, 0, sizeof *out);
-    if (!v || json_is_null(v))
-        return true;
-    if (json_is_integer(v)) {
-        out->kind = TF_ID_NUM;
-        out->num = (long long)json_integer_value(v);
-        return true;
-    }
-    out->kind = TF_ID_STR;
-    return get_str(r, o, k, where, false, &out->str);
-}
-
-/* --- statistics ------------------------------------------------------------------------ */
-
-static bool read_stats(struct reader *r, const json_t *o, size_t n_lanes, struct tf_stats *s)
-{
-    memset(s, 0, sizeof *s);
-    if (!o || json_is_null(o))
-        return true;
-    if (!json_is_object(o))
-        return type_error(r, "stats", "an object or null", o);
-    s->on = true;
-    if (!get_num(r, o, "window_ms", "stats.window_ms", &s->window_ms))
-        return false;
-    const json_t *lanes = get_array(r, o, "lanes", true);
-    if (!lanes)
-        return false;
-    if (json_array_size(lanes) != n_lanes)
-        return tf_diag_error(r->d, TF_EBADINPUT, "%s: stats.lanes: %zu entries for %zu lanes",
-                             r->file, json_array_size(lanes), n_lanes);
-    s->lane_busy_ms = calloc(n_lanes ? n_lanes : 1, sizeof *s->lane_busy_ms);
-    if (!s->lane_busy_ms)
-        return tf_diag_oom(r->d, r->file);
-    for (size_t i = 0; i < n_lanes; i++)
-        if (!get_num(r, json_array_get(lanes, i), "busy_ms", at(r, "stats.lanes", i, "busy_ms"),
-                     &s->lane_busy_ms[i]))
-            return false;
-    const json_t *groups = get_array(r, o, "groups", true);
-    if (!groups)
-        return false;
-    size_t ng = json_array_size(groups);
-    s->groups = calloc(ng ? ng : 1, sizeof *s->groups);
-    s->overlap_ms = calloc(ng ? ng * ng : 1, sizeof *s->overlap_ms);
-    if (!s->groups || !s->overlap_ms)
-        return tf_diag_oom(r->d, r->file);
-    for (size_t g = 0; g < ng; g++) {
-        const json_t *e = json_array_get(groups, g);
-        struct tf_stat_group *gr = &s->groups[g];
-        s->n_groups++;
-        if (!get_str(r, e, "label", at(r, "stats.groups", g, "label"), false, &gr->label) ||
-            !get_num(r, e, "busy_ms", at(r, "stats.groups", g, "busy_ms"), &gr->busy_ms))
-            return false;
-        const json_t *gl = json_object_get(e, "lanes");
-        if (!json_is_array(gl))
-            return type_error(r, at(r, "stats.groups", g, "lanes"), "an array", gl);
-        gr->lanes = malloc((json_array_size(gl) ? json_array_size(gl) : 1) * sizeof *gr->lanes);
-        if (!gr->lanes)
-            return tf_diag_oom(r->d, r->file);
-        for (size_t i = 0; i < json_array_size(gl); i++) {
-            const json_t *x = json_array_get(gl, i);
-            if (!json_is_integer(x) || json_integer_value(x) < 0)
-                return type_error(r, at(r, "stats.groups", g, "lanes"), "lane indexes", x);
-            gr->lanes[gr->n_lanes++] = (size_t)json_integer_value(x);
-        }
-    }
-    const json_t *ov = get_array(r, o, "overlap_ms", true);
-    if (!ov)
-        return false;
-    for (size_t a = 0; a < ng && a < json_array_size(ov); a++) {
-        const json_t *row = json_array_get(ov, a);
-        for (size_t c = 0; c < ng && json_is_array(row) && c < json_array_size(row); c++) {
-            const json_t *x = json_array_get(row, c);
-            if (!json_is_number(x))
-                return type_error(r, "stats.overlap_ms", "numbers", x);
-            s->overlap_ms[a * ng + c] = json_number_value(x);
-        }
-    }
-    if (json_object_get(o, "io_hidden_pct")) {
-        s->pipelined = true;
-        if (!get_opt_num(r, o, "io_hidden_pct", "stats.io_hidden_pct", &s->has_io_hidden,
-                         &s->io_hidden_pct) ||
-            !get_num(r, o, "gpu_idle_ms", "stats.gpu_idle_ms", &s->gpu_idle_ms))
-            return false;
-        const json_t *ci = get_array(r, o, "candidate_io", false);
-        size_t nc = ci ? json_array_size(ci) : 0;
-        s->candidates = calloc(nc ? nc : 1, sizeof *s->candidates);
-        if (!s->candidates)
-            return tf_diag_oom(r->d, r->file);
-        for (size_t i = 0; i < nc; i++) {
-            const json_t *e = json_array_get(ci, i);
-            struct tf_stat_candidate *c = &s->candidates[s->n_candidates++];
-            if (!get_int(r, e, "candidate", at(r, "stats.candidate_io", i, "candidate"),
-                         &c->candidate) ||
-                !get_num(r, e, "io_ms", at(r, "stats.candidate_io", i, "io_ms"), &c->io_ms) ||
-                !get_num(r, e, "uncovered_io_ms",
-                         at(r, "stats.candidate_io", i, "uncovered_io_ms"),
-                         &c->uncovered_io_ms))
-                return false;
-        }
-    }
-    const json_t *gb = json_object_get(o, "gpu_breakdown");
-    if (json_is_object(gb)) {
-        struct tf_gpu_breakdown *g = &s->gpu;
-        s->has_gpu = true;
-        const json_t *scope = json_object_get(gb, "scope");
-        g->scope_trace = json_is_string(scope) && strcmp(json_string_value(scope), "trace") == 0;
-        if (!get_num(r, gb, "kernel_span_ms", "stats.gpu_breakdown.kernel_span_ms",
-                     &g->kernel_span_ms) ||
-            !get_num(r, gb, "idle_ms", "stats.gpu_breakdown.idle_ms", &g->idle_ms) ||
-            !get_num(r, gb, "compute_ms", "stats.gpu_breakdown.compute_ms", &g->compute_ms) ||
-            !get_num(r, gb, "non_compute_ms", "stats.gpu_breakdown.non_compute_ms",
-                     &g->non_compute_ms) ||
-            !get_num(r, gb, "comm_ms", "stats.gpu_breakdown.comm_ms", &g->comm_ms) ||
-            !get_opt_num(r, gb, "comm_comp_overlap_pct", "stats.gpu_breakdown.comm_comp_overlap_pct",
-                         &g->has_comm, &g->comm_comp_overlap_pct))
-            return false;
-    }
-    return get_str(r, o, "summary", "stats.summary", true, &s->summary);
 }
 
 /* --- the figure ------------------------------------------------------------------------- */
@@ -368,7 +123,7 @@ static bool read_categories(struct reader *r, const json_t *root, const json_t *
     for (size_t i = 0; ok && i < json_array_size(cats); i++) {
         const json_t *e = json_array_get(cats, i);
         const char *name, *label = NULL;
-        uint32_t rgb;
+        uint32_t rgb = 0;
         ok = get_str(r, e, "name", at(r, "categories", i, "name"), false, &name) &&
              get_color(r, e, "color", at(r, "categories", i, "color"), &rgb);
         if (ok && one_to_one)
@@ -418,7 +173,7 @@ static bool read_bar2(struct reader *r, const json_t *e, size_t i)
     struct tf_bar *b = tf_figure_add_bar(f);
     if (!b)
         return tf_diag_oom(r->d, r->file);
-    long long row, merged;
+    long long row = 0, merged = 0;
     const char *cat, *shape;
     if (!get_index(r, e, "lane", at(r, "bars", i, "lane"), f->n_lanes, &b->lane) ||
         !get_int(r, e, "row", at(r, "bars", i, "row"), &row) ||
@@ -463,7 +218,8 @@ static bool read_bar1(struct reader *r, const json_t *e, size_t i)
     size_t li = (size_t)-1;
     for (size_t k = 0; k < f->n_lanes && li == (size_t)-1; k++)
         if (f->lanes[k].trace == (size_t)trace &&
-            ((!lane && !f->lanes[k].key) || (lane && f->lanes[k].key && strcmp(lane, f->lanes[k].key) == 0)))
+            ((!lane && !f->lanes[k].key) ||
+             (lane && f->lanes[k].key && strcmp(lane, f->lanes[k].key) == 0)))
             li = k;
     if (li == (size_t)-1)
         return tf_diag_error(r->d, TF_EBADINPUT, "%s: bars[%zu].lane: \"%.80s\" is not a lane",
@@ -531,7 +287,7 @@ static bool read_legend(struct reader *r, const json_t *root)
     for (size_t i = 0; i < json_array_size(legend); i++) {
         const json_t *e = json_array_get(legend, i);
         const char *label;
-        uint32_t rgb;
+        uint32_t rgb = 0;
         if (!get_str(r, e, "label", at(r, "legend", i, "label"), false, &label) ||
             !get_color(r, e, "color", at(r, "legend", i, "color"), &rgb))
             return false;
@@ -664,7 +420,8 @@ static bool read_props(struct reader *r, const json_t *root)
             snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
             ok = tf_figure_add_prop(r->f, k, num, true);
         } else {
-            ok = tf_figure_add_prop(r->f, k, json_is_string(v) ? json_string_value(v) : NULL, false);
+            ok = tf_figure_add_prop(r->f, k, json_is_string(v) ? json_string_value(v) : NULL,
+                                    false);
         }
         if (!ok)
             return tf_diag_oom(r->d, r->file);
@@ -702,7 +459,7 @@ static bool read_figure(struct reader *r, const json_t *root)
         const json_t *e = json_array_get(arrows, i), *a = json_object_get(e, "from"),
                      *b = json_object_get(e, "to");
         struct tf_arrow ar;
-        long long r0, r1;
+        long long r0 = 0, r1 = 0;
         if (!get_index(r, a, "lane", at(r, "arrows", i, "from.lane"), f->n_lanes, &ar.lane0) ||
             !get_index(r, b, "lane", at(r, "arrows", i, "to.lane"), f->n_lanes, &ar.lane1) ||
             !get_int(r, a, "row", at(r, "arrows", i, "from.row"), &r0) ||
@@ -740,7 +497,7 @@ static bool read_traces(struct reader *r, const json_t *arr, struct tf_trace_ref
         const json_t *e = json_array_get(arr, i);
         struct tf_trace_ref *t = &ts[i];
         memset(t, 0, sizeof *t);
-        double rank, ws, off, ev;
+        double rank = 0, ws = 0, off = 0, ev = 0;
         const json_t *w = json_object_get(e, "window_us"), *sp = json_object_get(e, "span_us");
         if (!json_is_object(e))
             return type_error(r, at(r, "traces", i, NULL), "an object", e);
@@ -761,7 +518,8 @@ static bool read_traces(struct reader *r, const json_t *arr, struct tf_trace_ref
         if (!json_is_array(w) || json_array_size(w) != 2 || !json_is_number(json_array_get(w, 0)) ||
             !json_is_number(json_array_get(w, 1)))
             return type_error(r, at(r, "traces", i, "window_us"), "[start, end]", w);
-        if (!json_is_array(sp) || json_array_size(sp) != 2 || !json_is_number(json_array_get(sp, 0)) ||
+        if (!json_is_array(sp) || json_array_size(sp) != 2 ||
+            !json_is_number(json_array_get(sp, 0)) ||
             !json_is_number(json_array_get(sp, 1)))
             return type_error(r, at(r, "traces", i, "span_us"), "[start, end]", sp);
         t->offset_ns = us_to_ns(off);
@@ -826,7 +584,8 @@ static bool split_trace(const struct tf_figure *all, size_t t, const struct tf_t
         }
     for (size_t i = 0; ok && i < all->n_arrows; i++) {
         const struct tf_arrow *a = &all->arrows[i];
-        if (a->lane0 >= first && a->lane0 < first + n && a->lane1 >= first && a->lane1 < first + n) {
+        if (a->lane0 >= first && a->lane0 < first + n && a->lane1 >= first &&
+            a->lane1 < first + n) {
             part.arrows[part.n_arrows] = *a;
             part.arrows[part.n_arrows].lane0 -= first;
             part.arrows[part.n_arrows++].lane1 -= first;
@@ -887,7 +646,9 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
     }
     const json_t *schema = json_object_get(root, "schema");
     const char *sv = json_is_string(schema) ? json_string_value(schema) : "";
-    int sn = strcmp(sv, "tracefig-figure-1") == 0 ? 1 : strcmp(sv, "tracefig-figure-2") == 0 ? 2 : 0;
+    int sn = strcmp(sv, "tracefig-figure-1") == 0 ? 1 : 0;
+    if (strcmp(sv, "tracefig-figure-2") == 0)
+        sn = 2;
     if (!sn) {
         tf_diag_error(d, TF_EBADINPUT,
                       "%s: a figure model of schema \"%.80s\", which this tracefig does not read "
@@ -910,7 +671,7 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
         ok = tf_diag_oom(d, file);
     if (ok && nt == 0) {
         /* One trace: the figure as it is. */
-        ok = read_stats(&r, st, all.n_lanes, &all.stats);
+        ok = tf_model_read_stats(&r, st, all.n_lanes, &all.stats);
         mt[0].fig = all;
         tf_figure_init(&all);
         mt[0].xo_ns = 0;
@@ -934,7 +695,8 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
                 first++;
             /* The trace's statistics, their strings in its own figure. */
             r.f = &m->fig;
-            ok = ok && read_stats(&r, st ? json_array_get(st, t) : NULL, m->fig.n_lanes, &m->fig.stats);
+            ok = ok && tf_model_read_stats(&r, st ? json_array_get(st, t) : NULL, m->fig.n_lanes,
+                                           &m->fig.stats);
             r.f = &all;
             if (!ok)
                 break;

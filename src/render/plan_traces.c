@@ -103,7 +103,8 @@ bool tf_plan_trace_groups(const struct tf_figure *f, size_t n, struct tf_arena *
         const char *title = t < f->n_traces && f->traces[t].title ? f->traces[t].title : "";
         if (t < f->n_traces && f->traces[t].n_lanes == 1)
             out->text[i] = title;
-        else if (!(out->text[i] = header_text(a, title, f->lanes[i].label ? f->lanes[i].label : "")))
+        else if (!(out->text[i] =
+                         header_text(a, title, f->lanes[i].label ? f->lanes[i].label : "")))
             return false;
     }
     return true;

@@ -60,7 +60,8 @@ static bool spans_overlap(const struct tf_align_in *in, size_t n, const struct t
     if (!x)
         return false;
     for (size_t i = 0; i < n; i++)
-        x[i] = (struct extent){in[i].span.origin + out[i].offset, in[i].span.end + out[i].offset, i};
+        x[i] = (struct extent){in[i].span.origin + out[i].offset, in[i].span.end + out[i].offset,
+                               i};
     qsort(x, n, sizeof *x, by_start);
     *overlap = true;
     int64_t reach = n ? x[0].e : 0;
