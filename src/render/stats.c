@@ -34,7 +34,7 @@ static const char *pct(char out[TF_NUM_MAX], double v)
 
 /* --- an aligned table ----------------------------------------------------------- */
 
-enum { MAX_COLS = 64 };
+enum { MAX_COLS = 1100 }; /* a thousand traces side by side */
 
 /* Cells row by row; column 0 is left-aligned, the others right-aligned
  * (their text is numbers) unless `left` says otherwise. */

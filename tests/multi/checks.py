@@ -250,6 +250,8 @@ def sixty_four():
     ok(rc == 0 and out.count(b"\n\\tracefiglane{") == 64, "64 ranks: TikZ has the 64 lanes")
     rc, out, _ = run(["r64/" + f for f in files] + ["--stats=csv"])
     ok(rc == 0 and out.split(b"\n")[0].count(b",") == 4 + 63, "64 ranks: 64 columns of statistics")
+    rc, out, _ = run(["r64/" + f for f in files] + ["--stats"])
+    ok(rc == 0 and b"rank 63" in out.split(b"\n")[0], "64 ranks: the --stats table has 64 columns")
 
 
 # --- before and after ------------------------------------------------------------------
