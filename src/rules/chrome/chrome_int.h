@@ -47,6 +47,22 @@
 
 /* Disjoint intervals pass 1 keeps of the events' extents (window.c). */
 #define TF_CHROME_CLUSTERS 64
+/* GPU event names whose kernel class stats.c remembers (at most), in a
+ * table of twice as many slots. */
+#define TF_CHROME_CLASS_CACHE 4096
+
+struct tf_chrome_class_slot {
+    const char *name; /* in the cache's arena; NULL: empty */
+    uint32_t hash;
+    size_t len;
+    unsigned char cls; /* enum tf_kernel_class */
+};
+
+struct tf_chrome_class_cache {
+    struct tf_chrome_class_slot *slots; /* 2 * TF_CHROME_CLASS_CACHE, NULL until used */
+    size_t n;
+    struct tf_arena arena;
+};
 /* Bytes of a name in a tooltip (names.c; rows.c counts them). */
 #define TF_CHROME_TIP_NAME_MAX 400
 /* A colour slot with no colour (no cname, not yet chosen). */
@@ -206,6 +222,7 @@ struct chrome {
      * (stats.c) */
     struct tf_ivset gpu_all, gpu_comp, gpu_comm;
     size_t gpu_added; /* intervals added since the last normalize */
+    struct tf_chrome_class_cache gpu_classes; /* the kernel class by name (stats.c) */
     struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
     struct tf_buf tmp; /* scratch for any one call */
     bool oom;

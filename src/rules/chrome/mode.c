@@ -37,6 +37,7 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->strs);
     tf_strtab_init(&c->near);
     tf_strtab_init(&c->we_names);
+    tf_arena_init(&c->gpu_classes.arena);
     tf_buf_init(&c->tmp);
     tf_chrome_window_event_init(c);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
@@ -86,6 +87,8 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->near);
     tf_strtab_fini(&c->we_names);
     free(c->we_occ);
+    free(c->gpu_classes.slots);
+    tf_arena_fini(&c->gpu_classes.arena);
     tf_buf_fini(&c->tmp);
     tf_hta_free(c->hta);
     free(c);
@@ -305,7 +308,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
         .ctx = c,
-        .args_pass1 = o->stats_trace_scope || c->hta,
+        .args_pass1 = (o->stats_trace_scope && !o->no_stats) || c->hta,
         .columns = c->hta ? tf_hta_columns(c->hta) : NULL,
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,
