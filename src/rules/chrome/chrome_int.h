@@ -180,11 +180,37 @@ struct chrome {
     size_t n_drawable;
     struct occ *occ; /* a max-heap on t0 of the earliest K occurrences */
     size_t n_occ, cap_occ, n_occ_all;
+    /* --window-event as a glob: its literal head, which a name must start
+     * with (the cheap test before fnmatch); glob false: compared whole. */
+    bool we_glob;
+    size_t we_head;
+    /* Until an occurrence is found: the distinct slice names of about the
+     * pattern's length, for the message that lists the nearest ones. */
+    struct tf_strtab near;
+    size_t near_bytes;
+    bool near_off;
+    /* With a glob: the earliest of the events it matches (a max-heap on
+     * t0, room for 4K + 16) and their names, to tell a step's copies (the
+     * host's and the GPU's annotation: one name, overlapping) from the
+     * next step. */
+    struct tf_strtab we_names;
+    struct gocc {
+        int64_t t0, t1;
+        uint32_t name;
+    } *we_occ;
+    size_t n_we_occ, cap_we_occ, n_we_all;
     size_t n_stray;
     bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
     int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;
+    int64_t end;            /* the end of the main run of time */
+    int64_t event_t0;       /* the --window-event occurrence's start */
+    bool chosen;            /* w0, w1 are chosen (span(), or the window callback) */
+    /* The x axis: from x_origin, axis_ns long (the window, unless several
+     * traces share one axis); the share of the bar budget. */
+    int64_t x_origin, axis_ns;
+    double budget_share;
     int64_t thr_ns; /* merging threshold (rows.c) */
     /* pass 2 */
     struct tf_strtab strs; /* names, categories, args text */
@@ -258,6 +284,10 @@ void tf_chrome_lane_label(const struct chrome *c, size_t t, struct tf_buf *out);
  * group, name, id): false when the label is one part (the process alone). */
 bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id);
+/* The same parts from a label alone ("PROCESS / THREAD"), as a figure model
+ * keeps it; false for a label of one part. */
+bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
+                           struct tf_buf *id);
 
 /* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
 struct chrome_pick {
@@ -283,9 +313,21 @@ void tf_chrome_pick_fini(struct chrome_pick *p);
 /* Pass 1: an event's extent [lo, hi]; a --window-event occurrence. */
 void tf_chrome_add_extent(struct chrome *c, int64_t lo, int64_t hi);
 void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1);
+/* Sets up the --window-event test (once, at the start). */
+void tf_chrome_window_event_init(struct chrome *c);
+/* Whether a slice's name is --window-event's: the name itself, or a name
+ * its glob matches.  A name that is not is kept for the message when no
+ * occurrence has been found yet. */
+bool tf_chrome_is_window_event(struct chrome *c, const char *name);
+/* An event it matches: a glob keeps each name's earliest, a name the K
+ * earliest events. */
+void tf_chrome_window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging
  * threshold), or fails with a message. */
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
+/* The mode's span() and rewindow() (mode.h). */
+bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d);
+void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);
 
 /* --- rows.c ---------------------------------------------------------------------- */
 
@@ -358,7 +400,8 @@ void tf_chrome_counters_window(struct chrome *c);
  * value in the window; false when out of memory. */
 bool tf_chrome_counters_finish(struct chrome *c);
 /* Bytes of SVG a thinned counter sample costs (its line and area), and
- * what the counter tracks of one figure may take of its budget. */
+ * what the counter tracks of one figure may take of its budget (a trace
+ * of a figure of several: its budget_share of it). */
 #define TF_CHROME_SAMPLE_BYTES 32
 #define TF_CHROME_COUNTER_BUDGET 100000
 /* Thins the picked counter lanes coarser until they fit their budget;

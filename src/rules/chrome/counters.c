@@ -37,8 +37,9 @@
  * dropped).  A sample that comes more than a batch after its time is left
  * out and counted (said once).  Once the lanes are picked, the drawn
  * tracks are thinned coarser (stretches twice as wide, as often as needed)
- * until their SVG fits TF_CHROME_COUNTER_BUDGET; the bars get the rest of
- * the figure's budget (rows.c).
+ * until their SVG fits TF_CHROME_COUNTER_BUDGET (a trace of a figure of
+ * several: its share of it); the bars get the rest of the trace's budget
+ * (rows.c).
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -808,12 +809,14 @@ bool tf_chrome_counters_finish(struct chrome *c)
 
 size_t tf_chrome_counters_fit(struct chrome *c, const size_t *pick, size_t n_pick)
 {
+    /* A trace of a figure of several has its share of the counters' part. */
+    size_t budget = (size_t)(TF_CHROME_COUNTER_BUDGET * c->budget_share);
     for (int round = 0; round < 40; round++) {
         size_t n = 0;
         for (size_t i = 0; i < n_pick; i++)
             if (c->lanes[pick[i]].counter)
                 n += c->series[c->lanes[pick[i]].counter - 1].th.n_out;
-        if (n * TF_CHROME_SAMPLE_BYTES <= TF_CHROME_COUNTER_BUDGET || c->oom)
+        if (n * TF_CHROME_SAMPLE_BYTES <= budget || c->oom)
             return n * TF_CHROME_SAMPLE_BYTES;
         for (size_t i = 0; i < n_pick; i++)
             if (c->lanes[pick[i]].counter) {
@@ -821,7 +824,7 @@ size_t tf_chrome_counters_fit(struct chrome *c, const size_t *pick, size_t n_pic
                 rethin(c, h, h->width * 2);
             }
     }
-    return TF_CHROME_COUNTER_BUDGET;
+    return budget;
 }
 
 bool tf_chrome_add_counter_lane(struct chrome *c, struct tf_figure *f, const struct lane *ln,
@@ -839,7 +842,7 @@ bool tf_chrome_add_counter_lane(struct chrome *c, struct tf_figure *f, const str
     fl->counter.hi = s->hi;
     const struct thinner *h = &s->th;
     for (size_t i = 0; i < h->n_out; i++)
-        if (!tf_counter_add(fl, h->out[i].t, (double)(h->out[i].t - c->w0) / per, h->out[i].v))
+        if (!tf_counter_add(fl, h->out[i].t, (double)(h->out[i].t - c->x_origin) / per, h->out[i].v))
             return false;
     return true;
 }

@@ -53,8 +53,8 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
             tf_chrome_add_extent(c, r->ts, r->ts + r->dur);
         else
             tf_chrome_add_extent(c, r->ts, r->ts);
-        if (c->o->window_event && !r->open_end && strcmp(r->name, c->o->window_event) == 0)
-            tf_chrome_add_occurrence(c, r->ts, r->ts + r->dur);
+        if (c->o->window_event && !r->open_end && tf_chrome_is_window_event(c, r->name))
+            tf_chrome_window_match(c, r->name, r->ts, r->ts + r->dur);
         break;
     case TF_TEF_INSTANT:
         if (r->scope == 't' || r->scope == 0)
@@ -203,8 +203,8 @@ bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *f
             .lane1 = lb,
             .row0 = ra < 0 ? 0 : (unsigned)ra,
             .row1 = rb < 0 ? 0 : (unsigned)rb,
-            .x0 = (double)(a->ts - c->w0) / per,
-            .x1 = (double)(b->ts - c->w0) / per,
+            .x0 = (double)(a->ts - c->x_origin) / per,
+            .x1 = (double)(b->ts - c->x_origin) / per,
         };
         if (!tf_figure_add_arrow(f, &arrow))
             return false;

@@ -279,6 +279,18 @@ static bool kineto_thread(const char *s, struct tf_buf *name, struct tf_buf *id)
     return true;
 }
 
+bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
+                           struct tf_buf *id)
+{
+    const char *slash = label ? strstr(label, " / ") : NULL;
+    if (!slash || slash == label || !slash[3])
+        return false;
+    tf_buf_putn(group, label, (size_t)(slash - label));
+    if (!kineto_thread(slash + 3, name, id))
+        tf_buf_puts(name, slash + 3);
+    return true;
+}
+
 bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id)
 {
@@ -364,15 +376,19 @@ static int cmp_id(const struct tf_id *a, const struct tf_id *b)
     return 0;
 }
 
-/* qsort has no context argument: the state whose lanes it orders. */
-static const struct chrome *sort_ctx;
+/* A lane to order, with what the order reads of it (qsort has no context
+ * argument, and a static one would not let two traces be built at once). */
+struct lane_key {
+    size_t lane;
+    const struct thr *t;
+    const struct proc *p;
+};
 
 static int lane_order(const void *x, const void *y)
 {
-    const struct chrome *c = sort_ctx;
-    const struct thr *a = &c->thrs[c->lanes[*(const size_t *)x].thread];
-    const struct thr *b = &c->thrs[c->lanes[*(const size_t *)y].thread];
-    const struct proc *pa = &c->procs[a->proc], *pb = &c->procs[b->proc];
+    const struct lane_key *ka = x, *kb = y;
+    const struct thr *a = ka->t, *b = kb->t;
+    const struct proc *pa = ka->p, *pb = kb->p;
     if (a->proc != b->proc) {
         if (pa->has_sort != pb->has_sort || (pa->has_sort && pa->sort != pb->sort)) {
             long long sa = pa->has_sort ? pa->sort : 0, sb = pb->has_sort ? pb->sort : 0;
@@ -394,6 +410,25 @@ static int lane_order(const void *x, const void *y)
             return sa < sb ? -1 : 1;
     }
     return cmp_id(&a->tid, &b->tid);
+}
+
+/* Sorts lane indices into the author's order; false when out of memory. */
+static bool sort_lanes(const struct chrome *c, size_t *order, size_t n)
+{
+    if (n < 2)
+        return true;
+    struct lane_key *k = malloc(n * sizeof *k);
+    if (!k)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const struct thr *t = &c->thrs[c->lanes[order[i]].thread];
+        k[i] = (struct lane_key){order[i], t, &c->procs[t->proc]};
+    }
+    qsort(k, n, sizeof *k, lane_order);
+    for (size_t i = 0; i < n; i++)
+        order[i] = k[i].lane;
+    free(k);
+    return true;
 }
 
 /* --- which lanes ------------------------------------------------------------------- */
@@ -497,9 +532,8 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
     }
     if (ok && n_order == 0)
         fail = "nothing to draw in the window";
-    sort_ctx = c;
-    if (ok && !fail && n_order > 1)
-        qsort(order, n_order, sizeof *order, lane_order);
+    if (ok && !fail)
+        ok = sort_lanes(c, order, n_order);
     /* --hide, then the default rules, on the lanes in order. */
     size_t n_keep = 0;
     for (size_t i = 0; ok && !fail && i < n_order; i++) {

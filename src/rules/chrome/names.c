@@ -442,7 +442,7 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
         if (*cat)
             tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
         tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
-                      tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit);
+                      tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
         if (!ob->instant)
             tf_buf_printf(&tip, " \xC2\xB7 %s %s", tf_fmt_num(num2, len / per, 3), unit);
         const char *args = tf_strtab_str(&c->strs, ob->args);
