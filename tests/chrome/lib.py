@@ -115,6 +115,31 @@ def counter(label):
     return None
 
 
+def lane_stats(lane):
+    """The statistics object that covers `lane` (a lane of the model): the
+    figure's, or its trace's entry in a figure of several; {} for none."""
+    st = model().get("stats")
+    if isinstance(st, list):
+        t = lane.get("trace")
+        return next((e for e in st if e and e.get("trace") == t), None) or {}
+    return st or {}
+
+
+def lane_window(lane, exact=False):
+    """The window `lane` draws, (start_us, end_us) on its own clock: the
+    figure's, or its trace's window_us in a figure of several (exact:
+    Decimals)."""
+    m = exact_model() if exact else model()
+    tr = m.get("traces")
+    if tr:
+        w = tr[lane["trace"]]["window_us"]
+        return (exact_time(w[0]), exact_time(w[1])) if exact else (w[0], w[1])
+    w = m["window"]
+    if exact:
+        return exact_time(w["start_us"]), exact_time(w["end_us"])
+    return w["start_us"], w["end_us"]
+
+
 def counter_stats(label):
     """The statistics entry of the counter lane labelled `label`, or None."""
     st = model().get("stats") or {}
@@ -216,37 +241,53 @@ def exact_model():
     return _exact
 
 
-def counter_lane(pid, series):
+def counter_lane(pid, series, trace=None):
     """The counter lane of (pid, series label): the one whose pid is pid and
-    whose label ends with " / " + series (or is it), else (None, None)."""
+    whose label ends with " / " + series (or is it), of trace `trace` in a
+    figure of several (None: any), else (None, None)."""
     for i, l in counters():
+        if trace is not None and l.get("trace") != trace:
+            continue
         if l["pid"] == pid and (l["label"] == series or l["label"].endswith(" / " + series)):
             return i, l
     return None, None
 
 
 def stats_of_lane(i):
-    st = model().get("stats") or {}
+    st = lane_stats(model()["lanes"][i])
     for k in st.get("counters", []):
         if k["lane"] == i:
             return k
     return None
 
 
-def expect_counter_exact(pid, series, samples, w0=None, w1=None, tol=1e-9):
-    """The counter lane of (pid, series) holds what the trace says of the
-    window [w0, w1] (exact us; default: the model's window): its value at
-    the window's start, only values the trace gives at their times, the
-    least and greatest value exactly and the time-weighted mean."""
-    i, l = counter_lane(pid, series)
+def expect_counter_exact(pid, series, samples, w0=None, w1=None, tol=1e-9, trace=None,
+                         end=None):
+    """The counter lane of (pid, series) (of trace `trace` in a figure of
+    several) holds what the trace says of the window [w0, w1] (exact us;
+    default: the window the lane draws): its value at the window's start,
+    only values the trace gives at their times, the least and greatest
+    value exactly and the time-weighted mean.  `end`: the trace's end (its
+    span's); when it comes before w1, the value holds only until then and
+    the track stops there."""
+    i, l = counter_lane(pid, series, trace)
     if not expect(l is not None, "no counter lane for %r %r among %r" % (pid, series, labels())):
         return
-    w = exact_model()["window"]
-    w0 = exact_time(w["start_us"]) if w0 is None else w0
-    w1 = exact_time(w["end_us"]) if w1 is None else w1
+    lw0, lw1 = lane_window(l, exact=True)
+    w0 = lw0 if w0 is None else w0
+    w1 = lw1 if w1 is None else w1
+    stop = end is not None and w0 <= end < w1
+    if stop:
+        w1 = end
     start, inside, lo, hi, mean = expected_counter(samples, w0, w1)
     got = [(exact_time(t), None if v is None else float(v))
            for t, v in exact_model()["lanes"][i]["samples"]]
+    if stop:
+        held = ([start] + [v for _, _, v in inside])[-1]
+        if held is not None:
+            expect(got and got[-1] == (end, None),
+                   "%s: last sample %r, want a stop at the trace's end %s" % (l["label"], got[-1:], end))
+            got = got[:-1]
     if start is not None:
         expect(got and got[0] == (w0, start),
                "%s: first sample %r, want (%s, %r): the value at the window's start"
@@ -342,7 +383,6 @@ def expect_sane():
     nl = len(m["lanes"])
     for l in m["lanes"]:
         expect(l["label"] != "", "a lane has an empty label: %r" % l)
-    w = m["window"]
     for l in m["lanes"]:
         expect(l.get("kind") in ("slices", "counter"), "a lane of no kind: %r" % l)
         if l.get("kind") != "counter":
@@ -350,7 +390,8 @@ def expect_sane():
         expect(l["rows"] == 1, "a counter lane of %r rows" % l["rows"])
         ts = [s[0] for s in l["samples"]]
         expect(ts == sorted(ts), "counter %r: samples out of order" % l["label"])
-        expect(all(w["start_us"] <= t <= w["end_us"] for t in ts),
+        w = lane_window(l)
+        expect(all(w[0] <= t <= w[1] for t in ts),
                "counter %r: a sample outside the window %r" % (l["label"], w))
         vs = [s[1] for s in l["samples"] if s[1] is not None]
         if l["range"] is None:
@@ -359,7 +400,7 @@ def expect_sane():
             lo, hi = l["range"]
             expect(all(lo <= v <= hi for v in vs), "counter %r: a value outside its range %r"
                    % (l["label"], l["range"]))
-        st = (m.get("stats") or {}).get("counters")
+        st = lane_stats(l).get("counters")
         if st is not None:
             expect(sum(1 for k in st if m["lanes"][k["lane"]] is l) == 1,
                    "counter %r: not once in the statistics" % l["label"])

@@ -13,7 +13,9 @@
  * string holding one (Perfetto reads both); null stops the series (it has
  * no value until its next number: a gap); any other value is counted and
  * skipped.  A series left out of an event keeps its value, as in Perfetto
- * (chrome://tracing would draw 0).  A [memory] instant (Kineto) gives one
+ * (chrome://tracing would draw 0), until the window's end or the trace's
+ * own (its main run's) when that comes first (a window past it: --pad,
+ * --to, a figure of several traces).  A [memory] instant (Kineto) gives one
  * sample to the series "memory DEVICE allocated" of its process, and one to
  * "memory DEVICE reserved" when it has "Total Reserved": the totals when
  * the trace has them (PyTorch 1.10 on), else the running sum of "Bytes"
@@ -783,6 +785,11 @@ bool tf_chrome_counters_finish(struct chrome *c)
     for (size_t i = 0; i < c->n_series && !c->oom; i++) {
         struct series *s = &c->series[i];
         fold_batch(c, s, s->n_buf);
+        /* The last value holds until the window's end, or until the
+         * trace's own end when that comes first (a trace drawn over a
+         * figure of several's longer window): nothing is known after it. */
+        if (s->has && c->end >= s->cur_t && c->end < c->w1)
+            fold_value(c, s, c->end, NAN);
         if (s->has) {
             s->wsum += s->cur * (double)(c->w1 - s->cur_t);
             s->wtime += c->w1 - s->cur_t;
