@@ -473,27 +473,46 @@ static const char *keep(struct cells *c, const char *s)
     return k;
 }
 
-/* What a lane's, a counter's or a group's label matches in other traces:
- * its process (all of a group's label, the part of a lane's or a counter's
- * before " / ") with its numbers as "*", so that "GPU 0 / stream 7" of one
- * rank and "GPU 1 / stream 7" of another are one row, and "python3 4012 /
- * memory CUDA 0 allocated" of one trace and "python3 977 / ..." of another
- * too. */
+static bool is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+static bool is_alnum(char ch)
+{
+    return is_digit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* What a lane's, a group's or a counter's label matches in other traces:
+ * its process (all of a group's label, the part of a lane's before " / ")
+ * with its numbers as "*", so that "GPU 0 / stream 7" of one rank and "GPU
+ * 1 / stream 7" of another are one row; a counter's numbers that stand as
+ * words ("CUDA 3", "id: 1", not "python3"), so that each rank's memory on
+ * its own GPU ("memory CUDA 3 allocated") is one row too (a trace's second
+ * counter that matches the same takes the next row). */
 static const char *general(struct cells *c, const char *section, const char *label)
 {
-    bool lane = strcmp(section, "lane") == 0 || strcmp(section, "counter") == 0;
-    if (!label || (!lane && strcmp(section, "group") != 0 && strcmp(section, "overlap") != 0))
+    bool lane = strcmp(section, "lane") == 0, counter = strcmp(section, "counter") == 0;
+    if (!label || (!lane && !counter && strcmp(section, "group") != 0 &&
+                   strcmp(section, "overlap") != 0))
         return keep(c, label);
     const char *slash = lane ? strstr(label, " / ") : NULL;
     size_t head = slash ? (size_t)(slash - label) : strlen(label);
     struct tf_buf b;
     tf_buf_init(&b);
     for (size_t i = 0; i < head; i++) {
-        bool digit = label[i] >= '0' && label[i] <= '9';
-        if (!digit)
+        if (!is_digit(label[i])) {
             tf_buf_putc(&b, label[i]);
-        else if (i == 0 || !(label[i - 1] >= '0' && label[i - 1] <= '9'))
+            continue;
+        }
+        size_t j = i;
+        while (j < head && is_digit(label[j]))
+            j++;
+        if (counter && ((i > 0 && is_alnum(label[i - 1])) || (j < head && is_alnum(label[j]))))
+            tf_buf_putn(&b, label + i, j - i); /* part of a word */
+        else
             tf_buf_putc(&b, '*');
+        i = j - 1;
     }
     tf_buf_puts(&b, label + head);
     const char *k = b.oom ? NULL : tf_arena_buf(&c->arena, &b);
@@ -590,16 +609,18 @@ static bool numeric(const char *s, double *v)
 }
 
 /* The second trace's value less the first's, in the digits of the key's
- * kind (a counter's: those of the larger value, as its values have them);
- * empty when either is not a number. */
+ * kind (a counter's: as many decimals as the two values show, so that it
+ * is their exact difference); empty when either is not a number. */
 static const char *difference(const struct cell *e, char out[TF_NUM_MAX])
 {
     double a, b;
     if (!numeric(e->value[0], &a) || !numeric(e->value[1], &b))
         return "";
     int dec = strstr(e->key, "_pct") ? TF_STATS_PCT_DEC : TF_STATS_MS_DEC;
-    if (strcmp(e->section, "counter") == 0)
-        dec = tf_stats_value_decimals(a, b);
+    if (strcmp(e->section, "counter") == 0) {
+        size_t fa = frac(e->value[0]), fb = frac(e->value[1]), f = fa > fb ? fa : fb;
+        dec = f > 1 ? (int)f - 1 : 0;
+    }
     return tf_fmt_num(out, b - a, dec);
 }
 
