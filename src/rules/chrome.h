@@ -44,9 +44,11 @@ void tf_chrome_short_name(const char *name, char *out, size_t n);
 bool tf_chrome_remodel(struct tf_figure *f);
 
 /* A figure of several traces (run_multi.c), its traces' figures made on
- * their own (models): their thin bars merged coarser, as rows.c merges a
- * trace's, until the figure's SVG would fit TF_CHROME_SVG_BUDGET.  False
- * when out of memory. */
+ * their own (models): their counter tracks thinned coarser, as counters.c
+ * thins a trace's, until they fit the counters' part of the budget, and
+ * their thin bars merged coarser, as rows.c merges a trace's, until the
+ * figure's SVG would fit what is left of TF_CHROME_SVG_BUDGET.  False when
+ * out of memory. */
 bool tf_chrome_fit_figure(struct tf_figure *f);
 
 /* A figure of several traces (run_multi.c): its categories of this mode
