@@ -423,10 +423,17 @@ static void counters(struct lay *L)
             counter_lane(L, i);
 }
 
+/* Room an in-bar label leaves above and below it within its row: renderers
+ * round the font's ascent and descent to their pixels (Chromium's box of a
+ * 5.44 pt label is 0.3 pt taller than the metrics' one), and a label that
+ * fills its row exactly then overlaps its neighbours'. */
+#define INBAR_SLACK_PT 0.5
+
 static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x1, double yc)
 {
     /* The plan's size when it fits (the reference's 8.5 pt), else a little
-     * smaller, else none; never taller than the row. */
+     * smaller, else none; never taller than the row, with INBAR_SLACK_PT to
+     * spare. */
     const struct tf_plan *P = L->P;
     double sizes[3] = {P->f_inbar, 7.5, 6.5};
     if (P->fit)
@@ -435,7 +442,8 @@ static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x
     double size = 0, w = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && size == 0; i++) {
         w = tf_text_width(b->label, sizes[i], P->bold);
-        if (w <= x1 - x0 - 2 * inset && (!P->fit || text_h(L, sizes[i]) <= L->row_h))
+        if (w <= x1 - x0 - 2 * inset &&
+            (!P->fit || text_h(L, sizes[i]) + INBAR_SLACK_PT <= L->row_h))
             size = sizes[i];
     }
     if (size == 0)
