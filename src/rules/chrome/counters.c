@@ -215,7 +215,7 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid,
     memset(s, 0, sizeof *s);
     s->proc = p;
     s->unit = unit;
-    s->th.last_out = NAN;
+    s->th.last_out = (double)NAN;
     s->th.w0 = c->w0;
     s->th.width = c->thr_ns > 0 ? c->thr_ns : 1;
     struct tf_buf label;
@@ -294,7 +294,7 @@ enum value_kind { VALUE_BAD = 0, VALUE_NUMBER, VALUE_STOP };
 static enum value_kind read_value(struct chrome *c, const unsigned char *v, size_t n, double *out)
 {
     if (n == 4 && memcmp(v, "null", 4) == 0) {
-        *out = NAN;
+        *out = (double)NAN;
         return VALUE_STOP;
     }
     const char *num = (const char *)v;
@@ -452,7 +452,7 @@ static void thin(struct chrome *c, struct thinner *h, int64_t t, double v)
  * each stretch stay: they are among the samples kept). */
 static void rethin(struct chrome *c, struct thinner *h, int64_t width)
 {
-    struct thinner n = {.w0 = h->w0, .width = width, .last_out = NAN};
+    struct thinner n = {.w0 = h->w0, .width = width, .last_out = (double)NAN};
     for (size_t i = 0; i < h->n_out && !c->oom; i++)
         thin(c, &n, h->out[i].t, h->out[i].v);
     flush_stretch(c, &n);
@@ -789,7 +789,7 @@ bool tf_chrome_counters_finish(struct chrome *c)
          * trace's own end when that comes first (a trace drawn over a
          * figure of several's longer window): nothing is known after it. */
         if (s->has && c->end >= s->cur_t && c->end < c->w1)
-            fold_value(c, s, c->end, NAN);
+            fold_value(c, s, c->end, (double)NAN);
         if (s->has) {
             s->wsum += s->cur * (double)(c->w1 - s->cur_t);
             s->wtime += c->w1 - s->cur_t;
