@@ -198,7 +198,8 @@ static void thin_counter(struct tf_counter *k, double w)
     bool open = false;
     double bucket = 0;
     for (size_t i = 0; i <= k->n_samples; i++) {
-        struct tf_sample p = i < k->n_samples ? k->samples[i] : (struct tf_sample){0, 0, (double)NAN};
+        struct tf_sample p =
+            i < k->n_samples ? k->samples[i] : (struct tf_sample){0, 0, (double)NAN};
         bool stop = i == k->n_samples || isnan(p.v);
         if (open && !stop && floor(p.x / w) == bucket) {
             if (p.v < pick[1].v)
