@@ -144,6 +144,7 @@ bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct
         o->name = dup(dst, l->name, &ok);
         o->id = dup(dst, l->id, &ok);
         o->rows = l->rows;
+        o->annot_rows = l->annot_rows;
         o->trace = ti;
         if (l->kind == TF_LANE_COUNTER)
             ok = ok && copy_counter(dst, o, &l->counter, k, dx);

@@ -100,6 +100,10 @@ struct tf_lane {
      * namesake in its process ("4037"), or NULL. */
     const char *group, *name, *id;
     size_t trace;      /* its trace (figures of several traces; else 0) */
+    /* Its first annot_rows rows hold annotations of the work in the rows
+     * below (Kineto's gpu_user_annotation on a GPU stream): a layout that
+     * cuts rows leaves them out first (render/plan.h).  0: none. */
+    unsigned annot_rows;
 };
 
 /* What colours a bar and names its style: TikZ tracefig/<key>, and a

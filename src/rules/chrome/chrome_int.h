@@ -111,6 +111,7 @@ struct obar {
     unsigned row;
     uint32_t merged; /* 0: one slice */
     bool clip_left, clip_right, instant;
+    bool annot;      /* in the lane's stack of annotations (rows.c) */
 };
 
 /* What is being merged in one row. */
@@ -119,20 +120,31 @@ struct acc {
     struct obar b;
 };
 
+/* A stack of nesting rows (rows.c). */
+struct stack {
+    int64_t *row_end;  /* per row: end of its last slice */
+    size_t n_rows, cap_rows;
+    struct acc *acc;   /* per row */
+    size_t n_acc, cap_acc;
+    unsigned max_row;  /* deepest row used + 1 */
+};
+
 struct lane {
     size_t thread; /* index into thrs */
     struct pend *pend;
     size_t n_pend, cap_pend;
     int64_t watermark; /* start of the last slice placed */
     bool any_placed;
-    int64_t *row_end;  /* per row: end of its last slice */
-    size_t n_rows, cap_rows;
-    struct acc *acc;   /* per row */
-    size_t n_acc, cap_acc;
+    /* Its rows: two stacks, [0] its work and [1] the annotations of it
+     * (Kineto's gpu_user_annotation on a GPU stream), put one above the
+     * other once every slice is placed (rows.c). */
+    struct stack st[2];
     struct obar *bars;
     size_t n_bars, cap_bars;
-    unsigned max_row;  /* deepest row used + 1 */
+    unsigned max_row;    /* deepest row used + 1 */
+    unsigned annot_rows; /* its first rows that hold the annotations (figure.h) */
     size_t n_slices, n_hidden;
+    size_t n_annot_hidden; /* of n_hidden: annotations that gave way to the work */
     /* Who it is, for the default rules (lanes.c): a hash of each of its
      * first slices (name, start, end), and whether every slice is named
      * "Total ..." (clang's summaries). */
@@ -215,6 +227,7 @@ struct chrome {
     /* pass 2 */
     struct tf_strtab strs; /* names, categories, args text */
     uint32_t empty;        /* the id of "" in strs */
+    uint32_t annot_cat;    /* the id of the annotations' category (rows.c) */
     struct lane *lanes;
     size_t n_lanes, cap_lanes;
     size_t *lane_of_thr; /* thread index -> lane + 1 */
@@ -330,6 +343,12 @@ bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d);
 void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);
 
 /* --- rows.c ---------------------------------------------------------------------- */
+
+/* The category of the annotations a lane's work is drawn apart from:
+ * Kineto's GPU copy of the host's record_function ranges. */
+#define TF_CHROME_ANNOT_CAT "gpu_user_annotation"
+/* Whether a category is that of the annotations. */
+bool tf_chrome_is_annotation(const char *cat);
 
 /* The merging threshold, c->thr_ns, once the window is known. */
 void tf_chrome_lod_threshold(struct chrome *c);

@@ -42,7 +42,8 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_arena_init(&c->gpu_classes.arena);
     tf_buf_init(&c->tmp);
     tf_chrome_window_event_init(c);
-    if (!tf_strtab_id(&c->strs, "", &c->empty)) {
+    if (!tf_strtab_id(&c->strs, "", &c->empty) ||
+        !tf_strtab_id(&c->strs, TF_CHROME_ANNOT_CAT, &c->annot_cat)) {
         tf_strtab_fini(&c->strs);
         tf_strtab_fini(&c->series_keys);
         free(c);
@@ -67,8 +68,10 @@ static void chrome_free(struct chrome *c)
     for (size_t i = 0; i < c->n_lanes; i++) {
         struct lane *ln = &c->lanes[i];
         free(ln->pend);
-        free(ln->row_end);
-        free(ln->acc);
+        for (int k = 0; k < 2; k++) {
+            free(ln->st[k].row_end);
+            free(ln->st[k].acc);
+        }
         free(ln->bars);
         free(ln->sample);
         tf_ivset_fini(&ln->busy);
@@ -220,7 +223,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
 
     /* Lanes and their bars. */
     unsigned total_rows = 0;
-    size_t n_hidden_rows = 0;
+    size_t n_hidden_rows = 0, n_annot_hidden = 0;
     for (size_t i = 0; ok && i < n_pick; i++) {
         struct lane *ln = &c->lanes[pick[i]];
         const struct thr *th = &c->thrs[ln->thread];
@@ -242,7 +245,9 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             break;
         fig_lane[pick[i]] = f->n_lanes - 1;
         n_hidden_rows += ln->n_hidden;
+        n_annot_hidden += ln->n_annot_hidden;
         fl->rows = ln->max_row ? ln->max_row : 1;
+        fl->annot_rows = ln->annot_rows;
         total_rows += fl->rows;
         fl->pid = c->procs[th->proc].pid;
         fl->tid = th->tid;
@@ -313,9 +318,10 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         tf_diag_warn(d, "%s: %s", in->file, note);
     }
     if (ok && n_hidden_rows) {
-        snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn: --depth",
+        snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn%s: --depth",
                  n_hidden_rows, n_hidden_rows == 1 ? "" : "s",
-                 o->depth > 0 ? o->depth : (long long)TF_CHROME_DEPTH);
+                 o->depth > 0 ? o->depth : (long long)TF_CHROME_DEPTH,
+                 n_annot_hidden ? " (annotations of GPU work first)" : "");
         ok = tf_figure_add_note(f, note);
     }
     f->flame = true;

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/num.h"
@@ -62,6 +63,37 @@ static bool bar_texts(struct tf_figure *f, struct tf_bar *b, double per, size_t 
     return b->title != NULL;
 }
 
+/* Each lane's annotation rows (tf_lane.annot_rows), as rows.c stacks
+ * them: its top rows, when they hold annotations only and the rows under
+ * them the lane's other work. */
+static bool annot_rows(struct tf_figure *f)
+{
+    size_t n = f->n_lanes;
+    unsigned *top = calloc(n ? n : 1, sizeof *top);   /* rows holding annotations */
+    unsigned *work = calloc(n ? n : 1, sizeof *work); /* first row of other work + 1 */
+    if (!top || !work) {
+        free(top);
+        free(work);
+        return false;
+    }
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        if (b->lane >= n)
+            continue;
+        if (tf_chrome_is_annotation(f->cats[b->cat].name)) {
+            if (b->row + 1 > top[b->lane])
+                top[b->lane] = b->row + 1;
+        } else if (!work[b->lane] || b->row + 1 < work[b->lane]) {
+            work[b->lane] = b->row + 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        f->lanes[i].annot_rows = top[i] && work[i] && work[i] - 1 >= top[i] ? top[i] : 0;
+    free(top);
+    free(work);
+    return true;
+}
+
 bool tf_chrome_remodel(struct tf_figure *f)
 {
     size_t nccl = SIZE_MAX;
@@ -73,6 +105,8 @@ bool tf_chrome_remodel(struct tf_figure *f)
     for (size_t i = 0; i < f->n_bars; i++)
         if (!bar_texts(f, &f->bars[i], per, nccl))
             return false;
+    if (!annot_rows(f))
+        return false;
     /* The lanes' label parts, for the headers per process. */
     struct tf_buf g, n, id;
     tf_buf_init(&g);

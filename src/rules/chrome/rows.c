@@ -15,6 +15,16 @@
  * is still drawn, in the first row free at its start (counted in
  * c->n_late, and said once, as its nesting may then be off).
  *
+ * Annotations apart.  A lane's annotations of GPU work (TF_CHROME_ANNOT_CAT:
+ * Kineto's GPU copies of the host's ranges, ProfilerStep#N among them) are
+ * stacked apart from its other slices and put above them, as Perfetto
+ * draws them: the work nests as it nests, and kernels that run outside
+ * every annotation share the row of those inside.  Where rows are cut
+ * (--depth here, the height budget in render/plan.c), the annotations go
+ * first: the lane keeps its work, and as many annotation rows as remain
+ * (the outermost).  The figure's lane says how many of its top rows they
+ * hold (tf_lane.annot_rows).
+ *
  * Level of detail.  In each row, a slice narrower than the merging
  * threshold (TF_CHROME_LOD_PT at the output width) whose neighbour is as
  * close joins a dense span, which keeps the count of its slices and the
@@ -44,9 +54,9 @@ void tf_chrome_lod_threshold(struct chrome *c)
 /* --- rows -------------------------------------------------------------------------- */
 
 /* A dense span or single slice leaves the row's accumulator. */
-static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
+static void flush_acc(struct chrome *c, struct lane *ln, struct stack *st, unsigned row)
 {
-    struct acc *a = &ln->acc[row];
+    struct acc *a = &st->acc[row];
     if (!a->on)
         return;
     a->on = false;
@@ -82,19 +92,22 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
                 c->oom = true;
         }
     }
-    /* Its row: the first free at its start.  Instants go on row 0. */
+    /* Its row in its stack: the first free at its start.  Instants go on
+     * row 0. */
+    bool annot = p->cat == c->annot_cat;
+    struct stack *st = &ln->st[annot];
     unsigned row = 0;
     if (!p->instant) {
-        while (row < ln->n_rows && ln->row_end[row] > p->t0)
+        while (row < st->n_rows && st->row_end[row] > p->t0)
             row++;
-        if (row == ln->n_rows) {
-            if (!TF_GROW(ln->row_end, ln->n_rows, ln->cap_rows)) {
+        if (row == st->n_rows) {
+            if (!TF_GROW(st->row_end, st->n_rows, st->cap_rows)) {
                 c->oom = true;
                 return;
             }
-            ln->n_rows++;
+            st->n_rows++;
         }
-        ln->row_end[row] = p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0;
+        st->row_end[row] = p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0;
     }
     if (!p->instant && !tf_chrome_lane_note(c, ln, p))
         return;
@@ -102,16 +115,17 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
     unsigned depth = c->o->depth > 0 ? (unsigned)c->o->depth : TF_CHROME_DEPTH;
     if (row >= depth) {
         ln->n_hidden++;
+        ln->n_annot_hidden += annot;
         return;
     }
-    if (row + 1 > ln->max_row)
-        ln->max_row = row + 1;
-    while (ln->n_acc <= row) {
-        if (!TF_GROW(ln->acc, ln->n_acc, ln->cap_acc)) {
+    if (row + 1 > st->max_row)
+        st->max_row = row + 1;
+    while (st->n_acc <= row) {
+        if (!TF_GROW(st->acc, st->n_acc, st->cap_acc)) {
             c->oom = true;
             return;
         }
-        memset(&ln->acc[ln->n_acc++], 0, sizeof *ln->acc);
+        memset(&st->acc[st->n_acc++], 0, sizeof *st->acc);
     }
     /* Instants merge among themselves on a row of their own (kept apart
      * by the flag: a slice flushes pending instants and the other way). */
@@ -127,8 +141,9 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         .clip_left = p->t0 < c->w0,
         .clip_right = p->open_end || p->t1 > c->w1,
         .instant = p->instant,
+        .annot = annot,
     };
-    struct acc *a = &ln->acc[row];
+    struct acc *a = &st->acc[row];
     bool thin = t1 - t0 < c->thr_ns;
     if (a->on && thin && a->b.instant == b.instant && t0 - a->b.t1 < c->thr_ns &&
         (a->b.t1 - a->b.t0 < c->thr_ns || a->b.merged)) {
@@ -141,11 +156,11 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         a->b.clip_right = a->b.clip_right || b.clip_right;
         return;
     }
-    flush_acc(c, ln, row);
+    flush_acc(c, ln, st, row);
     a->on = true;
     a->b = b;
     if (!thin)
-        flush_acc(c, ln, row);
+        flush_acc(c, ln, st, row);
 }
 
 static int by_start(const void *x, const void *y)
@@ -189,14 +204,51 @@ bool tf_chrome_rows_add(struct chrome *c, struct lane *ln, const struct pend *p)
     return !c->oom;
 }
 
+/* The two stacks one above the other: the annotations' rows on top, as
+ * many as the depth leaves beside the work's (each stack alone is already
+ * within it). */
+static void stack_rows(struct chrome *c, struct lane *ln)
+{
+    unsigned work = ln->st[0].max_row, annots = ln->st[1].max_row;
+    ln->annot_rows = 0;
+    ln->max_row = work > annots ? work : annots;
+    if (!work || !annots)
+        return;
+    unsigned depth = c->o->depth > 0 ? (unsigned)c->o->depth : TF_CHROME_DEPTH;
+    unsigned keep = depth - work < annots ? depth - work : annots;
+    size_t k = 0;
+    for (size_t i = 0; i < ln->n_bars; i++) {
+        struct obar *b = &ln->bars[i];
+        if (b->annot && b->row >= keep) {
+            size_t n = b->merged ? b->merged : 1;
+            ln->n_hidden += n;
+            ln->n_annot_hidden += n;
+            continue;
+        }
+        if (!b->annot)
+            b->row += keep;
+        ln->bars[k++] = *b;
+    }
+    ln->n_bars = k;
+    ln->annot_rows = keep;
+    ln->max_row = keep + work;
+}
+
 void tf_chrome_rows_finish(struct chrome *c, struct lane *ln)
 {
     drain(c, ln, SIZE_MAX);
-    for (unsigned r = 0; r < ln->n_acc; r++)
-        flush_acc(c, ln, r);
+    for (int s = 0; s < 2; s++)
+        for (unsigned r = 0; r < ln->st[s].n_acc; r++)
+            flush_acc(c, ln, &ln->st[s], r);
+    stack_rows(c, ln);
     if (!ln->busy_sorted)
         tf_ivset_normalize(&ln->busy);
     ln->busy_sorted = true;
+}
+
+bool tf_chrome_is_annotation(const char *cat)
+{
+    return cat && strcmp(cat, TF_CHROME_ANNOT_CAT) == 0;
 }
 
 /* --- bars -------------------------------------------------------------------------- */
