@@ -254,10 +254,11 @@ static double row_top(const struct lay *L, size_t lane, unsigned row)
     return L->P->lanes[lane].top + (double)row * L->row_h;
 }
 
-/* Whether the plan draws this row of this lane. */
-static bool drawn(const struct lay *L, size_t lane, unsigned row)
+/* The row the plan draws this row of this lane in, TF_PLAN_NO_ROW when
+ * none. */
+static unsigned drawn_row(const struct lay *L, size_t lane, unsigned row)
 {
-    return lane < L->P->n_lanes && row < L->P->lanes[lane].rows;
+    return tf_plan_row(L->P, L->f, lane, row);
 }
 
 /* A CSS class name: letters, digits, '-' and '_', not starting with a
@@ -519,8 +520,8 @@ static void bars(struct lay *L)
         if (b->lane >= f->n_lanes)
             continue;
         const struct tf_lane *ln = &f->lanes[b->lane];
-        unsigned row = b->row < (ln->rows ? ln->rows : 1) ? b->row : 0;
-        if (!drawn(L, b->lane, row))
+        unsigned row = drawn_row(L, b->lane, b->row < (ln->rows ? ln->rows : 1) ? b->row : 0);
+        if (row == TF_PLAN_NO_ROW)
             continue;
         double top = row_top(L, b->lane, row);
         double bottom = top + L->row_h;
@@ -592,12 +593,13 @@ static void arrows(struct lay *L)
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "arrows"});
     for (size_t i = 0; i < f->n_arrows; i++) {
         const struct tf_arrow *a = &f->arrows[i];
-        if (a->lane0 >= f->n_lanes || a->lane1 >= f->n_lanes || !drawn(L, a->lane0, a->row0) ||
-            !drawn(L, a->lane1, a->row1))
+        unsigned r0 = drawn_row(L, a->lane0, a->row0), r1 = drawn_row(L, a->lane1, a->row1);
+        if (a->lane0 >= f->n_lanes || a->lane1 >= f->n_lanes || r0 == TF_PLAN_NO_ROW ||
+            r1 == TF_PLAN_NO_ROW)
             continue;
         double x0 = xpt(L, a->x0), x1 = xpt(L, a->x1);
-        double y0 = row_top(L, a->lane0, a->row0) + L->row_h / 2;
-        double y1 = row_top(L, a->lane1, a->row1) + L->row_h / 2;
+        double y0 = row_top(L, a->lane0, r0) + L->row_h / 2;
+        double y1 = row_top(L, a->lane1, r1) + L->row_h / 2;
         put_line(L, x0, y0, x1, y1, C_ARROW, 0.8, 0.6, NULL, 0, "arrow");
         double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
         if (len < 1e-9)
@@ -708,8 +710,8 @@ static void bottom_legend(struct lay *L)
     double x0 = d->x0, y0 = d->y0;
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "legend"});
     put_frame(L, x0, y0, x0 + d->w, y0 + d->h, 0.2 * fs);
-    for (size_t i = 0; i < f->n_legend; i++) {
-        size_t row = i / d->ncol, col = i % d->ncol;
+    for (size_t k = 0; k < d->n; k++) {
+        size_t i = d->order[k], row = k / d->ncol, col = k % d->ncol;
         double ex = x0 + d->pad;
         for (size_t c = 0; c < col; c++)
             ex += d->col_w[c] + d->colspace;

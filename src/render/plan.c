@@ -23,9 +23,10 @@
  *   3. Height: the budget is --height, else 1.25 W within 160 .. 400 pt.
  *      Rows have their natural height (row_em x F) when it fits; past the
  *      budget they get thinner down to row_min_em x F, then the nesting
- *      depth drawn is reduced, then lanes are left out from the bottom,
- *      with a note naming --lanes and --max-lanes.  With --height the
- *      rows fill it.
+ *      depth drawn is reduced (a GPU stream's annotations give way before
+ *      its work: plan_rows.c), then lanes are left out from the bottom,
+ *      with a note naming --lanes and --max-lanes; the legend leaves out
+ *      a category left without a bar.  With --height the rows fill it.
  *   4. Ticks: the mode's when their labels fit, else the most of the
  *      MaxNLocator sets with 7 .. 2 bins whose labels do not touch.
  *   5. Under the axis title: the legend, right under it, in as many rows
@@ -138,6 +139,7 @@ void tf_plan_fini(struct tf_plan *p)
     free(p->ticks);
     free(p->legend.col_w);
     free(p->legend.text);
+    free(p->legend.order);
     free(p->annot);
     tf_arena_fini(&p->arena);
     memset(p, 0, sizeof *p);
@@ -148,12 +150,13 @@ void tf_plan_fini(struct tf_plan *p)
 static bool legend_grid(const struct tf_figure *f, struct tf_plan *p, double avail)
 {
     struct tf_plan_legend *d = &p->legend;
-    size_t n = f->n_legend;
+    size_t n = d->n;
+    (void)f;
     double *tw = malloc((n ? n : 1) * sizeof *tw);
     if (!tw)
         return false;
     for (size_t i = 0; i < n; i++)
-        tw[i] = tf_plan_text_width(d->text[i], d->size, p->bold);
+        tw[i] = tf_plan_text_width(d->text[d->order[i]], d->size, p->bold);
     for (size_t ncol = n; ncol >= 1; ncol--) {
         double w = 2 * d->pad + (double)(ncol - 1) * d->colspace;
         for (size_t c = 0; c < ncol; c++) {
@@ -181,8 +184,12 @@ static bool legend_init(const struct tf_figure *f, struct tf_plan *p, double fs,
     size_t n = f->n_legend ? f->n_legend : 1;
     d->col_w = calloc(n, sizeof *d->col_w);
     d->text = calloc(n, sizeof *d->text);
-    if (!d->col_w || !d->text)
+    d->order = calloc(n, sizeof *d->order);
+    if (!d->col_w || !d->text || !d->order)
         return false;
+    d->n = f->n_legend;
+    for (size_t i = 0; i < f->n_legend; i++)
+        d->order[i] = i;
     d->size = fs;
     d->pad = pad * fs;
     d->row_h = text_h(fs, p->bold);
@@ -202,62 +209,6 @@ static bool alloc_lanes(const struct tf_figure *f, struct tf_plan *p)
     p->headers = calloc(f->n_lanes ? f->n_lanes : 1, sizeof *p->headers);
     p->ticks = calloc(f->axis.n_ticks + TF_TICKS_MAX + 1, sizeof *p->ticks);
     return p->lanes && p->headers && p->ticks;
-}
-
-static unsigned lane_rows(const struct tf_lane *ln)
-{
-    if (ln->kind == TF_LANE_COUNTER)
-        return TF_PLAN_COUNTER_ROWS;
-    return ln->rows ? ln->rows : 1;
-}
-
-/* Rows a lane takes at depth d: a counter lane's are its own. */
-static unsigned rows_at(const struct tf_lane *ln, unsigned d)
-{
-    unsigned r = lane_rows(ln);
-    return ln->kind == TF_LANE_COUNTER || r <= d ? r : d;
-}
-
-/* --- counter lanes -------------------------------------------------------------------- */
-
-double tf_plan_counter_y(const struct tf_counter *k, double v)
-{
-    if (!k->has_range || !(k->hi > k->lo))
-        return 0.5;
-    double u = (v - k->lo) / (k->hi - k->lo);
-    u = u < 0 ? 0 : u > 1 ? 1 : u;
-    return 1.0 - TF_PLAN_COUNTER_PAD - u * (1.0 - 2 * TF_PLAN_COUNTER_PAD);
-}
-
-const char *tf_plan_counter_value(char *out, double v, const char *unit)
-{
-    static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
-    double a = fabs(v);
-    size_t k = 0;
-    /* 999.5 rounds to 1000: the next prefix. */
-    while (k + 1 < sizeof prefix / sizeof prefix[0] && a >= 999.5) {
-        a /= 1000;
-        v /= 1000;
-        k++;
-    }
-    int dec = 0;
-    if (a == 0)
-        dec = 0;
-    else if (a < 9.995)
-        dec = 2;
-    else if (a < 99.95)
-        dec = 1;
-    /* Below 1 without a prefix: three significant digits, at most 9 decimals. */
-    for (double p = 0.1; k == 0 && a > 0 && a < p * 9.995 && dec < 9; p /= 10)
-        dec++;
-    char num[TF_NUM_MAX];
-    tf_fmt_num(num, v, dec);
-    const char *u = unit ? unit : "";
-    if (!*u)
-        snprintf(out, TF_PLAN_VALUE_MAX, "%s%s", num, prefix[k]);
-    else
-        snprintf(out, TF_PLAN_VALUE_MAX, "%s %s%s", num, prefix[k], u);
-    return out;
 }
 
 /* A counter lane's scale labels, for its band of height h. */
@@ -320,8 +271,8 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
     unsigned n_rows = tf_figure_rows(f);
     p->depth = 0;
     for (size_t i = 0; i < f->n_lanes; i++)
-        if (lane_rows(&f->lanes[i]) > p->depth)
-            p->depth = lane_rows(&f->lanes[i]);
+        if (tf_plan_lane_rows(&f->lanes[i]) > p->depth)
+            p->depth = tf_plan_lane_rows(&f->lanes[i]);
     p->W = f->width_pt > 0 ? f->width_pt : R_DEFAULT_W;
     p->H = f->height_pt > 0 ? f->height_pt : R_DEFAULT_H;
 
@@ -401,7 +352,7 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
     for (size_t i = 0; i < f->n_lanes; i++) {
         struct tf_plan_lane *pl = &p->lanes[i];
         pl->text = pl->tip = f->lanes[i].label;
-        pl->rows = lane_rows(&f->lanes[i]);
+        pl->rows = tf_plan_lane_rows(&f->lanes[i]);
         pl->top = p->plot.y0 + above * p->row_h;
         double mid = pl->top + (double)pl->rows / 2 * p->row_h;
         pl->label_y = tf_text_center_baseline(mid, R_TICK_PT, true);
@@ -514,7 +465,7 @@ static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
     double h = 0;
     size_t last_header = (size_t)-1;
     for (size_t i = 0; i < n; i++) {
-        double lane = (double)rows_at(&F->f->lanes[i], d) * rh;
+        double lane = (double)tf_plan_rows_at(&F->f->lanes[i], d) * rh;
         if (p->labels == TF_LABELS_LEFT && lane < F->lab_line && label_tall(F, i))
             lane = F->lab_line;
         if (p->labels == TF_LABELS_ABOVE)
@@ -541,8 +492,8 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     double rh0 = L->row_em * p->font, rmin = fmax(2.0, L->row_min_em * p->font);
     unsigned depth = 1;
     for (size_t i = 0; i < f->n_lanes; i++)
-        if (f->lanes[i].kind != TF_LANE_COUNTER && lane_rows(&f->lanes[i]) > depth)
-            depth = lane_rows(&f->lanes[i]);
+        if (f->lanes[i].kind != TF_LANE_COUNTER && tf_plan_lane_rows(&f->lanes[i]) > depth)
+            depth = tf_plan_lane_rows(&f->lanes[i]);
     size_t n = f->n_lanes;
     /* Many traces of one lane each (ranks): lanes may be thinner than a
      * label, which then goes on every k-th lane (below). */
@@ -576,7 +527,7 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
         /* Labels k lanes apart, k a power of two, so that they keep apart. */
         double thin = 0;
         for (size_t i = 0; i < n; i++) {
-            double h = (double)rows_at(&f->lanes[i], depth) * rh;
+            double h = (double)tf_plan_rows_at(&f->lanes[i], depth) * rh;
             if (i == 0 || h < thin)
                 thin = h;
         }
@@ -585,9 +536,44 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
             F->every *= 2;
     }
     p->cut_lanes = f->n_lanes - n;
-    for (size_t i = 0; i < f->n_bars; i++)
-        if (f->bars[i].lane < n && f->bars[i].row >= depth)
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        if (b->lane >= n)
+            continue;
+        const struct tf_lane *ln = &f->lanes[b->lane];
+        if (tf_plan_row_drawn(ln, tf_plan_rows_at(ln, depth), b->row) == TF_PLAN_NO_ROW) {
             p->cut_rows++;
+            p->cut_annots += b->row < ln->annot_rows;
+        }
+    }
+}
+
+/* The legend without the entries whose every bar the height budget left
+ * out (their lanes or rows), and its grid again (it can only get
+ * smaller). */
+static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
+{
+    bool *drawn = calloc(f->n_cats ? f->n_cats : 1, sizeof *drawn);
+    if (!drawn)
+        return false;
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        if (b->lane < p->n_lanes && b->cat < f->n_cats) {
+            const struct tf_lane *ln = &f->lanes[b->lane];
+            drawn[b->cat] = drawn[b->cat] ||
+                            tf_plan_row_drawn(ln, tf_plan_rows_at(ln, p->depth), b->row) != TF_PLAN_NO_ROW;
+        }
+    }
+    struct tf_plan_legend *d = &p->legend;
+    size_t k = 0;
+    for (size_t j = 0; j < d->n; j++)
+        if (f->legend[d->order[j]].cat >= f->n_cats || drawn[f->legend[d->order[j]].cat])
+            d->order[k++] = d->order[j];
+    free(drawn);
+    if (k == d->n || k == 0)
+        return true;
+    d->n = k;
+    return legend_grid(f, p, p->W - 2 * p->margin);
 }
 
 /* Ticks whose labels fit (plan.h, rule 4): values and labels into p. */
@@ -786,6 +772,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     F->below_h = below;
     double top = m + (p->labels == TF_LABELS_ABOVE ? 0 : 0.5 * text_h(p->f_lane, false));
     fit_height(F, size, top);
+    if ((p->cut_rows || p->cut_lanes) && p->bottom_legend && !drop_cut_entries(f, p))
+        return false;
 
     /* Horizontal. */
     p->plot.x0 = x0;
@@ -838,7 +826,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         last_header = hd;
         pl->band = band_top;
         pl->tip = ln->label;
-        pl->rows = rows_at(ln, p->depth);
+        pl->rows = tf_plan_rows_at(ln, p->depth);
         pl->text = F->level >= 0 && labeled(F, i) ? F->lv.text[(size_t)F->level * F->lv.n + i]
                                                   : NULL;
         if (p->labels == TF_LABELS_LEFT && pl->text &&
@@ -912,6 +900,12 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
                      "%zu more lane%s not drawn to fit the figure's height: choose with "
                      "--lanes or --max-lanes, or give --height",
                      p->cut_lanes, p->cut_lanes == 1 ? "" : "s");
+        else if (p->cut_annots)
+            snprintf(note, sizeof note,
+                     "%zu slice%s not drawn to fit the figure's height in %u row%s per lane, "
+                     "annotations of GPU work first: --depth, --lanes or --height",
+                     p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth,
+                     p->depth == 1 ? "" : "s");
         else
             snprintf(note, sizeof note,
                      "%zu slice%s nested deeper than %u rows not drawn to fit the figure's "

@@ -25,6 +25,7 @@
 #ifndef TF_PLAN_H
 #define TF_PLAN_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -105,6 +106,10 @@ struct tf_plan_legend {
     size_t ncol, nrow;
     double *col_w;      /* ncol widths */
     const char **text;  /* per entry, as drawn (elided when wider than the figure) */
+    /* The entries drawn, in order (indices into the figure's legend): all
+     * of them, less those whose every bar the plan left out. */
+    size_t *order;
+    size_t n;
     double x0, y0, w, h;
     double size, pad, row_h, handle_w, handle_h, textpad, colspace, spacing;
 };
@@ -141,8 +146,9 @@ struct tf_plan {
     const char **annot;  /* its lines */
     size_t n_annot;
     double annot_size;
-    /* What the plan left out, for a note (lanes and nesting rows). */
-    size_t cut_lanes, cut_rows;
+    /* What the plan left out, for a note (lanes and nesting rows; of
+     * these, annotations of GPU work). */
+    size_t cut_lanes, cut_rows, cut_annots;
     const char *note;    /* the note saying so, or NULL */
     struct tf_arena arena;
 };
@@ -151,6 +157,22 @@ struct tf_plan {
  * when out of memory. */
 bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p);
 void tf_plan_fini(struct tf_plan *p);
+
+/* A lane's rows (plan_rows.c).  tf_plan_row: the row a bar of `lane` in
+ * `row` is drawn in, TF_PLAN_NO_ROW when it is not (its lane is not drawn,
+ * or its row is cut).  Rows are cut from the bottom, except that a lane's
+ * annotations of GPU work (its first tf_lane.annot_rows rows) give way
+ * first: the lane keeps its work's rows, moved up, and as many of the
+ * annotations' rows above them as remain.  tf_plan_row_drawn: the same for
+ * a lane that draws `drawn` of its rows.  tf_plan_lane_rows: the rows a
+ * lane has (a counter lane TF_PLAN_COUNTER_ROWS); tf_plan_rows_at: those
+ * it draws at depth d (a counter lane's are never cut). */
+#define TF_PLAN_NO_ROW UINT_MAX
+unsigned tf_plan_row(const struct tf_plan *p, const struct tf_figure *f, size_t lane,
+                     unsigned row);
+unsigned tf_plan_row_drawn(const struct tf_lane *ln, unsigned drawn, unsigned row);
+unsigned tf_plan_lane_rows(const struct tf_lane *ln);
+unsigned tf_plan_rows_at(const struct tf_lane *ln, unsigned d);
 
 /* Whether a figure is laid out by the fit policy at this size. */
 bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size);

@@ -170,7 +170,7 @@ static void emit_ticks(struct tikz *t)
     }
 }
 
-static void emit_data(struct tikz *t)
+static void emit_data(struct tikz *t, const struct tf_plan *p)
 {
     const struct tf_figure *f = t->f;
     struct tf_buf *b = t->b;
@@ -232,7 +232,8 @@ static void emit_data(struct tikz *t)
         tf_buf_puts(b, "% Legend entries: the style of the swatch, and the label.\n");
         struct tf_arena a;
         tf_arena_init(&a);
-        for (size_t i = 0; i < f->n_legend; i++) {
+        for (size_t k = 0; k < p->legend.n; k++) {
+            size_t i = p->legend.order[k];
             struct style *s = tz_legend_style(t, i);
             const char *l = f->legend[i].label ? f->legend[i].label : "";
             const char *e = tf_plan_elide_distinct(&a, f, i, 28);
@@ -313,13 +314,14 @@ static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, si
     const struct tf_figure *f = t->f;
     for (size_t i = from; i < to; i++) {
         const struct tf_bar *r = &f->bars[i];
+        unsigned row = tf_plan_row(p, f, lane, r->row);
         if (r->lane != lane || !r->label || !r->label[0] || r->shape != TF_SHAPE_SLICE ||
-            r->row >= p->lanes[lane].rows)
+            row == TF_PLAN_NO_ROW)
             continue;
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
         tz_emit_label(t, tz_label_style(t, r->label_color), tz_xu(t, x0), tz_xu(t, x1),
-                      r->row + 0.5, r->label);
+                      row + 0.5, r->label);
     }
 }
 
@@ -387,7 +389,8 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
     size_t open = (size_t)-1, first = 0;
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *r = &f->bars[i];
-        if (r->lane >= p->n_lanes || r->row >= p->lanes[r->lane].rows)
+        unsigned row = tf_plan_row(p, f, r->lane, r->row);
+        if (row == TF_PLAN_NO_ROW)
             continue;
         if (r->lane != open) {
             if (open != (size_t)-1) {
@@ -398,7 +401,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
             first = i;
             tf_buf_printf(b, "\\tracefiglanescope{%zu}\n", open);
         }
-        emit_bar(t, r, r->row);
+        emit_bar(t, r, row);
     }
     if (open != (size_t)-1) {
         emit_labels(t, p, open, first, f->n_bars);
@@ -407,8 +410,9 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
     bool any = false;
     for (size_t i = 0; i < f->n_arrows; i++) {
         const struct tf_arrow *a = &f->arrows[i];
-        if (a->lane0 >= p->n_lanes || a->lane1 >= p->n_lanes || a->row0 >= p->lanes[a->lane0].rows ||
-            a->row1 >= p->lanes[a->lane1].rows)
+        unsigned r0 = tf_plan_row(p, f, a->lane0, a->row0);
+        unsigned r1 = tf_plan_row(p, f, a->lane1, a->row1);
+        if (r0 == TF_PLAN_NO_ROW || r1 == TF_PLAN_NO_ROW)
             continue;
         if (!any)
             tf_buf_puts(b, "% Flow arrows {x}{lane}{row} to {x}{lane}{row}.\n");
@@ -416,11 +420,11 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
         tf_buf_puts(b, "\\tracefigarrow{");
         tz_num(t, tz_xu(t, a->x0));
         tf_buf_printf(b, "}{%zu}{", a->lane0);
-        tz_num(t, a->row0 + 0.5);
+        tz_num(t, r0 + 0.5);
         tf_buf_puts(b, "}{");
         tz_num(t, tz_xu(t, a->x1));
         tf_buf_printf(b, "}{%zu}{", a->lane1);
-        tz_num(t, a->row1 + 0.5);
+        tz_num(t, r1 + 0.5);
         tf_buf_puts(b, "}%\n");
     }
     tf_buf_puts(b, "% Headers, lane labels, tick labels, the axis title and the legend.\n"
@@ -459,7 +463,7 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_dia
         ok = emit_lanes(t, &p);
     }
     if (ok) {
-        emit_data(t);
+        emit_data(t, &p);
         emit_picture(t, &p);
         tf_buf_puts(b, "\\endgroup%\n");
         ok = !t->oom && !b->oom;

@@ -255,6 +255,68 @@ def sixty_four():
     ok(rc == 0 and b"rank 63" in out.split(b"\n")[0], "64 ranks: the --stats table has 64 columns")
 
 
+def svg_bar_rows(svg, category):
+    """The tops (y of the first point) of the SVG's bars of a category, by tooltip."""
+    tops = []
+    for g in re.finditer(rb'<g class="tf-bar[^"]*"[^>]*>\s*<title>([^<]*)</title>\s*<path d="M[-0-9.]+ ([-0-9.]+)',
+                         svg):
+        tip = g.group(1).decode("utf-8")
+        if (" \u00b7 %s \u00b7 " % category) in tip or tip.split(" \u00b7 ")[0].endswith(
+                " %s slices" % category):
+            tops.append(float(g.group(2)))
+    return tops
+
+
+def sixty_four_column():
+    """64 ranks' GPU stream in a column: one row per lane, and that row the kernels, not
+    Kineto's gpu_user_annotation copy of the step that nests them."""
+    d = os.path.join(TMP, "c64")
+    gen("ranks", "--out-dir", d, "--world-size", "64", "--steps", "3", "--slow-rank", "17")
+    files = ["c64/rank%d.json" % r for r in range(64)]
+    args = files + ["--lanes", "GPU*stream 7*", "--window-event", "ProfilerStep#*",
+                    "--occurrence", "2", "--width", "229.5pt"]
+    m = model(args)
+    if not ok(m is not None, "64 ranks in a column: a figure"):
+        return
+    lay = m["layout"]
+    ok(lay["lanes_drawn"] == 64 and lay["depth"] == 1,
+       "64 ranks in a column: 64 lanes of one row (%s, depth %s)" % (lay["lanes_drawn"], lay["depth"]))
+    ok(all(l["rows"] == 2 for l in m["lanes"]), "64 ranks in a column: each lane nests two rows")
+    ok(any("annotations of GPU work first" in n for n in m["notes"]),
+       "64 ranks in a column: the note says the annotations gave way")
+    ok(lay["legend"]["cols"] * lay["legend"]["rows"] >= 2 and lay["legend"]["rows"] == 1 and
+       lay["legend"]["cols"] == 2,
+       "64 ranks in a column: the legend lists what is drawn (memcpy, kernel): %s" % lay["legend"])
+    # the slow rank's GPU work starts late (it arrives late at the step)
+    first = {}
+    for b in m["bars"]:
+        if b["category"] == "kernel":
+            t = lane_trace(m, b)
+            first[t] = min(first.get(t, b["x0"]), b["x0"])
+    others = [first[t] for t in first if t != 17]
+    ok(len(first) == 64 and first[17] > max(others),
+       "64 ranks in a column: rank 17's first kernel after every other rank's")
+    rc, svg, err = run(args + ["-o", "-", "--format", "svg"])
+    tops = svg_bar_rows(svg, "kernel")
+    ok(rc == 0 and len(set(tops)) == 64,
+       "64 ranks in a column: SVG kernels in 64 lanes (%d rows with kernels)" % len(set(tops)))
+    ok(rc == 0 and not svg_bar_rows(svg, "gpu_user_annotation"),
+       "64 ranks in a column: SVG draws no annotation bar")
+    rc, tex, _ = run(args + ["--format", "tikz", "-o", "-"])
+    scopes = tex.split(b"\\tracefiglanescope{")[1:]
+    with_k = [sc for sc in scopes if b"tracefig/cat/kernel" in sc.split(b"\\end{scope}")[0]]
+    ok(rc == 0 and len(scopes) == 64 and len(with_k) == 64,
+       "64 ranks in a column: TikZ, each of the 64 lanes draws kernels (%d of %d)"
+       % (len(with_k), len(scopes)))
+    ok(rc == 0 and b"tracefig/cat/gpu_user_annotation](" not in tex,
+       "64 ranks in a column: TikZ draws no annotation bar")
+    # with room (a tall figure), both rows as the trace nests them: the step on top
+    m2 = model(args + ["--height", "1200pt"])
+    ok(m2 is not None and m2["layout"]["depth"] == 2 and
+       not any("fit the figure's height" in n for n in m2["notes"]),
+       "64 ranks in a column: with --height 1200pt both rows, nothing cut")
+
+
 # --- before and after ------------------------------------------------------------------
 
 def before_after():
@@ -579,7 +641,7 @@ def bad_input():
     ok(not any(n.startswith(".") for n in os.listdir(d)), "bad input: no temporary files left")
 
 
-for case in (two_ranks, skewed, missing_and_lengths, sixty_four, before_after, base_time,
+for case in (two_ranks, skewed, missing_and_lengths, sixty_four, sixty_four_column, before_after, base_time,
              timelines, models, counters, bad_input):
     try:
         case()
