@@ -14,6 +14,7 @@
 #   counters    counters_trace.json (gentrace.py counters --seed 11 --samples 150
 #               --processes 1): counter tracks beside a thread's slices
 #   ranks       8 ranks of one job from gentrace.py ranks, one lane each (SVG, PNG)
+#   ranks64     64 ranks, their GPU stream 7 at --width 229.5pt, one step (PNG)
 #   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
 #               full (in $TMPDIR: SQLite files are not committed), one step
 #               by its NVTX range, with flows and OS runtime calls; skipped
@@ -106,6 +107,18 @@ if [ -x "$py" ]; then
         (cd "$rk" && "$bin" rank*.json --lanes 'GPU*stream 7*' -o ranks.svg -o ranks.png) &&
         cp "$rk/ranks.svg" "$rk/ranks.png" .; then
         echo "examples: ranks.svg, ranks.png"
+    else
+        status=1
+    fi
+    rm -rf "$rk"
+    # 64 ranks' GPU stream in a LaTeX column, their second step (rank 17 late).
+    rk=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-ranks.XXXXXX")
+    if "$py" ../tests/tools/gentrace.py ranks --out-dir "$rk" --world-size 64 --steps 3 \
+            --slow-rank 17 &&
+        (cd "$rk" && "$bin" rank*.json --lanes 'GPU*stream 7*' --window-event 'ProfilerStep#*' \
+            --occurrence 2 --width 229.5pt -o ranks64.png) &&
+        cp "$rk/ranks64.png" .; then
+        echo "examples: ranks64.png"
     else
         status=1
     fi
