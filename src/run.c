@@ -91,6 +91,54 @@ bool tf_run_build(const struct tf_run *r, struct tf_trace *trace, struct tf_figu
     return ok;
 }
 
+void tf_run_facts(const struct tf_trace_facts *fa, int64_t origin, struct tf_trace_ref *ref)
+{
+    ref->has_rank = fa->has_rank;
+    ref->rank = fa->rank;
+    ref->has_world_size = fa->has_world_size;
+    ref->world_size = fa->world_size;
+    /* Kineto's times count from baseTimeNanoseconds when they are smaller
+     * than it: then the base puts the trace on the shared clock. */
+    ref->has_base_time = fa->has_base_time && fa->base_time_ns > 0 && origin < fa->base_time_ns;
+    ref->base_time_ns = ref->has_base_time ? fa->base_time_ns : 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* The figure's entry as one trace of several (figure.h, one_trace), when
+ * its trace has facts a figure of several tells traces apart by. */
+static bool one_trace(const struct tf_run *r, const struct tf_trace *trace, struct tf_figure *fig,
+                      struct tf_diag *d)
+{
+    const struct tf_mode *mode = tf_mode_of_trace(trace);
+    if (!mode || !mode->span || !trace->generic_state || fig->n_traces)
+        return true;
+    struct tf_span s;
+    if (!mode->span(trace->generic_state, &s, d))
+        return false;
+    struct tf_trace_ref ref;
+    memset(&ref, 0, sizeof ref);
+    tf_run_facts(&trace->facts, s.origin, &ref);
+    if (!ref.has_rank && !ref.has_world_size && !ref.has_base_time)
+        return true;
+    ref.file = tf_figure_str(fig, base_name(r->trace_path));
+    ref.mode = tf_figure_str(fig, fig->mode ? fig->mode : mode->name);
+    if (!ref.file || !ref.mode)
+        return tf_diag_oom(d, NULL);
+    ref.w0_ns = s.w0;
+    ref.w1_ns = s.w1;
+    ref.event_ns = s.event;
+    ref.origin_ns = s.origin;
+    ref.end_ns = s.end;
+    fig->one_trace = ref;
+    fig->has_one_trace = true;
+    return true;
+}
+
 bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fig,
             struct tf_diag *d)
 {
@@ -99,7 +147,7 @@ bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fi
         return false;
     bool ok = tf_load_trace(r->trace_path, &m.keep, trace, d);
     tf_modes_end(&m);
-    ok = ok && tf_run_build(r, trace, fig, d);
+    ok = ok && tf_run_build(r, trace, fig, d) && one_trace(r, trace, fig, d);
     tf_modes_release(&m, trace);
     return ok;
 }

@@ -22,8 +22,9 @@ struct tf_run {
 };
 
 /* Fills *fig (tf_figure_init()ed by the caller).  *trace holds what was
- * loaded (caller-owned, tf_trace_init()ed; fini it after).  False with a
- * located message in d. */
+ * loaded (caller-owned, tf_trace_init()ed; fini it after).  A trace with
+ * facts a figure of several uses (tf_run_facts) gets its entry in
+ * fig->one_trace.  False with a located message in d. */
 bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fig,
             struct tf_diag *d);
 
@@ -67,6 +68,12 @@ void tf_modes_release(struct tf_modes *m, struct tf_trace *t);
 
 /* The mode that reads a loaded trace (NULL: none). */
 const struct tf_mode *tf_mode_of_trace(const struct tf_trace *t);
+
+/* A trace's facts as a figure of several uses them (into ref): its rank
+ * and world size (distributedInfo), and its base time when its times
+ * count from it (baseTimeNanoseconds, the times, from `origin` on, smaller
+ * than it). */
+void tf_run_facts(const struct tf_trace_facts *fa, int64_t origin, struct tf_trace_ref *ref);
 
 /* The figure of a loaded trace (r->trace_path names it in messages; the
  * breakdown file is read here). */

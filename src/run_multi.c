@@ -236,11 +236,7 @@ static void read_trace(struct multi *m, struct input *in)
     in->modes_on = true;
     if (!tf_load_begin(in->path, &in->modes.keep, &in->trace, &u->job, &in->d))
         return;
-    const struct tf_trace_facts facts = in->trace.facts, *fa = &facts;
-    u->al.has_rank = u->ref.has_rank = fa->has_rank;
-    u->al.rank = u->ref.rank = fa->rank;
-    u->al.has_world_size = u->ref.has_world_size = fa->has_world_size;
-    u->al.world_size = u->ref.world_size = fa->world_size;
+    const struct tf_trace_facts facts = in->trace.facts;
     const struct tf_mode *mode = tf_mode_of_trace(&in->trace);
     if (u->job && mode && mode->span && in->trace.generic_state) {
         u->mode = mode;
@@ -271,13 +267,13 @@ static void read_trace(struct multi *m, struct input *in)
         u->al.own_clock = u->fig.mode && strcmp(u->fig.mode, "timeline") == 0;
         unit_from_figure(u);
     }
-    /* Kineto's times count from baseTimeNanoseconds: when they do (they
-     * are smaller than it), the base puts the trace on the shared clock. */
-    if (fa->has_base_time && fa->base_time_ns > 0 && u->al.span.origin < fa->base_time_ns) {
-        u->al.has_base = u->ref.has_base_time = true;
-        u->al.base_ns = fa->base_time_ns;
-        u->ref.base_time_ns = fa->base_time_ns;
-    }
+    tf_run_facts(&facts, u->al.span.origin, &u->ref);
+    u->al.has_rank = u->ref.has_rank;
+    u->al.rank = u->ref.rank;
+    u->al.has_world_size = u->ref.has_world_size;
+    u->al.world_size = u->ref.world_size;
+    u->al.has_base = u->ref.has_base_time;
+    u->al.base_ns = u->ref.base_time_ns;
 }
 
 static void step_read(struct multi *m, size_t i)

@@ -78,10 +78,23 @@ static bool read_window(struct reader *r, const json_t *root)
     return type_error(r, "window", "start_us and end_us (or _ms)", NULL);
 }
 
+/* A time the model writes in `unit` ns with at most three decimals
+ * (json.c's ns_us) back to integer nanoseconds: its whole part and its
+ * fraction apart, so that it is exact while the double holds the decimal
+ * within half a nanosecond (microseconds below 2^43, 101 days: Kineto's
+ * times from its base); beyond that, what the double holds.  Clamped to
+ * what an int64_t holds. */
+static int64_t exact_ns(double v, double unit)
+{
+    if (!(fabs(v) * unit < 9.2e18))
+        return v < 0 ? -INT64_MAX : isnan(v) ? 0 : INT64_MAX;
+    double i = floor(v);
+    return (int64_t)i * (int64_t)unit + (int64_t)round((v - i) * unit);
+}
+
 static int64_t us_to_ns(double us)
 {
-    double x = us * 1e3;
-    return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+    return exact_ns(us, 1e3);
 }
 
 /* Schema 2's counter lane: its unit, colour, range and samples ([t_us,
@@ -650,10 +663,14 @@ static bool split_trace(const struct tf_figure *all, size_t t, const struct tf_t
             part.arrows[part.n_arrows++].lane1 -= first;
         }
     }
+    /* Its notes: those after "TITLE: ", or every note of a model of one
+     * trace (no title). */
     size_t tl = ref->title ? strlen(ref->title) : 0;
     for (size_t i = 0; ok && i < all->n_notes; i++)
-        if (ref->title && strncmp(all->notes[i], ref->title, tl) == 0 &&
-            strncmp(all->notes[i] + tl, ": ", 2) == 0)
+        if (!ref->title)
+            part.notes[part.n_notes++] = all->notes[i];
+        else if (strncmp(all->notes[i], ref->title, tl) == 0 &&
+                 strncmp(all->notes[i] + tl, ": ", 2) == 0)
             part.notes[part.n_notes++] = all->notes[i] + tl + 2;
     /* Into f as its one trace, then out of the trace list again. */
     ok = ok && tf_figure_append(f, &part, &none, 1.0, 0.0);
@@ -730,8 +747,9 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
         ok = tf_diag_oom(d, file);
     double per = strcmp(all.axis.unit ? all.axis.unit : "ms", "s") == 0 ? 1e9
                  : strcmp(all.axis.unit ? all.axis.unit : "ms", "ms") == 0 ? 1e6 : 1e3;
-    double w0_ns = all.window_start * (strcmp(all.clock_unit ? all.clock_unit : "us", "ms") == 0
-                                           ? 1e6 : 1e3);
+    int64_t w0 = exact_ns(all.window_start,
+                          strcmp(all.clock_unit ? all.clock_unit : "us", "ms") == 0 ? 1e6 : 1e3);
+    double w0_ns = (double)w0;
     if (ok && nt == 0) {
         /* One trace: the figure as it is. */
         place_samples(&all, NULL, 0, w0_ns, per);
@@ -745,7 +763,10 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
     } else if (ok) {
         struct tf_trace_ref *refs = tf_arena_alloc(&all.arena, nt * sizeof *refs);
         ok = refs && read_traces(&r, tr, refs, nt);
-        if (ok && st && !json_is_null(st) && (!json_is_array(st) || json_array_size(st) != nt))
+        /* A model of one trace with its entry keeps its "stats" object. */
+        bool one = nt == 1 && json_is_object(st);
+        if (ok && st && !json_is_null(st) && !one &&
+            (!json_is_array(st) || json_array_size(st) != nt))
             ok = type_error(&r, "stats", "one entry per trace", st);
         if (ok)
             place_samples(&all, refs, nt, w0_ns, per);
@@ -758,8 +779,8 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
                 first++;
             /* The trace's statistics, their strings in its own figure. */
             r.f = &m->fig;
-            ok = ok && tf_model_read_stats(&r, st ? json_array_get(st, t) : NULL, m->fig.n_lanes,
-                                           first, &m->fig.stats);
+            ok = ok && tf_model_read_stats(&r, one ? st : st ? json_array_get(st, t) : NULL,
+                                           m->fig.n_lanes, first, &m->fig.stats);
             r.f = &all;
             if (!ok)
                 break;
@@ -769,8 +790,7 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
             m->ref.file = m->ref.file ? tf_figure_str(&m->fig, m->ref.file) : NULL;
             m->ref.title = m->ref.title ? tf_figure_str(&m->fig, m->ref.title) : NULL;
             m->ref.mode = m->ref.mode ? tf_figure_str(&m->fig, m->ref.mode) : NULL;
-            double xo = w0_ns - (double)m->ref.offset_ns;
-            m->xo_ns = (int64_t)(xo < 0 ? xo - 0.5 : xo + 0.5);
+            m->xo_ns = w0 - m->ref.offset_ns;
             m->per_ns = per;
         }
         if (ok) {
@@ -803,10 +823,13 @@ bool tf_load_model_figure(const char *path, struct tf_figure *fig, bool *several
     *several = false;
     if (!tf_load_model(path, &mt, &n, d))
         return false;
-    if (n == 1 && !mt[0].has_ref) {
+    if (n == 1) {
+        /* One trace, with its entry when the model has one: as it is. */
         tf_figure_fini(fig);
         *fig = mt[0].fig;
         tf_figure_init(&mt[0].fig);
+        if ((fig->has_one_trace = mt[0].has_ref))
+            fig->one_trace = mt[0].ref;
     } else {
         *several = true;
     }

@@ -31,7 +31,7 @@ bool tf_load_is_model(const char *path, bool *is_model, struct tf_diag *d);
 /* One trace of a model. */
 struct tf_model_trace {
     struct tf_figure fig;     /* what it draws, on the model's axis */
-    bool has_ref;             /* the model is of several traces: */
+    bool has_ref;             /* the model has "traces" (several, or one with its facts): */
     struct tf_trace_ref ref;  /* this trace's entry (strings in fig's arena) */
     int64_t xo_ns;            /* the model's x = 0 on this trace's clock */
     double per_ns;            /* ns per axis unit */

@@ -312,6 +312,13 @@ struct tf_figure {
      * (n_traces 0: a figure of one trace, its stats in `stats`). */
     struct tf_trace_ref *traces;
     size_t n_traces, cap_traces;
+    /* A figure of one trace that a figure of several would tell apart by
+     * its facts (a Chrome trace with distributedInfo, or whose times count
+     * from baseTimeNanoseconds): its entry (title NULL, offset 0; no
+     * stats), which the JSON model writes as a one-entry "traces", so that
+     * models of the ranks of a job combine as the ranks do. */
+    bool has_one_trace;
+    struct tf_trace_ref one_trace;
 
     struct tf_arena arena; /* every string and prop above */
 };

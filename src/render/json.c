@@ -351,14 +351,16 @@ static void stats(struct tf_buf *b, const struct tf_figure *f, bool v2)
     tf_buf_puts(b, "\n  }");
 }
 
-/* "traces" (a figure of several traces only): one line each, in order. */
+/* "traces": one line each, in order; a figure of one trace only when it
+ * has an entry (figure.h, one_trace). */
 static void traces(struct tf_buf *b, const struct tf_figure *f)
 {
-    if (!f->n_traces)
+    size_t n = f->n_traces ? f->n_traces : f->has_one_trace;
+    if (!n)
         return;
     tf_buf_puts(b, ",\n  \"traces\": [");
-    for (size_t i = 0; i < f->n_traces; i++) {
-        const struct tf_trace_ref *t = &f->traces[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct tf_trace_ref *t = f->n_traces ? &f->traces[i] : &f->one_trace;
         item(b, i);
         str(b, "file", t->file);
         tf_buf_puts(b, ", ");
@@ -397,7 +399,7 @@ static void traces(struct tf_buf *b, const struct tf_figure *f)
         ns_us(b, NULL, t->end_ns);
         tf_buf_puts(b, "]}");
     }
-    end_list(b, f->n_traces);
+    end_list(b, n);
 }
 
 /* A lane's trace (a figure of several traces only). */

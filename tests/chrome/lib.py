@@ -127,12 +127,13 @@ def lane_stats(lane):
 
 def lane_window(lane, exact=False):
     """The window `lane` draws, (start_us, end_us) on its own clock: the
-    figure's, or its trace's window_us in a figure of several (exact:
+    figure's, or its trace's window_us in a figure of several or in a rank's
+    one-trace model (its one entry; its lanes name no trace) (exact:
     Decimals)."""
     m = exact_model() if exact else model()
     tr = m.get("traces")
     if tr:
-        w = tr[lane["trace"]]["window_us"]
+        w = tr[lane.get("trace", 0)]["window_us"]
         return (exact_time(w[0]), exact_time(w[1])) if exact else (w[0], w[1])
     w = m["window"]
     if exact:

@@ -414,7 +414,8 @@ def models():
     m = model(["mod/r0.model.json", "mod/r1.model.json", "mod/r2.model.json"])
     if not ok(m is not None and direct is not None, "models: a figure from the models"):
         return
-    ok([t["title"] for t in m["traces"]] == ["r0", "r1", "r2"], "models: titled by the models' files")
+    ok([t["title"] for t in m["traces"]] == ["rank 0", "rank 1", "rank 2"],
+       "models: titled by the ranks they hold")
     ok(near(m["window"]["start_us"], direct["window"]["start_us"]) and
        near(m["window"]["end_us"], direct["window"]["end_us"]),
        "models: the same union window as from the traces")
@@ -447,6 +448,74 @@ def models():
         orig = f.read()
     rc, out, _ = run(["mod/v2.model.json", "-o", "-"])
     ok(rc == 0 and out == orig, "models: a seed model drawn alone gives the same model")
+
+
+def models_of_ranks():
+    """Per-rank models combine as the ranks do: a rank's one-trace model carries its
+    entry (rank, world size, base time, window, event, span), so the figure of the models
+    has the traces' titles, rank order, offsets and window."""
+    d = os.path.join(TMP, "mrk")
+    # ranks 2 and 3 have the next quarter's base; clocks skewed 50 us per rank
+    gen("ranks", "--out-dir", d, "--world-size", "4", "--steps", "3", "--split-base", "2",
+        "--skew-us", "50")
+    order = [3, 1, 0, 2]  # not rank order
+    win = ["--window-event", "ProfilerStep#*", "--occurrence", "2"]
+    for r in range(4):
+        rc, _, err = run(["mrk/rank%d.json" % r] + win + ["--format", "json", "-o",
+                                                          "mrk/m%d.json" % r])
+        ok(rc == 0, "rank models: rank %d's model (%s)" % (r, err.strip()))
+    one = trace_json("mrk/m1.json")
+    e = one.get("traces")
+    doc = trace_json("mrk/rank1.json")
+    ok(e and len(e) == 1 and e[0]["rank"] == 1 and e[0]["world_size"] == 4 and
+       e[0]["title"] is None and e[0]["offset_us"] == 0 and
+       e[0]["base_time_ns"] == doc["baseTimeNanoseconds"] and e[0]["file"] == "rank1.json",
+       "rank models: a rank's model carries its entry (%s)" % (e and e[0]))
+    ok("trace" not in one["lanes"][0] and isinstance(one["stats"], dict),
+       "rank models: its lanes and stats as a one-trace model's")
+    with open(os.path.join(d, "m1.json"), "rb") as f:
+        orig = f.read()
+    rc, out, _ = run(["mrk/m1.json", "--format", "json", "-o", "-"])
+    ok(rc == 0 and out.split(b'"stats"')[0] == orig.split(b'"stats"')[0],
+       "rank models: a rank's model drawn alone gives its model again")
+    rc, svg_model, _ = run(["mrk/m1.json", "--format", "svg", "-o", "-"])
+    rc2, svg_two, _ = run(["mrk/m1.json", "mrk/m0.json", "--format", "svg", "-o", "-"])
+    ok(rc == 0 and b"rank 1" not in svg_model and rc2 == 0 and b"rank 1" in svg_two,
+       "rank models: alone, no title; with another, titled rank 1")
+    for align in ([], ["--align", "event"], ["--align", "start"]):
+        what = "rank models%s" % (" " + " ".join(align) if align else "")
+        t = model(["mrk/rank%d.json" % r for r in order] + win + align)
+        m = model(["mrk/m%d.json" % r for r in order] + align)
+        if not ok(t is not None and m is not None, what + ": figures"):
+            continue
+        for k in ("title", "rank", "offset_us", "base_time_ns", "event_us", "span_us", "file"):
+            a, b = [x[k] for x in t["traces"]], [x[k] for x in m["traces"]]
+            ok(a == b, "%s: the traces' %s (%s, models %s)" % (what, k, a, b))
+        ok([x["title"] for x in m["traces"]] == ["rank 0", "rank 1", "rank 2", "rank 3"],
+           what + ": titled rank 0 .. rank 3, in rank order")
+        ok(t["window"] == m["window"], "%s: the window (%s, models %s)" % (what, t["window"], m["window"]))
+        ok([l["label"] for l in t["lanes"]] == [l["label"] for l in m["lanes"]] and
+           [l["trace"] for l in t["lanes"]] == [l["trace"] for l in m["lanes"]],
+           what + ": the same lanes, in the same order")
+        if align == ["--align", "event"]:
+            a, b = [x["window_us"] for x in t["traces"]], [x["window_us"] for x in m["traces"]]
+            ok(a == b, "%s: each trace's window (%s, models %s)" % (what, a, b))
+    # with the default clock: ranks 2, 3 of the next base are shifted by the quarter
+    m = model(["mrk/m%d.json" % r for r in order])
+    if m:
+        bases = [x["base_time_ns"] for x in m["traces"]]
+        ok(bases[0] == bases[1] and bases[2] == bases[3] and bases[2] > bases[0],
+           "rank models: two bases, a quarter apart")
+    # a model of a trace without those facts: as ever (no entry, titled by its file)
+    chrome = os.path.join(os.path.dirname(EXAMPLES), "tests", "golden", "chrome_labels", "trace.json")
+    rc, _, _ = run([chrome, "--format", "json", "-o", "mrk/plain.model.json"])
+    plain = trace_json("mrk/plain.model.json")
+    ok(rc == 0 and "traces" not in plain, "rank models: a trace without ranks: no entry")
+    m = model(["mrk/plain.model.json", "mrk/m0.json"])
+    ok(m and [x["title"] for x in m["traces"]] == ["plain", "rank0"],
+       "rank models: with a model without a rank, titled by file names: the model's, the "
+       "rank's trace's (%s)"
+       % (m and [x["title"] for x in m["traces"]]))
 
 
 # --- counters: traces with counter tracks -------------------------------------------------
@@ -636,13 +705,14 @@ def bad_input():
     rc, _, err = run(["bad/rank0.json", "bad/rank1.json", "--breakdown", bd, "-o", "bad/z.svg"])
     ok(rc == 2 and "--breakdown" in err, "--breakdown with several traces: a usage error")
     rc, out, err = run(["bad/rank0.json", "--titles", "x", "-o", "-"])
-    ok(rc == 0 and "for several traces" in err and b'"traces"' not in out,
-       "--titles with one trace: a warning, the figure as ever")
+    ok(rc == 0 and "for several traces" in err and b'"title": "x"' not in out and
+       b'"traces": [\n    {"file": "rank0.json", "title": null, "rank": 0,' in out,
+       "--titles with one trace: a warning, the figure as ever (its entry untitled)")
     ok(not any(n.startswith(".") for n in os.listdir(d)), "bad input: no temporary files left")
 
 
 for case in (two_ranks, skewed, missing_and_lengths, sixty_four, sixty_four_column, before_after, base_time,
-             timelines, models, counters, bad_input):
+             timelines, models, models_of_ranks, counters, bad_input):
     try:
         case()
     except Exception as e:  # a crash is a failure of that case, not of the suite
