@@ -80,6 +80,7 @@ struct pend {
     uint32_t color; /* cname or TF_CHROME_NO_COLOR */
     bool instant, open_end;
     bool span; /* the profiler's own span (events.c) */
+    unsigned depth; /* a B/E pair: 1 + its depth on the loader's stack; else 0 */
 };
 
 /* A bar ready for the figure. */
@@ -104,7 +105,8 @@ struct lane {
     size_t n_pend, cap_pend;
     int64_t watermark; /* start of the last slice placed */
     bool any_placed;
-    int64_t *row_end;  /* per row: end of its last slice */
+    int64_t *row_end;  /* per row: end of its last slice, as a tree of
+                          minima over cap_rows leaves (rows.c) */
     size_t n_rows, cap_rows;
     struct acc *acc;   /* per row */
     size_t n_acc, cap_acc;

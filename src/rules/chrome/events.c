@@ -129,6 +129,7 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         .instant = r->kind == TF_TEF_INSTANT,
         .open_end = r->open_end,
         .span = profiler_span(r),
+        .depth = r->depth,
     };
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))

@@ -9,11 +9,17 @@
  * Rows.  A lane's slices, in start order (ties: the longer first), each go
  * to the first row that is free at their start: nested slices stack as a
  * flame chart, and slices that overlap without nesting (they exist) go to
- * the next free row rather than being dropped.  A lane's slices are sorted
- * in batches of REORDER: the loader's order within a lane is nearly the
- * time order in every trace seen, and a slice that comes later than that
- * is still drawn, in the first row free at its start (counted in
- * c->n_late, and said once, as its nesting may then be off).
+ * the next free row rather than being dropped.  A B/E pair goes to the
+ * first row free at or below its depth on the loader's stack, so its
+ * parents keep the rows above it even though the loader hands a parent
+ * over after its children (at its E).  The rows are a tree of the minimum
+ * end per row, so finding the first free one takes O(log rows), and a
+ * stack 100 000 deep costs no more per slice than a flat one.  A lane's
+ * slices are sorted in batches of REORDER: the loader's order within a
+ * lane is nearly the time order in every trace seen, and a slice (not of
+ * a B/E pair) that comes later than that is still drawn, in the first row
+ * free at its start (counted in c->n_late, and said once, as its nesting
+ * may then be off).
  *
  * Level of detail.  In each row, a slice narrower than the merging
  * threshold (TF_CHROME_LOD_PT at the output width) whose neighbour is as
@@ -24,6 +30,7 @@
  */
 #include "rules/chrome/chrome_int.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +46,60 @@ void tf_chrome_lod_threshold(struct chrome *c)
 }
 
 /* --- rows -------------------------------------------------------------------------- */
+
+/* ln->row_end is a tree of minima: the end of the last slice placed in row
+ * r is leaf cap_rows + r, each inner node k the minimum of 2k and 2k + 1;
+ * rows not used yet are free (INT64_MIN). */
+
+/* The first row in [from, hi) of node k (covering [lo, hi)) whose end is
+ * at most t, or SIZE_MAX. */
+static size_t tree_find(const int64_t *m, size_t k, size_t lo, size_t hi, size_t from, int64_t t)
+{
+    if (hi <= from || m[k] > t)
+        return SIZE_MAX;
+    if (hi - lo == 1)
+        return lo;
+    size_t mid = lo + (hi - lo) / 2;
+    size_t r = tree_find(m, 2 * k, lo, mid, from, t);
+    return r != SIZE_MAX ? r : tree_find(m, 2 * k + 1, mid, hi, from, t);
+}
+
+/* The first row at or after `from` that is free at time t. */
+static size_t first_free(const struct lane *ln, size_t from, int64_t t)
+{
+    if (from >= ln->cap_rows)
+        return from;
+    size_t r = tree_find(ln->row_end, 1, 0, ln->cap_rows, from, t);
+    return r != SIZE_MAX ? r : ln->cap_rows;
+}
+
+/* Row `row` now ends at `end`; false when out of memory. */
+static bool set_row_end(struct lane *ln, size_t row, int64_t end)
+{
+    if (row >= ln->cap_rows) {
+        size_t cap = ln->cap_rows ? ln->cap_rows : 8;
+        while (cap <= row)
+            cap *= 2;
+        int64_t *m = malloc(2 * cap * sizeof *m);
+        if (!m)
+            return false;
+        for (size_t i = 0; i < cap; i++)
+            m[cap + i] = i < ln->cap_rows ? ln->row_end[ln->cap_rows + i] : INT64_MIN;
+        for (size_t k = cap; k-- > 1;)
+            m[k] = m[2 * k] < m[2 * k + 1] ? m[2 * k] : m[2 * k + 1];
+        free(ln->row_end);
+        ln->row_end = m;
+        ln->cap_rows = cap;
+    }
+    size_t k = ln->cap_rows + row;
+    ln->row_end[k] = end;
+    for (k /= 2; k >= 1; k /= 2)
+        ln->row_end[k] = ln->row_end[2 * k] < ln->row_end[2 * k + 1] ? ln->row_end[2 * k]
+                                                                     : ln->row_end[2 * k + 1];
+    if (row + 1 > ln->n_rows)
+        ln->n_rows = row + 1;
+    return true;
+}
 
 /* A dense span or single slice leaves the row's accumulator. */
 static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
@@ -57,10 +118,12 @@ static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
 /* Places one slice (in start order) in its row, and merges it. */
 static void place(struct chrome *c, struct lane *ln, const struct pend *p)
 {
-    if (ln->any_placed && p->t0 < ln->watermark)
-        c->n_late++;
-    ln->watermark = p->t0;
-    ln->any_placed = true;
+    if (!p->depth) {
+        if (ln->any_placed && p->t0 < ln->watermark)
+            c->n_late++;
+        ln->watermark = p->t0;
+        ln->any_placed = true;
+    }
     int64_t t0 = p->t0 < c->w0 ? c->w0 : p->t0;
     int64_t t1 = p->open_end || p->t1 > c->w1 ? c->w1 : p->t1;
     if (t1 < t0)
@@ -79,19 +142,16 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
                 c->oom = true;
         }
     }
-    /* Its row: the first free at its start.  Instants go on row 0. */
-    unsigned row = 0;
+    /* Its row: the first free at its start (at or below its depth on the
+     * loader's stack, for a B/E pair).  Instants go on row 0. */
+    size_t row = 0;
     if (!p->instant) {
-        while (row < ln->n_rows && ln->row_end[row] > p->t0)
-            row++;
-        if (row == ln->n_rows) {
-            if (!TF_GROW(ln->row_end, ln->n_rows, ln->cap_rows)) {
-                c->oom = true;
-                return;
-            }
-            ln->n_rows++;
+        row = first_free(ln, p->depth ? p->depth - 1 : 0, p->t0);
+        if (row >= UINT_MAX / 2 ||
+            !set_row_end(ln, row, p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0)) {
+            c->oom = true;
+            return;
         }
-        ln->row_end[row] = p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0;
     }
     if (!p->instant && !tf_chrome_lane_note(c, ln, p))
         return;
@@ -120,7 +180,7 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         .cat = p->cat,
         .args = p->args,
         .color = p->color,
-        .row = row,
+        .row = (unsigned)row,
         .clip_left = p->t0 < c->w0,
         .clip_right = p->open_end || p->t1 > c->w1,
         .instant = p->instant,
@@ -138,11 +198,11 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         a->b.clip_right = a->b.clip_right || b.clip_right;
         return;
     }
-    flush_acc(c, ln, row);
+    flush_acc(c, ln, (unsigned)row);
     a->on = true;
     a->b = b;
     if (!thin)
-        flush_acc(c, ln, row);
+        flush_acc(c, ln, (unsigned)row);
 }
 
 static int by_start(const void *x, const void *y)
