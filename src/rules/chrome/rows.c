@@ -101,10 +101,9 @@ static bool set_row_end(struct lane *ln, size_t row, int64_t end)
     return true;
 }
 
-/* A dense span or single slice leaves the row's accumulator. */
-static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
+/* A dense span or single slice leaves an accumulator. */
+static void flush(struct chrome *c, struct lane *ln, struct acc *a)
 {
-    struct acc *a = &ln->acc[row];
     if (!a->on)
         return;
     a->on = false;
@@ -115,10 +114,15 @@ static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
     ln->bars[ln->n_bars++] = a->b;
 }
 
+static void flush_acc(struct chrome *c, struct lane *ln, unsigned row)
+{
+    flush(c, ln, &ln->acc[row]);
+}
+
 /* Places one slice (in start order) in its row, and merges it. */
 static void place(struct chrome *c, struct lane *ln, const struct pend *p)
 {
-    if (!p->depth) {
+    if (!p->depth && !p->instant) { /* only these may nest wrongly when late */
         if (ln->any_placed && p->t0 < ln->watermark)
             c->n_late++;
         ln->watermark = p->t0;
@@ -170,8 +174,8 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         }
         memset(&ln->acc[ln->n_acc++], 0, sizeof *ln->acc);
     }
-    /* Instants merge among themselves on a row of their own (kept apart
-     * by the flag: a slice flushes pending instants and the other way). */
+    /* Instants merge among themselves, in an accumulator of their own:
+     * the slices of their row do not stop them merging. */
     struct obar b = {
         .t0 = t0,
         .t1 = t1,
@@ -185,24 +189,25 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         .clip_right = p->open_end || p->t1 > c->w1,
         .instant = p->instant,
     };
-    struct acc *a = &ln->acc[row];
+    struct acc *a = p->instant ? &ln->iacc : &ln->acc[row];
     bool thin = t1 - t0 < c->thr_ns;
     if (a->on && thin && a->b.instant == b.instant && t0 - a->b.t1 < c->thr_ns &&
         (a->b.t1 - a->b.t0 < c->thr_ns || a->b.merged)) {
         if (!a->b.merged)
             a->b.merged = 1;
         a->b.merged++;
+        a->b.mixed = a->b.mixed || a->b.name != b.name;
         if (t1 > a->b.t1)
             a->b.t1 = t1;
         a->b.busy += t1 - t0;
         a->b.clip_right = a->b.clip_right || b.clip_right;
         return;
     }
-    flush_acc(c, ln, (unsigned)row);
+    flush(c, ln, a);
     a->on = true;
     a->b = b;
     if (!thin)
-        flush_acc(c, ln, (unsigned)row);
+        flush(c, ln, a);
 }
 
 static int by_start(const void *x, const void *y)
@@ -251,6 +256,7 @@ void tf_chrome_rows_finish(struct chrome *c, struct lane *ln)
     drain(c, ln, SIZE_MAX);
     for (unsigned r = 0; r < ln->n_acc; r++)
         flush_acc(c, ln, r);
+    flush(c, ln, &ln->iacc);
     if (!ln->busy_sorted)
         tf_ivset_normalize(&ln->busy);
     ln->busy_sorted = true;
@@ -274,13 +280,24 @@ void tf_chrome_sort_bars(struct lane *ln)
         qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
 }
 
-/* Re-merges a lane's bars with a coarser threshold (they are in row, then
- * start order within each row once sorted). */
+/* Row, then slices before instants, then start: the order in which
+ * coarsen() finds what may merge next to each other. */
+static int merge_order(const void *x, const void *y)
+{
+    const struct obar *a = x, *b = y;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    if (a->instant != b->instant)
+        return a->instant ? 1 : -1;
+    return bar_order(x, y);
+}
+
+/* Re-merges a lane's bars with a coarser threshold. */
 static void coarsen(struct lane *ln, int64_t thr)
 {
     if (ln->n_bars < 2)
         return;
-    tf_chrome_sort_bars(ln);
+    qsort(ln->bars, ln->n_bars, sizeof *ln->bars, merge_order);
     size_t k = 0;
     for (size_t i = 0; i < ln->n_bars; i++) {
         struct obar *b = &ln->bars[i];
@@ -291,6 +308,7 @@ static void coarsen(struct lane *ln, int64_t thr)
                 b->t0 - a->t1 < thr) {
                 uint32_t ma = a->merged ? a->merged : 1, mb = b->merged ? b->merged : 1;
                 a->merged = ma + mb;
+                a->mixed = a->mixed || b->mixed || a->name != b->name;
                 a->busy += b->busy;
                 if (b->t1 > a->t1)
                     a->t1 = b->t1;
@@ -319,6 +337,63 @@ int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next)
         }
     }
     return best;
+}
+
+int tf_chrome_row_of(const struct chrome *c, const struct lane *ln, int64_t t0, int64_t t1)
+{
+    int64_t a = t0 < c->w0 ? c->w0 : t0, b = t1 > c->w1 ? c->w1 : t1;
+    for (size_t k = 0; k < ln->n_bars; k++) {
+        const struct obar *o = &ln->bars[k];
+        if (!o->instant && !o->merged && o->t0 == a && o->t1 == b)
+            return (int)o->row;
+    }
+    return tf_chrome_row_at(ln, a, false);
+}
+
+static int by_mark(const void *x, const void *y)
+{
+    const struct mark *a = x, *b = y;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    if (a->scope != b->scope)
+        return a->scope < b->scope ? -1 : 1;
+    if (a->proc != b->proc)
+        return a->proc < b->proc ? -1 : 1;
+    return (a->name > b->name) - (a->name < b->name);
+}
+
+void tf_chrome_fit_marks(struct chrome *c, size_t rows, const size_t *proc_rows,
+                         size_t max_bars)
+{
+    if (c->n_marks_in > 1)
+        qsort(c->marks, c->n_marks_in, sizeof *c->marks, by_mark);
+    int64_t thr = c->thr_ns;
+    for (int round = 0; round < 64; round++) {
+        /* Marks of one scope (and process) closer than thr: one mark. */
+        size_t k = 0;
+        for (size_t i = 0; i < c->n_marks_in; i++) {
+            struct mark *m = &c->marks[i];
+            size_t j = k;
+            while (j > 0 && (c->marks[j - 1].scope != m->scope || c->marks[j - 1].proc != m->proc) &&
+                   m->ts - c->marks[j - 1].t1 < thr)
+                j--;
+            struct mark *a = j > 0 ? &c->marks[j - 1] : NULL;
+            if (a && a->scope == m->scope && a->proc == m->proc && m->ts - a->t1 < thr) {
+                a->merged = (a->merged ? a->merged : 1) + (m->merged ? m->merged : 1);
+                if (m->t1 > a->t1)
+                    a->t1 = m->t1;
+                continue;
+            }
+            c->marks[k++] = *m;
+        }
+        c->n_marks_in = k;
+        size_t bars = 0;
+        for (size_t i = 0; i < k; i++)
+            bars += c->marks[i].scope == 'g' ? rows : proc_rows[c->marks[i].proc];
+        if (bars <= max_bars)
+            break;
+        thr *= 2;
+    }
 }
 
 /* An estimate of a bar's bytes in the SVG: markup and its tooltip. */

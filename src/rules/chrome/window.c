@@ -18,6 +18,11 @@
  */
 #include "rules/chrome/chrome_int.h"
 
+/* Distinct names kept for the message of a --window-event that matches
+ * none, and the longest compared by edit distance. */
+#define WINDOW_NAMES_MAX 100000
+#define WINDOW_NAME_LEN 400
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,59 +67,172 @@ bool tf_chrome_parse_time(const char *s, int64_t *ns)
 
 /* --- pass 1: where the time lies --------------------------------------------------- */
 
-static void merge_clusters(struct chrome *c)
+/* Merges the intervals of v closer than gap (v sorted by lo). */
+static void merge_close(struct cluster *v, size_t *n, int64_t gap)
 {
     size_t k = 0;
-    for (size_t i = 0; i < c->n_clusters; i++) {
-        if (k && c->clusters[i].lo - c->clusters[k - 1].hi <= c->gap) {
-            if (c->clusters[i].hi > c->clusters[k - 1].hi)
-                c->clusters[k - 1].hi = c->clusters[i].hi;
-            c->clusters[k - 1].count += c->clusters[i].count;
+    for (size_t i = 0; i < *n; i++) {
+        if (k && v[i].lo - v[k - 1].hi <= gap) {
+            if (v[i].hi > v[k - 1].hi)
+                v[k - 1].hi = v[i].hi;
+            v[k - 1].count += v[i].count;
         } else {
-            c->clusters[k++] = c->clusters[i];
+            v[k++] = v[i];
         }
     }
-    c->n_clusters = k;
+    *n = k;
 }
 
-void tf_chrome_add_extent(struct chrome *c, int64_t lo, int64_t hi)
+/* Keeps at most TF_CHROME_CLUSTERS intervals, doubling the gap. */
+static void bound(struct cluster *v, size_t *n, int64_t *gap)
 {
-    c->n_drawable++;
-    size_t n = c->n_clusters;
+    while (*n > TF_CHROME_CLUSTERS) {
+        *gap = *gap ? *gap * 2 : 1000;
+        merge_close(v, n, *gap);
+    }
+}
+
+void tf_chrome_add_extent(struct chrome *c, size_t t, int64_t lo, int64_t hi)
+{
+    struct extent *e = &c->thrs[t].ext;
+    e->count++;
+    size_t n = e->n;
     /* The common case: inside or next to the last cluster touched. */
     for (size_t i = n; i-- > 0;) {
-        if (lo > c->clusters[i].hi + c->gap)
+        struct cluster *k = &e->v[i];
+        if (lo > k->hi + e->gap)
             break;
-        if (hi >= c->clusters[i].lo - c->gap) {
-            if (lo < c->clusters[i].lo)
-                c->clusters[i].lo = lo;
-            if (hi > c->clusters[i].hi)
-                c->clusters[i].hi = hi;
-            c->clusters[i].count++;
+        if (hi >= k->lo - e->gap) {
+            if (lo < k->lo)
+                k->lo = lo;
+            if (hi > k->hi)
+                k->hi = hi;
+            k->count++;
             /* It may now touch its neighbours. */
-            if ((i > 0 && c->clusters[i].lo - c->clusters[i - 1].hi <= c->gap) ||
-                (i + 1 < n && c->clusters[i + 1].lo - c->clusters[i].hi <= c->gap))
-                merge_clusters(c);
+            if ((i > 0 && k->lo - e->v[i - 1].hi <= e->gap) ||
+                (i + 1 < n && e->v[i + 1].lo - k->hi <= e->gap))
+                merge_close(e->v, &e->n, e->gap);
             return;
         }
     }
     /* A new cluster, in order. */
-    size_t at = n;
-    while (at > 0 && c->clusters[at - 1].lo > lo)
-        at--;
-    memmove(&c->clusters[at + 1], &c->clusters[at], (n - at) * sizeof c->clusters[0]);
-    c->clusters[at].lo = lo;
-    c->clusters[at].hi = hi;
-    c->clusters[at].count = 1;
-    c->n_clusters++;
-    while (c->n_clusters > TF_CHROME_CLUSTERS) {
-        c->gap = c->gap ? c->gap * 2 : 1000;
-        merge_clusters(c);
+    if (!TF_GROW(e->v, e->n, e->cap)) {
+        c->oom = true;
+        return;
     }
+    size_t at = n;
+    while (at > 0 && e->v[at - 1].lo > lo)
+        at--;
+    memmove(&e->v[at + 1], &e->v[at], (n - at) * sizeof e->v[0]);
+    e->v[at] = (struct cluster){lo, hi, 1};
+    e->n++;
+    bound(e->v, &e->n, &e->gap);
+}
+
+void tf_chrome_add_mark(struct chrome *c, int64_t ts)
+{
+    if (!c->n_marks || ts < c->marks_lo)
+        c->marks_lo = ts;
+    if (!c->n_marks || ts > c->marks_hi)
+        c->marks_hi = ts;
+    c->n_marks++;
+}
+
+static int by_lo(const void *x, const void *y)
+{
+    const struct cluster *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return (a->hi > b->hi) - (a->hi < b->hi);
+}
+
+/* The clusters of threads ts[0 .. n) together, in *v (caller frees),
+ * bounded as one thread's are; *total: their events.  False when out of
+ * memory. */
+static bool gather(const struct chrome *c, const size_t *ts, size_t n, struct cluster **v,
+                   size_t *nv, size_t *total)
+{
+    size_t all = 0;
+    int64_t gap = 0;
+    *total = 0;
+    for (size_t i = 0; i < n; i++) {
+        all += c->thrs[ts[i]].ext.n;
+        if (c->thrs[ts[i]].ext.gap > gap)
+            gap = c->thrs[ts[i]].ext.gap;
+    }
+    *v = malloc((all ? all : 1) * sizeof **v);
+    if (!*v)
+        return false;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct extent *e = &c->thrs[ts[i]].ext;
+        memcpy(*v + k, e->v, e->n * sizeof *e->v);
+        k += e->n;
+        *total += e->count;
+    }
+    if (k > 1)
+        qsort(*v, k, sizeof **v, by_lo);
+    merge_close(*v, &k, gap);
+    bound(*v, &k, &gap);
+    *nv = k;
+    return true;
+}
+
+/* The main run of clusters: from the fullest one outwards, taking in each
+ * neighbour that holds at least 1 % of the events or lies closer than the
+ * span already taken.  [*lo, *hi], and the events left out. */
+static void main_run(const struct cluster *v, size_t n, size_t total, int64_t *lo, int64_t *hi,
+                     size_t *stray)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (v[i].count > v[best].count)
+            best = i;
+    size_t a = best, b = best;
+    size_t min_count = total / 100;
+    for (;;) {
+        int64_t span = v[b].hi - v[a].lo;
+        bool grew = false;
+        if (a > 0 && (v[a - 1].count > min_count || v[a].lo - v[a - 1].hi <= span)) {
+            a--;
+            grew = true;
+        }
+        span = v[b].hi - v[a].lo;
+        if (b + 1 < n && (v[b + 1].count > min_count || v[b + 1].lo - v[b].hi <= span)) {
+            b++;
+            grew = true;
+        }
+        if (!grew)
+            break;
+    }
+    *stray = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i < a || i > b)
+            *stray += v[i].count;
+    *lo = v[a].lo;
+    *hi = v[b].hi;
+}
+
+/* The main run of the events of threads ts[0 .. n): false when they have
+ * none (or out of memory: c->oom). */
+static bool run_of(struct chrome *c, const size_t *ts, size_t n, int64_t *lo, int64_t *hi,
+                   size_t *stray)
+{
+    struct cluster *v;
+    size_t nv, total;
+    if (!gather(c, ts, n, &v, &nv, &total)) {
+        c->oom = true;
+        return false;
+    }
+    bool any = nv > 0;
+    if (any)
+        main_run(v, nv, total, lo, hi, stray);
+    free(v);
+    return any;
 }
 
 /* A --window-event occurrence: keep the K earliest starts. */
-void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
+static void add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
 {
     size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
     c->n_occ_all++;
@@ -154,49 +272,191 @@ void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
     }
 }
 
+void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1)
+{
+    c->n_complete++;
+    if (strcmp(name, c->o->window_event) == 0) {
+        add_occurrence(c, t0, t1);
+        return;
+    }
+    /* The other names, with their counts, for the message on a miss (not
+     * needed once the name is found). */
+    if (c->n_occ_all || c->wnames.n >= WINDOW_NAMES_MAX)
+        return;
+    uint32_t id;
+    if (!tf_strtab_id(&c->wnames, name, &id)) {
+        c->oom = true;
+        return;
+    }
+    while (c->n_wname_count <= id) {
+        if (!TF_GROW(c->wname_count, c->n_wname_count, c->cap_wname_count)) {
+            c->oom = true;
+            return;
+        }
+        c->wname_count[c->n_wname_count++] = 0;
+    }
+    c->wname_count[id]++;
+}
+
+/* --- near misses --------------------------------------------------------------------- */
+
+static unsigned char fold(unsigned char ch)
+{
+    return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch - 'A' + 'a') : ch;
+}
+
+/* Levenshtein's distance between a and b (ASCII letters case-folded when
+ * `folded`), or SIZE_MAX when it exceeds max. */
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb, size_t max,
+                            bool folded, size_t *row)
+{
+    if ((na > nb ? na - nb : nb - na) > max)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0], low = row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            unsigned char x = (unsigned char)a[i - 1], y = (unsigned char)b[j - 1];
+            size_t cost = (folded ? fold(x) != fold(y) : x != y) ? 1 : 0;
+            size_t v = diag + cost;
+            if (row[j] + 1 < v)
+                v = row[j] + 1;
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            diag = row[j];
+            row[j] = v;
+            if (v < low)
+                low = v;
+        }
+        if (low > max)
+            return SIZE_MAX;
+    }
+    return row[nb] <= max ? row[nb] : SIZE_MAX;
+}
+
+struct near {
+    uint32_t id;
+    size_t dist, exact, prefix;
+};
+
+static int by_nearness(const void *x, const void *y)
+{
+    const struct near *a = x, *b = y;
+    if (a->dist != b->dist)
+        return a->dist < b->dist ? -1 : 1;
+    if (a->exact != b->exact)
+        return a->exact < b->exact ? -1 : 1;
+    if (a->prefix != b->prefix)
+        return a->prefix > b->prefix ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* The message for a --window-event that names no complete event: the
+ * nearest names of the trace (a small edit distance, case aside, or the
+ * same beginning), with their counts, and how many events there are. */
+static bool window_event_miss(struct chrome *c, struct tf_diag *d)
+{
+    const char *want = c->o->window_event;
+    size_t nw = strlen(want), n = c->wnames.n;
+    size_t max = nw / 3 > 2 ? nw / 3 : 2;
+    struct near *v = malloc((n ? n : 1) * sizeof *v);
+    size_t *row = malloc((WINDOW_NAME_LEN + 2) * sizeof *row);
+    if (!v || !row) {
+        free(v);
+        free(row);
+        return tf_diag_oom(d, NULL);
+    }
+    size_t k = 0;
+    for (uint32_t id = 0; id < n; id++) {
+        const char *name = tf_strtab_str(&c->wnames, id);
+        size_t nn = strlen(name), prefix = 0;
+        while (prefix < nn && prefix < nw && fold((unsigned char)name[prefix]) ==
+                                                 fold((unsigned char)want[prefix]))
+            prefix++;
+        size_t dist = SIZE_MAX, exact = SIZE_MAX;
+        if (nn <= WINDOW_NAME_LEN && nw <= WINDOW_NAME_LEN) {
+            dist = edit_distance(want, nw, name, nn, max, true, row);
+            if (dist != SIZE_MAX)
+                exact = edit_distance(want, nw, name, nn, SIZE_MAX - 1, false, row);
+        }
+        /* The same beginning: most of the name asked for. */
+        bool same_start = prefix >= 3 && prefix * 3 >= nw * 2;
+        if (dist == SIZE_MAX && !same_start)
+            continue;
+        v[k++] = (struct near){id, dist, exact, prefix};
+    }
+    if (k > 1)
+        qsort(v, k, sizeof *v, by_nearness);
+    struct tf_buf msg;
+    tf_buf_init(&msg);
+    tf_buf_printf(&msg,
+                  "--window-event: no complete event named \"%.200s\" among the trace's %zu "
+                  "complete event%s (%zu name%s%s)",
+                  want, c->n_complete, c->n_complete == 1 ? "" : "s", n, n == 1 ? "" : "s",
+                  n >= WINDOW_NAMES_MAX ? " or more" : "");
+    for (size_t i = 0; i < k && i < 5; i++) {
+        size_t cnt = c->wname_count[v[i].id];
+        tf_buf_printf(&msg, "%s \"%.120s\" (%zu event%s)", i ? "," : "; nearest:",
+                      tf_strtab_str(&c->wnames, v[i].id), cnt, cnt == 1 ? "" : "s");
+    }
+    if (k > 5)
+        tf_buf_printf(&msg, ", and %zu more", k - 5);
+    bool ok = !msg.oom;
+    if (ok)
+        tf_diag_error(d, TF_EBADINPUT, "%s", msg.data);
+    tf_buf_fini(&msg);
+    free(v);
+    free(row);
+    return ok ? false : tf_diag_oom(d, NULL);
+}
+
 /* --- the window ------------------------------------------------------------------ */
 
 static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_diag *d)
 {
     const struct tf_opts *o = c->o;
-    if (c->n_drawable == 0)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "nothing to draw: no slices or instants (X, B/E, i events)");
-    /* The main run of clusters: from the fullest one outwards. */
-    size_t best = 0;
-    for (size_t i = 1; i < c->n_clusters; i++)
-        if (c->clusters[i].count > c->clusters[best].count)
-            best = i;
-    size_t a = best, b = best;
-    size_t min_count = c->n_drawable / 100;
-    for (;;) {
-        int64_t span = c->clusters[b].hi - c->clusters[a].lo;
-        bool grew = false;
-        if (a > 0 && (c->clusters[a - 1].count > min_count ||
-                      c->clusters[a].lo - c->clusters[a - 1].hi <= span)) {
-            a--;
-            grew = true;
+    /* The origin of --from and --to: the main run of the lanes drawn by
+     * default (whatever --lanes and --hide say); the default window: that
+     * of the lanes this figure draws, so hidden lanes stretch neither. */
+    size_t *def = NULL, *shown = NULL, n_def = 0, n_shown = 0, stray = 0;
+    int64_t end = 0;
+    bool any = tf_chrome_window_threads(c, o, false, &def, &n_def) &&
+               tf_chrome_window_threads(c, o, true, &shown, &n_shown);
+    bool have_origin = any && run_of(c, def, n_def, &c->origin, &end, &stray);
+    bool have_end = any && run_of(c, shown, n_shown, &c->w0, &end, &c->n_stray);
+    free(def);
+    free(shown);
+    if (c->oom)
+        return tf_diag_oom(d, NULL);
+    if (!have_origin || !have_end) {
+        /* All lanes hidden by the rules, or none at all: every thread's
+         * events, else the instants of processes and of the trace. */
+        size_t *all = malloc((c->n_thrs ? c->n_thrs : 1) * sizeof *all), n_all = 0;
+        if (!all)
+            return tf_diag_oom(d, NULL);
+        for (size_t t = 0; t < c->n_thrs; t++)
+            if (c->thrs[t].ext.count)
+                all[n_all++] = t;
+        bool got = run_of(c, all, n_all, &c->w0, &end, &c->n_stray);
+        free(all);
+        if (c->oom)
+            return tf_diag_oom(d, NULL);
+        if (!got && !c->n_marks)
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "nothing to draw: no slices or instants (X, B/E, i events)");
+        if (!got) {
+            c->w0 = c->marks_lo;
+            end = c->marks_hi;
         }
-        span = c->clusters[b].hi - c->clusters[a].lo;
-        if (b + 1 < c->n_clusters && (c->clusters[b + 1].count > min_count ||
-                                      c->clusters[b + 1].lo - c->clusters[b].hi <= span)) {
-            b++;
-            grew = true;
-        }
-        if (!grew)
-            break;
+        if (!have_origin)
+            c->origin = c->w0;
     }
-    for (size_t i = 0; i < c->n_clusters; i++)
-        if (i < a || i > b)
-            c->n_stray += c->clusters[i].count;
-    c->origin = c->clusters[a].lo;
-    int64_t end = c->clusters[b].hi;
-    int64_t w0 = c->origin, w1 = end;
+    int64_t w0 = c->w0, w1 = end;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
         if (c->n_occ_all == 0)
-            return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event named \"%.200s\"",
-                                 o->window_event);
+            return window_event_miss(c, d);
         if (c->n_occ < k)
             return tf_diag_error(d, TF_EBADINPUT,
                                  "--window-event: only %zu events named \"%.200s\", not %zu",
