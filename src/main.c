@@ -265,6 +265,17 @@ static bool set_color_by(void *ctx, const struct tf_optdef *o, const char *val,
     return true;
 }
 
+static bool set_stats_compat(void *ctx, const struct tf_optdef *o, const char *val,
+                             struct tf_diag *d)
+{
+    struct cli *c = ctx;
+    (void)o;
+    if (strcmp(val, "hta") != 0 && strcmp(val, "none") != 0)
+        return usage_error(d, "--stats-compat: expected hta or none, got '%.200s'", val);
+    c->rules.stats_compat_hta = val[0] == 'h';
+    return true;
+}
+
 static bool set_stats_scope(void *ctx, const struct tf_optdef *o, const char *val,
                             struct tf_diag *d)
 {
@@ -383,6 +394,11 @@ static const struct tf_optdef options[] = {
     {.name = "stats-scope", .value = TF_VAL_REQUIRED, .meta = "SCOPE", .record = TF_REC_VALUE,
      .set = set_stats_scope,
      .help = "the GPU breakdown of the 'window' (default) or of the whole 'trace'"},
+    {.name = "stats-compat", .value = TF_VAL_REQUIRED, .meta = "hta|none", .record = TF_REC_VALUE,
+     .set = set_stats_compat,
+     .help = "hta: the GPU breakdown and comm/compute overlap exactly as HTA's TraceAnalysis "
+             "computes them (its rounding, step filter and kernel classes; see tracefig(1)); "
+             "none (default): tracefig's own definitions"},
     {.name = "group", .value = TF_VAL_REQUIRED, .meta = "NAME=PATTERN,...", .record = TF_REC_VALUE,
      .set = set_group,
      .help = "also report the group of the lanes whose label matches a glob; repeat for more "

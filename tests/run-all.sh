@@ -43,6 +43,7 @@ suite parity sh tests/parity/run.sh "$bin"
 suite bad-input sh tests/bad/run.sh "$bin"
 suite cli sh tests/cli/run.sh "$bin"
 suite stats sh tests/stats/run.sh "$bin"
+suite hta sh tests/hta/run.sh "$bin"
 suite chrome sh tests/chrome/run.sh "$bin"
 
 # The golden and bad-input cases again through the streaming loader, which

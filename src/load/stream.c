@@ -308,6 +308,15 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
         st->events_done = true;
         return scan_timeline_events(st, &cands, &out->timeline, 0, 0, false, false);
     }
+    const struct tf_tef_sink *sink = &st->keep->tef;
+    if (st->tef && sink->top && sink->top_key && strcmp(key, sink->top_key) == 0) {
+        const unsigned char *data;
+        size_t len;
+        if (!tf_scan_value(s, &data, &len, NULL, 0))
+            return false;
+        sink->top(sink->top_ctx, data, len);
+        return true;
+    }
     for (int i = 0; i < N_META; i++)
         if (strcmp(key, meta_keys[i]) == 0) {
             const unsigned char *data;

@@ -608,6 +608,25 @@ static bool async_event(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *
     return true;
 }
 
+/* A member's JSON type as a record gives it (model/trace.h). */
+static char json_type(enum tf_jtok k)
+{
+    return k == TF_JT_NONE ? 0 : k == TF_JT_STRING ? 's' : k == TF_JT_NULL ? 'n' : 'o';
+}
+
+static void note_columns(struct tf_tef_columns *c, const unsigned char *data,
+                         const struct tf_scan_field *f)
+{
+    const struct tf_scan_field *ts = &f[TF_TEF_F_TS];
+    c->ts |= ts->type != TF_JT_NONE;
+    c->dur |= f[TF_TEF_F_DUR].type != TF_JT_NONE;
+    c->cat |= f[TF_TEF_F_CAT].type != TF_JT_NONE;
+    c->args |= f[TF_TEF_F_ARGS].type != TF_JT_NONE;
+    if (!c->ts_float)
+        c->ts_float = ts->type == TF_JT_NONE || ts->type == TF_JT_NULL ||
+                      (ts->type == TF_JT_NUMBER && !tf_jl_is_int(data + ts->off, ts->len));
+}
+
 /* One element, in either pass. */
 static bool element(struct tf_tef *t, const unsigned char *data,
                     const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
@@ -629,6 +648,8 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     bool sys_name = system && (ph == 'p' || ph == 't');
     if (system && ph != 'M' && !sys_name)
         return true;
+    if (t->pass == 1 && !system && t->sink->columns)
+        note_columns(t->sink->columns, data, f);
     struct tf_tef_rec r;
     memset(&r, 0, sizeof r);
     r.ph = ph;
@@ -672,7 +693,18 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     /* No tid: the process's main thread, whose tid is the pid. */
     if (r.tid.kind == TF_ID_NONE)
         r.tid = r.pid;
-    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC || (ph == 'X' && t->sink->args_pass1)) {
+    bool hta = t->pass == 1 && t->sink->args_pass1 &&
+               (ph == 'X' || f[TF_TEF_F_DUR].type == TF_JT_NUMBER);
+    if (hta) {
+        const struct tf_scan_field *tsf = &f[TF_TEF_F_TS], *df = &f[TF_TEF_F_DUR];
+        if (tsf->type == TF_JT_NUMBER)
+            r.ts_tok = data + tsf->off, r.ts_tok_len = tsf->len;
+        if (df->type == TF_JT_NUMBER)
+            r.dur_tok = data + df->off, r.dur_tok_len = df->len;
+        r.name_type = json_type(f[TF_TEF_F_NAME].type);
+        r.cat_type = json_type(f[TF_TEF_F_CAT].type);
+    }
+    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC || hta) {
         if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
             r.cat = t->cat.data;
         const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];

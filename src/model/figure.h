@@ -185,6 +185,7 @@ struct tf_stats {
     bool has_gpu;          /* a GPU breakdown */
     struct tf_gpu_breakdown gpu;
     const char *summary;   /* one line for --annotate ("I/O hidden 81 %, GPU idle 7 %") */
+    const char *compat;    /* "hta": the GPU breakdown is HTA's (--stats-compat hta) */
 };
 
 struct tf_figure {

@@ -227,6 +227,21 @@ struct tf_tef_rec {
     bool flow_in, flow_out;
     const unsigned char *args; /* raw bytes of the "args" object, or NULL */
     size_t args_len;
+    /* What HTA reads of an element (pass 1 with args_pass1; rules/hta.h):
+     * the number tokens of ts and dur as written (NULL when absent, null
+     * or not a number), and the JSON type of name and cat: 's' a string,
+     * 'n' null, 'o' another type, 0 absent. */
+    const unsigned char *ts_tok, *dur_tok;
+    size_t ts_tok_len, dur_tok_len;
+    char name_type, cat_type;
+};
+
+/* The members that some element of "traceEvents" has (pass 1): the
+ * columns a table of the elements would have, as HTA builds one. */
+struct tf_tef_columns {
+    bool ts, dur, cat, args;
+    bool ts_float; /* some element's ts is absent, null, or a number with a
+                      fraction or an exponent */
 };
 
 /* Where the loader sends a Chrome trace for the generic mode: every record
@@ -241,7 +256,13 @@ struct tf_tef_sink {
     bool (*collect)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     bool (*finish)(void *ctx, struct tf_diag *d);
     void *ctx;
-    bool args_pass1; /* index() also gets the category and args of X events */
+    bool args_pass1; /* index() also gets the category and args of X events,
+                        and of other events that carry a numeric dur */
+    struct tf_tef_columns *columns; /* filled in pass 1 when not NULL */
+    /* A top-level member whose value's bytes go to top() (NULL: none). */
+    const char *top_key;
+    void (*top)(void *top_ctx, const unsigned char *val, size_t len);
+    void *top_ctx;
 };
 
 /* --- what a loader keeps ---------------------------------------------------------- */

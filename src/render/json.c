@@ -181,6 +181,10 @@ static void stats(struct tf_buf *b, const struct tf_figure *f)
         return;
     }
     tf_buf_puts(b, "{\n    ");
+    if (s->compat) {
+        str(b, "compat", s->compat);
+        tf_buf_puts(b, ",\n    ");
+    }
     stat_ms(b, "window_ms", s->window_ms);
     tf_buf_puts(b, ",\n    \"lanes\": [");
     for (size_t i = 0; i < f->n_lanes; i++) {

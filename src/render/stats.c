@@ -246,7 +246,8 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
 
     if (s->has_gpu) {
         const struct tf_gpu_breakdown *g = &s->gpu;
-        tf_buf_printf(b, "\nGPU breakdown (%s)\n", g->scope_trace ? "trace" : "window");
+        tf_buf_printf(b, "\nGPU breakdown (%s%s)\n", g->scope_trace ? "trace" : "window",
+                      s->compat ? ", as HTA computes it" : "");
         table_init(&t, 3);
         t.left[2] = true;
         cell(&t, "kernel span");
@@ -346,6 +347,8 @@ void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
     }
     if (s->has_gpu) {
         const struct tf_gpu_breakdown *g = &s->gpu;
+        if (s->compat)
+            row(b, "gpu_breakdown", NULL, NULL, "compat", s->compat);
         row(b, "gpu_breakdown", NULL, NULL, "scope", g->scope_trace ? "trace" : "window");
         row(b, "gpu_breakdown", NULL, NULL, "kernel_span_ms", ms(x, g->kernel_span_ms));
         row(b, "gpu_breakdown", NULL, NULL, "idle_ms", ms(x, g->idle_ms));

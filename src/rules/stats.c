@@ -18,6 +18,7 @@
 
 #include "base/buf.h"
 #include "base/num.h"
+#include "rules/hta.h"
 
 /* --- interval sets ------------------------------------------------------------- */
 
@@ -57,11 +58,26 @@ static int cmp_ival(const void *a, const void *b)
 
 void tf_ivset_normalize(struct tf_ivset *s)
 {
-    bool sorted = true;
-    for (size_t i = 1; i < s->n && sorted; i++)
-        sorted = s->v[i - 1].lo <= s->v[i].lo;
-    if (!sorted)
-        qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+    /* A set normalized before and added to since is a sorted run and a
+     * tail: sort the tail alone and merge the two (linear), so that
+     * normalizing a growing set now and then costs little more than
+     * adding to it. */
+    size_t p = 1;
+    while (p < s->n && s->v[p - 1].lo <= s->v[p].lo)
+        p++;
+    if (p < s->n) {
+        qsort(s->v + p, s->n - p, sizeof *s->v, cmp_ival);
+        struct tf_ival *m = malloc(s->n * sizeof *m);
+        if (m) {
+            size_t i = 0, j = p, o = 0;
+            while (i < p || j < s->n)
+                m[o++] = j >= s->n || (i < p && s->v[i].lo <= s->v[j].lo) ? s->v[i++] : s->v[j++];
+            memcpy(s->v, m, s->n * sizeof *m);
+            free(m);
+        } else {
+            qsort(s->v, s->n, sizeof *s->v, cmp_ival);
+        }
+    }
     size_t k = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (k > 0 && s->v[i].lo <= s->v[k - 1].hi) {
@@ -329,11 +345,6 @@ bool tf_stats_add_candidate(struct tf_figure *f, const struct tf_stats_clock *c,
     return true;
 }
 
-static bool starts_with(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
 enum tf_kernel_class tf_stats_kernel_class(const char *name, const char *cat)
 {
     if (!name)
@@ -341,12 +352,16 @@ enum tf_kernel_class tf_stats_kernel_class(const char *name, const char *cat)
     size_t n = strlen(name);
     if ((cat && strcmp(cat, "cuda_sync") == 0) || (n >= 4 && strcmp(name + n - 4, "Sync") == 0))
         return TF_KERNEL_NONE;
-    if (starts_with(name, "nccl") || starts_with(name, "hip") || starts_with(name, "hccl") ||
-        strstr(name, "ncclKernel"))
+    switch (tf_hta_kernel_type(name)) {
+    case TF_HTA_COMM:
         return TF_KERNEL_COMM;
-    if (starts_with(name, "Memcpy") || starts_with(name, "Memset") || starts_with(name, "dma"))
+    case TF_HTA_MEMORY:
         return TF_KERNEL_MEMORY;
-    return TF_KERNEL_COMPUTE;
+    case TF_HTA_COMPUTE:
+        return TF_KERNEL_COMPUTE;
+    default:
+        return TF_KERNEL_OTHER;
+    }
 }
 
 void tf_stats_gpu_breakdown(struct tf_figure *f, const struct tf_stats_clock *c,

@@ -129,13 +129,16 @@ bool tf_stats_add_candidate(struct tf_figure *f, const struct tf_stats_clock *c,
                             long long candidate, const struct tf_ivset *io,
                             const struct tf_ivset *gpu);
 
-/* Kernel classes of the GPU breakdown (the man page, STATISTICS). */
+/* Kernel classes of the GPU breakdown (the man page, STATISTICS): HTA's
+ * kernel types (rules/hta.h, tf_hta_kernel_type), except that
+ * synchronisation is no GPU work. */
 enum tf_kernel_class {
     TF_KERNEL_NONE = 0, /* not counted: synchronisation (category cuda_sync,
                            or a name ending in "Sync") */
     TF_KERNEL_COMPUTE,
-    TF_KERNEL_COMM,     /* name: ^nccl, ^hip, ^hccl, or containing ncclKernel */
-    TF_KERNEL_MEMORY    /* name starting with Memcpy, Memset or dma */
+    TF_KERNEL_COMM,     /* HTA's COMMUNICATION: ^nccl, ^hip, ^hccl, ncclKernel */
+    TF_KERNEL_MEMORY,   /* HTA's MEMORY: ^Memcpy, ^Memset (and hip...), ^dma */
+    TF_KERNEL_OTHER     /* HTA's OTHER: busy, not compute (pe_exe, job_exe, ...) */
 };
 
 /* The class of a GPU event (one on a GPU lane: launches and other runtime

@@ -65,6 +65,8 @@ def expected_rows(model):
             rows.append(["candidate", c["candidate"], "", "uncovered_io_ms", c["uncovered_io_ms"]])
     if "gpu_breakdown" in s:
         g = s["gpu_breakdown"]
+        if s.get("compat"):
+            rows.append(["gpu_breakdown", "", "", "compat", s["compat"]])
         for k in ("scope", "kernel_span_ms", "idle_ms", "compute_ms", "non_compute_ms", "comm_ms",
                   "comm_comp_overlap_pct"):
             rows.append(["gpu_breakdown", "", "", k, g[k]])
@@ -210,7 +212,9 @@ def check_table(model, path):
     if "gpu_breakdown" in s:
         g = s["gpu_breakdown"]
         b = t.next() or []
-        check(b[:1] == ["GPU breakdown (%s)" % g["scope"]], "table: GPU breakdown title")
+        title = "GPU breakdown (%s%s)" % (g["scope"],
+                                          ", as HTA computes it" if s.get("compat") else "")
+        check(b[:1] == [title], "table: GPU breakdown title")
         want = [("kernel span", g["kernel_span_ms"]), ("idle", g["idle_ms"]),
                 ("compute", g["compute_ms"]), ("non-compute", g["non_compute_ms"]),
                 ("communication", g["comm_ms"]),

@@ -2,7 +2,8 @@
 # Installs the Debian packages tracefig needs, only those that are missing.
 #
 #   deps.sh build   what `make` / `make demo` need
-#   deps.sh test    what `make check` needs as well
+#   deps.sh test    what `make check` needs as well (with what HTA itself
+#                   needs for tests/hta: pandas, plotly, networkx, psutil, yaml)
 #
 # As root it runs apt-get; otherwise it prints the exact command and fails,
 # so nothing half-works silently.
@@ -10,7 +11,7 @@ set -eu
 build="gcc make pkg-config libjansson-dev libxml2-dev zlib1g-dev libcairo2-dev fonts-dejavu-core"
 test="$build libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
       texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
-      chromium"
+      chromium python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml"
 case ${1:-build} in
 build) want=$build ;;
 test) want=$test ;;

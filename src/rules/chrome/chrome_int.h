@@ -42,6 +42,7 @@
 #include "model/figure.h"
 #include "model/trace.h"
 #include "rules/chrome.h"
+#include "rules/hta.h"
 #include "rules/stats.h"
 
 /* Disjoint intervals pass 1 keeps of the events' extents (window.c). */
@@ -227,6 +228,7 @@ struct chrome {
      * (stats.c) */
     struct tf_ivset gpu_all, gpu_comp, gpu_comm;
     size_t gpu_added; /* intervals added since the last normalize */
+    struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
     struct tf_buf tmp; /* scratch for any one call */
     bool oom;
 };

@@ -45,12 +45,14 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
     (void)d;
+    if (c->hta && !tf_hta_rec(c->hta, r))
+        return c->oom = true, false;
     switch (r->kind) {
     case TF_TEF_META:
         tf_chrome_meta(c, r);
         break;
     case TF_TEF_SLICE: {
-        if (c->o->stats_trace_scope)
+        if (c->o->stats_trace_scope && !c->hta)
             tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);
         if (profiler_span(r))
             break;
@@ -123,7 +125,7 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         if (r->kind == TF_TEF_FLOW)
             return !c->oom;
     }
-    if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope)
+    if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope && !c->hta)
         tf_chrome_gpu_event(c, r, c->w0, c->w1);
     if (r->kind == TF_TEF_ASYNC && !c->o->async)
         return true;

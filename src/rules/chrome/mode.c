@@ -86,6 +86,7 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->wnames);
     free(c->wname_count);
     tf_buf_fini(&c->tmp);
+    tf_hta_free(c->hta);
     free(c);
 }
 
@@ -322,13 +323,19 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
     if (!c)
         return tf_diag_oom(d, NULL);
     t->generic_state = c;
+    if (o->stats_compat_hta && !o->no_stats && !(c->hta = tf_hta_new()))
+        return tf_diag_oom(d, NULL);
     k->tef = (struct tf_tef_sink){
         .index = tf_chrome_index,
         .window = tf_chrome_window,
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
         .ctx = c,
-        .args_pass1 = o->stats_trace_scope,
+        .args_pass1 = o->stats_trace_scope || c->hta,
+        .columns = c->hta ? tf_hta_columns(c->hta) : NULL,
+        .top_key = c->hta ? "distributedInfo" : NULL,
+        .top = tf_hta_top,
+        .top_ctx = c->hta,
     };
     k->state = c;
     return true;

@@ -190,7 +190,9 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     for (size_t g = 0; ok && g < n_groups; g++)
         groups[g].label = labels.data + at[g];
     ok = ok && tf_stats_fill(f, &clk, sets, groups, n_groups, o);
-    if (ok && c->gpu_all.n) {
+    if (c->hta) {
+        ok = ok && tf_hta_fill(c->hta, f, o->stats_trace_scope, c->w0, c->w1);
+    } else if (ok && c->gpu_all.n) {
         tf_ivset_normalize(&c->gpu_all);
         tf_ivset_normalize(&c->gpu_comp);
         tf_ivset_normalize(&c->gpu_comm);

@@ -496,6 +496,8 @@ bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
     struct chrome *c = ctx;
     if (!choose_window(c, lo, hi, d))
         return false;
+    if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
+        return false;
     tf_chrome_lod_threshold(c);
     return true;
 }
