@@ -421,7 +421,12 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
     tf_buf_init(&tip);
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     double len = (double)(ob->t1 - ob->t0);
-    if (ob->merged) {
+    if (ob->merged && ob->instant) {
+        b->name = cat_label;
+        tf_buf_printf(&tip, "%u %s instants \xC2\xB7 at %s %s over %s %s", (unsigned)ob->merged,
+                      cat_label, tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit,
+                      tf_fmt_num(num2, len / per, 3), unit);
+    } else if (ob->merged) {
         b->name = cat_label;
         tf_buf_printf(&tip, "%u %s slices \xC2\xB7 busy %s%% of %s %s", (unsigned)ob->merged,
                       cat_label, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0),
