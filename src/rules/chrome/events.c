@@ -17,13 +17,22 @@
 
 /* The profiler's own records: Kineto's span of the whole run (category
  * "Trace" in the process "Spans", or "Traces" in the 2021 format), which
- * may start long before the first event, and its bookkeeping instants in
- * those processes ("Iteration Start: PyTorch Profiler").  They do not set
- * the default window, and the span's lane is not drawn by default. */
+ * may start long before the first event, and its bookkeeping instants
+ * ("Iteration Start: PyTorch Profiler" in those processes, "Record Window
+ * End").  They do not set the default window; the span's lane is not
+ * drawn by default, the instants never. */
 static bool profiler_process(const struct tf_tef_rec *r)
 {
     return r->pid.kind == TF_ID_STR &&
            (strcmp(r->pid.str, "Spans") == 0 || strcmp(r->pid.str, "Traces") == 0);
+}
+
+/* Kineto's own instants: those of its processes, and the end of its
+ * recording window, a global instant of the empty pid. */
+static bool profiler_instant(const struct tf_tef_rec *r)
+{
+    return profiler_process(r) ||
+           (r->pid.kind == TF_ID_STR && !*r->pid.str && strcmp(r->name, "Record Window End") == 0);
 }
 
 static bool profiler_span(const struct tf_tef_rec *r)
@@ -68,7 +77,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         break;
     }
     case TF_TEF_INSTANT:
-        if (profiler_process(r))
+        if (profiler_instant(r))
             break;
         if (r->scope == 'g' || r->scope == 'p')
             tf_chrome_add_mark(c, r->ts);
@@ -137,7 +146,7 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     /* Instants of a whole process or of the trace: marks across its
      * lanes or the plot (not the profiler's own). */
     if (r->kind == TF_TEF_INSTANT && r->scope != 't') {
-        if (profiler_process(r) || r->ts < c->w0 || r->ts > c->w1)
+        if (profiler_instant(r) || r->ts < c->w0 || r->ts > c->w1)
             return true;
         if (!TF_GROW(c->marks, c->n_marks_in, c->cap_marks))
             return c->oom = true, false;

@@ -1,6 +1,7 @@
 # The default window covers what is drawn: the lane of clang's real work
 # (1000..5000 us), not its "Total" summaries (hidden, from 0), nor the
-# profiler's span and bookkeeping instants (hidden, to 20000 us).
+# profiler's span (hidden, to 20000 us); Kineto's bookkeeping instants
+# are never drawn, even inside the window (Record Window End at 3000 us).
 from lib import *
 m = model()
 expect_sane()
