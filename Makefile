@@ -4,7 +4,8 @@
 #   make demo       install missing build dependencies, build, render examples/
 #   make check      install missing test dependencies, run every test
 #   make golden     rewrite tests/golden/*/expected.* (review the diff!)
-#   make bench      milliseconds per figure, and ratios against the reference
+#   make bench      milliseconds per figure, and ratios against the reference;
+#                   large traces and Nsight Systems exports (time, peak RSS)
 #   make SAN=1 check    the same suite under ASan+UBSan (objects in build-san/)
 #   make leakcheck  valgrind over every golden case and back-end
 #   make install PREFIX=/usr/local DESTDIR=
@@ -25,7 +26,9 @@ PKGS = jansson zlib
 # libxml2 (SVG) is compiled against but not linked: src/render/svg.c
 # dlopen()s it at the first SVG render, so other runs do not load it and the
 # ICU and libstdc++ it brings.  The unit tests link it (they parse SVG).
-PKGS_LAZY = libxml-2.0
+# libsqlite3 likewise: src/load/nsys.c dlopen()s it when it reads an Nsight
+# Systems export.
+PKGS_LAZY = libxml-2.0 sqlite3
 UNIT_LIBS_XML := $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 
 # cairo is optional: without it the build succeeds without PDF/PNG output.
@@ -163,6 +166,7 @@ bench: $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
 	@sh tests/tools/bench-nesting.sh $(BIN)
+	@sh tests/tools/bench-nsys.sh $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)

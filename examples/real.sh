@@ -30,4 +30,8 @@ render pytorch-distributed --trace "$src/hta-dist-rank0.json.gz" --window-event 
 render clang-time-trace --trace "$src/clang-ftime-trace.json"
 # Chrome: 250 ms of browser threads with the IPC flows between them.
 render chrome-flows --trace "$src/chrome-flow.json" --from 3.55s --to 3.8s --flows
+# Nsight Systems (nsys 2024.6 export of nvFuser's test_matmul): one NVTX
+# range with its CUDA calls, the kernels they launch and the flows between.
+render nsys-nvfuser --trace "$src/nsys/fuser-2024-report1.sqlite" \
+    --window-event KernelExecutor::runFusion --pad 20 --flows
 exit $status

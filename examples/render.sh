@@ -11,6 +11,10 @@
 #   pytorch     pytorch_chrome_trace.json
 #   kineto      kineto_trace.json (made by tests/tools/gentrace.py kineto --seed 7
 #               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
+#   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
+#               full (in $TMPDIR: SQLite files are not committed), one step
+#               by its NVTX range, with flows and OS runtime calls; skipped
+#               without python3's sqlite3
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -45,6 +49,26 @@ render v2-annotated --trace overlap_timeline_v2.json --annotate || status=1
 render pytorch --trace pytorch_chrome_trace.json || status=1
 render kineto --trace kineto_trace.json --window-event 'ProfilerStep#4' \
     --lanes '*(python3)=Main thread,*pt_autograd_0*=Autograd thread,GPU*' || status=1
+if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
+    # Made and read as "report.sqlite" in a scratch folder, so that the
+    # figures' "Made with" line does not name the scratch folder.
+    here=$(pwd)
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-example.XXXXXX")
+    outs=""
+    for ext in $exts; do outs="$outs -o $here/nsys.$ext"; done
+    # shellcheck disable=SC2086
+    if /usr/bin/python3 ../tests/tools/gennsys.py full --out "$scratch/report.sqlite" &&
+        (cd "$scratch" && "$bin" report.sqlite --window-event train_step --occurrence 2 \
+            --flows --osrt $outs); then
+        echo "examples: nsys.{$(echo $exts | tr ' ' ',')}"
+    else
+        echo "examples: nsys failed" >&2
+        status=1
+    fi
+    rm -rf "$scratch"
+else
+    echo "examples: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
+fi
 
 # The README's pictures of other tools' traces (SKIP without them).
 sh ./real.sh "$bin" || status=1

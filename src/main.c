@@ -311,8 +311,9 @@ static const struct tf_optdef options[] = {
     TF_OPT_HEADING("Input:"),
     {.name = "trace", .alias = "trace-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
      .record = TF_REC_PATH, .set = set_file, .field = FIELD(trace_path),
-     .help = "the trace, as TRACE: a pipelined_timeline_v1/_v2, or a Chrome trace (traceEvents "
-             "or a bare array, plain or gzip); '-' reads standard input"},
+     .help = "the trace, as TRACE: a pipelined_timeline_v1/_v2, a Chrome trace (traceEvents "
+             "or a bare array, plain or gzip), or an Nsight Systems SQLite export "
+             "(report.sqlite); '-' reads standard input"},
     {.name = "breakdown", .alias = "breakdown-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
      .record = TF_REC_PATH, .set = set_file, .field = FIELD(breakdown_path),
      .help = "a candidate_breakdown_v1 file: adds the GPU runtime panel"},
@@ -343,7 +344,8 @@ static const struct tf_optdef options[] = {
     TF_OPT_HEADING("Chrome traces (the chrome mode):"),
     {.name = "from", .value = TF_VAL_REQUIRED, .meta = "T", .record = TF_REC_VALUE,
      .set = set_time, .field = FIELD(rules.from_ns), .has = FIELD(rules.has_from),
-     .help = "the window's start, from the trace's origin; T is 12.5ms, 300us, 1.2s, 450000ns, "
+     .help = "the window's start, from the trace's origin (an export's: its session start); T "
+             "is 12.5ms, 300us, 1.2s, 450000ns, "
              "or a number of ms"},
     {.name = "to", .value = TF_VAL_REQUIRED, .meta = "T", .record = TF_REC_VALUE, .set = set_time,
      .field = FIELD(rules.to_ns), .has = FIELD(rules.has_to),
@@ -387,6 +389,8 @@ static const struct tf_optdef options[] = {
      .field = FIELD(rules.async),
      .help = "draw async events (b/e/n) on a lane per process and category"},
 
+    {.name = "osrt", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(rules.osrt), .help = "Nsight Systems exports: draw OS runtime calls too"},
     TF_OPT_HEADING("Statistics (computed on the window drawn; see tracefig(1), STATISTICS):"),
     {.name = "stats", .value = TF_VAL_OPTIONAL, .meta = "text|csv", .set = set_stats,
      .help = "print the busy and overlap times on standard output, as an aligned table or as "
@@ -437,7 +441,8 @@ static void print_help(void)
     printf("Usage: tracefig [OPTION]... [TRACE]\n"
            "Turn a performance trace into a publication figure of a chosen window: a\n"
            "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
-           "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not.\n"
+           "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not,\n"
+           "or an Nsight Systems export (nsys export --type sqlite).\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
     tf_opt_help(options, N_OPTIONS);
     printf("\n"

@@ -18,6 +18,8 @@
  */
 #include "load/load.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +27,7 @@
 
 #include "load/input.h"
 #include "load/kind.h"
+#include "load/nsys.h"
 #include "load/stream.h"
 #include "load/timeline.h"
 
@@ -121,6 +124,64 @@ static bool looks_chrome(struct tf_input *in)
     return chrome;
 }
 
+/* --- Nsight Systems exports ------------------------------------------------ */
+
+/* Up to n of the first bytes of the input; it is rewound. */
+static size_t peek(struct tf_input *in, unsigned char *buf, size_t n)
+{
+    size_t got = 0;
+    ssize_t r;
+    while (got < n && (r = tf_input_read(in, buf + got, n - got)) > 0)
+        got += (size_t)r;
+    tf_input_seek(in, 0); /* an error here is reported, and the load fails */
+    return got;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* SQLite reads a file by name: a pipe or a gzip'd export is first copied,
+ * inflated, to an unlinked temporary file in $TMPDIR. */
+static bool load_export(struct tf_input *in, const char *path, bool as_is,
+                        const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
+{
+    const char *file = tf_diag_name(path);
+    if (as_is)
+        return tf_load_nsys(path, file, false, keep, out, d);
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/tracefig-export-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0)
+        return tf_diag_error(d, TF_EBADINPUT, "%s: cannot copy to a temporary file: %s: %s",
+                             file, tmpl, strerror(errno));
+    char buf[1 << 16];
+    ssize_t r;
+    bool ok = true;
+    while (ok && (r = tf_input_read(in, buf, sizeof buf)) > 0) {
+        for (ssize_t w, done = 0; ok && done < r; done += w) {
+            w = write(fd, buf + done, (size_t)(r - done));
+            if (w < 0 && errno == EINTR)
+                w = 0;
+            else if (w <= 0)
+                ok = tf_diag_error(d, TF_EBADINPUT, "%s: cannot copy to a temporary file: %s",
+                                   file, strerror(w < 0 ? errno : ENOSPC));
+        }
+    }
+    ok = ok && !tf_diag_failed(d); /* a read error, reported by the input */
+    if (close(fd) != 0 && ok)
+        ok = tf_diag_error(d, TF_EBADINPUT, "%s: cannot copy to a temporary file: %s", file,
+                           strerror(errno));
+    if (!ok) {
+        unlink(tmpl);
+        return false;
+    }
+    return tf_load_nsys(tmpl, file, true, keep, out, d);
+}
+
 bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
                    struct tf_diag *d)
 {
@@ -136,6 +197,37 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
     struct tf_input *in = tf_input_open(path, &opts, d);
     if (!in)
         return false;
+    /* An Nsight Systems export is an SQLite database; its report is not. */
+    unsigned char head[TF_SQLITE_MAGIC_LEN];
+    size_t n_head = peek(in, head, sizeof head);
+    const char *file = tf_diag_name(path);
+    if (!tf_diag_failed(d) && tf_nsys_is_sqlite(head, n_head)) {
+        bool as_is = rc == 0 && S_ISREG(st.st_mode) && strcmp(path, "-") != 0 &&
+                     !tf_input_is_gzip(in);
+        bool ok = load_export(in, path, as_is, keep, out, d);
+        tf_input_close(in);
+        if (!ok) {
+            tf_trace_fini(out);
+            tf_trace_init(out);
+        }
+        return ok;
+    }
+    if (!tf_diag_failed(d) && (ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep"))) {
+        tf_input_close(in);
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: an Nsight Systems report; export it first: nsys export "
+                             "--type sqlite %s",
+                             file, file);
+    }
+    if (!tf_diag_failed(d) && (ends_with(path, ".sqlite") || ends_with(path, ".sqlite3"))) {
+        tf_input_close(in);
+        return tf_diag_error(d, TF_EBADINPUT,
+                             n_head == 0 ? "%s: an empty file, not an SQLite database (an "
+                                           "Nsight Systems export)"
+                                         : "%s: not an SQLite database (it does not begin with "
+                                           "\"SQLite format 3\"): not an Nsight Systems export",
+                             file);
+    }
     /* The streaming path reads every trace; TRACEFIG_LOAD=whole asks for
      * jansson's whole-document parse instead (timelines only: the tests
      * hold the two against each other). */

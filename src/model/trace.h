@@ -204,7 +204,9 @@ enum tf_tef_kind {
     TF_TEF_INSTANT, /* i, I, R */
     TF_TEF_ASYNC,   /* a b/e pair, or n */
     TF_TEF_FLOW,    /* s, t, f: one end of a flow arrow */
-    TF_TEF_META     /* M, and the name records of systemTraceEvents */
+    TF_TEF_META,    /* M, and the name records of systemTraceEvents */
+    TF_TEF_ORIGIN   /* the trace's own time origin (ts): an Nsight Systems
+                       export's session start, from which --from/--to count */
 };
 
 struct tf_tef_rec {
@@ -227,6 +229,8 @@ struct tf_tef_rec {
     bool flow_in, flow_out;
     const unsigned char *args; /* raw bytes of the "args" object, or NULL */
     size_t args_len;
+    bool has_rgb;           /* the trace gives the event a colour of its own */
+    uint32_t rgb;           /* 0xRRGGBB (an NVTX range's colour) */
     /* What HTA reads of an element (pass 1 with args_pass1; rules/hta.h):
      * the number tokens of ts and dur as written (NULL when absent, null
      * or not a number), and the JSON type of name and cat: 's' a string,
@@ -246,8 +250,11 @@ struct tf_tef_columns {
 
 /* Where the loader sends a Chrome trace for the generic mode: every record
  * once in a first pass (index), then, once the mode has chosen its window,
- * the records that reach into it (collect).  All pointers in a record are
- * valid during the call only. */
+ * the records that reach into it (collect).  Name records (TF_TEF_META)
+ * come in the first pass; a loader that learns a name only with the events
+ * (an export's unlisted GPU stream) may also send one in the second, before
+ * the events it names.  All pointers in a record are valid during the call
+ * only. */
 struct tf_tef_sink {
     bool (*index)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     /* After the first pass: the window [lo, hi] (ns); false with a message
@@ -263,6 +270,16 @@ struct tf_tef_sink {
     const char *top_key;
     void (*top)(void *top_ctx, const unsigned char *val, size_t len);
     void *top_ctx;
+    /* For a loader that can read selectively (an SQLite export is queried,
+     * not read through; see load/nsys.h).  index_lean: the window does not
+     * depend on the extent of every event (--window-event, or both --from
+     * and --to), so index() needs only the metadata, the origin, the
+     * slices named index_name (NULL: none) and, with args_pass1, the GPU
+     * work.  A loader that reads the whole file anyway (JSON) hands over
+     * every record regardless. */
+    bool index_lean;
+    const char *index_name;
+    bool osrt; /* OS runtime calls too (an export's OSRT_API: --osrt) */
 };
 
 /* --- what a loader keeps ---------------------------------------------------------- */

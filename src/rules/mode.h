@@ -64,6 +64,7 @@ struct tf_opts {
     bool async;                        /* --async: draw async (b/e/n) events */
     bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
     enum tf_color_by color_by;         /* --color-by */
+    bool osrt;                         /* --osrt: an export's OS runtime calls too */
     /* The statistics (rules/stats.h). */
     const struct tf_group_opt *groups; /* --group NAME=PATTERN,..., in the order given */
     size_t n_groups;

@@ -6,7 +6,8 @@
 #             standard error must match (one line, naming the file and place;
 #             empty: no output on stderr at all)
 #   setup     optional script run in the scratch copy first (it may make
-#             inputs too large to commit: the copy is under $TMPDIR)
+#             inputs too large to commit: the copy is under $TMPDIR); it
+#             finds the repository in $TRACEFIG_ROOT (tests/tools/gennsys.py)
 #   ulimit    optional: the virtual memory limit (KB, for ulimit -v) to run
 #             tracefig under; not applied to sanitizer builds, which
 #             reserve terabytes of address space
@@ -18,6 +19,8 @@
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
+TRACEFIG_ROOT=$(cd "$here/../.." && pwd)
+export TRACEFIG_ROOT
 tmp=${TMPDIR:-/tmp}/tracefig-bad.$$
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp" "$tmp.bin"' EXIT INT TERM
 pass=0

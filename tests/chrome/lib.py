@@ -250,3 +250,21 @@ def expect_cut(events, w0, w1, origin=0.0):
                "%s drawn %.9g..%.9g us, want %.9g..%.9g" % (name, x0, x1, want0, want1))
         expect(b["clip_left"] == (t0 < w0) and b["clip_right"] == (t1 > w1),
                "%s clip flags %r/%r, want %r/%r" % (name, b["clip_left"], b["clip_right"], t0 < w0, t1 > w1))
+
+
+def svg_labels():
+    """[(title, in-bar text or None)] of every bar group of the SVG, in order."""
+    root = ET.parse(SVG_FILE).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    out = []
+    for g in root.iter(ns + "g"):
+        cls = (g.get("class") or "").split()
+        if not cls or cls[0] not in ("tf-bar", "bar"):
+            continue
+        t = g.find(ns + "title")
+        text = None
+        for el in g.iter(ns + "text"):
+            text = "".join(el.itertext())
+            break
+        out.append(((t.text or "") if t is not None else "", text))
+    return out

@@ -1,5 +1,10 @@
 #!/bin/sh
-# Chrome-mode suite: run.sh TRACEFIG
+# Chrome-mode suite: run.sh TRACEFIG [CASES NAME]
+#
+# CASES (default tests/chrome/cases) and NAME (default chrome) let another
+# suite run its own folder of cases the same way (tests/nsys/run.sh); its
+# KNOWN_FAILURES is the one beside CASES.  A setup script finds the
+# repository in $TRACEFIG_ROOT (for tests/tools/gennsys.py).
 #
 # Every folder of tests/chrome/cases/ is a small hand-written trace in one of
 # the forms real Trace Event Format files take, and what must hold of its
@@ -37,11 +42,19 @@ if [ $# -lt 1 ]; then
 fi
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
+cases=$here/cases
+suite=chrome
+if [ $# -ge 3 ]; then
+    cases=$(cd "$2" && pwd)
+    suite=$3
+fi
+TRACEFIG_ROOT=$(cd "$here/../.." && pwd)
+export TRACEFIG_ROOT
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-chrome.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-$suite.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-known_file=$here/KNOWN_FAILURES
+known_file=$(dirname "$cases")/KNOWN_FAILURES
 
 have_de=
 if locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\{0,1\}8$'; then have_de=1; fi
@@ -82,7 +95,7 @@ FIXED $t (listed in KNOWN_FAILURES: remove the line)"
 KNOWN $(known_line "$t")"
     else
         fail=$((fail + 1))
-        echo "FAIL chrome/$t"
+        echo "FAIL $suite/$t"
         [ -s "$3" ] && sed 's/^/  /' "$3" | head -n 20
     fi
 }
@@ -118,7 +131,7 @@ run() {
 ncases=0
 svgs=""
 texs=""
-for src in "$here"/cases/*/; do
+for src in "$cases"/*/; do
     case=$(basename "$src")
     d=$tmp/$case
     mkdir -p "$d"
@@ -311,10 +324,10 @@ fi
 
 [ -n "$fixed_lines" ] && printf '%s\n' "$fixed_lines" | sed '/^$/d'
 if [ -n "$known_lines" ]; then
-    echo "chrome: $nknown known failures (tests/chrome/KNOWN_FAILURES):"
+    echo "$suite: $nknown known failures ($known_file):"
     printf '%s\n' "$known_lines" | sed '/^$/d'
 fi
 [ -n "$have_de" ] || echo "note: no de_DE.UTF-8 locale: the locale half of the stable checks was skipped"
-echo "chrome: $ncases cases, $((pass + fail + nknown)) tests"
-echo "chrome: $pass passed, $fail failed"
+echo "$suite: $ncases cases, $((pass + fail + nknown)) tests"
+echo "$suite: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -76,7 +76,7 @@ check "ticks of a microsecond window stay distinct" \
 check "--num_candidates widens the window" \
     'a=$("$bin" "$v2" -o - | grep -c "\"lane\""); b=$("$bin" "$v2" --num_candidates 5 -o - | grep -c "\"lane\""); test "$b" -gt "$a"'
 # The option table: --help, the parser and the man page name the same options.
-opts=$("$bin" --help | grep -o -- '--[a-z][a-z_-]*' | grep -v _ | sort -u)
+opts=$("$bin" --help | grep -E '^  -' | grep -o -- '--[a-z][a-z_-]*' | grep -v _ | sort -u)
 check "--help lists the option table" 'test "$(echo "$opts" | wc -l)" -ge 30'
 for o in $opts; do
     man=$(echo "$o" | sed 's/-/\\-/g')

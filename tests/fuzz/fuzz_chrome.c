@@ -6,8 +6,6 @@
  * is the same when read again with another chunk size. */
 #include "fuzz_common.h"
 
-#include <math.h>
-
 #include "rules/mode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -18,34 +16,6 @@ static void check(bool ok, const char *what)
         fprintf(stderr, "fuzz_chrome: %s\n", what);
         abort();
     }
-}
-
-static void check_figure(const struct tf_figure *f)
-{
-    double eps = 1e-9 * (f->x_span > 1 ? f->x_span : 1);
-    check(isfinite(f->x_span) && f->x_span > 0, "the axis has no span");
-    check(f->n_lanes > 0 && f->n_bars > 0, "an accepted figure draws nothing");
-    for (size_t i = 0; i < f->n_bars; i++) {
-        const struct tf_bar *b = &f->bars[i];
-        check(b->lane < f->n_lanes, "a bar on a lane that does not exist");
-        check(b->row < f->lanes[b->lane].rows, "a bar below its lane's rows");
-        check(b->cat < f->n_cats, "a bar of a category that does not exist");
-        check(isfinite(b->x0) && isfinite(b->x1) && b->x0 <= b->x1, "a bar ends before it starts");
-        check(b->x0 >= -eps && b->x1 <= f->x_span + eps, "a bar outside the axis");
-        check(b->name && b->title, "a bar without a name");
-    }
-    for (size_t i = 0; i < f->n_arrows; i++) {
-        const struct tf_arrow *a = &f->arrows[i];
-        check(a->lane0 < f->n_lanes && a->lane1 < f->n_lanes, "an arrow to a missing lane");
-        check(a->x0 >= -eps && a->x1 <= f->x_span + eps && a->x1 >= -eps &&
-                  a->x0 <= f->x_span + eps,
-              "an arrow outside the axis");
-    }
-    for (size_t i = 0; i < f->axis.n_ticks; i++)
-        check(f->axis.ticks[i] >= -eps && f->axis.ticks[i] <= f->x_span + eps,
-              "a tick outside the axis");
-    for (size_t i = 0; i < f->n_legend; i++)
-        check(f->legend[i].cat < f->n_cats, "a legend entry of a missing category");
 }
 
 /* The model as JSON (and the figure checked), or "ERROR code: message". */
@@ -64,7 +34,7 @@ static void figure_of(const char *path, const struct tf_opts *ro, size_t chunk, 
     d.quiet = true;
     struct tf_run run = {path, NULL, &tf_mode_chrome, ro};
     if (tf_run(&run, &t, &f, &d)) {
-        check_figure(&f);
+        fuzz_check_figure(&f);
         if (all)
             fuzz_render_all(&f);
         struct tf_render_opts o = {"tracefig", false, 72.0};

@@ -5,6 +5,8 @@
 #ifndef TF_FUZZ_COMMON_H
 #define TF_FUZZ_COMMON_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,45 @@ static int fuzz_write(const char *path, const uint8_t *data, size_t size)
         return -1;
     }
     return fclose(f);
+}
+
+/* What holds of every figure the generic mode accepts: every bar, arrow
+ * and tick inside the axis, on lanes, rows and categories that exist. */
+static void fuzz_fail(bool ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "fuzz: %s\n", what);
+        abort();
+    }
+}
+
+static void fuzz_check_figure(const struct tf_figure *f)
+{
+    double eps = 1e-9 * (f->x_span > 1 ? f->x_span : 1);
+    fuzz_fail(isfinite(f->x_span) && f->x_span > 0, "the axis has no span");
+    fuzz_fail(f->n_lanes > 0 && f->n_bars > 0, "an accepted figure draws nothing");
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        fuzz_fail(b->lane < f->n_lanes, "a bar on a lane that does not exist");
+        fuzz_fail(b->row < f->lanes[b->lane].rows, "a bar below its lane's rows");
+        fuzz_fail(b->cat < f->n_cats, "a bar of a category that does not exist");
+        fuzz_fail(isfinite(b->x0) && isfinite(b->x1) && b->x0 <= b->x1,
+                  "a bar ends before it starts");
+        fuzz_fail(b->x0 >= -eps && b->x1 <= f->x_span + eps, "a bar outside the axis");
+        fuzz_fail(b->name && b->title, "a bar without a name");
+    }
+    for (size_t i = 0; i < f->n_arrows; i++) {
+        const struct tf_arrow *a = &f->arrows[i];
+        fuzz_fail(a->lane0 < f->n_lanes && a->lane1 < f->n_lanes, "an arrow to a missing lane");
+        fuzz_fail(a->x0 >= -eps && a->x1 <= f->x_span + eps && a->x1 >= -eps &&
+                      a->x0 <= f->x_span + eps,
+                  "an arrow outside the axis");
+    }
+    for (size_t i = 0; i < f->axis.n_ticks; i++)
+        fuzz_fail(f->axis.ticks[i] >= -eps && f->axis.ticks[i] <= f->x_span + eps,
+                  "a tick outside the axis");
+    for (size_t i = 0; i < f->n_legend; i++)
+        fuzz_fail(f->legend[i].cat < f->n_cats, "a legend entry of a missing category");
 }
 
 /* Every back-end must render a figure the rules accepted. */

@@ -51,6 +51,16 @@ for bin in "$@"; do
             h=$(cksum "$f" | cut -d' ' -f1)
             [ -f "$work/seed-$h" ] || { printf '\005'; cat "$f"; } >"$work/seed-$h"
         done ;;
+    nsys)
+        # The first byte picks the options, the rest are rows (fuzz_nsys.c):
+        # a few of each table, with each option byte.
+        if [ ! -f "$work/seed-rows-0" ]; then
+            i=0
+            for o in 000 001 011 021 041 045 111 213; do
+                { printf "\\$o"; head -c 600 "$root/tests/fuzz/fuzz_nsys.c"; } >"$work/seed-rows-$i"
+                i=$((i + 1))
+            done
+        fi ;;
     breakdown)
         for f in "$root"/tests/golden/*/breakdown.json "$root"/examples/candidate_breakdown.json; do
             [ -f "$f" ] && cp -n "$f" "$work/seed-$(cksum "$f" | cut -d' ' -f1)"

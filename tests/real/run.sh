@@ -1,8 +1,9 @@
 #!/bin/sh
 # Real-trace suite: run.sh TRACEFIG
 #
-# Renders every trace of ../shared/real-traces (beside the repository: files
-# other projects wrote, never copied into this one; SKIP when the folder is
+# Renders every trace of ../shared/real-traces and every Nsight Systems
+# export of ../shared/real-traces/nsys (beside the repository: files other
+# projects wrote, never copied into this one; SKIP when the folder is
 # absent) with the default options and checks, per file:
 #   render   json, svg, tikz (and pdf, png when built with cairo): exit 0
 #   gzip     a .gz file gives the same model as its inflated copy (the other
@@ -21,6 +22,10 @@
 #            errors (pdflatex is timed: reported, not asserted)
 #   browser  in headless Chromium (tests/svg/browser.sh): no two texts
 #            overlap, no text leaves the viewBox, every bar has a tooltip
+#   named    (exports) every lane is named: "process / thread" or
+#            "GPU N / stream M", never a bare pid or tid
+#   nvtx     (exports with NVTX ranges) --window-event on the longest range
+#            of the export: the window is that range's extent
 # and prints one summary line per file (lanes, bars, SVG bytes, pdflatex
 # time).  Known bugs: tests/real/KNOWN_FAILURES, "FILE/CHECK: why" lines,
 # listed and counted neither as passed nor as failed.  Tools that are not
@@ -86,10 +91,10 @@ ext() { case $1 in json) echo json ;; svg) echo svg ;; tikz) echo tex ;; pdf) ec
 
 svgs=""
 summary=""
-for src in "$traces"/*; do
+for src in "$traces"/* "$traces"/nsys/*; do
     [ -f "$src" ] || continue
     file=$(basename "$src")
-    case $file in *.json | *.json.gz | *.gz) ;; *) continue ;; esac
+    case $file in *.json | *.json.gz | *.gz | *.sqlite) ;; *) continue ;; esac
     name=$(printf '%s' "$file" | sed 's/\.gz$//; s/\.json$//; s/[^A-Za-z0-9._-]/_/g')
     d=$tmp/$name
     mkdir -p "$d"
@@ -240,6 +245,64 @@ PY
     ndense=${4:-?}
     span=$("$py" -c 'import json,sys; m=json.load(open(sys.argv[1])); print("%s %s" % (m["axis"]["span"], m["axis"]["unit"]))' "$d/fig.json" 2>/dev/null)
 
+    # --- exports: named lanes, and a window by the longest NVTX range
+    extra=""
+    case $file in
+    *.sqlite)
+        names=$("$py" -c 'import json,sys; print("; ".join(l["label"] for l in json.load(open(sys.argv[1]))["lanes"]))' "$d/fig.json" 2>/dev/null)
+        if printf '%s\n' "$names" | tr ';' '\n' | grep -Eq '(^| )(pid|tid) '; then
+            result "$file/named" 1 "a lane without a name: $names"
+        else
+            result "$file/named" 0 ""
+        fi
+        extra="
+    lanes: $names"
+        # The longest NVTX range (text, start, end in ns), if any.
+        range=$("$py" - "$src" <<'PY' 2>/dev/null
+import sqlite3, sys
+db = sqlite3.connect("file:%s?immutable=1" % sys.argv[1], uri=True)
+try:
+    r = db.execute("SELECT coalesce(e.text, s.value), e.start, e.\"end\" FROM NVTX_EVENTS e "
+                   "LEFT JOIN StringIds s ON s.id = e.textId WHERE e.\"end\" IS NOT NULL "
+                   "AND e.eventType IN (59, 60) ORDER BY e.\"end\" - e.start DESC, e.start LIMIT 1").fetchone()
+except sqlite3.Error:
+    r = None
+if r:
+    print("%s\t%d\t%d" % r)
+PY
+)
+        if [ -n "$range" ]; then
+            rname=$(printf '%s' "$range" | cut -f1)
+            r0=$(printf '%s' "$range" | cut -f2)
+            r1=$(printf '%s' "$range" | cut -f3)
+            "$bin" "$src" --window-event "$rname" --format json -o "$d/nvtx.json" 2>"$d/nvtx.err"
+            rc=$?
+            # the first occurrence of that text: its window
+            got=$("$py" -c 'import json,sys; w=json.load(open(sys.argv[1]))["window"]; print("%d %d" % (round(w["start_us"]*1000), round(w["end_us"]*1000)))' "$d/nvtx.json" 2>/dev/null)
+            first=$("$py" - "$src" "$rname" <<'PY' 2>/dev/null
+import sqlite3, sys
+db = sqlite3.connect("file:%s?immutable=1" % sys.argv[1], uri=True)
+r = db.execute("SELECT e.start, e.\"end\" FROM NVTX_EVENTS e LEFT JOIN StringIds s ON s.id = e.textId "
+               "WHERE coalesce(e.text, s.value) = ? AND e.\"end\" IS NOT NULL AND e.eventType IN (59, 60) "
+               "ORDER BY e.start LIMIT 1", (sys.argv[2],)).fetchone()
+print("%d %d" % r)
+PY
+)
+            if [ $rc = 0 ] && [ -n "$got" ] && [ "$got" = "$first" ]; then
+                result "$file/nvtx" 0 ""
+            else
+                result "$file/nvtx" 1 "--window-event '$rname': exit $rc, window $got, want $first: $(head -c 200 "$d/nvtx.err")"
+            fi
+            nb=$("$py" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["bars"]))' "$d/nvtx.json" 2>/dev/null)
+            extra="$extra
+    window by NVTX range '$rname' ($(( (r1 - r0) / 1000 )) us): ${nb:-?} bars"
+        else
+            extra="$extra
+    no NVTX ranges: default window only"
+        fi
+        ;;
+    esac
+
     # --- TeX: the standalone document with every engine
     tex_time="-"
     if [ -n "$engines" ]; then
@@ -260,7 +323,7 @@ PY
         done
     fi
     summary="$summary
-$file: $lanes lanes, $nbars bars ($ndense dense), span $span, SVG $bytes bytes, pdflatex $tex_time"
+$file: $lanes lanes, $nbars bars ($ndense dense), span $span, SVG $bytes bytes, pdflatex $tex_time$extra"
 done
 
 # --- the browser: overlapping texts, texts outside the viewBox, tooltips

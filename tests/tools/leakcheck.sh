@@ -2,13 +2,17 @@
 # valgrind over every golden case with every back-end (and again with
 # --stats, --stats=csv, --group and --annotate, and for the Chrome cases
 # --stats-scope trace), over the statistics
-# options' usage errors, and over every bad-input case: no invalid access,
+# options' usage errors, over every bad-input case, and over Nsight Systems
+# exports made by tests/tools/gennsys.py (both layouts, hostile names, two
+# processes; a plain, a windowed, a piped gzip'd run): no invalid access,
 # no definite or indirect leak.
 #
 #   leakcheck.sh TRACEFIG
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
+TRACEFIG_ROOT=$root
+export TRACEFIG_ROOT
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "leakcheck: SKIP (valgrind not installed)"
     exit 0
@@ -92,5 +96,35 @@ for dir in "$root"/tests/bad/*/; do
         pass=$((pass + 1))
     fi
 done
+# Nsight Systems exports.
+if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
+    gen="$root/tests/tools/gennsys.py"
+    for c in "full" "full --schema 2.9" "hostile" "multiproc"; do
+        # shellcheck disable=SC2086
+        /usr/bin/python3 "$gen" $c --out "$tmp/e.sqlite" || { fail=$((fail + 1)); continue; }
+        gzip -n -c "$tmp/e.sqlite" >"$tmp/e.sqlite.gz"
+        outs=""
+        for e in $exts; do outs="$outs -o $tmp/out.$e"; done
+        for args in "" "--window-event train_step --flows --osrt --stats-scope trace" \
+            "--from 120ms --to 130ms --lanes GPU* --depth 2" "-"; do
+            if [ "$args" = - ]; then
+                # shellcheck disable=SC2086
+                $vg "$bin" - --stats $outs <"$tmp/e.sqlite.gz" >"$tmp/log" 2>&1
+            else
+                # shellcheck disable=SC2086
+                $vg "$bin" "$tmp/e.sqlite" $args $outs >"$tmp/log" 2>&1
+            fi
+            if [ $? -eq 99 ]; then
+                fail=$((fail + 1))
+                echo "FAIL leakcheck nsys $c '$args'"
+                head -30 "$tmp/log"
+            else
+                pass=$((pass + 1))
+            fi
+        done
+    done
+else
+    echo "leakcheck: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
+fi
 echo "leakcheck: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -208,6 +208,8 @@ struct chrome {
     size_t *wname_count;     /* by id in wnames */
     size_t n_wname_count, cap_wname_count;
     size_t n_stray;
+    bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
+    int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;
     int64_t thr_ns; /* merging threshold (rows.c) */

@@ -75,6 +75,9 @@ static const struct {
     {"gpu_user_annotation", 0x882255}, {"python_function", 0x999933},
     {"cuda_sync", 0xDDDDDD},       {"Trace", 0xDDDDDD},
     {"overhead", 0xDDDDDD},
+    /* Nsight Systems exports (load/nsys_rows.h): NVTX ranges as the
+     * annotations they are, OS runtime calls as the waits they mostly are */
+    {"nvtx", 0xAA4499},            {"osrt", 0xDDDDDD},
 };
 
 /* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,
@@ -367,11 +370,13 @@ static size_t listed_index(const struct color_plan *plan, const char *shortn)
 }
 
 /* A bar's figure category when colouring by name: its name's colour slot
- * (with the name as the category's label when listed), or "other". */
+ * (with the name as the category's label when listed), or "other", for
+ * its own category (which the model keeps as the category's name). */
 static size_t name_category(const struct chrome *c, const struct color_plan *plan,
                             struct tf_figure *f, const struct obar *ob, const char **kind)
 {
-    char shortn[128], key[32];
+    char shortn[128], key[96];
+    const char *cat = tf_strtab_str(&c->strs, ob->cat);
     size_t slot = SIZE_MAX, li = SIZE_MAX;
     if (!ob->mixed) {
         bar_name(c, ob, shortn, sizeof shortn);
@@ -381,19 +386,17 @@ static size_t name_category(const struct chrome *c, const struct color_plan *pla
             slot = SIZE_MAX;
     }
     if (slot == SIZE_MAX)
-        snprintf(key, sizeof key, "name/other");
+        snprintf(key, sizeof key, "name/other/%s", *cat ? cat : "none");
     else
-        snprintf(key, sizeof key, "name/%zu", slot);
+        snprintf(key, sizeof key, "name/%zu/%s", slot, *cat ? cat : "none");
     size_t ci = tf_figure_category(f, key, slot == SIZE_MAX ? OTHER_COLOR : name_colors[slot]);
     if (ci == (size_t)-1)
         return SIZE_MAX;
     if (!f->cats[ci].name) {
         const char *label = slot == SIZE_MAX ? "other" : li != SIZE_MAX ? shortn : NULL;
-        if (label) {
-            f->cats[ci].name = f->cats[ci].label = tf_figure_str(f, label);
-            if (!f->cats[ci].name)
-                return SIZE_MAX;
-        }
+        f->cats[ci].name = tf_figure_str(f, cat);
+        if (!f->cats[ci].name || (label && !(f->cats[ci].label = tf_figure_str(f, label))))
+            return SIZE_MAX;
     }
     /* A dense span of one name is named by it; of several, by "other". */
     *kind = f->cats[ci].label ? f->cats[ci].label : "other";
@@ -476,17 +479,20 @@ bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *pla
                  plan->n_names, plan->n_listed, 100.0 * plan->covered);
         return tf_figure_add_note(f, note);
     }
-    /* The names listed, largest first, then "other" when drawn. */
+    /* The names listed, largest first, then "other" when drawn: one entry
+     * each, whatever categories their slices have. */
     char key[32];
-    for (size_t k = 0; k < plan->n_listed; k++) {
-        snprintf(key, sizeof key, "name/%zu", plan->listed_slot[k]);
+    for (size_t k = 0; k <= plan->n_listed; k++) {
+        if (k < plan->n_listed)
+            snprintf(key, sizeof key, "name/%zu/", plan->listed_slot[k]);
+        else
+            snprintf(key, sizeof key, "name/other/");
         for (size_t i = 0; i < f->n_cats; i++)
-            if (strcmp(f->cats[i].key, key) == 0 && f->cats[i].label &&
-                !tf_figure_add_legend(f, f->cats[i].label, i))
-                return false;
+            if (strncmp(f->cats[i].key, key, strlen(key)) == 0 && f->cats[i].label) {
+                if (!tf_figure_add_legend(f, f->cats[i].label, i))
+                    return false;
+                break;
+            }
     }
-    for (size_t i = 0; i < f->n_cats; i++)
-        if (strcmp(f->cats[i].key, "name/other") == 0 && !tf_figure_add_legend(f, "other", i))
-            return false;
     return true;
 }

@@ -60,6 +60,10 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     case TF_TEF_META:
         tf_chrome_meta(c, r);
         break;
+    case TF_TEF_ORIGIN:
+        c->has_clock_origin = true;
+        c->clock_origin = r->ts;
+        break;
     case TF_TEF_SLICE: {
         if (c->o->stats_trace_scope && !c->hta)
             tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);
@@ -128,6 +132,10 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
     (void)d;
+    if (r->kind == TF_TEF_META) { /* names that come with the events (an export's) */
+        tf_chrome_meta(c, r);
+        return !c->oom;
+    }
     if (c->o->flows && (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id))) {
         if (!flow_ends(c, r))
             return false;
@@ -179,7 +187,9 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     struct pend p = {
         .t0 = r->ts,
         .t1 = r->ts + (r->dur > 0 ? r->dur : 0),
-        .color = r->cname ? tf_chrome_cname_color(r->cname) : TF_CHROME_NO_COLOR,
+        .color = r->has_rgb  ? r->rgb & 0xFFFFFFu
+                 : r->cname ? tf_chrome_cname_color(r->cname)
+                            : TF_CHROME_NO_COLOR,
         .instant = r->kind == TF_TEF_INSTANT,
         .open_end = r->open_end,
         .span = profiler_span(r),

@@ -308,9 +308,10 @@ static bool part_is_tid(const struct thr *th, const struct label_work *w)
 }
 
 /* One round of telling alike labels apart: in each run of equal labels,
- * the tid goes into the thread part when the tids differ (and the part is
- * not the tid already), else the pid into the process part when the
- * processes differ, else (last round) a count ("#2").  Returns whether
+ * a label that is a process's alone gets the pid when the processes
+ * differ; others get the tid in the thread part when the tids differ (and
+ * the part is not the tid already), else the pid in the process part when
+ * the processes differ, else (last round) a count ("#2").  Returns whether
  * any labels were alike. */
 static bool tell_apart(const struct chrome *c, struct label_work **v, size_t n, bool last)
 {
@@ -335,8 +336,15 @@ static bool tell_apart(const struct chrome *c, struct label_work **v, size_t n, 
                 struct label_work *w = v[k];
                 const struct thr *th = &c->thrs[w->thread];
                 bool only = w->proc.data && w->thr.data && strcmp(w->proc.data, w->thr.data) == 0;
-                if (tids && only) {
-                    /* A process's only lane, labelled by the process. */
+                if (only && procs) {
+                    /* Processes' only lanes, labelled by the process: the
+                     * pid tells them apart. */
+                    tf_buf_puts(&w->proc, " (pid ");
+                    id_text(&w->proc, &c->procs[th->proc].pid);
+                    tf_buf_putc(&w->proc, ')');
+                    tf_buf_clear(&w->thr);
+                    tf_buf_puts(&w->thr, w->proc.data ? w->proc.data : "");
+                } else if (tids && only) {
                     tf_buf_clear(&w->thr);
                     tf_buf_puts(&w->thr, "tid ");
                     id_text(&w->thr, &th->tid);

@@ -336,6 +336,9 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,
         .top_ctx = c->hta,
+        .index_lean = o->window_event || (o->has_from && o->has_to),
+        .index_name = o->window_event,
+        .osrt = o->osrt,
     };
     k->state = c;
     return true;

@@ -359,6 +359,9 @@ static bool window_event_miss(struct chrome *c, struct tf_diag *d)
 {
     const char *want = c->o->window_event;
     size_t nw = strlen(want), n = c->wnames.n;
+    if (!c->n_complete) /* none seen (a loader that reads by name gives none) */
+        return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event named \"%.200s\"",
+                             want);
     size_t max = nw / 3 > 2 ? nw / 3 : 2;
     struct near *v = malloc((n ? n : 1) * sizeof *v);
     size_t *row = malloc((WINDOW_NAME_LEN + 2) * sizeof *row);
@@ -417,8 +420,12 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
 {
     const struct tf_opts *o = c->o;
     /* The origin of --from and --to: the main run of the lanes drawn by
-     * default (whatever --lanes and --hide say); the default window: that
-     * of the lanes this figure draws, so hidden lanes stretch neither. */
+     * default (whatever --lanes and --hide say), or the trace's own (an
+     * export's session start); the default window: the main run of the
+     * lanes this figure draws, so hidden lanes stretch neither.  A loader
+     * that can read selectively (index_lean) hands over no extents when
+     * the window does not need them. */
+    bool explicit_window = o->window_event || (o->has_from && o->has_to);
     size_t *def = NULL, *shown = NULL, n_def = 0, n_shown = 0, stray = 0;
     int64_t end = 0;
     bool any = tf_chrome_window_threads(c, o, false, &def, &n_def) &&
@@ -442,16 +449,18 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
         free(all);
         if (c->oom)
             return tf_diag_oom(d, NULL);
-        if (!got && !c->n_marks)
+        if (!got && !c->n_marks && !(explicit_window && c->has_clock_origin))
             return tf_diag_error(d, TF_EBADINPUT,
                                  "nothing to draw: no slices or instants (X, B/E, i events)");
         if (!got) {
-            c->w0 = c->marks_lo;
-            end = c->marks_hi;
+            c->w0 = c->n_marks ? c->marks_lo : 0;
+            end = c->n_marks ? c->marks_hi : 0;
         }
         if (!have_origin)
             c->origin = c->w0;
     }
+    if (c->has_clock_origin)
+        c->origin = c->clock_origin;
     int64_t w0 = c->w0, w1 = end;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
