@@ -1,6 +1,7 @@
 /* libFuzzer target: the generic Chrome mode, loader and rules.  The first
  * byte picks options (depth, async, flows, all lanes, a window, a window
- * event, a lane cap); the rest is the trace.  A trace the mode accepts
+ * event, a lane cap; on combinations of those bits also --color-by name
+ * or category, a --lanes and a --hide pattern); the rest is the trace.  A trace the mode accepts
  * must give a figure whose every bar, arrow and tick lies inside the axis
  * and points at lanes that exist, that every back-end renders, and that
  * is the same when read again with another chunk size. */
@@ -72,6 +73,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (sel & 128)
         ro.max_lanes = 2;
+    /* Issue 18's options, on combinations of the bits above. */
+    if ((sel & 0x30) == 0x30)
+        ro.color_by = TF_COLOR_BY_NAME;
+    else if ((sel & 0x0C) == 0x0C)
+        ro.color_by = TF_COLOR_BY_CATEGORY;
+    static const char *const lanes[] = {"*1*", "*stream*=GPU"}, *const hide[] = {"*2*"};
+    if ((sel & 0x41) == 0x41) {
+        ro.lanes = lanes;
+        ro.n_lanes = 2;
+    }
+    if ((sel & 0x82) == 0x82) {
+        ro.hide = hide;
+        ro.n_hide = 1;
+    }
     const char *path = fuzz_path("chrome");
     if (fuzz_write(path, data + 1, size - 1) != 0)
         return 0;
