@@ -28,6 +28,9 @@ render pytorch-distributed --trace "$src/hta-dist-rank0.json.gz" --window-event 
 # clang -ftime-trace: one compile as a flame chart; the 148 "Total ..."
 # summary threads are hidden by default.
 render clang-time-trace --trace "$src/clang-ftime-trace.json"
+# TensorFlow 1.x timeline: every op is category "Op", so they are coloured
+# by name; the aggregate lanes are hidden by default.
+render tf1-timeline --trace "$src/tf1-timeline.ctf.json"
 # Chrome: 250 ms of browser threads with the IPC flows between them.
 render chrome-flows --trace "$src/chrome-flow.json" --from 3.55s --to 3.8s --flows
 # Nsight Systems (nsys 2024.6 export of nvFuser's test_matmul): one NVTX
