@@ -1,12 +1,15 @@
 /* events.c - the generic Chrome mode's sink for the loader (load/tef.h):
  * what each record of the trace becomes.  Pass 1 (index) hands metadata
- * to lanes.c and every drawable extent and --window-event occurrence to
- * window.c.  Pass 2 (collect) keeps what reaches into the window: slices
- * (X events, and the B/E pairs the loader has joined), thread-scoped
- * instants, async events with --async, each as a pending slice of its
- * lane for rows.c; and flow ends (s/t/f, and the bind_id/flow_in/flow_out
- * of X events), matched into arrows between the drawn lanes once build()
- * knows them.  Both passes give GPU work to stats.c.  It does not pair B with E (the
+ * to lanes.c and every drawable extent (by thread), mark and complete
+ * event (with --window-event) to window.c.  Pass 2 (collect) keeps what
+ * reaches into the window: slices (X events, and the B/E pairs the loader
+ * has joined), thread-scoped instants, async events with --async, each as
+ * a pending slice of its lane for rows.c; the instants of a process or of
+ * the trace as marks; and flow ends (s/t/f, and the bind_id/flow_in/
+ * flow_out of X and B/E slices), matched into arrows between the drawn
+ * lanes once build() knows them (v2 flows by id, as Perfetto links them).
+ * The profiler's own records (Kineto's span and bookkeeping instants) set
+ * no window and the instants are never drawn.  Both passes give GPU work to stats.c.  It does not pair B with E (the
  * loader does), place slices in rows or choose the window.  Counters (C)
  * and the other phases never reach it: the loader passes them over.
  */

@@ -1,10 +1,13 @@
 /* lanes.c - the generic Chrome mode's lanes: who a lane is (one per
  * thread, its process and thread known by pid and tid), what the metadata
- * says of them (names, labels, sort indices), the label a lane shows, the
- * order lanes are drawn in, and which lanes a figure draws: --hide, the
- * default rules (lanes that repeat or only sum up others, clang's
- * summaries, the profiler's own span; not with --all-lanes), --lanes and
- * its renames, and the cap (--max-lanes).  It does not fill lanes with
+ * says of them (names, labels, sort indices), the label a lane shows (its
+ * process and thread parts, and the smallest difference that tells alike
+ * labels apart), the order lanes are drawn in, and which lanes a figure
+ * draws: --hide, the default rules (lanes that repeat or only sum up
+ * others, clang's summaries, the profiler's own span; not with
+ * --all-lanes), --lanes and its renames (a miss lists the labels there
+ * are), and the cap (--max-lanes); after pass 1 also which threads' lanes
+ * a figure would draw, for the window.  It does not fill lanes with
  * slices (rows.c).
  */
 #include "rules/chrome/chrome_int.h"

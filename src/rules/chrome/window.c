@@ -1,20 +1,28 @@
 /* window.c - the generic Chrome mode's window: which stretch of the trace
- * the figure shows.  Pass 1 hands it every event's extent and every
- * occurrence of --window-event; once the pass is over it fixes the window
- * from --window-event (the K-th occurrence), or --from/--to, or the
- * trace's main run of time, and pads it by --pad.  It parses the times of
- * --from and --to (tf_chrome_parse_time, rules/chrome.h).  It does not
- * choose lanes or clip slices to the window (events.c and rows.c do).
+ * the figure shows.  Pass 1 hands it every drawn event's extent, by the
+ * thread whose lane draws it, the instants of processes and of the trace,
+ * and every complete event when --window-event is given; once the pass is
+ * over it fixes the window from --window-event (the K-th occurrence; the
+ * nearest names when none matches), or --from/--to, or the main run of
+ * time of the lanes the figure draws, and pads it by --pad.  It parses the
+ * times of --from and --to (tf_chrome_parse_time, rules/chrome.h).  It
+ * does not choose lanes (lanes.c says which a figure would draw) or clip
+ * slices to the window (events.c and rows.c do).
  *
  * Clusters.  A few events on another clock (days away) must not squash the
- * default window.  Pass 1 keeps the events' extents as at most
+ * default window.  Pass 1 keeps each thread's extents as at most
  * TF_CHROME_CLUSTERS disjoint intervals, merging any two closer than a gap
- * that doubles whenever there would be more.  The default window is then
+ * that doubles whenever there would be more.  For a set of threads their
+ * clusters are gathered and bounded the same way; the window is then
  * grown from the cluster holding the most events towards its neighbours,
  * taking in each one that holds at least 1 % of the events or lies closer
  * than the span already taken; what is left out is counted (c->n_stray)
- * and reported once by build().  The origin of --from and --to is the
- * start of that window.
+ * and reported once by build().  The default window is the main run of
+ * the threads whose lanes the figure draws (so hidden lanes do not
+ * stretch it); the origin of --from and --to that of the lanes drawn by
+ * default, whatever --lanes and --hide say, or the trace's own clock
+ * origin (an export's session start).  Instants of a process or of the
+ * trace set the window only when nothing else would.
  */
 #include "rules/chrome/chrome_int.h"
 
