@@ -9,9 +9,10 @@
  * flow_out of X and B/E slices), matched into arrows between the drawn
  * lanes once build() knows them (v2 flows by id, as Perfetto links them).
  * The profiler's own records (Kineto's span and bookkeeping instants) set
- * no window and the instants are never drawn.  Both passes give GPU work to stats.c.  It does not pair B with E (the
- * loader does), place slices in rows or choose the window.  Counters (C)
- * and the other phases never reach it: the loader passes them over.
+ * no window and the instants are never drawn.  Both passes give GPU work
+ * to stats.c.  It does not pair B with E (the loader does), place slices
+ * in rows or choose the window.  Counters (C) and the other phases never
+ * reach it: the loader passes them over.
  */
 #include "rules/chrome/chrome_int.h"
 
