@@ -15,6 +15,9 @@
 #               full (in $TMPDIR: SQLite files are not committed), one step
 #               by its NVTX range, with flows and OS runtime calls; skipped
 #               without python3's sqlite3
+#   step3, step4  the same trace's two steps as paper.tex's figures: lanes as
+#               the profiler names them (a header per process), TikZ only;
+#               step4-column.svg/.png: --width 229.5pt, a LaTeX column
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -70,6 +73,24 @@ else
     echo "examples: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
 fi
 
+# paper.tex's real-trace-shaped figures: TikZ fit to the column or the
+# subfigure when the paper compiles; and the column figure as SVG and PNG.
+for n in 3 4; do
+    if "$bin" kineto_trace.json --window-event "ProfilerStep#$n" -o step$n.tex; then
+        echo "examples: step$n.tex"
+    else
+        status=1
+    fi
+done
+if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o step4-column.svg &&
+    { ! echo "$exts" | grep -q png ||
+        "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt --dpi 300 \
+            -o step4-column.png; }; then
+    echo "examples: step4-column.svg"
+else
+    status=1
+fi
+
 # The README's pictures of other tools' traces (SKIP without them).
 sh ./real.sh "$bin" || status=1
 
@@ -78,6 +99,13 @@ if [ -f paper.tex ] && command -v pdflatex >/dev/null 2>&1; then
         pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.build.log 2>&1; then
         echo "examples: paper.pdf"
         rm -f paper.aux paper.log paper.build.log
+        # The README's pictures of the paper: its pages 2 (the profiler step
+        # at \columnwidth) and 3 (two steps as a 0.48\columnwidth pair).
+        if command -v pdftoppm >/dev/null 2>&1; then
+            pdftoppm -r 110 -png -f 2 -l 2 -singlefile paper.pdf paper-page2 &&
+                pdftoppm -r 110 -png -f 3 -l 3 -singlefile paper.pdf paper-page3 &&
+                echo "examples: paper-page2.png, paper-page3.png"
+        fi
     else
         echo "examples: paper.pdf failed; see examples/paper.build.log" >&2
         status=1

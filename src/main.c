@@ -20,6 +20,7 @@
 #include "base/outfile.h"
 #include "model/figure.h"
 #include "model/trace.h"
+#include "render/plan.h"
 #include "render/render.h"
 #include "render/stats.h"
 #include "rules/chrome.h"
@@ -235,6 +236,21 @@ static bool set_group(void *ctx, const struct tf_optdef *o, const char *val, str
     return true;
 }
 
+/* --labels left|above|none|auto. */
+static bool set_labels(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    struct cli *c = ctx;
+    (void)o;
+    static const char *const names[] = {"auto", "left", "above", "none"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(val, names[i]) == 0) {
+            c->render.size.labels = (enum tf_label_place)i;
+            c->render.size.given = true;
+            return true;
+        }
+    return usage_error(d, "--labels: expected left, above, none or auto, got '%.200s'", val);
+}
+
 /* --stats or --stats=FORMAT. */
 static bool set_stats(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
@@ -421,6 +437,31 @@ static const struct tf_optdef options[] = {
      .help_list = help_formats},
     {.name = "standalone", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(render.standalone), .help = "TikZ: a complete document, not a fragment"},
+    {.name = "width", .value = TF_VAL_REQUIRED, .meta = "LEN", .record = TF_REC_VALUE,
+     .set = tf_opt_length, .field = FIELD(render.size.width_pt), .has = FIELD(render.size.given),
+     .lo = 36, .hi = 14400,
+     .help = "SVG, PDF, PNG: the figure's width, with its unit: pt, bp, in, cm, mm or px (96 "
+             "per inch); default 240bp, a paper's column (Chrome traces), 10in (pipelined "
+             "timelines). TikZ always fits \\tracefigwidth or \\linewidth"},
+    {.name = "height", .value = TF_VAL_REQUIRED, .meta = "LEN", .record = TF_REC_VALUE,
+     .set = tf_opt_length, .field = FIELD(render.size.height_pt), .has = FIELD(render.size.given),
+     .lo = 36, .hi = 14400,
+     .help = "the figure's height (default: what its lanes need, at most 1.25 x the width and "
+             "400pt); rows get thinner to fit, then fewer nesting rows and lanes are drawn"},
+    {.name = "font-size", .value = TF_VAL_REQUIRED, .meta = "PT", .record = TF_REC_VALUE,
+     .set = tf_opt_double, .field = FIELD(render.size.font_pt), .has = FIELD(render.size.given),
+     .lo = 4, .hi = 48,
+     .help = "SVG, PDF, PNG: the base text size in points (default: 8 from 224pt wide, down to "
+             "6 for narrower figures); TikZ uses the document's fonts"},
+    {.name = "label-width", .value = TF_VAL_REQUIRED, .meta = "LEN", .record = TF_REC_VALUE,
+     .set = tf_opt_length, .field = FIELD(render.size.label_w_pt),
+     .has = FIELD(render.size.given), .lo = 1, .hi = 14400,
+     .help = "the widest the lane labels left of the plot may be (default: a quarter of the "
+             "width)"},
+    {.name = "labels", .value = TF_VAL_REQUIRED, .meta = "WHERE", .record = TF_REC_VALUE,
+     .set = set_labels,
+     .help = "lane labels 'left' of the plot, 'above' their lanes, or 'none'; default auto: "
+             "left when they fit, else above"},
     {.name = "dpi", .value = TF_VAL_REQUIRED, .meta = "N", .set = tf_opt_double,
      .field = FIELD(render.dpi), .lo = 10, .hi = 2400, .help = "PNG resolution (default 200)"},
     {.name = "companion-png", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
@@ -591,6 +632,25 @@ static void free_cli(struct cli *c)
     tf_arena_fini(&c->arena);
 }
 
+/* What the layout leaves out at the size asked (lanes and nesting rows past
+ * the height budget) is a note of the figure, said once. */
+static bool plan_notes(struct cli *c, struct tf_figure *fig, struct tf_diag *d)
+{
+    bool figures = false;
+    for (size_t i = 0; i < c->n_outputs; i++)
+        figures |= c->outputs[i].backend != NULL;
+    if (!figures || !tf_plan_fits(fig, &c->render.size))
+        return true; /* the reference's layout leaves nothing out */
+    struct tf_plan plan;
+    bool ok = tf_plan_make(fig, &c->render.size, &plan);
+    if (ok && plan.note) {
+        ok = tf_figure_add_note(fig, plan.note);
+        tf_diag_warn(d, "%s: %s", tf_diag_name(c->trace_path), plan.note);
+    }
+    tf_plan_fini(&plan);
+    return ok || tf_diag_oom(d, NULL);
+}
+
 /* Stages every output, then commits them all: standard output and devices
  * first (their writes are the ones that can still fail, e.g. /dev/full),
  * then the renames of the staged files.  Nothing is replaced unless every
@@ -641,6 +701,7 @@ int main(int argc, char **argv)
         goto done;
     c.render.cmdline = c.cmdline.data;
 
+    c.rules.plot_w_pt = tf_plan_plot_width_hint(&c.render.size);
     struct tf_run run = {c.trace_path, c.breakdown_path, c.mode, &c.rules};
     if (!tf_run(&run, &trace, &fig, &d))
         goto done;
@@ -651,6 +712,8 @@ int main(int argc, char **argv)
             tf_diag_warn(&d, "--annotate: the %s mode has no summary line for this figure",
                          fig.mode ? fig.mode : "chosen");
     }
+    if (!plan_notes(&c, &fig, &d))
+        goto done;
     for (size_t i = 0; i < c.n_outputs; i++) {
         struct output *o = &c.outputs[i];
         if (!o->backend) {

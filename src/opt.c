@@ -124,6 +124,60 @@ bool tf_opt_double(void *ctx, const struct tf_optdef *o, const char *val, struct
     return true;
 }
 
+bool tf_opt_parse_length(const char *opt, const char *s, double lo, double hi, double *out,
+                         struct tf_diag *d)
+{
+    /* The canvas counts PostScript points (1/72 in: SVG's and PDF's "pt",
+     * TeX's bp); TeX's pt is 1/72.27 in, so --width 229.5pt is exactly a
+     * LaTeX \columnwidth of 229.5pt. */
+    static const struct {
+        const char *unit;
+        double pt; /* canvas points per unit */
+    } units[] = {
+        {"pt", 72.0 / 72.27},
+        {"bp", 1.0},
+        {"in", 72.0},
+        {"cm", 72.0 / 2.54},
+        {"mm", 72.0 / 25.4},
+        {"px", 72.0 / 96.0},
+    };
+    size_t n = strspn(s, "0123456789.");
+    const char *u = s + n;
+    char num[64];
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (n == 0 || n >= sizeof num || strcmp(u, units[i].unit) != 0)
+            continue;
+        memcpy(num, s, n);
+        num[n] = '\0';
+        char *end;
+        errno = 0;
+        double v = strtod(num, &end);
+        if (*end != '\0' || errno == ERANGE)
+            break;
+        v *= units[i].pt;
+        if (!(v >= lo && v <= hi))
+            return tf_diag_error(d, TF_EUSAGE, "%s: '%.200s' is outside %g..%g pt", opt, s, lo,
+                                 hi);
+        *out = v;
+        return true;
+    }
+    return tf_diag_error(d, TF_EUSAGE,
+                         "%s: expected a length such as 229.5pt, 3.3in, 8cm, 80mm or 320px "
+                         "(also bp), got '%.200s'",
+                         opt, s);
+}
+
+bool tf_opt_length(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    char opt[80];
+    if (!tf_opt_parse_length(dashed(o, opt, sizeof opt), val, o->lo, o->hi,
+                             field_of(ctx, o->field), d))
+        return false;
+    if (o->has)
+        *(bool *)field_of(ctx, o->has) = true;
+    return true;
+}
+
 bool tf_opt_string(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
     (void)d;

@@ -81,12 +81,18 @@ void tf_opt_help_item(const char *name, int name_w, const char *text);
  * [lo, hi] when lo < hi; a long long in [lo, hi]; a double in [lo, hi],
  * setting the bool at `has` when has != 0; the value itself (const char *). */
 tf_opt_setter tf_opt_flag, tf_opt_int, tf_opt_count, tf_opt_double, tf_opt_string;
+/* A length with its unit (pt as TeX has it, bp, in, cm, mm, px at 96 per
+ * inch), in canvas points (1/72 in) in [lo, hi], at `field` (double);
+ * sets the bool at `has`. */
+tf_opt_setter tf_opt_length;
 
 /* The value checks the setters use, for setters of their own: plain
  * decimal integers in +-1e9, plain decimal numbers in [lo, hi]. */
 bool tf_opt_parse_int(const char *opt, const char *s, struct tf_opt_int *out,
                       struct tf_diag *d);
 bool tf_opt_parse_double(const char *opt, const char *s, double lo, double hi, double *out,
+                         struct tf_diag *d);
+bool tf_opt_parse_length(const char *opt, const char *s, double lo, double hi, double *out,
                          struct tf_diag *d);
 
 #endif

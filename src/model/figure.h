@@ -59,9 +59,15 @@ struct tf_prop {
 
 struct tf_lane {
     const char *key;   /* short identifier for classes and data-lane ("io"), or NULL */
-    const char *label; /* shown left of the lane */
+    const char *label; /* the full label: --lanes matches it, JSON and tooltips show it */
     struct tf_id pid, tid;
     unsigned rows;     /* sub-rows, >= 1 */
+    /* The label's parts, for a layout that groups lanes under a header
+     * per process (render/plan.c); NULL when the label is one part:
+     * `group` the process ("GPU 0"), `name` the thread or stream without
+     * ids ("stream 7", "python3.8"), `id` the id that tells it from a
+     * namesake in its process ("4037"), or NULL. */
+    const char *group, *name, *id;
 };
 
 /* What colours a bar and names its style: TikZ tracefig/<key>, and a
@@ -209,6 +215,9 @@ struct tf_figure {
     bool has_legend_y;
     double legend_y;
     bool flame;
+    /* The reference script's layout (the seed modes): kept exactly while no
+     * size option is given (render/plan.h). */
+    bool reference_layout;
 
     struct tf_lane *lanes;
     size_t n_lanes, cap_lanes;

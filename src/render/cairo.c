@@ -476,10 +476,11 @@ static cairo_status_t write_buf(void *closure, const unsigned char *data, unsign
     return b->oom ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
-static bool layout(const struct tf_figure *f, struct tf_scene *s, struct tf_diag *d)
+static bool layout(const struct tf_figure *f, const struct tf_render_opts *o, struct tf_scene *s,
+                   struct tf_diag *d)
 {
     tf_scene_init(s);
-    if (!tf_layout(f, s) || s->oom)
+    if (!tf_layout_sized(f, o ? &o->size : NULL, s) || s->oom)
         return tf_diag_oom(d, "laying out the figure");
     if (!(s->width > 0.0 && s->height > 0.0 && isfinite(s->width) && isfinite(s->height)))
         return tf_diag_error(d, TF_EBADINPUT, "the figure has no size");
@@ -509,7 +510,7 @@ static bool render_pdf(const struct tf_figure *f, const struct tf_render_opts *o
 {
     (void)o;
     struct tf_scene s;
-    if (!layout(f, &s, d) || !dl_load(d)) {
+    if (!layout(f, o, &s, d) || !dl_load(d)) {
         tf_scene_fini(&s);
         return false;
     }
@@ -653,7 +654,7 @@ static bool render_png(const struct tf_figure *f, const struct tf_render_opts *o
 {
     double dpi = o && o->dpi > 0.0 ? o->dpi : 200.0;
     struct tf_scene s;
-    if (!layout(f, &s, d)) {
+    if (!layout(f, o, &s, d)) {
         tf_scene_fini(&s);
         return false;
     }

@@ -263,6 +263,82 @@ static void stats(struct tf_buf *b, const struct tf_figure *f)
     tf_buf_puts(b, "\n  }");
 }
 
+/* "layout": what the plan decided for SVG, PDF and PNG at the size asked
+ * (render/plan.h), in canvas points (1/72 in): the canvas, the base font,
+ * the plot's rectangle, the label column and where the labels go; then
+ * the rows, the lanes and nesting rows drawn, the labels as drawn, the
+ * headers, the ticks, the legend grid and the panel's place. */
+static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_size *size)
+{
+    struct tf_plan p;
+    if (!tf_plan_make(f, size, &p)) {
+        tf_plan_fini(&p);
+        return false;
+    }
+    static const char *const places[] = {"auto", "left", "above", "none"};
+    key(b, "layout");
+    tf_buf_puts(b, "{");
+    num(b, "width_pt", p.W);
+    tf_buf_puts(b, ", ");
+    num(b, "height_pt", p.H);
+    tf_buf_puts(b, ", ");
+    num(b, "font_pt", p.font);
+    tf_buf_puts(b, ", \"plot\": {");
+    num(b, "x", p.plot.x0);
+    tf_buf_puts(b, ", ");
+    num(b, "y", p.plot.y0);
+    tf_buf_puts(b, ", ");
+    num(b, "w", p.plot.x1 - p.plot.x0);
+    tf_buf_puts(b, ", ");
+    num(b, "h", p.plot.y1 - p.plot.y0);
+    tf_buf_puts(b, "}, ");
+    num(b, "label_w", p.label_w);
+    tf_buf_puts(b, ", ");
+    str(b, "labels", places[p.labels]);
+    tf_buf_puts(b, ",\n    ");
+    num(b, "row_pt", p.row_h);
+    tf_buf_printf(b, ", \"depth\": %u, \"lanes_drawn\": %zu, ", p.depth, p.n_lanes);
+    str(b, "panel", !p.panel ? NULL : p.panel_below ? "below" : "side");
+    tf_buf_printf(b, ", \"legend\": {\"cols\": %zu, \"rows\": %zu}",
+                  p.bottom_legend ? p.legend.ncol : 0, p.bottom_legend ? p.legend.nrow : 0);
+    tf_buf_puts(b, ",\n    \"lane_labels\": [");
+    for (size_t i = 0; i < p.n_lanes; i++) {
+        if (i)
+            tf_buf_puts(b, ", ");
+        if (p.lanes[i].text)
+            tf_buf_json_str(b, p.lanes[i].text);
+        else
+            tf_buf_puts(b, "null");
+    }
+    tf_buf_puts(b, "],\n    \"headers\": [");
+    for (size_t i = 0; i < p.n_headers; i++) {
+        if (i)
+            tf_buf_puts(b, ", ");
+        tf_buf_printf(b, "{\"first\": %zu, \"lanes\": %zu, ", p.headers[i].first,
+                      p.headers[i].n);
+        str(b, "text", p.headers[i].text);
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, "],\n    \"ticks\": [");
+    for (size_t i = 0, k = 0; i < p.n_ticks; i++)
+        if (p.ticks[i].drawn) {
+            if (k++)
+                tf_buf_puts(b, ", ");
+            tf_buf_json_str(b, p.ticks[i].label);
+        }
+    tf_buf_puts(b, "]}");
+    tf_plan_fini(&p);
+    return true;
+}
+
+/* Whether the JSON holds "layout": always for schema 2; for the seed modes
+ * only when a size option was given, so their default model keeps its
+ * bytes. */
+static bool has_layout(const struct tf_figure *f, const struct tf_render_opts *o)
+{
+    return !f->reference_layout || (o && o->size.given);
+}
+
 /* An identifier as the trace gave it: a number, a string, or null. */
 static void id(struct tf_buf *b, const char *k, const struct tf_id *v)
 {
@@ -331,7 +407,8 @@ static void head(const struct tf_figure *f, struct tf_buf *b, const char *schema
     num(b, k1, f->window_end);
 }
 
-static void render_v2(const struct tf_figure *f, struct tf_buf *b)
+static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
+                      struct tf_buf *b)
 {
     head(f, b, f->schema, f->clock_unit ? f->clock_unit : "us");
     tf_buf_puts(b, "},\n  ");
@@ -415,19 +492,21 @@ static void render_v2(const struct tf_figure *f, struct tf_buf *b)
     tf_buf_puts(b, ",\n  ");
     strings(b, "notes", f->notes, f->n_notes);
     tf_buf_puts(b, ",\n  ");
+    if (has_layout(f, o)) {
+        if (!layout(b, f, o ? &o->size : NULL))
+            return false;
+        tf_buf_puts(b, ",\n  ");
+    }
     stats(b, f);
     tf_buf_puts(b, "\n}\n");
+    return true;
 }
 
 static bool render_json(const struct tf_figure *f, const struct tf_render_opts *o,
                         struct tf_buf *b, struct tf_diag *d)
 {
-    (void)o;
-    (void)d;
-    if (f->schema && strcmp(f->schema, "tracefig-figure-2") == 0) {
-        render_v2(f, b);
-        return true;
-    }
+    if (f->schema && strcmp(f->schema, "tracefig-figure-2") == 0)
+        return render_v2(f, o, b) || tf_diag_oom(d, "json");
     head(f, b, f->schema ? f->schema : "tracefig-figure-1", f->clock_unit ? f->clock_unit : "ms");
     tf_buf_puts(b, "},\n  \"lanes\": [");
     for (size_t i = 0; i < f->n_lanes; i++) {
@@ -452,6 +531,11 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
         tf_buf_num(b, f->axis.ticks[i], dec > DEC ? dec : DEC);
     }
     tf_buf_puts(b, "],\n  ");
+    if (has_layout(f, o)) {
+        if (!layout(b, f, o ? &o->size : NULL))
+            return tf_diag_oom(d, "json");
+        tf_buf_puts(b, ",\n  ");
+    }
     stats(b, f);
     tf_buf_puts(b, "\n}\n");
     return true;

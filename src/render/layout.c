@@ -1,48 +1,25 @@
-/* layout.c - figure model -> scene of primitives in points; see layout.h.
+/* layout.c - figure model + plan -> scene of primitives in points; see
+ * layout.h.
  *
  * IMPLEMENTATION NOTES
  *
- * What it does: decides where everything goes.  It measures text with the
- * built-in DejaVu Sans Bold table (metrics.h), maps data units (ms, %) to
- * points, draws bar outlines with tf_bar_outline() (the reference's zigzag
- * geometry), and places ticks, labels and legends so that no text leaves
- * the canvas and no two text boxes overlap.  What it does not do: decide
- * WHAT is drawn (the rules did that: figure.h), or write any output format.
+ * What it does: places what the plan (plan.h) decided: the canvas, the
+ * plot rectangle, each lane's rows and label, the headers, the ticks, the
+ * legend grid, the side panel's box, the annotation's lines.  It maps data
+ * units (ms, %) to points, draws bar outlines with tf_bar_outline() (the
+ * reference's zigzag geometry), and fits in-bar names into their bars.
+ * What it does not do: decide WHAT is drawn (the rules did that: figure.h),
+ * decide where anything goes (plan.c), or write any output format.
  *
- * Canvas (points, y down).  The size the model asks for (width_pt x
- * height_pt: the mode chooses it), grown only when the lanes would get
- * thinner than MIN_LANE_PT per row.
- *
- * Vertical stack, top to bottom:
- *     TOP margin | plot (lanes, touching) | tick labels | axis title |
- *     legend row (bottom legend only) | annotation (--annotate only) |
- *     BOTTOM margin
- * The annotation (the statistics' one-line summary) is a row of its own
- * that grows the canvas by its height, so nothing above it moves and
- * nothing overlaps it.
- * The legend row is legend_y x the plot height (--legend_y; default 0.16,
- * clamped to 0.10 .. 2), but never less than the legend box needs, so the
- * legend cannot cover the axis label; the legend is centred in its row.
- * When a large --legend_y would leave under MIN_LANE_PT per lane, the
- * canvas grows instead.
- *
- * Lanes share the plot height in proportion to their rows (sub-rows for
- * nesting); a bar fills its row.
- *
- * Horizontal: the left margin fits the widest lane label (the reference
- * cut "GPU Stream 1" at the edge).  With a side panel, the width right of
- * the margin splits 1.75 : 1.05 (timeline : panel) around a gap of 6 % of
- * their sum, widened when the facing tick labels need it.
- *
- * Every text is bold (the reference sets font.weight bold).  A baseline
- * is placed so that the ascent+descent box is centred where the reference
- * centres text (va="center").  In-bar labels that do not fit inside their
- * bar at 8.5 pt shrink to 7.5 or 6.5 pt; when they still do not fit, or
- * would touch a previous label, they are left out (the bar's tooltip still
- * names it).  Tick labels that would touch are thinned.
+ * In-bar labels that do not fit inside their bar at the plan's in-bar size
+ * shrink (to 7.5 and 6.5 pt in the reference's layout, to 5 pt in a fit
+ * one); when they still do not fit, or would touch a previous label, they
+ * are left out (the bar's tooltip still names it).  Bars of lanes or rows
+ * the plan leaves out (the height budget) are not drawn.
  *
  * Draw order follows the reference's z-order: grid, bars (+ labels), spines,
- * tick labels, axis labels, legend; then the panel in the same order.
+ * lane labels and headers, tick labels, axis labels, legend; then the panel
+ * in the same order.
  */
 #include "render/layout.h"
 
@@ -55,37 +32,13 @@
 #include "base/escape.h"
 #include "base/num.h"
 #include "render/metrics.h"
+#include "render/plan.h"
 
-/* Text sizes and bar edges, points (the reference's seaborn "paper"
- * context at font_scale 1.3: ticks 11.44, axis labels 12.48). */
+/* Bar edges, points. */
 #define TF_BAR_EDGE_PT 0.6
-#define TF_BAR_ANNOT_PT 8.5
-#define TF_LEGEND_PT 9.0
-#define TF_TICK_PT 11.44
-#define TF_LABEL_PT 12.48
-
-/* Flame charts (figure.flame). */
 #define FLAME_EDGE_PT 0.3
 #define MIN_BAR_PT 0.6
-
-/* Geometry, points. */
-#define DEFAULT_W 720.0 /* a model without a size: 10 x 3 in */
-#define DEFAULT_H 216.0
-#define MIN_LANE_PT 14.0
-#define MARGIN 6.0         /* canvas edge to any text */
-#define TOP 14.0
-#define BOTTOM 8.0
-#define LANE_LABEL_PAD 6.0  /* lane label end to the plot */
-#define TICK_LABEL_PAD 4.0  /* axis to tick label box */
-#define AXIS_LABEL_PAD 6.0  /* tick label box to axis label box */
-#define RIGHT_MIN 14.4      /* the reference's right=0.98 */
-#define PANEL_GAP_FRAC 0.06 /* gridspec wspace 0.12 of the mean width */
-#define LEGEND_ROW_DEFAULT 0.16
-#define LEGEND_ROW_MIN 0.10
-#define LEGEND_ROW_MAX 2.0
-#define TEXT_GAP 2.0        /* min gap between neighbouring text boxes */
-#define ANNOT_GAP 4.0       /* legend row (or axis title) to the annotation box */
-#define TF_ANNOT_PT TF_LEGEND_PT
+#define TEXT_GAP 2.0 /* min gap between neighbouring text boxes */
 
 /* Colours beyond figure.h's palette (seaborn whitegrid, paper context). */
 #define C_TEXT 0x262626u   /* axis labels, legend text: ".15" */
@@ -106,8 +59,6 @@
 #define LEG_PAD 0.4
 #define LEG_HANDLE_H 0.7
 #define LEG_TEXTPAD 0.8
-#define LEG_BOTTOM_HANDLE 1.6
-#define LEG_BOTTOM_COLSPACE 1.2
 #define LEG_PANEL_HANDLE 1.2
 #define LEG_PANEL_LABELSPACE 0.35
 #define LEG_PANEL_AXESPAD 0.4
@@ -123,31 +74,28 @@ struct box {
 
 struct lay {
     const struct tf_figure *f;
+    const struct tf_plan *P;
     struct tf_scene *s;
     double W, H;
     double pl, pr, pt, pb; /* timeline plot rectangle */
     double span;           /* axis units across pl..pr */
     double row_h;          /* height of one lane row */
-    double *rows_above;    /* per lane: rows of the lanes above it (heap) */
-    bool panel;
-    double ql, qr;         /* side panel x extent (same pt..pb) */
-    double legend_row_y;   /* top of the bottom legend row */
-    double legend_row_h;
+    double ql, qr, qt, qb; /* the side panel's plot */
     struct box *inbar; /* in-bar labels placed so far (heap) */
     size_t n_inbar, cap_inbar;
 };
 
 /* --- primitives ---------------------------------------------------------- */
 
-static double text_h(double size)
+static double text_h(const struct lay *L, double size)
 {
-    return tf_text_ascent(size, true) + tf_text_descent(size, true);
+    return tf_text_ascent(size, L->P->bold) + tf_text_descent(size, L->P->bold);
 }
 
 /* Text enters the scene clean (tf_xml_clean, then tab/LF/CR as spaces) and
  * is measured as it will be drawn. */
-static void put_text(struct lay *L, const char *raw, double x, double baseline, double size,
-                     enum tf_anchor anchor, uint32_t color, const char *cls)
+static void put_text_w(struct lay *L, const char *raw, double x, double baseline, double size,
+                       bool bold, enum tf_anchor anchor, uint32_t color, const char *cls)
 {
     char *str = tf_xml_clean(raw);
     if (!str) {
@@ -162,14 +110,21 @@ static void put_text(struct lay *L, const char *raw, double x, double baseline, 
         .x = x,
         .y = baseline,
         .size = size,
-        .bold = true,
+        .bold = bold,
         .anchor = anchor,
         .color = color,
-        .width = tf_text_width(str, size, true),
+        .width = tf_text_width(str, size, bold),
         .cls = cls,
     };
     tf_scene_text(L->s, &t);
     free(str);
+}
+
+/* Text in the plan's weight. */
+static void put_text(struct lay *L, const char *raw, double x, double baseline, double size,
+                     enum tf_anchor anchor, uint32_t color, const char *cls)
+{
+    put_text_w(L, raw, x, baseline, size, L->P->bold, anchor, color, cls);
 }
 
 static void put_line(struct lay *L, double x0, double y0, double x1, double y1, uint32_t color,
@@ -267,68 +222,9 @@ static double clampd(double v, double lo, double hi)
 /* Centre x for a text of width w so it stays inside the canvas margins. */
 static double keep_inside(const struct lay *L, double cx, double w)
 {
-    double lo = MARGIN + w / 2, hi = L->W - MARGIN - w / 2;
+    double m = L->P->margin;
+    double lo = m + w / 2, hi = L->W - m - w / 2;
     return lo > hi ? L->W / 2 : clampd(cx, lo, hi);
-}
-
-/* --- measurements --------------------------------------------------------- */
-
-static double widest_tick_label(const struct tf_figure *f)
-{
-    double w = 0;
-    for (size_t i = 0; i < f->axis.n_ticks; i++)
-        w = fmax(w, tf_text_width(f->axis.labels[i], TF_TICK_PT, true));
-    return w;
-}
-
-struct legend_dims {
-    size_t ncol, nrow;
-    double *col_w; /* ncol widths (heap; legend_dims_fini) */
-    double w, h, pad, row_h, handle_w, handle_h, textpad, colspace;
-};
-
-static void legend_dims_fini(struct legend_dims *d)
-{
-    free(d->col_w);
-    d->col_w = NULL;
-}
-
-/* The bottom legend as one row when it fits in `avail`, else in as few
- * rows as fit; columns as wide as their widest entry.  False when out of
- * memory. */
-static bool bottom_legend_dims(const struct tf_figure *f, double avail, struct legend_dims *d)
-{
-    const double fs = TF_LEGEND_PT;
-    memset(d, 0, sizeof *d);
-    d->col_w = calloc(f->n_legend ? f->n_legend : 1, sizeof *d->col_w);
-    if (!d->col_w)
-        return false;
-    d->pad = LEG_PAD * fs;
-    d->row_h = text_h(fs);
-    d->handle_w = LEG_BOTTOM_HANDLE * fs;
-    d->handle_h = LEG_HANDLE_H * fs;
-    d->textpad = LEG_TEXTPAD * fs;
-    d->colspace = LEG_BOTTOM_COLSPACE * fs;
-    size_t n = f->n_legend;
-    for (size_t ncol = n; ncol >= 1; ncol--) {
-        double w = 2 * d->pad + (double)(ncol - 1) * d->colspace;
-        for (size_t c = 0; c < ncol; c++) {
-            double cw = 0;
-            for (size_t i = c; i < n; i += ncol)
-                cw = fmax(cw, d->handle_w + d->textpad +
-                                  tf_text_width(f->legend[i].label, fs, true));
-            d->col_w[c] = cw;
-            w += cw;
-        }
-        d->ncol = ncol;
-        d->nrow = (n + ncol - 1) / ncol;
-        d->w = w;
-        if (w <= avail)
-            break;
-    }
-    double spacing = LEG_PANEL_LABELSPACE * fs;
-    d->h = 2 * d->pad + (double)d->nrow * d->row_h + (double)(d->nrow - 1) * spacing;
-    return true;
 }
 
 /* --- the timeline ---------------------------------------------------------- */
@@ -344,20 +240,21 @@ static bool box_overlaps(const struct box *a, const struct box *b)
            b->y0 < a->y1;
 }
 
-static unsigned lane_rows(const struct tf_lane *ln)
-{
-    return ln->rows ? ln->rows : 1;
-}
-
-/* The vertical centre of a lane, and the top of one of its rows. */
+/* The vertical centre of a lane's rows, and the top of one of its rows. */
 static double lane_mid(const struct lay *L, size_t i)
 {
-    return L->pt + (L->rows_above[i] + (double)lane_rows(&L->f->lanes[i]) / 2) * L->row_h;
+    return L->P->lanes[i].top + (double)L->P->lanes[i].rows / 2 * L->row_h;
 }
 
 static double row_top(const struct lay *L, size_t lane, unsigned row)
 {
-    return L->pt + (L->rows_above[lane] + (double)row) * L->row_h;
+    return L->P->lanes[lane].top + (double)row * L->row_h;
+}
+
+/* Whether the plan draws this row of this lane. */
+static bool drawn(const struct lay *L, size_t lane, unsigned row)
+{
+    return lane < L->P->n_lanes && row < L->P->lanes[lane].rows;
 }
 
 /* A CSS class name: letters, digits, '-' and '_', not starting with a
@@ -378,11 +275,11 @@ static void lane_grid(struct lay *L)
     const struct tf_figure *f = L->f;
     /* Horizontal grid through lane centres (seaborn whitegrid), solid; in
      * a flame chart, lines between the lanes instead. */
-    for (size_t i = 0; i < f->n_lanes; i++) {
+    for (size_t i = 0; i < L->P->n_lanes; i++) {
         if (f->flame) {
             if (i == 0)
                 continue;
-            double y = row_top(L, i, 0);
+            double y = L->P->lanes[i].band;
             put_line(L, L->pl, y, L->pr, y, C_SPINE, 1.0, HGRID_W, NULL, 0, "hgrid");
             continue;
         }
@@ -392,29 +289,33 @@ static void lane_grid(struct lay *L)
     /* Vertical grid at the x ticks: grey, 0.3, dashed (matplotlib's dash
      * pattern 3.7/1.6 scaled by the 0.8 pt width). */
     static const double dash[2] = {2.96, 1.28};
-    for (size_t i = 0; i < f->axis.n_ticks; i++) {
-        double x = xpt(L, f->axis.ticks[i]);
+    for (size_t i = 0; i < L->P->n_ticks; i++) {
+        double x = L->P->ticks[i].x;
         put_line(L, x, L->pt, x, L->pb, C_GRID, 0.3, GRID_W, dash, 2, "grid");
     }
 }
 
 static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x1, double yc)
 {
-    /* The reference's 8.5 pt when it fits, else a little smaller, else none. */
-    static const double sizes[] = {TF_BAR_ANNOT_PT, 7.5, 6.5};
+    /* The plan's size when it fits (the reference's 8.5 pt), else a little
+     * smaller, else none; never taller than the row. */
+    const struct tf_plan *P = L->P;
+    double sizes[3] = {P->f_inbar, 7.5, 6.5};
+    if (P->fit)
+        sizes[1] = sizes[2] = fmax(5.0, P->f_inbar * 0.85);
     double inset = (b->clip_left || b->clip_right) ? 2.0 : 1.0;
     double size = 0, w = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && size == 0; i++) {
-        w = tf_text_width(b->label, sizes[i], true);
-        if (w <= x1 - x0 - 2 * inset)
+        w = tf_text_width(b->label, sizes[i], P->bold);
+        if (w <= x1 - x0 - 2 * inset && (!P->fit || text_h(L, sizes[i]) <= L->row_h))
             size = sizes[i];
     }
     if (size == 0)
         return; /* does not fit inside its bar */
     double cx = (x0 + x1) / 2;
-    double base = tf_text_center_baseline(yc, size, true);
-    struct box bx = {cx - w / 2, base - tf_text_ascent(size, true), cx + w / 2,
-                     base + tf_text_descent(size, true)};
+    double base = tf_text_center_baseline(yc, size, P->bold);
+    struct box bx = {cx - w / 2, base - tf_text_ascent(size, P->bold), cx + w / 2,
+                     base + tf_text_descent(size, P->bold)};
     /* Labels sit inside their bars, so only labels of overlapping bars can
      * collide; a figure of thousands of bars checks the recent ones. */
     size_t from = L->n_inbar > 512 ? L->n_inbar - 64 : 0;
@@ -482,7 +383,10 @@ static void bars(struct lay *L)
         if (b->lane >= f->n_lanes)
             continue;
         const struct tf_lane *ln = &f->lanes[b->lane];
-        double top = row_top(L, b->lane, b->row < lane_rows(ln) ? b->row : 0);
+        unsigned row = b->row < (ln->rows ? ln->rows : 1) ? b->row : 0;
+        if (!drawn(L, b->lane, row))
+            continue;
+        double top = row_top(L, b->lane, row);
         double bottom = top + L->row_h;
         size_t n = tf_bar_outline(f, b, bottom, top, xs, ys);
         for (size_t k = 0; k < n; k++)
@@ -552,7 +456,8 @@ static void arrows(struct lay *L)
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "arrows"});
     for (size_t i = 0; i < f->n_arrows; i++) {
         const struct tf_arrow *a = &f->arrows[i];
-        if (a->lane0 >= f->n_lanes || a->lane1 >= f->n_lanes)
+        if (a->lane0 >= f->n_lanes || a->lane1 >= f->n_lanes || !drawn(L, a->lane0, a->row0) ||
+            !drawn(L, a->lane1, a->row1))
             continue;
         double x0 = xpt(L, a->x0), x1 = xpt(L, a->x1);
         double y0 = row_top(L, a->lane0, a->row0) + L->row_h / 2;
@@ -581,13 +486,13 @@ static void arrows(struct lay *L)
 
 /* Tick labels centred under x positions; a label that would touch the
  * previous one is skipped. */
-static void tick_labels(struct lay *L, const double *xs, const char *const *labels, size_t n)
+static void tick_labels(struct lay *L, const double *xs, const char *const *labels, size_t n,
+                        double base)
 {
-    const double size = TF_TICK_PT;
-    double base = L->pb + TICK_LABEL_PAD + tf_text_ascent(size, true);
+    const double size = L->P->f_tick;
     double last_end = -1e300;
     for (size_t i = 0; i < n; i++) {
-        double w = tf_text_width(labels[i], size, true);
+        double w = tf_text_width(labels[i], size, L->P->bold);
         double cx = keep_inside(L, xs[i], w);
         if (cx - w / 2 < last_end + 2 * TEXT_GAP)
             continue;
@@ -596,18 +501,40 @@ static void tick_labels(struct lay *L, const double *xs, const char *const *labe
     }
 }
 
-static double axis_label_baseline(const struct lay *L)
+static void axis_label(struct lay *L, const char *str, double x0, double x1, double base)
 {
-    return L->pb + TICK_LABEL_PAD + text_h(TF_TICK_PT) + AXIS_LABEL_PAD +
-           tf_text_ascent(TF_LABEL_PT, true);
+    double size = L->P->f_axis;
+    double w = tf_text_width(str, size, L->P->bold);
+    double cx = keep_inside(L, (x0 + x1) / 2, w);
+    put_text(L, str, cx, base, size, TF_ANCHOR_MIDDLE, C_TEXT, "label");
 }
 
-static void axis_label(struct lay *L, const char *str, double x0, double x1)
+/* Lane labels (right-aligned before the plot, or above their lanes, with
+ * the full label as their tooltip where it was shortened) and the
+ * process headers. */
+static void lane_labels(struct lay *L)
 {
-    double w = tf_text_width(str, TF_LABEL_PT, true);
-    double cx = keep_inside(L, (x0 + x1) / 2, w);
-    put_text(L, str, cx, axis_label_baseline(L), TF_LABEL_PT, TF_ANCHOR_MIDDLE, C_TEXT,
-             "label");
+    const struct tf_plan *P = L->P;
+    if (P->labels == TF_LABELS_NONE)
+        return;
+    bool above = P->labels == TF_LABELS_ABOVE;
+    for (size_t i = 0; i < P->n_headers; i++) {
+        const struct tf_plan_header *h = &P->headers[i];
+        put_text_w(L, h->text, above ? L->pl + 1 : P->margin, h->y, P->f_header, true,
+                   TF_ANCHOR_START, TF_COLOR_BLACK, "header");
+    }
+    for (size_t i = 0; i < P->n_lanes; i++) {
+        const struct tf_plan_lane *pl = &P->lanes[i];
+        if (!pl->text)
+            continue;
+        bool cut = pl->tip && strcmp(pl->tip, pl->text) != 0;
+        if (cut)
+            tf_scene_group_begin(L->s, &(struct tf_group){.cls = "lane-label", .title = pl->tip});
+        put_text(L, pl->text, pl->label_x, pl->label_y, P->f_lane,
+                 above ? TF_ANCHOR_START : TF_ANCHOR_END, TF_COLOR_BLACK, "tick");
+        if (cut)
+            tf_scene_group_end(L->s);
+    }
 }
 
 static void timeline(struct lay *L)
@@ -620,76 +547,60 @@ static void timeline(struct lay *L)
     /* Spines: left and bottom (top and right are hidden). */
     put_line(L, L->pl, L->pt, L->pl, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
     put_line(L, L->pl, L->pb, L->pr, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
-    /* Lane labels, right-aligned before the plot. */
-    for (size_t i = 0; i < f->n_lanes; i++) {
-        double yc = lane_mid(L, i);
-        put_text(L, f->lanes[i].label, L->pl - LANE_LABEL_PAD,
-                 tf_text_center_baseline(yc, TF_TICK_PT, true), TF_TICK_PT, TF_ANCHOR_END,
-                 TF_COLOR_BLACK, "tick");
+    lane_labels(L);
+    const struct tf_plan *P = L->P;
+    for (size_t i = 0; i < P->n_ticks; i++) {
+        const struct tf_plan_tick *t = &P->ticks[i];
+        if (!t->drawn)
+            continue;
+        double w = tf_text_width(t->label, P->f_tick, P->bold);
+        put_text(L, t->label, keep_inside(L, t->x, w), P->tick_base, P->f_tick,
+                 TF_ANCHOR_MIDDLE, TF_COLOR_BLACK, "tick");
     }
-    double *xs = malloc((f->axis.n_ticks ? f->axis.n_ticks : 1) * sizeof *xs);
-    if (!xs) {
-        L->s->oom = true;
-    } else {
-        for (size_t i = 0; i < f->axis.n_ticks; i++)
-            xs[i] = xpt(L, f->axis.ticks[i]);
-        tick_labels(L, xs, f->axis.labels, f->axis.n_ticks);
-        free(xs);
-    }
-    axis_label(L, f->axis.title ? f->axis.title : "", L->pl, L->pr);
+    axis_label(L, f->axis.title ? f->axis.title : "", L->pl, L->pr, P->axis_base);
     tf_scene_group_end(L->s);
 }
 
 static void bottom_legend(struct lay *L)
 {
     const struct tf_figure *f = L->f;
-    if (f->n_legend == 0)
+    const struct tf_plan_legend *d = &L->P->legend;
+    if (f->n_legend == 0 || !L->P->bottom_legend)
         return;
-    const double fs = TF_LEGEND_PT;
-    struct legend_dims d;
-    if (!bottom_legend_dims(f, L->W - 2 * MARGIN, &d)) {
-        L->s->oom = true;
-        return;
-    }
-    double cx = (L->pl + L->pr) / 2;
-    double x0 = clampd(cx - d.w / 2, MARGIN, fmax(MARGIN, L->W - MARGIN - d.w));
-    double y0 = L->legend_row_y + (L->legend_row_h - d.h) / 2;
+    const double fs = d->size;
+    double x0 = d->x0, y0 = d->y0;
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "legend"});
-    put_frame(L, x0, y0, x0 + d.w, y0 + d.h, 0.2 * fs);
-    double spacing = LEG_PANEL_LABELSPACE * fs;
+    put_frame(L, x0, y0, x0 + d->w, y0 + d->h, 0.2 * fs);
     for (size_t i = 0; i < f->n_legend; i++) {
-        size_t row = i / d.ncol, col = i % d.ncol;
-        double ex = x0 + d.pad;
+        size_t row = i / d->ncol, col = i % d->ncol;
+        double ex = x0 + d->pad;
         for (size_t c = 0; c < col; c++)
-            ex += d.col_w[c] + d.colspace;
-        double ey = y0 + d.pad + (double)row * (d.row_h + spacing);
-        double yc = ey + d.row_h / 2;
-        put_rect(L, ex, yc - d.handle_h / 2, ex + d.handle_w, yc + d.handle_h / 2,
+            ex += d->col_w[c] + d->colspace;
+        double ey = y0 + d->pad + (double)row * (d->row_h + d->spacing);
+        double yc = ey + d->row_h / 2;
+        put_rect(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2,
                  f->cats[f->legend[i].cat].color, TF_BAR_EDGE_PT, "swatch");
-        put_text(L, f->legend[i].label, ex + d.handle_w + d.textpad,
-                 tf_text_center_baseline(yc, fs, true), fs, TF_ANCHOR_START, C_TEXT,
+        put_text(L, d->text[i], ex + d->handle_w + d->textpad,
+                 tf_text_center_baseline(yc, fs, L->P->bold), fs, TF_ANCHOR_START, C_TEXT,
                  "legend-text");
     }
     tf_scene_group_end(L->s);
-    legend_dims_fini(&d);
 }
 
-/* The statistics' summary line, centred under the timeline as far as the
- * canvas allows, in the row that starts at y0; a line wider than the
- * canvas is set smaller (its row keeps its height). */
-static void annotation(struct lay *L, double y0)
+/* The statistics' summary: the plan's lines, each centred under the
+ * timeline as far as the canvas allows. */
+static void annotation(struct lay *L)
 {
-    const char *str = L->f->stats.summary;
-    double size = TF_ANNOT_PT;
-    double w = tf_text_width(str, size, true), avail = L->W - 2 * MARGIN;
-    if (w > avail && w > 0) {
-        size *= avail / w;
-        w = tf_text_width(str, size, true);
-    }
-    double cx = keep_inside(L, (L->pl + L->pr) / 2, w);
+    const struct tf_plan *P = L->P;
+    double size = P->annot_size, lead = P->fit ? P->f_note : size;
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "annotation"});
-    put_text(L, str, cx, y0 + tf_text_ascent(TF_ANNOT_PT, true), size, TF_ANCHOR_MIDDLE, C_TEXT,
-             "label");
+    for (size_t i = 0; i < P->n_annot; i++) {
+        double w = tf_text_width(P->annot[i], size, P->bold);
+        double cx = keep_inside(L, (L->pl + L->pr) / 2, w);
+        double top = P->annot_y + (double)i * text_h(L, lead);
+        put_text(L, P->annot[i], cx, top + tf_text_ascent(lead, P->bold), size,
+                 TF_ANCHOR_MIDDLE, C_TEXT, "label");
+    }
     tf_scene_group_end(L->s);
 }
 
@@ -703,8 +614,10 @@ static double qpt(const struct lay *L, double pct)
 static void panel(struct lay *L)
 {
     const struct tf_panel *bd = &L->f->panel;
-    const double fs = TF_LEGEND_PT;
-    double ph = L->pb - L->pt;
+    const struct tf_plan *P = L->P;
+    const double fs = P->f_legend;
+    const bool bold = P->bold;
+    double ph = L->qb - L->qt;
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "breakdown"});
     const char *title = bd->title ? bd->title : "";
 
@@ -712,32 +625,34 @@ static void panel(struct lay *L)
     static const double dot[2] = {0.8, 1.32};
     for (int p = 5; p < 100; p += 5)
         if (p % 25)
-            put_line(L, qpt(L, p), L->pt, qpt(L, p), L->pb, C_GRID, 0.15, GRID_W, dot, 2,
+            put_line(L, qpt(L, p), L->qt, qpt(L, p), L->qb, C_GRID, 0.15, GRID_W, dot, 2,
                      "grid");
     for (int p = 0; p <= 100; p += 25)
-        put_line(L, qpt(L, p), L->pt, qpt(L, p), L->pb, C_GRID, 0.3, PANEL_MAJOR_W, NULL, 0,
+        put_line(L, qpt(L, p), L->qt, qpt(L, p), L->qb, C_GRID, 0.3, PANEL_MAJOR_W, NULL, 0,
                  "grid");
 
     /* The legend's size first: the bar must stay below it. */
-    double pad = LEG_PAD * fs, row_h = text_h(fs), sp = LEG_PANEL_LABELSPACE * fs;
-    double hw = LEG_PANEL_HANDLE * fs, hh = LEG_HANDLE_H * fs, tp = LEG_TEXTPAD * fs;
+    double pad = LEG_PAD * fs, row_h = text_h(L, fs), sp = LEG_PANEL_LABELSPACE * fs;
+    double hw = LEG_PANEL_HANDLE * fs, hh = LEG_HANDLE_H * fs;
+    double tp = (P->fit ? 0.4 : LEG_TEXTPAD) * fs;
     double title_w = tf_text_width(title, fs, true);
     double body_w = 0;
     for (size_t i = 0; i < bd->n_slices; i++)
-        body_w = fmax(body_w, hw + tp + tf_text_width(bd->slices[i].label, fs, true));
+        body_w = fmax(body_w, hw + tp + tf_text_width(bd->slices[i].label, fs, bold));
     double lw = 2 * pad + fmax(title_w, body_w);
     double lh = 2 * pad + row_h + (double)bd->n_slices * (row_h + sp);
-    double ly0 = L->pt + LEG_PANEL_AXESPAD * fs;
-    double lx0 = clampd((L->ql + L->qr) / 2 - lw / 2, MARGIN, fmax(MARGIN, L->W - MARGIN - lw));
+    double ly0 = L->qt + (P->fit ? 0.3 : LEG_PANEL_AXESPAD) * fs;
+    double m = P->margin;
+    double lx0 = clampd((L->ql + L->qr) / 2 - lw / 2, m, fmax(m, L->W - m - lw));
 
     /* The stacked bar: the reference's proportions, lifted below the
      * legend when the panel is short. */
     double bar_h = PANEL_BAR_H / PANEL_YMAX * ph;
-    double yc = L->pb - PANEL_BAR_Y / PANEL_YMAX * ph;
-    double room_top = ly0 + lh + 4.0;
+    double yc = L->qb - PANEL_BAR_Y / PANEL_YMAX * ph;
+    double room_top = ly0 + lh + (P->fit ? 0.25 * fs : 4.0);
     if (bd->n_slices && yc - bar_h / 2 < room_top) {
-        double bot = yc + bar_h / 2;
-        bar_h = fmax(text_h(TF_BAR_ANNOT_PT) + 2, bot - room_top);
+        double bot = P->fit ? L->qb - 0.25 * fs : yc + bar_h / 2;
+        bar_h = fmax(text_h(L, P->f_inbar) + 2, bot - room_top);
         yc = bot - bar_h / 2;
     }
     double left = 0;
@@ -753,10 +668,10 @@ static void panel(struct lay *L)
         tf_scene_group_begin(L->s, &g);
         put_rect(L, x0, yc - bar_h / 2, x1, yc + bar_h / 2, s->color, PANEL_EDGE_W, NULL);
         if (s->text) {
-            double w = tf_text_width(s->text, TF_BAR_ANNOT_PT, true);
+            double w = tf_text_width(s->text, P->f_inbar, bold);
             if (w <= x1 - x0 - 1.0)
                 put_text(L, s->text, (x0 + x1) / 2,
-                         tf_text_center_baseline(yc, TF_BAR_ANNOT_PT, true), TF_BAR_ANNOT_PT,
+                         tf_text_center_baseline(yc, P->f_inbar, bold), P->f_inbar,
                          TF_ANCHOR_MIDDLE, s->text_color, "inbar");
         }
         tf_scene_group_end(L->s);
@@ -764,25 +679,25 @@ static void panel(struct lay *L)
     }
 
     /* Spines: top and bottom. */
-    put_line(L, L->ql, L->pt, L->qr, L->pt, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
-    put_line(L, L->ql, L->pb, L->qr, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+    put_line(L, L->ql, L->qt, L->qr, L->qt, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+    put_line(L, L->ql, L->qb, L->qr, L->qb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
 
     static const double major[5] = {0, 25, 50, 75, 100};
     static const char *const major_labels[5] = {"0", "25", "50", "75", "100"};
     double xs[5];
     for (int i = 0; i < 5; i++)
         xs[i] = qpt(L, major[i]);
-    tick_labels(L, xs, major_labels, 5);
-    axis_label(L, bd->axis_title ? bd->axis_title : "", L->ql, L->qr);
+    tick_labels(L, xs, major_labels, 5, P->ptick_base);
+    axis_label(L, bd->axis_title ? bd->axis_title : "", L->ql, L->qr, P->paxis_base);
 
     /* The legend, under its title in bold, underlined. */
     if (bd->n_slices) {
         tf_scene_group_begin(L->s, &(struct tf_group){.cls = "legend"});
         put_frame(L, lx0, ly0, lx0 + lw, ly0 + lh, 0.2 * fs);
         double tcx = lx0 + lw / 2;
-        double tbase = tf_text_center_baseline(ly0 + pad + row_h / 2, fs, true);
-        put_text(L, title, tcx, tbase, fs, TF_ANCHOR_MIDDLE, C_TEXT, "legend-title");
-        double uy = tbase + tf_text_descent(fs, true) * 0.55;
+        double tbase = tf_text_center_baseline(ly0 + pad + row_h / 2, fs, bold);
+        put_text_w(L, title, tcx, tbase, fs, true, TF_ANCHOR_MIDDLE, C_TEXT, "legend-title");
+        double uy = tbase + tf_text_descent(fs, bold) * 0.55;
         put_line(L, tcx - title_w / 2, uy, tcx + title_w / 2, uy, C_TEXT, 1.0, UNDERLINE_W,
                  NULL, 0, "underline");
         double bx = lx0 + pad + (lw - 2 * pad - body_w) / 2;
@@ -791,7 +706,7 @@ static void panel(struct lay *L)
             double cy = ey + row_h / 2;
             put_rect(L, bx, cy - hh / 2, bx + hw, cy + hh / 2, bd->slices[i].color,
                      TF_BAR_EDGE_PT, "swatch");
-            put_text(L, bd->slices[i].label, bx + hw + tp, tf_text_center_baseline(cy, fs, true),
+            put_text(L, bd->slices[i].label, bx + hw + tp, tf_text_center_baseline(cy, fs, bold),
                      fs, TF_ANCHOR_START, C_TEXT, "legend-text");
         }
         tf_scene_group_end(L->s);
@@ -801,101 +716,51 @@ static void panel(struct lay *L)
 
 /* --- the whole figure ------------------------------------------------------- */
 
-bool tf_layout(const struct tf_figure *f, struct tf_scene *out)
+bool tf_layout_plan(const struct tf_figure *f, const struct tf_plan *P, struct tf_scene *out)
 {
     struct lay L0;
     struct lay *L = &L0;
     memset(L, 0, sizeof *L);
     L->f = f;
+    L->P = P;
     L->s = out;
     L->span = f->x_span;
     if (!(L->span > 0))
         L->span = 1.0;
-    L->panel = f->has_panel;
-    unsigned n_rows = tf_figure_rows(f);
-    L->rows_above = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *L->rows_above);
-    if (!L->rows_above)
-        return false;
-    double rows = 0;
-    for (size_t i = 0; i < f->n_lanes; i++) {
-        L->rows_above[i] = rows;
-        rows += lane_rows(&f->lanes[i]);
-    }
-
-    L->W = f->width_pt > 0 ? f->width_pt : DEFAULT_W;
-    L->H = f->height_pt > 0 ? f->height_pt : DEFAULT_H;
-
-    /* Vertical stack. */
-    double axis_h = TICK_LABEL_PAD + text_h(TF_TICK_PT) + AXIS_LABEL_PAD + text_h(TF_LABEL_PT);
-    bool bottom = !L->panel && f->n_legend > 0;
-    double r = 0, need = 0;
-    if (bottom) {
-        struct legend_dims d;
-        if (!bottom_legend_dims(f, L->W - 2 * MARGIN, &d)) {
-            free(L->rows_above);
-            return false;
-        }
-        r = f->has_legend_y ? clampd(f->legend_y, LEGEND_ROW_MIN, LEGEND_ROW_MAX)
-                            : LEGEND_ROW_DEFAULT;
-        need = d.h + 4.0; /* the box, and a little air above it */
-        legend_dims_fini(&d);
-    }
-    double avail = L->H - TOP - axis_h - BOTTOM;
-    double plot_h = avail / (1 + r);
-    double leg_h = r * plot_h;
-    if (bottom && leg_h < need) {
-        leg_h = need;
-        plot_h = avail - leg_h;
-    }
-    double min_plot = MIN_LANE_PT * (double)n_rows;
-    if (plot_h < min_plot) {
-        plot_h = min_plot;
-        leg_h = bottom ? fmax(need, r * plot_h) : 0;
-        L->H = TOP + plot_h + axis_h + leg_h + BOTTOM;
-    }
-    L->pt = TOP;
-    L->pb = TOP + plot_h;
-    L->row_h = plot_h / (double)n_rows;
-    L->legend_row_y = L->pb + axis_h;
-    L->legend_row_h = leg_h;
-    bool annotate = f->annotate && f->stats.summary && f->stats.summary[0];
-    double annot_y = L->legend_row_y + leg_h + ANNOT_GAP;
-    if (annotate)
-        L->H += ANNOT_GAP + text_h(TF_ANNOT_PT);
-
-    /* Horizontal: lane labels on the left, tick-label overhang on the right. */
-    double label_w = 0;
-    for (size_t i = 0; i < f->n_lanes; i++)
-        label_w = fmax(label_w, tf_text_width(f->lanes[i].label, TF_TICK_PT, true));
-    double tick_w = widest_tick_label(f);
-    L->pl = fmax(MARGIN + label_w + LANE_LABEL_PAD, MARGIN + tick_w / 2);
-    if (L->panel) {
-        double hundred = tf_text_width("100", TF_TICK_PT, true);
-        L->qr = L->W - fmax(RIGHT_MIN, MARGIN + hundred / 2);
-        double sum = (L->qr - L->pl) / (1 + PANEL_GAP_FRAC);
-        double gap = PANEL_GAP_FRAC * sum;
-        double need_gap = tick_w / 2 + tf_text_width("0", TF_TICK_PT, true) / 2 + 3 * TEXT_GAP;
-        if (gap < need_gap) {
-            gap = need_gap;
-            sum = L->qr - L->pl - gap;
-        }
-        L->pr = L->pl + sum * 1.75 / 2.8;
-        L->ql = L->pr + gap;
-    } else {
-        L->pr = L->W - fmax(RIGHT_MIN, MARGIN + tick_w / 2);
-    }
-
+    L->W = P->W;
+    L->H = P->H;
+    L->pl = P->plot.x0;
+    L->pr = P->plot.x1;
+    L->pt = P->plot.y0;
+    L->pb = P->plot.y1;
+    L->row_h = P->row_h;
+    L->ql = P->pbox.x0;
+    L->qr = P->pbox.x1;
+    L->qt = P->pbox.y0;
+    L->qb = P->pbox.y1;
     out->width = L->W;
     out->height = L->H;
     tf_scene_set_title(out, f->title, f->desc);
     timeline(L);
-    if (L->panel)
+    if (P->panel)
         panel(L);
-    else if (bottom)
+    else
         bottom_legend(L);
-    if (annotate)
-        annotation(L, annot_y);
+    if (P->n_annot)
+        annotation(L);
     free(L->inbar);
-    free(L->rows_above);
     return !out->oom;
+}
+
+bool tf_layout_sized(const struct tf_figure *f, const struct tf_size *size, struct tf_scene *out)
+{
+    struct tf_plan p;
+    bool ok = tf_plan_make(f, size, &p) && tf_layout_plan(f, &p, out);
+    tf_plan_fini(&p);
+    return ok;
+}
+
+bool tf_layout(const struct tf_figure *f, struct tf_scene *out)
+{
+    return tf_layout_sized(f, NULL, out);
 }

@@ -16,11 +16,13 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "model/figure.h"
+#include "render/plan.h"
 
 struct tf_render_opts {
     const char *cmdline; /* "tracefig --trace trace.json ...": file arguments as basenames */
     bool standalone;     /* --standalone: a whole document (TikZ) */
     double dpi;          /* --dpi for PNG (default 200) */
+    struct tf_size size; /* --width, --height, --font-size, --label-width, --labels */
 };
 
 struct tf_backend {

@@ -381,7 +381,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
         return false;
     struct tf_scene scene;
     tf_scene_init(&scene);
-    if (!tf_layout(f, &scene)) {
+    if (!tf_layout_sized(f, o ? &o->size : NULL, &scene)) {
         tf_scene_fini(&scene);
         return tf_diag_oom(d, "svg");
     }

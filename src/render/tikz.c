@@ -37,7 +37,7 @@
  * allows, as the layout does.  Its macros are written only for annotated
  * figures, so other figures keep their bytes.
  *
- * Text.  Free text goes through tex_text(): tf_buf_tex_escape for ASCII, and
+ * Text.  Free text goes through tz_text(): tf_buf_tex_escape for ASCII, and
  * a table for the non-ASCII characters that need a command under pdfTeX
  * ("->" is U+2192, written $\rightarrow$), so the file compiles under
  * pdflatex, lualatex and xelatex alike.  This file knows nothing about JSON
@@ -53,32 +53,10 @@
 #include "base/utf8.h"
 #include "render/render.h"
 #include "render/templates.h"
+#include "render/tikz_int.h"
 
-#define DEC 3
 #define MAX_SPAN_UNITS 10000.0
 #define MIN_SPAN_UNITS 10.0
-
-enum { KEY_LEN = 64 };
-
-/* A named style: tracefig/<key> = {<prop>=tracefig-<colour name>}. */
-struct style {
-    char key[KEY_LEN];
-    char color[KEY_LEN + 16];
-    const char *prop; /* "fill" or "text" */
-    uint32_t rgb;
-};
-
-struct tikz {
-    const struct tf_figure *f;
-    struct tf_buf *b;
-    int exp10;       /* x unit = 10^exp10 ms */
-    double span;     /* in x units */
-    struct style *styles;
-    size_t n_styles, cap_styles;
-    bool oom;        /* the style table could not grow */
-    double rows;     /* lane rows of the whole figure */
-    double *above;   /* per lane: rows of the lanes above it */
-};
 
 /* --- text ------------------------------------------------------------------ */
 
@@ -143,7 +121,7 @@ static const char *tex_for(uint32_t cp)
 /* Free text for TeX: ASCII through tf_buf_tex_escape, other characters as
  * TeX commands, or as \tracefigutf{...} (the character itself under XeTeX
  * and LuaTeX, "?" under pdfTeX).  Invalid UTF-8 is U+FFFD (base/utf8.h). */
-static void tex_text(struct tf_buf *b, const char *s)
+void tz_text(struct tf_buf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     struct tf_buf run;
@@ -182,7 +160,7 @@ static void tex_text(struct tf_buf *b, const char *s)
 
 /* Text inside a TeX comment: printable ASCII only, so nothing can end the
  * comment line or upset an engine's input decoding. */
-static void comment_text(struct tf_buf *b, const char *s)
+void tz_comment(struct tf_buf *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         tf_buf_putc(b, *p >= 0x20 && *p < 0x7F ? (char)*p : '?');
@@ -190,13 +168,13 @@ static void comment_text(struct tf_buf *b, const char *s)
 
 /* --- numbers ----------------------------------------------------------------- */
 
-static void num(struct tikz *t, double v)
+void tz_num(struct tikz *t, double v)
 {
     tf_buf_num(t->b, v, DEC);
 }
 
 /* ms from the window start -> x units, kept inside the window. */
-static double xu(const struct tikz *t, double ms)
+double tz_xu(const struct tikz *t, double ms)
 {
     double v = t->exp10 >= 0 ? ms / pow(10.0, t->exp10) : ms * pow(10.0, -t->exp10);
     if (!(v > 0.0))
@@ -205,7 +183,7 @@ static double xu(const struct tikz *t, double ms)
 }
 
 /* The power of ten that brings the span into [MIN, MAX] units. */
-static bool pick_unit(struct tikz *t, double span_ms, struct tf_diag *d)
+bool tz_pick_unit(struct tikz *t, double span_ms, struct tf_diag *d)
 {
     if (!isfinite(span_ms) || !(span_ms > 1e-250) || span_ms > 1e250)
         return tf_diag_error(d, TF_EBADINPUT, "tikz: the time window cannot be drawn (span %g ms)",
@@ -276,13 +254,39 @@ static struct style *add_style(struct tikz *t, const char *key, uint32_t rgb, co
     return s;
 }
 
+/* Each category's style name: its key with only the characters TikZ keys
+ * allow, made unique: two categories whose keys clean alike ("v8.execute",
+ * "v8,execute") or are cut alike get "-2", "-3", ... after the second. */
+bool tz_cat_keys(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    t->cat_key = calloc(f->n_cats ? f->n_cats : 1, sizeof *t->cat_key);
+    if (!t->cat_key)
+        return false;
+    for (size_t i = 0; i < f->n_cats; i++) {
+        char *k = t->cat_key[i];
+        ident(k, KEY_LEN, f->cats[i].key);
+        for (unsigned n = 2;; n++) {
+            bool taken = false;
+            for (size_t j = 0; j < i && !taken; j++)
+                taken = strcmp(t->cat_key[j], k) == 0;
+            if (!taken)
+                break;
+            char base[KEY_LEN - 12];
+            ident(base, sizeof base, f->cats[i].key);
+            snprintf(k, KEY_LEN, "%s-%u", base, n % 100000000u);
+        }
+    }
+    return true;
+}
+
 /* The style of a bar: its category's, or a colour-only style when the
  * bar's colour differs from its category's. */
-static struct style *bar_style(struct tikz *t, const struct tf_bar *r)
+struct style *tz_bar_style(struct tikz *t, const struct tf_bar *r)
 {
     char key[KEY_LEN];
     const struct tf_category *c = &t->f->cats[r->cat];
-    ident(key, sizeof key, c->key);
+    snprintf(key, sizeof key, "%s", t->cat_key[r->cat]);
     struct style *s = add_style(t, key, c->color, "fill");
     if (s && s->rgb != r->color) {
         snprintf(key, sizeof key, "color/%06X", (unsigned)(r->color & 0xFFFFFFu));
@@ -292,15 +296,15 @@ static struct style *bar_style(struct tikz *t, const struct tf_bar *r)
 }
 
 /* The style of a legend entry: its category's. */
-static struct style *legend_style(struct tikz *t, size_t i)
+struct style *tz_legend_style(struct tikz *t, size_t i)
 {
     char key[KEY_LEN];
     const struct tf_category *c = &t->f->cats[t->f->legend[i].cat];
-    ident(key, sizeof key, c->key);
+    snprintf(key, sizeof key, "%s", t->cat_key[t->f->legend[i].cat]);
     return add_style(t, key, c->color, "fill");
 }
 
-static struct style *slice_style(struct tikz *t, const struct tf_slice *s)
+struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s)
 {
     char raw[KEY_LEN], key[KEY_LEN];
     snprintf(raw, sizeof raw, "breakdown/%s", s->key ? s->key : "slice");
@@ -315,7 +319,7 @@ static struct style *slice_style(struct tikz *t, const struct tf_slice *s)
 
 /* The label colour as the suffix of tracefig/label/...: white, black, or a
  * style of its own. */
-static const char *label_style(struct tikz *t, uint32_t rgb)
+const char *tz_label_style(struct tikz *t, uint32_t rgb)
 {
     if ((rgb & 0xFFFFFFu) == 0xFFFFFFu)
         return "white";
@@ -328,27 +332,27 @@ static const char *label_style(struct tikz *t, uint32_t rgb)
 }
 
 /* Every style the figure uses, in a stable order (bars, legend, slices). */
-static void collect_styles(struct tikz *t)
+void tz_collect_styles(struct tikz *t)
 {
     const struct tf_figure *f = t->f;
     for (size_t i = 0; i < f->n_bars; i++) {
-        bar_style(t, &f->bars[i]);
+        tz_bar_style(t, &f->bars[i]);
         if (f->bars[i].label)
-            label_style(t, f->bars[i].label_color);
+            tz_label_style(t, f->bars[i].label_color);
     }
     if (f->has_panel) {
         for (size_t i = 0; i < f->panel.n_slices; i++) {
-            slice_style(t, &f->panel.slices[i]);
+            tz_slice_style(t, &f->panel.slices[i]);
             if (f->panel.slices[i].text)
-                label_style(t, f->panel.slices[i].text_color);
+                tz_label_style(t, f->panel.slices[i].text_color);
         }
     } else {
         for (size_t i = 0; i < f->n_legend; i++)
-            legend_style(t, i);
+            tz_legend_style(t, i);
     }
 }
 
-static void emit_styles(struct tikz *t)
+void tz_emit_styles(struct tikz *t)
 {
     struct tf_buf *b = t->b;
     tf_buf_puts(b, "% Colours of this figure (local to it) and the styles that use them.\n");
@@ -363,19 +367,19 @@ static void emit_styles(struct tikz *t)
 /* --- the figure ---------------------------------------------------------------- */
 
 /* Whether the figure shows the statistics' summary line. */
-static bool annotated(const struct tf_figure *f)
+bool tz_annotated(const struct tf_figure *f)
 {
     return f->annotate && f->stats.summary && f->stats.summary[0];
 }
 
 
-static void emit_header(struct tikz *t, const struct tf_render_opts *o)
+void tz_emit_header(struct tikz *t, const struct tf_render_opts *o)
 {
     struct tf_buf *b = t->b;
     tf_buf_puts(b, "% A tracefig figure for \\input{...} in a LaTeX document.  It needs only\n"
                    "% \\usepackage{tikz} in the preamble.\n"
                    "% Made with: ");
-    comment_text(b, o->cmdline ? o->cmdline : "tracefig");
+    tz_comment(b, o->cmdline ? o->cmdline : "tracefig");
     tf_buf_puts(b, "\n"
                    "% Width: \\tracefigwidth when defined, e.g. \\newcommand\\tracefigwidth{8cm},\n"
                    "% else \\linewidth.  Text is in the document's fonts (\\footnotesize,\n"
@@ -388,15 +392,15 @@ static void emit_data(struct tikz *t)
     struct tf_buf *b = t->b;
     tf_buf_puts(b, "% Lanes, top to bottom: the y of each lane's centre, and its label.\n"
                    "\\def\\tracefiglanes{");
-    num(t, t->rows);
+    tz_num(t, t->rows);
     tf_buf_puts(b, "}%\n");
     double above = 0;
     for (size_t i = 0; i < f->n_lanes; i++) {
         double rows = f->lanes[i].rows ? f->lanes[i].rows : 1;
         tf_buf_puts(b, "\\tracefiglane{");
-        num(t, t->rows - above - rows / 2);
+        tz_num(t, t->rows - above - rows / 2);
         tf_buf_puts(b, "}{");
-        tex_text(b, f->lanes[i].label);
+        tz_text(b, f->lanes[i].label);
         tf_buf_puts(b, "}%\n");
         above += rows;
     }
@@ -415,47 +419,47 @@ static void emit_data(struct tikz *t)
     else
         tf_buf_printf(b, "%% x unit: 1 %s.\n", unit);
     tf_buf_puts(b, "\\def\\tracefigspan{");
-    num(t, t->span);
+    tz_num(t, t->span);
     tf_buf_puts(b, "}%\n");
     for (size_t i = 0; i < f->axis.n_ticks; i++) {
         tf_buf_puts(b, "\\tracefigxtick{");
-        num(t, xu(t, f->axis.ticks[i]));
+        tz_num(t, tz_xu(t, f->axis.ticks[i]));
         tf_buf_puts(b, "}{");
         tf_buf_puts(b, f->axis.labels[i]);
         tf_buf_puts(b, "}%\n");
     }
     tf_buf_puts(b, "\\def\\tracefigxtitle{");
-    tex_text(b, f->axis.title ? f->axis.title : "");
+    tz_text(b, f->axis.title ? f->axis.title : "");
     tf_buf_puts(b, "}%\n");
     if (f->has_panel) {
         const struct tf_panel *bd = &f->panel;
         tf_buf_puts(b, "% Breakdown panel: its title, and its legend's title and entries.\n"
                        "\\tracefigbreakdowntrue\n"
                        "\\def\\tracefigpaneltitle{");
-        tex_text(b, bd->axis_title ? bd->axis_title : "");
+        tz_text(b, bd->axis_title ? bd->axis_title : "");
         tf_buf_puts(b, "}%\n\\def\\tracefiglegtitle{");
-        tex_text(b, bd->title ? bd->title : "");
+        tz_text(b, bd->title ? bd->title : "");
         tf_buf_puts(b, "}%\n");
         for (size_t i = 0; i < bd->n_slices; i++) {
-            struct style *s = slice_style(t, &bd->slices[i]);
+            struct style *s = tz_slice_style(t, &bd->slices[i]);
             tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
-            tex_text(b, bd->slices[i].label ? bd->slices[i].label : "");
+            tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
             tf_buf_puts(b, "}%\n");
         }
     } else if (f->n_legend) {
         tf_buf_puts(b, "% Legend entries: the style of the swatch, and the label.\n");
         for (size_t i = 0; i < f->n_legend; i++) {
-            struct style *s = legend_style(t, i);
+            struct style *s = tz_legend_style(t, i);
             tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
-            tex_text(b, f->legend[i].label ? f->legend[i].label : "");
+            tz_text(b, f->legend[i].label ? f->legend[i].label : "");
             tf_buf_puts(b, "}%\n");
         }
     }
     tf_buf_puts(b, "\\tracefiglayout\n");
-    if (annotated(f)) {
+    if (tz_annotated(f)) {
         tf_buf_puts(b, "% The summary line, at most as wide as the figure.\n"
                        "\\tracefigfit\\tracefigannotbox{annotation}{\\tracefigW}{");
-        tex_text(b, f->stats.summary);
+        tz_text(b, f->stats.summary);
         tf_buf_puts(b, "}%\n");
     }
     if (f->has_legend_y && !f->has_panel && f->n_legend) {
@@ -469,7 +473,7 @@ static void emit_data(struct tikz *t)
                        "\\tracefigdimb=\\dimexpr\\ht\\tracefiglegendbox+\\dp\\tracefiglegendbox"
                        "+2\\tracefiglegsep\\relax\n"
                        "\\tracefigdimc=\\tracefiglanes\\tracefiglaneh \\tracefigdimc=");
-        num(t, r);
+        tz_num(t, r);
         tf_buf_puts(b, "\\tracefigdimc\n"
                        "\\ifdim\\tracefigdimc<\\dimexpr\\tracefigdimb+4pt\\relax"
                        "\\tracefigdimc=\\dimexpr\\tracefigdimb+4pt\\relax\\fi\n"
@@ -492,17 +496,17 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r)
 {
     struct tf_buf *b = t->b;
     const struct tf_figure *f = t->f;
-    struct style *s = bar_style(t, r);
+    struct style *s = tz_bar_style(t, r);
     double y0 = bar_y0(t, r);
     if (r->shape == TF_SHAPE_INSTANT) {
         tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s] (", s ? s->color : "black");
-        num(t, xu(t, r->x0));
+        tz_num(t, tz_xu(t, r->x0));
         tf_buf_putc(b, ',');
-        num(t, y0 + 0.1);
+        tz_num(t, y0 + 0.1);
         tf_buf_puts(b, ")--(");
-        num(t, xu(t, r->x0));
+        tz_num(t, tz_xu(t, r->x0));
         tf_buf_putc(b, ',');
-        num(t, y0 + 0.9);
+        tz_num(t, y0 + 0.9);
         tf_buf_puts(b, ");\n");
         return;
     }
@@ -517,13 +521,13 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r)
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
         tf_buf_putc(b, '(');
-        num(t, xu(t, x0));
+        tz_num(t, tz_xu(t, x0));
         tf_buf_putc(b, ',');
-        num(t, y0);
+        tz_num(t, y0);
         tf_buf_puts(b, ") rectangle (");
-        num(t, xu(t, x1));
+        tz_num(t, tz_xu(t, x1));
         tf_buf_putc(b, ',');
-        num(t, y0 + 1.0);
+        tz_num(t, y0 + 1.0);
         tf_buf_puts(b, ");\n");
         return;
     }
@@ -533,26 +537,26 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r)
         n--; /* "cycle" closes it */
     for (size_t i = 0; i < n; i++) {
         tf_buf_putc(b, '(');
-        num(t, xu(t, xs[i]));
+        tz_num(t, tz_xu(t, xs[i]));
         tf_buf_putc(b, ',');
-        num(t, ys[i]);
+        tz_num(t, ys[i]);
         tf_buf_puts(b, ")--");
     }
     tf_buf_puts(b, "cycle;\n");
 }
 
-static void emit_label(struct tikz *t, const char *style, double x0, double x1, double y,
+void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, double y,
                        const char *text)
 {
     struct tf_buf *b = t->b;
     tf_buf_printf(b, "\\tracefiglabel{%s}{", style);
-    num(t, (x0 + x1) / 2.0);
+    tz_num(t, (x0 + x1) / 2.0);
     tf_buf_puts(b, "}{");
-    num(t, y);
+    tz_num(t, y);
     tf_buf_puts(b, "}{");
-    num(t, x1 - x0);
+    tz_num(t, x1 - x0);
     tf_buf_puts(b, "}{");
-    tex_text(b, text);
+    tz_text(b, text);
     tf_buf_puts(b, "}\n");
 }
 
@@ -570,11 +574,11 @@ static void emit_breakdown(struct tikz *t)
         const struct tf_slice *s = &bd->slices[i];
         double w = isfinite(s->width_pct) && s->width_pct > 0 ? s->width_pct : 0.0;
         double right = fmin(left + w, 100.0);
-        struct style *st = slice_style(t, s);
+        struct style *st = tz_slice_style(t, s);
         tf_buf_printf(b, "\\draw[tracefig/breakdown/bar,tracefig/%s] (", st ? st->key : "bar");
-        num(t, left);
+        tz_num(t, left);
         tf_buf_puts(b, ",0) rectangle (");
-        num(t, right);
+        tz_num(t, right);
         tf_buf_puts(b, ",1);\n");
         left = right;
     }
@@ -584,7 +588,7 @@ static void emit_breakdown(struct tikz *t)
         double w = isfinite(s->width_pct) && s->width_pct > 0 ? s->width_pct : 0.0;
         double right = fmin(left + w, 100.0);
         if (s->text)
-            emit_label(t, label_style(t, s->text_color), left, right, 0.5, s->text);
+            tz_emit_label(t, tz_label_style(t, s->text_color), left, right, 0.5, s->text);
         left = right;
     }
     tf_buf_puts(b, "\\tracefigpanelforeground\n"
@@ -605,9 +609,9 @@ static void emit_picture(struct tikz *t)
         for (size_t i = 0; i + 1 < f->n_lanes; i++) {
             above += f->lanes[i].rows ? f->lanes[i].rows : 1;
             tf_buf_puts(b, "\\draw[tracefig/lane rule](0,");
-            num(t, t->rows - above);
+            tz_num(t, t->rows - above);
             tf_buf_puts(b, ")--(\\tracefigspan,");
-            num(t, t->rows - above);
+            tz_num(t, t->rows - above);
             tf_buf_puts(b, ");\n");
         }
     }
@@ -620,13 +624,13 @@ static void emit_picture(struct tikz *t)
         if (a->lane0 >= f->n_lanes || a->lane1 >= f->n_lanes)
             continue;
         tf_buf_puts(b, "\\draw[tracefig/arrow](");
-        num(t, xu(t, a->x0));
+        tz_num(t, tz_xu(t, a->x0));
         tf_buf_putc(b, ',');
-        num(t, t->rows - t->above[a->lane0] - (double)a->row0 - 0.5);
+        tz_num(t, t->rows - t->above[a->lane0] - (double)a->row0 - 0.5);
         tf_buf_puts(b, ")--(");
-        num(t, xu(t, a->x1));
+        tz_num(t, tz_xu(t, a->x1));
         tf_buf_putc(b, ',');
-        num(t, t->rows - t->above[a->lane1] - (double)a->row1 - 0.5);
+        tz_num(t, t->rows - t->above[a->lane1] - (double)a->row1 - 0.5);
         tf_buf_puts(b, ");\n");
     }
     bool any = false;
@@ -641,13 +645,13 @@ static void emit_picture(struct tikz *t)
         double y = bar_y0(t, r) + 0.5;
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
-        emit_label(t, label_style(t, r->label_color), xu(t, x0), xu(t, x1), y, r->label);
+        tz_emit_label(t, tz_label_style(t, r->label_color), tz_xu(t, x0), tz_xu(t, x1), y, r->label);
     }
     tf_buf_puts(b, "% Lane labels, tick labels, the axis title and the legend.\n"
                    "\\tracefigforeground\n");
     if (f->has_panel)
         emit_breakdown(t);
-    if (annotated(f)) {
+    if (tz_annotated(f)) {
         tf_buf_puts(b, "% The statistics' summary below the figure, centred under the plot as far\n"
                        "% as the figure's width allows.\n"
                        "\\tracefigdim=.5\\tracefigplotw\n"
@@ -667,10 +671,10 @@ static bool render_body(struct tikz *t, const struct tf_template *style,
                         const struct tf_render_opts *o, struct tf_diag *d)
 {
     struct tf_buf *b = t->b;
-    collect_styles(t);
+    tz_collect_styles(t);
     if (t->oom)
         return tf_diag_oom(d, "tikz");
-    emit_header(t, o);
+    tz_emit_header(t, o);
     tf_buf_puts(b, "\\begingroup\n");
     tf_buf_putn(b, style->data, style->len);
     tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
@@ -682,13 +686,13 @@ static bool render_body(struct tikz *t, const struct tf_template *style,
                        "\\tracefigdefaultstyle{arrow}{draw=black!67, line width=0.4pt, ->, >=latex}%\n"
                        "\\tracefigdefaultstyle{lane rule}{draw=black!20, line width=0.4pt}%\n"
                        "\\tikzset{tracefig/lane grid/.append style={draw=none}}%\n");
-    if (annotated(t->f))
+    if (tz_annotated(t->f))
         tf_buf_puts(b, "% The summary line under the figure (--annotate).\n"
                        "\\ifdefined\\tracefigannotbox\\else\\newbox\\tracefigannotbox\\fi\n"
                        "\\tracefigdefaultfont{annotation}{\\scriptsize\\bfseries}%\n"
                        "\\tracefigdefaultstyle{annotation}{inner sep=0pt, outer sep=0pt, "
                        "anchor=north}%\n");
-    emit_styles(t);
+    tz_emit_styles(t);
     emit_data(t);
     emit_picture(t);
     tf_buf_puts(b, "\\endgroup%\n");
@@ -719,9 +723,14 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
         t.above[i] = above;
         above += f->lanes[i].rows ? f->lanes[i].rows : 1;
     }
-    bool ok = pick_unit(&t, f->x_span, d) && render_body(&t, style, o, d);
+    bool ok = tz_pick_unit(&t, f->x_span, d);
+    if (ok && !tz_cat_keys(&t))
+        ok = tf_diag_oom(d, "tikz");
+    if (ok)
+        ok = tf_plan_fits(f, &o->size) ? tz_render_fit(&t, o, d) : render_body(&t, style, o, d);
     free(t.above);
     free(t.styles);
+    free(t.cat_key);
     return ok;
 }
 

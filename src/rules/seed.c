@@ -13,6 +13,7 @@
 bool tf_seed_frame(struct tf_figure *f, bool has_main_lane, double tick_span)
 {
     f->clock_unit = "ms";
+    f->reference_layout = true;
     f->width_pt = TF_FIG_WIDTH_IN * PT_PER_IN;
     f->height_pt = (TF_FIG_BASE_HEIGHT_IN + TF_FIG_BOTTOM_EXTRA_IN +
                     (has_main_lane ? TF_FIG_MAIN_EXTRA_IN : 0.0)) *

@@ -38,7 +38,7 @@ static void figure_of(const char *path, const struct tf_opts *ro, size_t chunk, 
         fuzz_check_figure(&f);
         if (all)
             fuzz_render_all(&f);
-        struct tf_render_opts o = {"tracefig", false, 72.0};
+        struct tf_render_opts o = {.cmdline = "tracefig", .dpi = 72.0};
         if (!tf_backend_json.render(&f, &o, out, &d))
             tf_buf_printf(out, "RENDER ERROR %d: %s", (int)d.code, d.msg);
     } else {

@@ -81,7 +81,7 @@ static void fuzz_check_figure(const struct tf_figure *f)
 /* Every back-end must render a figure the rules accepted. */
 static void fuzz_render_all(const struct tf_figure *fig)
 {
-    struct tf_render_opts ro = {"tracefig --trace fuzz.json", false, 12.0};
+    struct tf_render_opts ro = {.cmdline = "tracefig --trace fuzz.json", .dpi = 12.0};
     for (size_t i = 0; tf_backends[i]; i++) {
         const struct tf_backend *be = tf_backends[i];
         if (!be->available)

@@ -32,7 +32,7 @@ static void figure_of(const char *path, const char *load, size_t chunk, struct t
     d.quiet = true;
     struct tf_run run = {path, NULL, NULL, &ro};
     if (tf_run(&run, &t, &f, &d)) {
-        struct tf_render_opts o = {"tracefig", false, 72.0};
+        struct tf_render_opts o = {.cmdline = "tracefig", .dpi = 72.0};
         if (!tf_backend_json.render(&f, &o, out, &d))
             tf_buf_printf(out, "RENDER ERROR %d: %s", (int)d.code, d.msg);
     } else {

@@ -140,6 +140,47 @@ else
     bad "gentrace.py kineto --format 2021 failed"
 fi
 
+# args.stream in the forms the fast reading of it must leave to the full
+# one (stats.c): repeated keys (the last wins), a "stream" key only in a
+# nested object, one after a nested object or an array, a string of an
+# integer, blanks around the colon, the word as a value or inside a
+# string; and kernel names repeated (classified once, remembered) under
+# different categories.  The GPU breakdown must be hta_reference.py's.
+streams="$tmp/streams.json"
+"$py" - "$streams" <<'PY'
+import json, sys
+args = [
+    '{"stream": 7, "correlation": 1}',
+    '{"stream": 1, "x": 2, "stream": 9}',
+    '{"x": {"stream": 3}}',
+    '{"x": {"a": 1}, "stream": 4}',
+    '{"grid": [1, 1, 1], "stream": 5}',
+    '{"stream": " 6 "}',
+    '{"stream" :  8 , "y": 1}',
+    '{"note": "stream", "stream": 10}',
+    '{"note": "a \\"stream\\": 11", "z": 0}',
+    '{"stream": -1}',
+    '{"stream": "7"}',
+]
+names = ["ncclKernel_AllReduce", "void gemm<float>(float*)", "Memcpy HtoD", "void gemm<float>(float*)"]
+cats = ["kernel", "gpu_memcpy", "cuda_sync", "kernel"]
+ev, t = [], 1000.0
+for i in range(200):
+    a = args[i % len(args)]
+    n, c = names[i % len(names)], cats[(i // 3) % len(cats)]
+    ev.append('{"ph": "X", "cat": %s, "name": %s, "pid": 1, "tid": %d, "ts": %.3f, "dur": %.3f, '
+              '"args": %s}' % (json.dumps(c), json.dumps(n), i % 3, t, 3.5 + i % 5, a))
+    t += 2.25 + (i % 7)
+open(sys.argv[1], "w").write('{"traceEvents": [\n' + ",\n".join(ev) + "\n]}\n")
+PY
+if "$bin" "$streams" --stats-scope trace --format json -o - >"$tmp/streams.model" 2>"$tmp/streams.err" &&
+    "$py" "$here/hta_reference.py" "$streams" >"$tmp/streams.ref" 2>"$tmp/streams.referr"; then
+    msg=$("$py" "$here/compare_gpu.py" "$tmp/streams.model" "$tmp/streams.ref") && ok ||
+        bad "stream forms: $msg"
+else
+    bad "stream forms: $(head -c 300 "$tmp/streams.err" "$tmp/streams.referr")"
+fi
+
 # The options themselves.
 v2="$ex/overlap_timeline_v2.json"
 for bad_args in "--stats=xml" "--stats-scope all" "--stats-compat HTA" "--group noequals" "--group =GPU*" \

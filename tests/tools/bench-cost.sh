@@ -8,7 +8,8 @@
 # measured), built once into build/bench-base from `git archive`; without
 # git or that commit, only this build is measured.  Instructions need
 # valgrind, wall times hyperfine (BENCH_COST_RUNS runs, default 200); each is
-# skipped with a note when missing.  Prints one line per command and build.
+# skipped with a note when missing.  Prints one line per command and build,
+# then the layout plan's share of the instructions of a few figures.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -103,3 +104,25 @@ for f in $fmts; do
         line "$f" "$b" "$exe" $fig -o "$tmp/f.$f"
     done
 done
+
+# The layout policy's own share (render/plan.c, tf_plan_make: every call,
+# the CLI's and the back-end's), in a seed figure and in a Chrome one.
+if [ -n "$have_vg" ]; then
+    echo "bench-cost: the layout plan's instructions (tf_plan_make) in one figure"
+    printf '%-34s %14s %12s %8s\n' figure instructions "plan" share
+    plan_line() { # WHAT ARGS...
+        what=$1
+        shift
+        all=$(instr "$bin" "$@")
+        p=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=tf_plan_make \
+            "$bin" "$@" 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,)
+        share=$(awk -v p="${p:-0}" -v a="${all:-1}" 'BEGIN { printf "%.2f %%", 100 * p / a }')
+        printf '%-34s %14s %12s %8s\n' "$what" "$all" "$p" "$share"
+    }
+    # shellcheck disable=SC2086
+    plan_line "v2 + breakdown, svg" $fig -o "$tmp/p.svg"
+    # shellcheck disable=SC2086
+    plan_line "v2 + breakdown, --width 229.5pt svg" $fig --width 229.5pt -o "$tmp/p.svg"
+    plan_line "kineto step, svg" kineto_trace.json --window-event 'ProfilerStep#4' -o "$tmp/p.svg"
+    plan_line "kineto step, tikz" kineto_trace.json --window-event 'ProfilerStep#4' -o "$tmp/p.tex"
+fi

@@ -1368,6 +1368,80 @@ def cmd_kineto(a):
 
 
 # ---------------------------------------------------------------------------
+# chrome: a generic Chrome trace of the shapes paper figures must survive
+# ---------------------------------------------------------------------------
+
+LONG_PROC = "pyper:trainer:%d:0/worker-main-process-with-a-very-long-name"
+THREAD_NAMES = ("ThreadPoolForegroundWorker", "python3.8", "CrRendererMain", "DataLoader",
+                "Compositor", "pt_autograd_%d")
+
+
+def cmd_chrome(a):
+    """Complete (X) events: --processes processes of --threads threads each,
+    slices nested up to --depth deep, names from --categories categories
+    (with --long-categories, names of 120 bytes that share their first 100),
+    process names long (--long-names) or short, threads named the Kineto way
+    ("thread N (python3.8)"), or by a name shared by all (the ids tell them
+    apart), or not at all."""
+    rng = Rand(a.seed)
+    out = Out(a.out)
+    cats = []
+    for c in range(a.categories):
+        if a.long_categories:
+            cats.append("category/" + "x" * 91 + "/%02d-%s" % (c, "q" * 16))
+        else:
+            cats.append(("gpu_kernel", "cpu_op", "cuda_runtime", "user_annotation", "memcpy",
+                         "memset", "python_function", "nccl", "io", "dataloader", "optimizer",
+                         "fwdbwd")[c % 12] + ("" if c < 12 else "_%d" % (c // 12)))
+    ev = []
+    meta = []
+    tid = 1000
+    for p in range(a.processes):
+        pid = 100 + p
+        pname = LONG_PROC % p if a.long_names else "proc %d" % p
+        meta.append('{"ph": "M", "name": "process_name", "pid": %d, "tid": 0, '
+                    '"args": {"name": %s}}' % (pid, jstr(pname)))
+        for t in range(a.threads):
+            tid += 1 + rng.below(7000)
+            style = a.thread_style
+            if style == "kineto":
+                tname = "thread %d (%s)" % (tid, THREAD_NAMES[t % 2 + 1])
+            elif style == "same":
+                tname = THREAD_NAMES[0]
+            elif style == "named":
+                n = THREAD_NAMES[t % len(THREAD_NAMES)]
+                tname = n % t if "%d" in n else "%s %d" % (n, t)
+            else:
+                tname = None
+            if tname is not None:
+                meta.append('{"ph": "M", "name": "thread_name", "pid": %d, "tid": %d, '
+                            '"args": {"name": %s}}' % (pid, tid, jstr(tname)))
+
+            def nest(t0, t1, depth):
+                n = 1 + rng.below(3)
+                span = (t1 - t0) / n
+                for k in range(n):
+                    s0 = t0 + k * span + span * rng.uniform(0.02, 0.15)
+                    s1 = t0 + (k + 1) * span - span * rng.uniform(0.02, 0.15)
+                    if s1 <= s0:
+                        continue
+                    cat = cats[rng.below(len(cats))]
+                    name = "%s_op%d" % (cat.split("/")[0][:12], rng.below(40))
+                    ev.append((s0, '{"ph": "X", "cat": %s, "name": %s, "pid": %d, "tid": %d, '
+                                   '"ts": %.3f, "dur": %.3f}' % (jstr(cat), jstr(name), pid, tid,
+                                                                  s0, s1 - s0)))
+                    if depth > 1 and rng.chance(0.8):
+                        nest(s0, s1, depth - 1)
+            nest(0.0, a.span_us, a.depth)
+    ev.sort(key=lambda e: e[0])
+    out.write('{"traceEvents": [\n')
+    out.write(",\n".join(meta + [e[1] for e in ev]))
+    out.write('\n], "displayTimeUnit": "ms"}\n')
+    out.close()
+    return 0
+
+
+# ---------------------------------------------------------------------------
 # hta: small traces for the comparison with HTA itself (tests/hta)
 # ---------------------------------------------------------------------------
 
@@ -1683,6 +1757,24 @@ def main(argv=None):
                         "Reserved (PyTorch 1.10)")
     p.add_argument("--gzip", action="store_true", help="gzip the output (level 6, no name or time)")
     p.set_defaults(func=cmd_kineto)
+
+    p = sub.add_parser("chrome", help="a generic Chrome trace: processes, threads, nesting, "
+                                      "categories (the paper figures' shapes)")
+    common(p)
+    p.add_argument("--processes", type=positive, default=2, help="default 2")
+    p.add_argument("--threads", type=positive, default=3, help="threads per process (default 3)")
+    p.add_argument("--depth", type=positive, default=3, help="nesting depth (default 3)")
+    p.add_argument("--categories", type=positive, default=4, help="default 4")
+    p.add_argument("--long-categories", action="store_true",
+                   help="category names of about 120 bytes sharing their first 100")
+    p.add_argument("--long-names", action="store_true", help="long process names")
+    p.add_argument("--thread-style", choices=("kineto", "same", "named", "none"),
+                   default="named",
+                   help="thread names: Kineto's 'thread N (python3.8)', one name for all, "
+                        "distinct names, or none (default named)")
+    p.add_argument("--span-us", type=positive_float, default=50000.0,
+                   help="the trace's length in us (default 50000)")
+    p.set_defaults(func=cmd_chrome)
 
     p = sub.add_parser("hta", help="small Kineto-style traces for the HTA comparison")
     common(p)

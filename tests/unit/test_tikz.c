@@ -31,7 +31,7 @@ static void make_figure(struct tf_figure *f, double span)
 
 static char *render(const struct tf_figure *f, const char *cmdline, bool standalone)
 {
-    struct tf_render_opts o = {cmdline, standalone, 200.0};
+    struct tf_render_opts o = {.cmdline = cmdline, .standalone = standalone, .dpi = 200.0};
     struct tf_buf b;
     struct tf_diag d;
     tf_buf_init(&b);

@@ -47,6 +47,22 @@
 
 /* Disjoint intervals pass 1 keeps of the events' extents (window.c). */
 #define TF_CHROME_CLUSTERS 64
+/* GPU event names whose kernel class stats.c remembers (at most), in a
+ * table of twice as many slots. */
+#define TF_CHROME_CLASS_CACHE 4096
+
+struct tf_chrome_class_slot {
+    const char *name; /* in the cache's arena; NULL: empty */
+    uint32_t hash;
+    size_t len;
+    unsigned char cls; /* enum tf_kernel_class */
+};
+
+struct tf_chrome_class_cache {
+    struct tf_chrome_class_slot *slots; /* 2 * TF_CHROME_CLASS_CACHE, NULL until used */
+    size_t n;
+    struct tf_arena arena;
+};
 /* Bytes of a name in a tooltip (names.c; rows.c counts them). */
 #define TF_CHROME_TIP_NAME_MAX 400
 /* Threads found last, looked up first (lanes.c). */
@@ -230,6 +246,7 @@ struct chrome {
      * (stats.c) */
     struct tf_ivset gpu_all, gpu_comp, gpu_comm;
     size_t gpu_added; /* intervals added since the last normalize */
+    struct tf_chrome_class_cache gpu_classes; /* the kernel class by name (stats.c) */
     struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
     struct tf_buf tmp; /* scratch for any one call */
     bool oom;
@@ -272,6 +289,11 @@ bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out);
 bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
                       struct chrome_label *out);
 void tf_chrome_labels_fini(struct chrome_label *l, size_t n);
+/* The parts of lane ln's label for a header per process (figure.h's
+ * tf_lane group, name, id): false when the label is one part (the process
+ * alone).  ln's label must be set (tf_chrome_pick_lanes). */
+bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct tf_buf *group,
+                          struct tf_buf *name, struct tf_buf *id);
 
 /* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
 struct chrome_pick {

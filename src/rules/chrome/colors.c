@@ -375,7 +375,7 @@ static size_t listed_index(const struct color_plan *plan, const char *shortn)
 static size_t name_category(const struct chrome *c, const struct color_plan *plan,
                             struct tf_figure *f, const struct obar *ob, const char **kind)
 {
-    char shortn[128], key[96];
+    char shortn[128];
     const char *cat = tf_strtab_str(&c->strs, ob->cat);
     size_t slot = SIZE_MAX, li = SIZE_MAX;
     if (!ob->mixed) {
@@ -385,11 +385,16 @@ static size_t name_category(const struct chrome *c, const struct color_plan *pla
         if (plan->legend && li == SIZE_MAX)
             slot = SIZE_MAX;
     }
+    struct tf_buf key; /* the whole category in it, as in colour by category */
+    tf_buf_init(&key);
     if (slot == SIZE_MAX)
-        snprintf(key, sizeof key, "name/other/%s", *cat ? cat : "none");
+        tf_buf_printf(&key, "name/other/%s", *cat ? cat : "none");
     else
-        snprintf(key, sizeof key, "name/%zu/%s", slot, *cat ? cat : "none");
-    size_t ci = tf_figure_category(f, key, slot == SIZE_MAX ? OTHER_COLOR : name_colors[slot]);
+        tf_buf_printf(&key, "name/%zu/%s", slot, *cat ? cat : "none");
+    size_t ci = key.oom ? (size_t)-1
+                        : tf_figure_category(f, key.data,
+                                             slot == SIZE_MAX ? OTHER_COLOR : name_colors[slot]);
+    tf_buf_fini(&key);
     if (ci == (size_t)-1)
         return SIZE_MAX;
     if (!f->cats[ci].name) {
@@ -422,17 +427,21 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
         for (size_t i = 0; i < plan->n_cc; i++)
             if (plan->cc[i].cat == ob->cat)
                 cat_rgb = plan->cc[i].rgb;
-        char key[96];
+        struct tf_buf key;
+        tf_buf_init(&key);
         bool nccl = strcmp(tf_chrome_canon_cat(cat), "kernel") == 0 &&
                     (strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
                      strstr(name, " nccl") != NULL);
+        /* The whole category in the key: a cut one would merge categories
+         * that share a long prefix. */
         if (nccl) {
             cat_rgb = NCCL_COLOR;
-            snprintf(key, sizeof key, "cat/kernel/nccl");
+            tf_buf_puts(&key, "cat/kernel/nccl");
         } else {
-            snprintf(key, sizeof key, "cat/%s", *cat ? cat : "none");
+            tf_buf_printf(&key, "cat/%s", *cat ? cat : "none");
         }
-        ci = tf_figure_category(f, key, cat_rgb);
+        ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, cat_rgb);
+        tf_buf_fini(&key);
         if (ci == (size_t)-1)
             return SIZE_MAX;
         if (!f->cats[ci].name) {

@@ -432,6 +432,56 @@ void tf_chrome_labels_fini(struct chrome_label *l, size_t n)
     }
 }
 
+/* Kineto's thread names carry the id: "thread 4037 (python3.8)" is the
+ * name "python3.8" and the id "4037". */
+static bool kineto_thread(const char *s, struct tf_buf *name, struct tf_buf *id)
+{
+    if (strncmp(s, "thread ", 7) != 0)
+        return false;
+    const char *d = s + 7, *e = d;
+    while (*e >= '0' && *e <= '9')
+        e++;
+    size_t n = strlen(e);
+    if (e == d || n < 3 || e[0] != ' ' || e[1] != '(' || e[n - 1] != ')')
+        return false;
+    tf_buf_putn(name, e + 2, n - 3);
+    tf_buf_putn(id, d, (size_t)(e - d));
+    return true;
+}
+
+bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct tf_buf *group,
+                          struct tf_buf *name, struct tf_buf *id)
+{
+    const struct thr *th = &c->thrs[ln->thread];
+    if (!ln->lbl.label || !ln->lbl.proc || strcmp(ln->lbl.label, ln->lbl.proc) == 0)
+        return false;
+    /* The process part as told apart ("GPU 0 (pid 8)"); the thread's own
+     * name and the id that tells it from a namesake. */
+    tf_buf_puts(group, ln->lbl.proc);
+    struct tf_buf tn;
+    tf_buf_init(&tn);
+    if (th->name && *th->name)
+        tf_chrome_trimmed(th->name, &tn);
+    if (tn.len && kineto_thread(tn.data, name, id)) {
+        tf_buf_fini(&tn);
+        return true;
+    }
+    if (tn.len) {
+        tf_buf_puts(name, tn.data);
+        if (th->tid.kind == TF_ID_NUM)
+            tf_buf_printf(id, "%lld", th->tid.num);
+    } else if (th->tid.kind == TF_ID_STR) {
+        tf_chrome_trimmed(th->tid.str, name); /* "stream 7", the loader's "async cat" */
+    } else {
+        tf_buf_puts(name, "tid ");
+        id_text(name, &th->tid);
+    }
+    if (tn.oom)
+        name->oom = true;
+    tf_buf_fini(&tn);
+    return true;
+}
+
 /* --- order ------------------------------------------------------------------------- */
 
 /* Text with numbers in it, in the order people count: "stream 7" before

@@ -35,6 +35,7 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
     tf_strtab_init(&c->wnames);
+    tf_arena_init(&c->gpu_classes.arena);
     tf_buf_init(&c->tmp);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
         tf_strtab_fini(&c->strs);
@@ -85,6 +86,8 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->strs);
     tf_strtab_fini(&c->wnames);
     free(c->wname_count);
+    free(c->gpu_classes.slots);
+    tf_arena_fini(&c->gpu_classes.arena);
     tf_buf_fini(&c->tmp);
     tf_hta_free(c->hta);
     free(c);
@@ -186,6 +189,30 @@ static bool add_marks(struct chrome *c, const struct tf_opts *o, struct tf_figur
     return ok;
 }
 
+
+/* A lane's label parts (figure.h), for a layout with a header per process. */
+static bool lane_parts(const struct chrome *c, const struct lane *ln, struct tf_figure *f,
+                       struct tf_lane *fl)
+{
+    struct tf_buf g, n, id;
+    tf_buf_init(&g);
+    tf_buf_init(&n);
+    tf_buf_init(&id);
+    bool ok = true;
+    if (tf_chrome_lane_parts(c, ln, &g, &n, &id) && !g.oom && !n.oom && !id.oom) {
+        fl->group = tf_figure_buf(f, &g);
+        fl->name = tf_figure_buf(f, &n);
+        fl->id = id.len ? tf_figure_buf(f, &id) : NULL;
+        ok = fl->group && fl->name && (!id.len || fl->id);
+    } else {
+        ok = !g.oom && !n.oom && !id.oom;
+    }
+    tf_buf_fini(&g);
+    tf_buf_fini(&n);
+    tf_buf_fini(&id);
+    return ok;
+}
+
 static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
                   struct tf_diag *d)
 {
@@ -250,6 +277,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             ok = false;
             break;
         }
+        if (!pk.rename[i] && !(ok = lane_parts(c, ln, f, fl)))
+            break;
         fig_lane[pick[i]] = f->n_lanes - 1;
         n_hidden_rows += ln->n_hidden;
         fl->rows = ln->max_row ? ln->max_row : 1;
@@ -300,10 +329,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_figure_add_note(f, note);
     }
     f->flame = true;
-    f->width_pt = 720;
-    f->height_pt = 60.0 + 15.0 * (double)total_rows + 40.0;
-    if (f->height_pt < 160)
-        f->height_pt = 160;
+    (void)total_rows; /* the size is the layout's (render/plan.c) */
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
              f->n_lanes == 1 ? "" : "s");
@@ -331,7 +357,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
         .ctx = c,
-        .args_pass1 = o->stats_trace_scope || c->hta,
+        .args_pass1 = (o->stats_trace_scope && !o->no_stats) || c->hta,
         .columns = c->hta ? tf_hta_columns(c->hta) : NULL,
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,

@@ -37,11 +37,12 @@
 #define REORDER 8192
 #define SVG_BUDGET 270000 /* bytes: an SVG stays under 300 KB */
 
-/* The merging threshold once the window is known: TF_CHROME_LOD_PT of a
- * plot about 640 pt wide. */
+/* The merging threshold once the window is known: TF_CHROME_LOD_PT of the
+ * plot's width at the size asked (tf_opts.plot_w_pt; 640 pt without). */
 void tf_chrome_lod_threshold(struct chrome *c)
 {
-    double thr = (double)(c->w1 - c->w0) * TF_CHROME_LOD_PT / 640.0;
+    double w = c->o && c->o->plot_w_pt > 0 ? c->o->plot_w_pt : 640.0;
+    double thr = (double)(c->w1 - c->w0) * TF_CHROME_LOD_PT / w;
     c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
 }
 

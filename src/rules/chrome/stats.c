@@ -11,10 +11,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/jsonlite.h"
 #include "base/num.h"
 
 /* --- GPU work ---------------------------------------------------------------------- */
+
+static bool json_ws(unsigned char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* The value of args.stream when the bytes say it at once: "stream" occurs
+ * once in the args, as a key of the args object itself (after '{' or ','
+ * and before ':', with no '{' or '[' before it, so at depth 1: the args
+ * are valid JSON, so quotes not after a backslash delimit strings).  Then
+ * it is the member tf_jl_get would find, without walking the others.
+ * NULL when it is not that simple (tf_jl_get decides). */
+static const unsigned char *stream_at_once(const unsigned char *a, size_t len,
+                                           const unsigned char *key, size_t *n)
+{
+    const unsigned char *end = a + len;
+    const unsigned char *b = key;
+    while (b > a && json_ws(b[-1]))
+        b--;
+    if (b == a || (b[-1] != '{' && b[-1] != ','))
+        return NULL;
+    if (memchr(a + 1, '{', (size_t)(key - a - 1)) || memchr(a + 1, '[', (size_t)(key - a - 1)))
+        return NULL;
+    const unsigned char *v = key + 8;
+    while (v < end && json_ws(*v))
+        v++;
+    if (v == end || *v != ':')
+        return NULL;
+    v++;
+    while (v < end && json_ws(*v))
+        v++;
+    /* The value's end: a string's closing quote, or the first of , } ws. */
+    const unsigned char *e = v;
+    if (e < end && *e == '"') {
+        for (e++; e < end && *e != '"'; e++)
+            if (*e == '\\')
+                e++;
+        if (e >= end)
+            return NULL;
+        e++;
+    } else {
+        while (e < end && *e != ',' && *e != '}' && !json_ws(*e))
+            e++;
+    }
+    if (e == v)
+        return NULL;
+    *n = (size_t)(e - v);
+    return v;
+}
 
 /* args.stream as HTA reads it (Python's int() of the value): a number
  * (truncated), a boolean, or a string of an integer; anything else is -1,
@@ -23,20 +73,25 @@ static long long stream_of(const struct tf_tef_rec *r)
 {
     if (!r->args)
         return -1;
-    /* Most events have no "stream" at all: look for its bytes first. */
-    const unsigned char *a = r->args, *end = a + r->args_len;
-    bool seen = false;
-    /* 'm' is rarer than '"': find it, then the rest of "stream". */
-    for (const unsigned char *q = a + 6; !seen && end - q >= 2; q++) {
+    /* Most events have no "stream" at all: look for its bytes first
+     * ('m' is rarer than '"': find it, then the rest of "stream"). */
+    const unsigned char *a = r->args, *end = a + r->args_len, *key = NULL;
+    size_t seen = 0;
+    for (const unsigned char *q = a + 6; end - q >= 2; q++) {
         q = memchr(q, 'm', (size_t)(end - q) - 1);
         if (!q)
             break;
-        seen = q[1] == '"' && memcmp(q - 6, "\"strea", 6) == 0;
+        if (q[1] == '"' && memcmp(q - 6, "\"strea", 6) == 0) {
+            key = q - 6;
+            seen++;
+        }
     }
     if (!seen)
         return -1;
-    size_t n;
-    const unsigned char *v = tf_jl_get(r->args, r->args_len, "stream", &n);
+    size_t n = 0;
+    const unsigned char *v = seen == 1 ? stream_at_once(a, r->args_len, key, &n) : NULL;
+    if (!v)
+        v = tf_jl_get(r->args, r->args_len, "stream", &n);
     if (!v || n == 0)
         return -1;
     if (v[0] == 't' || v[0] == 'f')
@@ -83,6 +138,52 @@ static void gpu_tidy(struct chrome *c)
 /* A complete event's GPU work, [lo, hi) once clipped: a kernel, memcpy or
  * memset on a GPU stream (an integer args.stream other than -1), not a
  * runtime or driver call, not synchronisation (man page, STATISTICS). */
+/* tf_stats_kernel_class, remembered per name: a trace repeats a few
+ * hundred kernel names (long C++ ones) millions of times.  The cache is
+ * open addressing on a hash of the name's length and its first and last
+ * 16 bytes (cheap for long names), each slot checked against the whole
+ * name; once TF_CHROME_CLASS_CACHE names are in it, others are classified
+ * each time. */
+static uint32_t name_key(const char *name, size_t n)
+{
+    uint32_t h = tf_fnv1a(&n, sizeof n);
+    if (n <= 32)
+        return h ^ tf_fnv1a(name, n);
+    return h ^ tf_fnv1a(name, 16) ^ (tf_fnv1a(name + n - 16, 16) * 31u);
+}
+
+static enum tf_kernel_class kernel_class(struct chrome *c, const char *name, const char *cat)
+{
+    if (cat && strcmp(cat, "cuda_sync") == 0)
+        return TF_KERNEL_NONE;
+    if (!name)
+        return tf_stats_kernel_class(name, NULL);
+    struct tf_chrome_class_cache *k = &c->gpu_classes;
+    size_t n = strlen(name);
+    uint32_t h = name_key(name, n);
+    if (!k->slots) {
+        k->slots = calloc(2 * TF_CHROME_CLASS_CACHE, sizeof *k->slots);
+        if (!k->slots)
+            return tf_stats_kernel_class(name, NULL);
+    }
+    size_t mask = 2 * TF_CHROME_CLASS_CACHE - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        struct tf_chrome_class_slot *s = &k->slots[i];
+        if (!s->name) {
+            enum tf_kernel_class cls = tf_stats_kernel_class(name, NULL);
+            if (k->n < TF_CHROME_CLASS_CACHE && (s->name = tf_arena_strndup(&k->arena, name, n))) {
+                s->hash = h;
+                s->len = n;
+                s->cls = (unsigned char)cls;
+                k->n++;
+            }
+            return cls;
+        }
+        if (s->hash == h && s->len == n && memcmp(s->name, name, n) == 0)
+            return (enum tf_kernel_class)s->cls;
+    }
+}
+
 void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi)
 {
     int64_t t0 = r->ts > lo ? r->ts : lo, t1 = r->ts + r->dur < hi ? r->ts + r->dur : hi;
@@ -92,7 +193,7 @@ void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t l
     if (strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0 ||
         strcmp(cat, "Trace") == 0)
         return;
-    enum tf_kernel_class k = tf_stats_kernel_class(r->name, cat);
+    enum tf_kernel_class k = kernel_class(c, r->name, cat);
     if (k == TF_KERNEL_NONE)
         return;
     bool ok = tf_ivset_add(&c->gpu_all, t0, t1);

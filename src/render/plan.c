@@ -1,0 +1,841 @@
+/* plan.c - the layout policy; see plan.h.
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * The reference policy reproduces, number for number, the layout the seed
+ * modes always had (and the reference script draws): the mode's canvas,
+ * grown when lanes would be thinner than MIN_LANE_PT; lanes sharing the
+ * plot in proportion to their rows; the bottom legend row legend_y x the
+ * plot height; the side panel right of the timeline at 1.75 : 1.05.
+ *
+ * The fit policy, for a canvas W wide:
+ *   1. Text sizes from the base font F (--font-size, else W / 28 within
+ *      6 .. 8 pt): lane labels F, ticks and legend 0.875 F, the axis title
+ *      F, in-bar names 0.8 F; none below 5 pt.
+ *   2. Lane labels (tf_plan_label_levels): the full label; the short one
+ *      under a header per process; the short one elided in the middle to
+ *      28, 20 and 14 characters, keeping the end that tells it from its
+ *      neighbours.  Left of the plot at the first level whose widest label
+ *      fits a quarter of the width (--label-width), and never a level
+ *      shorter than tf_plan_limits.elide_min_chars; otherwise (and always
+ *      below tf_plan_limits.above_below_pt) above their lanes, inside the
+ *      plot, which then spans the whole width.
+ *   3. Height: the budget is --height, else 1.25 W within 160 .. 400 pt.
+ *      Rows have their natural height (row_em x F) when it fits; past the
+ *      budget they get thinner down to row_min_em x F, then the nesting
+ *      depth drawn is reduced, then lanes are left out from the bottom,
+ *      with a note naming --lanes and --max-lanes.  With --height the
+ *      rows fill it.
+ *   4. Ticks: the mode's when their labels fit, else the most of the
+ *      MaxNLocator sets with 7 .. 2 bins whose labels do not touch.
+ *   5. Under the axis title: the legend, right under it, in as many rows
+ *      as it needs within the width (an entry wider than the figure is
+ *      elided); the side panel goes under the timeline when it would take
+ *      more than panel_share of the width beside it; the annotation wraps.
+ * Every text is measured as it will be drawn: cleaned (tf_xml_clean),
+ * with the built-in metrics of its weight.
+ */
+#include "render/plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "base/num.h"
+#include "render/metrics.h"
+#include "rules/ticks.h"
+
+const struct tf_plan_limits tf_plan_limits = {
+    .label_share = 0.25,
+    .above_below_pt = 150.0,
+    .elide_min_chars = 14,
+    .panel_share = 0.40,
+    .height_max_pt = 400.0,
+    .height_per_w = 1.25,
+    .height_min_pt = 160.0,
+    .row_min_em = 0.375,
+    .row_em = 1.1,
+    .font_min_pt = 5.0,
+    .font_max_pt = 8.0,
+    .font_per_w = 28.0,
+};
+
+const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2] = {28, 20, 14};
+
+/* --- the reference's constants (layout.c draws with the same) ---------------- */
+#define R_TICK_PT 11.44
+#define R_LABEL_PT 12.48
+#define R_LEGEND_PT 9.0
+#define R_INBAR_PT 8.5
+#define R_DEFAULT_W 720.0
+#define R_DEFAULT_H 216.0
+#define R_MIN_LANE_PT 14.0
+#define R_MARGIN 6.0
+#define R_TOP 14.0
+#define R_BOTTOM 8.0
+#define R_LANE_LABEL_PAD 6.0
+#define R_TICK_LABEL_PAD 4.0
+#define R_AXIS_LABEL_PAD 6.0
+#define R_RIGHT_MIN 14.4
+#define R_PANEL_GAP_FRAC 0.06
+#define R_LEGEND_ROW_DEFAULT 0.16
+#define R_LEGEND_ROW_MIN 0.10
+#define R_LEGEND_ROW_MAX 2.0
+#define R_TEXT_GAP 2.0
+#define R_ANNOT_GAP 4.0
+/* Legend geometry in font-size units (matplotlib's defaults). */
+#define LEG_PAD 0.4
+#define LEG_HANDLE_H 0.7
+#define LEG_TEXTPAD 0.8
+#define LEG_BOTTOM_HANDLE 1.6
+#define LEG_BOTTOM_COLSPACE 1.2
+#define LEG_LABELSPACE 0.35
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static double text_h(double size, bool bold)
+{
+    return tf_text_ascent(size, bold) + tf_text_descent(size, bold);
+}
+
+double tf_plan_text_width(const char *s, double size, bool bold)
+{
+    char *c = tf_xml_clean(s ? s : "");
+    double w = tf_text_width(c ? c : (s ? s : ""), size, bold);
+    free(c);
+    return w;
+}
+
+double tf_plan_default_font(double width_pt)
+{
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    return clampd(width_pt / L->font_per_w, 6.0, L->font_max_pt);
+}
+
+bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size)
+{
+    return !f->reference_layout || (size && size->given);
+}
+
+double tf_plan_plot_width_hint(const struct tf_size *size)
+{
+    double w = size && size->width_pt > 0 ? size->width_pt : TF_PLAN_DEFAULT_W;
+    double m = 2 * fmax(1.5, 0.25 * tf_plan_default_font(w));
+    return w - m;
+}
+
+/* --- shared pieces -------------------------------------------------------------------- */
+
+void tf_plan_fini(struct tf_plan *p)
+{
+    free(p->lanes);
+    free(p->headers);
+    free(p->ticks);
+    free(p->legend.col_w);
+    free(p->legend.text);
+    free(p->annot);
+    tf_arena_fini(&p->arena);
+    memset(p, 0, sizeof *p);
+}
+
+/* The bottom legend as one row when it fits in `avail`, else in as few
+ * rows as fit; columns as wide as their widest entry. */
+static bool legend_grid(const struct tf_figure *f, struct tf_plan *p, double avail)
+{
+    struct tf_plan_legend *d = &p->legend;
+    size_t n = f->n_legend;
+    double *tw = malloc((n ? n : 1) * sizeof *tw);
+    if (!tw)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        tw[i] = tf_plan_text_width(d->text[i], d->size, p->bold);
+    for (size_t ncol = n; ncol >= 1; ncol--) {
+        double w = 2 * d->pad + (double)(ncol - 1) * d->colspace;
+        for (size_t c = 0; c < ncol; c++) {
+            double cw = 0;
+            for (size_t i = c; i < n; i += ncol)
+                cw = fmax(cw, d->handle_w + d->textpad + tw[i]);
+            d->col_w[c] = cw;
+            w += cw;
+        }
+        d->ncol = ncol;
+        d->nrow = (n + ncol - 1) / ncol;
+        d->w = w;
+        if (w <= avail)
+            break;
+    }
+    d->h = 2 * d->pad + (double)d->nrow * d->row_h + (double)(d->nrow - 1) * d->spacing;
+    free(tw);
+    return true;
+}
+
+static bool legend_init(const struct tf_figure *f, struct tf_plan *p, double fs, double handle,
+                        double textpad, double colspace, double pad)
+{
+    struct tf_plan_legend *d = &p->legend;
+    size_t n = f->n_legend ? f->n_legend : 1;
+    d->col_w = calloc(n, sizeof *d->col_w);
+    d->text = calloc(n, sizeof *d->text);
+    if (!d->col_w || !d->text)
+        return false;
+    d->size = fs;
+    d->pad = pad * fs;
+    d->row_h = text_h(fs, p->bold);
+    d->handle_w = handle * fs;
+    d->handle_h = LEG_HANDLE_H * fs;
+    d->textpad = textpad * fs;
+    d->colspace = colspace * fs;
+    d->spacing = LEG_LABELSPACE * fs;
+    for (size_t i = 0; i < f->n_legend; i++)
+        d->text[i] = f->legend[i].label ? f->legend[i].label : "";
+    return true;
+}
+
+static bool alloc_lanes(const struct tf_figure *f, struct tf_plan *p)
+{
+    p->lanes = calloc(f->n_lanes ? f->n_lanes : 1, sizeof *p->lanes);
+    p->headers = calloc(f->n_lanes ? f->n_lanes : 1, sizeof *p->headers);
+    p->ticks = calloc(f->axis.n_ticks + TF_TICKS_MAX + 1, sizeof *p->ticks);
+    return p->lanes && p->headers && p->ticks;
+}
+
+static unsigned lane_rows(const struct tf_lane *ln)
+{
+    return ln->rows ? ln->rows : 1;
+}
+
+/* --- the reference policy ------------------------------------------------------------- */
+
+static double r_widest_tick(const struct tf_figure *f)
+{
+    double w = 0;
+    for (size_t i = 0; i < f->axis.n_ticks; i++)
+        w = fmax(w, tf_text_width(f->axis.labels[i], R_TICK_PT, true));
+    return w;
+}
+
+/* Tick labels left to right; a label that would touch the previous one is
+ * not drawn (the reference's MaxNLocator never makes one, but a hostile
+ * window might). */
+static void thin_ticks(struct tf_plan *p, double size, double gap)
+{
+    double last_end = -1e300;
+    for (size_t i = 0; i < p->n_ticks; i++) {
+        struct tf_plan_tick *t = &p->ticks[i];
+        double w = tf_plan_text_width(t->label, size, p->bold);
+        double lo = R_MARGIN + w / 2, hi = p->W - R_MARGIN - w / 2;
+        double cx = lo > hi ? p->W / 2 : clampd(t->x, lo, hi);
+        t->drawn = !(cx - w / 2 < last_end + gap);
+        if (t->drawn)
+            last_end = cx + w / 2;
+    }
+}
+
+static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
+{
+    p->fit = false;
+    p->bold = true;
+    p->margin = R_MARGIN;
+    p->font = R_TICK_PT;
+    p->f_lane = p->f_tick = R_TICK_PT;
+    p->f_header = R_TICK_PT;
+    p->f_axis = R_LABEL_PT;
+    p->f_legend = p->f_note = R_LEGEND_PT;
+    p->f_inbar = R_INBAR_PT;
+    p->labels = TF_LABELS_LEFT;
+    p->n_lanes = f->n_lanes;
+    p->panel = f->has_panel;
+    unsigned n_rows = tf_figure_rows(f);
+    p->depth = 0;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        if (lane_rows(&f->lanes[i]) > p->depth)
+            p->depth = lane_rows(&f->lanes[i]);
+    p->W = f->width_pt > 0 ? f->width_pt : R_DEFAULT_W;
+    p->H = f->height_pt > 0 ? f->height_pt : R_DEFAULT_H;
+
+    double axis_h = R_TICK_LABEL_PAD + text_h(R_TICK_PT, true) + R_AXIS_LABEL_PAD +
+                    text_h(R_LABEL_PT, true);
+    p->bottom_legend = !p->panel && f->n_legend > 0;
+    if (!legend_init(f, p, R_LEGEND_PT, LEG_BOTTOM_HANDLE, LEG_TEXTPAD, LEG_BOTTOM_COLSPACE,
+                     LEG_PAD))
+        return false;
+    double r = 0, need = 0;
+    if (p->bottom_legend) {
+        if (!legend_grid(f, p, p->W - 2 * R_MARGIN))
+            return false;
+        r = f->has_legend_y ? clampd(f->legend_y, R_LEGEND_ROW_MIN, R_LEGEND_ROW_MAX)
+                            : R_LEGEND_ROW_DEFAULT;
+        need = p->legend.h + 4.0;
+    }
+    double avail = p->H - R_TOP - axis_h - R_BOTTOM;
+    double plot_h = avail / (1 + r);
+    double leg_h = r * plot_h;
+    if (p->bottom_legend && leg_h < need) {
+        leg_h = need;
+        plot_h = avail - leg_h;
+    }
+    double min_plot = R_MIN_LANE_PT * (double)n_rows;
+    if (plot_h < min_plot) {
+        plot_h = min_plot;
+        leg_h = p->bottom_legend ? fmax(need, r * plot_h) : 0;
+        p->H = R_TOP + plot_h + axis_h + leg_h + R_BOTTOM;
+    }
+    p->plot.y0 = R_TOP;
+    p->plot.y1 = R_TOP + plot_h;
+    p->row_h = plot_h / (double)n_rows;
+    double legend_row_y = p->plot.y1 + axis_h;
+    p->legend.y0 = legend_row_y + (leg_h - p->legend.h) / 2;
+    bool annotate = f->annotate && f->stats.summary && f->stats.summary[0];
+    p->annot_y = legend_row_y + leg_h + R_ANNOT_GAP;
+    if (annotate)
+        p->H += R_ANNOT_GAP + text_h(R_LEGEND_PT, true);
+
+    double label_w = 0;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        label_w = fmax(label_w, tf_plan_text_width(f->lanes[i].label, R_TICK_PT, true));
+    double tick_w = r_widest_tick(f);
+    p->label_w = label_w;
+    p->plot.x0 = fmax(R_MARGIN + label_w + R_LANE_LABEL_PAD, R_MARGIN + tick_w / 2);
+    if (p->panel) {
+        double hundred = tf_text_width("100", R_TICK_PT, true);
+        p->pbox.x1 = p->W - fmax(R_RIGHT_MIN, R_MARGIN + hundred / 2);
+        double sum = (p->pbox.x1 - p->plot.x0) / (1 + R_PANEL_GAP_FRAC);
+        double gap = R_PANEL_GAP_FRAC * sum;
+        double need_gap = tick_w / 2 + tf_text_width("0", R_TICK_PT, true) / 2 + 3 * R_TEXT_GAP;
+        if (gap < need_gap) {
+            gap = need_gap;
+            sum = p->pbox.x1 - p->plot.x0 - gap;
+        }
+        p->plot.x1 = p->plot.x0 + sum * 1.75 / 2.8;
+        p->pbox.x0 = p->plot.x1 + gap;
+        p->pbox.y0 = p->plot.y0;
+        p->pbox.y1 = p->plot.y1;
+    } else {
+        p->plot.x1 = p->W - fmax(R_RIGHT_MIN, R_MARGIN + tick_w / 2);
+    }
+    if (p->bottom_legend) {
+        double cx = (p->plot.x0 + p->plot.x1) / 2;
+        p->legend.x0 = clampd(cx - p->legend.w / 2, R_MARGIN,
+                              fmax(R_MARGIN, p->W - R_MARGIN - p->legend.w));
+    }
+    p->tick_base = p->plot.y1 + R_TICK_LABEL_PAD + tf_text_ascent(R_TICK_PT, true);
+    p->axis_base = p->plot.y1 + R_TICK_LABEL_PAD + text_h(R_TICK_PT, true) + R_AXIS_LABEL_PAD +
+                   tf_text_ascent(R_LABEL_PT, true);
+    p->ptick_base = p->tick_base;
+    p->paxis_base = p->axis_base;
+
+    /* Lanes share the plot by their rows; labels centred on them. */
+    double above = 0;
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        struct tf_plan_lane *pl = &p->lanes[i];
+        pl->text = pl->tip = f->lanes[i].label;
+        pl->rows = lane_rows(&f->lanes[i]);
+        pl->top = p->plot.y0 + above * p->row_h;
+        double mid = pl->top + (double)pl->rows / 2 * p->row_h;
+        pl->label_y = tf_text_center_baseline(mid, R_TICK_PT, true);
+        pl->label_x = p->plot.x0 - R_LANE_LABEL_PAD;
+        pl->band = pl->top;
+        pl->bottom = pl->top + (double)pl->rows * p->row_h;
+        above += pl->rows;
+    }
+    double span = f->x_span > 0 ? f->x_span : 1.0;
+    p->n_ticks = f->axis.n_ticks;
+    for (size_t i = 0; i < f->axis.n_ticks; i++)
+        p->ticks[i] = (struct tf_plan_tick){
+            f->axis.ticks[i], p->plot.x0 + f->axis.ticks[i] / span * (p->plot.x1 - p->plot.x0),
+            f->axis.labels[i], true};
+    thin_ticks(p, R_TICK_PT, 2 * R_TEXT_GAP);
+    if (annotate) {
+        p->annot = calloc(1, sizeof *p->annot);
+        if (!p->annot)
+            return false;
+        p->annot[0] = f->stats.summary;
+        p->n_annot = 1;
+        double w = tf_text_width(f->stats.summary, R_LEGEND_PT, true), av = p->W - 2 * R_MARGIN;
+        p->annot_size = w > av && w > 0 ? R_LEGEND_PT * av / w : R_LEGEND_PT;
+    }
+    return true;
+}
+
+/* --- the fit policy ---------------------------------------------------------------------- */
+
+struct fit {
+    const struct tf_figure *f;
+    struct tf_plan *p;
+    struct tf_label_levels lv;
+    int level;          /* the label level drawn (-1: none) */
+    double margin, gap; /* canvas edge to text; label to plot */
+    double lab_line;    /* a label's line (left: the least lane height) */
+    double header_h;
+    double below_h;     /* everything under the plot */
+};
+
+/* The widest label at a level. */
+static double widest_at(const struct fit *F, int level, size_t n, double size)
+{
+    double w = 0;
+    for (size_t i = 0; i < n; i++)
+        w = fmax(w, tf_plan_text_width(F->lv.text[(size_t)level * F->lv.n + i], size, false));
+    return w;
+}
+
+/* Labels: where and at which level (plan.h's rules). */
+static void choose_labels(struct fit *F, const struct tf_size *size)
+{
+    struct tf_plan *p = F->p;
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    size_t n = F->f->n_lanes;
+    double cap = size->label_w_pt > 0 ? size->label_w_pt : L->label_share * p->W;
+    enum tf_label_place want = size->labels;
+    if (n == 0)
+        want = TF_LABELS_NONE;
+    F->level = -1;
+    if (want == TF_LABELS_NONE) {
+        p->labels = TF_LABELS_NONE;
+        return;
+    }
+    if (want == TF_LABELS_LEFT || (want == TF_LABELS_AUTO && p->W >= L->above_below_pt)) {
+        for (int lv = 0; lv < TF_PLAN_LEVELS; lv++) {
+            if (lv >= 2 && TF_PLAN_ELIDE[lv - 2] < L->elide_min_chars && want == TF_LABELS_AUTO)
+                break;
+            double w = widest_at(F, lv, n, p->f_lane);
+            if (w <= cap) {
+                F->level = lv;
+                p->labels = TF_LABELS_LEFT;
+                p->label_w = w;
+                return;
+            }
+        }
+        if (want == TF_LABELS_LEFT) {
+            F->level = TF_PLAN_LEVELS - 1;
+            p->labels = TF_LABELS_LEFT;
+            p->label_w = fmin(cap, widest_at(F, F->level, n, p->f_lane));
+            return;
+        }
+    }
+    p->labels = TF_LABELS_ABOVE;
+    F->level = 1;
+}
+
+/* The height of the timeline block (plot and its headers) at row height rh,
+ * depth d, with the first n lanes. */
+static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
+{
+    const struct tf_plan *p = F->p;
+    double h = 0;
+    size_t last_header = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned r = lane_rows(&F->f->lanes[i]);
+        if (r > d)
+            r = d;
+        double lane = (double)r * rh;
+        if (p->labels == TF_LABELS_LEFT && lane < F->lab_line)
+            lane = F->lab_line;
+        if (p->labels == TF_LABELS_ABOVE)
+            lane += p->label_h;
+        size_t hd = F->level >= 1 ? F->lv.header_of[i] : (size_t)-1;
+        if (hd != (size_t)-1 && hd != last_header)
+            lane += F->header_h;
+        last_header = hd;
+        h += lane;
+    }
+    return h;
+}
+
+/* Rows, depth and lanes within the budget (plan.h, rule 3). */
+static void fit_height(struct fit *F, const struct tf_size *size, double top)
+{
+    struct tf_plan *p = F->p;
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    const struct tf_figure *f = F->f;
+    double budget = size->height_pt > 0
+                        ? size->height_pt
+                        : clampd(L->height_per_w * p->W, L->height_min_pt, L->height_max_pt);
+    double room = budget - top - F->below_h;
+    double rh0 = L->row_em * p->font, rmin = fmax(2.0, L->row_min_em * p->font);
+    unsigned depth = 1;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        if (lane_rows(&f->lanes[i]) > depth)
+            depth = lane_rows(&f->lanes[i]);
+    size_t n = f->n_lanes;
+    while (depth > 1 && block_h(F, rmin, depth, n) > room)
+        depth--;
+    while (n > 1 && block_h(F, rmin, depth, n) > room)
+        n--;
+    double rh = rh0;
+    if (block_h(F, rh0, depth, n) > room || size->height_pt > 0) {
+        /* The row height that fills the room: block_h grows with rh. */
+        double lo = rmin, hi = size->height_pt > 0 ? fmax(rh0, room) : rh0;
+        if (block_h(F, lo, depth, n) >= room) {
+            hi = lo;
+        } else {
+            for (int it = 0; it < 50; it++) {
+                double mid = (lo + hi) / 2;
+                if (block_h(F, mid, depth, n) > room)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+        }
+        rh = lo;
+    }
+    p->row_h = rh;
+    p->depth = depth;
+    p->n_lanes = n;
+    p->cut_lanes = f->n_lanes - n;
+    for (size_t i = 0; i < f->n_bars; i++)
+        if (f->bars[i].lane < n && f->bars[i].row >= depth)
+            p->cut_rows++;
+}
+
+/* Ticks whose labels fit (plan.h, rule 4): values and labels into p. */
+static bool fit_ticks(struct fit *F)
+{
+    struct tf_plan *p = F->p;
+    const struct tf_figure *f = F->f;
+    double span = f->x_span > 0 ? f->x_span : 1.0;
+    double gap = 0.6 * p->f_tick;
+    double best_v[TF_TICKS_MAX];
+    size_t best_n = 0;
+    bool from_mode = false;
+    for (int nb = 8; nb >= 1 && !best_n; nb--) {
+        double v[TF_TICKS_MAX];
+        size_t n;
+        if (nb == 8 && f->axis.n_ticks >= 3 && f->axis.n_ticks <= TF_TICKS_MAX) {
+            n = f->axis.n_ticks;
+            memcpy(v, f->axis.ticks, n * sizeof *v);
+        } else {
+            n = tf_nice_ticks(0.0, span, nb > 7 ? 7 : nb, v, TF_TICKS_MAX);
+        }
+        if (n < 3 && nb > 1)
+            continue;
+        int dec = tf_num_decimals(v, n);
+        double last = -1e300;
+        bool fits = true;
+        for (size_t i = 0; i < n && fits; i++) {
+            char buf[TF_NUM_MAX];
+            tf_fmt_num(buf, v[i], dec);
+            double w = tf_text_width(buf, p->f_tick, false);
+            double x = p->plot.x0 + v[i] / span * (p->plot.x1 - p->plot.x0);
+            double lo = F->margin + w / 2, hi = p->W - F->margin - w / 2;
+            double cx = lo > hi ? p->W / 2 : clampd(x, lo, hi);
+            fits = cx - w / 2 >= last + gap;
+            last = cx + w / 2;
+        }
+        if (fits || nb == 1) {
+            memcpy(best_v, v, n * sizeof *v);
+            best_n = n;
+            from_mode = nb == 8 && f->axis.n_ticks >= 3;
+        }
+    }
+    int dec = tf_num_decimals(best_v, best_n);
+    p->n_ticks = best_n;
+    for (size_t i = 0; i < best_n; i++) {
+        char buf[TF_NUM_MAX];
+        const char *l = from_mode ? f->axis.labels[i]
+                                  : tf_arena_strdup(&p->arena, tf_fmt_num(buf, best_v[i], dec));
+        if (!l)
+            return false;
+        p->ticks[i] = (struct tf_plan_tick){
+            best_v[i], p->plot.x0 + best_v[i] / span * (p->plot.x1 - p->plot.x0), l, true};
+    }
+    return true;
+}
+
+/* Words of s into lines of at most `avail` points at `size`. */
+static bool wrap_lines(struct tf_plan *p, const char *s, double size, double avail)
+{
+    size_t cap = 4;
+    p->annot = calloc(cap, sizeof *p->annot);
+    if (!p->annot)
+        return false;
+    struct tf_buf line;
+    tf_buf_init(&line);
+    const char *w = s;
+    while (*w) {
+        while (*w == ' ')
+            w++;
+        if (!*w)
+            break;
+        const char *e = w;
+        while (*e && *e != ' ')
+            e++;
+        size_t keep = line.len;
+        if (line.len)
+            tf_buf_putc(&line, ' ');
+        tf_buf_putn(&line, w, (size_t)(e - w));
+        if (line.oom)
+            break;
+        if (keep && tf_plan_text_width(line.data, size, false) > avail) {
+            line.len = keep;
+            line.data[keep] = '\0';
+            if (!TF_GROW(p->annot, p->n_annot, cap))
+                break;
+            p->annot[p->n_annot++] = tf_arena_buf(&p->arena, &line);
+            tf_buf_clear(&line);
+            continue; /* the word again, on the next line */
+        }
+        w = e;
+    }
+    bool ok = !line.oom;
+    if (ok && line.len) {
+        ok = TF_GROW(p->annot, p->n_annot, cap);
+        if (ok)
+            p->annot[p->n_annot++] = tf_arena_buf(&p->arena, &line);
+    }
+    tf_buf_fini(&line);
+    for (size_t i = 0; ok && i < p->n_annot; i++)
+        ok = p->annot[i] != NULL;
+    return ok;
+}
+
+/* The side panel's width beside the plot: its legend, its title, its
+ * ticks. */
+static double panel_need(const struct tf_figure *f, const struct tf_plan *p)
+{
+    const struct tf_panel *bd = &f->panel;
+    double fs = p->f_legend, w = tf_plan_text_width(bd->title, fs, true);
+    for (size_t i = 0; i < bd->n_slices; i++)
+        w = fmax(w, 1.2 * fs + 0.4 * fs + tf_plan_text_width(bd->slices[i].label, fs, false));
+    w += 2 * 0.4 * fs + 2;
+    return fmax(w, tf_plan_text_width(bd->axis_title, p->f_axis, false));
+}
+
+/* The panel's legend box height. */
+static double panel_legend_h(const struct tf_figure *f, const struct tf_plan *p)
+{
+    double fs = p->f_legend, row = text_h(fs, false), sp = LEG_LABELSPACE * fs;
+    return 2 * 0.4 * fs + row + (double)f->panel.n_slices * (row + sp);
+}
+
+static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_size *size,
+                     struct tf_plan *p)
+{
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    F->f = f;
+    F->p = p;
+    p->fit = true;
+    p->bold = false;
+    p->W = size->width_pt > 0 ? size->width_pt
+           : f->reference_layout ? (f->width_pt > 0 ? f->width_pt : R_DEFAULT_W)
+                                 : TF_PLAN_DEFAULT_W;
+    double fb = size->font_pt > 0 ? size->font_pt : tf_plan_default_font(p->W);
+    double font_min = L->font_min_pt;
+    p->font = fb;
+    p->f_lane = fb;
+    p->f_header = fb;
+    p->f_tick = fmax(font_min, 0.875 * fb);
+    p->f_axis = fmax(p->f_tick, fb);
+    p->f_legend = p->f_tick;
+    p->f_inbar = fmax(font_min, 0.8 * fb);
+    p->f_note = p->f_tick;
+    F->margin = p->margin = fmax(1.5, 0.25 * fb);
+    F->gap = 0.5 * fb;
+    if (!tf_plan_label_levels(f, f->n_lanes, &p->arena, &F->lv))
+        return false;
+    choose_labels(F, size);
+    if (p->labels == TF_LABELS_ABOVE)
+        p->f_lane = p->f_tick;
+    F->lab_line = text_h(p->f_lane, false) + 1.0;
+    F->header_h = text_h(p->f_header, true) + 1.0;
+    p->label_h = p->labels == TF_LABELS_ABOVE ? text_h(p->f_lane, false) + 0.5 : 0;
+
+    /* Under the plot: ticks, axis title, then the legend or the panel,
+     * then the annotation. */
+    double m = F->margin;
+    double tick_pad = 0.3 * fb, title_pad = 0.35 * fb;
+    double axis_h = tick_pad + text_h(p->f_tick, false) + title_pad + text_h(p->f_axis, false);
+    p->panel = f->has_panel;
+    p->bottom_legend = !p->panel && f->n_legend > 0;
+    if (!legend_init(f, p, p->f_legend, 1.2, 0.4, 1.0, 0.3))
+        return false;
+    double avail_w = p->W - 2 * m;
+    double text_room = avail_w - 2 * p->legend.pad - p->legend.handle_w - p->legend.textpad;
+    for (size_t i = 0; i < f->n_legend; i++)
+        if (!(p->legend.text[i] = tf_plan_elide(&p->arena, p->legend.text[i], text_room,
+                                                p->f_legend, false, tf_plan_legend_tail(f, i))))
+            return false;
+    double below = axis_h;
+    if (p->bottom_legend) {
+        if (!legend_grid(f, p, avail_w))
+            return false;
+        below += 0.5 * fb + p->legend.h;
+    }
+    /* The panel: beside the plot while it takes at most panel_share. */
+    double x0 = p->labels == TF_LABELS_LEFT ? m + p->label_w + F->gap : m;
+    x0 = fmax(x0, m + tf_text_width("0", p->f_tick, false) / 2);
+    double pneed = 0, plh = 0;
+    if (p->panel) {
+        pneed = panel_need(f, p);
+        plh = panel_legend_h(f, p);
+        p->panel_below = pneed > L->panel_share * (p->W - x0);
+        if (p->panel_below)
+            below += 0.6 * fb + plh + 0.5 * fb + 1.6 * fb + axis_h;
+    }
+    bool annotate = f->annotate && f->stats.summary && f->stats.summary[0];
+    if (annotate) {
+        if (!wrap_lines(p, f->stats.summary, p->f_note, avail_w))
+            return false;
+        p->annot_size = p->f_note;
+        below += 0.4 * fb + (double)p->n_annot * text_h(p->f_note, false);
+    }
+    below += m;
+    F->below_h = below;
+    double top = m + (p->labels == TF_LABELS_ABOVE ? 0 : 0.5 * text_h(p->f_lane, false));
+    fit_height(F, size, top);
+
+    /* Horizontal. */
+    p->plot.x0 = x0;
+    p->plot.x1 = p->W - m;
+    if (p->panel && !p->panel_below) {
+        double gap = 1.5 * fb;
+        double pw = fmax(pneed, (p->plot.x1 - x0 - gap) * 1.05 / 2.8);
+        p->pbox.x1 = p->W - m - 0.5 * tf_text_width("100", p->f_tick, false);
+        p->pbox.x0 = p->pbox.x1 - pw;
+        p->plot.x1 = p->pbox.x0 - gap;
+    }
+    if (!fit_ticks(F))
+        return false;
+    /* The last tick label stays inside: pull the plot's right end in by
+     * its overhang, and place the ticks again. */
+    if (p->n_ticks && !(p->panel && !p->panel_below)) {
+        const struct tf_plan_tick *t = &p->ticks[p->n_ticks - 1];
+        double over = t->x + tf_plan_text_width(t->label, p->f_tick, false) / 2 - (p->W - m);
+        if (over > 0) {
+            double span = f->x_span > 0 ? f->x_span : 1.0;
+            double frac = t->v / span;
+            if (frac > 0)
+                p->plot.x1 -= over / frac;
+            if (!fit_ticks(F))
+                return false;
+        }
+    }
+
+    /* Vertical: lanes, headers and labels. */
+    double y = top;
+    p->plot.y0 = top;
+    size_t last_header = (size_t)-1;
+    for (size_t i = 0; i < p->n_lanes; i++) {
+        struct tf_plan_lane *pl = &p->lanes[i];
+        const struct tf_lane *ln = &f->lanes[i];
+        size_t hd = F->level >= 1 ? F->lv.header_of[i] : (size_t)-1;
+        double band_top = y;
+        if (hd != (size_t)-1 && hd != last_header && p->labels != TF_LABELS_NONE) {
+            struct tf_plan_header *h = &p->headers[p->n_headers++];
+            double hx = p->labels == TF_LABELS_ABOVE ? p->plot.x0 + 1 : m;
+            if (!(h->text = tf_plan_elide(&p->arena, F->lv.headers[hd], p->W - m - hx,
+                                          p->f_header, true, 0)))
+                return false;
+            h->first = i;
+            h->y = y + 0.5 + tf_text_ascent(p->f_header, true);
+            y += F->header_h;
+        }
+        if (hd != (size_t)-1 && p->n_headers && p->headers[p->n_headers - 1].first <= i)
+            p->headers[p->n_headers - 1].n = i - p->headers[p->n_headers - 1].first + 1;
+        last_header = hd;
+        pl->band = band_top;
+        pl->tip = ln->label;
+        pl->rows = lane_rows(ln) < p->depth ? lane_rows(ln) : p->depth;
+        pl->text = F->level >= 0 ? F->lv.text[(size_t)F->level * F->lv.n + i] : NULL;
+        if (p->labels == TF_LABELS_LEFT && pl->text &&
+            !(pl->text = tf_plan_elide(&p->arena, pl->text, p->label_w, p->f_lane, false, 0)))
+            return false;
+        if (p->labels == TF_LABELS_ABOVE) {
+            if (pl->text && !(pl->text = tf_plan_elide(&p->arena, pl->text,
+                                                       p->plot.x1 - p->plot.x0 - 2,
+                                                       p->f_lane, false, 0)))
+                return false;
+            pl->label_x = p->plot.x0 + 1;
+            pl->label_y = y + 0.25 + tf_text_ascent(p->f_lane, false);
+            y += p->label_h;
+        }
+        double lane_h = (double)pl->rows * p->row_h;
+        if (p->labels == TF_LABELS_LEFT && lane_h < F->lab_line)
+            lane_h = F->lab_line;
+        pl->top = y;
+        if (p->labels == TF_LABELS_LEFT) {
+            pl->label_x = p->plot.x0 - F->gap;
+            pl->label_y = tf_text_center_baseline(y + lane_h / 2, p->f_lane, false);
+        }
+        y += lane_h;
+        pl->bottom = y;
+    }
+    p->plot.y1 = y;
+    if (p->panel && !p->panel_below) {
+        p->pbox.y0 = p->plot.y0;
+        p->pbox.y1 = p->plot.y1;
+    }
+    p->tick_base = y + tick_pad + tf_text_ascent(p->f_tick, false);
+    p->axis_base = y + tick_pad + text_h(p->f_tick, false) + title_pad +
+                   tf_text_ascent(p->f_axis, false);
+    y += axis_h;
+    if (p->bottom_legend) {
+        y += 0.5 * fb;
+        double cx = (p->plot.x0 + p->plot.x1) / 2;
+        p->legend.x0 = clampd(cx - p->legend.w / 2, m, fmax(m, p->W - m - p->legend.w));
+        p->legend.y0 = y;
+        y += p->legend.h;
+    }
+    if (p->panel) {
+        p->ptick_base = p->tick_base;
+        p->paxis_base = p->axis_base;
+        if (p->panel_below) {
+            y += 0.6 * fb;
+            p->pbox.x0 = p->plot.x0;
+            p->pbox.x1 = fmin(p->plot.x1, p->W - m - tf_text_width("100", p->f_tick, false) / 2);
+            p->pbox.y0 = y;
+            y += plh + 0.5 * fb + 1.6 * fb;
+            p->pbox.y1 = y;
+            p->ptick_base = y + tick_pad + tf_text_ascent(p->f_tick, false);
+            p->paxis_base = y + tick_pad + text_h(p->f_tick, false) + title_pad +
+                            tf_text_ascent(p->f_axis, false);
+            y += axis_h;
+        }
+    }
+    if (annotate) {
+        y += 0.4 * fb;
+        p->annot_y = y;
+        y += (double)p->n_annot * text_h(p->f_note, false);
+    }
+    y += m;
+    p->H = size->height_pt > 0 ? fmax(size->height_pt, y) : y;
+    if (p->cut_lanes || p->cut_rows) {
+        char note[240];
+        if (p->cut_lanes)
+            snprintf(note, sizeof note,
+                     "%zu more lane%s not drawn to fit the figure's height: choose with "
+                     "--lanes or --max-lanes, or give --height",
+                     p->cut_lanes, p->cut_lanes == 1 ? "" : "s");
+        else
+            snprintf(note, sizeof note,
+                     "%zu slice%s nested deeper than %u rows not drawn to fit the figure's "
+                     "height: --depth, --lanes or --height",
+                     p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth);
+        if (!(p->note = tf_arena_strdup(&p->arena, note)))
+            return false;
+    }
+    return true;
+}
+
+bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p)
+{
+    static const struct tf_size none;
+    memset(p, 0, sizeof *p);
+    tf_arena_init(&p->arena);
+    if (!size)
+        size = &none;
+    if (!alloc_lanes(f, p))
+        return false;
+    if (!tf_plan_fits(f, size))
+        return plan_reference(f, p);
+    struct fit F;
+    memset(&F, 0, sizeof F);
+    bool ok = plan_fit(&F, f, size, p);
+    tf_label_levels_fini(&F.lv);
+    return ok;
+}

@@ -1,0 +1,193 @@
+/* plan.h - the layout policy: from a figure and the size asked, what goes
+ * where.  One place decides, for every back-end:
+ *
+ *   - the canvas (width, height) and the text sizes;
+ *   - the lane labels: their text (full, or short under a process header,
+ *     or elided in the middle), and where they go (left of the plot, above
+ *     their lanes inside it, or nowhere);
+ *   - the label column, the rows (their height within the height budget,
+ *     the nesting depth drawn, the lanes drawn);
+ *   - the ticks, the legend grid, the side panel's place (beside the plot
+ *     or under it), the annotation's lines.
+ *
+ * layout.c places what the plan says (SVG, PDF, PNG); json.c writes the
+ * plan's "layout"; tikz.c writes the plan's candidates and the thresholds
+ * (tf_plan_limits) for TeX, which measures them with the document's fonts
+ * and takes the first that fits by the same rules.
+ *
+ * Two policies.  A seed-mode figure (timeline, pytorch) with no size option
+ * keeps the reference script's layout (10 in wide, its text sizes): its
+ * golden files and parity stay exact.  Every other figure is FIT to its
+ * width: the plot comes first and everything else gives way.
+ *
+ * Ownership: tf_plan_make fills a caller-owned plan (tf_plan_fini frees
+ * it); its strings live in the plan's arena or the figure's. */
+#ifndef TF_PLAN_H
+#define TF_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "model/figure.h"
+
+enum tf_label_place { TF_LABELS_AUTO = 0, TF_LABELS_LEFT, TF_LABELS_ABOVE, TF_LABELS_NONE };
+
+/* The size options (--width, --height, --font-size, --label-width,
+ * --labels); 0 and AUTO: not given. */
+struct tf_size {
+    double width_pt, height_pt, font_pt, label_w_pt;
+    enum tf_label_place labels;
+    bool given; /* any of them given (also --labels auto) */
+};
+
+/* Thresholds of the fit policy: one table, used here and written into
+ * every TikZ figure, so C and TeX decide alike. */
+struct tf_plan_limits {
+    double label_share;     /* lane labels take at most this share of the width */
+    double above_below_pt;  /* narrower figures put labels above their lanes */
+    double elide_min_chars; /* a label elided to fewer characters goes above */
+    double panel_share;     /* the side panel beside the plot takes at most this share */
+    double height_max_pt;   /* the height budget: at most this (0.6 \textheight) */
+    double height_per_w;    /* ... and at most this times the width */
+    double height_min_pt;   /* ... but never less than this */
+    double row_min_em;      /* rows get no thinner than this (x the base font) */
+    double row_em;          /* a row's natural height (x the base font) */
+    double font_min_pt;     /* no text smaller */
+    double font_max_pt;     /* the default base font from this width on */
+    double font_per_w;      /* the default base font: width / this, clamped */
+};
+extern const struct tf_plan_limits tf_plan_limits;
+
+/* The default canvas width of a fit figure without --width: the column of
+ * a two-column paper (the man page says why). */
+#define TF_PLAN_DEFAULT_W 240.0
+
+struct tf_plan_box {
+    double x0, y0, x1, y1; /* points, y down */
+};
+
+struct tf_plan_lane {
+    const char *text; /* as drawn (NULL with labels none) */
+    const char *tip;  /* the full label, for its tooltip */
+    unsigned rows;    /* rows drawn (the depth cut) */
+    double band;      /* top of its band (its header and label above it, if any) */
+    double top;       /* top of its first row */
+    double bottom;    /* end of its band */
+    double label_y;   /* the label's baseline */
+    double label_x;   /* the label's anchor x (its end when left, its start when above) */
+};
+
+struct tf_plan_header {
+    const char *text;
+    size_t first, n; /* its lanes */
+    double y;        /* baseline */
+};
+
+struct tf_plan_tick {
+    double v;      /* axis units */
+    double x;      /* points */
+    const char *label;
+    bool drawn;    /* its label is drawn (the reference drops colliding ones) */
+};
+
+struct tf_plan_legend {
+    size_t ncol, nrow;
+    double *col_w;      /* ncol widths */
+    const char **text;  /* per entry, as drawn (elided when wider than the figure) */
+    double x0, y0, w, h;
+    double size, pad, row_h, handle_w, handle_h, textpad, colspace, spacing;
+};
+
+struct tf_plan {
+    bool fit;            /* the fit policy (else the reference's layout) */
+    double W, H;         /* canvas, points */
+    double font;         /* the base text size */
+    double margin;       /* canvas edge to any text */
+    bool bold;           /* text weight (the reference sets everything bold) */
+    double f_lane, f_header, f_tick, f_axis, f_legend, f_inbar, f_note;
+    enum tf_label_place labels;
+    double label_w;      /* the label column (labels left), else 0 */
+    double label_h;      /* the band a label takes above its lane (labels above) */
+    struct tf_plan_box plot;
+    double row_h;
+    unsigned depth;      /* rows drawn per lane at most */
+    size_t n_lanes;      /* lanes drawn: the first n_lanes of the figure */
+    struct tf_plan_lane *lanes;
+    struct tf_plan_header *headers;
+    size_t n_headers;
+    struct tf_plan_tick *ticks;
+    size_t n_ticks;
+    double tick_base;    /* tick label baseline */
+    double axis_base;    /* axis title baseline */
+    bool bottom_legend;
+    struct tf_plan_legend legend;
+    bool panel;          /* a side panel */
+    bool panel_below;    /* ... under the timeline */
+    struct tf_plan_box pbox;  /* the panel's plot */
+    double ptick_base, paxis_base;
+    double annot_y;      /* top of the annotation's first line */
+    const char **annot;  /* its lines */
+    size_t n_annot;
+    double annot_size;
+    /* What the plan left out, for a note (lanes and nesting rows). */
+    size_t cut_lanes, cut_rows;
+    const char *note;    /* the note saying so, or NULL */
+    struct tf_arena arena;
+};
+
+/* Fills *p (caller-owned; tf_plan_fini after, also on failure).  False
+ * when out of memory. */
+bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p);
+void tf_plan_fini(struct tf_plan *p);
+
+/* Whether a figure is laid out by the fit policy at this size. */
+bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size);
+
+/* The plot's width for a mode's level of detail, before the figure exists:
+ * the widest the plot can be at this size (0 when the mode keeps its
+ * own). */
+double tf_plan_plot_width_hint(const struct tf_size *size);
+
+/* The default base font at a width. */
+double tf_plan_default_font(double width_pt);
+
+/* Candidate label texts (for TikZ): level 0 is the full label, 1 the short
+ * one (under a header when the lane's process has several lanes), 2.. the
+ * short one elided in the middle to at most TF_PLAN_ELIDE[level - 2]
+ * characters.  header_of: the header index of each lane at level >= 1, or
+ * (size_t)-1.  Fills lanes x TF_PLAN_LEVELS texts (level-major: [level *
+ * n + lane]) and the headers' texts; false when out of memory. */
+#define TF_PLAN_LEVELS 5
+extern const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2];
+struct tf_label_levels {
+    const char **text;   /* TF_PLAN_LEVELS x n */
+    size_t *header_of;   /* n */
+    const char **headers;
+    size_t n_headers;
+    size_t n;
+};
+bool tf_plan_label_levels(const struct tf_figure *f, size_t n_lanes, struct tf_arena *a,
+                          struct tf_label_levels *out);
+void tf_label_levels_fini(struct tf_label_levels *l);
+
+/* s elided to at most max code points keeping its last `tail` (plan.c
+ * says how); legend entry i of f elided to max code points, keeping the
+ * part that tells it from the other entries.  Into the arena. */
+const char *tf_plan_elide_chars(struct tf_arena *a, const char *s, size_t max, size_t tail);
+const char *tf_plan_elide_distinct(struct tf_arena *a, const struct tf_figure *f, size_t i,
+                                   size_t max);
+
+/* The width of s as it will be drawn (cleaned as tf_xml_clean does), in
+ * points. */
+double tf_plan_text_width(const char *s, double size, bool bold);
+/* The code points at the end of legend entry i that tell it from the other
+ * entries (0: none shares a prefix with it). */
+size_t tf_plan_legend_tail(const struct tf_figure *f, size_t i);
+
+/* Middle elision of s to at most max_w points at `size` (bold or not),
+ * keeping `keep_tail` code points of its end when it can (0: halves); into the arena. */
+const char *tf_plan_elide(struct tf_arena *a, const char *s, double max_w, double size,
+                          bool bold, size_t keep_tail);
+
+#endif

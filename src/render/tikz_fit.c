@@ -1,0 +1,399 @@
+/* tikz_fit.c - a TikZ figure fit to its width (templates/tikz-fit.tex):
+ * the chrome mode's figures, and the seed modes' when a size option is
+ * given.
+ *
+ * What C decides and what TeX decides.  The plan (render/plan.c) decides
+ * what is drawn at the size asked: the lanes and nesting rows within the
+ * height budget.  This file writes the plan's CANDIDATES in order, and the
+ * thresholds of tf_plan_limits; TeX measures them in the document's fonts
+ * at \tracefigwidth (else \linewidth) and takes the first that fits, by the
+ * rules plan.c follows:
+ *   - each lane's label at every level (full; short under a process
+ *     header; elided to 28, 20 and 14 characters): labels go left of the
+ *     plot at the first level whose widest label fits the label share of
+ *     the width, else above their lanes;
+ *   - tick sets (the mode's, then MaxNLocator with 7 .. 2 bins): the first
+ *     whose labels keep apart;
+ *   - the row height: the natural one when the budget allows, else the
+ *     tallest that fits, down to the minimum;
+ *   - the legend, wrapped to the width; the panel beside the plot or under it.
+ * Bars are written per lane, in a scope whose shift TeX computes (the
+ * lane's top, after the headers and labels above it), with y in rows.
+ * A document that defines \tracefigreport gets the choices in its log
+ * ("tracefig-plan: ..."), which the paper tests read.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/num.h"
+#include "render/plan.h"
+#include "render/templates.h"
+#include "render/tikz_int.h"
+#include "rules/ticks.h"
+
+/* Lengths in canvas points, for TeX (bp). */
+static void bp(struct tikz *t, double v)
+{
+    tz_num(t, v);
+    tf_buf_puts(t->b, "bp");
+}
+
+static void emit_limits(struct tikz *t, const struct tf_size *sz)
+{
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    struct tf_buf *b = t->b;
+    unsigned top = 1;
+    for (unsigned lv = 2; lv < TF_PLAN_LEVELS; lv++)
+        if (TF_PLAN_ELIDE[lv - 2] >= L->elide_min_chars)
+            top = lv;
+    tf_buf_puts(b, "% The layout's thresholds, as tracefig's own (render/plan.c).\n"
+                   "\\def\\tracefiglimitshare{");
+    tz_num(t, L->label_share);
+    tf_buf_puts(b, "}\\def\\tracefiglimitabove{");
+    bp(t, L->above_below_pt);
+    tf_buf_printf(b, "}\\def\\tracefiglimitlevel{%u}%%\n\\def\\tracefiglimitpanel{", top);
+    tz_num(t, L->panel_share);
+    tf_buf_puts(b, "}\\def\\tracefiglimitperw{");
+    tz_num(t, L->height_per_w);
+    tf_buf_puts(b, "}\\def\\tracefiglimitmax{");
+    bp(t, L->height_max_pt);
+    tf_buf_puts(b, "}\\def\\tracefiglimitmin{");
+    bp(t, L->height_min_pt);
+    tf_buf_puts(b, "}%\n\\def\\tracefiglimitrow{");
+    tz_num(t, L->row_em);
+    tf_buf_puts(b, "}\\def\\tracefiglimitrowmin{");
+    tz_num(t, L->row_min_em);
+    static const char *const place[] = {"auto", "left", "above", "none"};
+    tf_buf_printf(b, "}\\def\\tracefiglabelplace{%s}%%\n", place[sz->labels]);
+    if (sz->label_w_pt > 0) {
+        tf_buf_puts(b, "\\def\\tracefiglabelcap{");
+        bp(t, sz->label_w_pt);
+        tf_buf_puts(b, "}%\n");
+    }
+    if (sz->height_pt > 0) {
+        tf_buf_puts(b, "\\def\\tracefigheight{");
+        bp(t, sz->height_pt);
+        tf_buf_puts(b, "}%\n");
+    }
+}
+
+static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
+{
+    const struct tf_figure *f = t->f;
+    struct tf_buf *b = t->b;
+    struct tf_arena a;
+    tf_arena_init(&a);
+    struct tf_label_levels lv;
+    bool ok = tf_plan_label_levels(f, p->n_lanes, &a, &lv);
+    if (ok) {
+        tf_buf_puts(b, "% Lanes, top to bottom: {rows}{header}{label at each level: full, "
+                       "short, elided}.\n");
+        for (size_t i = 0; i < p->n_lanes; i++) {
+            tf_buf_printf(b, "\\tracefiglane{%u}{%lld}", p->lanes[i].rows,
+                          lv.header_of[i] == (size_t)-1 ? -1LL : (long long)lv.header_of[i]);
+            for (size_t k = 0; k < TF_PLAN_LEVELS; k++) {
+                tf_buf_putc(b, '{');
+                tz_text(b, lv.text[k * lv.n + i]);
+                tf_buf_putc(b, '}');
+            }
+            tf_buf_puts(b, "%\n");
+        }
+        for (size_t h = 0; h < lv.n_headers && ok; h++) {
+            tf_buf_printf(b, "\\tracefigheader{%zu}", h);
+            static const unsigned chars[3] = {0, 40, 24};
+            for (int k = 0; k < 3 && ok; k++) {
+                const char *e = k ? tf_plan_elide_chars(&a, lv.headers[h], chars[k], 0)
+                                  : lv.headers[h];
+                ok = e != NULL;
+                tf_buf_putc(b, '{');
+                tz_text(b, e ? e : "");
+                tf_buf_putc(b, '}');
+            }
+            tf_buf_puts(b, "%\n");
+        }
+    }
+    tf_label_levels_fini(&lv);
+    tf_arena_fini(&a);
+    return ok;
+}
+
+/* The candidate tick sets: the mode's, then MaxNLocator with 7 .. 2 bins. */
+static void emit_ticks(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    struct tf_buf *b = t->b;
+    double sets[8][TF_TICKS_MAX];
+    size_t ns[8], n_sets = 0;
+    if (f->axis.n_ticks >= 2 && f->axis.n_ticks <= TF_TICKS_MAX) {
+        memcpy(sets[0], f->axis.ticks, f->axis.n_ticks * sizeof(double));
+        ns[n_sets++] = f->axis.n_ticks;
+    }
+    double span = f->x_span > 0 ? f->x_span : 1.0;
+    for (int nb = 7; nb >= 1 && n_sets < 8; nb--) {
+        size_t n = tf_nice_ticks(0.0, span, nb, sets[n_sets], TF_TICKS_MAX);
+        if (n == 0 || (n < 3 && nb > 1))
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < n_sets && !dup; k++)
+            dup = ns[k] == n && memcmp(sets[k], sets[n_sets], n * sizeof(double)) == 0;
+        if (!dup)
+            ns[n_sets++] = n;
+    }
+    tf_buf_puts(b, "% Tick sets, the first whose labels keep apart is drawn: {x}{label}.\n");
+    for (size_t k = 0; k < n_sets; k++) {
+        int dec = tf_num_decimals(sets[k], ns[k]);
+        tf_buf_puts(b, "\\tracefigtickset{");
+        for (size_t i = 0; i < ns[k]; i++) {
+            char lab[TF_NUM_MAX];
+            tf_buf_puts(b, "\\tracefigxtick{");
+            tz_num(t, tz_xu(t, sets[k][i]));
+            tf_buf_printf(b, "}{%s}", tf_fmt_num(lab, sets[k][i], dec));
+        }
+        tf_buf_puts(b, "}%\n");
+    }
+}
+
+static void emit_data(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    struct tf_buf *b = t->b;
+    const char *clock = f->clock_unit ? f->clock_unit : "ms";
+    const char *unit = f->axis.unit ? f->axis.unit : clock;
+    char start[TF_NUM_MAX], span[TF_NUM_MAX];
+    tf_fmt_num(start, f->window_start, DEC);
+    tf_fmt_num(span, f->x_span, DEC);
+    tf_buf_printf(b, "%% Time axis: x is the time from the window start (%s %s on the trace\n"
+                     "%% clock); the window is %s %s wide; x unit: 1e%d %s.\n",
+                  start, clock, span, unit, t->exp10, unit);
+    tf_buf_puts(b, "\\def\\tracefigspan{");
+    tz_num(t, t->span);
+    tf_buf_puts(b, "}%\n");
+    emit_ticks(t);
+    tf_buf_puts(b, "\\def\\tracefigxtitle{");
+    tz_text(b, f->axis.title ? f->axis.title : "");
+    tf_buf_puts(b, "}%\n");
+    if (f->has_panel) {
+        const struct tf_panel *bd = &f->panel;
+        tf_buf_puts(b, "% Breakdown panel: its title, its legend, its slices\n"
+                       "% {style}{left}{right}{middle}{width}{label colour}{text} in %.\n"
+                       "\\tracefigbreakdowntrue\n\\def\\tracefigpaneltitle{");
+        tz_text(b, bd->axis_title ? bd->axis_title : "");
+        tf_buf_puts(b, "}%\n\\def\\tracefiglegtitle{");
+        tz_text(b, bd->title ? bd->title : "");
+        tf_buf_puts(b, "}%\n");
+        for (size_t i = 0; i < bd->n_slices; i++) {
+            struct style *s = tz_slice_style(t, &bd->slices[i]);
+            tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
+            for (int k = 0; k < 3; k++) {
+                tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
+                tf_buf_puts(b, k < 2 ? "}{" : "}%\n");
+            }
+        }
+        tf_buf_puts(b, "\\def\\tracefigfslices{%\n");
+        double left = 0.0;
+        for (size_t i = 0; i < bd->n_slices; i++) {
+            const struct tf_slice *s = &bd->slices[i];
+            double w = isfinite(s->width_pct) && s->width_pct > 0 ? s->width_pct : 0.0;
+            double right = fmin(left + w, 100.0);
+            struct style *st = tz_slice_style(t, s);
+            tf_buf_printf(b, "\\tracefigslice{%s}{", st ? st->key : "bar");
+            tz_num(t, left);
+            tf_buf_puts(b, "}{");
+            tz_num(t, right);
+            tf_buf_puts(b, "}{");
+            tz_num(t, (left + right) / 2);
+            tf_buf_puts(b, "}{");
+            tz_num(t, right - left);
+            tf_buf_printf(b, "}{%s}{", tz_label_style(t, s->text_color));
+            if (s->text)
+                tz_text(b, s->text);
+            tf_buf_puts(b, "}%\n");
+            left = right;
+        }
+        tf_buf_puts(b, "}%\n");
+    } else if (f->n_legend) {
+        tf_buf_puts(b, "% Legend entries: the style of the swatch, and the label.\n");
+        struct tf_arena a;
+        tf_arena_init(&a);
+        for (size_t i = 0; i < f->n_legend; i++) {
+            struct style *s = tz_legend_style(t, i);
+            const char *l = f->legend[i].label ? f->legend[i].label : "";
+            const char *e = tf_plan_elide_distinct(&a, f, i, 28);
+            const char *e2 = tf_plan_elide_distinct(&a, f, i, 18);
+            tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
+            tz_text(b, l);
+            tf_buf_puts(b, "}{");
+            tz_text(b, e ? e : l);
+            tf_buf_puts(b, "}{");
+            tz_text(b, e2 ? e2 : l);
+            tf_buf_puts(b, "}%\n");
+        }
+        tf_arena_fini(&a);
+    }
+    if (tz_annotated(f)) {
+        tf_buf_puts(b, "\\def\\tracefigannottext{");
+        tz_text(b, f->stats.summary);
+        tf_buf_puts(b, "}%\n");
+    }
+    tf_buf_puts(b, "\\tracefiglayout\n");
+}
+
+static void coord(struct tikz *t, double x, double y)
+{
+    tf_buf_putc(t->b, '(');
+    tz_num(t, x);
+    tf_buf_putc(t->b, ',');
+    tz_num(t, y);
+    tf_buf_putc(t->b, ')');
+}
+
+/* One bar in its lane's scope: y in rows, down from the lane's top. */
+static void emit_bar(struct tikz *t, const struct tf_bar *r, unsigned row)
+{
+    struct tf_buf *b = t->b;
+    const struct tf_figure *f = t->f;
+    struct style *s = tz_bar_style(t, r);
+    double y0 = row;
+    if (r->shape == TF_SHAPE_INSTANT) {
+        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]", s ? s->color : "black");
+        coord(t, tz_xu(t, r->x0), y0 + 0.1);
+        tf_buf_puts(b, "--");
+        coord(t, tz_xu(t, r->x0), y0 + 0.9);
+        tf_buf_puts(b, ";\n");
+        return;
+    }
+    if (r->shape == TF_SHAPE_DENSE)
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]",
+                      s ? s->key : "bar", s ? s->color : "black");
+    else if (f->flame)
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]", s ? s->key : "bar");
+    else
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]", s ? s->key : "bar");
+    if (!r->clip_left && !r->clip_right) {
+        double x0, x1;
+        tf_bar_drawn_extent(f, r, &x0, &x1);
+        coord(t, tz_xu(t, x0), y0);
+        tf_buf_puts(b, "rectangle");
+        coord(t, tz_xu(t, x1), y0 + 1.0);
+        tf_buf_puts(b, ";\n");
+        return;
+    }
+    double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
+    size_t n = tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys);
+    if (n > 1 && xs[n - 1] == xs[0] && ys[n - 1] == ys[0])
+        n--;
+    for (size_t i = 0; i < n; i++) {
+        coord(t, tz_xu(t, xs[i]), ys[i]);
+        tf_buf_puts(b, "--");
+    }
+    tf_buf_puts(b, "cycle;\n");
+}
+
+/* The in-bar labels of the bars [from, to) drawn in lane `lane`. */
+static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, size_t from,
+                        size_t to)
+{
+    const struct tf_figure *f = t->f;
+    for (size_t i = from; i < to; i++) {
+        const struct tf_bar *r = &f->bars[i];
+        if (r->lane != lane || !r->label || !r->label[0] || r->shape != TF_SHAPE_SLICE ||
+            r->row >= p->lanes[lane].rows)
+            continue;
+        double x0, x1;
+        tf_bar_drawn_extent(f, r, &x0, &x1);
+        tz_emit_label(t, tz_label_style(t, r->label_color), tz_xu(t, x0), tz_xu(t, x1),
+                      r->row + 0.5, r->label);
+    }
+}
+
+static void emit_picture(struct tikz *t, const struct tf_plan *p)
+{
+    const struct tf_figure *f = t->f;
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "\\begin{tikzpicture}[x=\\tracefigfunit,y=1pt,tracefig/figure]\n"
+                   "\\tracefigbackground\n"
+                   "% Bars per lane, in drawing order; a torn (zigzag) side marks a bar cut by\n"
+                   "% the window.  In-bar labels {colour}{x}{row}{bar width}{text}: TeX leaves\n"
+                   "% out one wider than its bar.\n");
+    size_t open = (size_t)-1, first = 0;
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *r = &f->bars[i];
+        if (r->lane >= p->n_lanes || r->row >= p->lanes[r->lane].rows)
+            continue;
+        if (r->lane != open) {
+            if (open != (size_t)-1) {
+                emit_labels(t, p, open, first, i);
+                tf_buf_puts(b, "\\end{scope}\n");
+            }
+            open = r->lane;
+            first = i;
+            tf_buf_printf(b, "\\tracefiglanescope{%zu}\n", open);
+        }
+        emit_bar(t, r, r->row);
+    }
+    if (open != (size_t)-1) {
+        emit_labels(t, p, open, first, f->n_bars);
+        tf_buf_puts(b, "\\end{scope}\n");
+    }
+    bool any = false;
+    for (size_t i = 0; i < f->n_arrows; i++) {
+        const struct tf_arrow *a = &f->arrows[i];
+        if (a->lane0 >= p->n_lanes || a->lane1 >= p->n_lanes || a->row0 >= p->lanes[a->lane0].rows ||
+            a->row1 >= p->lanes[a->lane1].rows)
+            continue;
+        if (!any)
+            tf_buf_puts(b, "% Flow arrows {x}{lane}{row} to {x}{lane}{row}.\n");
+        any = true;
+        tf_buf_puts(b, "\\tracefigarrow{");
+        tz_num(t, tz_xu(t, a->x0));
+        tf_buf_printf(b, "}{%zu}{", a->lane0);
+        tz_num(t, a->row0 + 0.5);
+        tf_buf_puts(b, "}{");
+        tz_num(t, tz_xu(t, a->x1));
+        tf_buf_printf(b, "}{%zu}{", a->lane1);
+        tz_num(t, a->row1 + 0.5);
+        tf_buf_puts(b, "}%\n");
+    }
+    tf_buf_puts(b, "% Headers, lane labels, tick labels, the axis title and the legend.\n"
+                   "\\tracefigforeground\n");
+    if (f->has_panel)
+        tf_buf_puts(b, "\\tracefigpanel\n");
+    if (tz_annotated(f))
+        tf_buf_puts(b, "\\tracefigannotation\n");
+    tf_buf_puts(b, "\\end{tikzpicture}%\n");
+}
+
+bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_diag *d)
+{
+    const struct tf_template *style = tf_template_get("tikz-fit.tex");
+    if (!style)
+        return tf_diag_error(d, TF_EIO, "tikz: the fit template is missing from the build");
+    struct tf_plan p;
+    bool ok = tf_plan_make(t->f, &o->size, &p);
+    struct tf_buf *b = t->b;
+    if (ok) {
+        tz_collect_styles(t);
+        ok = !t->oom;
+    }
+    if (ok) {
+        tz_emit_header(t, o);
+        tf_buf_puts(b, "\\begingroup\n");
+        tf_buf_putn(b, style->data, style->len);
+        tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
+        if (!t->f->flame)
+            tf_buf_puts(b, "\\tikzset{tracefig/lane rule/.append style={draw=none}}%\n");
+        emit_limits(t, &o->size);
+        tz_emit_styles(t);
+        ok = emit_lanes(t, &p);
+    }
+    if (ok) {
+        emit_data(t);
+        emit_picture(t, &p);
+        tf_buf_puts(b, "\\endgroup%\n");
+        ok = !t->oom && !b->oom;
+    }
+    tf_plan_fini(&p);
+    return ok || tf_diag_oom(d, "tikz");
+}

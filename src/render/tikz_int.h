@@ -1,0 +1,64 @@
+/* tikz_int.h - what the two TikZ writers share (tikz.c: the reference's
+ * layout, the back-end's entry, text, units and styles; tikz_fit.c: a
+ * figure fit to its width by templates/tikz-fit.tex).  Internal to
+ * render/. */
+#ifndef TF_TIKZ_INT_H
+#define TF_TIKZ_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/diag.h"
+#include "model/figure.h"
+#include "render/render.h"
+
+#define DEC 3
+
+enum { KEY_LEN = 64 };
+
+/* A named style: tracefig/<key> = {<prop>=tracefig-<colour name>}. */
+struct style {
+    char key[KEY_LEN];
+    char color[KEY_LEN + 16];
+    const char *prop; /* "fill" or "text" */
+    uint32_t rgb;
+};
+
+struct tikz {
+    const struct tf_figure *f;
+    struct tf_buf *b;
+    int exp10;       /* x unit = 10^exp10 ms */
+    double span;     /* in x units */
+    struct style *styles;
+    size_t n_styles, cap_styles;
+    bool oom;        /* the style table could not grow */
+    double rows;     /* lane rows of the whole figure */
+    double *above;   /* per lane: rows of the lanes above it */
+    char (*cat_key)[KEY_LEN]; /* per category: its style name (tz_cat_keys) */
+};
+
+/* Free text for TeX (non-ASCII as commands), and text in a comment. */
+void tz_text(struct tf_buf *b, const char *s);
+void tz_comment(struct tf_buf *b, const char *s);
+/* A number with DEC decimals; ms from the window start in x units. */
+void tz_num(struct tikz *t, double v);
+double tz_xu(const struct tikz *t, double ms);
+bool tz_pick_unit(struct tikz *t, double span_ms, struct tf_diag *d);
+/* Styles: the categories' unique names, then the styles a figure uses. */
+bool tz_cat_keys(struct tikz *t);
+struct style *tz_bar_style(struct tikz *t, const struct tf_bar *r);
+struct style *tz_legend_style(struct tikz *t, size_t i);
+struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s);
+const char *tz_label_style(struct tikz *t, uint32_t rgb);
+void tz_collect_styles(struct tikz *t);
+void tz_emit_styles(struct tikz *t);
+bool tz_annotated(const struct tf_figure *f);
+void tz_emit_header(struct tikz *t, const struct tf_render_opts *o);
+void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, double y,
+                   const char *text);
+
+/* The fragment of a figure the fit policy lays out (tikz_fit.c). */
+bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_diag *d);
+
+#endif
