@@ -109,9 +109,11 @@ struct thr {
 /* A lane's label, told apart from the others drawn with it (lanes.c): the
  * whole ("python / thread 5555 (python)"), and its process and thread
  * parts (the whole is the process part alone for a named process's only
- * unnamed lane).  Owned strings. */
+ * unnamed lane); `group`: the process part told apart from every other
+ * process drawn (with its pid when two share a label), for a header per
+ * process.  Owned strings. */
 struct chrome_label {
-    char *label, *proc, *thread;
+    char *label, *proc, *thread, *group;
 };
 
 /* --- pass 2: lanes, rows, bars (rows.c) ---------------------------------------- */

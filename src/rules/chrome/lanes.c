@@ -409,6 +409,25 @@ bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
         out[i].thread = ok ? strdup(w[i].thr.data ? w[i].thr.data : "") : NULL;
         ok = ok && out[i].label && out[i].proc && out[i].thread;
     }
+    /* The groups: two processes never share one, even where their lanes'
+     * labels differ by the tid. */
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct thr *th = &c->thrs[w[i].thread];
+        bool shared = false;
+        for (size_t k = 0; k < n && !shared; k++)
+            shared = c->thrs[w[k].thread].proc != th->proc && strcmp(out[k].proc, out[i].proc) == 0;
+        struct tf_buf g;
+        tf_buf_init(&g);
+        tf_buf_puts(&g, out[i].proc);
+        if (shared) {
+            tf_buf_puts(&g, " (pid ");
+            id_text(&g, &c->procs[th->proc].pid);
+            tf_buf_putc(&g, ')');
+        }
+        out[i].group = g.oom ? NULL : strdup(g.data ? g.data : "");
+        ok = out[i].group != NULL;
+        tf_buf_fini(&g);
+    }
     for (size_t i = 0; w && i < n; i++) {
         tf_buf_fini(&w[i].proc);
         tf_buf_fini(&w[i].thr);
@@ -428,7 +447,8 @@ void tf_chrome_labels_fini(struct chrome_label *l, size_t n)
         free(l[i].label);
         free(l[i].proc);
         free(l[i].thread);
-        l[i].label = l[i].proc = l[i].thread = NULL;
+        free(l[i].group);
+        l[i].label = l[i].proc = l[i].thread = l[i].group = NULL;
     }
 }
 
@@ -455,9 +475,9 @@ bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct 
     const struct thr *th = &c->thrs[ln->thread];
     if (!ln->lbl.label || !ln->lbl.proc || strcmp(ln->lbl.label, ln->lbl.proc) == 0)
         return false;
-    /* The process part as told apart ("GPU 0 (pid 8)"); the thread's own
-     * name and the id that tells it from a namesake. */
-    tf_buf_puts(group, ln->lbl.proc);
+    /* The process as told apart from every other ("Renderer (pid 20)");
+     * the thread's own name and the id that tells it from a namesake. */
+    tf_buf_puts(group, ln->lbl.group ? ln->lbl.group : ln->lbl.proc);
     struct tf_buf tn;
     tf_buf_init(&tn);
     if (th->name && *th->name)

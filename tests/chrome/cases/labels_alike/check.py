@@ -16,4 +16,9 @@ want = ["Renderer / ThreadPoolForegroundWorker (tid 11)",
         "Worker (pid 60)"]
 expect(labels() == want, "labels %r" % labels())
 expect(len(set(labels())) == len(labels()), "all different")
+# A header per process never joins two processes of one name.
+heads = [h["text"] for h in m.get("layout", {}).get("headers", [])]
+expect("Renderer" not in heads, "no shared Renderer header: %r" % heads)
+if heads:
+    expect("Renderer (pid 10)" in heads and "Renderer (pid 20)" in heads, "headers %r" % heads)
 done()
