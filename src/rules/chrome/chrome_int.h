@@ -313,11 +313,11 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
                           struct tf_diag *d);
 void tf_chrome_pick_fini(struct chrome_pick *p);
 /* After pass 1: the threads with events whose lanes a figure would draw by
- * the rules pass 1 can apply (the default ones unless --all-lanes; with
- * `user` also --hide, --lanes and the cap), in drawing order.  *out:
- * caller frees.  False when out of memory. */
-bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, bool user,
-                              size_t **out, size_t *n_out);
+ * the rules pass 1 can apply, in drawing order: *def by the default ones
+ * (unless --all-lanes), *shown also by --hide, --lanes and the cap.  Both
+ * caller-freed.  False when out of memory. */
+bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t **def,
+                              size_t *n_def, size_t **shown, size_t *n_shown);
 
 /* --- window.c -------------------------------------------------------------------- */
 

@@ -376,6 +376,19 @@ static bool tell_apart(const struct chrome *c, struct label_work **v, size_t n, 
     return alike;
 }
 
+/* qsort has no context argument: the labels and the work items by_proc_label
+ * compares (the process part, then the item's place). */
+static const struct chrome_label *group_ctx;
+static const struct label_work *group_base;
+
+static int by_proc_label(const void *x, const void *y)
+{
+    const struct label_work *a = *(struct label_work *const *)x;
+    const struct label_work *b = *(struct label_work *const *)y;
+    int k = strcmp(group_ctx[a - group_base].proc, group_ctx[b - group_base].proc);
+    return k ? k : (a > b) - (a < b);
+}
+
 bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
                       struct chrome_label *out)
 {
@@ -410,16 +423,34 @@ bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
         ok = ok && out[i].label && out[i].proc && out[i].thread;
     }
     /* The groups: two processes never share one, even where their lanes'
-     * labels differ by the tid. */
+     * labels differ by the tid.  By process label, the runs holding more
+     * than one process. */
+    bool *shared = calloc(n ? n : 1, sizeof *shared);
+    ok = ok && shared;
+    for (size_t i = 0; ok && i < n; i++)
+        v[i] = &w[i];
+    if (ok && n > 1) {
+        group_ctx = out;
+        group_base = w;
+        qsort(v, n, sizeof *v, by_proc_label);
+    }
+    for (size_t i = 0; ok && i < n;) {
+        size_t j = i + 1;
+        bool several = false;
+        while (j < n && strcmp(out[v[j] - w].proc, out[v[i] - w].proc) == 0) {
+            several |= c->thrs[v[j]->thread].proc != c->thrs[v[i]->thread].proc;
+            j++;
+        }
+        for (size_t k = i; several && k < j; k++)
+            shared[v[k] - w] = true;
+        i = j;
+    }
     for (size_t i = 0; ok && i < n; i++) {
         const struct thr *th = &c->thrs[w[i].thread];
-        bool shared = false;
-        for (size_t k = 0; k < n && !shared; k++)
-            shared = c->thrs[w[k].thread].proc != th->proc && strcmp(out[k].proc, out[i].proc) == 0;
         struct tf_buf g;
         tf_buf_init(&g);
         tf_buf_puts(&g, out[i].proc);
-        if (shared) {
+        if (shared[i]) {
             tf_buf_puts(&g, " (pid ");
             id_text(&g, &c->procs[th->proc].pid);
             tf_buf_putc(&g, ')');
@@ -428,6 +459,7 @@ bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
         ok = out[i].group != NULL;
         tf_buf_fini(&g);
     }
+    free(shared);
     for (size_t i = 0; w && i < n; i++) {
         tf_buf_fini(&w[i].proc);
         tf_buf_fini(&w[i].thr);
@@ -836,82 +868,86 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
     return !fail;
 }
 
-bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, bool user,
-                              size_t **out, size_t *n_out)
+bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t **def,
+                              size_t *n_def, size_t **shown, size_t *n_shown)
 {
-    *out = NULL;
-    *n_out = 0;
+    *def = *shown = NULL;
+    *n_def = *n_shown = 0;
     size_t nt = c->n_thrs ? c->n_thrs : 1;
-    size_t *v = malloc(nt * sizeof *v);
+    size_t *v = calloc(nt, sizeof *v), *w = calloc(nt, sizeof *w);
     struct chrome_label *lb = calloc(nt, sizeof *lb);
-    bool ok = v && lb;
+    const char **label = calloc(nt, sizeof *label);
+    bool *taken = calloc(nt, sizeof *taken);
+    bool ok = v && w && lb && label && taken;
     size_t n = 0;
     for (size_t t = 0; ok && t < c->n_thrs; t++)
         if (c->thrs[t].ext.count)
             v[n++] = t;
-    ok = ok && tf_chrome_labels(c, v, n, lb);
     /* Labels and the order, by thread; then the rules pick_lanes applies
-     * that pass 1 can know: the default ones, --hide, --lanes, the cap. */
-    size_t k = 0;
-    size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
-    char **label = calloc(c->n_thrs ? c->n_thrs : 1, sizeof *label);
-    ok = ok && label;
+     * that pass 1 can know: the default ones (def), then --hide, --lanes
+     * and the cap (shown). */
+    ok = ok && tf_chrome_labels(c, v, n, lb);
     for (size_t i = 0; ok && i < n; i++)
         label[v[i]] = lb[i].label;
     if (ok && n > 1) {
         thr_sort_ctx = c;
         qsort(v, n, sizeof *v, thread_order);
     }
+    size_t k = 0;
     for (size_t i = 0; ok && i < n; i++) {
-        const struct thr *th = &c->thrs[v[i]];
         const char *l = label[v[i]];
         if (!o->all_lanes &&
             (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], l) ||
-             (th->ext.all_total && n > 1)))
-            continue;
-        if (user && o->n_hide && glob_any(o->hide, o->n_hide, l))
+             (c->thrs[v[i]].ext.all_total && n > 1)))
             continue;
         v[k++] = v[i];
     }
     n = k;
-    if (ok && user && o->n_lanes) {
+    size_t m = 0;
+    for (size_t i = 0; ok && i < n; i++)
+        if (!(o->n_hide && glob_any(o->hide, o->n_hide, label[v[i]])))
+            w[m++] = v[i];
+    if (ok && o->n_lanes) {
         /* In the order of the patterns, as --lanes draws them. */
-        size_t *w = malloc((n ? n : 1) * sizeof *w);
-        bool *taken = calloc(n ? n : 1, sizeof *taken);
         struct tf_buf pat;
         tf_buf_init(&pat);
-        ok = w && taken;
+        size_t *pick = malloc((m ? m : 1) * sizeof *pick);
+        ok = pick != NULL;
         k = 0;
         for (size_t q = 0; ok && q < o->n_lanes; q++) {
             const char *eq = strchr(o->lanes[q], '=');
             tf_buf_clear(&pat);
             tf_buf_putn(&pat, o->lanes[q], eq ? (size_t)(eq - o->lanes[q]) : strlen(o->lanes[q]));
             ok = !pat.oom;
-            for (size_t i = 0; ok && i < n; i++)
-                if (!taken[i] && fnmatch(pat.data ? pat.data : "", label[v[i]], 0) == 0) {
+            for (size_t i = 0; ok && i < m; i++)
+                if (!taken[i] && fnmatch(pat.data ? pat.data : "", label[w[i]], 0) == 0) {
                     taken[i] = true;
-                    w[k++] = v[i];
+                    pick[k++] = w[i];
                 }
         }
         if (ok) {
-            memcpy(v, w, k * sizeof *v);
-            n = k;
+            memcpy(w, pick, k * sizeof *w);
+            m = k;
         }
+        free(pick);
         tf_buf_fini(&pat);
-        free(w);
-        free(taken);
     }
-    if (user && n > cap)
-        n = cap;
-    free(label);
+    size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
+    if (m > cap)
+        m = cap;
     if (lb)
         tf_chrome_labels_fini(lb, nt);
     free(lb);
+    free(label);
+    free(taken);
     if (!ok) {
         free(v);
+        free(w);
         return c->oom = true, false;
     }
-    *out = v;
-    *n_out = n;
+    *def = v;
+    *n_def = n;
+    *shown = w;
+    *n_shown = m;
     return true;
 }

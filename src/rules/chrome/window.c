@@ -436,8 +436,7 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
     bool explicit_window = o->window_event || (o->has_from && o->has_to);
     size_t *def = NULL, *shown = NULL, n_def = 0, n_shown = 0, stray = 0;
     int64_t end = 0;
-    bool any = tf_chrome_window_threads(c, o, false, &def, &n_def) &&
-               tf_chrome_window_threads(c, o, true, &shown, &n_shown);
+    bool any = tf_chrome_window_threads(c, o, &def, &n_def, &shown, &n_shown);
     bool have_origin = any && run_of(c, def, n_def, &c->origin, &end, &stray);
     bool have_end = any && run_of(c, shown, n_shown, &c->w0, &end, &c->n_stray);
     free(def);
