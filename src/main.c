@@ -398,7 +398,7 @@ static const struct tf_optdef options[] = {
     {.name = "color-by", .value = TF_VAL_REQUIRED, .meta = "category|name|auto",
      .record = TF_REC_VALUE, .set = set_color_by,
      .help = "colour slices by their category or by their name (a stable colour per name); "
-             "auto (the default): by name when the slices drawn carry one category or none"},
+             "auto (the default): by name when the events drawn carry one category or none"},
     {.name = "flows", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.flows), .help = "draw flow arrows (s/t/f events, bind_id)"},
     {.name = "async", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
