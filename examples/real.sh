@@ -33,6 +33,12 @@ render clang-time-trace --trace "$src/clang-ftime-trace.json"
 render tf1-timeline --trace "$src/tf1-timeline.ctf.json"
 # Chrome: 250 ms of browser threads with the IPC flows between them.
 render chrome-flows --trace "$src/chrome-flow.json" --from 3.55s --to 3.8s --flows
+# Several traces: the two ranks of the distributed sample on one clock, one
+# step; HTA's trace-diff pair as a before and an after, their second steps.
+render two-ranks "$src/hta-dist-rank0.json.gz" "$src/hta-dist-rank1.json.gz" \
+    --window-event 'ProfilerStep#551' --lanes 'GPU*'
+render before-after "$src/hta-diff-control.json.gz" "$src/hta-diff-test.json.gz" \
+    --titles control,test --window-event 'ProfilerStep#*' --occurrence 2 --lanes 'GPU*'
 # Nsight Systems (nsys 2024.6 export of nvFuser's test_matmul): one NVTX
 # range with its CUDA calls, the kernels they launch and the flows between.
 render nsys-nvfuser --trace "$src/nsys/fuser-2024-report1.sqlite" \

@@ -11,6 +11,7 @@
 #   pytorch     pytorch_chrome_trace.json
 #   kineto      kineto_trace.json (made by tests/tools/gentrace.py kineto --seed 7
 #               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
+#   ranks       8 ranks of one job from gentrace.py ranks, one lane each (SVG, PNG)
 #   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
 #               full (in $TMPDIR: SQLite files are not committed), one step
 #               by its NVTX range, with flows and OS runtime calls; skipped
@@ -89,6 +90,24 @@ if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o s
     echo "examples: step4-column.svg"
 else
     status=1
+fi
+
+# Several traces: the 8 ranks of one job, made by gentrace.py (rank 3 late
+# every step), one lane each (ranks.svg, .png).
+py=/usr/bin/python3
+if [ -x "$py" ]; then
+    rk=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-ranks.XXXXXX")
+    if "$py" ../tests/tools/gentrace.py ranks --out-dir "$rk" --world-size 8 --steps 3 --layers 3 \
+            --slow-rank 3 --slow-us 1500 &&
+        (cd "$rk" && "$bin" rank*.json --lanes 'GPU*stream 7*' -o ranks.svg -o ranks.png) &&
+        cp "$rk/ranks.svg" "$rk/ranks.png" .; then
+        echo "examples: ranks.svg, ranks.png"
+    else
+        status=1
+    fi
+    rm -rf "$rk"
+else
+    echo "SKIP examples/ranks.svg: needs $py"
 fi
 
 # The README's pictures of other tools' traces (SKIP without them).

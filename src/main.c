@@ -20,11 +20,13 @@
 #include "base/outfile.h"
 #include "model/figure.h"
 #include "model/trace.h"
+#include "load/model.h"
 #include "render/plan.h"
 #include "render/render.h"
 #include "render/stats.h"
 #include "rules/chrome.h"
 #include "rules/mode.h"
+#include "rules/remodel.h"
 #include "rules/timeline.h"
 #include "opt.h"
 #include "run.h"
@@ -47,6 +49,11 @@ struct output {
 
 struct cli {
     const char *trace_path;
+    const char **traces; /* every trace and model given, in order */
+    size_t n_traces, cap_traces;
+    const char **titles; /* --titles */
+    size_t n_titles, cap_titles;
+    enum tf_align align; /* --align */
     const char *breakdown_path;
     const char *format; /* --format, or NULL */
     const struct tf_mode *mode; /* --mode, or NULL for auto */
@@ -99,7 +106,7 @@ static void *field_of(struct cli *c, size_t off)
 static tf_opt_setter set_help;
 static tf_opt_setter set_version;
 
-/* --trace, --breakdown: one file each. */
+/* --breakdown: one file. */
 static bool set_file(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
     struct cli *c = ctx;
@@ -107,6 +114,49 @@ static bool set_file(void *ctx, const struct tf_optdef *o, const char *val, stru
     if (*path)
         return usage_error(d, "more than one %s file: '%.200s'", o->name, val);
     *path = val;
+    return true;
+}
+
+/* --trace FILE and TRACE: another trace (or figure model), in order. */
+static bool add_trace(struct cli *c, const char *path, struct tf_diag *d)
+{
+    if (!TF_GROW(c->traces, c->n_traces, c->cap_traces))
+        return tf_diag_oom(d, NULL);
+    c->traces[c->n_traces++] = path;
+    return true;
+}
+
+static bool set_trace(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    (void)o;
+    return add_trace(ctx, val, d);
+}
+
+/* --titles T1,T2,...: one per trace, in their order. */
+static bool set_titles(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    struct cli *c = ctx;
+    (void)o;
+    for (const char *p = val;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *t = tf_arena_strndup(&c->arena, p, len);
+        if (!t || !TF_GROW(c->titles, c->n_titles, c->cap_titles))
+            return tf_diag_oom(d, NULL);
+        c->titles[c->n_titles++] = t;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return true;
+}
+
+static bool set_align(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    struct cli *c = ctx;
+    (void)o;
+    if (!tf_align_parse(val, &c->align))
+        return usage_error(d, "--align: expected clock, event or start, got '%.200s'", val);
     return true;
 }
 
@@ -326,16 +376,30 @@ static void help_formats(void)
 static const struct tf_optdef options[] = {
     TF_OPT_HEADING("Input:"),
     {.name = "trace", .alias = "trace-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
-     .record = TF_REC_PATH, .set = set_file, .field = FIELD(trace_path),
-     .help = "the trace, as TRACE: a pipelined_timeline_v1/_v2, a Chrome trace (traceEvents "
+     .record = TF_REC_PATH, .set = set_trace,
+     .help = "a trace, as TRACE: a pipelined_timeline_v1/_v2, a Chrome trace (traceEvents "
              "or a bare array, plain or gzip), or an Nsight Systems SQLite export "
-             "(report.sqlite); '-' reads standard input"},
+             "(report.sqlite); '-' reads standard input; repeat, or give several TRACEs, for "
+             "one figure of several traces; a figure model written by --format json is read "
+             "as the trace it shows"},
     {.name = "breakdown", .alias = "breakdown-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
      .record = TF_REC_PATH, .set = set_file, .field = FIELD(breakdown_path),
      .help = "a candidate_breakdown_v1 file: adds the GPU runtime panel"},
     {.name = "mode", .value = TF_VAL_REQUIRED, .meta = "MODE", .record = TF_REC_VALUE,
      .set = set_mode, .help = "how to read the trace (default auto: by its kind):",
      .help_list = help_modes},
+
+    TF_OPT_HEADING("Several traces (one group of lanes each, on one time axis):"),
+    {.name = "titles", .value = TF_VAL_REQUIRED, .meta = "T1,T2,...", .record = TF_REC_VALUE,
+     .set = set_titles,
+     .help = "the traces' titles, in their order (default: \"rank N\" for the ranks of one "
+             "job, else each file's name without its extensions)"},
+    {.name = "align", .value = TF_VAL_REQUIRED, .meta = "HOW", .record = TF_REC_VALUE,
+     .set = set_align,
+     .help = "clock: the traces' own timestamps, the window the union of theirs (default for "
+             "the ranks of one job and for traces whose spans overlap); event: each trace's "
+             "--window-event occurrence at 0, the window the longest (default otherwise); "
+             "start: each trace's first event at 0"},
 
     TF_OPT_HEADING("Pipelined timelines and legacy PyTorch traces:"),
     {.name = "start-candidate", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
@@ -368,10 +432,11 @@ static const struct tf_optdef options[] = {
      .help = "the window's end, from the trace's origin"},
     {.name = "window-event", .value = TF_VAL_REQUIRED, .meta = "NAME", .record = TF_REC_VALUE,
      .set = tf_opt_string, .field = FIELD(rules.window_event),
-     .help = "the window is the extent of the event called NAME"},
+     .help = "the window is the extent of the event called NAME, or matching the glob NAME "
+             "('ProfilerStep#*')"},
     {.name = "occurrence", .value = TF_VAL_REQUIRED, .meta = "K", .record = TF_REC_VALUE,
      .set = tf_opt_count, .field = FIELD(rules.occurrence), .lo = 1, .hi = 100000,
-     .help = "... its K-th occurrence in time (default 1)"},
+     .help = "... its K-th occurrence (or match) in time order (default 1)"},
     {.name = "pad", .value = TF_VAL_REQUIRED, .meta = "P", .record = TF_REC_VALUE,
      .set = tf_opt_double, .field = FIELD(rules.pad_pct), .hi = 1000,
      .help = "widen the window by P % of its span on each side"},
@@ -480,6 +545,7 @@ enum { N_OPTIONS = sizeof options / sizeof options[0] };
 static void print_help(void)
 {
     printf("Usage: tracefig [OPTION]... [TRACE]\n"
+           "  or:  tracefig [OPTION]... TRACE TRACE... (one figure of several traces)\n"
            "Turn a performance trace into a publication figure of a chosen window: a\n"
            "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
            "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not,\n"
@@ -525,15 +591,12 @@ static bool set_version(void *ctx, const struct tf_optdef *o, const char *val, s
     return true;
 }
 
-/* The positional TRACE (recorded as its base name). */
+/* A positional TRACE (recorded as its base name). */
 static bool set_positional(void *ctx, const char *a, struct tf_diag *d)
 {
     struct cli *c = ctx;
-    if (c->trace_path)
-        return usage_error(d, "more than one trace file: '%.200s'", a);
-    c->trace_path = a;
     tf_opt_record(&c->cmdline, a, true);
-    return true;
+    return add_trace(c, a, d);
 }
 
 static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d)
@@ -559,6 +622,10 @@ static bool parse_args(int argc, char **argv, struct cli *c, struct tf_diag *d)
         return usage_error(d, "--to must come after --from");
     if (c->rules.window_event && (c->rules.has_from || c->rules.has_to))
         return usage_error(d, "--window-event and --from/--to both choose the window: give one");
+    if (c->n_traces > 1 && c->breakdown_path)
+        return usage_error(d, "--breakdown adds the panel of one trace: give one trace with it");
+    if (c->n_traces == 1)
+        c->trace_path = c->traces[0];
     return true;
 }
 
@@ -625,6 +692,8 @@ static void free_cli(struct cli *c)
             free((char *)c->outputs[i].path);
     }
     tf_buf_fini(&c->cmdline);
+    free(c->traces);
+    free(c->titles);
     free(c->lanes);
     free(c->hide);
     free(c->colors);
@@ -645,7 +714,8 @@ static bool plan_notes(struct cli *c, struct tf_figure *fig, struct tf_diag *d)
     bool ok = tf_plan_make(fig, &c->render.size, &plan);
     if (ok && plan.note) {
         ok = tf_figure_add_note(fig, plan.note);
-        tf_diag_warn(d, "%s: %s", tf_diag_name(c->trace_path), plan.note);
+        tf_diag_warn(d, "%s: %s", c->n_traces > 1 ? "the figure" : tf_diag_name(c->trace_path),
+                     plan.note);
     }
     tf_plan_fini(&plan);
     return ok || tf_diag_oom(d, NULL);
@@ -702,9 +772,37 @@ int main(int argc, char **argv)
     c.render.cmdline = c.cmdline.data;
 
     c.rules.plot_w_pt = tf_plan_plot_width_hint(&c.render.size);
-    struct tf_run run = {c.trace_path, c.breakdown_path, c.mode, &c.rules};
-    if (!tf_run(&run, &trace, &fig, &d))
+    /* One trace as ever; a figure model of one trace as it is; several
+     * traces (or a model of several) as one figure. */
+    bool model = false, several = c.n_traces > 1;
+    if (!several && strcmp(c.trace_path, "-") != 0 &&
+        !tf_load_is_model(c.trace_path, &model, &d))
         goto done;
+    if (model && !several && !tf_load_model_figure(c.trace_path, &fig, &several, &d))
+        goto done;
+    if (model && !several && !tf_remodel(&fig)) {
+        tf_diag_oom(&d, NULL);
+        goto done;
+    }
+    if (!several && (c.n_titles || c.align))
+        tf_diag_warn(&d, "--titles and --align are for several traces: one trace is drawn as "
+                         "it is");
+    if (several) {
+        const char *one[1] = {c.trace_path};
+        struct tf_multi_run multi = {c.n_traces > 1 ? c.traces : one,
+                                     c.n_traces > 1 ? c.n_traces : 1,
+                                     c.titles,
+                                     c.n_titles,
+                                     c.align,
+                                     c.mode,
+                                     &c.rules};
+        if (!tf_run_multi(&multi, &fig, &d))
+            goto done;
+    } else if (!model) {
+        struct tf_run run = {c.trace_path, c.breakdown_path, c.mode, &c.rules};
+        if (!tf_run(&run, &trace, &fig, &d))
+            goto done;
+    }
     if (c.annotate) {
         if (fig.stats.summary)
             fig.annotate = true;

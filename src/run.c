@@ -5,19 +5,7 @@
 
 #include "load/load.h"
 
-/* The modes that may read the trace: the forced one, or every mode (for
- * each trace kind, the loader keeps what each of them asks for; of two
- * modes of one kind, the loader asks the first whether it claims the trace
- * and gives it to the other otherwise). */
-struct modes {
-    struct tf_keep keep;
-    const struct tf_mode *begun[8];
-    void *state[8]; /* for end() */
-    void *kept[8];  /* for release() */
-    size_t n;
-};
-
-static void end_modes(struct modes *m)
+void tf_modes_end(struct tf_modes *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         if (m->begun[i]->end) {
@@ -30,7 +18,7 @@ static void end_modes(struct modes *m)
     }
 }
 
-static void release_modes(struct modes *m, struct tf_trace *trace)
+void tf_modes_release(struct tf_modes *m, struct tf_trace *trace)
 {
     for (size_t i = 0; i < m->n; i++)
         if (m->begun[i]->release)
@@ -38,21 +26,21 @@ static void release_modes(struct modes *m, struct tf_trace *trace)
     trace->generic_state = NULL;
 }
 
-static bool begin_modes(const struct tf_run *r, struct tf_trace *trace, struct modes *m,
-                        struct tf_diag *d)
+bool tf_modes_begin(const struct tf_mode *forced, const struct tf_opts *o, struct tf_trace *trace,
+                    struct tf_modes *m, struct tf_diag *d)
 {
     memset(m, 0, sizeof *m);
     for (size_t i = 0; tf_modes[i] && m->n < sizeof m->begun / sizeof m->begun[0]; i++) {
         const struct tf_mode *mode = tf_modes[i];
-        if (r->mode && mode != r->mode)
+        if (forced && mode != forced)
             continue;
         if (!mode->begin)
             continue;
         struct tf_keep one;
         memset(&one, 0, sizeof one);
-        if (!mode->begin(r->opts, trace, &one, d)) {
-            end_modes(m);
-            release_modes(m, trace);
+        if (!mode->begin(o, trace, &one, d)) {
+            tf_modes_end(m);
+            tf_modes_release(m, trace);
             return false;
         }
         m->begun[m->n] = mode;
@@ -68,30 +56,21 @@ static bool begin_modes(const struct tf_run *r, struct tf_trace *trace, struct m
     return true;
 }
 
-/* The mode that reads the loaded trace. */
-static const struct tf_mode *mode_of(const struct tf_trace *t)
+const struct tf_mode *tf_mode_of_trace(const struct tf_trace *t)
 {
     if (t->kind == TF_TRACE_CHROME)
         return t->generic ? &tf_mode_chrome : &tf_mode_pytorch;
     return tf_mode_for_kind(t->kind);
 }
 
-bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fig,
-            struct tf_diag *d)
+bool tf_run_build(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fig,
+                  struct tf_diag *d)
 {
-    struct modes m;
-    if (!begin_modes(r, trace, &m, d))
-        return false;
-    bool ok = tf_load_trace(r->trace_path, &m.keep, trace, d);
-    end_modes(&m);
-    if (!ok) {
-        release_modes(&m, trace);
-        return false;
-    }
     struct tf_breakdown_in bd;
     tf_breakdown_in_init(&bd);
     const char *file = tf_diag_name(r->trace_path);
-    const struct tf_mode *mode = mode_of(trace);
+    const struct tf_mode *mode = tf_mode_of_trace(trace);
+    bool ok;
     if (r->breakdown_path && !tf_load_breakdown(r->breakdown_path, &bd, d)) {
         ok = false;
     } else if (!mode || (r->mode && r->mode != mode)) {
@@ -109,6 +88,18 @@ bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fi
             tf_diag_prefix(d, file);
     }
     tf_breakdown_in_fini(&bd);
-    release_modes(&m, trace);
+    return ok;
+}
+
+bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fig,
+            struct tf_diag *d)
+{
+    struct tf_modes m;
+    if (!tf_modes_begin(r->mode, r->opts, trace, &m, d))
+        return false;
+    bool ok = tf_load_trace(r->trace_path, &m.keep, trace, d);
+    tf_modes_end(&m);
+    ok = ok && tf_run_build(r, trace, fig, d);
+    tf_modes_release(&m, trace);
     return ok;
 }

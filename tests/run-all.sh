@@ -45,6 +45,7 @@ suite cli sh tests/cli/run.sh "$bin"
 suite stats sh tests/stats/run.sh "$bin"
 suite hta sh tests/hta/run.sh "$bin"
 suite chrome sh tests/chrome/run.sh "$bin"
+suite multi sh tests/multi/run.sh "$bin"
 suite nsys sh tests/nsys/run.sh "$bin"
 
 # The golden and bad-input cases again through the streaming loader, which

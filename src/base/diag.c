@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/buf.h"
+
 void tf_diag_init(struct tf_diag *d)
 {
     memset(d, 0, sizeof *d);
@@ -53,7 +55,10 @@ void tf_diag_warn(struct tf_diag *d, const char *fmt, ...)
     for (char *p = msg; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7F)
             *p = '?';
-    fprintf(stderr, "tracefig: warning: %s\n", msg);
+    if (d->held)
+        tf_buf_printf(d->held, "tracefig: warning: %s\n", msg);
+    else
+        fprintf(stderr, "tracefig: warning: %s\n", msg);
 }
 
 bool tf_diag_failed(const struct tf_diag *d)

@@ -12,6 +12,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+struct tf_buf;
+
 /* Exit codes (jq-like: usage kept apart from bad input).  TF_EIO is an
  * output that could not be written; TF_ENOMEM is memory that could not be
  * had, at any stage (loading, rules, rendering). */
@@ -22,6 +24,10 @@ struct tf_diag {
     char msg[1024];    /* the first error, without "tracefig: " or newline */
     int n_warnings;
     bool quiet; /* count warnings without printing them (fuzzing, tests) */
+    /* When set, warnings are appended here as "tracefig: warning: ...\n"
+     * lines instead of printed (several traces read at once print theirs
+     * in their order afterwards). */
+    struct tf_buf *held;
 };
 
 void tf_diag_init(struct tf_diag *d);
@@ -40,7 +46,7 @@ bool tf_diag_verror(struct tf_diag *d, enum tf_exit code, const char *fmt,
 /* Records "WHERE: out of memory" (or just "out of memory" when where is
  * NULL) with TF_ENOMEM; returns false. */
 bool tf_diag_oom(struct tf_diag *d, const char *where);
-/* Prints "tracefig: warning: ..." to stderr at once. */
+/* Prints "tracefig: warning: ..." to stderr at once (or holds it). */
 void tf_diag_warn(struct tf_diag *d, const char *fmt, ...) TF_PRINTF(2, 3);
 
 bool tf_diag_failed(const struct tf_diag *d);

@@ -182,19 +182,29 @@ static bool load_export(struct tf_input *in, const char *path, bool as_is,
     return tf_load_nsys(tmpl, file, true, keep, out, d);
 }
 
-bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
-                   struct tf_diag *d)
+/* How a trace's input is opened: a reader thread reads (and inflates)
+ * ahead while this one scans; a pipe is spooled to a temporary file, so
+ * that a trace read twice can come from standard input too (see input.h).
+ * A regular file under 4 MiB is read without the thread, which would cost
+ * more than it saves. */
+static struct tf_input *open_trace(const char *path, struct stat *st, int *rc,
+                                   struct tf_diag *d)
 {
-    /* A reader thread reads (and inflates) ahead while this one scans; a
-     * pipe is spooled to a temporary file, so that a trace read twice can
-     * come from standard input too (see input.h).  A regular file under
-     * 4 MiB is read without the thread, which would cost more than it
-     * saves. */
-    struct stat st;
-    int rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
-    bool small = rc == 0 && S_ISREG(st.st_mode) && st.st_size < ((off_t)4 << 20);
+    *rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, st) : stat(path, st);
+    bool small = *rc == 0 && S_ISREG(st->st_mode) && st->st_size < ((off_t)4 << 20);
     struct tf_input_opts opts = {.thread = !small, .spool = true};
-    struct tf_input *in = tf_input_open(path, &opts, d);
+    return tf_input_open(path, &opts, d);
+}
+
+/* The first step: every pass but the generic mode's second (*rest). */
+static bool load_first(const char *path, const struct tf_keep *keep, struct tf_trace *out,
+                       struct tf_input **in_out, struct tf_stream **rest, struct tf_diag *d)
+{
+    struct stat st;
+    int rc;
+    struct tf_input *in = open_trace(path, &st, &rc, d);
+    *rest = NULL;
+    *in_out = in;
     if (!in)
         return false;
     /* An Nsight Systems export is an SQLite database; its report is not. */
@@ -206,14 +216,12 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
                      !tf_input_is_gzip(in);
         bool ok = load_export(in, path, as_is, keep, out, d);
         tf_input_close(in);
-        if (!ok) {
-            tf_trace_fini(out);
-            tf_trace_init(out);
-        }
-        return ok;
+        *in_out = NULL;
+        return ok; /* read whole (its window chosen by the mode as it is read) */
     }
     if (!tf_diag_failed(d) && (ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep"))) {
         tf_input_close(in);
+        *in_out = NULL;
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: an Nsight Systems report; export it first: nsys export "
                              "--type sqlite %s",
@@ -221,6 +229,7 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
     }
     if (!tf_diag_failed(d) && (ends_with(path, ".sqlite") || ends_with(path, ".sqlite3"))) {
         tf_input_close(in);
+        *in_out = NULL;
         return tf_diag_error(d, TF_EBADINPUT,
                              n_head == 0 ? "%s: an empty file, not an SQLite database (an "
                                            "Nsight Systems export)"
@@ -234,12 +243,77 @@ bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace
     const char *mode = getenv("TRACEFIG_LOAD");
     bool stream = !(mode && strcmp(mode, "whole") == 0) || rc != 0 || !S_ISREG(st.st_mode) ||
                   !tf_input_can_seek(in) || looks_chrome(in);
-    bool ok = stream ? tf_load_stream(in, path, keep, out, d)
-                     : load_whole(in, path, keep, out, d);
+    return stream ? tf_stream_first(in, path, keep, out, rest, d)
+                  : load_whole(in, path, keep, out, d);
+}
+
+static void load_failed(struct tf_trace *out)
+{
+    tf_trace_fini(out);
+    tf_trace_init(out);
+}
+
+bool tf_load_trace(const char *path, const struct tf_keep *keep, struct tf_trace *out,
+                   struct tf_diag *d)
+{
+    struct tf_input *in;
+    struct tf_stream *rest;
+    bool ok = load_first(path, keep, out, &in, &rest, d);
+    if (ok && rest)
+        ok = tf_stream_second(rest, in, d);
+    tf_stream_free(rest);
     tf_input_close(in);
-    if (!ok) {
-        tf_trace_fini(out);
-        tf_trace_init(out);
-    }
+    if (!ok)
+        load_failed(out);
     return ok;
+}
+
+/* --- in two steps ------------------------------------------------------------------ */
+
+struct tf_load_job {
+    const char *path;
+    struct tf_stream *rest;
+};
+
+bool tf_load_begin(const char *path, const struct tf_keep *keep, struct tf_trace *out,
+                   struct tf_load_job **job, struct tf_diag *d)
+{
+    *job = NULL;
+    struct tf_input *in;
+    struct tf_stream *rest;
+    bool ok = load_first(path, keep, out, &in, &rest, d);
+    tf_input_close(in);
+    if (ok && rest && !(*job = malloc(sizeof **job)))
+        ok = tf_diag_oom(d, tf_diag_name(path));
+    if (!ok) {
+        tf_stream_free(rest);
+        load_failed(out);
+        return false;
+    }
+    if (*job) {
+        (*job)->path = path;
+        (*job)->rest = rest;
+    }
+    return true;
+}
+
+bool tf_load_finish(struct tf_load_job *job, struct tf_trace *out, struct tf_diag *d)
+{
+    struct stat st;
+    int rc;
+    struct tf_input *in = open_trace(job->path, &st, &rc, d);
+    bool ok = in && tf_stream_second(job->rest, in, d);
+    tf_input_close(in);
+    tf_load_cancel(job);
+    if (!ok)
+        load_failed(out);
+    return ok;
+}
+
+void tf_load_cancel(struct tf_load_job *job)
+{
+    if (!job)
+        return;
+    tf_stream_free(job->rest);
+    free(job);
 }

@@ -49,6 +49,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,12 +86,10 @@ static unsigned char str_plain[256], num_byte[256];
 /* prefix_mask[n]: the first n bytes of a word loaded with memcpy (any
  * byte order). */
 static uint64_t prefix_mask[9];
-static bool tables_ready;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-static void init_tables(void)
+static void fill_tables(void)
 {
-    if (tables_ready)
-        return;
     for (int c = 0x20; c < 0x80; c++)
         str_plain[c] = c != '"' && c != '\\';
     for (int c = '0'; c <= '9'; c++)
@@ -101,7 +100,12 @@ static void init_tables(void)
         memset(b, 0xFF, n);
         memcpy(&prefix_mask[n], b, 8);
     }
-    tables_ready = true;
+}
+
+/* Once per process, whichever thread scans first. */
+static void init_tables(void)
+{
+    pthread_once(&tables_once, fill_tables);
 }
 
 /* --- errors and positions ------------------------------------------------- */

@@ -67,6 +67,7 @@ struct stream {
     struct block *blocks; /* else: the index of the events, for a second pass */
     size_t n_blocks, cap_blocks;
     size_t n_null_indexed; /* null candidates counted while indexing */
+    bool second;           /* the generic mode's second pass is left */
 };
 
 /* Records a metadata value for the filter: read (seen), and its value when
@@ -246,6 +247,40 @@ static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
     return true;
 }
 
+/* A fact of a Chrome trace's top level (model/trace.h): the integer
+ * members of "distributedInfo", "baseTimeNanoseconds".  A value of another
+ * shape is no error: the facts are optional, and nothing else reads them. */
+static bool scan_fact(struct stream *st, const char *key, struct tf_trace *out)
+{
+    const unsigned char *data;
+    size_t len;
+    if (!tf_scan_value(&st->scan, &data, &len, NULL, 0))
+        return false;
+    /* The generic mode may read it too (--stats-compat hta). */
+    const struct tf_tef_sink *sink = &st->keep->tef;
+    if (st->tef && sink->top && sink->top_key && strcmp(key, sink->top_key) == 0)
+        sink->top(sink->top_ctx, data, len);
+    json_error_t err;
+    json_t *v = json_loadb((const char *)data, len, JSON_DECODE_ANY, &err);
+    struct tf_trace_facts *f = &out->facts;
+    if (v && key[0] == 'd' && json_is_object(v)) {
+        const json_t *rank = json_object_get(v, "rank"), *ws = json_object_get(v, "world_size");
+        if (json_is_integer(rank)) {
+            f->has_rank = true;
+            f->rank = (long long)json_integer_value(rank);
+        }
+        if (json_is_integer(ws)) {
+            f->has_world_size = true;
+            f->world_size = (long long)json_integer_value(ws);
+        }
+    } else if (v && key[0] == 'b' && json_is_integer(v)) {
+        f->has_base_time = true;
+        f->base_time_ns = (int64_t)json_integer_value(v);
+    }
+    json_decref(v);
+    return true;
+}
+
 /* One top-level member, the scanner being at its value. */
 static bool scan_member(struct stream *st, const char *key, struct tf_trace *out)
 {
@@ -283,6 +318,9 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
             }
         }
     }
+    if ((st->tef || st->chrome) &&
+        (strcmp(key, "distributedInfo") == 0 || strcmp(key, "baseTimeNanoseconds") == 0))
+        return scan_fact(st, key, out);
     if (strcmp(key, "events") == 0) {
         st->has_events = true;
         st->events_type = tf_scan_peek(s);
@@ -387,57 +425,139 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
                              "%s: a Chrome trace is read twice, and this input cannot be: "
                              "give it as a file",
                              file);
+    st->second = true;
+    return true;
+}
+
+/* The generic mode's second pass: its window, the window's blocks, the
+ * end.  The scanner is set up again when the first pass's was let go. */
+static bool stream_second(struct stream *st, struct tf_input *in, struct tf_diag *d)
+{
+    st->second = false;
+    if (!st->scan.buf) {
+        const char *chunk_env = getenv("TRACEFIG_CHUNK");
+        size_t chunk = chunk_env ? (size_t)strtoul(chunk_env, NULL, 10) : 0;
+        if (!tf_scan_init(&st->scan, in, st->file, chunk, TF_SCAN_LENIENT, d))
+            return false;
+    }
     return tf_tef_window(st->tef, d) && scan_tef_blocks(st, d) && tf_tef_finish(st->tef, d);
+}
+
+static void stream_free(struct stream *st)
+{
+    if (!st)
+        return;
+    if (st->scan.buf)
+        tf_scan_fini(&st->scan);
+    tf_timeline_fini(&st->view);
+    free(st->blocks);
+    tf_load_chrome_free(st->chrome);
+    tf_tef_free(st->tef);
+    json_decref(st->meta);
+    free(st);
+}
+
+/* The first pass, and every pass a trace needs but the generic mode's
+ * second; *out_st is what a second pass needs, or NULL. */
+static bool stream_first(struct tf_input *in, const char *path, const struct tf_keep *keep,
+                         struct tf_trace *out, struct stream **out_st, struct tf_diag *d)
+{
+    *out_st = NULL;
+    struct stream *st = calloc(1, sizeof *st);
+    if (!st)
+        return tf_diag_oom(d, tf_diag_name(path));
+    st->file = tf_diag_name(path);
+    st->keep = keep;
+    tf_diag_init(&st->pending);
+    tf_diag_init(&st->tef_pending);
+    tf_timeline_init(&st->view);
+    st->meta = json_object();
+    bool ok = st->meta != NULL;
+    if (keep->chrome.wants) {
+        st->chrome = tf_load_chrome_new(st->file, &keep->chrome);
+        ok = ok && st->chrome;
+    }
+    if (keep->tef.index || keep->tef.collect) {
+        st->tef = tf_tef_new(st->file, &keep->tef);
+        ok = ok && st->tef;
+    }
+    if (!ok)
+        tf_diag_oom(d, st->file);
+    /* TRACEFIG_CHUNK=N reads N bytes at a time (tests vary it). */
+    const char *chunk_env = getenv("TRACEFIG_CHUNK");
+    size_t chunk = chunk_env ? (size_t)strtoul(chunk_env, NULL, 10) : 0;
+    ok = ok && tf_scan_init(&st->scan, in, st->file, chunk, TF_SCAN_STRICT, d);
+    enum tf_jtok top = TF_JT_NONE;
+    ok = ok && tf_scan_begin(&st->scan, &top);
+    if (ok && top == TF_JT_ARRAY) {
+        /* tf_scan_begin entered the array: its elements are the events. */
+        ok = scan_chrome_events(st, false);
+    } else {
+        for (bool more = ok; ok && more;) {
+            char key[32];
+            size_t key_len;
+            ok = tf_scan_key(&st->scan, key, sizeof key, &key_len, &more);
+            if (ok && more)
+                ok = scan_member(st, key_len < sizeof key ? key : "", out);
+        }
+    }
+    ok = ok && tf_scan_finish(&st->scan);
+    ok = ok && stream_decide(st, top == TF_JT_ARRAY, out, d);
+    if (ok && st->second)
+        *out_st = st;
+    else
+        stream_free(st);
+    return ok;
 }
 
 bool tf_load_stream(struct tf_input *in, const char *path, const struct tf_keep *keep,
                     struct tf_trace *out, struct tf_diag *d)
 {
-    struct stream st;
-    memset(&st, 0, sizeof st);
-    st.file = tf_diag_name(path);
-    st.keep = keep;
-    tf_diag_init(&st.pending);
-    tf_diag_init(&st.tef_pending);
-    tf_timeline_init(&st.view);
-    st.meta = json_object();
-    bool ok = st.meta != NULL;
-    if (keep->chrome.wants) {
-        st.chrome = tf_load_chrome_new(st.file, &keep->chrome);
-        ok = ok && st.chrome;
-    }
-    if (keep->tef.index || keep->tef.collect) {
-        st.tef = tf_tef_new(st.file, &keep->tef);
-        ok = ok && st.tef;
-    }
-    if (!ok)
-        tf_diag_oom(d, st.file);
-    /* TRACEFIG_CHUNK=N reads N bytes at a time (tests vary it). */
-    const char *chunk_env = getenv("TRACEFIG_CHUNK");
-    size_t chunk = chunk_env ? (size_t)strtoul(chunk_env, NULL, 10) : 0;
-    ok = ok && tf_scan_init(&st.scan, in, st.file, chunk, TF_SCAN_STRICT, d);
-    enum tf_jtok top = TF_JT_NONE;
-    ok = ok && tf_scan_begin(&st.scan, &top);
-    if (ok && top == TF_JT_ARRAY) {
-        /* tf_scan_begin entered the array: its elements are the events. */
-        ok = scan_chrome_events(&st, false);
-    } else {
-        for (bool more = ok; ok && more;) {
-            char key[32];
-            size_t key_len;
-            ok = tf_scan_key(&st.scan, key, sizeof key, &key_len, &more);
-            if (ok && more)
-                ok = scan_member(&st, key_len < sizeof key ? key : "", out);
-        }
-    }
-    ok = ok && tf_scan_finish(&st.scan);
-    ok = ok && stream_decide(&st, top == TF_JT_ARRAY, out, d);
-    if (st.scan.buf)
-        tf_scan_fini(&st.scan);
-    tf_timeline_fini(&st.view);
-    free(st.blocks);
-    tf_load_chrome_free(st.chrome);
-    tf_tef_free(st.tef);
-    json_decref(st.meta);
+    struct stream *st;
+    if (!stream_first(in, path, keep, out, &st, d))
+        return false;
+    bool ok = !st || stream_second(st, in, d);
+    stream_free(st);
     return ok;
+}
+
+/* --- in two steps --------------------------------------------------------------- */
+
+struct tf_stream {
+    struct stream *st;
+};
+
+bool tf_stream_first(struct tf_input *in, const char *path, const struct tf_keep *keep,
+                     struct tf_trace *out, struct tf_stream **rest, struct tf_diag *d)
+{
+    *rest = NULL;
+    struct stream *st;
+    if (!stream_first(in, path, keep, out, &st, d))
+        return false;
+    if (!st)
+        return true;
+    /* Let the input go: the scanner's buffers are freed now, and the
+     * second pass sets up its own on the input it is given. */
+    tf_scan_fini(&st->scan);
+    struct tf_stream *r = malloc(sizeof *r);
+    if (!r) {
+        stream_free(st);
+        return tf_diag_oom(d, tf_diag_name(path));
+    }
+    r->st = st;
+    *rest = r;
+    return true;
+}
+
+bool tf_stream_second(struct tf_stream *rest, struct tf_input *in, struct tf_diag *d)
+{
+    return stream_second(rest->st, in, d);
+}
+
+void tf_stream_free(struct tf_stream *rest)
+{
+    if (!rest)
+        return;
+    stream_free(rest->st);
+    free(rest);
 }

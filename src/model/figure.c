@@ -28,14 +28,23 @@ void tf_figure_fini(struct tf_figure *f)
     free(f->axis.labels);
     free(f->panel.props);
     free(f->panel.slices);
-    free(f->stats.lane_busy_ms);
-    for (size_t i = 0; i < f->stats.n_groups; i++)
-        free(f->stats.groups[i].lanes);
-    free(f->stats.groups);
-    free(f->stats.overlap_ms);
-    free(f->stats.candidates);
+    tf_stats_fini(&f->stats);
+    for (size_t i = 0; i < f->n_traces; i++)
+        tf_stats_fini(&f->traces[i].stats);
+    free(f->traces);
     tf_arena_fini(&f->arena);
     memset(f, 0, sizeof *f);
+}
+
+void tf_stats_fini(struct tf_stats *s)
+{
+    free(s->lane_busy_ms);
+    for (size_t i = 0; i < s->n_groups; i++)
+        free(s->groups[i].lanes);
+    free(s->groups);
+    free(s->overlap_ms);
+    free(s->candidates);
+    memset(s, 0, sizeof *s);
 }
 
 const char *tf_figure_str(struct tf_figure *f, const char *s)

@@ -68,6 +68,7 @@ struct tf_lane {
      * ids ("stream 7", "python3.8"), `id` the id that tells it from a
      * namesake in its process ("4037"), or NULL. */
     const char *group, *name, *id;
+    size_t trace;      /* its trace (figures of several traces; else 0) */
 };
 
 /* What colours a bar and names its style: TikZ tracefig/<key>, and a
@@ -194,6 +195,25 @@ struct tf_stats {
     const char *compat;    /* "hta": the GPU breakdown is HTA's (--stats-compat hta) */
 };
 
+/* One trace of a figure drawn from several (run_multi.c, compose.c): who
+ * it is, how its clock maps to the figure's, and its own statistics.
+ * Times are integer nanoseconds (epoch microseconds do not fit a double
+ * to the nanosecond), on its own clock unless said otherwise. */
+struct tf_trace_ref {
+    const char *file;          /* its file's base name */
+    const char *title;         /* its lanes' title ("rank 3", "before") */
+    const char *mode;          /* the mode that drew it */
+    bool has_rank, has_world_size, has_base_time;
+    long long rank, world_size; /* distributedInfo */
+    long long base_time_ns;    /* baseTimeNanoseconds, when its clock used it */
+    int64_t offset_ns;         /* added to its times: its clock -> the figure's */
+    int64_t w0_ns, w1_ns;      /* what it draws of the figure's window */
+    int64_t event_ns;          /* its --window-event occurrence's start (else its window's) */
+    int64_t origin_ns, end_ns; /* its main run of time */
+    size_t first_lane, n_lanes;
+    struct tf_stats stats;     /* over its window and its lanes (lane indexes: the figure's) */
+};
+
 struct tf_figure {
     const char *mode;       /* the mode that made it ("timeline") */
     const char *schema;     /* JSON schema name ("tracefig-figure-1") */
@@ -241,6 +261,11 @@ struct tf_figure {
     const char **notes;
     size_t n_notes, cap_notes;
 
+    /* A figure of several traces: one group of lanes each, in this order
+     * (n_traces 0: a figure of one trace, its stats in `stats`). */
+    struct tf_trace_ref *traces;
+    size_t n_traces, cap_traces;
+
     struct tf_arena arena; /* every string and prop above */
 };
 
@@ -279,6 +304,24 @@ bool tf_figure_set_ticks(struct tf_figure *f, const double *ticks, size_t n);
 /* title and desc: desc is `subject` followed by the window, the bars and
  * the lanes, and the panel's slices (for screen readers and PDF metadata). */
 bool tf_figure_describe(struct tf_figure *f, const char *title, const char *subject);
+
+/* Frees what a struct tf_stats holds and zeroes it. */
+void tf_stats_fini(struct tf_stats *s);
+
+/* --- composing: a figure of several traces (compose.c) ----------------------
+ * dst is the figure of several, src one trace's figure; strings are copied,
+ * src is left as it was (but for its stats, moved into the trace). */
+
+/* Appends src as the next trace of dst: its lanes (their trace set), its
+ * bars and arrows with x mapped to x * k + dx (src's axis units to dst's;
+ * bars first cut to src's own axis), its categories merged into dst's by
+ * key (a bar drawn in its category's colour takes dst's colour for it),
+ * its legend entries that dst lacks, its notes after "TITLE: ".  `ref` describes the trace (strings copied;
+ * first_lane, n_lanes and stats are set here).  False when out of memory. */
+bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
+                      double k, double dx);
+/* A text colour that reads on the fill rgb (black or white). */
+uint32_t tf_color_text_on(uint32_t rgb);
 
 /* --- reading (back-ends) ---------------------------------------------------- */
 

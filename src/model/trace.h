@@ -295,12 +295,24 @@ struct tf_keep {
 
 /* --- a loaded trace ---------------------------------------------------------------- */
 
+/* What a Chrome trace says about itself at its top level (Kineto): its
+ * rank in a distributed job ("distributedInfo": {"rank", "world_size"})
+ * and the origin of its clock ("baseTimeNanoseconds": Kineto writes ts
+ * relative to it, a time since the epoch floored to three months).  Several
+ * traces of one job go on one clock with these (run_multi.c). */
+struct tf_trace_facts {
+    bool has_rank, has_world_size, has_base_time;
+    long long rank, world_size;
+    int64_t base_time_ns;
+};
+
 struct tf_trace {
     enum tf_trace_kind kind;
     bool generic;                /* TF_TRACE_CHROME read through the tef sink */
     void *generic_state;         /* what the generic mode kept (its release() frees it) */
     struct tf_timeline timeline; /* TF_TRACE_TIMELINE */
     struct tf_pytorch pytorch;   /* TF_TRACE_CHROME, as the pytorch mode keeps it */
+    struct tf_trace_facts facts; /* TF_TRACE_CHROME */
 };
 
 void tf_trace_init(struct tf_trace *t);

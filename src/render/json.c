@@ -91,6 +91,8 @@ static void bars(struct tf_buf *b, const struct tf_figure *f)
         const struct tf_bar *r = &f->bars[i];
         item(b, i);
         str(b, "lane", f->lanes[r->lane].key);
+        if (f->n_traces)
+            tf_buf_printf(b, ", \"trace\": %zu", f->lanes[r->lane].trace);
         tf_buf_puts(b, ", ");
         str(b, "name", r->name);
         tf_buf_puts(b, ", ");
@@ -169,32 +171,25 @@ static void stat_pct(struct tf_buf *b, const char *k, double v, bool defined)
         tf_buf_puts(b, "null");
 }
 
-/* "stats": the overlap statistics of the window (render/stats.h for the
- * digits), or null when the mode computed none.  One lane, group, matrix
- * row or candidate per line. */
-static void stats(struct tf_buf *b, const struct tf_figure *f)
+/* The members of one statistics object, from window_ms on (its n_lanes
+ * lanes' busy times first). */
+static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct tf_stats *s,
+                       size_t n_lanes)
 {
-    const struct tf_stats *s = &f->stats;
-    key(b, "stats");
-    if (!s->on) {
-        tf_buf_puts(b, "null");
-        return;
-    }
-    tf_buf_puts(b, "{\n    ");
     if (s->compat) {
         str(b, "compat", s->compat);
         tf_buf_puts(b, ",\n    ");
     }
     stat_ms(b, "window_ms", s->window_ms);
     tf_buf_puts(b, ",\n    \"lanes\": [");
-    for (size_t i = 0; i < f->n_lanes; i++) {
+    for (size_t i = 0; i < n_lanes; i++) {
         tf_buf_puts(b, i ? ",\n      {" : "\n      {");
         stat_ms(b, "busy_ms", s->lane_busy_ms[i]);
         tf_buf_puts(b, ", ");
         stat_pct(b, "busy_pct", tf_stats_pct(s->lane_busy_ms[i], s->window_ms), true);
         tf_buf_putc(b, '}');
     }
-    tf_buf_puts(b, f->n_lanes ? "\n    ]" : "]");
+    tf_buf_puts(b, n_lanes ? "\n    ]" : "]");
     tf_buf_puts(b, ",\n    \"groups\": [");
     for (size_t g = 0; g < s->n_groups; g++) {
         const struct tf_stat_group *gr = &s->groups[g];
@@ -260,7 +255,112 @@ static void stats(struct tf_buf *b, const struct tf_figure *f)
     str(b, "summary", s->summary);
     tf_buf_puts(b, ", ");
     boolean(b, "summary_drawn", f->annotate && s->summary);
+}
+
+/* "stats": the overlap statistics of the window (render/stats.h for the
+ * digits), or null when the mode computed none.  One lane, group, matrix
+ * row or candidate per line.  A figure of several traces: one object per
+ * trace (its lanes, its groups with the figure's lane indexes), null for a
+ * trace without statistics. */
+static void stats(struct tf_buf *b, const struct tf_figure *f)
+{
+    const struct tf_stats *s = &f->stats;
+    key(b, "stats");
+    if (f->n_traces) {
+        tf_buf_putc(b, '[');
+        for (size_t t = 0; t < f->n_traces; t++) {
+            const struct tf_trace_ref *r = &f->traces[t];
+            if (t)
+                tf_buf_puts(b, ", ");
+            if (!r->stats.on) {
+                tf_buf_puts(b, "null");
+                continue;
+            }
+            tf_buf_printf(b, "{\n    \"trace\": %zu,\n    ", t);
+            stats_body(b, f, &r->stats, r->n_lanes);
+            tf_buf_puts(b, "\n  }");
+        }
+        tf_buf_putc(b, ']');
+        return;
+    }
+    if (!s->on) {
+        tf_buf_puts(b, "null");
+        return;
+    }
+    tf_buf_puts(b, "{\n    ");
+    stats_body(b, f, s, f->n_lanes);
     tf_buf_puts(b, "\n  }");
+}
+
+/* Nanoseconds as microseconds to the nanosecond, exactly (no double), with
+ * the trailing zeros of the fraction trimmed. */
+static void ns_us(struct tf_buf *b, const char *k, int64_t ns)
+{
+    if (k)
+        key(b, k);
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    char frac[8];
+    snprintf(frac, sizeof frac, "%03u", (unsigned)(a % 1000));
+    for (int i = 2; i >= 0 && frac[i] == '0'; i--)
+        frac[i] = '\0';
+    tf_buf_printf(b, "%s%llu%s%s", ns < 0 && a ? "-" : "", (unsigned long long)(a / 1000),
+                  frac[0] ? "." : "", frac);
+}
+
+/* "traces" (a figure of several traces only): one line each, in order. */
+static void traces(struct tf_buf *b, const struct tf_figure *f)
+{
+    if (!f->n_traces)
+        return;
+    tf_buf_puts(b, ",\n  \"traces\": [");
+    for (size_t i = 0; i < f->n_traces; i++) {
+        const struct tf_trace_ref *t = &f->traces[i];
+        item(b, i);
+        str(b, "file", t->file);
+        tf_buf_puts(b, ", ");
+        str(b, "title", t->title);
+        tf_buf_puts(b, ", ");
+        key(b, "rank");
+        if (t->has_rank)
+            tf_buf_printf(b, "%lld", t->rank);
+        else
+            tf_buf_puts(b, "null");
+        tf_buf_puts(b, ", ");
+        ns_us(b, "offset_us", t->offset_ns);
+        tf_buf_puts(b, ", ");
+        str(b, "mode", t->mode);
+        tf_buf_puts(b, ", ");
+        key(b, "world_size");
+        if (t->has_world_size)
+            tf_buf_printf(b, "%lld", t->world_size);
+        else
+            tf_buf_puts(b, "null");
+        tf_buf_puts(b, ", ");
+        key(b, "base_time_ns");
+        if (t->has_base_time)
+            tf_buf_printf(b, "%lld", t->base_time_ns);
+        else
+            tf_buf_puts(b, "null");
+        tf_buf_puts(b, ", \"window_us\": [");
+        ns_us(b, NULL, t->w0_ns);
+        tf_buf_puts(b, ", ");
+        ns_us(b, NULL, t->w1_ns);
+        tf_buf_puts(b, "], ");
+        ns_us(b, "event_us", t->event_ns);
+        tf_buf_puts(b, ", \"span_us\": [");
+        ns_us(b, NULL, t->origin_ns);
+        tf_buf_puts(b, ", ");
+        ns_us(b, NULL, t->end_ns);
+        tf_buf_puts(b, "]}");
+    }
+    end_list(b, f->n_traces);
+}
+
+/* A lane's trace (a figure of several traces only). */
+static void lane_trace(struct tf_buf *b, const struct tf_figure *f, const struct tf_lane *l)
+{
+    if (f->n_traces)
+        tf_buf_printf(b, ", \"trace\": %zu", l->trace);
 }
 
 /* "layout": what the plan decided for SVG, PDF and PNG at the size asked
@@ -383,8 +483,9 @@ static void legend(struct tf_buf *b, const struct tf_figure *f)
     end_list(b, f->n_legend);
 }
 
-/* Both schemas open alike: schema, mode, the mode's facts, and the window
- * in the trace's clock (start_UNIT, end_UNIT), left open after it. */
+/* Both schemas open alike: schema, mode, the mode's facts, the window in
+ * the trace's clock (start_UNIT, end_UNIT), and for a figure of several
+ * traces "traces". */
 static void head(const struct tf_figure *f, struct tf_buf *b, const char *schema,
                  const char *unit)
 {
@@ -405,13 +506,15 @@ static void head(const struct tf_figure *f, struct tf_buf *b, const char *schema
     num(b, k0, f->window_start);
     tf_buf_puts(b, ", ");
     num(b, k1, f->window_end);
+    tf_buf_putc(b, '}');
+    traces(b, f);
 }
 
 static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
                       struct tf_buf *b)
 {
     head(f, b, f->schema, f->clock_unit ? f->clock_unit : "us");
-    tf_buf_puts(b, "},\n  ");
+    tf_buf_puts(b, ",\n  ");
     key(b, "axis");
     tf_buf_putc(b, '{');
     str(b, "title", f->axis.title);
@@ -427,6 +530,7 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         const struct tf_lane *l = &f->lanes[i];
         item(b, i);
         str(b, "label", l->label);
+        lane_trace(b, f, l);
         tf_buf_puts(b, ", ");
         id(b, "pid", &l->pid);
         tf_buf_puts(b, ", ");
@@ -508,12 +612,13 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
     if (f->schema && strcmp(f->schema, "tracefig-figure-2") == 0)
         return render_v2(f, o, b) || tf_diag_oom(d, "json");
     head(f, b, f->schema ? f->schema : "tracefig-figure-1", f->clock_unit ? f->clock_unit : "ms");
-    tf_buf_puts(b, "},\n  \"lanes\": [");
+    tf_buf_puts(b, ",\n  \"lanes\": [");
     for (size_t i = 0; i < f->n_lanes; i++) {
         item(b, i);
         str(b, "id", f->lanes[i].key);
         tf_buf_puts(b, ", ");
         str(b, "label", f->lanes[i].label);
+        lane_trace(b, f, &f->lanes[i]);
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_lanes);

@@ -373,7 +373,24 @@ struct fit {
     double lab_line;    /* a label's line (left: the least lane height) */
     double header_h;
     double below_h;     /* everything under the plot */
+    /* A figure of many traces of one lane each (ranks): lanes need not be
+     * as tall as a label (sparse), and every `every`-th lane is labelled
+     * (0, 1: all) when they are thinner. */
+    bool sparse;
+    size_t every;
 };
+
+/* Whether lane i's label is drawn. */
+static bool labeled(const struct fit *F, size_t i)
+{
+    return F->every <= 1 || i % F->every == 0;
+}
+
+/* Whether lane i must be as tall as its label. */
+static bool label_tall(const struct fit *F, size_t i)
+{
+    return !F->sparse && labeled(F, i);
+}
 
 /* The widest label at a level. */
 static double widest_at(const struct fit *F, int level, size_t n, double size)
@@ -434,7 +451,7 @@ static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
         if (r > d)
             r = d;
         double lane = (double)r * rh;
-        if (p->labels == TF_LABELS_LEFT && lane < F->lab_line)
+        if (p->labels == TF_LABELS_LEFT && lane < F->lab_line && label_tall(F, i))
             lane = F->lab_line;
         if (p->labels == TF_LABELS_ABOVE)
             lane += p->label_h;
@@ -463,6 +480,10 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
         if (lane_rows(&f->lanes[i]) > depth)
             depth = lane_rows(&f->lanes[i]);
     size_t n = f->n_lanes;
+    /* Many traces of one lane each (ranks): lanes may be thinner than a
+     * label, which then goes on every k-th lane (below). */
+    F->sparse = f->n_traces > 1 && f->n_lanes == f->n_traces && p->labels == TF_LABELS_LEFT &&
+                block_h(F, rh0, depth, n) > room;
     while (depth > 1 && block_h(F, rmin, depth, n) > room)
         depth--;
     while (n > 1 && block_h(F, rmin, depth, n) > room)
@@ -487,6 +508,19 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     p->row_h = rh;
     p->depth = depth;
     p->n_lanes = n;
+    if (F->sparse) {
+        /* Labels k lanes apart, k a power of two, so that they keep apart. */
+        double thin = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned r = lane_rows(&f->lanes[i]);
+            double h = (double)(r < depth ? r : depth) * rh;
+            if (i == 0 || h < thin)
+                thin = h;
+        }
+        F->every = 1;
+        while ((double)F->every * thin < F->lab_line && F->every < n)
+            F->every *= 2;
+    }
     p->cut_lanes = f->n_lanes - n;
     for (size_t i = 0; i < f->n_bars; i++)
         if (f->bars[i].lane < n && f->bars[i].row >= depth)
@@ -741,7 +775,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         pl->band = band_top;
         pl->tip = ln->label;
         pl->rows = lane_rows(ln) < p->depth ? lane_rows(ln) : p->depth;
-        pl->text = F->level >= 0 ? F->lv.text[(size_t)F->level * F->lv.n + i] : NULL;
+        pl->text = F->level >= 0 && labeled(F, i) ? F->lv.text[(size_t)F->level * F->lv.n + i]
+                                                  : NULL;
         if (p->labels == TF_LABELS_LEFT && pl->text &&
             !(pl->text = tf_plan_elide(&p->arena, pl->text, p->label_w, p->f_lane, false, 0)))
             return false;
@@ -755,7 +790,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
             y += p->label_h;
         }
         double lane_h = (double)pl->rows * p->row_h;
-        if (p->labels == TF_LABELS_LEFT && lane_h < F->lab_line)
+        if (p->labels == TF_LABELS_LEFT && lane_h < F->lab_line && label_tall(F, i))
             lane_h = F->lab_line;
         pl->top = y;
         if (p->labels == TF_LABELS_LEFT) {

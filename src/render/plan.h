@@ -171,6 +171,15 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n_lanes, struct tf_a
                           struct tf_label_levels *out);
 void tf_label_levels_fini(struct tf_label_levels *l);
 
+/* A figure of several traces (plan_traces.c): the headers and short labels
+ * by trace (tf_plan_label_levels calls it): a trace of one lane labelled by
+ * its title; each other trace's lanes under "TITLE · PROCESS" for a run of
+ * one process's lanes (named by thread), else under "TITLE" with their
+ * full labels.  The full label (level 0, without headers) is then "TITLE ·
+ * LABEL", or TITLE for a trace of one lane. */
+bool tf_plan_trace_groups(const struct tf_figure *f, size_t n, struct tf_arena *a,
+                          struct tf_label_levels *out, const char **shrt);
+
 /* s elided to at most max code points keeping its last `tail` (plan.c
  * says how); legend entry i of f elided to max code points, keeping the
  * part that tells it from the other entries.  Into the arena. */

@@ -202,6 +202,8 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n, struct tf_arena *
         }
         i = j;
     }
+    if (f->n_traces && !tf_plan_trace_groups(f, n, a, out, shrt))
+        return false;
     /* Two short labels alike (namesakes without ids): both keep the full one. */
     for (size_t i = 0; i < n; i++)
         for (size_t k = i + 1; k < n; k++)

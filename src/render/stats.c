@@ -34,7 +34,7 @@ static const char *pct(char out[TF_NUM_MAX], double v)
 
 /* --- an aligned table ----------------------------------------------------------- */
 
-enum { MAX_COLS = 64 };
+enum { MAX_COLS = 1100 }; /* a thousand traces side by side */
 
 /* Cells row by row; column 0 is left-aligned, the others right-aligned
  * (their text is numbers) unless `left` says otherwise. */
@@ -155,6 +155,10 @@ static void lanes_text(char *out, size_t n, const struct tf_stat_group *g)
 
 void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
 {
+    if (f->n_traces) {
+        tf_stats_write_table_traces(f, b);
+        return;
+    }
     const struct tf_stats *s = &f->stats;
     char x[TF_NUM_MAX], y[TF_NUM_MAX], lanes[256];
     if (!s->on) {
@@ -295,12 +299,20 @@ static void field(struct tf_buf *b, const char *s)
     tf_buf_putc(b, '"');
 }
 
-static void row(struct tf_buf *b, const char *section, const char *r, const char *c,
-                const char *key, const char *value)
+/* Where the statistics' rows go: one call per number, as the CSV has them. */
+struct rows {
+    void (*row)(struct rows *r, const char *section, const char *rw, const char *col,
+                const char *key, const char *value);
+    struct tf_buf *b;
+};
+
+static void csv_row(struct rows *r, const char *section, const char *rw, const char *c,
+                    const char *key, const char *value)
 {
+    struct tf_buf *b = r->b;
     field(b, section);
     tf_buf_putc(b, ',');
-    field(b, r);
+    field(b, rw);
     tf_buf_putc(b, ',');
     field(b, c);
     tf_buf_putc(b, ',');
@@ -310,54 +322,339 @@ static void row(struct tf_buf *b, const char *section, const char *r, const char
     tf_buf_putc(b, '\n');
 }
 
-void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
+/* Every number of s, whose lanes are the figure's lanes [lane0, lane0 +
+ * n_lanes), in the CSV's order. */
+static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lane0, size_t n_lanes,
+                 struct rows *o)
 {
-    const struct tf_stats *s = &f->stats;
     char x[TF_NUM_MAX], lanes[256], c[32];
-    tf_buf_puts(b, "section,row,column,key,value\n");
-    if (!s->on)
-        return;
-    row(b, "window", NULL, NULL, "window_ms", ms(x, s->window_ms));
-    for (size_t i = 0; i < f->n_lanes; i++) {
-        row(b, "lane", f->lanes[i].label, NULL, "busy_ms", ms(x, s->lane_busy_ms[i]));
-        row(b, "lane", f->lanes[i].label, NULL, "busy_pct",
-            pct(x, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
+    o->row(o, "window", NULL, NULL, "window_ms", ms(x, s->window_ms));
+    for (size_t i = 0; i < n_lanes; i++) {
+        const char *label = f->lanes[lane0 + i].label;
+        o->row(o, "lane", label, NULL, "busy_ms", ms(x, s->lane_busy_ms[i]));
+        o->row(o, "lane", label, NULL, "busy_pct",
+               pct(x, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
     }
     for (size_t g = 0; g < s->n_groups; g++) {
         lanes_text(lanes, sizeof lanes, &s->groups[g]);
-        row(b, "group", s->groups[g].label, NULL, "lanes", lanes);
-        row(b, "group", s->groups[g].label, NULL, "busy_ms", ms(x, s->groups[g].busy_ms));
-        row(b, "group", s->groups[g].label, NULL, "busy_pct",
-            pct(x, tf_stats_pct(s->groups[g].busy_ms, s->window_ms)));
+        o->row(o, "group", s->groups[g].label, NULL, "lanes", lanes);
+        o->row(o, "group", s->groups[g].label, NULL, "busy_ms", ms(x, s->groups[g].busy_ms));
+        o->row(o, "group", s->groups[g].label, NULL, "busy_pct",
+               pct(x, tf_stats_pct(s->groups[g].busy_ms, s->window_ms)));
     }
     for (size_t a = 0; a < s->n_groups; a++)
         for (size_t k = 0; k < s->n_groups; k++)
-            row(b, "overlap", s->groups[a].label, s->groups[k].label, "overlap_ms",
-                ms(x, s->overlap_ms[a * s->n_groups + k]));
+            o->row(o, "overlap", s->groups[a].label, s->groups[k].label, "overlap_ms",
+                   ms(x, s->overlap_ms[a * s->n_groups + k]));
     if (s->pipelined) {
-        row(b, "pipelined", NULL, NULL, "io_hidden_pct",
-            s->has_io_hidden ? pct(x, s->io_hidden_pct) : NULL);
-        row(b, "pipelined", NULL, NULL, "gpu_idle_ms", ms(x, s->gpu_idle_ms));
+        o->row(o, "pipelined", NULL, NULL, "io_hidden_pct",
+               s->has_io_hidden ? pct(x, s->io_hidden_pct) : NULL);
+        o->row(o, "pipelined", NULL, NULL, "gpu_idle_ms", ms(x, s->gpu_idle_ms));
         for (size_t i = 0; i < s->n_candidates; i++) {
             snprintf(c, sizeof c, "%lld", s->candidates[i].candidate);
-            row(b, "candidate", c, NULL, "io_ms", ms(x, s->candidates[i].io_ms));
-            row(b, "candidate", c, NULL, "uncovered_io_ms",
-                ms(x, s->candidates[i].uncovered_io_ms));
+            o->row(o, "candidate", c, NULL, "io_ms", ms(x, s->candidates[i].io_ms));
+            o->row(o, "candidate", c, NULL, "uncovered_io_ms",
+                   ms(x, s->candidates[i].uncovered_io_ms));
         }
     }
     if (s->has_gpu) {
         const struct tf_gpu_breakdown *g = &s->gpu;
         if (s->compat)
-            row(b, "gpu_breakdown", NULL, NULL, "compat", s->compat);
-        row(b, "gpu_breakdown", NULL, NULL, "scope", g->scope_trace ? "trace" : "window");
-        row(b, "gpu_breakdown", NULL, NULL, "kernel_span_ms", ms(x, g->kernel_span_ms));
-        row(b, "gpu_breakdown", NULL, NULL, "idle_ms", ms(x, g->idle_ms));
-        row(b, "gpu_breakdown", NULL, NULL, "compute_ms", ms(x, g->compute_ms));
-        row(b, "gpu_breakdown", NULL, NULL, "non_compute_ms", ms(x, g->non_compute_ms));
-        row(b, "gpu_breakdown", NULL, NULL, "comm_ms", ms(x, g->comm_ms));
-        row(b, "gpu_breakdown", NULL, NULL, "comm_comp_overlap_pct",
-            g->has_comm ? pct(x, g->comm_comp_overlap_pct) : NULL);
+            o->row(o, "gpu_breakdown", NULL, NULL, "compat", s->compat);
+        o->row(o, "gpu_breakdown", NULL, NULL, "scope", g->scope_trace ? "trace" : "window");
+        o->row(o, "gpu_breakdown", NULL, NULL, "kernel_span_ms", ms(x, g->kernel_span_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "idle_ms", ms(x, g->idle_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "compute_ms", ms(x, g->compute_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "non_compute_ms", ms(x, g->non_compute_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "comm_ms", ms(x, g->comm_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "comm_comp_overlap_pct",
+               g->has_comm ? pct(x, g->comm_comp_overlap_pct) : NULL);
     }
     if (s->summary)
-        row(b, "summary", NULL, NULL, "summary", s->summary);
+        o->row(o, "summary", NULL, NULL, "summary", s->summary);
+}
+
+void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
+{
+    if (f->n_traces) {
+        tf_stats_write_csv_traces(f, b);
+        return;
+    }
+    tf_buf_puts(b, "section,row,column,key,value\n");
+    if (!f->stats.on)
+        return;
+    struct rows o = {csv_row, b};
+    emit(f, &f->stats, 0, f->n_lanes, &o);
+}
+
+/* --- several traces: one column each ------------------------------------------------ */
+
+/* A number of the statistics, by what it is and which trace gave it. */
+struct cell {
+    const char *section, *row, *col, *key; /* in the arena; row, col as shown */
+    const char *row_match, *col_match;     /* what rows of other traces match */
+    const char **value;                    /* per trace, NULL: none */
+    size_t order;                          /* its section's first appearance */
+};
+
+struct cells {
+    struct rows rows; /* first: the emitter's callback */
+    struct tf_arena arena;
+    struct cell *v;
+    size_t n, cap;
+    size_t n_traces, trace;
+    bool oom;
+};
+
+static bool same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static const char *keep(struct cells *c, const char *s)
+{
+    if (!s)
+        return NULL;
+    const char *k = tf_arena_strdup(&c->arena, s);
+    if (!k)
+        c->oom = true;
+    return k;
+}
+
+/* What a lane's or a group's label matches in other traces: its process
+ * (all of a group's label, the part of a lane's before " / ") with its
+ * numbers as "*", so that "GPU 0 / stream 7" of one rank and "GPU 1 /
+ * stream 7" of another are one row. */
+static const char *general(struct cells *c, const char *section, const char *label)
+{
+    if (!label || (strcmp(section, "lane") != 0 && strcmp(section, "group") != 0 &&
+                   strcmp(section, "overlap") != 0))
+        return keep(c, label);
+    const char *slash = strcmp(section, "lane") == 0 ? strstr(label, " / ") : NULL;
+    size_t head = slash ? (size_t)(slash - label) : strlen(label);
+    struct tf_buf b;
+    tf_buf_init(&b);
+    for (size_t i = 0; i < head; i++) {
+        bool digit = label[i] >= '0' && label[i] <= '9';
+        if (!digit)
+            tf_buf_putc(&b, label[i]);
+        else if (i == 0 || !(label[i - 1] >= '0' && label[i - 1] <= '9'))
+            tf_buf_putc(&b, '*');
+    }
+    tf_buf_puts(&b, label + head);
+    const char *k = b.oom ? NULL : tf_arena_buf(&c->arena, &b);
+    if (!k)
+        c->oom = true;
+    tf_buf_fini(&b);
+    return k;
+}
+
+static void cell_row(struct rows *r, const char *section, const char *rw, const char *col,
+                     const char *key, const char *value)
+{
+    struct cells *c = (struct cells *)r;
+    const char *rm = general(c, section, rw), *cm = general(c, section, col);
+    /* The same number of an earlier trace: its row (a trace's second lane
+     * that matches goes on a row of its own). */
+    size_t at = c->n, order = c->n;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct cell *e = &c->v[i];
+        if (same(e->section, section) && order == c->n)
+            order = e->order;
+        if (!e->value[c->trace] && same(e->section, section) && same(e->row_match, rm) &&
+            same(e->col_match, cm) && same(e->key, key)) {
+            at = i;
+            break;
+        }
+    }
+    if (at == c->n) {
+        const char **vals = tf_arena_alloc(&c->arena, c->n_traces * sizeof *vals);
+        if (!vals || !TF_GROW(c->v, c->n, c->cap)) {
+            c->oom = true;
+            return;
+        }
+        memset(vals, 0, c->n_traces * sizeof *vals);
+        c->v[c->n++] = (struct cell){keep(c, section), keep(c, rw), keep(c, col), keep(c, key),
+                                     rm, cm, vals, order};
+    } else {
+        /* Rows of different labels show what they share. */
+        struct cell *e = &c->v[at];
+        if (!same(e->row, rw))
+            e->row = rm;
+        if (!same(e->col, col))
+            e->col = cm;
+    }
+    c->v[at].value[c->trace] = value ? keep(c, value) : "";
+}
+
+
+
+/* Every trace's numbers, matched by (section, row, column, key). */
+static bool gather(const struct tf_figure *f, struct cells *c)
+{
+    memset(c, 0, sizeof *c);
+    c->rows.row = cell_row;
+    tf_arena_init(&c->arena);
+    c->n_traces = f->n_traces;
+    for (size_t t = 0; t < f->n_traces; t++) {
+        const struct tf_trace_ref *r = &f->traces[t];
+        c->trace = t;
+        if (r->stats.on)
+            emit(f, &r->stats, r->first_lane, r->n_lanes, &c->rows);
+    }
+    /* Each section's rows together, in the order they came (a stable
+     * sort: the array's own order breaks ties). */
+    if (!c->oom && c->n > 1) {
+        struct cell *tmp = malloc(c->n * sizeof *tmp);
+        if (!tmp)
+            return false;
+        size_t k = 0;
+        for (size_t pass = 0; pass < c->n; pass++)
+            for (size_t i = 0; i < c->n; i++)
+                if (c->v[i].order == pass)
+                    tmp[k++] = c->v[i];
+        memcpy(c->v, tmp, c->n * sizeof *tmp);
+        free(tmp);
+    }
+    return !c->oom;
+}
+
+static void cells_fini(struct cells *c)
+{
+    free(c->v);
+    tf_arena_fini(&c->arena);
+}
+
+/* Whether a value is a plain number (a difference can be taken). */
+static bool numeric(const char *s, double *v)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    *v = strtod(s, &end);
+    return *end == '\0' && frac(s) != SIZE_MAX;
+}
+
+/* The second trace's value less the first's, in the digits of the key's
+ * kind (empty when either is not a number). */
+static const char *difference(const struct cell *e, char out[TF_NUM_MAX])
+{
+    double a, b;
+    if (!numeric(e->value[0], &a) || !numeric(e->value[1], &b))
+        return "";
+    bool is_pct = strstr(e->key, "_pct") != NULL;
+    return tf_fmt_num(out, b - a, is_pct ? TF_STATS_PCT_DEC : TF_STATS_MS_DEC);
+}
+
+void tf_stats_write_csv_traces(const struct tf_figure *f, struct tf_buf *b)
+{
+    struct cells c;
+    if (!gather(f, &c)) {
+        cells_fini(&c);
+        b->oom = true;
+        return;
+    }
+    tf_buf_puts(b, "section,row,column,key");
+    for (size_t t = 0; t < f->n_traces; t++) {
+        tf_buf_putc(b, ',');
+        field(b, f->traces[t].title);
+    }
+    if (f->n_traces == 2)
+        tf_buf_puts(b, ",difference");
+    tf_buf_putc(b, '\n');
+    char d[TF_NUM_MAX];
+    for (size_t i = 0; i < c.n; i++) {
+        const struct cell *e = &c.v[i];
+        field(b, e->section);
+        tf_buf_putc(b, ',');
+        field(b, e->row);
+        tf_buf_putc(b, ',');
+        field(b, e->col);
+        tf_buf_putc(b, ',');
+        field(b, e->key);
+        for (size_t t = 0; t < f->n_traces; t++) {
+            tf_buf_putc(b, ',');
+            field(b, e->value[t]);
+        }
+        if (f->n_traces == 2) {
+            tf_buf_putc(b, ',');
+            field(b, difference(e, d));
+        }
+        tf_buf_putc(b, '\n');
+    }
+    cells_fini(&c);
+}
+
+/* A key as the table shows it: "busy_ms" -> "busy ms", "_pct" -> "%". */
+static void key_text(const char *key, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = key; *p && k + 2 < n; p++) {
+        if (*p == '_' && strcmp(p, "_pct") == 0) {
+            out[k++] = ' ';
+            out[k++] = '%';
+            break;
+        }
+        out[k++] = *p == '_' ? ' ' : *p;
+    }
+    out[k] = '\0';
+}
+
+void tf_stats_write_table_traces(const struct tf_figure *f, struct tf_buf *b)
+{
+    struct cells c;
+    if (!gather(f, &c)) {
+        cells_fini(&c);
+        b->oom = true;
+        return;
+    }
+    size_t nt = f->n_traces, ncol = 2 + nt + (nt == 2);
+    if (ncol > MAX_COLS) {
+        /* More traces than columns: the CSV has them all. */
+        tf_buf_printf(b, "%zu traces: too many for one table, --stats=csv lists them\n", nt);
+        cells_fini(&c);
+        return;
+    }
+    char d[TF_NUM_MAX], kt[64];
+    bool first = true;
+    for (size_t i = 0; i < c.n;) {
+        /* One table per section; the summaries as lines. */
+        const char *sec = c.v[i].section;
+        if (!first)
+            tf_buf_putc(b, '\n');
+        first = false;
+        if (strcmp(sec, "summary") == 0) {
+            for (size_t k = 0; k < nt; k++)
+                if (c.v[i].value[k])
+                    tf_buf_printf(b, "summary (%s): %s\n", f->traces[k].title, c.v[i].value[k]);
+            i++;
+            continue;
+        }
+        struct table t;
+        table_init(&t, ncol);
+        t.left[1] = true;
+        cell(&t, sec);
+        cell(&t, "");
+        for (size_t k = 0; k < nt; k++)
+            cell(&t, f->traces[k].title);
+        if (nt == 2)
+            cell(&t, "difference");
+        for (; i < c.n && same(c.v[i].section, sec); i++) {
+            const struct cell *e = &c.v[i];
+            char rowtext[512];
+            snprintf(rowtext, sizeof rowtext, "%s%s%s", e->row ? e->row : "",
+                     e->col ? " & " : "", e->col ? e->col : "");
+            key_text(e->key, kt, sizeof kt);
+            cell(&t, *rowtext ? rowtext : kt);
+            cell(&t, *rowtext ? kt : "");
+            for (size_t k = 0; k < nt; k++)
+                cell(&t, e->value[k] ? (*e->value[k] ? e->value[k] : "-") : "-");
+            if (nt == 2)
+                cell(&t, difference(e, d));
+        }
+        table_flush(&t, b);
+    }
+    if (c.n == 0)
+        tf_buf_puts(b, "no statistics for these figures\n");
+    cells_fini(&c);
 }

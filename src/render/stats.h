@@ -38,4 +38,14 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b);
  * communication) is an empty field. */
 void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b);
 
+/* A figure of several traces (the two above call these): one column per
+ * trace, titled by it, and with two traces a "difference" column (the
+ * second less the first).  Rows are the numbers above matched by section,
+ * row, column and key across the traces (a lane by its label), "-" (an
+ * empty CSV field) where a trace has none.  The CSV's header row is
+ * "section,row,column,key,TITLE1,...[,difference]"; the table has one
+ * block per section. */
+void tf_stats_write_csv_traces(const struct tf_figure *f, struct tf_buf *b);
+void tf_stats_write_table_traces(const struct tf_figure *f, struct tf_buf *b);
+
 #endif

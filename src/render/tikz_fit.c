@@ -90,12 +90,27 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
     if (ok) {
         tf_buf_puts(b, "% Lanes, top to bottom: {rows}{header}{label at each level: full, "
                        "short, elided}.\n");
+        /* Many traces of one lane, labelled sparsely by the plan (ranks): no
+         * lane need be as tall as a label, so the timeline's height is
+         * reckoned (\tracefigfblock) as if the labels were not left of
+         * it.  Only such figures carry this. */
+        bool sparse = false;
+        for (size_t i = 0; f->n_traces && p->labels == TF_LABELS_LEFT && i < p->n_lanes; i++)
+            sparse = sparse || !p->lanes[i].text;
+        if (sparse)
+            tf_buf_puts(b, "\\let\\tracefigfblockall\\tracefigfblock\n"
+                           "\\def\\tracefigfblock#1{\\iftracefigfleft\\tracefigfleftfalse"
+                           "\\tracefigfblockall{#1}\\tracefigflefttrue"
+                           "\\else\\tracefigfblockall{#1}\\fi}%\n");
         for (size_t i = 0; i < p->n_lanes; i++) {
             tf_buf_printf(b, "\\tracefiglane{%u}{%lld}", p->lanes[i].rows,
                           lv.header_of[i] == (size_t)-1 ? -1LL : (long long)lv.header_of[i]);
+            /* A lane the plan leaves unlabelled among many (ranks): none. */
+            bool blank = f->n_traces && p->labels == TF_LABELS_LEFT && !p->lanes[i].text;
             for (size_t k = 0; k < TF_PLAN_LEVELS; k++) {
                 tf_buf_putc(b, '{');
-                tz_text(b, lv.text[k * lv.n + i]);
+                if (!blank)
+                    tz_text(b, lv.text[k * lv.n + i]);
                 tf_buf_putc(b, '}');
             }
             tf_buf_puts(b, "%\n");

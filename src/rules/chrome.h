@@ -16,6 +16,10 @@
 /* Bars a figure holds at most: beyond, the merging threshold doubles until
  * it fits (an SVG stays well under 300 KB, TikZ compiles in a second). */
 #define TF_CHROME_MAX_BARS 1500
+/* The bytes of SVG a figure's bars may take (an estimate per bar): beyond,
+ * thin slices merge coarser (rows.c); a figure of several traces shares
+ * it among them. */
+#define TF_CHROME_SVG_BUDGET 270000
 
 /* "12.5ms", "300us", "1.2s", "450000ns", or a bare number of ms, as ns.
  * False when it is none of these. */
@@ -27,5 +31,22 @@ bool tf_chrome_parse_time(const char *s, int64_t *ns);
  * "vectorized_elementwise_kernel"); other names unchanged.  Writes at most
  * n bytes (NUL-terminated) to out. */
 void tf_chrome_short_name(const char *name, char *out, size_t n);
+
+/* A figure model of this mode read back (rules/remodel.h): in-bar names,
+ * tooltips (without args), NCCL kernels' category, times, canvas and
+ * description made again.  False when out of memory. */
+bool tf_chrome_remodel(struct tf_figure *f);
+
+/* A figure of several traces (run_multi.c), its traces' figures made on
+ * their own (models): their thin bars merged coarser, as rows.c merges a
+ * trace's, until the figure's SVG would fit TF_CHROME_SVG_BUDGET.  False
+ * when out of memory. */
+bool tf_chrome_fit_figure(struct tf_figure *f);
+
+/* A figure of several traces (run_multi.c): its categories of this mode
+ * coloured again as one figure's (the spare colours of unknown categories
+ * are chosen over all of them), and the bars drawn in their category's
+ * colour with it.  False when out of memory. */
+bool tf_chrome_recolor(struct tf_figure *f);
 
 #endif

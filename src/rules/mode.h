@@ -78,6 +78,24 @@ struct tf_opts {
     double plot_w_pt;
 };
 
+/* --- several traces in one figure (run_multi.c) --- */
+
+/* Where a trace's time lies once its first pass is read: ns on its own
+ * clock. */
+struct tf_span {
+    int64_t w0, w1;      /* the window it would draw alone */
+    int64_t event;       /* the start of its --window-event occurrence; w0 without one */
+    int64_t origin, end; /* its main run of time, first event to last */
+};
+
+/* What it draws instead: [w0, w1] (its part of the figure's window), with
+ * x measured from x0 on an axis `axis` long (ns on its clock), and
+ * `share` of a figure's bar budget. */
+struct tf_rewindow {
+    int64_t w0, w1, x0, axis;
+    double share;
+};
+
 /* What a mode builds from. */
 struct tf_mode_input {
     const struct tf_trace *trace;
@@ -98,6 +116,13 @@ struct tf_mode {
     /* Frees the state begin() made when it outlives the load (the trace
      * points at it until build); may be NULL. */
     void (*release)(void *state);
+    /* Several traces (run_multi.c), for a mode whose loader reads in two
+     * passes: after the first, where the trace's time lies (`state` is
+     * trace->generic_state); then the window to draw instead.  NULL: the
+     * trace is read in one pass and drawn as it is, its figure's window
+     * saying where it lies. */
+    bool (*span)(void *state, struct tf_span *s, struct tf_diag *d);
+    void (*rewindow)(void *state, const struct tf_rewindow *w);
     /* The figure; false with a message for a trace it cannot draw. */
     bool (*build)(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
                   struct tf_diag *d);

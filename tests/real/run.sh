@@ -326,6 +326,18 @@ PY
 $file: $lanes lanes, $nbars bars ($ndense dense), span $span, SVG $bytes bytes, pdflatex $tex_time$extra"
 done
 
+# --- several traces in one figure (tests/real/multi.py)
+multi_out=$("$py" "$here/multi.py" "$bin" "$traces" "$tmp" 2>&1)
+while IFS= read -r line; do
+    case $line in
+        "ok "*) result "${line#ok }" 0 "" ;;
+        "fail "*) name=${line#fail }; result "${name%%:*}" 1 "${name#*: }" ;;
+        *) [ -n "$line" ] && echo "real: $line" ;;
+    esac
+done <<EOF_MULTI
+$multi_out
+EOF_MULTI
+
 # --- the browser: overlapping texts, texts outside the viewBox, tooltips
 if [ -n "$svgs" ]; then
     # shellcheck disable=SC2086

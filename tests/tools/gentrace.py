@@ -865,6 +865,8 @@ class Kineto:
         self.main = self.pid
         self.bwd = self.pid + 37 + rng.below(3000)
         self.base = epoch_ns(rng)
+        self.dev = 0                     # the GPU (its pid): a rank's local GPU
+        self.slow = 0                    # ns of extra host work per step (a slow rank)
         self.cs = 7                      # the default compute stream
         self.ns = 23 + 4 * rng.below(5)  # NCCL's stream
         self.free = {self.cs: 0, self.ns: 0}
@@ -876,7 +878,7 @@ class Kineto:
         self.seqnr = 0
         self.t = 0
         self.gpu_first = None
-        self.old = a.format == "2021"
+        self.old = getattr(a, "format", "2023") == "2021"  # (ranks has no --format)
         self.allocated = self.reserved = 0
         h = a.hidden
         batch = a.batch
@@ -999,7 +1001,7 @@ class Kineto:
         if api == "cudaLaunchKernel":
             qname, base, info = self.kernels[key]
             k1 = k0 + max(1000, int(base * (0.93 + 0.14 * self.r())))
-            G.append(self.xe("kernel", qname, 0, stream, k0, k1 - k0,
+            G.append(self.xe("kernel", qname, self.dev, stream, k0, k1 - k0,
                              '"External id": %d, "queued": 0, "device": 0, "context": 1, '
                              '"stream": %d, "correlation": %d, %s' % (self.ext, stream, corr, info)))
         else:
@@ -1010,12 +1012,12 @@ class Kineto:
             else:
                 cat, name, gbps = "gpu_memcpy", '"Memcpy DtoH (Device -> Pageable)"', 0.002
             k1 = k0 + max(1000, int(nbytes / gbps * (0.95 + 0.1 * self.r())))
-            G.append(self.xe(cat, name, 0, stream, k0, k1 - k0,
+            G.append(self.xe(cat, name, self.dev, stream, k0, k1 - k0,
                              '"External id": %d, "device": 0, "context": 1, "stream": %d, '
                              '"correlation": %d, "bytes": %d, "memory bandwidth (GB/s)": %r' % (
                                  self.ext, stream, corr, nbytes,
                                  round(nbytes / float(k1 - k0), 6))))
-        G.append(self.ff(corr, 0, stream, k0, "ac2g"))
+        G.append(self.ff(corr, self.dev, stream, k0, "ac2g"))
         self.free[stream] = k1
         return c1
 
@@ -1055,7 +1057,7 @@ class Kineto:
             t = self.leaf(M, "aten::cat", main, t + self.us(1.0, 3.0), 8.0, 30.0)
             t += self.us(1.0, 3.0)
             self.end(M, i, t)
-        t += self.us(5.0, 20.0)
+        t += self.us(5.0, 20.0) + self.slow
         self.end(M, dl, t)
         for nbytes in (a.batch * a.hidden * 4, a.batch * a.hidden * 4):
             t += self.us(2.0, 6.0)
@@ -1251,7 +1253,7 @@ class Kineto:
             self.memory(M if tid == main else B, tid, t - 2000, -nbytes)
         self.end(M, st, t)
         gend = max(self.free.values())
-        G.append(self.xe("gpu_user_annotation", '"ProfilerStep#%d"' % n, 0, self.cs,
+        G.append(self.xe("gpu_user_annotation", '"ProfilerStep#%d"' % n, self.dev, self.cs,
                          self.gpu_first, gend - self.gpu_first,
                           '"External id": %d' % step_ext))
         self.t = t + self.us(30.0, 90.0)
@@ -1306,8 +1308,8 @@ class Kineto:
             m("process_labels", d, 0, '"labels": "GPU %d"' % d)
             m("process_sort_index", d, 0, '"sort_index": %d' % (16777216 + d))
         for s in sorted((self.cs, self.ns)):
-            m("thread_name", 0, s, '"name": "stream %d "' % s)
-            m("thread_sort_index", 0, s, '"sort_index": %d' % s)
+            m("thread_name", self.dev, s, '"name": "stream %d "' % s)
+            m("thread_sort_index", self.dev, s, '"sort_index": %d' % s)
         m("thread_name", pid, self.main, '"name": "thread %d (python3)"' % self.main)
         m("thread_sort_index", pid, self.main, '"sort_index": %d' % self.main)
         # Kineto names the autograd thread twice; the later record is the one to keep.
@@ -1364,6 +1366,90 @@ def cmd_kineto(a):
         out.write('\n  ],\n  "traceName": "rank0.%d.pt.trace.json",\n  "displayTimeUnit": "ms",\n'
                   '  "baseTimeNanoseconds": %d\n}\n' % (k.pid, k.base // 1000000000 * 1000000000))
     out.close()
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# ranks: the Kineto traces of the ranks of one job
+# ---------------------------------------------------------------------------
+
+QUARTER_NS = 7889238 * 1_000_000_000  # Kineto's base time: 3 months
+
+
+def parse_ranks(text):
+    try:
+        return sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a list of ranks: %r" % text)
+
+
+def cmd_ranks(a):
+    """One Kineto trace per rank, as modern Kineto writes them: times in
+    microseconds from baseTimeNanoseconds (the start time floored to three
+    months), distributedInfo with the rank and the world size.  The ranks
+    run in step: each step starts on every rank when the slowest has
+    finished the one before (the all-reduce waits for it), give or take a
+    few microseconds.  Rank r's clock runs r * --skew-us ahead; --slow-rank
+    does --slow-us more host work per step; --vary-steps gives rank r
+    r % 3 more steps; --missing leaves ranks out; --split-base R: ranks from
+    R on started the profiler after a quarter turned, so their base is the
+    next one (their times count from it)."""
+    import os
+    job = Rand(a.seed)
+    start = epoch_ns(job)
+    base = start // QUARTER_NS * QUARTER_NS
+    if a.split_base is not None:
+        # the job starts an hour after a quarter turned; early ranks still
+        # hold the quarter before as their base
+        start = base + QUARTER_NS + 3_600_000_000_000
+    os.makedirs(a.out_dir, exist_ok=True)
+    ranks = []
+    for r in range(a.world_size):
+        rng = Rand(a.seed * 1000 + r + 1)
+        name = os.path.join(a.out_dir, "%s%d.json%s" % (a.prefix, r, ".gz" if a.gzip else ""))
+        # a missing rank runs, but its trace is not written
+        out = Out(os.devnull if r in a.missing else name, gz=a.gzip)
+        k = Kineto(a, rng, out)
+        k.dev = r % a.devices
+        if r == a.slow_rank:
+            k.slow = int(a.slow_us * 1000)
+        b = base + QUARTER_NS if a.split_base is not None and r >= a.split_base else base
+        # its clock: true time less its base, plus its skew
+        k.base = start - b + int(a.skew_us * 1000) * r
+        out.write('{\n  "schemaVersion": 1,\n  "deviceProperties": %s,\n'
+                  '  "distributedInfo": {"backend": "nccl", "rank": %d, "world_size": %d},\n'
+                  '  "record_shapes": 1,\n  "traceEvents": [\n'
+                  % (gpu_properties(a.devices, False), r, a.world_size))
+        k.t = k.us(40.0, 120.0)
+        out.write(X_FMT % ("user_annotation", '"## warmup ##"', k.pid, k.main, k.ts(k.us(5.0, 20.0)),
+                           "%d.%03d" % divmod(k.us(1.0, 9.0), 1000), k.op_args()))
+        steps = a.steps + (r % 3 if a.vary_steps else 0)
+        ranks.append((r, b, k, out, steps))
+    tail_len = 3000 + 700 * a.devices
+    n = a.first_step
+    t = max(k.t for _, _, k, _, _ in ranks)
+    while True:
+        running = []
+        for r, b, k, out, steps in ranks:
+            if a.size is not None:
+                if out.count + tail_len >= a.size:
+                    continue
+            elif n - a.first_step >= steps:
+                continue
+            running.append(k)
+        if not running:
+            break
+        for k in running:
+            k.t = t + k.us(0.0, 6.0)
+            k.step(n)
+        t = max(k.t for k in running)
+        n += 1
+    for r, b, k, out, steps in ranks:
+        t_end = k.t + k.us(50.0, 150.0)
+        out.write(",\n" + k.metadata(t_end))
+        out.write('\n  ],\n  "traceName": "rank%d.pt.trace.json",\n  "displayTimeUnit": "ms",\n'
+                  '  "baseTimeNanoseconds": %d\n}\n' % (r, b))
+        out.close()
     return 0
 
 
@@ -1757,6 +1843,34 @@ def main(argv=None):
                         "Reserved (PyTorch 1.10)")
     p.add_argument("--gzip", action="store_true", help="gzip the output (level 6, no name or time)")
     p.set_defaults(func=cmd_kineto)
+
+    p = sub.add_parser("ranks", help="the Kineto traces of the ranks of one job (DIR/rankN.json)")
+    p.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
+    p.add_argument("--out-dir", required=True, metavar="DIR", help="where the files go")
+    p.add_argument("--prefix", default="rank", help="file names: PREFIXN.json (default rank)")
+    p.add_argument("--world-size", type=positive, default=2, help="ranks of the job (default 2)")
+    p.add_argument("--missing", type=parse_ranks, default=[], metavar="R,...",
+                   help="ranks not written (their traces are lost)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--steps", type=positive, default=2, help="profiler steps (default 2)")
+    g.add_argument("--size", type=parse_size, default=None, metavar="BYTES",
+                   help="instead: as many steps as make about BYTES per rank (e.g. 20e6)")
+    p.add_argument("--vary-steps", action="store_true", help="rank r runs r %% 3 more steps")
+    p.add_argument("--skew-us", type=float, default=0.0,
+                   help="rank r's clock runs r times this ahead (default 0)")
+    p.add_argument("--slow-rank", type=int, default=None, help="a rank with more host work")
+    p.add_argument("--slow-us", type=float, default=2000.0,
+                   help="its extra host work per step (default 2000)")
+    p.add_argument("--split-base", type=int, default=None, metavar="R",
+                   help="ranks from R on have the next quarter's baseTimeNanoseconds")
+    p.add_argument("--first-step", type=non_negative, default=3)
+    p.add_argument("--layers", type=positive, default=4, help="Linear+ReLU layers (default 4)")
+    p.add_argument("--hidden", type=positive, default=4096)
+    p.add_argument("--batch", type=positive, default=2048)
+    p.add_argument("--bucket", type=positive, default=2)
+    p.add_argument("--devices", type=positive, default=8, help="GPUs per host (default 8)")
+    p.add_argument("--gzip", action="store_true", help="gzip each file")
+    p.set_defaults(func=cmd_ranks, out="-")
 
     p = sub.add_parser("chrome", help="a generic Chrome trace: processes, threads, nesting, "
                                       "categories (the paper figures' shapes)")

@@ -2,10 +2,11 @@
 # valgrind over every golden case with every back-end (and again with
 # --stats, --stats=csv, --group and --annotate, and for the Chrome cases
 # --stats-scope trace), over the statistics
-# options' usage errors, over every bad-input case, and over Nsight Systems
+# options' usage errors, over every bad-input case, over Nsight Systems
 # exports made by tests/tools/gennsys.py (both layouts, hostile names, two
-# processes; a plain, a windowed, a piped gzip'd run): no invalid access,
-# no definite or indirect leak.
+# processes; a plain, a windowed, a piped gzip'd run), and over figures of
+# several traces and their models: no invalid access, no definite or
+# indirect leak.
 #
 #   leakcheck.sh TRACEFIG
 set -u
@@ -125,6 +126,48 @@ if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
     done
 else
     echo "leakcheck: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
+fi
+# Several traces: ranks from gentrace.py (on two threads), their models, a
+# model of several, timelines, and the bad inputs of several traces.
+py=/usr/bin/python3
+if [ -x "$py" ]; then
+    m="$tmp/multi"
+    mkdir -p "$m"
+    "$py" "$root/tests/tools/gentrace.py" ranks --out-dir "$m" --world-size 3 --steps 2 --layers 2 \
+        --missing 1 --skew-us 50 >/dev/null
+    printf '{"schema": "tracefig-figure-9", "mode": "chrome"}\n' >"$m/future.json"
+    outs=""
+    for e in $exts; do outs="$outs -o $tmp/out.$e"; done
+    v1=$root/examples/overlap_timeline_v1.json
+    v2=$root/examples/overlap_timeline_v2.json
+    n=0
+    while IFS='|' read -r what args; do
+        [ -n "$what" ] || continue
+        # shellcheck disable=SC2086
+        (cd "$m" && TRACEFIG_THREADS=2 $vg "$bin" $args) >"$tmp/log" 2>&1 </dev/null
+        if [ $? -eq 99 ]; then
+            fail=$((fail + 1))
+            echo "FAIL leakcheck multi/$what"
+            head -30 "$tmp/log"
+        else
+            pass=$((pass + 1))
+        fi
+        n=$((n + 1))
+    done <<EOF_MULTI
+ranks|rank0.json rank2.json --window-event ProfilerStep#4 $outs
+stats|rank0.json rank2.json --stats --annotate -o $tmp/x.svg
+csv|rank0.json rank2.json --stats=csv --align event
+model0|rank0.json --window-event ProfilerStep#4 -o r0.model.json
+model2|rank2.json --window-event ProfilerStep#4 -o r2.model.json
+models|r0.model.json r2.model.json $outs
+several|r0.model.json r2.model.json --titles a,b -o all.model.json
+again|all.model.json $outs
+timelines|$v1 $v2 $outs
+missing|rank0.json nope.json -o $tmp/x.svg
+noevent|rank0.json rank2.json --window-event NoSuchStep -o $tmp/x.svg
+schema|rank0.json future.json -o $tmp/x.svg
+titles|rank0.json rank2.json --titles a -o $tmp/x.svg
+EOF_MULTI
 fi
 echo "leakcheck: $pass passed, $fail failed"
 [ $fail -eq 0 ]

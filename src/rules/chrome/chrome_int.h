@@ -225,11 +225,32 @@ struct chrome {
     struct tf_strtab wnames; /* their other names, until the name is found */
     size_t *wname_count;     /* by id in wnames */
     size_t n_wname_count, cap_wname_count;
+    /* --window-event as a glob: its literal head, which a name must start
+     * with (the cheap test before fnmatch); glob false: compared whole. */
+    bool we_glob;
+    size_t we_head;
+    /* With a glob: the earliest of the events it matches (a max-heap on
+     * t0, room for 4K + 16) and their names, to tell a step's copies (the
+     * host's and the GPU's annotation: one name, overlapping) from the
+     * next step. */
+    struct tf_strtab we_names;
+    struct gocc {
+        int64_t t0, t1;
+        uint32_t name;
+    } *we_occ;
+    size_t n_we_occ, cap_we_occ, n_we_all;
     size_t n_stray;
     bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
     int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;
+    int64_t end;            /* the end of the main run of time */
+    int64_t event_t0;       /* the --window-event occurrence's start */
+    bool chosen;            /* w0, w1 are chosen (span(), or the window callback) */
+    /* The x axis: from x_origin, axis_ns long (the window, unless several
+     * traces share one axis); the share of the bar budget. */
+    int64_t x_origin, axis_ns;
+    double budget_share;
     int64_t thr_ns; /* merging threshold (rows.c) */
     /* pass 2 */
     struct tf_strtab strs; /* names, categories, args text */
@@ -282,6 +303,9 @@ struct lane *tf_chrome_lane_for(struct chrome *c, size_t t);
 /* Notes what the default rules need to know of a slice placed on ln (not
  * an instant); false when out of memory. */
 bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p);
+/* Text with numbers in it, in the order people count ("stream 7" before
+ * "stream 20"); a total order. */
+int tf_chrome_natural_cmp(const char *a, const char *b);
 /* A process's label, appended to out; true when it has a name. */
 bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out);
 /* The labels of the threads ts[0 .. n), drawn together: "process /
@@ -296,6 +320,10 @@ void tf_chrome_labels_fini(struct chrome_label *l, size_t n);
  * alone).  ln's label must be set (tf_chrome_pick_lanes). */
 bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id);
+/* The same parts from a label alone ("PROCESS / THREAD"), as a figure model
+ * keeps it; false for a label of one part. */
+bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
+                           struct tf_buf *id);
 
 /* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
 struct chrome_pick {
@@ -329,9 +357,14 @@ void tf_chrome_add_mark(struct chrome *c, int64_t ts);
 /* With --window-event: a complete event (an occurrence when its name is
  * the one asked for; else counted by name, for the message on a miss). */
 void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1);
+/* Sets up the --window-event test (once, at the start). */
+void tf_chrome_window_event_init(struct chrome *c);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging
  * threshold), or fails with a message. */
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
+/* The mode's span() and rewindow() (mode.h). */
+bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d);
+void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);
 
 /* --- rows.c ---------------------------------------------------------------------- */
 

@@ -144,22 +144,37 @@ static bool rule_color(const struct tf_opts *o, const char *name, const char *ca
     return false;
 }
 
-static uint32_t label_color_on(uint32_t rgb)
-{
-    double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
-    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
-}
 
 /* --- categories -------------------------------------------------------------------- */
 
-/* qsort has no context argument: the state whose strings it compares. */
-static const struct chrome *sort_ctx;
+/* A category to order by name (qsort has no context argument, and a
+ * static one would not let two traces be built at once). */
+struct cat_key {
+    const char *name;
+    struct cat_color cc;
+};
 
 static int by_cat_name(const void *x, const void *y)
 {
-    const struct chrome *c = sort_ctx;
-    const struct cat_color *a = x, *b = y;
-    return strcmp(tf_strtab_str(&c->strs, a->cat), tf_strtab_str(&c->strs, b->cat));
+    const struct cat_key *a = x, *b = y;
+    return strcmp(a->name, b->name);
+}
+
+/* Sorts the categories by name; false when out of memory. */
+static bool sort_by_name(const struct chrome *c, struct cat_color *v, size_t n)
+{
+    if (n < 2)
+        return true;
+    struct cat_key *k = malloc(n * sizeof *k);
+    if (!k)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        k[i] = (struct cat_key){tf_strtab_str(&c->strs, v[i].cat), v[i]};
+    qsort(k, n, sizeof *k, by_cat_name);
+    for (size_t i = 0; i < n; i++)
+        v[i] = k[i].cc;
+    free(k);
+    return true;
 }
 
 /* The categories' colours: the palette for known ones; the others sorted
@@ -198,9 +213,10 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
         }
         v[n++] = (struct cat_color){c->marks[i].cat, TF_CHROME_NO_COLOR};
     }
-    sort_ctx = c;
-    if (n > 1)
-        qsort(v, n, sizeof *v, by_cat_name);
+    if (!sort_by_name(c, v, n)) {
+        free(v);
+        return false;
+    }
     bool used[8] = {false};
     size_t n_used = 0;
     for (size_t i = 0; i < n; i++) {
@@ -236,10 +252,8 @@ static size_t name_slot(const char *shortn)
 struct name_time {
     uint32_t id; /* in the plan's names */
     int64_t ns;
+    const char *name; /* set before sorting (no static context for qsort) */
 };
-
-/* qsort has no context argument: the names it compares. */
-static const struct tf_strtab *names_ctx;
 
 /* Most time first; ties by name, so the order never depends on the input's. */
 static int by_time(const void *x, const void *y)
@@ -247,7 +261,7 @@ static int by_time(const void *x, const void *y)
     const struct name_time *a = x, *b = y;
     if (a->ns != b->ns)
         return a->ns > b->ns ? -1 : 1;
-    return strcmp(tf_strtab_str(names_ctx, a->id), tf_strtab_str(names_ctx, b->id));
+    return strcmp(a->name, b->name);
 }
 
 /* Whether the events drawn (slices, instants, marks) carry one category
@@ -296,7 +310,7 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
             while (ok && n <= id) {
                 ok = TF_GROW(v, n, cap);
                 if (ok)
-                    v[n] = (struct name_time){(uint32_t)n, 0}, n++;
+                    v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
             }
             if (ok) {
                 v[id].ns += b->busy;
@@ -312,7 +326,7 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
         while (ok && n <= id) {
             ok = TF_GROW(v, n, cap);
             if (ok)
-                v[n] = (struct name_time){(uint32_t)n, 0}, n++;
+                v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
         }
     }
     if (!ok) {
@@ -320,7 +334,8 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
         return false;
     }
     plan->n_names = n;
-    names_ctx = &plan->names;
+    for (size_t i = 0; i < n; i++)
+        v[i].name = tf_strtab_str(&plan->names, v[i].id);
     if (n > 1)
         qsort(v, n, sizeof *v, by_time);
     /* One name per colour, the largest first. */
@@ -459,7 +474,7 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
     else if (ob->color != TF_CHROME_NO_COLOR)
         bar_rgb = ob->color;
     *rgb = bar_rgb;
-    *label_rgb = label_color_on(bar_rgb);
+    *label_rgb = tf_color_text_on(bar_rgb);
     return ci;
 }
 
@@ -503,5 +518,67 @@ bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *pla
                 break;
             }
     }
+    return true;
+}
+
+/* --- a figure of several traces ---------------------------------------------------- */
+
+static int by_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+bool tf_chrome_recolor(struct tf_figure *f)
+{
+    size_t n = f->n_cats;
+    uint32_t *old = malloc((n ? n : 1) * sizeof *old);
+    const char **spare = malloc((n ? n : 1) * sizeof *spare);
+    if (!old || !spare) {
+        free(old);
+        free(spare);
+        return false;
+    }
+    size_t n_spare = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct tf_category *c = &f->cats[i];
+        old[i] = c->color;
+        if (strncmp(c->key, "cat/", 4) != 0)
+            continue; /* another mode's */
+        const char *name = c->name ? c->name : "";
+        if (strcmp(c->key, "cat/kernel/nccl") == 0)
+            c->color = NCCL_COLOR;
+        else if (!known_color(name, &c->color))
+            spare[n_spare++] = name;
+    }
+    /* The others as tf_chrome_color_categories gives them, over all the
+     * traces' names at once. */
+    if (n_spare > 1)
+        qsort(spare, n_spare, sizeof *spare, by_str);
+    bool used[8] = {false};
+    size_t n_used = 0;
+    for (size_t s = 0; s < n_spare; s++) {
+        size_t slot = tf_fnv1a(spare[s], strlen(spare[s])) % 8;
+        for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
+            slot = (slot + 1) % 8;
+        if (!used[slot])
+            n_used++;
+        used[slot] = true;
+        for (size_t i = 0; i < n; i++) {
+            struct tf_category *c = &f->cats[i];
+            if (strncmp(c->key, "cat/", 4) == 0 && strcmp(c->key, "cat/kernel/nccl") != 0 &&
+                c->name && strcmp(c->name, spare[s]) == 0)
+                c->color = spare_colors[slot];
+        }
+    }
+    for (size_t i = 0; i < f->n_bars; i++) {
+        struct tf_bar *b = &f->bars[i];
+        uint32_t c = f->cats[b->cat].color;
+        if (b->color == old[b->cat] && c != old[b->cat]) {
+            b->color = c;
+            b->label_color = tf_color_text_on(c);
+        }
+    }
+    free(old);
+    free(spare);
     return true;
 }

@@ -248,8 +248,8 @@ static bool arrow(struct chrome *c, struct tf_figure *f, const size_t *fig_lane,
         .lane1 = lb,
         .row0 = ra < 0 ? 0 : (unsigned)ra,
         .row1 = rb < 0 ? 0 : (unsigned)rb,
-        .x0 = (double)(xa - c->w0) / per,
-        .x1 = (double)(xb - c->w0) / per,
+        .x0 = (double)(xa - c->x_origin) / per,
+        .x1 = (double)(xb - c->x_origin) / per,
     };
     return tf_figure_add_arrow(f, &ar);
 }

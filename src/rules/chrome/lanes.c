@@ -376,17 +376,18 @@ static bool tell_apart(const struct chrome *c, struct label_work **v, size_t n, 
     return alike;
 }
 
-/* qsort has no context argument: the labels and the work items by_proc_label
- * compares (the process part, then the item's place). */
-static const struct chrome_label *group_ctx;
-static const struct label_work *group_base;
+/* A lane's process part and its place, to sort by (no static context:
+ * two traces may be built at once). */
+struct proc_key {
+    const char *proc;
+    size_t i;
+};
 
 static int by_proc_label(const void *x, const void *y)
 {
-    const struct label_work *a = *(struct label_work *const *)x;
-    const struct label_work *b = *(struct label_work *const *)y;
-    int k = strcmp(group_ctx[a - group_base].proc, group_ctx[b - group_base].proc);
-    return k ? k : (a > b) - (a < b);
+    const struct proc_key *a = x, *b = y;
+    int k = strcmp(a->proc, b->proc);
+    return k ? k : (a->i > b->i) - (a->i < b->i);
 }
 
 bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
@@ -426,25 +427,24 @@ bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
      * labels differ by the tid.  By process label, the runs holding more
      * than one process. */
     bool *shared = calloc(n ? n : 1, sizeof *shared);
-    ok = ok && shared;
+    struct proc_key *pk = calloc(n ? n : 1, sizeof *pk);
+    ok = ok && shared && pk;
     for (size_t i = 0; ok && i < n; i++)
-        v[i] = &w[i];
-    if (ok && n > 1) {
-        group_ctx = out;
-        group_base = w;
-        qsort(v, n, sizeof *v, by_proc_label);
-    }
+        pk[i] = (struct proc_key){out[i].proc, i};
+    if (ok && n > 1)
+        qsort(pk, n, sizeof *pk, by_proc_label);
     for (size_t i = 0; ok && i < n;) {
         size_t j = i + 1;
         bool several = false;
-        while (j < n && strcmp(out[v[j] - w].proc, out[v[i] - w].proc) == 0) {
-            several |= c->thrs[v[j]->thread].proc != c->thrs[v[i]->thread].proc;
+        while (j < n && strcmp(pk[j].proc, pk[i].proc) == 0) {
+            several |= c->thrs[w[pk[j].i].thread].proc != c->thrs[w[pk[i].i].thread].proc;
             j++;
         }
         for (size_t k = i; several && k < j; k++)
-            shared[v[k] - w] = true;
+            shared[pk[k].i] = true;
         i = j;
     }
+    free(pk);
     for (size_t i = 0; ok && i < n; i++) {
         const struct thr *th = &c->thrs[w[i].thread];
         struct tf_buf g;
@@ -501,6 +501,18 @@ static bool kineto_thread(const char *s, struct tf_buf *name, struct tf_buf *id)
     return true;
 }
 
+bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
+                           struct tf_buf *id)
+{
+    const char *slash = label ? strstr(label, " / ") : NULL;
+    if (!slash || slash == label || !slash[3])
+        return false;
+    tf_buf_putn(group, label, (size_t)(slash - label));
+    if (!kineto_thread(slash + 3, name, id))
+        tf_buf_puts(name, slash + 3);
+    return true;
+}
+
 bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id)
 {
@@ -539,7 +551,7 @@ bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct 
 /* Text with numbers in it, in the order people count: "stream 7" before
  * "stream 20" before "stream 100" (runs of digits compare by value); ties
  * (as "07" and "7") fall back to the bytes, so the order stays total. */
-static int natural_cmp(const char *a, const char *b)
+int tf_chrome_natural_cmp(const char *a, const char *b)
 {
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
     while (*p && *q) {
@@ -581,16 +593,25 @@ static int cmp_id(const struct tf_id *a, const struct tf_id *b)
     if (a->kind == TF_ID_NUM)
         return (a->num > b->num) - (a->num < b->num);
     if (a->kind == TF_ID_STR)
-        return natural_cmp(a->str, b->str);
+        return tf_chrome_natural_cmp(a->str, b->str);
     return 0;
 }
 
-/* The author's order of two threads: process_sort_index, pid,
- * thread_sort_index, tid. */
-static int thr_cmp(const struct chrome *c, size_t ta, size_t tb)
+/* A lane (or thread) to order, with what the order reads of it (qsort has
+ * no context argument, and a static one would not let two traces be built
+ * at once). */
+struct lane_key {
+    size_t lane;
+    const struct thr *t;
+    const struct proc *p;
+};
+
+/* The author's order: process_sort_index, pid, thread_sort_index, tid. */
+static int lane_order(const void *x, const void *y)
 {
-    const struct thr *a = &c->thrs[ta], *b = &c->thrs[tb];
-    const struct proc *pa = &c->procs[a->proc], *pb = &c->procs[b->proc];
+    const struct lane_key *ka = x, *kb = y;
+    const struct thr *a = ka->t, *b = kb->t;
+    const struct proc *pa = ka->p, *pb = kb->p;
     if (a->proc != b->proc) {
         if (pa->has_sort != pb->has_sort || (pa->has_sort && pa->sort != pb->sort)) {
             long long sa = pa->has_sort ? pa->sort : 0, sb = pb->has_sort ? pb->sort : 0;
@@ -609,19 +630,24 @@ static int thr_cmp(const struct chrome *c, size_t ta, size_t tb)
     return cmp_id(&a->tid, &b->tid);
 }
 
-/* qsort has no context argument: the state whose lanes (threads) it
- * orders. */
-static const struct chrome *sort_ctx, *thr_sort_ctx;
-
-static int lane_order(const void *x, const void *y)
+/* Sorts indices into the author's order: lane indices, or thread indices
+ * with `threads`; false when out of memory. */
+static bool sort_author(const struct chrome *c, size_t *order, size_t n, bool threads)
 {
-    const struct chrome *c = sort_ctx;
-    return thr_cmp(c, c->lanes[*(const size_t *)x].thread, c->lanes[*(const size_t *)y].thread);
-}
-
-static int thread_order(const void *x, const void *y)
-{
-    return thr_cmp(thr_sort_ctx, *(const size_t *)x, *(const size_t *)y);
+    if (n < 2)
+        return true;
+    struct lane_key *k = malloc(n * sizeof *k);
+    if (!k)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const struct thr *t = &c->thrs[threads ? order[i] : c->lanes[order[i]].thread];
+        k[i] = (struct lane_key){order[i], t, &c->procs[t->proc]};
+    }
+    qsort(k, n, sizeof *k, lane_order);
+    for (size_t i = 0; i < n; i++)
+        order[i] = k[i].lane;
+    free(k);
+    return true;
 }
 
 /* --- which lanes ------------------------------------------------------------------- */
@@ -772,9 +798,8 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
     }
     if (ok && n_order == 0)
         fail = "nothing to draw in the window";
-    sort_ctx = c;
-    if (ok && !fail && n_order > 1)
-        qsort(order, n_order, sizeof *order, lane_order);
+    if (ok && !fail)
+        ok = sort_author(c, order, n_order, false);
     /* --hide, then the default rules, on the lanes in order. */
     size_t n_keep = 0, n_hidden = 0;
     for (size_t i = 0; ok && !fail && i < n_order; i++) {
@@ -889,10 +914,7 @@ bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t 
     ok = ok && tf_chrome_labels(c, v, n, lb);
     for (size_t i = 0; ok && i < n; i++)
         label[v[i]] = lb[i].label;
-    if (ok && n > 1) {
-        thr_sort_ctx = c;
-        qsort(v, n, sizeof *v, thread_order);
-    }
+    ok = ok && sort_author(c, v, n, true);
     size_t k = 0;
     for (size_t i = 0; ok && i < n; i++) {
         const char *l = label[v[i]];

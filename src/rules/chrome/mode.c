@@ -31,12 +31,15 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     if (!c)
         return NULL;
     c->o = o;
+    c->budget_share = 1.0;
     tf_strtab_init(&c->proc_keys);
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
     tf_strtab_init(&c->wnames);
+    tf_strtab_init(&c->we_names);
     tf_arena_init(&c->gpu_classes.arena);
     tf_buf_init(&c->tmp);
+    tf_chrome_window_event_init(c);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
         tf_strtab_fini(&c->strs);
         free(c);
@@ -86,6 +89,8 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->strs);
     tf_strtab_fini(&c->wnames);
     free(c->wname_count);
+    tf_strtab_fini(&c->we_names);
+    free(c->we_occ);
     free(c->gpu_classes.slots);
     tf_arena_fini(&c->gpu_classes.arena);
     tf_buf_fini(&c->tmp);
@@ -131,8 +136,8 @@ static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_f
     b->busy = (double)ob->busy / per;
     b->start_ms = (double)ob->t0 / 1e6;
     b->dur_ms = (double)(ob->t1 - ob->t0) / 1e6;
-    b->x0 = (double)(ob->t0 - c->w0) / per;
-    b->x1 = (double)(ob->t1 - c->w0) / per;
+    b->x0 = (double)(ob->t0 - c->x_origin) / per;
+    b->x1 = (double)(ob->t1 - c->x_origin) / per;
     b->clip_left = ob->clip_left;
     b->clip_right = ob->clip_right;
     b->color = rgb;
@@ -249,7 +254,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
 
     const char *unit;
     double per;
-    int64_t span = c->w1 - c->w0;
+    int64_t span = c->axis_ns;
     axis_unit(span, &unit, &per);
     f->mode = tf_mode_chrome.name;
     f->schema = "tracefig-figure-2";
@@ -362,7 +367,8 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,
         .top_ctx = c->hta,
-        .index_lean = o->window_event || (o->has_from && o->has_to),
+        /* A glob asks for every name (an export is then read whole). */
+        .index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to),
         .index_name = o->window_event,
         .osrt = o->osrt,
     };
@@ -387,5 +393,7 @@ const struct tf_mode tf_mode_chrome = {
     .begin = begin,
     .end = end,
     .release = release,
+    .span = tf_chrome_span,
+    .rewindow = tf_chrome_rewindow,
     .build = build,
 };

@@ -424,7 +424,7 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
     if (ob->merged && ob->instant) {
         b->name = cat_label;
         tf_buf_printf(&tip, "%u %s instants \xC2\xB7 at %s %s over %s %s", (unsigned)ob->merged,
-                      cat_label, tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit,
+                      cat_label, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit,
                       tf_fmt_num(num2, len / per, 3), unit);
     } else if (ob->merged) {
         b->name = cat_label;
@@ -447,7 +447,7 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
         if (*cat)
             tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
         tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
-                      tf_fmt_num(num, (double)(ob->t0 - c->w0) / per, 3), unit);
+                      tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
         if (!ob->instant)
             tf_buf_printf(&tip, " \xC2\xB7 %s %s", tf_fmt_num(num2, len / per, 3), unit);
         const char *args = tf_strtab_str(&c->strs, ob->args);

@@ -35,14 +35,15 @@
 #include <string.h>
 
 #define REORDER 8192
-#define SVG_BUDGET 270000 /* bytes: an SVG stays under 300 KB */
+#define SVG_BUDGET TF_CHROME_SVG_BUDGET
 
 /* The merging threshold once the window is known: TF_CHROME_LOD_PT of the
- * plot's width at the size asked (tf_opts.plot_w_pt; 640 pt without). */
+ * plot's width at the size asked (tf_opts.plot_w_pt; 640 pt without),
+ * showing the axis. */
 void tf_chrome_lod_threshold(struct chrome *c)
 {
     double w = c->o && c->o->plot_w_pt > 0 ? c->o->plot_w_pt : 640.0;
-    double thr = (double)(c->w1 - c->w0) * TF_CHROME_LOD_PT / w;
+    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / w;
     c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
 }
 
@@ -417,7 +418,7 @@ void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick)
         for (size_t i = 0; i < n_pick; i++)
             for (size_t k = 0; k < c->lanes[pick[i]].n_bars; k++)
                 bytes += svg_cost(c, &c->lanes[pick[i]].bars[k]);
-        if (bytes <= SVG_BUDGET)
+        if ((double)bytes <= SVG_BUDGET * c->budget_share)
             break;
         thr *= 2;
         for (size_t i = 0; i < n_pick; i++)

@@ -31,7 +31,9 @@
 #define WINDOW_NAMES_MAX 100000
 #define WINDOW_NAME_LEN 400
 
+#include <fnmatch.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,16 +282,139 @@ static void add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
     }
 }
 
+/* --- --window-event: a name or a glob ------------------------------------------- */
+
+void tf_chrome_window_event_init(struct chrome *c)
+{
+    const char *p = c->o->window_event;
+    if (!p)
+        return;
+    size_t head = strcspn(p, "*?[\\");
+    c->we_glob = p[head] != '\0';
+    c->we_head = head;
+}
+
+/* Whether a slice's name is --window-event's: the name itself, or a name
+ * its glob matches. */
+static bool is_window_event(const struct chrome *c, const char *name)
+{
+    const char *p = c->o->window_event;
+    return strcmp(name, p) == 0 ||
+           (c->we_glob && strncmp(name, p, c->we_head) == 0 && fnmatch(p, name, 0) == 0);
+}
+
+static bool gocc_later(const struct gocc *a, const struct gocc *b)
+{
+    return a->t0 > b->t0 || (a->t0 == b->t0 && a->name > b->name);
+}
+
+static void gocc_swap(struct gocc *a, struct gocc *b)
+{
+    struct gocc t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* An event --window-event matches: a glob keeps each name's earliest, a
+ * name the K earliest events. */
+static void window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1)
+{
+    if (!c->we_glob) {
+        add_occurrence(c, t0, t1);
+        return;
+    }
+    uint32_t id;
+    if (!tf_strtab_id(&c->we_names, name, &id)) {
+        c->oom = true;
+        return;
+    }
+    c->n_we_all++;
+    size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
+    size_t room = 4 * k + 16;
+    struct gocc g = {t0, t1, id};
+    if (c->n_we_occ == room) {
+        /* Full: keep it only if it is earlier than the latest kept. */
+        if (!gocc_later(&c->we_occ[0], &g))
+            return;
+        c->we_occ[0] = g;
+        for (size_t i = 0;;) {
+            size_t l = 2 * i + 1, r = l + 1, m = i;
+            if (l < c->n_we_occ && gocc_later(&c->we_occ[l], &c->we_occ[m]))
+                m = l;
+            if (r < c->n_we_occ && gocc_later(&c->we_occ[r], &c->we_occ[m]))
+                m = r;
+            if (m == i)
+                break;
+            gocc_swap(&c->we_occ[i], &c->we_occ[m]);
+            i = m;
+        }
+        return;
+    }
+    if (!TF_GROW(c->we_occ, c->n_we_occ, c->cap_we_occ)) {
+        c->oom = true;
+        return;
+    }
+    size_t i = c->n_we_occ++;
+    c->we_occ[i] = g;
+    while (i > 0 && gocc_later(&c->we_occ[i], &c->we_occ[(i - 1) / 2])) {
+        gocc_swap(&c->we_occ[i], &c->we_occ[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+}
+
+static int gocc_order(const void *x, const void *y)
+{
+    const struct gocc *a = x, *b = y;
+    if (a->t0 != b->t0)
+        return a->t0 < b->t0 ? -1 : 1;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
+    return (a->t1 > b->t1) - (a->t1 < b->t1);
+}
+
+/* A glob's K-th occurrence: its matches in time order, where a match of
+ * the same name as an occurrence already counted that starts inside it is
+ * that occurrence again (a step's GPU annotation of its host one); false
+ * when there are fewer (*n_found: how many). */
+static bool kth_match(struct chrome *c, size_t k, struct occ *out, size_t *n_found)
+{
+    size_t n = c->n_we_occ;
+    *n_found = 0;
+    if (n > 1)
+        qsort(c->we_occ, n, sizeof *c->we_occ, gocc_order); /* the heap is not needed now */
+    int64_t *end = malloc((c->we_names.n ? c->we_names.n : 1) * sizeof *end);
+    bool *seen = calloc(c->we_names.n ? c->we_names.n : 1, sizeof *seen);
+    bool found = false;
+    if (!end || !seen) {
+        c->oom = true;
+    } else {
+        for (size_t i = 0; i < n && !found; i++) {
+            const struct gocc *g = &c->we_occ[i];
+            if (seen[g->name] && g->t0 < end[g->name])
+                continue;
+            seen[g->name] = true;
+            end[g->name] = g->t1;
+            if (++*n_found == k) {
+                *out = (struct occ){g->t0, g->t1};
+                found = true;
+            }
+        }
+    }
+    free(end);
+    free(seen);
+    return found;
+}
+
 void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1)
 {
     c->n_complete++;
-    if (strcmp(name, c->o->window_event) == 0) {
-        add_occurrence(c, t0, t1);
+    if (is_window_event(c, name)) {
+        window_match(c, name, t0, t1);
         return;
     }
     /* The other names, with their counts, for the message on a miss (not
      * needed once the name is found). */
-    if (c->n_occ_all || c->wnames.n >= WINDOW_NAMES_MAX)
+    if (c->n_occ_all || c->n_we_all || c->wnames.n >= WINDOW_NAMES_MAX)
         return;
     uint32_t id;
     if (!tf_strtab_id(&c->wnames, name, &id)) {
@@ -346,6 +471,7 @@ static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb, 
 struct near {
     uint32_t id;
     size_t dist, exact, prefix;
+    const char *name;
 };
 
 static int by_nearness(const void *x, const void *y)
@@ -357,19 +483,43 @@ static int by_nearness(const void *x, const void *y)
         return a->exact < b->exact ? -1 : 1;
     if (a->prefix != b->prefix)
         return a->prefix > b->prefix ? -1 : 1;
-    return (a->id > b->id) - (a->id < b->id);
+    return tf_chrome_natural_cmp(a->name, b->name);
+}
+
+/* Whether the shorter of a and b (at least 3 bytes) is inside the other,
+ * ASCII letters case-folded. */
+static bool contains_folded(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na < nb) {
+        const char *t = a;
+        a = b, b = t;
+        size_t m = na;
+        na = nb, nb = m;
+    }
+    if (nb < 3)
+        return false;
+    for (size_t i = 0; i + nb <= na; i++) {
+        size_t k = 0;
+        while (k < nb && fold((unsigned char)a[i + k]) == fold((unsigned char)b[k]))
+            k++;
+        if (k == nb)
+            return true;
+    }
+    return false;
 }
 
 /* The message for a --window-event that names no complete event: the
- * nearest names of the trace (a small edit distance, case aside, or the
- * same beginning), with their counts, and how many events there are. */
+ * nearest names of the trace (a small edit distance, case aside, the same
+ * beginning, or one inside the other), with their counts, and how many
+ * events there are. */
 static bool window_event_miss(struct chrome *c, struct tf_diag *d)
 {
     const char *want = c->o->window_event;
     size_t nw = strlen(want), n = c->wnames.n;
+    const char *how = c->we_glob ? "matches" : "named";
     if (!c->n_complete) /* none seen (a loader that reads by name gives none) */
-        return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event named \"%.200s\"",
-                             want);
+        return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event %s \"%.200s\"",
+                             how, want);
     size_t max = nw / 3 > 2 ? nw / 3 : 2;
     struct near *v = malloc((n ? n : 1) * sizeof *v);
     size_t *row = malloc((WINDOW_NAME_LEN + 2) * sizeof *row);
@@ -385,26 +535,26 @@ static bool window_event_miss(struct chrome *c, struct tf_diag *d)
         while (prefix < nn && prefix < nw && fold((unsigned char)name[prefix]) ==
                                                  fold((unsigned char)want[prefix]))
             prefix++;
-        size_t dist = SIZE_MAX, exact = SIZE_MAX;
-        if (nn <= WINDOW_NAME_LEN && nw <= WINDOW_NAME_LEN) {
-            dist = edit_distance(want, nw, name, nn, max, true, row);
-            if (dist != SIZE_MAX)
-                exact = edit_distance(want, nw, name, nn, SIZE_MAX - 1, false, row);
-        }
-        /* The same beginning: most of the name asked for. */
-        bool same_start = prefix >= 3 && prefix * 3 >= nw * 2;
-        if (dist == SIZE_MAX && !same_start)
+        bool fits = nn <= WINDOW_NAME_LEN && nw <= WINDOW_NAME_LEN;
+        size_t dist = fits ? edit_distance(want, nw, name, nn, max, true, row) : SIZE_MAX;
+        /* Else the same beginning (most of the name asked for), or one
+         * name inside the other ("step" and "ProfilerStep#9"). */
+        if (dist == SIZE_MAX && !(prefix >= 3 && prefix * 3 >= nw * 2) &&
+            !contains_folded(want, nw, name, nn))
             continue;
-        v[k++] = (struct near){id, dist, exact, prefix};
+        if (dist == SIZE_MAX && fits)
+            dist = edit_distance(want, nw, name, nn, SIZE_MAX - 1, true, row);
+        size_t exact = fits ? edit_distance(want, nw, name, nn, SIZE_MAX - 1, false, row) : SIZE_MAX;
+        v[k++] = (struct near){id, dist, exact, prefix, name};
     }
     if (k > 1)
         qsort(v, k, sizeof *v, by_nearness);
     struct tf_buf msg;
     tf_buf_init(&msg);
     tf_buf_printf(&msg,
-                  "--window-event: no complete event named \"%.200s\" among the trace's %zu "
+                  "--window-event: no complete event %s \"%.200s\" among the trace's %zu "
                   "complete event%s (%zu name%s%s)",
-                  want, c->n_complete, c->n_complete == 1 ? "" : "s", n, n == 1 ? "" : "s",
+                  how, want, c->n_complete, c->n_complete == 1 ? "" : "s", n, n == 1 ? "" : "s",
                   n >= WINDOW_NAMES_MAX ? " or more" : "");
     for (size_t i = 0; i < k && i < 5; i++) {
         size_t cnt = c->wname_count[v[i].id];
@@ -424,7 +574,7 @@ static bool window_event_miss(struct chrome *c, struct tf_diag *d)
 
 /* --- the window ------------------------------------------------------------------ */
 
-static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_diag *d)
+static bool choose_window(struct chrome *c, struct tf_diag *d)
 {
     const struct tf_opts *o = c->o;
     /* The origin of --from and --to: the main run of the lanes drawn by
@@ -469,16 +619,30 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
     if (c->has_clock_origin)
         c->origin = c->clock_origin;
     int64_t w0 = c->w0, w1 = end;
+    c->end = end;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
-        if (c->n_occ_all == 0)
+        if (c->n_occ_all == 0 && c->n_we_all == 0)
             return window_event_miss(c, d);
-        if (c->n_occ < k)
-            return tf_diag_error(d, TF_EBADINPUT,
-                                 "--window-event: only %zu events named \"%.200s\", not %zu",
-                                 c->n_occ_all, o->window_event, k);
-        w0 = c->occ[0].t0; /* the heap's root: the K-th earliest */
-        w1 = c->occ[0].t1;
+        struct occ hit;
+        if (c->we_glob) {
+            size_t found;
+            if (!kth_match(c, k, &hit, &found))
+                return c->oom ? tf_diag_oom(d, NULL)
+                              : tf_diag_error(d, TF_EBADINPUT,
+                                              "--window-event: only %zu occurrences match "
+                                              "\"%.200s\", not %zu",
+                                              found, o->window_event, k);
+        } else {
+            if (c->n_occ < k)
+                return tf_diag_error(d, TF_EBADINPUT,
+                                     "--window-event: only %zu events named \"%.200s\", not %zu",
+                                     c->n_occ_all, o->window_event, k);
+            hit = c->occ[0]; /* the heap's root: the K-th earliest */
+        }
+        w0 = hit.t0;
+        w1 = hit.t1;
+        c->event_t0 = w0;
     } else {
         if (o->has_from)
             w0 = c->origin + o->from_ns;
@@ -499,10 +663,13 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
             return tf_diag_error(d, TF_EBADINPUT, "the window is empty (it ends where it starts)");
         }
     }
+    if (!o->window_event)
+        c->event_t0 = w0;
     c->w0 = w0;
     c->w1 = w1;
-    *lo = w0;
-    *hi = w1;
+    c->x_origin = w0;
+    c->axis_ns = w1 - w0;
+    c->chosen = true;
     return true;
 }
 
@@ -510,10 +677,32 @@ static bool choose_window(struct chrome *c, int64_t *lo, int64_t *hi, struct tf_
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
 {
     struct chrome *c = ctx;
-    if (!choose_window(c, lo, hi, d))
+    if (!c->chosen && !choose_window(c, d))
         return false;
+    *lo = c->w0;
+    *hi = c->w1;
     if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
         return false;
     tf_chrome_lod_threshold(c);
     return true;
+}
+
+bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d)
+{
+    struct chrome *c = state;
+    if (!c->chosen && !choose_window(c, d))
+        return false;
+    *s = (struct tf_span){c->w0, c->w1, c->event_t0, c->origin, c->end};
+    return true;
+}
+
+void tf_chrome_rewindow(void *state, const struct tf_rewindow *w)
+{
+    struct chrome *c = state;
+    c->w0 = w->w0;
+    c->w1 = w->w1;
+    c->x_origin = w->x0;
+    c->axis_ns = w->axis;
+    c->budget_share = w->share;
+    c->chosen = true;
 }

@@ -1,0 +1,165 @@
+/* compose.c - a figure of several traces, made of one figure per trace:
+ * each appended in turn as a group of lanes on the figure's x axis (see
+ * figure.h, "composing").  It knows no mode and no alignment rule: the
+ * caller (run_multi.c) says how each trace's x maps to the figure's, and
+ * what the figure's axis, ticks and texts are.  Only the model's own
+ * invariants are kept here: lanes, bars and arrows keep their order within
+ * a trace, categories are merged by key, every string is copied.
+ */
+#include "model/figure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t tf_color_text_on(uint32_t rgb)
+{
+    double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
+}
+
+/* s copied into f (NULL stays NULL); *ok false when out of memory. */
+static const char *dup(struct tf_figure *f, const char *s, bool *ok)
+{
+    if (!s)
+        return NULL;
+    const char *c = tf_figure_str(f, s);
+    if (!c)
+        *ok = false;
+    return c;
+}
+
+static struct tf_id dup_id(struct tf_figure *f, struct tf_id id, bool *ok)
+{
+    if (id.kind == TF_ID_STR)
+        id.str = dup(f, id.str, ok);
+    return id;
+}
+
+/* dst's category for src's category `c` (added when dst has no such key);
+ * (size_t)-1 when out of memory. */
+static size_t merge_category(struct tf_figure *dst, const struct tf_category *c)
+{
+    size_t n = dst->n_cats;
+    size_t i = tf_figure_category(dst, c->key, c->color);
+    if (i == (size_t)-1 || i < n)
+        return i;
+    bool ok = true;
+    dst->cats[i].name = dup(dst, c->name, &ok);
+    dst->cats[i].label = dup(dst, c->label, &ok);
+    return ok ? i : (size_t)-1;
+}
+
+/* Moves src's statistics into the trace, their strings copied into dst and
+ * their lane indexes made dst's. */
+static bool move_stats(struct tf_figure *dst, struct tf_figure *src, struct tf_trace_ref *t)
+{
+    bool ok = true;
+    t->stats = src->stats;
+    memset(&src->stats, 0, sizeof src->stats);
+    struct tf_stats *s = &t->stats;
+    s->summary = dup(dst, s->summary, &ok);
+    for (size_t g = 0; g < s->n_groups; g++) {
+        s->groups[g].label = dup(dst, s->groups[g].label, &ok);
+        for (size_t i = 0; i < s->groups[g].n_lanes; i++)
+            s->groups[g].lanes[i] += t->first_lane;
+    }
+    return ok;
+}
+
+static bool copy_bar(struct tf_figure *dst, const struct tf_figure *src, const struct tf_bar *b,
+                     size_t lane0, const size_t *cat_of, double k, double dx)
+{
+    struct tf_bar *o = tf_figure_add_bar(dst);
+    if (!o)
+        return false;
+    bool ok = true;
+    *o = *b;
+    o->lane = lane0 + b->lane;
+    o->cat = cat_of[b->cat];
+    o->name = dup(dst, b->name, &ok);
+    o->title = dup(dst, b->title, &ok);
+    o->label = dup(dst, b->label, &ok);
+    o->props = NULL;
+    o->n_props = 0;
+    /* Only what src draws: its own axis is its window (the PyTorch mode
+     * keeps bars that run past it). */
+    double x0, x1;
+    tf_bar_drawn_extent(src, b, &x0, &x1);
+    o->x0 = x0 * k + dx;
+    o->x1 = x1 * k + dx;
+    o->busy = b->busy * k;
+    /* A bar in its category's colour takes the figure's colour for it. */
+    uint32_t c0 = src->cats[b->cat].color, c1 = dst->cats[o->cat].color;
+    if (b->color == c0 && c0 != c1) {
+        o->color = c1;
+        o->label_color = tf_color_text_on(c1);
+    }
+    return ok && tf_figure_bar_props(dst, o, b->props, b->n_props);
+}
+
+bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
+                      double k, double dx)
+{
+    if (!TF_GROW(dst->traces, dst->n_traces, dst->cap_traces))
+        return false;
+    size_t ti = dst->n_traces++;
+    struct tf_trace_ref *t = &dst->traces[ti];
+    bool ok = true;
+    *t = *ref;
+    memset(&t->stats, 0, sizeof t->stats);
+    t->file = dup(dst, ref->file, &ok);
+    t->title = dup(dst, ref->title, &ok);
+    t->mode = dup(dst, ref->mode, &ok);
+    t->first_lane = dst->n_lanes;
+    t->n_lanes = src->n_lanes;
+    size_t lane0 = dst->n_lanes;
+    for (size_t i = 0; ok && i < src->n_lanes; i++) {
+        const struct tf_lane *l = &src->lanes[i];
+        struct tf_lane *o = tf_figure_add_lane(dst, l->key, l->label);
+        if (!o)
+            return false;
+        o->pid = dup_id(dst, l->pid, &ok);
+        o->tid = dup_id(dst, l->tid, &ok);
+        o->group = dup(dst, l->group, &ok);
+        o->name = dup(dst, l->name, &ok);
+        o->id = dup(dst, l->id, &ok);
+        o->rows = l->rows;
+        o->trace = ti;
+    }
+    size_t *cat_of = malloc((src->n_cats ? src->n_cats : 1) * sizeof *cat_of);
+    ok = ok && cat_of;
+    for (size_t i = 0; ok && i < src->n_cats; i++)
+        ok = (cat_of[i] = merge_category(dst, &src->cats[i])) != (size_t)-1;
+    for (size_t i = 0; ok && i < src->n_bars; i++)
+        ok = copy_bar(dst, src, &src->bars[i], lane0, cat_of, k, dx);
+    /* The legend: src's entries that dst lacks, in src's order. */
+    for (size_t i = 0; ok && i < src->n_legend; i++) {
+        const struct tf_legend_entry *e = &src->legend[i];
+        size_t cat = cat_of[e->cat];
+        bool have = false;
+        for (size_t j = 0; j < dst->n_legend && !have; j++)
+            have = dst->legend[j].cat == cat && strcmp(dst->legend[j].label, e->label) == 0;
+        if (!have)
+            ok = tf_figure_add_legend(dst, e->label, cat);
+    }
+    free(cat_of);
+    for (size_t i = 0; ok && i < src->n_arrows; i++) {
+        struct tf_arrow a = src->arrows[i];
+        a.lane0 += lane0;
+        a.lane1 += lane0;
+        a.x0 = a.x0 * k + dx;
+        a.x1 = a.x1 * k + dx;
+        ok = tf_figure_add_arrow(dst, &a);
+    }
+    struct tf_buf note;
+    tf_buf_init(&note);
+    for (size_t i = 0; ok && i < src->n_notes; i++) {
+        tf_buf_clear(&note);
+        tf_buf_printf(&note, "%s: %s", t->title ? t->title : "", src->notes[i]);
+        ok = !note.oom && tf_figure_add_note(dst, note.data);
+    }
+    tf_buf_fini(&note);
+    return ok && move_stats(dst, src, t);
+}

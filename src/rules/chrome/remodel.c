@@ -1,0 +1,190 @@
+/* remodel.c - the generic Chrome mode's part of a figure model read back
+ * (rules/remodel.h): each bar's in-bar name and tooltip as names.c makes
+ * them (without the args, which a model does not hold), NCCL kernels in
+ * their own category, the events' times, the canvas and the description
+ * as build() (mode.c) sets them.  It does not read the model.
+ */
+#include "rules/chrome/chrome_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/num.h"
+
+static bool nccl_name(const char *name)
+{
+    return strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
+           strstr(name, " nccl") != NULL;
+}
+
+static bool bar_texts(struct tf_figure *f, struct tf_bar *b, double per, size_t nccl)
+{
+    const struct tf_category *c = &f->cats[b->cat];
+    if (!b->merged && nccl != SIZE_MAX && b->cat != nccl && c->name &&
+        strcmp(c->name, "kernel") == 0 && nccl_name(b->name)) {
+        b->cat = nccl;
+        b->color = f->cats[nccl].color;
+        b->label_color = tf_color_text_on(b->color);
+        c = &f->cats[nccl];
+    }
+    double us = f->window_start + b->x0 * per / 1e3;
+    b->start_ms = us / 1e3;
+    b->dur_ms = (b->x1 - b->x0) * per / 1e6;
+    struct tf_buf tip;
+    tf_buf_init(&tip);
+    char num[TF_NUM_MAX], num2[TF_NUM_MAX];
+    const char *unit = f->axis.unit ? f->axis.unit : "";
+    const char *label = c->label ? c->label : c->key;
+    if (b->merged) {
+        tf_buf_printf(&tip, "%zu %s slices \xC2\xB7 %s %s", b->merged, label,
+                      tf_fmt_num(num, b->x1 - b->x0, 3), unit);
+    } else {
+        char shortn[128];
+        tf_chrome_short_name(b->name, shortn, sizeof shortn);
+        if (b->shape != TF_SHAPE_INSTANT && *shortn && !(b->label = tf_figure_str(f, shortn)))
+            return false;
+        size_t n = strlen(b->name);
+        if (n > TF_CHROME_TIP_NAME_MAX) {
+            tf_buf_putn(&tip, b->name, TF_CHROME_TIP_NAME_MAX);
+            tf_buf_puts(&tip, "\xE2\x80\xA6");
+        } else {
+            tf_buf_puts(&tip, b->name);
+        }
+        if (c->name && *c->name)
+            tf_buf_printf(&tip, " \xC2\xB7 %s", c->name);
+        tf_buf_printf(&tip, " \xC2\xB7 at %s %s", tf_fmt_num(num, b->x0, 3), unit);
+        if (b->shape != TF_SHAPE_INSTANT)
+            tf_buf_printf(&tip, " \xC2\xB7 %s %s", tf_fmt_num(num2, b->x1 - b->x0, 3), unit);
+    }
+    b->title = tf_figure_buf(f, &tip);
+    tf_buf_fini(&tip);
+    return b->title != NULL;
+}
+
+bool tf_chrome_remodel(struct tf_figure *f)
+{
+    size_t nccl = SIZE_MAX;
+    for (size_t i = 0; i < f->n_cats; i++)
+        if (strcmp(f->cats[i].key, "cat/kernel/nccl") == 0)
+            nccl = i;
+    const char *u = f->axis.unit ? f->axis.unit : "ms";
+    double per = strcmp(u, "s") == 0 ? 1e9 : strcmp(u, "ms") == 0 ? 1e6 : 1e3;
+    for (size_t i = 0; i < f->n_bars; i++)
+        if (!bar_texts(f, &f->bars[i], per, nccl))
+            return false;
+    /* The lanes' label parts, for the headers per process. */
+    struct tf_buf g, n, id;
+    tf_buf_init(&g);
+    tf_buf_init(&n);
+    tf_buf_init(&id);
+    bool ok = true;
+    for (size_t i = 0; ok && i < f->n_lanes; i++) {
+        struct tf_lane *l = &f->lanes[i];
+        tf_buf_clear(&g);
+        tf_buf_clear(&n);
+        tf_buf_clear(&id);
+        if (l->group || !tf_chrome_split_label(l->label, &g, &n, &id))
+            continue;
+        ok = !g.oom && !n.oom && !id.oom && (l->group = tf_figure_buf(f, &g)) &&
+             (l->name = tf_figure_buf(f, &n)) && (!id.len || (l->id = tf_figure_buf(f, &id)));
+    }
+    tf_buf_fini(&g);
+    tf_buf_fini(&n);
+    tf_buf_fini(&id);
+    if (!ok)
+        return false;
+    f->flame = true;
+    f->zigzag_amp = f->x_span * 0.004;
+    f->width_pt = 720;
+    f->height_pt = 60.0 + 15.0 * (double)tf_figure_rows(f) + 40.0;
+    if (f->height_pt < 160)
+        f->height_pt = 160;
+    char title[160];
+    snprintf(title, sizeof title, "Trace timeline, %zu lane%s", f->n_lanes,
+             f->n_lanes == 1 ? "" : "s");
+    return tf_figure_describe(f, title, "Trace timeline");
+}
+
+/* --- a figure of several within the bar budget ------------------------------------ */
+
+/* A bar's bytes in the SVG, as rows.c estimates them. */
+static size_t bar_cost(const struct tf_bar *b)
+{
+    size_t n = 240;
+    if (!b->merged) {
+        size_t name = b->name ? strlen(b->name) : 0;
+        n += 2 * (name < TF_CHROME_TIP_NAME_MAX ? name : TF_CHROME_TIP_NAME_MAX);
+        n += b->title ? strlen(b->title) : 0;
+    }
+    return n;
+}
+
+/* Merges neighbours in each lane's rows thinner than thr (axis units);
+ * bars are in lane, then row, then start order within a trace's lanes.
+ * False when out of memory. */
+static bool coarsen_figure(struct tf_figure *f, double thr)
+{
+    size_t k = 0;
+    bool ok = true;
+    for (size_t i = 0; i < f->n_bars; i++) {
+        struct tf_bar *b = &f->bars[i];
+        if (k > 0) {
+            struct tf_bar *a = &f->bars[k - 1];
+            bool instant_a = a->shape == TF_SHAPE_INSTANT, instant_b = b->shape == TF_SHAPE_INSTANT;
+            if (a->lane == b->lane && a->row == b->row && instant_a == instant_b &&
+                a->x1 - a->x0 < thr && b->x1 - b->x0 < thr && b->x0 - a->x1 < thr &&
+                b->x0 >= a->x0) {
+                size_t ma = a->merged ? a->merged : 1, mb = b->merged ? b->merged : 1;
+                if (!a->merged) {
+                    const struct tf_category *c = &f->cats[a->cat];
+                    a->name = c->label ? c->label : c->key;
+                    a->label = NULL;
+                    a->props = NULL;
+                    a->n_props = 0;
+                    if (!instant_a)
+                        a->shape = TF_SHAPE_DENSE;
+                }
+                a->merged = ma + mb;
+                a->busy += b->busy > 0 ? b->busy : b->x1 - b->x0;
+                if (b->x1 > a->x1)
+                    a->x1 = b->x1;
+                a->clip_right = a->clip_right || b->clip_right;
+                a->title = NULL; /* made below */
+                continue;
+            }
+        }
+        f->bars[k++] = *b;
+    }
+    f->n_bars = k;
+    /* Tooltips of the spans made here. */
+    char num[TF_NUM_MAX];
+    for (size_t i = 0; ok && i < f->n_bars; i++) {
+        struct tf_bar *b = &f->bars[i];
+        if (b->title)
+            continue;
+        struct tf_buf tip;
+        tf_buf_init(&tip);
+        tf_buf_printf(&tip, "%zu %s slices \xC2\xB7 %s %s", b->merged, b->name,
+                      tf_fmt_num(num, b->x1 - b->x0, 3), f->axis.unit ? f->axis.unit : "");
+        ok = (b->title = tf_figure_buf(f, &tip)) != NULL;
+        tf_buf_fini(&tip);
+    }
+    /* Arrows may now point into a merged span: they stay where they are. */
+    return ok;
+}
+
+bool tf_chrome_fit_figure(struct tf_figure *f)
+{
+    double thr = f->x_span * TF_CHROME_LOD_PT / 640.0;
+    for (int round = 0; round < 40; round++) {
+        size_t bytes = 0;
+        for (size_t i = 0; i < f->n_bars; i++)
+            bytes += bar_cost(&f->bars[i]);
+        if (bytes <= TF_CHROME_SVG_BUDGET || !(thr > 0))
+            return true;
+        if (!coarsen_figure(f, thr))
+            return false;
+        thr *= 2;
+    }
+    return true;
+}

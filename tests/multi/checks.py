@@ -1,0 +1,435 @@
+"""Several traces in one figure (tests/multi/run.sh): each case makes its
+inputs with gentrace.py, runs tracefig, and checks the JSON model (traces,
+offsets, lane order, titles, the window, the statistics), the --stats
+columns, the figures' bytes, or the message of a bad input.
+
+    checks.py TRACEFIG GENTRACE EXAMPLES TMPDIR
+
+Expected numbers come from the traces themselves (read here with the json
+module), not from tracefig.  Standard library only.
+"""
+import csv
+import decimal
+import io
+import json
+import os
+import subprocess
+import sys
+
+BIN, GEN, EXAMPLES, TMP = sys.argv[1:5]
+PY = sys.executable
+passed = 0
+failed = 0
+
+
+def ok(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL multi: " + what)
+    return cond
+
+
+def run(args, cwd=TMP, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([BIN] + args, cwd=cwd, capture_output=True, env=e)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def model(args, **kw):
+    rc, out, err = run(args + ["--format", "json", "-o", "-"], **kw)
+    if rc != 0:
+        print("  tracefig %s: exit %d: %s" % (" ".join(args), rc, err.strip()))
+        return None
+    return json.loads(out, parse_float=decimal.Decimal)
+
+
+def gen(*args):
+    subprocess.run([PY, GEN] + list(args), check=True, cwd=TMP)
+
+
+def trace_json(path):
+    with open(os.path.join(TMP, path)) as f:
+        return json.load(f, parse_float=decimal.Decimal)
+
+
+def host_steps(doc):
+    """ProfilerStep#N of the host (user_annotation): name -> (ts, ts + dur)."""
+    out = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "X" and e.get("cat") == "user_annotation" and \
+                e.get("name", "").startswith("ProfilerStep#"):
+            out[e["name"]] = (e["ts"], e["ts"] + e["dur"])
+    return out
+
+
+def D(x):
+    return x if isinstance(x, decimal.Decimal) else decimal.Decimal(str(x))
+
+
+def near(a, b, eps=0.0015):
+    """Times and numbers as the files write them (decimals, exactly)."""
+    return abs(D(a) - D(b)) <= D(eps)
+
+
+def bars_named(m, name):
+    return [b for b in m["bars"] if b["name"] == name]
+
+
+def lane_trace(m, b):
+    return m["lanes"][b["lane"]]["trace"]
+
+
+def unit_us(m):
+    return {"µs": 1, "ms": 1000, "s": 1000000}[m["axis"]["unit"]]
+
+
+# --- two ranks: one clock, union window, titles, lane order ---------------------------
+
+def two_ranks():
+    d = os.path.join(TMP, "two")
+    gen("ranks", "--out-dir", d, "--world-size", "2", "--steps", "3")
+    m = model(["two/rank0.json", "two/rank1.json", "--window-event", "ProfilerStep#4"])
+    if not ok(m is not None, "two ranks: a figure"):
+        return
+    t = m["traces"]
+    ok([x["title"] for x in t] == ["rank 0", "rank 1"], "two ranks: titled rank 0, rank 1")
+    ok([x["file"] for x in t] == ["rank0.json", "rank1.json"], "two ranks: files by base name")
+    ok([x["rank"] for x in t] == [0, 1], "two ranks: their ranks")
+    ok(all(x["offset_us"] == 0 for x in t), "two ranks: one clock, no shift (offset_us 0)")
+    traces = [l["trace"] for l in m["lanes"]]
+    ok(traces == sorted(traces) and set(traces) == {0, 1}, "two ranks: rank 0's lanes, then rank 1's")
+    s = [host_steps(trace_json("two/rank%d.json" % r))["ProfilerStep#4"] for r in (0, 1)]
+    lo, hi = min(a for a, _ in s), max(b for _, b in s)
+    w = m["window"]
+    ok(near(w["start_us"], lo) and near(w["end_us"], hi),
+       "two ranks: the window is the union of the two steps (%s..%s, got %s..%s)"
+       % (lo, hi, w["start_us"], w["end_us"]))
+    # each rank's step bar where its own clock puts it
+    u = unit_us(m)
+    for r in (0, 1):
+        mine = [b for b in bars_named(m, "ProfilerStep#4") if lane_trace(m, b) == r]
+        ok(mine and near(min(b["x0"] for b in mine) * u, s[r][0] - lo, 0.01),
+           "two ranks: rank %d's step starts at its own time on the shared axis" % r)
+    ok(len(m["stats"]) == 2 and [x["trace"] for x in m["stats"]] == [0, 1],
+       "two ranks: \"stats\" has one entry per trace")
+    for r in (0, 1):
+        st = m["stats"][r]
+        ok(near(st["window_ms"], (hi - lo) / 1000), "two ranks: rank %d's stats are of the window" % r)
+        ok(len(st["lanes"]) == sum(1 for l in m["lanes"] if l["trace"] == r),
+           "two ranks: rank %d's stats list its own lanes" % r)
+    # the threads do not change a byte
+    outs = []
+    for th in ("1", "2", "3"):
+        rc, out, _ = run(["two/rank0.json", "two/rank1.json", "--window-event", "ProfilerStep#4",
+                          "-o", "-"], env={"TRACEFIG_THREADS": th})
+        outs.append(out)
+    ok(outs[0] == outs[1] == outs[2] and outs[0], "two ranks: the same bytes on 1, 2 and 3 threads")
+    for fmt in ("svg", "tikz"):
+        a = run(["two/rank0.json", "two/rank1.json", "--format", fmt, "-o", "-"])[1]
+        b = run(["two/rank0.json", "two/rank1.json", "--format", fmt, "-o", "-"],
+                env={"TRACEFIG_THREADS": "1"})[1]
+        ok(a == b and a, "two ranks: %s the same on 1 and 2 threads" % fmt)
+    # --stats: one column per trace and the difference
+    rc, out, _ = run(["two/rank0.json", "two/rank1.json", "--window-event", "ProfilerStep#4",
+                      "--stats=csv"])
+    rows = list(csv.reader(io.StringIO(out.decode())))
+    ok(rows and rows[0] == ["section", "row", "column", "key", "rank 0", "rank 1", "difference"],
+       "two ranks: --stats=csv has a column per trace and a difference column")
+    gb = {r[3]: r for r in rows[1:] if r[0] == "gpu_breakdown"}
+    if ok("compute_ms" in gb, "two ranks: the GPU breakdown in the CSV"):
+        a, b, diff = (D(x) for x in gb["compute_ms"][4:7])
+        ok(near(diff, b - a, 0.0011), "two ranks: difference = second less first")
+        ok(near(a, m["stats"][0]["gpu_breakdown"]["compute_ms"]) and
+           near(b, m["stats"][1]["gpu_breakdown"]["compute_ms"]),
+           "two ranks: the CSV's columns are the JSON's numbers")
+    lanes = [r for r in rows[1:] if r[0] == "lane" and r[3] == "busy_ms"]
+    ok(any(r[1] == "GPU * / stream 7" and r[4] and r[5] for r in lanes),
+       "two ranks: GPU 0 / stream 7 and GPU 1 / stream 7 are one row")
+    rc, out, _ = run(["two/rank0.json", "two/rank1.json", "--stats"])
+    ok(rc == 0 and b"rank 0" in out and b"difference" in out, "two ranks: --stats table columns")
+
+
+# --- skewed clocks --------------------------------------------------------------------
+
+def skewed():
+    d = os.path.join(TMP, "skew")
+    gen("ranks", "--out-dir", d, "--world-size", "3", "--steps", "2", "--skew-us", "400")
+    m = model(["skew/rank0.json", "skew/rank1.json", "skew/rank2.json",
+               "--window-event", "ProfilerStep#3", "--lanes", "GPU*stream 7*"])
+    if not ok(m is not None, "skewed clocks: a figure"):
+        return
+    ok(len(m["lanes"]) == 3 and [l["trace"] for l in m["lanes"]] == [0, 1, 2],
+       "skewed clocks: --lanes within each trace: one lane per rank")
+    steps = [host_steps(trace_json("skew/rank%d.json" % r))["ProfilerStep#3"] for r in range(3)]
+    # the clocks run 400 us apart per rank: the shift shows, tracefig does not hide it
+    ok(all(m["traces"][r]["offset_us"] == 0 for r in range(3)), "skewed clocks: kept (offset_us 0)")
+    ok(near(m["window"]["start_us"], min(a for a, _ in steps)) and
+       near(m["window"]["end_us"], max(b for _, b in steps)), "skewed clocks: the union window")
+    ok(steps[2][0] - steps[0][0] > 700, "skewed clocks: the generator's skew is there")
+    # --align event puts the steps at 0
+    m = model(["skew/rank0.json", "skew/rank1.json", "skew/rank2.json",
+               "--window-event", "ProfilerStep#3", "--align", "event"])
+    if ok(m is not None, "skewed clocks, --align event: a figure"):
+        ok(all(near(m["traces"][r]["offset_us"], -steps[r][0]) for r in range(3)),
+           "skewed clocks, --align event: offset_us is minus each step's start")
+        ok(near(m["window"]["start_us"], 0) and
+           near(m["window"]["end_us"], max(b - a for a, b in steps)),
+           "skewed clocks, --align event: the window is the longest step")
+    m = model(["skew/rank0.json", "skew/rank1.json", "skew/rank2.json", "--align", "start"])
+    if ok(m is not None, "skewed clocks, --align start: a figure"):
+        ok(all(near(m["traces"][r]["offset_us"], -m["traces"][r]["span_us"][0]) for r in range(3)),
+           "skewed clocks, --align start: each trace's first event at 0")
+        ok(near(m["window"]["start_us"], 0), "skewed clocks, --align start: the window starts at 0")
+
+
+# --- a missing rank, ranks of different lengths ----------------------------------------
+
+def missing_and_lengths():
+    d = os.path.join(TMP, "miss")
+    gen("ranks", "--out-dir", d, "--world-size", "4", "--steps", "2", "--missing", "2",
+        "--vary-steps")
+    files = sorted(os.listdir(d))
+    ok(files == ["rank0.json", "rank1.json", "rank3.json"], "missing rank: the generator left rank 2 out")
+    m = model(["miss/" + f for f in files])
+    if not ok(m is not None, "missing rank: a figure"):
+        return
+    ok([t["title"] for t in m["traces"]] == ["rank 0", "rank 1", "rank 3"],
+       "missing rank: titled by the ranks there are")
+    ok(all(t["world_size"] == 4 for t in m["traces"]), "missing rank: world_size 4")
+    # default windows: each trace's main run; clock: their union
+    spans = [t["span_us"] for t in m["traces"]]
+    ok(len({round(b - a) for a, b in spans}) == 3, "different lengths: the ranks' spans differ")
+    ok(near(m["window"]["start_us"], min(a for a, _ in spans)) and
+       near(m["window"]["end_us"], max(b for _, b in spans)),
+       "different lengths: the window is the union of the spans")
+    # the shorter ranks show their end: no bar past their own last event
+    u = unit_us(m)
+    for i, t in enumerate(m["traces"]):
+        xs = [b["x1"] for b in m["bars"] if lane_trace(m, b) == i]
+        ok(xs and max(xs) * u <= t["span_us"][1] - m["window"]["start_us"] + D("0.01"),
+           "different lengths: %s ends where its trace ends" % t["title"])
+    # a step only the longest ranks have
+    rc, out, err = run(["miss/rank0.json", "miss/rank1.json", "--window-event", "ProfilerStep#5",
+                        "-o", "x.json"])
+    ok(rc == 1 and "rank0.json" in err and "ProfilerStep#5" in err and "ProfilerStep#4" in err,
+       "a trace without the window event: exit 1, names the file and the nearest names (%s)"
+       % err.strip())
+
+
+# --- 64 ranks -------------------------------------------------------------------------
+
+def sixty_four():
+    d = os.path.join(TMP, "r64")
+    gen("ranks", "--out-dir", d, "--world-size", "64", "--steps", "1", "--layers", "1",
+        "--skew-us", "2")
+    files = sorted(os.listdir(d))  # rank0, rank1, rank10, ...: not rank order
+    ok(len(files) == 64 and files[2] == "rank10.json", "64 ranks: 64 files, listed as a shell lists them")
+    m = model(["r64/" + f for f in files] + ["--lanes", "GPU*stream 7*"])
+    if not ok(m is not None, "64 ranks: a figure"):
+        return
+    ok([t["title"] for t in m["traces"]] == ["rank %d" % r for r in range(64)],
+       "64 ranks: in rank order, titled rank 0 .. rank 63")
+    ok([t["file"] for t in m["traces"]][:3] == ["rank0.json", "rank1.json", "rank2.json"],
+       "64 ranks: each trace's file")
+    ok(len(m["lanes"]) == 64 and [l["trace"] for l in m["lanes"]] == list(range(64)),
+       "64 ranks: one lane per rank, in order")
+    ok(len(m["stats"]) == 64, "64 ranks: 64 stats entries")
+    lay = m.get("layout")
+    if lay:
+        ok(lay["lanes_drawn"] == 64, "64 ranks: every lane drawn in a column-wide figure")
+        ok(lay["height_pt"] <= 400, "64 ranks: within the height budget (%s pt)" % lay["height_pt"])
+        labels = [x for x in lay["lane_labels"] if x]
+        ok(labels and labels[0] == "rank 0" and len(labels) < 64,
+           "64 ranks: labelled every k-th lane (%d labels)" % len(labels))
+    rc, out, _ = run(["r64/" + f for f in files] + ["--lanes", "GPU*stream 7*", "--format", "tikz",
+                                                     "-o", "-"])
+    ok(rc == 0 and out.count(b"\n\\tracefiglane{") == 64, "64 ranks: TikZ has the 64 lanes")
+    rc, out, _ = run(["r64/" + f for f in files] + ["--stats=csv"])
+    ok(rc == 0 and out.split(b"\n")[0].count(b",") == 4 + 63, "64 ranks: 64 columns of statistics")
+    rc, out, _ = run(["r64/" + f for f in files] + ["--stats"])
+    ok(rc == 0 and b"rank 63" in out.split(b"\n")[0], "64 ranks: the --stats table has 64 columns")
+
+
+# --- before and after ------------------------------------------------------------------
+
+def before_after():
+    gen("kineto", "--steps", "3", "--layers", "8", "--seed", "11", "--out", "before.json")
+    gen("kineto", "--steps", "3", "--layers", "3", "--seed", "12", "--out", "after.json")
+    b, a = host_steps(trace_json("before.json")), host_steps(trace_json("after.json"))
+    for args, what in ((["--window-event", "ProfilerStep#4"], "by name"),
+                       (["--window-event", "ProfilerStep#*", "--occurrence", "2"], "by glob")):
+        m = model(["before.json", "after.json", "--titles", "before,after"] + args)
+        if not ok(m is not None, "before/after %s: a figure" % what):
+            continue
+        t = m["traces"]
+        ok([x["title"] for x in t] == ["before", "after"], "before/after %s: --titles" % what)
+        ok(near(t[0]["offset_us"], -b["ProfilerStep#4"][0]) and
+           near(t[1]["offset_us"], -a["ProfilerStep#4"][0]),
+           "before/after %s: by default each step starts at 0 (offset_us)" % what)
+        lb = b["ProfilerStep#4"][1] - b["ProfilerStep#4"][0]
+        la = a["ProfilerStep#4"][1] - a["ProfilerStep#4"][0]
+        ok(lb > la * D("1.3"), "before/after %s: the after's step is shorter" % what)
+        ok(near(m["window"]["start_us"], 0) and near(m["window"]["end_us"], lb),
+           "before/after %s: the window is the longest step" % what)
+        ok(near(t[1]["window_us"][1] - t[1]["window_us"][0], la),
+           "before/after %s: the after draws its own step" % what)
+        u = unit_us(m)
+        xs = [x["x1"] for x in m["bars"] if lane_trace(m, x) == 1]
+        ok(xs and max(xs) * u <= la + D("0.01"), "before/after %s: the after ends earlier" % what)
+        rc, out, _ = run(["before.json", "after.json", "--titles", "before,after", "--stats=csv"] + args)
+        rows = list(csv.reader(io.StringIO(out.decode())))
+        win = [r for r in rows if r and r[0] == "window"]
+        ok(win and near(win[0][4], lb / 1000) and near(win[0][5], la / 1000) and
+           near(win[0][6], (la - lb) / 1000, 0.002),
+           "before/after %s: --stats window column per trace and the saving" % what)
+    rc, _, err = run(["before.json", "after.json", "--align", "clock", "-o", "x.json"])
+    ok(rc == 0 and "do not overlap on one clock" in err and " s apart" in err,
+       "before/after --align clock: a warning naming the spread (%s)" % err.strip())
+    m = model(["before.json", "after.json"])
+    ok(m and [t["title"] for t in m["traces"]] == ["before", "after"],
+       "before/after: titled by their files (not ranks of one job)")
+
+
+# --- Kineto's base time -----------------------------------------------------------------
+
+def base_time():
+    d = os.path.join(TMP, "base")
+    gen("ranks", "--out-dir", d, "--world-size", "2", "--steps", "2", "--split-base", "1")
+    r0, r1 = trace_json("base/rank0.json"), trace_json("base/rank1.json")
+    ok(r1["baseTimeNanoseconds"] - r0["baseTimeNanoseconds"] == 7889238 * 10**9,
+       "base time: the ranks' bases a quarter apart")
+    m = model(["base/rank0.json", "base/rank1.json", "--window-event", "ProfilerStep#3"])
+    if not ok(m is not None, "base time: a figure"):
+        return
+    ok(near(m["traces"][1]["offset_us"], 7889238 * 10**6) and m["traces"][0]["offset_us"] == 0,
+       "base time: rank 1 shifted by the quarter its base is later")
+    s0, s1 = host_steps(r0)["ProfilerStep#3"], host_steps(r1)["ProfilerStep#3"]
+    ok(m["window"]["end_us"] - m["window"]["start_us"] < 2 * (s0[1] - s0[0]),
+       "base time: the two steps on one clock (the window one step long, not a quarter)")
+
+
+# --- pipelined timelines and mixed kinds ----------------------------------------------------
+
+def timelines():
+    v1, v2 = os.path.join(EXAMPLES, "overlap_timeline_v1.json"), os.path.join(EXAMPLES, "overlap_timeline_v2.json")
+    m = model([v1, v2])
+    if not ok(m is not None, "timelines: a figure"):
+        return
+    ok(m["schema"] == "tracefig-figure-1" and len(m["traces"]) == 2, "timelines: schema 1, two traces")
+    ok([t["title"] for t in m["traces"]] == ["overlap_timeline_v1", "overlap_timeline_v2"],
+       "timelines: titled by their files")
+    ok(all(near(t["offset_us"], -t["window_us"][0]) for t in m["traces"]),
+       "timelines: each window starts at 0 (their clocks are their own)")
+    ok(all("trace" in b for b in m["bars"]), "timelines: schema 1 bars name their trace")
+    one = [model([v]) for v in (v1, v2)]
+    ok(near(m["window"]["end_us"] / 1000, max(o["window"]["end_ms"] - o["window"]["start_ms"] for o in one), 0.01),
+       "timelines: one scale, the longer window")
+    for fmt in ("svg", "tikz", "png"):
+        rc, out, _ = run([v1, v2, "--format", fmt, "-o", "-"])
+        ok(rc == 0 and len(out) > 1000, "timelines: %s" % fmt)
+    gen("ranks", "--out-dir", os.path.join(TMP, "mix"), "--world-size", "1", "--steps", "1")
+    m = model([v1, "mix/rank0.json"])
+    ok(m and m["schema"] == "tracefig-figure-2" and len(m["traces"]) == 2,
+       "a timeline and a Chrome trace: one figure, schema 2")
+
+
+# --- models ----------------------------------------------------------------------------------
+
+def models():
+    d = os.path.join(TMP, "mod")
+    gen("ranks", "--out-dir", d, "--world-size", "3", "--steps", "2", "--skew-us", "100")
+    direct = model(["mod/rank0.json", "mod/rank1.json", "mod/rank2.json",
+                    "--window-event", "ProfilerStep#3"])
+    for r in range(3):
+        rc, _, err = run(["mod/rank%d.json" % r, "--window-event", "ProfilerStep#3", "--format",
+                          "json", "-o", "mod/r%d.model.json" % r])
+        ok(rc == 0, "models: rank %d's model (%s)" % (r, err.strip()))
+    m = model(["mod/r0.model.json", "mod/r1.model.json", "mod/r2.model.json"])
+    if not ok(m is not None and direct is not None, "models: a figure from the models"):
+        return
+    ok([t["title"] for t in m["traces"]] == ["r0", "r1", "r2"], "models: titled by the models' files")
+    ok(near(m["window"]["start_us"], direct["window"]["start_us"]) and
+       near(m["window"]["end_us"], direct["window"]["end_us"]),
+       "models: the same union window as from the traces")
+    ok(all(t["offset_us"] == 0 for t in m["traces"]), "models: on one clock (their spans overlap)")
+    ok(len(m["lanes"]) == len(direct["lanes"]) and
+       [l["label"] for l in m["lanes"]] == [l["label"] for l in direct["lanes"]],
+       "models: the same lanes in the same order")
+    ok([s["window_ms"] for s in m["stats"]] != [] and len(m["stats"]) == 3, "models: their statistics")
+    # a model drawn again alone: the same model
+    with open(os.path.join(d, "r1.model.json"), "rb") as f:
+        orig = f.read()
+    rc, out, _ = run(["mod/r1.model.json", "-o", "-"])
+    ok(rc == 0 and out == orig, "models: a model drawn alone gives the same model, byte for byte")
+    for fmt in ("svg", "tikz", "pdf"):
+        rc, out, _ = run(["mod/r1.model.json", "--format", fmt, "-o", "-"])
+        ok(rc == 0 and len(out) > 1000, "models: a model drawn again as %s" % fmt)
+    # a figure of several, itself read back
+    rc, _, _ = run(["mod/r0.model.json", "mod/r1.model.json", "mod/r2.model.json", "--titles",
+                    "a,b,c", "-o", "mod/all.json"])
+    again = model(["mod/all.json"])
+    ok(again and [t["title"] for t in again["traces"]] == ["a", "b", "c"] and
+       len(again["lanes"]) == len(m["lanes"]) and near(again["window"]["start_us"], m["window"]["start_us"]),
+       "models: a model of several traces read back as those traces")
+    # seed models
+    v2 = os.path.join(EXAMPLES, "overlap_timeline_v2.json")
+    rc, _, _ = run([v2, "-o", "mod/v2.model.json"])
+    rc, out, err = run(["mod/v2.model.json", "mod/v2.model.json", "--titles", "x,y", "-o", "-"])
+    ok(rc == 0 and json.loads(out)["schema"] == "tracefig-figure-1", "models: seed models combine (%s)" % err.strip())
+    with open(os.path.join(d, "v2.model.json"), "rb") as f:
+        orig = f.read()
+    rc, out, _ = run(["mod/v2.model.json", "-o", "-"])
+    ok(rc == 0 and out == orig, "models: a seed model drawn alone gives the same model")
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+def bad_input():
+    d = os.path.join(TMP, "bad")
+    gen("ranks", "--out-dir", d, "--world-size", "2", "--steps", "1")
+    with open(os.path.join(d, "keep.svg"), "w") as f:
+        f.write("old")
+    rc, out, err = run(["bad/rank0.json", "bad/nope.json", "bad/rank1.json", "-o", "bad/keep.svg"])
+    ok(rc == 1 and "nope.json" in err and open(os.path.join(d, "keep.svg")).read() == "old",
+       "a missing file: exit 1, named, the output untouched (%s)" % err.strip())
+    os.chmod(os.path.join(d, "rank1.json"), 0)
+    if os.getuid() != 0:
+        rc, _, err = run(["bad/rank0.json", "bad/rank1.json", "-o", "bad/x.svg"])
+        ok(rc == 1 and "rank1.json" in err and not os.path.exists(os.path.join(d, "x.svg")),
+           "an unreadable file: exit 1, named, nothing written")
+    os.chmod(os.path.join(d, "rank1.json"), 0o644)
+    with open(os.path.join(d, "future.json"), "w") as f:
+        f.write('{\n  "schema": "tracefig-figure-9",\n  "mode": "chrome"\n}\n')
+    rc, _, err = run(["bad/rank0.json", "bad/future.json", "-o", "bad/y.svg"])
+    ok(rc == 1 and "future.json" in err and "tracefig-figure-9" in err and
+       "tracefig-figure-2" in err and not os.path.exists(os.path.join(d, "y.svg")),
+       "a model of another schema: a clear message (%s)" % err.strip())
+    rc, _, err = run(["bad/future.json", "-o", "bad/y.svg"])
+    ok(rc == 1 and "tracefig-figure-9" in err, "a model of another schema alone: the same message")
+    rc, _, err = run(["bad/rank0.json", "-", "-o", "bad/z.svg"])
+    ok(rc == 2 and "standard input" in err, "'-' among several traces: a usage error")
+    rc, _, err = run(["bad/rank0.json", "bad/rank1.json", "--titles", "a,b,c", "-o", "bad/z.svg"])
+    ok(rc == 2 and "--titles" in err and "3 titles for 2 traces" in err, "--titles count: a usage error")
+    rc, _, err = run(["bad/rank0.json", "bad/rank1.json", "--align", "wall", "-o", "bad/z.svg"])
+    ok(rc == 2 and "--align" in err, "--align: a usage error for another word")
+    bd = os.path.join(EXAMPLES, "candidate_breakdown.json")
+    rc, _, err = run(["bad/rank0.json", "bad/rank1.json", "--breakdown", bd, "-o", "bad/z.svg"])
+    ok(rc == 2 and "--breakdown" in err, "--breakdown with several traces: a usage error")
+    rc, out, err = run(["bad/rank0.json", "--titles", "x", "-o", "-"])
+    ok(rc == 0 and "for several traces" in err and b'"traces"' not in out,
+       "--titles with one trace: a warning, the figure as ever")
+    ok(not any(n.startswith(".") for n in os.listdir(d)), "bad input: no temporary files left")
+
+
+for case in (two_ranks, skewed, missing_and_lengths, sixty_four, before_after, base_time,
+             timelines, models, bad_input):
+    try:
+        case()
+    except Exception as e:  # a crash is a failure of that case, not of the suite
+        ok(False, "%s: %s: %s" % (case.__name__, type(e).__name__, e))
+print("multi: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
