@@ -441,6 +441,13 @@ bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *pla
 
 /* --- names.c --------------------------------------------------------------------- */
 
+/* Bytes of a lane label's process or thread part, and of a legend label,
+ * at most (a longer one is cut, with an ellipsis: no figure shows more,
+ * and measuring it costs the layout the square of its length). */
+#define TF_CHROME_LABEL_MAX 200
+/* Cuts the text of b after byte `from` to at most max bytes, at the start
+ * of a character, and ends it with an ellipsis. */
+void tf_chrome_cap(struct tf_buf *b, size_t from, size_t max);
 /* s without leading and trailing blanks, appended to out. */
 void tf_chrome_trimmed(const char *s, struct tf_buf *out);
 /* A process name as people say it (TensorFlow device paths shortened),

@@ -460,9 +460,13 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
         if (ci == (size_t)-1)
             return SIZE_MAX;
         if (!f->cats[ci].name) {
+            struct tf_buf label; /* the legend's: cut when long */
+            tf_buf_init(&label);
+            tf_buf_puts(&label, nccl ? "NCCL kernel" : *cat ? cat : "(no category)");
+            tf_chrome_cap(&label, 0, TF_CHROME_LABEL_MAX);
             f->cats[ci].name = tf_figure_str(f, cat);
-            f->cats[ci].label =
-                tf_figure_str(f, nccl ? "NCCL kernel" : *cat ? cat : "(no category)");
+            f->cats[ci].label = tf_figure_buf(f, &label);
+            tf_buf_fini(&label);
             if (!f->cats[ci].name || !f->cats[ci].label)
                 return SIZE_MAX;
         }

@@ -252,6 +252,7 @@ bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out)
         tf_chrome_process_name(p->name, out);
     else if (p->pid.kind == TF_ID_STR)
         tf_chrome_trimmed(p->pid.str, out);
+    tf_chrome_cap(out, n0, TF_CHROME_LABEL_MAX);
     if (out->len > n0)
         return true;
     tf_buf_puts(out, "pid ");
@@ -270,6 +271,7 @@ static void thread_part(const struct thr *th, bool named, bool only, const char 
         tf_chrome_trimmed(th->name, out);
     else if (th->tid.kind == TF_ID_STR)
         tf_chrome_trimmed(th->tid.str, out);
+    tf_chrome_cap(out, 0, TF_CHROME_LABEL_MAX);
     if (!out->len && named && only)
         tf_buf_puts(out, pl);
     if (!out->len) {
@@ -526,6 +528,7 @@ bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct 
     tf_buf_init(&tn);
     if (th->name && *th->name)
         tf_chrome_trimmed(th->name, &tn);
+    tf_chrome_cap(&tn, 0, TF_CHROME_LABEL_MAX);
     if (tn.len && kineto_thread(tn.data, name, id)) {
         tf_buf_fini(&tn);
         return true;
@@ -536,6 +539,7 @@ bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct 
             tf_buf_printf(id, "%lld", th->tid.num);
     } else if (th->tid.kind == TF_ID_STR) {
         tf_chrome_trimmed(th->tid.str, name); /* "stream 7", the loader's "async cat" */
+        tf_chrome_cap(name, 0, TF_CHROME_LABEL_MAX);
     } else {
         tf_buf_puts(name, "tid ");
         id_text(name, &th->tid);

@@ -287,6 +287,19 @@ void tf_chrome_trimmed(const char *s, struct tf_buf *out)
     tf_buf_putn(out, s, n);
 }
 
+void tf_chrome_cap(struct tf_buf *b, size_t from, size_t max)
+{
+    if (b->oom || b->len <= from || b->len - from <= max)
+        return;
+    /* Back to the start of a character: continuation bytes are 10xxxxxx. */
+    size_t cut = from + max;
+    while (cut > from && ((unsigned char)b->data[cut] & 0xC0) == 0x80)
+        cut--;
+    b->len = cut;
+    b->data[cut] = '\0';
+    tf_buf_puts(b, "\xE2\x80\xA6");
+}
+
 /* A TensorFlow device path as people say it: "/job:localhost/replica:0/
  * task:0/device:GPU:0 Compute" is "GPU:0 Compute", "/device:GPU:0/stream:15
  * Compute" is "GPU:0/stream:15 Compute".  Other names stay as they are. */
