@@ -11,6 +11,8 @@
 #   pytorch     pytorch_chrome_trace.json
 #   kineto      kineto_trace.json (made by tests/tools/gentrace.py kineto --seed 7
 #               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
+#   counters    counters_trace.json (gentrace.py counters --seed 11 --samples 150
+#               --processes 1): counter tracks beside a thread's slices
 #   ranks       8 ranks of one job from gentrace.py ranks, one lane each (SVG, PNG)
 #   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
 #               full (in $TMPDIR: SQLite files are not committed), one step
@@ -53,6 +55,8 @@ render v2-annotated --trace overlap_timeline_v2.json --annotate || status=1
 render pytorch --trace pytorch_chrome_trace.json || status=1
 render kineto --trace kineto_trace.json --window-event 'ProfilerStep#4' \
     --lanes '*(python3)=Main thread,*pt_autograd_0*=Autograd thread,GPU*' || status=1
+render counters --trace counters_trace.json \
+    --lanes '*memory allocated,*memory reserved,*queue id: 1*,*main=main thread,*temperature*' || status=1
 if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
     # Made and read as "report.sqlite" in a scratch folder, so that the
     # figures' "Made with" line does not name the scratch folder.

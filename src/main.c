@@ -214,6 +214,16 @@ static bool set_time(void *ctx, const struct tf_optdef *o, const char *val, stru
     return true;
 }
 
+/* --counters, --no-counters: the last one given wins. */
+static bool set_counters(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    struct cli *c = ctx;
+    (void)val;
+    (void)d;
+    c->rules.counters = strncmp(o->name, "no-", 3) == 0 ? -1 : 1;
+    return true;
+}
+
 /* --lanes / --hide: comma-separated globs, appended in order (the list
  * at `field`, its count at `has`, its capacity right after the count). */
 static bool set_patterns(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
@@ -453,6 +463,14 @@ static const struct tf_optdef options[] = {
     {.name = "max-lanes", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
      .set = tf_opt_count, .field = FIELD(rules.max_lanes), .lo = 1, .hi = 100000,
      .help = "draw at most N lanes (default 24)"},
+    {.name = "counters", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = set_counters,
+     .help = "draw a track per counter series (C events, Kineto's [memory] events): the "
+             "default when the window holds any"},
+    {.name = "no-counters", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = set_counters,
+     .help = "draw no counter tracks"},
+    {.name = "max-counters", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
+     .set = tf_opt_count, .field = FIELD(rules.max_counters), .lo = 1, .hi = 100000,
+     .help = "draw at most N counter tracks (default 8)"},
     {.name = "depth", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,
      .set = tf_opt_count, .field = FIELD(rules.depth), .lo = 1, .hi = 100000,
      .help = "nesting rows per lane (default 6)"},

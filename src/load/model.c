@@ -78,6 +78,47 @@ static bool read_window(struct reader *r, const json_t *root)
     return type_error(r, "window", "start_us and end_us (or _ms)", NULL);
 }
 
+static int64_t us_to_ns(double us)
+{
+    double x = us * 1e3;
+    return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+}
+
+/* Schema 2's counter lane: its unit, colour, range and samples ([t_us,
+ * value or null]); each sample's x is made once the traces are known
+ * (place_samples). */
+static bool read_counter(struct reader *r, const json_t *e, size_t i, struct tf_lane *l)
+{
+    struct tf_counter *k = &l->counter;
+    l->kind = TF_LANE_COUNTER;
+    if (!get_str(r, e, "unit", at(r, "lanes", i, "unit"), true, &k->unit) ||
+        !get_color(r, e, "color", at(r, "lanes", i, "color"), &k->color))
+        return false;
+    const json_t *range = json_object_get(e, "range");
+    if (range && !json_is_null(range)) {
+        if (!json_is_array(range) || json_array_size(range) != 2 ||
+            !json_is_number(json_array_get(range, 0)) || !json_is_number(json_array_get(range, 1)))
+            return type_error(r, at(r, "lanes", i, "range"), "[least, greatest] or null", range);
+        k->has_range = true;
+        k->lo = json_number_value(json_array_get(range, 0));
+        k->hi = json_number_value(json_array_get(range, 1));
+    }
+    const json_t *samples = json_object_get(e, "samples");
+    if (!json_is_array(samples))
+        return type_error(r, at(r, "lanes", i, "samples"), "an array", samples);
+    for (size_t j = 0; j < json_array_size(samples); j++) {
+        const json_t *p = json_array_get(samples, j), *t = json_array_get(p, 0),
+                     *v = json_array_get(p, 1);
+        if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_number(t) ||
+            fabs(json_number_value(t)) > TF_MAX_ABS_TIME || !(json_is_number(v) || json_is_null(v)))
+            return type_error(r, at(r, "lanes", i, "samples"), "[t_us, value or null] pairs", p);
+        double val = json_is_null(v) ? (double)NAN : json_number_value(v);
+        if (!tf_counter_add(l, us_to_ns(json_number_value(t)), 0, val))
+            return tf_diag_oom(r->d, r->file);
+    }
+    return true;
+}
+
 static bool read_lanes(struct reader *r, const json_t *root)
 {
     const json_t *lanes = get_array(r, root, "lanes", true);
@@ -105,6 +146,13 @@ static bool read_lanes(struct reader *r, const json_t *root)
                 !get_id(r, e, "tid", at(r, "lanes", i, "tid"), &l->tid))
                 return false;
             l->rows = rows < 1 ? 1 : rows > 100000 ? 100000 : (unsigned)rows;
+            const json_t *kind = json_object_get(e, "kind");
+            const char *kv = json_is_string(kind) ? json_string_value(kind) : "";
+            if (kind && strcmp(kv, "slices") != 0 && strcmp(kv, "counter") != 0)
+                return type_error(r, at(r, "lanes", i, "kind"), "\"slices\" or \"counter\"",
+                                  kind);
+            if (strcmp(kv, "counter") == 0 && !read_counter(r, e, i, l))
+                return false;
         }
     }
     return true;
@@ -404,7 +452,8 @@ static bool read_axis(struct reader *r, const json_t *root)
     return tf_figure_set_ticks(f, ticks, n) || tf_diag_oom(r->d, r->file);
 }
 
-/* Schema 1's facts before "window" (start_candidate): the figure's props. */
+/* The facts before "window": the figure's props (schema 1's
+ * start_candidate, schema 2's color_by). */
 static bool read_props(struct reader *r, const json_t *root)
 {
     const char *k;
@@ -437,7 +486,7 @@ static bool read_figure(struct reader *r, const json_t *root)
         return false;
     f->mode = mode;
     f->schema = r->schema == 2 ? "tracefig-figure-2" : "tracefig-figure-1";
-    if ((r->schema == 1 && !read_props(r, root)) || !read_window(r, root) || !read_lanes(r, root))
+    if (!read_props(r, root) || !read_window(r, root) || !read_lanes(r, root))
         return false;
     const json_t *legend = get_array(r, root, "legend", true);
     if (!legend || (r->schema == 2 && !read_categories(r, root, legend)))
@@ -483,10 +532,21 @@ static bool read_figure(struct reader *r, const json_t *root)
     return true;
 }
 
-static int64_t us_to_ns(double us)
+/* The x of every counter sample: its time on the figure's clock (its
+ * trace's offset added; refs NULL: one trace) from the window's start w0
+ * (ns), per ns to an axis unit, kept on the axis. */
+static void place_samples(struct tf_figure *f, const struct tf_trace_ref *refs, size_t n_refs,
+                          double w0_ns, double per)
 {
-    double x = us * 1e3;
-    return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        struct tf_lane *l = &f->lanes[i];
+        int64_t off = refs && l->trace < n_refs ? refs[l->trace].offset_ns : 0;
+        for (size_t j = 0; l->kind == TF_LANE_COUNTER && j < l->counter.n_samples; j++) {
+            struct tf_sample *p = &l->counter.samples[j];
+            double x = ((double)(p->t_ns + off) - w0_ns) / per;
+            p->x = x < 0 ? 0 : x > f->x_span ? f->x_span : x;
+        }
+    }
 }
 
 /* The traces of a model of several: its entries, into ts[] (strings in
@@ -669,9 +729,14 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
     struct tf_model_trace *mt = calloc(nt ? nt : 1, sizeof *mt);
     if (ok && !mt)
         ok = tf_diag_oom(d, file);
+    double per = strcmp(all.axis.unit ? all.axis.unit : "ms", "s") == 0 ? 1e9
+                 : strcmp(all.axis.unit ? all.axis.unit : "ms", "ms") == 0 ? 1e6 : 1e3;
+    double w0_ns = all.window_start * (strcmp(all.clock_unit ? all.clock_unit : "us", "ms") == 0
+                                           ? 1e6 : 1e3);
     if (ok && nt == 0) {
         /* One trace: the figure as it is. */
-        ok = tf_model_read_stats(&r, st, all.n_lanes, &all.stats);
+        place_samples(&all, NULL, 0, w0_ns, per);
+        ok = tf_model_read_stats(&r, st, all.n_lanes, 0, &all.stats);
         mt[0].fig = all;
         tf_figure_init(&all);
         mt[0].xo_ns = 0;
@@ -683,9 +748,8 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
         ok = refs && read_traces(&r, tr, refs, nt);
         if (ok && st && !json_is_null(st) && (!json_is_array(st) || json_array_size(st) != nt))
             ok = type_error(&r, "stats", "one entry per trace", st);
-        double per = strcmp(all.axis.unit ? all.axis.unit : "ms", "s") == 0 ? 1e9
-                     : strcmp(all.axis.unit ? all.axis.unit : "ms", "ms") == 0 ? 1e6 : 1e3;
-        double w0_ns = all.window_start * (strcmp(all.clock_unit, "ms") == 0 ? 1e6 : 1e3);
+        if (ok)
+            place_samples(&all, refs, nt, w0_ns, per);
         for (size_t t = 0; ok && t < nt; t++) {
             struct tf_model_trace *m = &mt[t];
             tf_figure_init(&m->fig);
@@ -696,7 +760,7 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
             /* The trace's statistics, their strings in its own figure. */
             r.f = &m->fig;
             ok = ok && tf_model_read_stats(&r, st ? json_array_get(st, t) : NULL, m->fig.n_lanes,
-                                           &m->fig.stats);
+                                           first, &m->fig.stats);
             r.f = &all;
             if (!ok)
                 break;

@@ -152,8 +152,11 @@ static inline bool get_id(struct reader *r, const json_t *o, const char *k, cons
     return get_str(r, o, k, where, false, &out->str);
 }
 
-/* A "stats" object (or null: none) of a figure of n_lanes lanes into *s
- * (zeroed first; tf_stats_fini frees it); its strings go to r->f. */
-bool tf_model_read_stats(struct reader *r, const json_t *o, size_t n_lanes, struct tf_stats *s);
+/* A "stats" object (or null: none) of a figure of n_lanes lanes (r->f's)
+ * into *s (zeroed first; tf_stats_fini frees it); its strings go to r->f.
+ * Its counters name the model's lanes lane0 to lane0 + n_lanes - 1 (a
+ * trace of a model of several) and are made r->f's. */
+bool tf_model_read_stats(struct reader *r, const json_t *o, size_t n_lanes, size_t lane0,
+                         struct tf_stats *s);
 
 #endif

@@ -1,9 +1,46 @@
 /* model_stats.c - a figure model's "stats" read back (model_int.h): the
- * numbers render/json.c writes, for the --stats columns of a figure drawn
- * from models. */
+ * numbers render/json.c writes (schema 2's counters too), for the --stats
+ * columns of a figure drawn from models. */
 #include "load/model_int.h"
 
-bool tf_model_read_stats(struct reader *r, const json_t *o, size_t n_lanes, struct tf_stats *s)
+/* Schema 2's "counters": {lane, min, max, mean} (values null: none in the
+ * window), each of a counter lane. */
+static bool read_counters(struct reader *r, const json_t *o, size_t n_lanes, size_t lane0,
+                          struct tf_stats *s)
+{
+    const json_t *cs = get_array(r, o, "counters", false);
+    size_t n = cs ? json_array_size(cs) : 0;
+    if (!cs && json_object_get(o, "counters"))
+        return false;
+    s->counters = calloc(n ? n : 1, sizeof *s->counters);
+    if (!s->counters)
+        return tf_diag_oom(r->d, r->file);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(cs, i);
+        struct tf_stat_counter *k = &s->counters[s->n_counters++];
+        long long lane = 0;
+        bool has_max = false, has_mean = false;
+        if (!get_int(r, e, "lane", at(r, "stats.counters", i, "lane"), &lane) ||
+            !get_opt_num(r, e, "min", at(r, "stats.counters", i, "min"), &k->has_value,
+                         &k->min) ||
+            !get_opt_num(r, e, "max", at(r, "stats.counters", i, "max"), &has_max, &k->max) ||
+            !get_opt_num(r, e, "mean", at(r, "stats.counters", i, "mean"), &has_mean, &k->mean))
+            return false;
+        if (lane < (long long)lane0 || (unsigned long long)lane - lane0 >= n_lanes ||
+            r->f->lanes[lane - (long long)lane0].kind != TF_LANE_COUNTER)
+            return tf_diag_error(r->d, TF_EBADINPUT,
+                                 "%s: stats.counters[%zu].lane: %lld is not a counter lane",
+                                 r->file, i, lane);
+        if (has_max != k->has_value || has_mean != k->has_value)
+            return type_error(r, at(r, "stats.counters", i, NULL),
+                              "min, max and mean all numbers or all null", e);
+        k->lane = (size_t)lane - lane0;
+    }
+    return true;
+}
+
+bool tf_model_read_stats(struct reader *r, const json_t *o, size_t n_lanes, size_t lane0,
+                         struct tf_stats *s)
 {
     memset(s, 0, sizeof *s);
     if (!o || json_is_null(o))
@@ -22,10 +59,15 @@ bool tf_model_read_stats(struct reader *r, const json_t *o, size_t n_lanes, stru
     s->lane_busy_ms = calloc(n_lanes ? n_lanes : 1, sizeof *s->lane_busy_ms);
     if (!s->lane_busy_ms)
         return tf_diag_oom(r->d, r->file);
-    for (size_t i = 0; i < n_lanes; i++)
-        if (!get_num(r, json_array_get(lanes, i), "busy_ms", at(r, "stats.lanes", i, "busy_ms"),
-                     &s->lane_busy_ms[i]))
+    for (size_t i = 0; i < n_lanes; i++) {
+        /* A counter lane's busy time is null (0 in the model). */
+        const json_t *e = json_array_get(lanes, i);
+        const json_t *busy = json_object_get(e, "busy_ms");
+        if (i < r->f->n_lanes && r->f->lanes[i].kind == TF_LANE_COUNTER && json_is_null(busy))
+            continue;
+        if (!get_num(r, e, "busy_ms", at(r, "stats.lanes", i, "busy_ms"), &s->lane_busy_ms[i]))
             return false;
+    }
     const json_t *groups = get_array(r, o, "groups", true);
     if (!groups)
         return false;
@@ -55,7 +97,7 @@ bool tf_model_read_stats(struct reader *r, const json_t *o, size_t n_lanes, stru
         }
     }
     const json_t *ov = get_array(r, o, "overlap_ms", true);
-    if (!ov)
+    if (!ov || (r->schema == 2 && !read_counters(r, o, n_lanes, lane0, s)))
         return false;
     for (size_t a = 0; a < ng && a < json_array_size(ov); a++) {
         const json_t *row = json_array_get(ov, a);

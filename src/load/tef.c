@@ -350,6 +350,20 @@ static const char *get_async_id(const unsigned char *data, const struct tf_scan_
     return b->oom ? NULL : b->data;
 }
 
+/* A counter's "id" as text (a string decoded, a number as written); NULL
+ * when absent or of another type. */
+static const char *get_counter_id(const unsigned char *data, const struct tf_scan_field *f,
+                                  struct tf_buf *b)
+{
+    if (f->type == TF_JT_STRING)
+        return field_str(data, f, b);
+    if (f->type != TF_JT_NUMBER)
+        return NULL;
+    tf_buf_clear(b);
+    tf_buf_putn(b, (const char *)data + f->off, f->len);
+    return b->oom ? NULL : b->data;
+}
+
 static bool get_bool(const struct tf_scan_field *f)
 {
     return f->type == TF_JT_TRUE;
@@ -458,10 +472,14 @@ static bool emit(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *d)
     } else {
         if (r->kind == TF_TEF_META)
             return true; /* the sink had them in pass 1 */
-        if (r->kind == TF_TEF_SLICE || r->kind == TF_TEF_INSTANT) {
+        /* Counters and instants before the window still reach the sink
+         * (tf_tef_sink: blocks). */
+        if (r->kind == TF_TEF_SLICE) {
             int64_t end = r->ts + (r->dur > 0 ? r->dur : 0);
             if (r->ts > t->hi || (!r->open_end && end < t->lo))
                 return true;
+        } else if (r->kind == TF_TEF_INSTANT && r->ts > t->hi) {
+            return true;
         }
         if (!t->sink->collect || t->sink->collect(t->sink->ctx, r, d))
             return true;
@@ -663,7 +681,8 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     case 'b': case 'e': case 'n': r.kind = TF_TEF_ASYNC; break;
     case 's': case 't': case 'f': r.kind = TF_TEF_FLOW; break;
     case 'M': r.kind = TF_TEF_META; break;
-    default: return true; /* counters and other phases pass quietly */
+    case 'C': r.kind = TF_TEF_COUNTER; break;
+    default: return true; /* the other phases pass quietly */
     }
     bool has_ts = false, has_dur = false;
     if (r.kind != TF_TEF_META) {
@@ -707,6 +726,10 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC || hta) {
         if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
             r.cat = t->cat.data;
+    }
+    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC || r.kind == TF_TEF_COUNTER ||
+        r.kind == TF_TEF_INSTANT || (ph == 'X' && t->sink->args_pass1)) {
+        /* The args are where the scanner found them: no cost until read. */
         const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];
         if (af->type == TF_JT_OBJECT) {
             r.args = data + af->off;
@@ -743,6 +766,8 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         const unsigned char *sc = fval(data, &f[TF_TEF_F_S], &vl);
         r.scope = sc && vl == 3 && (sc[1] == 'g' || sc[1] == 'p') ? (char)sc[1] : 't';
     }
+    if (r.kind == TF_TEF_COUNTER)
+        r.id = get_counter_id(data, &f[TF_TEF_F_ID], &t->id);
     if (t->pass == 1 && (ph == 'b' || ph == 'e') && t->n_blocks)
         t->blocks[t->n_blocks - 1].pairs = true;
     if (t->pass == 2) {

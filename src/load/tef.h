@@ -9,7 +9,9 @@
  * chooses its window.  Pass 2 (collect) revisits only the blocks that
  * reach into the window, and the blocks whose events must be paired in
  * order (B/E), and hands over the records that reach into the window, now
- * with their category, args and colour.
+ * with their category, args and colour, and, within those blocks, every
+ * counter (C) and instant before the window too (the sink's contract,
+ * model/trace.h, says why).
  *
  * Only the scanner's validation applies to the events: a record is made of
  * the fields a figure draws (ph, name, cat, ts, dur, pid, tid, id, id2, s,

@@ -65,6 +65,24 @@ static bool move_stats(struct tf_figure *dst, struct tf_figure *src, struct tf_t
         for (size_t i = 0; i < s->groups[g].n_lanes; i++)
             s->groups[g].lanes[i] += t->first_lane;
     }
+    for (size_t i = 0; i < s->n_counters; i++)
+        s->counters[i].lane += t->first_lane;
+    return ok;
+}
+
+/* A counter lane's track: its samples' x made dst's (their times stay on
+ * their trace's clock), its unit copied. */
+static bool copy_counter(struct tf_figure *dst, struct tf_lane *o, const struct tf_counter *c,
+                         double k, double dx)
+{
+    bool ok = true;
+    o->kind = TF_LANE_COUNTER;
+    o->counter = (struct tf_counter){NULL, 0, 0, c->has_range, c->lo, c->hi,
+                                     dup(dst, c->unit, &ok), c->color};
+    for (size_t i = 0; ok && i < c->n_samples; i++) {
+        const struct tf_sample *p = &c->samples[i];
+        ok = tf_counter_add(o, p->t_ns, p->x * k + dx, p->v);
+    }
     return ok;
 }
 
@@ -127,6 +145,8 @@ bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct
         o->id = dup(dst, l->id, &ok);
         o->rows = l->rows;
         o->trace = ti;
+        if (l->kind == TF_LANE_COUNTER)
+            ok = ok && copy_counter(dst, o, &l->counter, k, dx);
     }
     size_t *cat_of = malloc((src->n_cats ? src->n_cats : 1) * sizeof *cat_of);
     ok = ok && cat_of;

@@ -18,6 +18,8 @@ void tf_figure_init(struct tf_figure *f)
 void tf_figure_fini(struct tf_figure *f)
 {
     free(f->props);
+    for (size_t i = 0; i < f->n_lanes; i++)
+        free(f->lanes[i].counter.samples);
     free(f->lanes);
     free(f->cats);
     free(f->bars);
@@ -44,6 +46,7 @@ void tf_stats_fini(struct tf_stats *s)
     free(s->groups);
     free(s->overlap_ms);
     free(s->candidates);
+    free(s->counters);
     memset(s, 0, sizeof *s);
 }
 
@@ -68,6 +71,30 @@ struct tf_lane *tf_figure_add_lane(struct tf_figure *f, const char *key, const c
         return NULL;
     f->lanes[f->n_lanes] = ln;
     return &f->lanes[f->n_lanes++];
+}
+
+struct tf_lane *tf_figure_add_counter(struct tf_figure *f, const char *label, const char *unit,
+                                      uint32_t color)
+{
+    const char *u = unit ? tf_figure_str(f, unit) : NULL;
+    if (unit && !u)
+        return NULL;
+    struct tf_lane *ln = tf_figure_add_lane(f, NULL, label);
+    if (!ln)
+        return NULL;
+    ln->kind = TF_LANE_COUNTER;
+    ln->counter.unit = u;
+    ln->counter.color = color;
+    return ln;
+}
+
+bool tf_counter_add(struct tf_lane *lane, int64_t t_ns, double x, double v)
+{
+    struct tf_counter *c = &lane->counter;
+    if (!TF_GROW(c->samples, c->n_samples, c->cap_samples))
+        return false;
+    c->samples[c->n_samples++] = (struct tf_sample){t_ns, x, v};
+    return true;
 }
 
 size_t tf_figure_category(struct tf_figure *f, const char *key, uint32_t color)
@@ -244,6 +271,14 @@ const struct tf_prop *tf_prop_find(const struct tf_prop *props, size_t n, const 
         if (strcmp(props[i].key, key) == 0)
             return &props[i];
     return NULL;
+}
+
+size_t tf_figure_counters(const struct tf_figure *f)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        n += f->lanes[i].kind == TF_LANE_COUNTER;
+    return n;
 }
 
 unsigned tf_figure_rows(const struct tf_figure *f)

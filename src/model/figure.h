@@ -57,11 +57,42 @@ struct tf_prop {
     bool number;       /* value is a JSON number literal */
 };
 
+/* What a lane holds: bars (slices, dense spans, instants), or one counter
+ * series drawn as a step line. */
+enum tf_lane_kind { TF_LANE_SLICES = 0, TF_LANE_COUNTER };
+
+/* One sample of a counter: from x on (axis units from the window start)
+ * the series holds v, until the next sample or the window's end.  v NaN:
+ * the series has no value from x on (it stopped; a later sample restarts
+ * it).  t_ns is the sample's time on the trace clock in nanoseconds (the
+ * first sample of a series that held a value at the window's start is at
+ * the start itself). */
+struct tf_sample {
+    int64_t t_ns;
+    double x, v;
+};
+
+/* The step line of a counter lane: its samples in time order, thinned to
+ * what the output can show (the extremes of each stretch narrower than the
+ * level of detail are kept), and its scale: the least and the greatest
+ * value it holds in the window (lo == hi: a flat line; has_range false: no
+ * value at all). */
+struct tf_counter {
+    struct tf_sample *samples;
+    size_t n_samples, cap_samples;
+    bool has_range;
+    double lo, hi;
+    const char *unit; /* of the values ("B"), or NULL */
+    uint32_t color;   /* the line; the area under it is a light tint of it */
+};
+
 struct tf_lane {
     const char *key;   /* short identifier for classes and data-lane ("io"), or NULL */
     const char *label; /* the full label: --lanes matches it, JSON and tooltips show it */
     struct tf_id pid, tid;
-    unsigned rows;     /* sub-rows, >= 1 */
+    unsigned rows;     /* sub-rows, >= 1 (a counter lane: 1) */
+    enum tf_lane_kind kind;
+    struct tf_counter counter; /* TF_LANE_COUNTER */
     /* The label's parts, for a layout that groups lanes under a header
      * per process (render/plan.c); NULL when the label is one part:
      * `group` the process ("GPU 0"), `name` the thread or stream without
@@ -177,10 +208,20 @@ struct tf_gpu_breakdown {
     double comm_comp_overlap_pct; /* |comm & compute| / |comm| */
 };
 
+/* A counter lane's values over the window: the least, the greatest and the
+ * time-weighted mean (each value weighted by how long it holds in the
+ * window; time without a value does not count).  has_value false: the
+ * series holds no value in the window. */
+struct tf_stat_counter {
+    size_t lane; /* index into the figure's lanes */
+    bool has_value;
+    double min, max, mean;
+};
+
 struct tf_stats {
     bool on;               /* computed for this figure */
     double window_ms;
-    double *lane_busy_ms;  /* one per lane */
+    double *lane_busy_ms;  /* one per lane (0 for a counter lane, which no group holds) */
     struct tf_stat_group *groups;
     size_t n_groups;
     double *overlap_ms;    /* n_groups x n_groups, row-major; busy on the diagonal */
@@ -189,6 +230,8 @@ struct tf_stats {
     double io_hidden_pct, gpu_idle_ms;
     struct tf_stat_candidate *candidates;
     size_t n_candidates;
+    struct tf_stat_counter *counters; /* one per counter lane, in lane order */
+    size_t n_counters;
     bool has_gpu;          /* a GPU breakdown */
     struct tf_gpu_breakdown gpu;
     const char *summary;   /* one line for --annotate ("I/O hidden 81 %, GPU idle 7 %") */
@@ -286,6 +329,12 @@ struct tf_lane *tf_figure_add_lane(struct tf_figure *f, const char *key, const c
 /* The index of the category called key, added with `color` when new;
  * (size_t)-1 when out of memory. */
 size_t tf_figure_category(struct tf_figure *f, const char *key, uint32_t color);
+/* Appends a counter lane (rows 1, kind TF_LANE_COUNTER, no samples yet);
+ * returns it. */
+struct tf_lane *tf_figure_add_counter(struct tf_figure *f, const char *label, const char *unit,
+                                      uint32_t color);
+/* Appends a sample to counter lane `lane`; false when out of memory. */
+bool tf_counter_add(struct tf_lane *lane, int64_t t_ns, double x, double v);
 /* Appends a zeroed bar; returns it. */
 struct tf_bar *tf_figure_add_bar(struct tf_figure *f);
 /* Gives a bar its properties (copied). */
@@ -313,8 +362,9 @@ void tf_stats_fini(struct tf_stats *s);
  * src is left as it was (but for its stats, moved into the trace). */
 
 /* Appends src as the next trace of dst: its lanes (their trace set), its
- * bars and arrows with x mapped to x * k + dx (src's axis units to dst's;
- * bars first cut to src's own axis), its categories merged into dst's by
+ * bars, arrows and counter samples with x mapped to x * k + dx (src's axis
+ * units to dst's; bars first cut to src's own axis; a sample keeps its
+ * time on src's clock), its categories merged into dst's by
  * key (a bar drawn in its category's colour takes dst's colour for it),
  * its legend entries that dst lacks, its notes after "TITLE: ".  `ref` describes the trace (strings copied;
  * first_lane, n_lanes and stats are set here).  False when out of memory. */
@@ -327,6 +377,8 @@ uint32_t tf_color_text_on(uint32_t rgb);
 
 /* The first property called key, or NULL. */
 const struct tf_prop *tf_prop_find(const struct tf_prop *props, size_t n, const char *key);
+/* The counter lanes (kind TF_LANE_COUNTER) among the figure's lanes. */
+size_t tf_figure_counters(const struct tf_figure *f);
 /* Sub-rows of all lanes together (>= 1). */
 unsigned tf_figure_rows(const struct tf_figure *f);
 

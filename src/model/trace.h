@@ -205,6 +205,7 @@ enum tf_tef_kind {
     TF_TEF_ASYNC,   /* a b/e pair, or n */
     TF_TEF_FLOW,    /* s, t, f: one end of a flow arrow */
     TF_TEF_META,    /* M, and the name records of systemTraceEvents */
+    TF_TEF_COUNTER, /* C: one or more series' values (args), in both passes */
     TF_TEF_ORIGIN   /* the trace's own time origin (ts): an Nsight Systems
                        export's session start, from which --from/--to count */
 };
@@ -221,13 +222,15 @@ struct tf_tef_rec {
     unsigned depth;         /* B/E pairs: 1 + the B's nesting depth on its thread
                                (1: outermost); 0 for every other record */
     char scope;             /* instants: 'g', 'p' or 't' */
-    const char *id;         /* async / flow id (with its scope), or NULL */
+    const char *id;         /* async / flow / counter id (with its scope), or NULL */
     char bp;                /* flow binding point: 'e' enclosing, else next */
     const char *cname;      /* reserved colour name, or NULL */
     /* flows given on X and B events (format v2) */
     const char *bind_id;
     bool flow_in, flow_out;
-    const unsigned char *args; /* raw bytes of the "args" object, or NULL */
+    const unsigned char *args; /* raw bytes of the "args" object, or NULL (pass 1: of
+                                  M, async, counter and instant records only, and of X
+                                  with args_pass1) */
     size_t args_len;
     bool has_rgb;           /* the trace gives the event a colour of its own */
     uint32_t rgb;           /* 0xRRGGBB (an NVTX range's colour) */
@@ -254,7 +257,17 @@ struct tf_tef_columns {
  * come in the first pass; a loader that learns a name only with the events
  * (an export's unlisted GPU stream) may also send one in the second, before
  * the events it names.  All pointers in a record are valid during the call
- * only. */
+ * only.
+ *
+ * Blocks.  Records come in blocks: r->idx / TF_TEF_BLOCK (load/tef.h) names
+ * a record's block.  Pass 2 revisits every block whose records' times reach
+ * into the window (and others), and within a revisited block hands over
+ * every counter record and every instant up to the window's end, also
+ * those before its start: a mode that summarised each block in pass 1 thus
+ * sees, one by one, the records of every block that holds times on both
+ * sides of the window's start (the value a counter holds at the start may
+ * come from long before it).  (A loader that reads selectively, such as
+ * the Nsight Systems export's, sends no counter records.) */
 struct tf_tef_sink {
     bool (*index)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     /* After the first pass: the window [lo, hi] (ns); false with a message

@@ -18,6 +18,7 @@
  * GPU kernels "gpu_breakdown" (scope, kernel_span_ms, idle_ms, compute_ms,
  * non_compute_ms, comm_ms, comm_comp_overlap_pct: null without
  * communication); "summary" (the --annotate line) and "summary_drawn". */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -171,10 +172,62 @@ static void stat_pct(struct tf_buf *b, const char *k, double v, bool defined)
         tf_buf_puts(b, "null");
 }
 
-/* The members of one statistics object, from window_ms on (its n_lanes
- * lanes' busy times first). */
+/* A counter's value exactly (the shortest digits that read back as it;
+ * null for none). */
+static void value(struct tf_buf *b, double v)
+{
+    char r[40];
+    if (isfinite(v))
+        tf_buf_puts(b, tf_fmt_repr(r, v));
+    else
+        tf_buf_puts(b, "null");
+}
+
+/* Nanoseconds as microseconds to the nanosecond, exactly (no double), with
+ * the trailing zeros of the fraction trimmed. */
+static void ns_us(struct tf_buf *b, const char *k, int64_t ns)
+{
+    if (k)
+        key(b, k);
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    char frac[8];
+    snprintf(frac, sizeof frac, "%03u", (unsigned)(a % 1000));
+    for (int i = 2; i >= 0 && frac[i] == '0'; i--)
+        frac[i] = '\0';
+    tf_buf_printf(b, "%s%llu%s%s", ns < 0 && a ? "-" : "", (unsigned long long)(a / 1000),
+                  frac[0] ? "." : "", frac);
+}
+
+/* "counters" of the statistics: each counter lane's min, max and
+ * time-weighted mean over the window, with the digits --stats prints
+ * (null: no value in the window); "lane" the figure's index, as a
+ * group's lanes. */
+static void stat_counters(struct tf_buf *b, const struct tf_stats *s)
+{
+    tf_buf_puts(b, ",\n    \"counters\": [");
+    for (size_t i = 0; i < s->n_counters; i++) {
+        const struct tf_stat_counter *k = &s->counters[i];
+        int dec = tf_stats_value_decimals(k->min, k->max);
+        tf_buf_printf(b, "%s\"lane\": %zu, ", i ? ",\n      {" : "\n      {", k->lane);
+        const double v[3] = {k->min, k->max, k->mean};
+        const char *const names[3] = {"min", "max", "mean"};
+        for (int j = 0; j < 3; j++) {
+            key(b, names[j]);
+            if (k->has_value)
+                tf_buf_num(b, v[j], dec);
+            else
+                tf_buf_puts(b, "null");
+            tf_buf_puts(b, j < 2 ? ", " : "}");
+        }
+    }
+    tf_buf_puts(b, s->n_counters ? "\n    ]" : "]");
+}
+
+/* The members of one statistics object, from window_ms on (the busy
+ * times of its n_lanes lanes, the figure's from lane0 on, first; a counter
+ * lane's are null).  Schema 2 (v2) also lists the counters' values. */
 static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct tf_stats *s,
-                       size_t n_lanes)
+                       size_t lane0, size_t n_lanes, bool v2)
 {
     if (s->compat) {
         str(b, "compat", s->compat);
@@ -184,6 +237,10 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
     tf_buf_puts(b, ",\n    \"lanes\": [");
     for (size_t i = 0; i < n_lanes; i++) {
         tf_buf_puts(b, i ? ",\n      {" : "\n      {");
+        if (f->lanes[lane0 + i].kind == TF_LANE_COUNTER) {
+            tf_buf_puts(b, "\"busy_ms\": null, \"busy_pct\": null}");
+            continue;
+        }
         stat_ms(b, "busy_ms", s->lane_busy_ms[i]);
         tf_buf_puts(b, ", ");
         stat_pct(b, "busy_pct", tf_stats_pct(s->lane_busy_ms[i], s->window_ms), true);
@@ -216,6 +273,8 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
         tf_buf_putc(b, ']');
     }
     tf_buf_puts(b, s->n_groups ? "\n    ]" : "]");
+    if (v2)
+        stat_counters(b, s);
     if (s->pipelined) {
         tf_buf_puts(b, ",\n    ");
         stat_pct(b, "io_hidden_pct", s->io_hidden_pct, s->has_io_hidden);
@@ -260,9 +319,9 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
 /* "stats": the overlap statistics of the window (render/stats.h for the
  * digits), or null when the mode computed none.  One lane, group, matrix
  * row or candidate per line.  A figure of several traces: one object per
- * trace (its lanes, its groups with the figure's lane indexes), null for a
- * trace without statistics. */
-static void stats(struct tf_buf *b, const struct tf_figure *f)
+ * trace (its lanes, its groups and counters with the figure's lane
+ * indexes), null for a trace without statistics. */
+static void stats(struct tf_buf *b, const struct tf_figure *f, bool v2)
 {
     const struct tf_stats *s = &f->stats;
     key(b, "stats");
@@ -277,7 +336,7 @@ static void stats(struct tf_buf *b, const struct tf_figure *f)
                 continue;
             }
             tf_buf_printf(b, "{\n    \"trace\": %zu,\n    ", t);
-            stats_body(b, f, &r->stats, r->n_lanes);
+            stats_body(b, f, &r->stats, r->first_lane, r->n_lanes, v2);
             tf_buf_puts(b, "\n  }");
         }
         tf_buf_putc(b, ']');
@@ -288,23 +347,8 @@ static void stats(struct tf_buf *b, const struct tf_figure *f)
         return;
     }
     tf_buf_puts(b, "{\n    ");
-    stats_body(b, f, s, f->n_lanes);
+    stats_body(b, f, s, 0, f->n_lanes, v2);
     tf_buf_puts(b, "\n  }");
-}
-
-/* Nanoseconds as microseconds to the nanosecond, exactly (no double), with
- * the trailing zeros of the fraction trimmed. */
-static void ns_us(struct tf_buf *b, const char *k, int64_t ns)
-{
-    if (k)
-        key(b, k);
-    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    char frac[8];
-    snprintf(frac, sizeof frac, "%03u", (unsigned)(a % 1000));
-    for (int i = 2; i >= 0 && frac[i] == '0'; i--)
-        frac[i] = '\0';
-    tf_buf_printf(b, "%s%llu%s%s", ns < 0 && a ? "-" : "", (unsigned long long)(a / 1000),
-                  frac[0] ? "." : "", frac);
 }
 
 /* "traces" (a figure of several traces only): one line each, in order. */
@@ -465,11 +509,14 @@ static void strings(struct tf_buf *b, const char *k, const char *const *v, size_
 
 /* Schema "tracefig-figure-2" (the generic mode): "window" in the trace's
  * clock (start_us/end_us), "axis" (title, unit, ticks), "lanes" (label,
- * pid, tid as the trace has them, rows), "categories" (name, color),
+ * pid, tid as the trace has them, kind "slices" or "counter", rows; a
+ * counter lane also unit, color, range and its samples [[t_us, value],
+ * ...] on the trace's clock), "categories" (name, color),
  * "bars" (lane and row indexes, x0/x1 in axis units from the window start,
  * name, category, clip flags, merged: the count of slices a dense span
  * stands for, 0 for one slice, shape), "arrows", "legend", "notes" and,
- * last, "stats" as in schema 1. */
+ * last, "stats" as in schema 1, with "counters" (lane, min, max, mean)
+ * after "overlap_ms". */
 /* The legend's entries: label and swatch colour (the list's '[' written). */
 static void legend(struct tf_buf *b, const struct tf_figure *f)
 {
@@ -510,6 +557,39 @@ static void head(const struct tf_figure *f, struct tf_buf *b, const char *schema
     traces(b, f);
 }
 
+/* A counter lane's own members: the unit of its values, its colour, its
+ * scale ("range": [least, greatest], null without a value) and its
+ * samples, one [t_us, value] per line (value null: no value from t on). */
+static void counter(struct tf_buf *b, const struct tf_counter *k)
+{
+    tf_buf_puts(b, ", ");
+    str(b, "unit", k->unit);
+    tf_buf_puts(b, ", ");
+    color(b, "color", k->color);
+    tf_buf_puts(b, ", ");
+    key(b, "range");
+    if (k->has_range) {
+        tf_buf_putc(b, '[');
+        value(b, k->lo);
+        tf_buf_puts(b, ", ");
+        value(b, k->hi);
+        tf_buf_putc(b, ']');
+    } else {
+        tf_buf_puts(b, "null");
+    }
+    tf_buf_puts(b, ", ");
+    key(b, "samples");
+    tf_buf_putc(b, '[');
+    for (size_t i = 0; i < k->n_samples; i++) {
+        tf_buf_puts(b, i ? ",\n      [" : "\n      [");
+        ns_us(b, NULL, k->samples[i].t_ns);
+        tf_buf_puts(b, ", ");
+        value(b, k->samples[i].v);
+        tf_buf_putc(b, ']');
+    }
+    tf_buf_puts(b, k->n_samples ? "\n    ]" : "]");
+}
+
 static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
                       struct tf_buf *b)
 {
@@ -536,8 +616,12 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         tf_buf_puts(b, ", ");
         id(b, "tid", &l->tid);
         tf_buf_puts(b, ", ");
+        str(b, "kind", l->kind == TF_LANE_COUNTER ? "counter" : "slices");
+        tf_buf_puts(b, ", ");
         key(b, "rows");
         tf_buf_printf(b, "%u", l->rows ? l->rows : 1);
+        if (l->kind == TF_LANE_COUNTER)
+            counter(b, &l->counter);
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_lanes);
@@ -601,7 +685,7 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
             return false;
         tf_buf_puts(b, ",\n  ");
     }
-    stats(b, f);
+    stats(b, f, true);
     tf_buf_puts(b, "\n}\n");
     return true;
 }
@@ -641,7 +725,7 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
             return tf_diag_oom(d, "json");
         tf_buf_puts(b, ",\n  ");
     }
-    stats(b, f);
+    stats(b, f, false);
     tf_buf_puts(b, "\n}\n");
     return true;
 }

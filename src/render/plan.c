@@ -206,7 +206,74 @@ static bool alloc_lanes(const struct tf_figure *f, struct tf_plan *p)
 
 static unsigned lane_rows(const struct tf_lane *ln)
 {
+    if (ln->kind == TF_LANE_COUNTER)
+        return TF_PLAN_COUNTER_ROWS;
     return ln->rows ? ln->rows : 1;
+}
+
+/* Rows a lane takes at depth d: a counter lane's are its own. */
+static unsigned rows_at(const struct tf_lane *ln, unsigned d)
+{
+    unsigned r = lane_rows(ln);
+    return ln->kind == TF_LANE_COUNTER || r <= d ? r : d;
+}
+
+/* --- counter lanes -------------------------------------------------------------------- */
+
+double tf_plan_counter_y(const struct tf_counter *k, double v)
+{
+    if (!k->has_range || !(k->hi > k->lo))
+        return 0.5;
+    double u = (v - k->lo) / (k->hi - k->lo);
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    return 1.0 - TF_PLAN_COUNTER_PAD - u * (1.0 - 2 * TF_PLAN_COUNTER_PAD);
+}
+
+const char *tf_plan_counter_value(char *out, double v, const char *unit)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
+    double a = fabs(v);
+    size_t k = 0;
+    /* 999.5 rounds to 1000: the next prefix. */
+    while (k + 1 < sizeof prefix / sizeof prefix[0] && a >= 999.5) {
+        a /= 1000;
+        v /= 1000;
+        k++;
+    }
+    int dec = 0;
+    if (a == 0)
+        dec = 0;
+    else if (a < 9.995)
+        dec = 2;
+    else if (a < 99.95)
+        dec = 1;
+    /* Below 1 without a prefix: three significant digits, at most 9 decimals. */
+    for (double p = 0.1; k == 0 && a > 0 && a < p * 9.995 && dec < 9; p /= 10)
+        dec++;
+    char num[TF_NUM_MAX];
+    tf_fmt_num(num, v, dec);
+    const char *u = unit ? unit : "";
+    if (!*u)
+        snprintf(out, TF_PLAN_VALUE_MAX, "%s%s", num, prefix[k]);
+    else
+        snprintf(out, TF_PLAN_VALUE_MAX, "%s %s%s", num, prefix[k], u);
+    return out;
+}
+
+/* A counter lane's scale labels, for its band of height h. */
+static bool counter_labels(const struct tf_figure *f, struct tf_plan *p, size_t i, double h)
+{
+    const struct tf_counter *k = &f->lanes[i].counter;
+    struct tf_plan_lane *pl = &p->lanes[i];
+    if (!k->has_range)
+        return true;
+    char v[TF_PLAN_VALUE_MAX];
+    if (!(pl->hi_text = tf_arena_strdup(&p->arena, tf_plan_counter_value(v, k->hi, k->unit))))
+        return false;
+    if (k->hi > k->lo && h >= 2 * text_h(p->f_counter, false) &&
+        !(pl->lo_text = tf_arena_strdup(&p->arena, tf_plan_counter_value(v, k->lo, k->unit))))
+        return false;
+    return true;
 }
 
 /* --- the reference policy ------------------------------------------------------------- */
@@ -447,10 +514,7 @@ static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
     double h = 0;
     size_t last_header = (size_t)-1;
     for (size_t i = 0; i < n; i++) {
-        unsigned r = lane_rows(&F->f->lanes[i]);
-        if (r > d)
-            r = d;
-        double lane = (double)r * rh;
+        double lane = (double)rows_at(&F->f->lanes[i], d) * rh;
         if (p->labels == TF_LABELS_LEFT && lane < F->lab_line && label_tall(F, i))
             lane = F->lab_line;
         if (p->labels == TF_LABELS_ABOVE)
@@ -477,7 +541,7 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     double rh0 = L->row_em * p->font, rmin = fmax(2.0, L->row_min_em * p->font);
     unsigned depth = 1;
     for (size_t i = 0; i < f->n_lanes; i++)
-        if (lane_rows(&f->lanes[i]) > depth)
+        if (f->lanes[i].kind != TF_LANE_COUNTER && lane_rows(&f->lanes[i]) > depth)
             depth = lane_rows(&f->lanes[i]);
     size_t n = f->n_lanes;
     /* Many traces of one lane each (ranks): lanes may be thinner than a
@@ -512,8 +576,7 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
         /* Labels k lanes apart, k a power of two, so that they keep apart. */
         double thin = 0;
         for (size_t i = 0; i < n; i++) {
-            unsigned r = lane_rows(&f->lanes[i]);
-            double h = (double)(r < depth ? r : depth) * rh;
+            double h = (double)rows_at(&f->lanes[i], depth) * rh;
             if (i == 0 || h < thin)
                 thin = h;
         }
@@ -668,6 +731,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     p->f_legend = p->f_tick;
     p->f_inbar = fmax(font_min, 0.8 * fb);
     p->f_note = p->f_tick;
+    p->f_counter = fmax(font_min, 0.75 * fb);
     F->margin = p->margin = fmax(1.5, 0.25 * fb);
     F->gap = 0.5 * fb;
     if (!tf_plan_label_levels(f, f->n_lanes, &p->arena, &F->lv))
@@ -774,7 +838,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         last_header = hd;
         pl->band = band_top;
         pl->tip = ln->label;
-        pl->rows = lane_rows(ln) < p->depth ? lane_rows(ln) : p->depth;
+        pl->rows = rows_at(ln, p->depth);
         pl->text = F->level >= 0 && labeled(F, i) ? F->lv.text[(size_t)F->level * F->lv.n + i]
                                                   : NULL;
         if (p->labels == TF_LABELS_LEFT && pl->text &&
@@ -799,6 +863,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         }
         y += lane_h;
         pl->bottom = y;
+        if (ln->kind == TF_LANE_COUNTER && !counter_labels(f, p, i, lane_h))
+            return false;
     }
     p->plot.y1 = y;
     if (p->panel && !p->panel_below) {

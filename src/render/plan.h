@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
+#include "base/num.h"
 #include "model/figure.h"
 
 enum tf_label_place { TF_LABELS_AUTO = 0, TF_LABELS_LEFT, TF_LABELS_ABOVE, TF_LABELS_NONE };
@@ -67,6 +68,11 @@ struct tf_plan_box {
     double x0, y0, x1, y1; /* points, y down */
 };
 
+/* A counter lane's height, in rows (never cut by the depth), and the
+ * share of its band left above its greatest value and below its least. */
+#define TF_PLAN_COUNTER_ROWS 2
+#define TF_PLAN_COUNTER_PAD 0.12
+
 struct tf_plan_lane {
     const char *text; /* as drawn (NULL with labels none) */
     const char *tip;  /* the full label, for its tooltip */
@@ -76,6 +82,10 @@ struct tf_plan_lane {
     double bottom;    /* end of its band */
     double label_y;   /* the label's baseline */
     double label_x;   /* the label's anchor x (its end when left, its start when above) */
+    /* A counter lane: its scale's labels (NULL: none), the greatest value
+     * at the band's top right, the least at its bottom right (lo_text NULL
+     * when the band is too low for two lines, or the series is flat). */
+    const char *hi_text, *lo_text;
 };
 
 struct tf_plan_header {
@@ -106,6 +116,7 @@ struct tf_plan {
     double margin;       /* canvas edge to any text */
     bool bold;           /* text weight (the reference sets everything bold) */
     double f_lane, f_header, f_tick, f_axis, f_legend, f_inbar, f_note;
+    double f_counter;    /* a counter track's scale labels */
     enum tf_label_place labels;
     double label_w;      /* the label column (labels left), else 0 */
     double label_h;      /* the band a label takes above its lane (labels above) */
@@ -187,6 +198,17 @@ const char *tf_plan_elide_chars(struct tf_arena *a, const char *s, size_t max, s
 const char *tf_plan_elide_distinct(struct tf_arena *a, const struct tf_figure *f, size_t i,
                                    size_t max);
 
+/* A counter's value as its scale labels show it: three significant
+ * digits, an SI prefix from k on ("2.79 GB" with unit "B", "1.5k"
+ * without), into out (at least TF_PLAN_VALUE_MAX bytes). */
+#define TF_PLAN_VALUE_MAX (TF_NUM_MAX + 32)
+const char *tf_plan_counter_value(char *out, double v, const char *unit);
+
+/* The vertical place of value v in a counter band, as a share of its
+ * height from the top (0 .. 1): the scale runs from lo at the bottom to hi
+ * at the top, inside a pad; a flat series (lo == hi) sits in the middle.
+ * Shared by the layout and TikZ. */
+double tf_plan_counter_y(const struct tf_counter *k, double v);
 /* The width of s as it will be drawn (cleaned as tf_xml_clean does), in
  * points. */
 double tf_plan_text_width(const char *s, double size, bool bold);

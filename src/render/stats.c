@@ -9,6 +9,7 @@
  */
 #include "render/stats.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,22 @@
 double tf_stats_pct(double part, double whole)
 {
     return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+int tf_stats_value_decimals(double lo, double hi)
+{
+    double m = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+    if (!isfinite(m) || m == 0)
+        return 0;
+    /* 10^k <= m, by multiplying (exact for these powers), not log10. */
+    int k = 0;
+    double p = 1;
+    while (k < 20 && p * 10 <= m)
+        p *= 10, k++;
+    while (k > -10 && p > m)
+        p /= 10, k--;
+    int dec = 5 - k;
+    return dec < 0 ? 0 : dec > 9 ? 9 : dec;
 }
 
 static const char *ms(char out[TF_NUM_MAX], double v)
@@ -182,6 +199,8 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
     cell(&t, "busy %");
     for (size_t i = 0; i < f->n_lanes; i++) {
         char idx[32];
+        if (f->lanes[i].kind == TF_LANE_COUNTER)
+            continue; /* in the counters' table */
         snprintf(idx, sizeof idx, "%zu", i);
         cell(&t, f->lanes[i].label);
         cell(&t, idx);
@@ -216,6 +235,28 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
             cell(&t, s->groups[a].label);
             for (size_t c = 0; c < s->n_groups; c++)
                 cell(&t, ms(x, s->overlap_ms[a * s->n_groups + c]));
+        }
+        table_flush(&t, b);
+    }
+
+    if (s->n_counters) {
+        tf_buf_putc(b, '\n');
+        table_init(&t, 5);
+        cell(&t, "counter");
+        cell(&t, "#");
+        cell(&t, "min");
+        cell(&t, "max");
+        cell(&t, "mean");
+        for (size_t i = 0; i < s->n_counters; i++) {
+            const struct tf_stat_counter *k = &s->counters[i];
+            char idx[32], z[TF_NUM_MAX];
+            int dec = tf_stats_value_decimals(k->min, k->max);
+            snprintf(idx, sizeof idx, "%zu", k->lane);
+            cell(&t, k->lane < f->n_lanes ? f->lanes[k->lane].label : "");
+            cell(&t, idx);
+            cell(&t, k->has_value ? tf_fmt_num(x, k->min, dec) : "-");
+            cell(&t, k->has_value ? tf_fmt_num(y, k->max, dec) : "-");
+            cell(&t, k->has_value ? tf_fmt_num(z, k->mean, dec) : "-");
         }
         table_flush(&t, b);
     }
@@ -330,9 +371,11 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
     char x[TF_NUM_MAX], lanes[256], c[32];
     o->row(o, "window", NULL, NULL, "window_ms", ms(x, s->window_ms));
     for (size_t i = 0; i < n_lanes; i++) {
-        const char *label = f->lanes[lane0 + i].label;
-        o->row(o, "lane", label, NULL, "busy_ms", ms(x, s->lane_busy_ms[i]));
-        o->row(o, "lane", label, NULL, "busy_pct",
+        const struct tf_lane *ln = &f->lanes[lane0 + i];
+        if (ln->kind == TF_LANE_COUNTER)
+            continue; /* in the counter rows */
+        o->row(o, "lane", ln->label, NULL, "busy_ms", ms(x, s->lane_busy_ms[i]));
+        o->row(o, "lane", ln->label, NULL, "busy_pct",
                pct(x, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
     }
     for (size_t g = 0; g < s->n_groups; g++) {
@@ -346,6 +389,15 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
         for (size_t k = 0; k < s->n_groups; k++)
             o->row(o, "overlap", s->groups[a].label, s->groups[k].label, "overlap_ms",
                    ms(x, s->overlap_ms[a * s->n_groups + k]));
+    for (size_t i = 0; i < s->n_counters; i++) {
+        const struct tf_stat_counter *k = &s->counters[i];
+        const char *label = k->lane < f->n_lanes ? f->lanes[k->lane].label : "";
+        int dec = tf_stats_value_decimals(k->min, k->max);
+        o->row(o, "counter", label, NULL, "min", k->has_value ? tf_fmt_num(x, k->min, dec) : NULL);
+        o->row(o, "counter", label, NULL, "max", k->has_value ? tf_fmt_num(x, k->max, dec) : NULL);
+        o->row(o, "counter", label, NULL, "mean",
+               k->has_value ? tf_fmt_num(x, k->mean, dec) : NULL);
+    }
     if (s->pipelined) {
         o->row(o, "pipelined", NULL, NULL, "io_hidden_pct",
                s->has_io_hidden ? pct(x, s->io_hidden_pct) : NULL);
@@ -421,25 +473,46 @@ static const char *keep(struct cells *c, const char *s)
     return k;
 }
 
-/* What a lane's or a group's label matches in other traces: its process
- * (all of a group's label, the part of a lane's before " / ") with its
- * numbers as "*", so that "GPU 0 / stream 7" of one rank and "GPU 1 /
- * stream 7" of another are one row. */
+static bool is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+static bool is_alnum(char ch)
+{
+    return is_digit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* What a lane's, a group's or a counter's label matches in other traces:
+ * its process (all of a group's label, the part of a lane's before " / ")
+ * with its numbers as "*", so that "GPU 0 / stream 7" of one rank and "GPU
+ * 1 / stream 7" of another are one row; a counter's numbers that stand as
+ * words ("CUDA 3", "id: 1", not "python3"), so that each rank's memory on
+ * its own GPU ("memory CUDA 3 allocated") is one row too (a trace's second
+ * counter that matches the same takes the next row). */
 static const char *general(struct cells *c, const char *section, const char *label)
 {
-    if (!label || (strcmp(section, "lane") != 0 && strcmp(section, "group") != 0 &&
+    bool lane = strcmp(section, "lane") == 0, counter = strcmp(section, "counter") == 0;
+    if (!label || (!lane && !counter && strcmp(section, "group") != 0 &&
                    strcmp(section, "overlap") != 0))
         return keep(c, label);
-    const char *slash = strcmp(section, "lane") == 0 ? strstr(label, " / ") : NULL;
+    const char *slash = lane ? strstr(label, " / ") : NULL;
     size_t head = slash ? (size_t)(slash - label) : strlen(label);
     struct tf_buf b;
     tf_buf_init(&b);
     for (size_t i = 0; i < head; i++) {
-        bool digit = label[i] >= '0' && label[i] <= '9';
-        if (!digit)
+        if (!is_digit(label[i])) {
             tf_buf_putc(&b, label[i]);
-        else if (i == 0 || !(label[i - 1] >= '0' && label[i - 1] <= '9'))
+            continue;
+        }
+        size_t j = i;
+        while (j < head && is_digit(label[j]))
+            j++;
+        if (counter && ((i > 0 && is_alnum(label[i - 1])) || (j < head && is_alnum(label[j]))))
+            tf_buf_putn(&b, label + i, j - i); /* part of a word */
+        else
             tf_buf_putc(&b, '*');
+        i = j - 1;
     }
     tf_buf_puts(&b, label + head);
     const char *k = b.oom ? NULL : tf_arena_buf(&c->arena, &b);
@@ -536,14 +609,19 @@ static bool numeric(const char *s, double *v)
 }
 
 /* The second trace's value less the first's, in the digits of the key's
- * kind (empty when either is not a number). */
+ * kind (a counter's: as many decimals as the two values show, so that it
+ * is their exact difference); empty when either is not a number. */
 static const char *difference(const struct cell *e, char out[TF_NUM_MAX])
 {
     double a, b;
     if (!numeric(e->value[0], &a) || !numeric(e->value[1], &b))
         return "";
-    bool is_pct = strstr(e->key, "_pct") != NULL;
-    return tf_fmt_num(out, b - a, is_pct ? TF_STATS_PCT_DEC : TF_STATS_MS_DEC);
+    int dec = strstr(e->key, "_pct") ? TF_STATS_PCT_DEC : TF_STATS_MS_DEC;
+    if (strcmp(e->section, "counter") == 0) {
+        size_t fa = frac(e->value[0]), fb = frac(e->value[1]), f = fa > fb ? fa : fb;
+        dec = f > 1 ? (int)f - 1 : 0;
+    }
+    return tf_fmt_num(out, b - a, dec);
 }
 
 void tf_stats_write_csv_traces(const struct tf_figure *f, struct tf_buf *b)

@@ -16,6 +16,11 @@
 #define TF_STATS_MS_DEC 3
 #define TF_STATS_PCT_DEC 2
 
+/* The decimals of a counter's values (min, max, mean) whose magnitudes
+ * reach at most max(|lo|, |hi|): six significant digits of the largest,
+ * 0 to 9 decimals. */
+int tf_stats_value_decimals(double lo, double hi);
+
 /* 100 * part / whole (0 when whole is not positive). */
 double tf_stats_pct(double part, double whole);
 
@@ -27,11 +32,13 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b);
 /* The statistics as CSV (quoting as RFC 4180 says, LF line ends): a header row
  * "section,row,column,key,value", then one row per number:
  *   window,,,window_ms,V
- *   lane,LABEL,,busy_ms|busy_pct,V          (lanes in the model's order)
+ *   lane,LABEL,,busy_ms|busy_pct,V          (lanes in the model's order, but
+ *                                            counter lanes)
  *   group,LABEL,,lanes,"0 1"  and  busy_ms|busy_pct,V
  *   overlap,GROUP,GROUP,overlap_ms,V        (the whole matrix, row by row)
  *   pipelined,,,io_hidden_pct|gpu_idle_ms,V
  *   candidate,N,,io_ms|uncovered_io_ms,V
+ *   counter,LABEL,,min|max|mean,V           (counter lanes; empty: no value)
  *   gpu_breakdown,,,scope|kernel_span_ms|...,V
  *   summary,,,summary,TEXT
  * A null value (io_hidden_pct without I/O, comm_comp_overlap_pct without
@@ -41,7 +48,8 @@ void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b);
 /* A figure of several traces (the two above call these): one column per
  * trace, titled by it, and with two traces a "difference" column (the
  * second less the first).  Rows are the numbers above matched by section,
- * row, column and key across the traces (a lane by its label), "-" (an
+ * row, column and key across the traces (a lane or a counter by its label,
+ * its process's numbers as "*"), "-" (an
  * empty CSV field) where a trace has none.  The CSV's header row is
  * "section,row,column,key,TITLE1,...[,difference]"; the table has one
  * block per section. */

@@ -317,6 +317,14 @@ struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s)
     return st;
 }
 
+/* The colour of a counter's line and area: tracefig-counter-RRGGBB. */
+struct style *tz_counter_style(struct tikz *t, uint32_t rgb)
+{
+    char key[KEY_LEN];
+    snprintf(key, sizeof key, "counter/%06X", (unsigned)(rgb & 0xFFFFFFu));
+    return add_style(t, key, rgb, "draw");
+}
+
 /* The label colour as the suffix of tracefig/label/...: white, black, or a
  * style of its own. */
 const char *tz_label_style(struct tikz *t, uint32_t rgb)
@@ -331,10 +339,14 @@ const char *tz_label_style(struct tikz *t, uint32_t rgb)
     return s ? s->key + 6 : "black";
 }
 
-/* Every style the figure uses, in a stable order (bars, legend, slices). */
+/* Every style the figure uses, in a stable order (counters, bars, legend,
+ * slices). */
 void tz_collect_styles(struct tikz *t)
 {
     const struct tf_figure *f = t->f;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        if (f->lanes[i].kind == TF_LANE_COUNTER)
+            tz_counter_style(t, f->lanes[i].counter.color);
     for (size_t i = 0; i < f->n_bars; i++) {
         tz_bar_style(t, &f->bars[i]);
         if (f->bars[i].label)

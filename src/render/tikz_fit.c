@@ -323,13 +323,65 @@ static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, si
     }
 }
 
+/* One counter lane in its band's scope: each stretch with a value as a
+ * path of -| steps (y: the band's share from the top), then the scale's
+ * labels. */
+static void emit_counter(struct tikz *t, size_t lane)
+{
+    const struct tf_figure *f = t->f;
+    const struct tf_counter *k = &f->lanes[lane].counter;
+    struct tf_buf *b = t->b;
+    struct style *s = tz_counter_style(t, k->color);
+    tf_buf_printf(b, "\\tracefigcounterscope{%zu}\n", lane);
+    for (size_t i = 0; i < k->n_samples;) {
+        if (isnan(k->samples[i].v)) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < k->n_samples && !isnan(k->samples[j].v))
+            j++;
+        double x_end = j < k->n_samples ? k->samples[j].x : f->x_span;
+        tf_buf_puts(b, "\\def\\tracefigfpath{");
+        for (size_t m = i; m < j; m++) {
+            if (m > i)
+                tf_buf_puts(b, m % 8 ? "-|" : "-|%\n");
+            coord(t, tz_xu(t, k->samples[m].x), tf_plan_counter_y(k, k->samples[m].v));
+        }
+        tf_buf_puts(b, "-|");
+        coord(t, tz_xu(t, x_end), tf_plan_counter_y(k, k->samples[j - 1].v));
+        tf_buf_printf(b, "}%%\n\\tracefigcounterrun{%s}{", s ? s->color : "black");
+        tz_num(t, tz_xu(t, k->samples[i].x));
+        tf_buf_puts(b, "}{");
+        tz_num(t, tz_xu(t, x_end));
+        tf_buf_puts(b, "}%\n");
+        i = j;
+    }
+    if (k->has_range) {
+        char v[TF_PLAN_VALUE_MAX];
+        tf_buf_printf(b, "\\tracefigcountervalues{%zu}{", lane);
+        tz_text(b, tf_plan_counter_value(v, k->hi, k->unit));
+        tf_buf_puts(b, "}{");
+        if (k->hi > k->lo)
+            tz_text(b, tf_plan_counter_value(v, k->lo, k->unit));
+        tf_buf_puts(b, "}%\n");
+    }
+    tf_buf_puts(b, "\\end{scope}\n");
+}
+
 static void emit_picture(struct tikz *t, const struct tf_plan *p)
 {
     const struct tf_figure *f = t->f;
     struct tf_buf *b = t->b;
     tf_buf_puts(b, "\\begin{tikzpicture}[x=\\tracefigfunit,y=1pt,tracefig/figure]\n"
-                   "\\tracefigbackground\n"
-                   "% Bars per lane, in drawing order; a torn (zigzag) side marks a bar cut by\n"
+                   "\\tracefigbackground\n");
+    if (tf_figure_counters(f))
+        tf_buf_puts(b, "% Counter tracks: a step line per stretch with a value, y in the band's\n"
+                       "% height from its top; the scale's labels {greatest}{least}.\n");
+    for (size_t i = 0; i < p->n_lanes; i++)
+        if (f->lanes[i].kind == TF_LANE_COUNTER)
+            emit_counter(t, i);
+    tf_buf_puts(b, "% Bars per lane, in drawing order; a torn (zigzag) side marks a bar cut by\n"
                    "% the window.  In-bar labels {colour}{x}{row}{bar width}{text}: TeX leaves\n"
                    "% out one wider than its bar.\n");
     size_t open = (size_t)-1, first = 0;
@@ -396,6 +448,9 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_dia
         tz_emit_header(t, o);
         tf_buf_puts(b, "\\begingroup\n");
         tf_buf_putn(b, style->data, style->len);
+        const struct tf_template *ct = tf_template_get("tikz-counters.tex");
+        if (tf_figure_counters(t->f) && ct)
+            tf_buf_putn(b, ct->data, ct->len);
         tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
         if (!t->f->flame)
             tf_buf_puts(b, "\\tikzset{tracefig/lane rule/.append style={draw=none}}%\n");

@@ -21,7 +21,7 @@ enum { KEY_LEN = 64 };
 struct style {
     char key[KEY_LEN];
     char color[KEY_LEN + 16];
-    const char *prop; /* "fill" or "text" */
+    const char *prop; /* "fill", "text" or "draw" */
     uint32_t rgb;
 };
 
@@ -51,6 +51,7 @@ struct style *tz_bar_style(struct tikz *t, const struct tf_bar *r);
 struct style *tz_legend_style(struct tikz *t, size_t i);
 struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s);
 const char *tz_label_style(struct tikz *t, uint32_t rgb);
+struct style *tz_counter_style(struct tikz *t, uint32_t rgb);
 void tz_collect_styles(struct tikz *t);
 void tz_emit_styles(struct tikz *t);
 bool tz_annotated(const struct tf_figure *f);

@@ -8,6 +8,12 @@
 
 /* Lanes drawn at most, unless --max-lanes or --lanes says otherwise. */
 #define TF_CHROME_MAX_LANES 24
+/* Counter tracks drawn at most, unless --max-counters or --lanes says
+ * otherwise. */
+#define TF_CHROME_MAX_COUNTERS 8
+/* Counter series a trace may hold; the samples of more are counted and
+ * left out. */
+#define TF_CHROME_MAX_SERIES 1024
 /* Nesting rows drawn per lane, unless --depth says otherwise. */
 #define TF_CHROME_DEPTH 6
 /* Slices thinner than this (points at the output width), with neighbours
@@ -38,9 +44,11 @@ void tf_chrome_short_name(const char *name, char *out, size_t n);
 bool tf_chrome_remodel(struct tf_figure *f);
 
 /* A figure of several traces (run_multi.c), its traces' figures made on
- * their own (models): their thin bars merged coarser, as rows.c merges a
- * trace's, until the figure's SVG would fit TF_CHROME_SVG_BUDGET.  False
- * when out of memory. */
+ * their own (models): their counter tracks thinned coarser, as counters.c
+ * thins a trace's, until they fit the counters' part of the budget, and
+ * their thin bars merged coarser, as rows.c merges a trace's, until the
+ * figure's SVG would fit what is left of TF_CHROME_SVG_BUDGET.  False when
+ * out of memory. */
 bool tf_chrome_fit_figure(struct tf_figure *f);
 
 /* A figure of several traces (run_multi.c): its categories of this mode

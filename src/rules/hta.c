@@ -206,7 +206,7 @@ struct tf_hta *tf_hta_new(void)
         return NULL;
     tf_strtab_init(&h->steps);
     tf_buf_init(&h->tmp);
-    h->min_ts = h->min_cpu_ts = INFINITY;
+    h->min_ts = h->min_cpu_ts = (double)INFINITY;
     return h;
 }
 
@@ -382,7 +382,7 @@ static bool corr_value(const unsigned char *v, size_t n, double *out)
     if (v[0] == 't' || v[0] == 'f')
         *out = v[0] == 't';
     else if (v[0] == 'n')
-        *out = NAN;
+        *out = (double)NAN;
     else if (v[0] == '-' || digit((char)v[0]))
         *out = token_double(v, n);
     else
@@ -689,7 +689,7 @@ static size_t *step_filter(struct tf_hta *h, int64_t *stream, size_t *n)
         return out;
     }
     /* filter_mtia_kernels_for_one_rank. */
-    double t0 = INFINITY, t1 = -INFINITY;
+    double t0 = (double)INFINITY, t1 = -(double)INFINITY;
     for (size_t i = 0; i < nr; i++) {
         const struct row *w = &h->rows[i];
         if ((w->flags & (F_STEP | F_CPUCAT)) == (F_STEP | F_CPUCAT)) {

@@ -64,6 +64,9 @@ struct tf_opts {
     bool async;                        /* --async: draw async (b/e/n) events */
     bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
     enum tf_color_by color_by;         /* --color-by */
+    int counters;                      /* --counters 1, --no-counters -1; 0: drawn when the
+                                          window holds any */
+    long long max_counters;            /* --max-counters N (0: the default) */
     bool osrt;                         /* --osrt: an export's OS runtime calls too */
     /* The statistics (rules/stats.h). */
     const struct tf_group_opt *groups; /* --group NAME=PATTERN,..., in the order given */

@@ -234,7 +234,8 @@ static void reset(struct tf_stats *s)
 }
 
 /* The lanes whose label matches one of the globs, in lane order (*out
- * malloc'ed, possibly empty). */
+ * malloc'ed, possibly empty); counter lanes are busy at no time, and no
+ * group holds them. */
 static bool match_lanes(const struct tf_figure *f, const struct tf_group_opt *g, size_t **out,
                         size_t *n)
 {
@@ -243,7 +244,7 @@ static bool match_lanes(const struct tf_figure *f, const struct tf_group_opt *g,
     if (!*out)
         return false;
     for (size_t i = 0; i < f->n_lanes; i++)
-        for (size_t p = 0; p < g->n_patterns; p++)
+        for (size_t p = 0; p < g->n_patterns && f->lanes[i].kind != TF_LANE_COUNTER; p++)
             if (fnmatch(g->patterns[p], f->lanes[i].label ? f->lanes[i].label : "", 0) == 0) {
                 (*out)[(*n)++] = i;
                 break;

@@ -107,7 +107,8 @@ struct tf_stats_group_in {
  * figure lane (f->n_lanes of them), already clipped to [c->lo, c->hi).
  * The groups are `groups`, then one per --group option of `o` (o may be
  * NULL): the lanes whose label matches any of its globs (fnmatch), in lane
- * order; a group that matches no lane is kept, with busy 0.  The
+ * order, counter lanes left out; a group that matches no lane is kept,
+ * with busy 0.  (stats.counters is the mode's to fill.)  The
  * pipelined figures, the GPU breakdown and the summary are left as they
  * are.  False when out of memory (f->stats may then be partly filled; the
  * figure's fini frees it). */

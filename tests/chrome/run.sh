@@ -14,8 +14,8 @@
 #             with '#' is a comment)
 #   stdin     optional marker: the trace is read from standard input ('-')
 #   setup     optional script run first in the scratch copy (for inputs
-#             too large to commit, made at test time; $TRACEFIG_ROOT is the
-#             repository, for tests/tools/gentrace.py)
+#             too large to commit, made at test time; "$PY" "$GENTRACE" runs
+#             tests/tools/gentrace.py)
 #   expect    optional: lines "exit N" (default 0), "stderr ERE" (some line
 #             of stderr matches, case-insensitively), "nostderr ERE" (no line
 #             does), "quiet" (stderr is empty)
@@ -139,7 +139,8 @@ for src in "$cases"/*/; do
     msg=$tmp/$case.msg
     : >"$msg"
     ncases=$((ncases + 1))
-    if [ -f "$d/setup" ] && ! (cd "$d" && TRACEFIG_ROOT=$here/../.. sh ./setup) >"$msg" 2>&1; then
+    if [ -f "$d/setup" ] && ! (cd "$d" && GENTRACE="$here/../tools/gentrace.py" PY="$py" sh ./setup) \
+        >"$msg" 2>&1; then
         echo "setup failed" >>"$msg"
         result "$case" 1 "$msg"
         continue

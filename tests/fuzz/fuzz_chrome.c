@@ -1,7 +1,10 @@
 /* libFuzzer target: the generic Chrome mode, loader and rules.  The first
  * byte picks options (depth, async, flows, all lanes, a window, a window
- * event, a lane cap; on combinations of those bits also --color-by name
- * or category, a --lanes and a --hide pattern); the rest is the trace.  A trace the mode accepts
+ * event, a lane and counter cap; a window and a window event together
+ * also mean --no-counters, as the event's window wins anyway, and a depth
+ * with async --counters; on combinations of those bits also --color-by
+ * name or category, a --lanes and a --hide pattern); the rest is the
+ * trace.  A trace the mode accepts
  * must give a figure whose every bar, arrow and tick lies inside the axis
  * and points at lanes that exist, that every back-end renders, and that
  * is the same when read again with another chunk size. */
@@ -71,8 +74,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ro.occurrence = 1 + (sel >> 7);
         ro.pad_pct = 5;
     }
-    if (sel & 128)
+    if (sel & 128) {
         ro.max_lanes = 2;
+        ro.max_counters = 1;
+    }
+    if ((sel & 96) == 96)
+        ro.counters = -1;
+    else if ((sel & 7) == 7)
+        ro.counters = 1;
     /* Issue 18's options, on combinations of the bits above. */
     if ((sel & 0x30) == 0x30)
         ro.color_by = TF_COLOR_BY_NAME;

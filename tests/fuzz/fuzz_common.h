@@ -40,7 +40,9 @@ static int fuzz_write(const char *path, const uint8_t *data, size_t size)
 }
 
 /* What holds of every figure the generic mode accepts: every bar, arrow
- * and tick inside the axis, on lanes, rows and categories that exist. */
+ * and tick inside the axis, on lanes, rows and categories that exist;
+ * every counter lane's samples in order inside the axis and its range,
+ * its mean between its min and max. */
 static void fuzz_fail(bool ok, const char *what)
 {
     if (!ok) {
@@ -53,7 +55,32 @@ static void fuzz_check_figure(const struct tf_figure *f)
 {
     double eps = 1e-9 * (f->x_span > 1 ? f->x_span : 1);
     fuzz_fail(isfinite(f->x_span) && f->x_span > 0, "the axis has no span");
-    fuzz_fail(f->n_lanes > 0 && f->n_bars > 0, "an accepted figure draws nothing");
+    fuzz_fail(f->n_lanes > 0 && (f->n_bars > 0 || tf_figure_counters(f) > 0),
+              "an accepted figure draws nothing");
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        const struct tf_lane *l = &f->lanes[i];
+        if (l->kind != TF_LANE_COUNTER)
+            continue;
+        const struct tf_counter *k = &l->counter;
+        fuzz_fail(k->has_range && isfinite(k->lo) && isfinite(k->hi) && k->lo <= k->hi,
+                  "a counter lane without a range");
+        fuzz_fail(k->n_samples > 0, "a counter lane without samples");
+        for (size_t j = 0; j < k->n_samples; j++) {
+            const struct tf_sample *s = &k->samples[j];
+            fuzz_fail(s->x >= -eps && s->x <= f->x_span + eps, "a counter sample outside the axis");
+            fuzz_fail(j == 0 || s->x >= k->samples[j - 1].x, "counter samples out of order");
+            fuzz_fail(isnan(s->v) || (s->v >= k->lo && s->v <= k->hi),
+                      "a counter value off its range");
+        }
+    }
+    for (size_t i = 0; i < f->stats.n_counters; i++) {
+        const struct tf_stat_counter *k = &f->stats.counters[i];
+        fuzz_fail(k->lane < f->n_lanes && f->lanes[k->lane].kind == TF_LANE_COUNTER,
+                  "counter statistics of a lane that is no counter");
+        fuzz_fail(!k->has_value || (k->min <= k->mean + 1e-9 * fabs(k->mean) + 1e-300 &&
+                                    k->mean <= k->max + 1e-9 * fabs(k->max) + 1e-300),
+                  "a counter's mean outside its min and max");
+    }
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *b = &f->bars[i];
         fuzz_fail(b->lane < f->n_lanes, "a bar on a lane that does not exist");

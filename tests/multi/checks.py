@@ -13,6 +13,7 @@ import decimal
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -386,6 +387,159 @@ def models():
     ok(rc == 0 and out == orig, "models: a seed model drawn alone gives the same model")
 
 
+# --- counters: traces with counter tracks -------------------------------------------------
+
+def svg_counters(svg):
+    """The SVG's counter tracks in order: [(title, first x, last x)] of each
+    one's line (pt)."""
+    out = []
+    for part in svg.split('<g class="tf-counter">')[1:]:
+        title = re.search(r"<title>([^<]*)</title>", part)
+        line = re.search(r'class="tf-counter-line" d="M([-0-9.]+) [^"]*H([-0-9.]+)"', part)
+        out.append((title.group(1) if title else "", D(line.group(1)) if line else None,
+                    D(line.group(2)) if line else None))
+    return out
+
+
+def counters():
+    d = os.path.join(TMP, "cnt")
+    os.makedirs(d, exist_ok=True)
+    gen("counters", "--seed", "3", "--processes", "1", "--samples", "120", "--out", "cnt/a.json")
+    gen("counters", "--seed", "4", "--processes", "1", "--samples", "150", "--out", "cnt/b.json")
+    args = ["cnt/a.json", "cnt/b.json", "--height", "900pt"]
+    m = model(args)
+    if not ok(m is not None, "counters: a figure of two traces with counter tracks"):
+        return
+    ctr = [(i, l) for i, l in enumerate(m["lanes"]) if l["kind"] == "counter"]
+    ok([l["trace"] for _, l in ctr] == [0] * 8 + [1] * 8,
+       "counters: 8 tracks per trace, each of its own trace (%r)" % [l["trace"] for _, l in ctr])
+    for t in (0, 1):
+        got = [k["lane"] for k in m["stats"][t]["counters"]]
+        ok(got == [i for i, l in ctr if l["trace"] == t],
+           "counters: trace %d's stats list its own tracks (lanes %r)" % (t, got))
+    # --stats=csv: a row per series and key, a column per trace, the difference
+    rc, out, _ = run(args + ["--stats=csv"])
+    rows = list(csv.reader(io.StringIO(out.decode())))
+    crow = {(r[1], r[3]): r for r in rows[1:] if r[0] == "counter"}
+    ok(rc == 0 and len(crow) == 8 * 3, "counters: --stats=csv has min, max, mean of each series (%d)"
+       % len(crow))
+    same = True
+    for t in (0, 1):
+        for k in m["stats"][t]["counters"]:
+            for key in ("min", "max", "mean"):
+                r = crow.get((m["lanes"][k["lane"]]["label"], key))
+                same = same and r is not None and D(r[4 + t]) == D(k[key])
+    ok(same, "counters: each trace's CSV column holds its JSON statistics")
+    ok(all(len(r) == 7 and D(r[6]) == D(r[5]) - D(r[4]) for r in crow.values()),
+       "counters: the difference column is the second less the first, exactly")
+    ok(not any(r[0] == "lane" and r[1].endswith(("memory allocated", "fps value")) for r in rows),
+       "counters: no busy-time rows for counter tracks")
+    rc, out, _ = run(args + ["--stats"])
+    text = out.decode()
+    block = text[text.find("\ncounter "):].split("\n\n")[0].strip().split("\n")
+    ok(rc == 0 and block[0].split() == ["counter", "a", "b", "difference"] and len(block) == 1 + 24,
+       "counters: the --stats table's counter block: a row per series and key (%r)" % block[:2])
+    mean = crow.get(("app 0 / memory allocated", "mean"))
+    ok(mean and any(l.split()[-4:] == ["mean"] + mean[4:7] for l in block),
+       "counters: the table's mean row is the CSV's")
+    # every back-end draws them
+    rc, svg, _ = run(args + ["--format", "svg", "-o", "-"])
+    tracks = svg_counters(svg.decode())
+    ok(rc == 0 and len(tracks) == 16 and all(x is not None for _, x, _ in tracks),
+       "counters: the SVG draws the 16 tracks (%d)" % len(tracks))
+    rc, tex, _ = run(args + ["--format", "tikz", "-o", "-"])
+    ok(rc == 0 and tex.count(b"\\tracefigcounterscope{") == 16, "counters: TikZ draws the 16 tracks")
+    for fmt, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
+        rc, out, _ = run(args + ["--format", fmt, "-o", "-"])
+        ok(rc == 0 and out.startswith(magic) and len(out) > 5000, "counters: %s" % fmt)
+    for fmt in ("json", "svg", "tikz"):
+        a = run(args + ["--format", fmt, "-o", "-"], env={"TRACEFIG_THREADS": "1"})[1]
+        b = run(args + ["--format", fmt, "-o", "-"], env={"TRACEFIG_THREADS": "2"})[1]
+        ok(a == b and a, "counters: %s the same on 1 and 2 threads" % fmt)
+    # models: read back with their counter tracks and statistics
+    for n in ("a", "b"):
+        rc, _, err = run(["cnt/%s.json" % n, "-o", "cnt/%s.model.json" % n])
+        ok(rc == 0, "counters: %s's model (%s)" % (n, err.strip()))
+    with open(os.path.join(d, "a.model.json"), "rb") as f:
+        orig = f.read()
+    rc, out, err = run(["cnt/a.model.json", "-o", "-"])
+    ok(rc == 0 and out == orig, "counters: a model with counter tracks drawn alone gives the same "
+       "model, byte for byte (%s)" % err.strip())
+    mm = model(["cnt/a.model.json", "cnt/b.model.json", "--height", "900pt"])
+    if ok(mm is not None, "counters: a figure of two models with counter tracks"):
+        ok([(l["label"], l["kind"], l["trace"]) for l in mm["lanes"]] ==
+           [(l["label"], l["kind"], l["trace"]) for l in m["lanes"]],
+           "counters: the models' lanes are the traces' (kinds and traces too)")
+        alone = json.loads(orig, parse_float=decimal.Decimal)
+        ok([l["samples"] for l in mm["lanes"] if l["trace"] == 0 and l["kind"] == "counter"] ==
+           [l["samples"] for l in alone["lanes"] if l["kind"] == "counter"],
+           "counters: a model's tracks keep their samples in a figure of several")
+        ok(mm["stats"][0]["counters"] == [dict(k, lane=k["lane"]) for k in alone["stats"]["counters"]]
+           and all(mm["lanes"][k["lane"]]["trace"] == 1 for k in mm["stats"][1]["counters"]),
+           "counters: the models' counter statistics, lanes the figure's")
+        rc, out, _ = run(["cnt/a.model.json", "cnt/b.model.json", "--stats=csv"])
+        ok(rc == 0 and sum(1 for r in csv.reader(io.StringIO(out.decode())) if r[0] == "counter") == 24,
+           "counters: --stats=csv of the models has the counter rows")
+    rc, _, _ = run(args[:2] + ["-o", "cnt/ab.model.json"])
+    with open(os.path.join(d, "ab.model.json"), "rb") as f:
+        orig = f.read()
+    first = json.loads(orig, parse_float=decimal.Decimal)
+    again = model(["cnt/ab.model.json"])
+    keys = ("label", "kind", "trace", "range", "samples")
+    ok(again and [[l.get(k) for k in keys] for l in again["lanes"]] ==
+       [[l.get(k) for k in keys] for l in first["lanes"]] and
+       [e["counters"] for e in again["stats"]] == [e["counters"] for e in first["stats"]],
+       "counters: a model of two traces read back with their tracks and counter statistics")
+    bad = json.loads(orig)
+    bad["stats"][1]["counters"][0]["lane"] = [i for i, l in enumerate(bad["lanes"])
+                                              if l["trace"] == 1 and l["kind"] == "slices"][0]
+    with open(os.path.join(d, "bad.model.json"), "w") as f:
+        json.dump(bad, f)
+    rc, _, err = run(["cnt/bad.model.json", "-o", "cnt/bad.svg"])
+    ok(rc == 1 and "bad.model.json" in err and "stats.counters[0].lane" in err and
+       not os.path.exists(os.path.join(d, "bad.svg")),
+       "counters: a model whose counter statistics name a slices lane: exit 1, named (%s)" % err.strip())
+    # a trace aligned by its step with less padding: its tracks start right of the other's
+    gen("kineto", "--seed", "5", "--steps", "3", "--layers", "4", "--memory", "current",
+        "--out", "cnt/k4.json")
+    gen("kineto", "--seed", "6", "--steps", "3", "--layers", "8", "--memory", "current",
+        "--out", "cnt/k8.json")
+    ka = ["cnt/k4.json", "cnt/k8.json", "--window-event", "ProfilerStep#4", "--pad", "20",
+          "--height", "600pt"]
+    km = model(ka)
+    rc, svg, _ = run(ka + ["--format", "svg", "-o", "-"])
+    tracks = svg_counters(svg.decode())
+    kc = [l for l in km["lanes"] if l["kind"] == "counter"] if km else []
+    if ok(km and len(tracks) == len(kc) == 8, "counters: two Kineto traces' memory tracks drawn"):
+        tr, u = km["traces"], unit_us(km)
+        span = [D(t["window_us"][1]) - D(t["window_us"][0]) for t in tr]
+        big = 0 if span[0] > span[1] else 1
+        held = [i for i, l in enumerate(kc)
+                if l["samples"] and D(l["samples"][0][0]) == D(tr[l["trace"]]["window_us"][0])]
+        lb = [i for i in held if kc[i]["trace"] == big]
+        ls = [i for i in held if kc[i]["trace"] != big]
+        if ok(lb and ls, "counters: tracks with a value at their window's start"):
+            left, right = tracks[lb[0]][1], tracks[lb[0]][2]
+            t = tr[1 - big]
+            xf = (D(t["window_us"][0]) + D(t["offset_us"]) - D(km["window"]["start_us"])) / u
+            want = left + (right - left) * xf / D(km["axis"]["span"])
+            ok(xf / D(km["axis"]["span"]) > D("0.01") and abs(tracks[ls[0]][1] - want) <= D("0.02"),
+               "counters: the less padded trace's track starts at its window's start on the "
+               "figure's axis (x %s pt, want %s)" % (tracks[ls[0]][1], want))
+    # ranks, each with memory on its own GPU: one CSV row for both
+    gen("ranks", "--out-dir", os.path.join(d, "rk"), "--world-size", "2", "--steps", "3",
+        "--memory", "current")
+    ra = ["cnt/rk/rank0.json", "cnt/rk/rank1.json", "--window-event", "ProfilerStep#4"]
+    rm = model(ra)
+    ok(rm and any(l["label"].endswith("memory CUDA 1 allocated") and l["trace"] == 1
+                  for l in rm["lanes"]), "counters: rank 1's memory is on its GPU 1")
+    rc, out, _ = run(ra + ["--stats=csv"])
+    r = [x for x in csv.reader(io.StringIO(out.decode())) if x[0] == "counter" and x[3] == "max"
+         and "CUDA" in x[1] and x[1].endswith("allocated")]
+    ok(rc == 0 and len(r) == 1 and r[0][1] == "python3 / memory CUDA * allocated" and r[0][4] and r[0][5],
+       "counters: ranks' memory on their own GPUs is one row (%r)" % r)
+
+
 # --- bad input -------------------------------------------------------------------------------
 
 def bad_input():
@@ -426,7 +580,7 @@ def bad_input():
 
 
 for case in (two_ranks, skewed, missing_and_lengths, sixty_four, before_after, base_time,
-             timelines, models, bad_input):
+             timelines, models, counters, bad_input):
     try:
         case()
     except Exception as e:  # a crash is a failure of that case, not of the suite

@@ -12,6 +12,9 @@
 #   xmllint  the SVG is well-formed
 #   model    every bar within [0, axis span] on a lane and row that exists,
 #            every lane labelled
+#   counters every C series with a value in the window has its track (at
+#            most the cap, with a note), [memory] events a memory track per
+#            process, and kineto-resnet50-nw0 its CUDA memory
 #   stable   every output is the same bytes on a second run
 #   window   the default window ends (and starts) where the drawn events do
 #   figure   what a good figure of some of the files shows (issue 18):
@@ -206,7 +209,8 @@ file = sys.argv[3]
 labels = [l["label"] for l in m["lanes"]]
 errs = []
 if file.startswith("kineto-resnet50-nw0"):
-    ids = [(str(l["pid"]), str(l["tid"])) for l in m["lanes"]]
+    # Counter tracks (the memory ones) are lanes of their process, not threads.
+    ids = [(str(l["pid"]), str(l["tid"])) for l in m["lanes"] if l.get("kind") != "counter"]
     if len(set(ids)) != len(ids) or any(re.search(r"/ tid ", l) for l in labels):
         errs.append("not one lane per thread: %r" % labels)
     if "GPU 0 / stream 7" not in labels:
@@ -243,6 +247,75 @@ PY
     lanes=${2:-?}
     nbars=${3:-?}
     ndense=${4:-?}
+
+    # --- counters: every series with a value in the window has its track
+    # (at most the cap, with a note), and Kineto's [memory] events a memory
+    # track per device
+    ctr=$("$py" - "$input" "$d/fig.json" "$file" <<'PY' 2>&1
+import json, re, sys
+from decimal import Decimal
+m = json.load(open(sys.argv[2], encoding="utf-8"), parse_float=Decimal)
+try:
+    trace = json.load(open(sys.argv[1], encoding="utf-8"), parse_float=Decimal)
+    evs = trace["traceEvents"] if isinstance(trace, dict) else trace
+except ValueError:
+    evs = []  # not a JSON trace (an Nsight Systems export): no C events
+w0, w1 = m["window"]["start_us"], m["window"]["end_us"]
+def num(v):
+    if v is None or isinstance(v, bool):
+        return None
+    if isinstance(v, (int, Decimal)):
+        return v
+    if isinstance(v, str) and re.fullmatch(r"[ \t]*\+?-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?[ \t]*", v):
+        return v
+    return None
+held = {}   # (pid, label) -> whether it has a value in the window
+memory = set()
+for e in evs:
+    if not isinstance(e, dict) or "ts" not in e:
+        continue
+    ts = Decimal(str(e["ts"]))
+    if e.get("ph") == "C" and isinstance(e.get("args"), dict):
+        for k, v in e["args"].items():
+            if num(v) is None:
+                continue
+            parts = [p for p in (e.get("name", ""), "id: %s" % e["id"] if "id" in e else "", k) if p]
+            key = (str(e.get("pid")), " ".join(parts))
+            held[key] = held.get(key, False) or ts <= w1
+    elif e.get("name") == "[memory]" and e.get("ph") in ("i", "I") and ts <= w1:
+        memory.add(str(e.get("pid")))
+lanes = [l for l in m["lanes"] if l.get("kind") == "counter"]
+errs = []
+want = sorted(k for k, v in held.items() if v)
+got = {(str(l["pid"]), l["label"]) for l in lanes}
+def drawn(pid, label):
+    return any(p == pid and (g == label or g.endswith(" / " + label)) for p, g in got)
+missing = [k for k in want if not drawn(*k)]
+cap = 8
+if len(want) > cap:
+    if len(lanes) != cap or not any("more counter track" in n for n in m["notes"]):
+        errs.append("%d series with a value in the window, %d tracks, notes %r" % (len(want), len(lanes), m["notes"]))
+elif missing:
+    errs.append("no track for %r" % missing[:5])
+for pid in sorted(memory):
+    if not any(str(l["pid"]) == pid and " / memory " in l["label"] and l["unit"] == "B" for l in lanes):
+        errs.append("[memory] events of pid %s, but no memory track" % pid)
+if sys.argv[3].startswith("kineto-resnet50-nw0") and not any(
+        l["label"].endswith("memory CUDA 0 allocated") for l in lanes):
+    errs.append("kineto-resnet50-nw0: no CUDA 0 memory track: %r" % [l["label"] for l in lanes])
+print("%d %d %d" % (len(errs), len(want), len(lanes)))
+for e in errs[:5]:
+    print(e)
+PY
+)
+    set -- $ctr
+    if [ "${1:-x}" = 0 ]; then
+        result "$file/counters" 0 ""
+    else
+        result "$file/counters" 1 "$(printf '%s' "$ctr" | sed -n '2,6p' | tr '\n' ' ')"
+    fi
+    nseries=${2:-?}
+    ntracks=${3:-?}
     span=$("$py" -c 'import json,sys; m=json.load(open(sys.argv[1])); print("%s %s" % (m["axis"]["span"], m["axis"]["unit"]))' "$d/fig.json" 2>/dev/null)
 
     # --- exports: named lanes, and a window by the longest NVTX range
@@ -323,7 +396,7 @@ PY
         done
     fi
     summary="$summary
-$file: $lanes lanes, $nbars bars ($ndense dense), span $span, SVG $bytes bytes, pdflatex $tex_time$extra"
+$file: $lanes lanes, $nbars bars ($ndense dense), $ntracks counter tracks ($nseries C series), span $span, SVG $bytes bytes, pdflatex $tex_time$extra"
 done
 
 # --- several traces in one figure (tests/real/multi.py)

@@ -48,6 +48,8 @@ def expected_rows(model):
     s = model["stats"]
     rows = [["window", "", "", "window_ms", s["window_ms"]]]
     for lane, st in zip(model["lanes"], s["lanes"]):
+        if lane.get("kind") == "counter":
+            continue  # in the counter rows
         rows.append(["lane", lane["label"], "", "busy_ms", st["busy_ms"]])
         rows.append(["lane", lane["label"], "", "busy_pct", st["busy_pct"]])
     for g in s["groups"]:
@@ -57,6 +59,10 @@ def expected_rows(model):
     for a, row in zip(s["groups"], s["overlap_ms"]):
         for b, v in zip(s["groups"], row):
             rows.append(["overlap", a["label"], b["label"], "overlap_ms", v])
+    for k in s.get("counters", []):
+        label = model["lanes"][int(k["lane"])]["label"]
+        for key in ("min", "max", "mean"):
+            rows.append(["counter", label, "", key, k[key]])
     if "io_hidden_pct" in s:
         rows.append(["pipelined", "", "", "io_hidden_pct", s["io_hidden_pct"]])
         rows.append(["pipelined", "", "", "gpu_idle_ms", s["gpu_idle_ms"]])
@@ -159,8 +165,14 @@ def check_table(model, path):
     b = t.next() or []
     check(b[:1] and b[0].split() == ["lane", "#", "busy", "ms", "busy", "%"],
           "table: lane header %r" % b[:1])
-    check(len(b) == 1 + len(model["lanes"]), "table: one row per lane")
-    for i, (line, lane, st) in enumerate(zip(b[1:], model["lanes"], s["lanes"])):
+    lanes = [(i, lane, st) for i, (lane, st) in enumerate(zip(model["lanes"], s["lanes"]))
+             if lane.get("kind") != "counter"]
+    for lane, st in zip(model["lanes"], s["lanes"]):
+        if lane.get("kind") == "counter":
+            check(st["busy_ms"] is None and st["busy_pct"] is None,
+                  "json: a counter lane's busy time is null")
+    check(len(b) == 1 + len(lanes), "table: one row per lane of slices")
+    for line, (i, lane, st) in zip(b[1:], lanes):
         parts = line.rsplit(None, 3)
         check(len(parts) == 4 and parts[0].strip() == clean(lane["label"]).strip() and
               parts[1] == str(i), "table: lane row %r" % line)
@@ -187,6 +199,22 @@ def check_table(model, path):
             check(line.startswith(clean(g["label"])), "table: overlap row %r" % line)
             numbers_are(line, n, list(row), "table: overlap row %s" % g["label"])
         aligned(b, n, "table: overlap")
+
+    ctrs = s.get("counters", [])
+    if ctrs:
+        b = t.next() or []
+        check(b[:1] and b[0].split() == ["counter", "#", "min", "max", "mean"],
+              "table: counter header %r" % b[:1])
+        check(len(b) == 1 + len(ctrs), "table: one row per counter")
+        for line, k in zip(b[1:], ctrs):
+            lane = model["lanes"][int(k["lane"])]
+            parts = line.rsplit(None, 4)
+            check(len(parts) == 5 and parts[0].strip() == clean(lane["label"]).strip() and
+                  parts[1] == k["lane"], "table: counter row %r" % line)
+            want = [k[x] if k[x] is not None else "-" for x in ("min", "max", "mean")]
+            check(parts[2:] == want, "table: counter %s: %r, the JSON says %r"
+                  % (k["lane"], parts[2:], want))
+        aligned(b, 3, "table: counters")
 
     if "io_hidden_pct" in s:
         b = t.next() or []

@@ -22,7 +22,13 @@ Sub-commands (each takes --seed N and --out FILE, '-' or nothing for stdout):
              events on a main and an autograd thread, CUDA runtime calls, GPU
              kernels with long C++ template names, memcpy/memset, NCCL kernels
              on their own stream, ac2g and fwdbwd flows, Kineto's metadata
-             records.  --size BYTES (e.g. 1e9) or --steps N; --gzip.
+             records.  --size BYTES (e.g. 1e9) or --steps N; --gzip;
+             --memory current|2021: also [memory] instants, with Kineto's
+             totals or (2021) only the bytes of each allocation and free.
+  counters   counter (C) events of several series beside slices, in the
+             forms writers use: series left out of events (they hold), ids,
+             numbers as strings, null stopping a series that restarts later;
+             --bad-values, --shuffle (a trace out of time order).
 
   hta        small Kineto-style traces for the HTA comparison (tests/hta):
              --case kineto-frac (fractional ns timestamps, several
@@ -855,9 +861,19 @@ MEM_2021 = ('  {\n    "ph": "i", "s": "t", "name": "[memory]", "pid": %d, "tid":
             '    "args": {\n      "Device Type": 1, "Device Id": 0, "Bytes": %d%s\n    }\n  }')
 
 
+MEM_FMT = ('  {\n    "ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",\n'
+           '    "pid": %d, "tid": %d, "ts": %s,\n    "args": {\n      %s\n    }\n  }')
+MEM_FMT_2021 = ('  {\n    "ph": "i", "s": "t", "name": "[memory]", "pid": %d, "tid": %d, "ts": %s,\n'
+                '    "args": {\n      %s\n    }\n  }')
+
+
 class Kineto:
     def __init__(self, a, rng, out):
         self.a = a
+        # --memory: allocated and reserved bytes per device (0 CPU, 1 CUDA)
+        self.alloc = {0: 0, 1: 0}
+        self.reserved = {0: 0, 1: 0}
+        self.addr = 0x7f3a00000000
         self.rng = rng
         self.r = rng.r
         self.out = out
@@ -879,7 +895,7 @@ class Kineto:
         self.t = 0
         self.gpu_first = None
         self.old = getattr(a, "format", "2023") == "2021"  # (ranks has no --format)
-        self.allocated = self.reserved = 0
+        self.old_alloc = self.old_reserved = 0  # the 2021 format's [memory] totals
         h = a.hidden
         batch = a.batch
         k = {}
@@ -908,6 +924,28 @@ class Kineto:
         self.dims_act = "[[%d, %d], [%d, %d], [%d]]" % (batch, h, h, h, h)
 
     # -- event text -----------------------------------------------------------
+
+    def mem(self, buf, tid, t, dev, nbytes):
+        """With --memory: a [memory] instant of an allocation (nbytes > 0)
+        or a free on device dev (0 CPU, 1 CUDA 0), in Kineto's current form
+        (totals, address) or its 2021 one (only the bytes)."""
+        form = getattr(self.a, "memory", None)
+        if not form or self.old:
+            return  # (the 2021 format writes its own: memory())
+        self.alloc[dev] += nbytes
+        if self.alloc[dev] > self.reserved[dev]:
+            blk = (2 << 20) if dev == 0 else (20 << 20)
+            self.reserved[dev] = -(-self.alloc[dev] // blk) * blk
+        self.addr += 0x200 * (1 + (abs(nbytes) >> 12))
+        dev_id = -1 if dev == 0 else self.dev
+        if form == "2021":
+            args = '"Device Type": %d, "Device Id": %d, "Bytes": %d' % (dev, dev_id, nbytes)
+            buf.append(MEM_FMT_2021 % (self.pid, tid, self.ts(t), args))
+        else:
+            args = ('"Total Reserved": %d, "Total Allocated": %d, "Bytes": %d, "Addr": %d, '
+                    '"Device Id": %d, "Device Type": %d' % (self.reserved[dev], self.alloc[dev],
+                                                            nbytes, self.addr, dev_id, dev))
+            buf.append(MEM_FMT % (self.pid, tid, self.ts(t), args))
 
     def us(self, lo, hi):
         return int((lo + (hi - lo) * self.r()) * 1000)
@@ -944,9 +982,10 @@ class Kineto:
         1.10's totals); nothing in today's."""
         if not self.old:
             return
-        self.allocated += nbytes
-        self.reserved = max(self.reserved, (self.allocated + (2 << 20) - 1) // (2 << 20) * (2 << 20))
-        totals = (', "Total Allocated": %d, "Total Reserved": %d' % (self.allocated, self.reserved)
+        self.old_alloc += nbytes
+        self.old_reserved = max(self.old_reserved,
+                                (self.old_alloc + (2 << 20) - 1) // (2 << 20) * (2 << 20))
+        totals = (', "Total Allocated": %d, "Total Reserved": %d' % (self.old_alloc, self.old_reserved)
                   if self.a.memory_totals else "")
         buf.append(MEM_2021 % (self.pid, tid, (self.base + t) // 1000, nbytes, totals))
 
@@ -1052,7 +1091,11 @@ class Kineto:
                         "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", main, t,
                         self.op_args())
         t += self.us(20.0, 60.0)
+        host_bytes = 0
         for _ in range(2):
+            nb = a.batch * 64 * 4
+            self.mem(M, main, t + 500, 0, nb)
+            host_bytes += nb
             i = self.op(M, "aten::stack", main, t)
             t = self.leaf(M, "aten::cat", main, t + self.us(1.0, 3.0), 8.0, 30.0)
             t += self.us(1.0, 3.0)
@@ -1101,6 +1144,7 @@ class Kineto:
             self.flow += 1
             seqs.append((self.seqnr, self.flow))
             mm = self.op(M, "aten::addmm", main, t, self.dims_act, seq=self.seqnr)
+            self.mem(M, main, t + 700, 1, a.batch * a.hidden * 4)
             M.append(self.fs(self.flow, self.pid, main, t, "fwdbwd"))
             c1 = self.launch(M, G, main, t + self.us(4.0, 9.0), "gemm_fwd")
             t = c1 + self.us(2.0, 5.0)
@@ -1173,6 +1217,7 @@ class Kineto:
             self.end(B, ev, tb)
             tb += self.us(3.0, 8.0)
             ev = self.op(B, "autograd::engine::evaluate_function: AddmmBackward0", bwd, tb)
+            self.mem(B, bwd, tb + 600, 1, -(a.batch * a.hidden * 4))
             B.append(self.ff(flow, self.pid, bwd, tb, "fwdbwd"))
             nd = self.op(B, "AddmmBackward0", bwd, tb + self.us(1.0, 3.0), seq=seq)
             tb += self.us(4.0, 8.0)
@@ -1251,6 +1296,7 @@ class Kineto:
         t += self.us(10.0, 30.0)
         for tid, nbytes in self.step_allocs:
             self.memory(M if tid == main else B, tid, t - 2000, -nbytes)
+        self.mem(M, main, t - 800, 0, -host_bytes)
         self.end(M, st, t)
         gend = max(self.free.values())
         G.append(self.xe("gpu_user_annotation", '"ProfilerStep#%d"' % n, self.dev, self.cs,
@@ -1330,6 +1376,10 @@ class Kineto:
 
 
 def cmd_kineto(a):
+    if a.format == "2021" and a.memory:
+        sys.stderr.write("gentrace.py kineto: --format 2021 writes its own [memory] instants "
+                         "(--memory-totals adds the totals); --memory is for today's format\n")
+        return 2
     rng = Rand(a.seed)
     out = Out(a.out, gz=a.gzip)
     k = Kineto(a, rng, out)
@@ -1460,6 +1510,91 @@ def cmd_ranks(a):
 LONG_PROC = "pyper:trainer:%d:0/worker-main-process-with-a-very-long-name"
 THREAD_NAMES = ("ThreadPoolForegroundWorker", "python3.8", "CrRendererMain", "DataLoader",
                 "Compositor", "pt_autograd_%d")
+
+
+def cmd_counters(a):
+    """Counter (C) events of several series, beside slices, in the forms
+    writers use: per process a main thread of X slices and the counters
+    "memory" (series "allocated", a random walk, and "reserved", written only
+    when it grows, so that events leave it out and it holds), "queue" with
+    ids 0 and 1 (series "depth"; id 1 stops, with null, for the middle third
+    of the trace and restarts), and "fps" (its "value" as a string of a
+    number); and a process "sampler" with counters only ("cpu": "user" and
+    "system" shares, and "temperature", which stops for good half-way).
+    Samples every --period-us (with jitter), --samples per counter.
+    --bad-values: some values are neither numbers nor null.  --shuffle:
+    the events come in blocks of 700 in reverse order (a trace not in time
+    order, whose blocks hold times on both sides of any window's start)."""
+    rng = Rand(a.seed)
+    out = Out(a.out)
+    ev = []
+    meta = []
+    n = a.samples
+    span = n * a.period_us
+
+    def t_at(i):
+        return i * a.period_us + a.period_us * rng.uniform(0.0, 0.4)
+
+    def c(pid, name, ts, args, cid=None):
+        body = ", ".join("%s: %s" % (jstr(k), v) for k, v in args)
+        ident = "" if cid is None else ', "id": %d' % cid
+        ev.append((ts, '{"ph": "C", "name": %s%s, "pid": %d, "ts": %.3f, "args": {%s}}'
+                   % (jstr(name), ident, pid, ts, body)))
+
+    for p in range(a.processes):
+        pid = 10 + p
+        meta.append('{"ph": "M", "name": "process_name", "pid": %d, "tid": 0, '
+                    '"args": {"name": "app %d"}}' % (pid, p))
+        meta.append('{"ph": "M", "name": "thread_name", "pid": %d, "tid": %d, '
+                    '"args": {"name": "main"}}' % (pid, pid))
+        t = 0.0
+        while t < span:
+            d = span / 40 * rng.uniform(0.3, 1.0)
+            ev.append((t, '{"ph": "X", "cat": "work", "name": "step", "pid": %d, "tid": %d, '
+                          '"ts": %.3f, "dur": %.3f}' % (pid, pid, t, d)))
+            t += d + span / 80 * rng.uniform(0.2, 1.0)
+        alloc, reserved = 64 << 20, 80 << 20
+        for i in range(n):
+            ts = t_at(i)
+            alloc = max(0, alloc + int((rng.uniform(-1.0, 1.0)) * (4 << 20)))
+            args = [("allocated", "%d" % alloc)]
+            if alloc > reserved:
+                reserved = (alloc // (16 << 20) + 1) * (16 << 20)
+                args.append(("reserved", "%d" % reserved))
+            if i == 0:
+                args.append(("reserved", "%d" % reserved))
+            if a.bad_values and i % 97 == 13:
+                args.append(("swap", '"lots"'))
+            c(pid, "memory", ts, args)
+            for q in (0, 1):
+                stopped = q == 1 and n // 3 <= i < 2 * n // 3
+                v = "null" if stopped else "%d" % rng.below(20 + 10 * q)
+                if stopped and i != n // 3:
+                    continue  # a null stops it once; nothing until it restarts
+                c(pid, "queue", ts + 1.5, [("depth", v)], cid=q)
+            c(pid, "fps", ts + 2.5, [("value", '"%.1f"' % (55.0 + rng.uniform(0.0, 5.0)))])
+    pid = 99
+    meta.append('{"ph": "M", "name": "process_name", "pid": %d, "tid": 0, '
+                '"args": {"name": "sampler"}}' % pid)
+    for i in range(n):
+        ts = t_at(i)
+        u = rng.uniform(0.0, 0.7)
+        c(pid, "cpu", ts, [("user", "%.4f" % u), ("system", "%.4f" % (u * 0.3))])
+        if i <= n // 2:
+            c(pid, "temperature", ts + 0.5,
+              [("celsius", "null" if i == n // 2 else "%.1f" % (40 + 20 * u))])
+        if a.bad_values and i % 89 == 5:
+            c(pid, "cpu", ts + 0.7, [("user", "true"), ("system", "[1]")])
+    ev.sort(key=lambda e: e[0])
+    lines = [e[1] for e in ev]
+    if a.shuffle:
+        blocks = [lines[i:i + 700] for i in range(0, len(lines), 700)]
+        lines = [l for b in reversed(blocks) for l in b]
+    out.write('{"traceEvents": [\n')
+    out.write(",\n".join(meta + lines))
+    out.write('\n], "displayTimeUnit": "ms"}\n')
+    out.close()
+    return 0
 
 
 def cmd_chrome(a):
@@ -1842,7 +1977,25 @@ def main(argv=None):
                    help="--format 2021: [memory] instants with Total Allocated and Total "
                         "Reserved (PyTorch 1.10)")
     p.add_argument("--gzip", action="store_true", help="gzip the output (level 6, no name or time)")
+    p.add_argument("--memory", choices=("current", "2021"), default=None,
+                   help="also [memory] instants: host buffers and one CUDA activation per layer, "
+                        "with Kineto's totals (current) or only their bytes (2021); today's "
+                        "format only (--format 2021 writes its own)")
     p.set_defaults(func=cmd_kineto)
+
+    p = sub.add_parser("counters", help="counter (C) events of several series with gaps, "
+                                        "beside slices")
+    common(p)
+    p.add_argument("--processes", type=positive, default=2, help="default 2")
+    p.add_argument("--samples", type=positive, default=200,
+                   help="samples per counter (default 200)")
+    p.add_argument("--period-us", type=positive_float, default=100.0,
+                   help="time between samples in us (default 100)")
+    p.add_argument("--bad-values", action="store_true",
+                   help="some values neither numbers nor null")
+    p.add_argument("--shuffle", action="store_true",
+                   help="events in blocks of 700, in reverse order")
+    p.set_defaults(func=cmd_counters)
 
     p = sub.add_parser("ranks", help="the Kineto traces of the ranks of one job (DIR/rankN.json)")
     p.add_argument("--seed", type=int, default=1, help="the random seed (default 1)")
@@ -1870,6 +2023,8 @@ def main(argv=None):
     p.add_argument("--bucket", type=positive, default=2)
     p.add_argument("--devices", type=positive, default=8, help="GPUs per host (default 8)")
     p.add_argument("--gzip", action="store_true", help="gzip each file")
+    p.add_argument("--memory", choices=("current", "2021"), default=None,
+                   help="also [memory] instants, as kineto --memory (on the rank's own GPU)")
     p.set_defaults(func=cmd_ranks, out="-")
 
     p = sub.add_parser("chrome", help="a generic Chrome trace: processes, threads, nesting, "

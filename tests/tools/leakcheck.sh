@@ -127,14 +127,19 @@ if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
 else
     echo "leakcheck: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
 fi
-# Several traces: ranks from gentrace.py (on two threads), their models, a
-# model of several, timelines, and the bad inputs of several traces.
+# Several traces: ranks from gentrace.py with memory tracks (on two
+# threads), their models, a model of several, two traces of counters and
+# their models, timelines, and the bad inputs of several traces.
 py=/usr/bin/python3
 if [ -x "$py" ]; then
     m="$tmp/multi"
     mkdir -p "$m"
     "$py" "$root/tests/tools/gentrace.py" ranks --out-dir "$m" --world-size 3 --steps 2 --layers 2 \
-        --missing 1 --skew-us 50 >/dev/null
+        --missing 1 --skew-us 50 --memory current >/dev/null
+    "$py" "$root/tests/tools/gentrace.py" counters --seed 3 --processes 1 --samples 60 \
+        --out "$m/ca.json" >/dev/null
+    "$py" "$root/tests/tools/gentrace.py" counters --seed 4 --processes 1 --samples 90 \
+        --out "$m/cb.json" >/dev/null
     printf '{"schema": "tracefig-figure-9", "mode": "chrome"}\n' >"$m/future.json"
     outs=""
     for e in $exts; do outs="$outs -o $tmp/out.$e"; done
@@ -162,6 +167,10 @@ model2|rank2.json --window-event ProfilerStep#4 -o r2.model.json
 models|r0.model.json r2.model.json $outs
 several|r0.model.json r2.model.json --titles a,b -o all.model.json
 again|all.model.json $outs
+counters|ca.json cb.json --stats $outs
+ccsv|ca.json cb.json --stats=csv
+cmodel|ca.json -o ca.model.json
+cmodels|ca.model.json cb.json $outs
 timelines|$v1 $v2 $outs
 missing|rank0.json nope.json -o $tmp/x.svg
 noevent|rank0.json rank2.json --window-event NoSuchStep -o $tmp/x.svg

@@ -17,6 +17,9 @@
  *              detail (thin slices merged into dense spans)
  *   colors.c   the colour of each bar and category
  *   names.c    the texts: short names in bars, device paths, tooltips
+ *   counters.c counter tracks: the series of C events and [memory]
+ *              instants, their value at the window's start, thinned
+ *              samples, min, max and mean
  *   stats.c    the overlap statistics and the GPU breakdown
  *   mode.c     the state's life, the table entry and build()
  *
@@ -104,6 +107,7 @@ struct thr {
     bool has_sort;
     long long sort;
     struct extent ext;
+    bool counter; /* not a thread: a counter series of the process, named `name` */
 };
 
 /* A lane's label, told apart from the others drawn with it (lanes.c): the
@@ -174,6 +178,7 @@ struct lane {
     /* its label (set by tf_chrome_pick_lanes; label is lbl.label) */
     struct chrome_label lbl;
     const char *label;
+    size_t counter;   /* a counter lane: its series + 1 (counters.c), else 0 */
 };
 
 /* One end of a flow arrow (events.c): an s, t or f event at ts, or (v2)
@@ -271,6 +276,17 @@ struct chrome {
     size_t gpu_added; /* intervals added since the last normalize */
     struct tf_chrome_class_cache gpu_classes; /* the kernel class by name (stats.c) */
     struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
+    /* counters (counters.c) */
+    struct series *series;
+    size_t n_series, cap_series;
+    struct tf_strtab series_keys;
+    struct tf_buf ctr_key; /* scratch: an args member's key */
+    size_t *ctr_straddle;  /* blocks any series holds on both sides of the start */
+    size_t n_ctr_straddle;
+    bool pass2;         /* the window is known */
+    size_t n_series_cut; /* samples of series past TF_CHROME_MAX_SERIES */
+    size_t n_ctr_late;   /* samples that came long after their time */
+    size_t n_ctr_bad;    /* values that are no number (in the window) */
     struct tf_buf tmp; /* scratch for any one call */
     bool oom;
 };
@@ -292,10 +308,14 @@ bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *f
 
 /* --- lanes.c ---------------------------------------------------------------------- */
 
-/* The thread (pid, tid), created when new; SIZE_MAX when out of memory. */
-size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid);
 /* The process of pid, created when new; SIZE_MAX when out of memory. */
 size_t tf_chrome_process(struct chrome *c, const struct tf_id *pid);
+/* The thread (pid, tid), created when new; SIZE_MAX when out of memory. */
+size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid);
+/* The pseudo-thread of counter series `series` of process p, named
+ * `label` (its lane is a counter lane), created when new; SIZE_MAX when
+ * out of memory. */
+size_t tf_chrome_counter_thread(struct chrome *c, size_t p, size_t series, const char *label);
 /* An M record: process and thread names, labels and sort indices. */
 void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r);
 /* The lane of thread t, created when new; NULL when out of memory. */
@@ -332,6 +352,9 @@ struct chrome_pick {
     size_t n;
     size_t cap;          /* --max-lanes, or the default */
     size_t n_cut;        /* lanes left out by the cap */
+    size_t ccap;         /* --max-counters, or the default */
+    size_t n_ccut;       /* counter lanes left out by it */
+    size_t n_counters;   /* counter lanes picked */
     size_t n_by_default; /* lanes hidden by the default rules */
 };
 /* Orders the lanes with something drawn, applies --hide, the default
@@ -383,8 +406,9 @@ int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next);
 int tf_chrome_row_of(const struct chrome *c, const struct lane *ln, int64_t t0, int64_t t1);
 /* ln's bars in row order, then by start. */
 void tf_chrome_sort_bars(struct lane *ln);
-/* Merges the picked lanes' bars coarser until the SVG would fit. */
-void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick);
+/* Merges the picked lanes' bars coarser until the SVG would fit, less the
+ * bytes `reserved` for counter tracks. */
+void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick, size_t reserved);
 /* Sorts the marks and merges those closer than the merging threshold
  * until at most `max_bars` bars would draw them, `rows` bars a global
  * mark and proc_rows[p] a mark of process p. */
@@ -460,6 +484,41 @@ uint32_t tf_chrome_args_text(struct chrome *c, const struct tf_tef_rec *r);
 bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_bar *b,
                         const struct obar *ob, const char *cat_label, double per,
                         const char *unit);
+
+/* --- counters.c ------------------------------------------------------------------ */
+
+/* Whether counter tracks are drawn (not --no-counters). */
+bool tf_chrome_counters_on(const struct chrome *c);
+/* Whether r is one of Kineto's [memory] instants (a memory sample). */
+bool tf_chrome_is_memory(const struct tf_tef_rec *r);
+/* A C record or a [memory] instant, in either pass; false when out of
+ * memory. */
+bool tf_chrome_counter_record(struct chrome *c, const struct tf_tef_rec *r);
+/* Once the window is known: each series' value at its start, as far as
+ * pass 1 knows it. */
+void tf_chrome_counters_window(struct chrome *c);
+/* After pass 2: the series folded, a counter lane for each that holds a
+ * value in the window; false when out of memory. */
+bool tf_chrome_counters_finish(struct chrome *c);
+/* Bytes of SVG a thinned counter sample costs (its line and area), and
+ * what the counter tracks of one figure may take of its budget (a trace
+ * of a figure of several: its budget_share of it). */
+#define TF_CHROME_SAMPLE_BYTES 32
+#define TF_CHROME_COUNTER_BUDGET 100000
+/* Thins the picked counter lanes coarser until they fit their budget;
+ * the bytes of SVG they then take (estimated). */
+size_t tf_chrome_counters_fit(struct chrome *c, const size_t *pick, size_t n_pick);
+/* The figure's lane of counter lane ln, labelled `label` (`per`: ns per
+ * axis unit); false when out of memory. */
+bool tf_chrome_add_counter_lane(struct chrome *c, struct tf_figure *f, const struct lane *ln,
+                                const char *label, double per);
+/* f->stats.counters for the drawn counter lanes (fig_lane: lane index ->
+ * figure lane or SIZE_MAX); false when out of memory. */
+bool tf_chrome_counter_stats(struct chrome *c, struct tf_figure *f, const size_t *fig_lane);
+/* Whether a drawn memory track counts from the trace's start (its trace
+ * gives steps, not totals). */
+bool tf_chrome_counters_relative(const struct chrome *c, const size_t *fig_lane);
+void tf_chrome_counters_free(struct chrome *c);
 
 /* --- stats.c --------------------------------------------------------------------- */
 

@@ -10,9 +10,10 @@
  * lanes once build() knows them (v2 flows by id, as Perfetto links them).
  * The profiler's own records (Kineto's span and bookkeeping instants) set
  * no window and the instants are never drawn.  Both passes give GPU work
- * to stats.c.  It does not pair B with E (the loader does), place slices
- * in rows or choose the window.  Counters (C) and the other phases never
- * reach it: the loader passes them over.
+ * to stats.c, and counter records (C) and Kineto's [memory] instants to
+ * counters.c (never drawn as ticks).  It does not pair B with E (the
+ * loader does), place slices in rows or choose the window.  The other
+ * phases never reach it: the loader passes them over.
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -60,6 +61,8 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     (void)d;
     if (c->hta && !tf_hta_rec(c->hta, r))
         return c->oom = true, false;
+    if (r->kind == TF_TEF_COUNTER || tf_chrome_is_memory(r))
+        return tf_chrome_counter_record(c, r);
     switch (r->kind) {
     case TF_TEF_META:
         tf_chrome_meta(c, r);
@@ -140,6 +143,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         tf_chrome_meta(c, r);
         return !c->oom;
     }
+    if (r->kind == TF_TEF_COUNTER || tf_chrome_is_memory(r))
+        return tf_chrome_counter_record(c, r);
     if (c->o->flows && (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id))) {
         if (!flow_ends(c, r))
             return false;
@@ -214,6 +219,7 @@ bool tf_chrome_finish(void *ctx, struct tf_diag *d)
     struct chrome *c = ctx;
     for (size_t i = 0; i < c->n_lanes; i++)
         tf_chrome_rows_finish(c, &c->lanes[i]);
+    tf_chrome_counters_finish(c);
     if (c->oom)
         return tf_diag_oom(d, NULL);
     return true;

@@ -82,7 +82,7 @@ size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct 
     /* Pass 1 asks for every event's thread: the last few found first. */
     for (size_t i = 0; i < TF_CHROME_THREAD_CACHE; i++) {
         size_t t = c->thr_cache[i];
-        if (t && same_id(&c->thrs[t - 1].tid, tid) &&
+        if (t && !c->thrs[t - 1].counter && same_id(&c->thrs[t - 1].tid, tid) &&
             same_id(&c->procs[c->thrs[t - 1].proc].pid, pid))
             return t - 1;
     }
@@ -115,6 +115,28 @@ static size_t thread_of(struct chrome *c, const struct tf_id *pid, const struct 
     t->proc = p;
     own_id(c, &t->tid, &t->tid_str, tid);
     return id;
+}
+
+size_t tf_chrome_counter_thread(struct chrome *c, size_t p, size_t series, const char *label)
+{
+    /* Keyed by the series (two may share a label), apart from every
+     * thread: tf_id_key never starts with 'c'. */
+    tf_buf_clear(&c->tmp);
+    tf_id_key(&c->tmp, &c->procs[p].pid);
+    tf_buf_printf(&c->tmp, "|c%zu", series);
+    uint32_t id;
+    if (!key_id(c, &c->thr_keys, &id))
+        return SIZE_MAX;
+    if (id < c->n_thrs)
+        return id;
+    if (!TF_GROW(c->thrs, c->n_thrs, c->cap_thrs))
+        return c->oom = true, SIZE_MAX;
+    struct thr *t = &c->thrs[c->n_thrs++];
+    memset(t, 0, sizeof *t);
+    t->proc = p;
+    t->counter = true;
+    t->name = tf_chrome_strdup(c, label);
+    return t->name ? id : SIZE_MAX;
 }
 
 /* A string member of args, decoded; NULL when absent or not a string. */
@@ -157,15 +179,15 @@ static void set_str(char **slot, char *s)
 void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r)
 {
     if (strcmp(r->name, "process_name") == 0) {
-        size_t p = proc_of(c, &r->pid);
+        size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
             set_str(&c->procs[p].name, arg_str(c, r, "name"));
     } else if (strcmp(r->name, "process_labels") == 0) {
-        size_t p = proc_of(c, &r->pid);
+        size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
             set_str(&c->procs[p].labels, arg_str(c, r, "labels"));
     } else if (strcmp(r->name, "process_sort_index") == 0) {
-        size_t p = proc_of(c, &r->pid);
+        size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
             c->procs[p].has_sort = arg_int(r, "sort_index", &c->procs[p].sort);
     } else if (strcmp(r->name, "thread_name") == 0) {
@@ -400,8 +422,8 @@ bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
     struct label_work **v = calloc(n ? n : 1, sizeof *v);
     size_t *in_proc = calloc(c->n_procs ? c->n_procs : 1, sizeof *in_proc);
     bool ok = w && v && in_proc;
-    for (size_t i = 0; ok && i < n; i++)
-        in_proc[c->thrs[ts[i]].proc]++;
+    for (size_t i = 0; ok && i < n; i++) /* a process's counters do not count */
+        in_proc[c->thrs[ts[i]].proc] += !c->thrs[ts[i]].counter;
     for (size_t i = 0; ok && i < n; i++) {
         const struct thr *th = &c->thrs[ts[i]];
         w[i].thread = ts[i];
@@ -626,6 +648,11 @@ static int lane_order(const void *x, const void *y)
         if (k)
             return k;
     }
+    /* A process's counters come first, as in Perfetto and chrome://tracing. */
+    if (a->counter != b->counter)
+        return a->counter ? -1 : 1;
+    if (a->counter)
+        return tf_chrome_natural_cmp(a->name, b->name);
     if (a->has_sort != b->has_sort || (a->has_sort && a->sort != b->sort)) {
         long long sa = a->has_sort ? a->sort : 0, sb = b->has_sort ? b->sort : 0;
         if (sa != sb)
@@ -784,13 +811,15 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
     const char *fail = NULL;
     enum tf_exit fail_code = TF_EBADINPUT;
 
-    /* Lanes with something drawn, labelled together (alike labels told
-     * apart), in the author's order. */
-    size_t n_order = 0;
+    /* Lanes with something drawn (counter lanes hold a value in the
+     * window), labelled together (alike labels told apart), in the
+     * author's order. */
+    size_t n_order = 0, n_bar_lanes = 0;
     for (size_t i = 0; ok && i < c->n_lanes; i++)
-        if (c->lanes[i].n_bars > 0) {
+        if (c->lanes[i].counter || c->lanes[i].n_bars > 0) {
             ts[n_order] = c->lanes[i].thread;
             order[n_order++] = i;
+            n_bar_lanes += !c->lanes[i].counter;
         }
     ok = ok && tf_chrome_labels(c, ts, n_order, lb);
     for (size_t i = 0; ok && i < n_order; i++) {
@@ -812,7 +841,7 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
             continue;
         if (!o->all_lanes &&
             (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label) ||
-             ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_order > 1))) {
+             ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_bar_lanes > 1))) {
             hidden[n_hidden++] = order[i];
             continue;
         }
@@ -877,12 +906,22 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
         memcpy(pick, order, n_keep * sizeof *pick);
         n_pick = n_keep;
     }
+    /* The caps: one on lanes of slices, one on counter lanes. */
     p->cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
-    if (ok && !fail && n_pick > p->cap) {
-        p->n_cut = n_pick - p->cap;
-        n_pick = p->cap;
+    p->ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
+    size_t n_kept = 0, n_slices = 0;
+    for (size_t i = 0; ok && !fail && i < n_pick; i++) {
+        bool counter = c->lanes[pick[i]].counter != 0;
+        size_t *n = counter ? &p->n_counters : &n_slices;
+        if (*n >= (counter ? p->ccap : p->cap)) {
+            ++*(counter ? &p->n_ccut : &p->n_cut);
+            continue;
+        }
+        (*n)++;
+        rename[n_kept] = rename[i];
+        pick[n_kept++] = pick[i];
     }
-    p->n = n_pick;
+    p->n = n_kept;
     if (fail)
         tf_diag_error(d, fail_code, "%s", fail);
     if (lb)
@@ -919,12 +958,14 @@ bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t 
     for (size_t i = 0; ok && i < n; i++)
         label[v[i]] = lb[i].label;
     ok = ok && sort_author(c, v, n, true);
-    size_t k = 0;
+    size_t k = 0, n_bar = 0;
+    for (size_t i = 0; ok && i < n; i++)
+        n_bar += !c->thrs[v[i]].counter;
     for (size_t i = 0; ok && i < n; i++) {
         const char *l = label[v[i]];
         if (!o->all_lanes &&
             (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], l) ||
-             (c->thrs[v[i]].ext.all_total && n > 1)))
+             (c->thrs[v[i]].ext.all_total && n_bar > 1)))
             continue;
         v[k++] = v[i];
     }
@@ -958,9 +999,21 @@ bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t 
         free(pick);
         tf_buf_fini(&pat);
     }
+    /* The caps, as pick_lanes applies them: lanes of slices, counters. */
     size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
-    if (m > cap)
-        m = cap;
+    size_t ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
+    size_t n_slices = 0, n_counters = 0;
+    k = 0;
+    for (size_t i = 0; ok && i < m; i++) {
+        bool counter = c->thrs[w[i]].counter;
+        size_t *cnt = counter ? &n_counters : &n_slices;
+        if (*cnt >= (counter ? ccap : cap))
+            continue;
+        (*cnt)++;
+        w[k++] = w[i];
+    }
+    if (ok)
+        m = k;
     if (lb)
         tf_chrome_labels_fini(lb, nt);
     free(lb);

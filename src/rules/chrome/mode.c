@@ -36,12 +36,15 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
     tf_strtab_init(&c->wnames);
+    tf_strtab_init(&c->series_keys);
+    tf_buf_init(&c->ctr_key);
     tf_strtab_init(&c->we_names);
     tf_arena_init(&c->gpu_classes.arena);
     tf_buf_init(&c->tmp);
     tf_chrome_window_event_init(c);
     if (!tf_strtab_id(&c->strs, "", &c->empty)) {
         tf_strtab_fini(&c->strs);
+        tf_strtab_fini(&c->series_keys);
         free(c);
         return NULL;
     }
@@ -72,6 +75,7 @@ static void chrome_free(struct chrome *c)
         tf_ivset_fini(&ln->busy);
         tf_chrome_labels_fini(&ln->lbl, 1);
     }
+    tf_chrome_counters_free(c);
     tf_ivset_fini(&c->gpu_all);
     tf_ivset_fini(&c->gpu_comp);
     tf_ivset_fini(&c->gpu_comm);
@@ -246,7 +250,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; ok && i < c->n_lanes; i++)
         fig_lane[i] = SIZE_MAX;
 
-    tf_chrome_fit_budget(c, pick, n_pick);
+    tf_chrome_fit_budget(c, pick, n_pick, tf_chrome_counters_fit(c, pick, n_pick));
     if (ok) {
         tf_chrome_color_plan_fini(&plan);
         ok = tf_chrome_color_plan(c, o, pick, n_pick, &plan);
@@ -277,7 +281,15 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; ok && i < n_pick; i++) {
         struct lane *ln = &c->lanes[pick[i]];
         const struct thr *th = &c->thrs[ln->thread];
-        struct tf_lane *fl = tf_figure_add_lane(f, NULL, pk.rename[i] ? pk.rename[i] : ln->label);
+        const char *text = pk.rename[i] ? pk.rename[i] : ln->label;
+        if (ln->counter) {
+            ok = tf_chrome_add_counter_lane(c, f, ln, text, per) &&
+                 (pk.rename[i] || lane_parts(c, ln, f, &f->lanes[f->n_lanes - 1]));
+            fig_lane[pick[i]] = f->n_lanes - 1;
+            total_rows += 2;
+            continue;
+        }
+        struct tf_lane *fl = tf_figure_add_lane(f, NULL, text);
         if (!fl) {
             ok = false;
             break;
@@ -301,7 +313,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     ok = ok && add_marks(c, o, f, &pk, &plan, per, unit);
     ok = ok && tf_chrome_color_legend(c, &plan, f);
     ok = ok && (!o->flows || tf_chrome_add_arrows(c, f, fig_lane, per));
-    ok = ok && (o->no_stats || tf_chrome_stats(c, o, f, pick, n_pick));
+    ok = ok && (o->no_stats || (tf_chrome_stats(c, o, f, pick, n_pick) &&
+                                tf_chrome_counter_stats(c, f, fig_lane)));
     /* Notes: what is not drawn, and how to draw it. */
     char note[240];
     if (ok && pk.n_cut) {
@@ -311,6 +324,33 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_figure_add_note(f, note);
         tf_diag_warn(d, "%s: %s", in->file, note);
     }
+    if (ok && pk.n_ccut) {
+        snprintf(note, sizeof note,
+                 "%zu more counter track%s not drawn (at most %zu): choose with --lanes or "
+                 "--max-counters",
+                 pk.n_ccut, pk.n_ccut == 1 ? "" : "s", pk.ccap);
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
+    if (ok && tf_chrome_counters_relative(c, fig_lane)) {
+        ok = tf_figure_add_note(f, "memory counted from the trace's start: its [memory] events "
+                                   "give no totals");
+    }
+    if (ok && o->counters > 0 && pk.n_counters == 0)
+        tf_diag_warn(d, "%s: --counters: no counter holds a value in the window", in->file);
+    if (c->n_ctr_bad)
+        tf_diag_warn(d, "%s: %zu counter value%s in the window %s neither a number nor null: "
+                        "left out",
+                     in->file, c->n_ctr_bad, c->n_ctr_bad == 1 ? "" : "s",
+                     c->n_ctr_bad == 1 ? "is" : "are");
+    if (c->n_ctr_late)
+        tf_diag_warn(d, "%s: %zu counter sample%s came long after their time in the file: left "
+                        "out",
+                     in->file, c->n_ctr_late, c->n_ctr_late == 1 ? "" : "s");
+    if (c->n_series_cut)
+        tf_diag_warn(d, "%s: more than %d counter series: %zu sample%s of the others left out",
+                     in->file, TF_CHROME_MAX_SERIES, c->n_series_cut,
+                     c->n_series_cut == 1 ? "" : "s");
     if (ok && pk.n_by_default) {
         snprintf(note, sizeof note,
                  "%zu lane%s that repeat%s others or only sum%s them up not drawn: "

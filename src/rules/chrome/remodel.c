@@ -6,6 +6,7 @@
  */
 #include "rules/chrome/chrome_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -173,14 +174,99 @@ static bool coarsen_figure(struct tf_figure *f, double thr)
     return ok;
 }
 
+/* Appends sample p to k's first n samples unless it repeats the value
+ * before (no step; a stop after a stop neither). */
+static void keep_sample(struct tf_counter *k, size_t *n, struct tf_sample p)
+{
+    if (*n > 0) {
+        double v = k->samples[*n - 1].v;
+        if (isnan(p.v) ? isnan(v) : p.v == v)
+            return;
+    } else if (isnan(p.v)) {
+        return;
+    }
+    k->samples[(*n)++] = p;
+}
+
+/* A counter track thinned in place as counters.c thins a trace's: per
+ * stretch of w axis units, its first, least, greatest and last sample in
+ * time order; a stop ends a stretch and stays. */
+static void thin_counter(struct tf_counter *k, double w)
+{
+    size_t n = 0, at[4] = {0};
+    struct tf_sample pick[4];
+    bool open = false;
+    double bucket = 0;
+    for (size_t i = 0; i <= k->n_samples; i++) {
+        struct tf_sample p =
+            i < k->n_samples ? k->samples[i] : (struct tf_sample){0, 0, (double)NAN};
+        bool stop = i == k->n_samples || isnan(p.v);
+        if (open && !stop && floor(p.x / w) == bucket) {
+            if (p.v < pick[1].v)
+                pick[1] = p, at[1] = i;
+            if (p.v > pick[2].v)
+                pick[2] = p, at[2] = i;
+            pick[3] = p, at[3] = i;
+            continue;
+        }
+        if (open) {
+            /* The picks in sample order, each once. */
+            size_t last = SIZE_MAX;
+            for (size_t done = 0; done < 4; done++) {
+                size_t m = SIZE_MAX;
+                for (size_t j = 0; j < 4; j++)
+                    if ((last == SIZE_MAX || at[j] > last) && (m == SIZE_MAX || at[j] < at[m]))
+                        m = j;
+                if (m == SIZE_MAX)
+                    break;
+                last = at[m];
+                keep_sample(k, &n, pick[m]);
+            }
+        }
+        open = !stop;
+        if (i < k->n_samples && stop)
+            keep_sample(k, &n, p);
+        if (open) {
+            bucket = floor(p.x / w);
+            for (size_t j = 0; j < 4; j++)
+                pick[j] = p, at[j] = i;
+        }
+    }
+    k->n_samples = n;
+}
+
+/* The counter tracks' samples of a figure of several traces' models, each
+ * thinned on its own: coarser (stretches twice as wide) until they fit
+ * TF_CHROME_COUNTER_BUDGET; the SVG bytes they then take. */
+static size_t fit_counters(struct tf_figure *f, double w)
+{
+    for (int round = 0; round < 40; round++) {
+        size_t n = 0;
+        for (size_t i = 0; i < f->n_lanes; i++)
+            if (f->lanes[i].kind == TF_LANE_COUNTER)
+                n += f->lanes[i].counter.n_samples;
+        if (n * TF_CHROME_SAMPLE_BYTES <= TF_CHROME_COUNTER_BUDGET || !(w > 0))
+            return n * TF_CHROME_SAMPLE_BYTES;
+        for (size_t i = 0; i < f->n_lanes; i++)
+            if (f->lanes[i].kind == TF_LANE_COUNTER)
+                thin_counter(&f->lanes[i].counter, w);
+        w *= 2;
+    }
+    return TF_CHROME_COUNTER_BUDGET;
+}
+
 bool tf_chrome_fit_figure(struct tf_figure *f)
 {
     double thr = f->x_span * TF_CHROME_LOD_PT / 640.0;
+    /* The bars get what the counter tracks leave, at least half. */
+    size_t counters = fit_counters(f, thr);
+    size_t budget = counters < TF_CHROME_SVG_BUDGET / 2 ? TF_CHROME_SVG_BUDGET - counters
+                                                        : TF_CHROME_SVG_BUDGET / 2;
     for (int round = 0; round < 40; round++) {
         size_t bytes = 0;
         for (size_t i = 0; i < f->n_bars; i++)
             bytes += bar_cost(&f->bars[i]);
-        if (bytes <= TF_CHROME_SVG_BUDGET || !(thr > 0))
+        if (bytes <= budget || !(thr > 0))
             return true;
         if (!coarsen_figure(f, thr))
             return false;

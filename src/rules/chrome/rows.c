@@ -25,8 +25,9 @@
  * threshold (TF_CHROME_LOD_PT at the output width) whose neighbour is as
  * close joins a dense span, which keeps the count of its slices and the
  * exact time they cover.  When the figure's SVG would still be larger
- * than SVG_BUDGET bytes (an estimate per bar), the threshold doubles and
- * the spans are merged again.
+ * than its budget (an estimate per bar: SVG_BUDGET, or the trace's share
+ * of it in a figure of several, less what its counter tracks take), the
+ * threshold doubles and the spans are merged again.
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -410,15 +411,19 @@ static size_t svg_cost(const struct chrome *c, const struct obar *b)
     return n;
 }
 
-void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick)
+void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick, size_t reserved)
 {
+    /* This trace's share of the figure's budget, less what its counter
+     * tracks take (they never leave the bars less than half of it). */
+    double total = SVG_BUDGET * c->budget_share;
+    double budget = (double)reserved < total / 2 ? total - (double)reserved : total / 2;
     int64_t thr = c->thr_ns;
     for (int round = 0; round < 40; round++) {
         size_t bytes = 0;
         for (size_t i = 0; i < n_pick; i++)
             for (size_t k = 0; k < c->lanes[pick[i]].n_bars; k++)
                 bytes += svg_cost(c, &c->lanes[pick[i]].bars[k]);
-        if ((double)bytes <= SVG_BUDGET * c->budget_share)
+        if ((double)bytes <= budget)
             break;
         thr *= 2;
         for (size_t i = 0; i < n_pick; i++)

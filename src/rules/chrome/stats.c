@@ -266,6 +266,8 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
      * lanes of group g are idx[first[g] ..], gathered process by process. */
     size_t n_groups = 0, used = 0;
     for (size_t i = 0; ok && i < n_pick; i++) {
+        if (c->lanes[pick[i]].counter)
+            continue; /* busy at no time: in no group */
         size_t p = c->thrs[c->lanes[pick[i]].thread].proc;
         bool seen = false;
         for (size_t g = 0; g < n_groups && !seen; g++)
@@ -274,7 +276,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
             continue;
         size_t first = used;
         for (size_t k = i; k < n_pick; k++)
-            if (c->thrs[c->lanes[pick[k]].thread].proc == p)
+            if (c->thrs[c->lanes[pick[k]].thread].proc == p && !c->lanes[pick[k]].counter)
                 idx[used++] = k;
         proc_of_group[n_groups] = p;
         groups[n_groups++] = (struct tf_stats_group_in){NULL, idx + first, used - first};

@@ -608,7 +608,8 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
             return tf_diag_oom(d, NULL);
         if (!got && !c->n_marks && !(explicit_window && c->has_clock_origin))
             return tf_diag_error(d, TF_EBADINPUT,
-                                 "nothing to draw: no slices or instants (X, B/E, i events)");
+                                 "nothing to draw: no slices, instants or counters (X, B/E, i, "
+                                 "C events)");
         if (!got) {
             c->w0 = c->n_marks ? c->marks_lo : 0;
             end = c->n_marks ? c->marks_hi : 0;
@@ -684,7 +685,8 @@ bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
     if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
         return false;
     tf_chrome_lod_threshold(c);
-    return true;
+    tf_chrome_counters_window(c);
+    return !c->oom || tf_diag_oom(d, NULL);
 }
 
 bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d)

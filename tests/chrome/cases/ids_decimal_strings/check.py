@@ -1,5 +1,5 @@
 # A pid or tid and its decimal string name one process or thread (PyTorch
-# 1.9 writes CPU slices under tid "5555" and [memory] instants under 5555);
+# 1.9 writes CPU slices under tid "5555" and instants under 5555);
 # metadata under either applies to both; B under "5555" pairs with E under
 # 5555.  "05555" is not a decimal integer as programs print it: its own
 # lane, named by the string.  "-1" and -1 are one thread.
@@ -12,7 +12,7 @@ main = lane_index("python / thread 5555 (python)")
 for n in ("aten::linear", "step"):
     b = one_bar(n)
     expect(b and b["lane"] == main, "%s on the thread's lane: %r" % (n, b))
-b = one_bar("[memory]", shape="instant")
+b = one_bar("tick", shape="instant")
 expect(b and b["lane"] == main, "the instant on the thread's lane: %r" % b)
 b = one_bar("aten::mm")
 expect(b and m["lanes"][b["lane"]]["label"] == "python / thread 5560 (autograd)",

@@ -1,7 +1,8 @@
 # The older Kineto format (PyTorch 1.8-1.10, gentrace.py --format 2021):
-# - one lane per thread: the CPU slices under the tid "N" and the [memory]
-#   instants and flows under the number N share it, named by the
-#   thread_name record given under the string;
+# - one lane per thread: the CPU slices under the tid "N" and the flows
+#   under the number N share it, named by the thread_name record given
+#   under the string; the [memory] instants (under the number) are the
+#   process's memory track, not ticks;
 # - GPU lanes read "GPU 0 / stream 7" (process_labels "GPU 0", tid
 #   "stream 7", no thread_name);
 # - the profiler's span (process "Traces", category Trace) is not drawn and
@@ -13,13 +14,15 @@ m = model()
 expect_sane()
 lb = labels()
 expect(lb[0] == "GPU 0 / stream 7" and re.match(r"GPU 0 / stream \d+$", lb[1]), "GPU lanes %r" % lb)
-cpu = [l for l in lb if l.startswith("python / ")]
+cpu = [l for l in lb if l.startswith("python / thread")]
 expect(len(cpu) == 2 and all(re.match(r"python / thread \d+ \(python\)$", l) for l in cpu),
        "two CPU lanes, one per thread: %r" % lb)
-expect(len(lb) == 4, "nothing else: %r" % lb)
+expect(len(lb) == 5, "nothing else: %r" % lb)
 expect(not any("Trace" in l or "tid" in l for l in lb), "no profiler or tid lane: %r" % lb)
-mem = bars("[memory]", shape="instant")
-expect(mem and all(lb[b["lane"]] in cpu for b in mem), "[memory] on the threads' lanes")
+expect(not bars("[memory]", shape="instant"), "[memory] not drawn as ticks")
+mem = [l for _, l in counters()]
+expect(len(mem) == 1 and mem[0]["label"] == "python / memory CUDA 0 allocated" and len(mem[0]["samples"]) > 1,
+       "one memory track: %r" % lb)
 want = {"Kernel": "#332288", "Memcpy": "#88CCEE", "Memset": "#44AA99", "Operator": "#117733",
         "Runtime": "#DDCC77"}
 drawn = set()
