@@ -165,6 +165,7 @@ bench: $(BIN)
 	@sh tests/tools/bench.sh $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
+	@sh tests/tools/bench-nesting.sh $(BIN)
 	@sh tests/tools/bench-multi.sh $(BIN)
 	@sh tests/tools/bench-nsys.sh $(BIN)
 

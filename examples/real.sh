@@ -28,10 +28,14 @@ render pytorch-distributed --trace "$src/hta-dist-rank0.json.gz" --window-event 
 # clang -ftime-trace: one compile as a flame chart; the 148 "Total ..."
 # summary threads are hidden by default.
 render clang-time-trace --trace "$src/clang-ftime-trace.json"
+# TensorFlow 1.x timeline: every op is category "Op", so they are coloured
+# by name; the aggregate lanes are hidden by default.
+render tf1-timeline --trace "$src/tf1-timeline.ctf.json"
+
 # PyTorch 1.9 (Kineto, 2021): one ResNet-50 step with the GPU's memory
 # track (from the trace's [memory] events) over the host threads and GPU.
 render kineto-memory --trace "$src/kineto-resnet50-nw0.pt.trace.json.gz" --window-event 'ProfilerStep#7' \
-    --lanes '*memory CUDA*=GPU memory,*25738*=Main thread,*25772*=Backward thread,GPU 0=GPU 0' --width 480pt
+    --lanes '*memory CUDA*=GPU memory,*25738*=Main thread,*25772*=Backward thread,GPU 0*=GPU 0' --width 480pt
 # Chrome: 250 ms of browser threads with the IPC flows between them.
 render chrome-flows --trace "$src/chrome-flow.json" --from 3.55s --to 3.8s --flows
 # Several traces: the two ranks of the distributed sample on one clock, one

@@ -325,6 +325,22 @@ static bool set_stats(void *ctx, const struct tf_optdef *o, const char *val, str
     return true;
 }
 
+static bool set_color_by(void *ctx, const struct tf_optdef *o, const char *val,
+                         struct tf_diag *d)
+{
+    struct cli *c = ctx;
+    (void)o;
+    if (strcmp(val, "auto") == 0)
+        c->rules.color_by = TF_COLOR_BY_AUTO;
+    else if (strcmp(val, "category") == 0)
+        c->rules.color_by = TF_COLOR_BY_CATEGORY;
+    else if (strcmp(val, "name") == 0)
+        c->rules.color_by = TF_COLOR_BY_NAME;
+    else
+        return usage_error(d, "--color-by: expected category, name or auto, got '%.200s'", val);
+    return true;
+}
+
 static bool set_stats_compat(void *ctx, const struct tf_optdef *o, const char *val,
                              struct tf_diag *d)
 {
@@ -462,6 +478,10 @@ static const struct tf_optdef options[] = {
      .set = set_color,
      .help = "colour events whose name or category matches the glob (COLOR: #RRGGBB); repeat; "
              "the first match wins"},
+    {.name = "color-by", .value = TF_VAL_REQUIRED, .meta = "category|name|auto",
+     .record = TF_REC_VALUE, .set = set_color_by,
+     .help = "colour slices by their category or by their name (a stable colour per name); "
+             "auto (the default): by name when the events drawn carry one category or none"},
     {.name = "flows", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.flows), .help = "draw flow arrows (s/t/f events, bind_id)"},
     {.name = "async", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,

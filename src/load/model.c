@@ -465,7 +465,8 @@ static bool read_axis(struct reader *r, const json_t *root)
     return tf_figure_set_ticks(f, ticks, n) || tf_diag_oom(r->d, r->file);
 }
 
-/* Schema 1's facts before "window" (start_candidate): the figure's props. */
+/* The facts before "window": the figure's props (schema 1's
+ * start_candidate, schema 2's color_by). */
 static bool read_props(struct reader *r, const json_t *root)
 {
     const char *k;
@@ -498,7 +499,7 @@ static bool read_figure(struct reader *r, const json_t *root)
         return false;
     f->mode = mode;
     f->schema = r->schema == 2 ? "tracefig-figure-2" : "tracefig-figure-1";
-    if ((r->schema == 1 && !read_props(r, root)) || !read_window(r, root) || !read_lanes(r, root))
+    if (!read_props(r, root) || !read_window(r, root) || !read_lanes(r, root))
         return false;
     const json_t *legend = get_array(r, root, "legend", true);
     if (!legend || (r->schema == 2 && !read_categories(r, root, legend)))

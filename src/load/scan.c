@@ -1399,6 +1399,18 @@ key:
     goto value;
 }
 
+/* Lenient: a comma before a closing bracket, at file offset `off`, inside
+ * a value being read whole, becomes a blank in the buffer, so the value's
+ * bytes are valid JSON for whoever reads them next (jsonlite, jansson).
+ * Always true: the caller then closes the container. */
+static bool trailing_comma(struct tf_scan *s, uint64_t off)
+{
+    if (s->keep != SIZE_MAX && off >= s->base && off - s->base < s->len &&
+        s->buf[off - s->base] == ',')
+        s->buf[off - s->base] = ' ';
+    return true;
+}
+
 /* Scans one whole value at the current position.  Members named in
  * fields[] of the value itself (when it is an object) are located,
  * relative to the file offset vstart. */
@@ -1503,8 +1515,11 @@ after:
     c = skip_ws(s);
     if (s->stack[s->depth - 1] == '{') {
         if (c == ',') {
+            uint64_t comma = s->base + s->pos;
             s->pos++;
             c = skip_ws(s);
+            if (c == '}' && s->trailing && trailing_comma(s, comma))
+                goto after_comma;
             goto key;
         }
         if (c == '}') {
@@ -1515,8 +1530,11 @@ after:
         return bad_token(s, "'}' expected");
     }
     if (c == ',') {
+        uint64_t comma = s->base + s->pos;
         s->pos++;
         c = skip_ws(s);
+        if (c == ']' && s->trailing && trailing_comma(s, comma))
+            goto after_comma;
         goto value;
     }
     if (c == ']') {
@@ -1525,6 +1543,12 @@ after:
         goto after;
     }
     return bad_token(s, "']' expected");
+
+after_comma:
+    /* Lenient: a trailing comma, now blank; the container ends here. */
+    s->pos++;
+    pop(s);
+    goto after;
 
 key:
     if (c != '"')
@@ -1573,6 +1597,7 @@ bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size
     s->col = 0;
     s->keep = SIZE_MAX;
     s->lenient = (flags & TF_SCAN_LENIENT) != 0;
+    s->trailing = s->lenient || (flags & TF_SCAN_TRAILING_COMMAS) != 0;
     s->max_buffer = TF_SCAN_MAX_BUFFER;
     s->cap = chunk ? chunk : TF_SCAN_CHUNK;
     s->buf = calloc(s->cap + 1 + TF_SCAN_PAD, 1);
@@ -1648,6 +1673,11 @@ bool tf_scan_key(struct tf_scan *s, char *key, size_t cap, size_t *key_len, bool
             return bad_token(s, "'}' expected");
         s->pos++;
         c = skip_ws(s);
+        if (c == '}' && s->trailing) { /* a trailing comma */
+            s->pos++;
+            pop(s);
+            return true;
+        }
     }
     if (c != '"')
         return bad_token(s, "string or '}' expected");
@@ -1695,6 +1725,11 @@ bool tf_scan_next(struct tf_scan *s, bool *more)
             pop(s);
             return true;
         }
+        if (s->trailing && skip_ws(s) == ']') { /* a trailing comma */
+            s->pos++;
+            pop(s);
+            return true;
+        }
     } else if (c < 0) {
         return bad_token(s, "']' expected");
     }
@@ -1709,6 +1744,7 @@ bool tf_scan_set_flags(struct tf_scan *s, unsigned flags)
     if (!lenient && !s->lvl_key0)
         return false; /* began lenient: no key records to check against */
     s->lenient = lenient;
+    s->trailing = lenient || (flags & TF_SCAN_TRAILING_COMMAS) != 0;
     s->max_depth = lenient ? SIZE_MAX - 1 : TF_SCAN_MAX_DEPTH;
     return true;
 }

@@ -82,6 +82,9 @@ struct tf_scan_keyent; /* private */
 enum tf_scan_flags {
     TF_SCAN_STRICT = 0,  /* exactly jansson's JSON_REJECT_DUPLICATES (above) */
     TF_SCAN_LENIENT = 1, /* see below */
+    /* With STRICT: strict, but for a comma before the ']' or '}' that
+     * closes a container (as lenient mode allows; below). */
+    TF_SCAN_TRAILING_COMMAS = 2,
 };
 
 struct tf_scan {
@@ -92,6 +95,7 @@ struct tf_scan {
     bool eof;
     bool failed;
     bool lenient;
+    bool trailing; /* commas before closing brackets allowed (lenient, or asked) */
     /* buffer: buf[0 .. len) holds input bytes base .. base + len; buf[len] is
      * a NUL sentinel, and TF_SCAN_PAD bytes after it are always readable */
     unsigned char *buf;
@@ -146,10 +150,12 @@ struct tf_scan {
  * strict mode accepts and also: \u0000 in strings (keys too), integers of
  * any size and reals of any magnitude that follow the JSON number grammar,
  * nesting of any depth (memory grows with the depth), the same key more
- * than once in an object (keys are not tracked at all), and a top-level
- * array that ends with the file without its ']' (after an element or its
- * comma), as the Trace Event Format allows.  Everything else is checked
- * as in strict mode, with the same located messages. */
+ * than once in an object (keys are not tracked at all), a comma before
+ * the ']' or '}' that closes an array or object (in a value read whole it
+ * becomes a blank in the buffer, so its bytes stay valid JSON), and a
+ * top-level array that ends with the file without its ']' (after an
+ * element or its comma), as the Trace Event Format allows.  Everything
+ * else is checked as in strict mode, with the same located messages. */
 bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size_t chunk,
                   unsigned flags, struct tf_diag *d);
 void tf_scan_fini(struct tf_scan *s);

@@ -173,7 +173,11 @@ static bool scan_chrome_events(struct stream *st, bool system)
     if (!system || st->has_trace_events)
         tf_scan_set_flags(&st->scan, TF_SCAN_LENIENT);
     bool ok = scan_chrome_array(st, system);
-    tf_scan_set_flags(&st->scan, TF_SCAN_STRICT);
+    /* The rest of a trace's document: jansson's rules, but for a trailing
+     * comma (the events array may be followed by one before the '}'). */
+    tf_scan_set_flags(&st->scan, TF_SCAN_STRICT | (!system || st->has_trace_events
+                                                       ? TF_SCAN_TRAILING_COMMAS
+                                                       : 0));
     return ok;
 }
 

@@ -6,16 +6,28 @@
  * ("1682725897226747.123"); they are read as exact integers of nanoseconds
  * (jsonlite.h), so clipping, sorting and the overlap statistics need no
  * floating point and never lose the last digit.  |ts| up to about 9.2e15 us
- * (the year 2262) fits.
+ * (the year 2262) fits.  A string holding a JSON number ("100", "50.5") is
+ * read as that number, as Perfetto's importer does (counted, one warning);
+ * any other string is an error.  An X event without dur has no extent and
+ * is dropped (counted, one warning).
  *
- * Threads.  B/E events pair per (pid, tid) with the ids compared as typed
- * text ("1" and 1 differ), through a hash table of threads; each thread has
- * a stack of open B events.  In pass 1 a frame keeps the B's time and name;
- * in pass 2 also its category, args and colour, for the record of the pair.
- * An E closes the innermost B of its thread whatever its name (a different
- * name is counted and reported once); an E with no open B is dropped; a B
- * never closed becomes a record that runs to the end of the trace
- * (open_end), which the mode cuts at the window's edge.
+ * Ids.  A pid or tid is a number or a string; a string that holds an
+ * integer as programs print it ("5555", "-1") is that number, so the CPU
+ * slices PyTorch 1.9 writes under tid "5555" and its instants under 5555
+ * meet on one thread.  An event without tid is on its process's main
+ * thread (tid = pid).  An async event needs an id ("id", or "id2" with
+ * "local" or "global"); one without is dropped (counted, one warning).
+ *
+ * Threads.  B/E events pair per (pid, tid), through a hash table of
+ * threads; each thread has a stack of open B events.  In pass 1 a frame
+ * keeps the B's time and name; in pass 2 also its category, args, colour
+ * and v2 flow, for the record of the pair, which also says how deep the B
+ * was on its stack (the mode's rows use it: a pair is emitted at its E, so
+ * a parent comes after its children).  An E closes the innermost B of its
+ * thread whatever its name (a different name is counted and reported
+ * once); an E with no open B is dropped; a B never closed becomes a record
+ * that runs to the end of the trace (open_end), which the mode cuts at the
+ * window's edge.
  *
  * Blocks.  The index holds, per block of TF_TEF_BLOCK elements, where it
  * starts and the interval its timed events cover; a block holding B or E
@@ -47,6 +59,8 @@ struct frame {
     char *name, *cat, *cname; /* owned */
     unsigned char *args;      /* owned, pass 2 only */
     size_t args_len;
+    char *bind_id;            /* owned, pass 2 only: a B event's v2 flow */
+    bool flow_in, flow_out;
     struct tf_id pid, tid;    /* str owned by the thread */
 };
 
@@ -80,6 +94,8 @@ struct tf_tef {
     /* decoding scratch */
     struct tf_buf name, cat, pid, tid, id, cname, key, tmp;
     size_t n_unmatched_end, n_name_mismatch, n_open;
+    /* what pass 1 passed over or read leniently, for one warning each */
+    size_t n_no_dur, n_str_time, n_no_async_id;
 };
 
 struct tf_tef *tf_tef_new(const char *file, const struct tf_tef_sink *sink)
@@ -103,6 +119,7 @@ static void free_frame(struct frame *f)
     free(f->cat);
     free(f->cname);
     free(f->args);
+    free(f->bind_id);
 }
 
 /* Closes every frame of every thread (after pass 1). */
@@ -153,20 +170,71 @@ static bool get_str(const unsigned char *data, const struct tf_scan_field *f, st
     return !b->oom;
 }
 
-/* A time member (us) as nanoseconds.  *has false when absent or null;
- * false with a message for another type or a value out of range. */
-static bool get_time(const struct tf_tef *t, const unsigned char *data,
-                     const struct tf_scan_field *f, const char *key, size_t idx, int64_t *ns,
-                     bool *has, struct tf_diag *d)
+/* Whether raw[0 .. n) follows the JSON number grammar. */
+static bool json_number(const unsigned char *raw, size_t n)
+{
+    size_t i = 0;
+    if (i < n && raw[i] == '-')
+        i++;
+    if (i < n && raw[i] == '0')
+        i++;
+    else if (i < n && raw[i] >= '1' && raw[i] <= '9')
+        while (i < n && raw[i] >= '0' && raw[i] <= '9')
+            i++;
+    else
+        return false;
+    if (i < n && raw[i] == '.') {
+        size_t k = ++i;
+        while (i < n && raw[i] >= '0' && raw[i] <= '9')
+            i++;
+        if (i == k)
+            return false;
+    }
+    if (i < n && (raw[i] == 'e' || raw[i] == 'E')) {
+        i++;
+        if (i < n && (raw[i] == '+' || raw[i] == '-'))
+            i++;
+        size_t k = i;
+        while (i < n && raw[i] >= '0' && raw[i] <= '9')
+            i++;
+        if (i == k)
+            return false;
+    }
+    return i == n;
+}
+
+/* A time member (us) as nanoseconds: a number, or a string holding one
+ * ("100", "50.5": Perfetto reads them; counted for one warning).  *has
+ * false when absent or null; false with a message for another type, a
+ * string that is no number, or a value out of range. */
+static bool get_time(struct tf_tef *t, const unsigned char *data, const struct tf_scan_field *f,
+                     const char *key, size_t idx, int64_t *ns, bool *has, struct tf_diag *d)
 {
     *has = false;
     if (f->type == TF_JT_NONE || f->type == TF_JT_NULL)
         return true;
-    if (f->type != TF_JT_NUMBER)
+    const unsigned char *raw = data + f->off;
+    size_t n = f->len;
+    if (f->type == TF_JT_STRING) {
+        if (f->escaped) {
+            if (!get_str(data, f, &t->tmp))
+                return tf_diag_oom(d, t->file);
+            raw = (const unsigned char *)t->tmp.data;
+            n = t->tmp.len;
+        }
+        if (!json_number(raw, n))
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "%s: traceEvents[%zu].%s: expected a number, got a string "
+                                 "that is not one",
+                                 t->file, idx, key);
+        if (t->pass == 1)
+            t->n_str_time++;
+    } else if (f->type != TF_JT_NUMBER) {
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: traceEvents[%zu].%s: expected a number, got %s", t->file, idx,
                              key, tf_jtok_name(f->type));
-    if (!tf_jl_fixed(data + f->off, f->len, 3, ns))
+    }
+    if (!tf_jl_fixed(raw, n, 3, ns))
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: traceEvents[%zu].%s: out of range (|value| > 9e15 us)", t->file,
                              idx, key);
@@ -174,8 +242,28 @@ static bool get_time(const struct tf_tef *t, const unsigned char *data,
     return true;
 }
 
+/* Whether s (n bytes) is an integer as a program would print it: "5555",
+ * "-1", "0"; not "05", "+5", "-0", " 5" or beyond 64 bits. */
+static bool decimal_int(const char *s, size_t n, long long *v)
+{
+    size_t i = s[0] == '-';
+    if (n == i || n - i > 19 || s[i] < '0' || s[i] > '9' || (s[i] == '0' && n - i > 1) ||
+        (i && s[i] == '0'))
+        return false;
+    for (size_t k = i; k < n; k++)
+        if (s[k] < '0' || s[k] > '9')
+            return false;
+    int64_t x;
+    if (!tf_jl_fixed((const unsigned char *)s, n, 0, &x))
+        return false;
+    *v = (long long)x;
+    return true;
+}
+
 /* A pid or tid: a number (an integer; other numbers by their text) or a
- * string, decoded into b. */
+ * string, decoded into b.  A string holding an integer names what the
+ * number names ("5555" is 5555: PyTorch 1.9 writes one thread both ways,
+ * and trace viewers take them as one), so it becomes that number. */
 static void get_id(const unsigned char *data, const struct tf_scan_field *f, struct tf_buf *b,
                    struct tf_id *id)
 {
@@ -192,6 +280,12 @@ static void get_id(const unsigned char *data, const struct tf_scan_field *f, str
         id->kind = TF_ID_STR;
         id->str = b->data;
     } else if (get_str(data, f, b)) {
+        long long v;
+        if (b->len && decimal_int(b->data, b->len, &v)) {
+            id->kind = TF_ID_NUM;
+            id->num = v;
+            return;
+        }
         id->kind = TF_ID_STR;
         id->str = b->data;
     }
@@ -227,7 +321,8 @@ static const char *get_async_id(const unsigned char *data, const struct tf_scan_
                                 struct tf_buf *b)
 {
     size_t vl;
-    const unsigned char *v = fval(data, &f[TF_TEF_F_ID], &vl);
+    const unsigned char *v =
+        f[TF_TEF_F_ID].type == TF_JT_NULL ? NULL : fval(data, &f[TF_TEF_F_ID], &vl);
     const char *prefix = "";
     if (!v) {
         const unsigned char *id2 = fval(data, &f[TF_TEF_F_ID2], &vl);
@@ -420,6 +515,12 @@ static bool push_frame(struct tf_tef *t, struct thread *th, const struct tf_tef_
                 f->args_len = r->args_len;
             }
         }
+        if (r->bind_id) {
+            f->bind_id = strdup(r->bind_id);
+            ok = ok && f->bind_id;
+            f->flow_in = r->flow_in;
+            f->flow_out = r->flow_out;
+        }
     }
     if (!ok) {
         free_frame(f);
@@ -456,6 +557,10 @@ static bool pop_frame(struct tf_tef *t, struct thread *th, int64_t end, bool ope
     r.cname = f.cname;
     r.args = f.args;
     r.args_len = f.args_len;
+    r.bind_id = f.bind_id;
+    r.flow_in = f.flow_in;
+    r.flow_out = f.flow_out;
+    r.depth = f.async ? 0 : (unsigned)th->n + 1;
     r.ts = f.ts;
     r.dur = open ? 0 : end - f.ts;
     r.has_dur = !open;
@@ -588,6 +693,12 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     }
     if (ph == 'X' && !get_time(t, data, &f[TF_TEF_F_DUR], "dur", idx, &r.dur, &has_dur, d))
         return false;
+    if (ph == 'X' && !has_dur) {
+        /* No extent: Perfetto drops it, and so does the figure (counted). */
+        if (t->pass == 1)
+            t->n_no_dur++;
+        return true;
+    }
     r.has_dur = has_dur;
     if (r.dur < 0)
         r.dur = 0;
@@ -598,6 +709,9 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     r.name = t->name.data ? t->name.data : "";
     get_id(data, &f[TF_TEF_F_PID], &t->pid, &r.pid);
     get_id(data, &f[TF_TEF_F_TID], &t->tid, &r.tid);
+    /* No tid: the process's main thread, whose tid is the pid. */
+    if (r.tid.kind == TF_ID_NONE)
+        r.tid = r.pid;
     bool hta = t->pass == 1 && t->sink->args_pass1 &&
                (ph == 'X' || f[TF_TEF_F_DUR].type == TF_JT_NUMBER);
     if (hta) {
@@ -637,8 +751,21 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         r.args = (const unsigned char *)t->tmp.data;
         r.args_len = t->tmp.len;
     }
-    if (r.kind == TF_TEF_ASYNC)
+    if (r.kind == TF_TEF_ASYNC) {
+        /* Without an id (or an id2 with neither "local" nor "global") an
+         * async event belongs to nothing: dropped, as Perfetto does. */
         r.id = get_async_id(data, f, &t->id);
+        if (!r.id || !*r.id) {
+            if (t->pass == 1)
+                t->n_no_async_id++;
+            return !t->id.oom || tf_diag_oom(d, t->file);
+        }
+    }
+    if (r.kind == TF_TEF_INSTANT) {
+        size_t vl;
+        const unsigned char *sc = fval(data, &f[TF_TEF_F_S], &vl);
+        r.scope = sc && vl == 3 && (sc[1] == 'g' || sc[1] == 'p') ? (char)sc[1] : 't';
+    }
     if (r.kind == TF_TEF_COUNTER)
         r.id = get_counter_id(data, &f[TF_TEF_F_ID], &t->id);
     if (t->pass == 1 && (ph == 'b' || ph == 'e') && t->n_blocks)
@@ -651,12 +778,7 @@ static bool element(struct tf_tef *t, const unsigned char *data,
             const unsigned char *bp = fval(data, &f[TF_TEF_F_BP], &vl);
             r.bp = bp && vl == 3 && bp[1] == 'e' ? 'e' : 0;
         }
-        if (r.kind == TF_TEF_INSTANT) {
-            size_t vl;
-            const unsigned char *s = fval(data, &f[TF_TEF_F_S], &vl);
-            r.scope = s && vl == 3 && (s[1] == 'g' || s[1] == 'p') ? (char)s[1] : 't';
-        }
-        if (ph == 'X') {
+        if (ph == 'X' || ph == 'B') {
             size_t vl;
             const unsigned char *b = fval(data, &f[TF_TEF_F_BIND_ID], &vl);
             if (b) {
@@ -774,5 +896,16 @@ bool tf_tef_finish(struct tf_tef *t, struct tf_diag *d)
     if (t->n_name_mismatch)
         tf_diag_warn(d, "%s: %zu E event%s named unlike the B event they close", t->file,
                      t->n_name_mismatch, t->n_name_mismatch == 1 ? "" : "s");
+    if (t->n_no_dur)
+        tf_diag_warn(d, "%s: %zu X event%s without a dur dropped", t->file, t->n_no_dur,
+                     t->n_no_dur == 1 ? "" : "s");
+    if (t->n_no_async_id)
+        tf_diag_warn(d, "%s: %zu async event%s without an id (or an id2 with local or global) "
+                        "dropped",
+                     t->file, t->n_no_async_id, t->n_no_async_id == 1 ? "" : "s");
+    if (t->n_str_time)
+        tf_diag_warn(d, "%s: %zu time%s given as a string of a number (\"100\"); read as "
+                        "numbers",
+                     t->file, t->n_str_time, t->n_str_time == 1 ? "" : "s");
     return true;
 }

@@ -14,11 +14,14 @@
  * model/trace.h, says why).
  *
  * Only the scanner's validation applies to the events: a record is made of
- * the fields a figure draws (ph, name, cat, ts, dur, pid, tid, id, s, cname,
- * args, bind_id, flow_in, flow_out) and nothing else is read, so \u0000,
- * huge integers or deep objects elsewhere never refuse a trace.  A wrong
- * type in a drawn field is an error ("traceEvents[12].ts: expected a
- * number, got a string"); a missing one makes the event pass quietly.
+ * the fields a figure draws (ph, name, cat, ts, dur, pid, tid, id, id2, s,
+ * cname, bp, args, bind_id, flow_in, flow_out) and nothing else is read,
+ * so \u0000, huge integers or deep objects elsewhere never refuse a trace
+ * (nor does a thread time, tts or tdur: tracefig does not draw it).  A
+ * wrong type in a drawn field is an error ("traceEvents[12].ts: expected a
+ * number, got an object"), but a string of a number for ts or dur is read
+ * as that number; a missing one makes the event pass quietly (an X event
+ * without dur, or an async event without an id, counted in a warning).
  */
 #ifndef TF_LOAD_TEF_H
 #define TF_LOAD_TEF_H

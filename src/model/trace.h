@@ -182,7 +182,9 @@ bool tf_pytorch_push(struct tf_pytorch *p, const struct tf_pt_block *b);
 
 /* --- Chrome traces, read by the generic mode ---------------------------------------- */
 
-/* An identifier as the trace gives it (pid, tid): a number or a string. */
+/* An identifier as the trace gives it (pid, tid): a number or a string.
+ * A string that holds an integer ("5555") comes as that number: the
+ * loader reads them as one (load/tef.h). */
 enum tf_id_kind { TF_ID_NONE = 0, TF_ID_NUM, TF_ID_STR };
 
 struct tf_id {
@@ -215,13 +217,15 @@ struct tf_tef_rec {
     struct tf_id pid, tid;
     const char *name, *cat; /* decoded (pass 2; pass 1: name only) */
     int64_t ts, dur;        /* nanoseconds on the trace clock (ts/dur are us) */
-    bool has_dur;           /* X events without dur are instants of no width */
+    bool has_dur;           /* a dur was given (X events without one are dropped) */
     bool open_end;          /* a B never closed: runs to the end of the trace */
+    unsigned depth;         /* B/E pairs: 1 + the B's nesting depth on its thread
+                               (1: outermost); 0 for every other record */
     char scope;             /* instants: 'g', 'p' or 't' */
     const char *id;         /* async / flow / counter id (with its scope), or NULL */
     char bp;                /* flow binding point: 'e' enclosing, else next */
     const char *cname;      /* reserved colour name, or NULL */
-    /* flows given on X events (format v2) */
+    /* flows given on X and B events (format v2) */
     const char *bind_id;
     bool flow_in, flow_out;
     const unsigned char *args; /* raw bytes of the "args" object, or NULL (pass 1: of

@@ -202,6 +202,20 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n, struct tf_arena *
         }
         i = j;
     }
+    /* A process of one lane right after a header's lanes would read as one
+     * of them (its label in their column): it gets a header of its own,
+     * and so, in turn, does one right after it.  A lane whose label is one
+     * part has no header to take; it keeps its full label. */
+    for (size_t i = 1; i < n; i++) {
+        const struct tf_lane *ln = &f->lanes[i];
+        if (out->header_of[i] != (size_t)-1 || out->header_of[i - 1] == (size_t)-1 ||
+            !ln->group || !ln->name)
+            continue;
+        size_t h = out->n_headers++;
+        out->headers[h] = ln->group;
+        shrt[i] = ln->name;
+        out->header_of[i] = h;
+    }
     if (f->n_traces && !tf_plan_trace_groups(f, n, a, out, shrt))
         return false;
     /* Two short labels alike (namesakes without ids): both keep the full one. */

@@ -31,6 +31,13 @@ struct tf_group_opt {
     size_t n_patterns;
 };
 
+/* --color-by: what a Chrome figure's colours tell apart. */
+enum tf_color_by {
+    TF_COLOR_BY_AUTO = 0, /* names when the slices carry one category or none */
+    TF_COLOR_BY_CATEGORY,
+    TF_COLOR_BY_NAME
+};
+
 /* Options of the rules, from the command line. */
 struct tf_opts {
     struct tf_opt_int start_candidate; /* --start_candidate, else --focus_candidate */
@@ -56,6 +63,7 @@ struct tf_opts {
     bool flows;                        /* --flows: draw flow arrows */
     bool async;                        /* --async: draw async (b/e/n) events */
     bool all_lanes;                    /* --all-lanes: hide no lane by the default rules */
+    enum tf_color_by color_by;         /* --color-by */
     int counters;                      /* --counters 1, --no-counters -1; 0: drawn when the
                                           window holds any */
     long long max_counters;            /* --max-counters N (0: the default) */

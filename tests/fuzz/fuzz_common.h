@@ -106,9 +106,12 @@ static void fuzz_check_figure(const struct tf_figure *f)
 }
 
 /* Every back-end must render a figure the rules accepted. */
-static void fuzz_render_all(const struct tf_figure *fig)
+/* Every back-end on the figure, at a paper size (NULL: the defaults). */
+static void fuzz_render_all_at(const struct tf_figure *fig, const struct tf_size *size)
 {
     struct tf_render_opts ro = {.cmdline = "tracefig --trace fuzz.json", .dpi = 12.0};
+    if (size)
+        ro.size = *size;
     for (size_t i = 0; tf_backends[i]; i++) {
         const struct tf_backend *be = tf_backends[i];
         if (!be->available)
@@ -156,6 +159,11 @@ static void fuzz_render_all(const struct tf_figure *fig)
             tf_buf_fini(&b);
         }
     }
+}
+
+static void fuzz_render_all(const struct tf_figure *fig)
+{
+    fuzz_render_all_at(fig, NULL);
 }
 
 #endif

@@ -128,6 +128,7 @@ static bool waived(const char *msg)
         "\\u0000 is not allowed", "NUL byte in object key", "too big integer",
         "too big negative integer", "real number overflow", "maximum parsing depth reached",
         "duplicate object key", "near end of file", /* an open top-level array */
+        "unexpected token near ']'", "string or '}' expected near '}'", /* trailing commas */
     };
     for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
         if (strstr(msg, what[i]))

@@ -120,6 +120,13 @@ def alike(labels):
     return dup
 
 
+def strays(labels):
+    """Lanes of two-part labels ("process / thread") right after a header's
+    lanes but under none: they would read as members of that group."""
+    return [lab[1] for i, lab in enumerate(labels)
+            if i and lab[0] == "-1" and labels[i - 1][0] != "-1" and " / " in lab[1]]
+
+
 def main():
     out, names = sys.argv[1], sys.argv[2].split()
     log = log_lines(out + "/paper.log")
@@ -166,6 +173,9 @@ def main():
             result(small >= MIN_TEXT - 0.05, "%s tikz %s: text of %.2fpt" % (name, kind, small))
             result(not over, "%s tikz %s: words overlap: %s" % (name, kind, ", ".join(over[:4])))
             result(not dup, "%s tikz %s: lane labels alike: %s" % (name, kind, dup[:4]))
+            stray = strays(tikz_labels(tex, level)) if level >= 1 else []
+            result(not stray, "%s tikz %s: a lane after a header, under none: %s"
+                   % (name, kind, stray[:4]))
             if kind != "sub2":
                 print("paper: %-18s tikz %-4s %3.0f %%  %5.1fpt  %5.2fpt  %s" %
                       (name, kind, 100 * share, ht + dp, small, plan["labels"]))
@@ -192,6 +202,8 @@ def main():
             result(small >= MIN_TEXT - 0.05, "%s pdf %s: text of %.2fpt" % (name, w, small))
             result(not over, "%s pdf %s: words overlap: %s" % (name, w, ", ".join(over[:4])))
             result(not dup, "%s pdf %s: lane labels alike: %s" % (name, w, dup[:4]))
+            stray = strays([(hdr[i], t) for i, t in enumerate(lay["lane_labels"]) if t is not None])
+            result(not stray, "%s pdf %s: a lane after a header, under none: %s" % (name, w, stray[:4]))
             print("paper: %-18s pdf  %-7s %3.0f %%  %5.1fpt  %5.2fpt  %s" %
                   (name, w, 100 * share, hpt, small, lay["labels"]))
         if "SKIP" not in browser:

@@ -4,7 +4,8 @@
 #
 # Figures (as examples/render.sh): v1, v2 (+ breakdown), v2-timeline,
 # pytorch, kineto; with ../shared/real-traces also two real Chrome traces,
-# and each Chrome figure's time against the pipelined v2 figure's.  tracefig writes one SVG per run (and a PDF when cairo is built
+# every real trace as SVG, and each Chrome figure's time against the
+# pipelined v2 figure's.  tracefig writes one SVG per run (and a PDF when cairo is built
 # in); hyperfine measures it (>= 50 runs, 5 warm-ups, no shell), else a
 # shell loop of 50 runs.  The reference
 # (../shared/reference/plot_io_trace.py from the repository root, run with
@@ -87,6 +88,17 @@ if [ -d "$real" ]; then
     bench real-dist ours --trace "$real/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551'
 else
     echo "bench: real traces: SKIP (no $real)"
+fi
+
+# Every real trace, as SVG: the default figure (issue 18: none may get
+# slower by more than 10 % from one build to the next).
+if [ -d "$real" ]; then
+    echo "bench: real traces, ms per SVG (mean of $runs runs)"
+    for c in "$real"/*.json "$real"/*.json.gz; do
+        [ -f "$c" ] || continue
+        "$bin" --trace "$c" -o "$tmp/r.svg" >/dev/null 2>&1 || { echo "bench: $(basename "$c"): cannot render (skipped)"; continue; }
+        printf 'bench: %-40s %8s ms\n' "$(basename "$c")" "$(mean_ms "$runs" "$bin" --trace "$c" -o "$tmp/r.svg")"
+    done
 fi
 
 # Chrome-mode figures against the pipelined one (its input is 8 KB): small

@@ -843,6 +843,23 @@ FLOW_F = ('  {\n    "ph": "f", "id": %d, "pid": %d, "tid": %d, "ts": %s,\n'
 META = ('  {\n    "name": "%s", "ph": "M", "ts": %s,\n    "pid": %s, "tid": %d,\n'
         '    "args": {\n      %s\n    }\n  }')
 
+# The 2021 format (PyTorch 1.8-1.10, --format 2021): the categories were
+# named otherwise, python_function and gpu_user_annotation events did not
+# exist, CPU events name their thread by the *string* of its tid, GPU events
+# by "stream N" (no thread_name records), times are whole microseconds, and
+# the launch flows are "async"/"launch" pairs whose start gives the tid as a
+# number.
+CATS_2021 = {"cpu_op": "Operator", "user_annotation": "Operator", "cuda_runtime": "Runtime",
+             "kernel": "Kernel", "gpu_memcpy": "Memcpy", "gpu_memset": "Memset"}
+X_FMT_2021 = ('  {\n    "ph": "X", "cat": "%s", "name": %s, "pid": %d, "tid": "%s",\n'
+              '    "ts": %d, "dur": %d,\n    "args": {\n      %s\n    }\n  }')
+FLOW_S_2021 = ('  {\n    "ph": "s", "id": %d, "pid": %d, "tid": %d, "ts": %d,\n'
+               '    "cat": "async", "name": "launch"\n  }')
+FLOW_F_2021 = ('  {\n    "ph": "f", "id": %d, "pid": %d, "tid": "stream %d", "ts": %d,\n'
+               '    "cat": "async", "name": "launch", "bp": "e"\n  }')
+MEM_2021 = ('  {\n    "ph": "i", "s": "t", "name": "[memory]", "pid": %d, "tid": %d, "ts": %d,\n'
+            '    "args": {\n      "Device Type": 1, "Device Id": 0, "Bytes": %d%s\n    }\n  }')
+
 
 MEM_FMT = ('  {\n    "ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",\n'
            '    "pid": %d, "tid": %d, "ts": %s,\n    "args": {\n      %s\n    }\n  }')
@@ -877,6 +894,8 @@ class Kineto:
         self.seqnr = 0
         self.t = 0
         self.gpu_first = None
+        self.old = getattr(a, "format", "2023") == "2021"  # (ranks has no --format)
+        self.old_alloc = self.old_reserved = 0  # the 2021 format's [memory] totals
         h = a.hidden
         batch = a.batch
         k = {}
@@ -910,9 +929,9 @@ class Kineto:
         """With --memory: a [memory] instant of an allocation (nbytes > 0)
         or a free on device dev (0 CPU, 1 CUDA 0), in Kineto's current form
         (totals, address) or its 2021 one (only the bytes)."""
-        form = self.a.memory
-        if not form:
-            return
+        form = getattr(self.a, "memory", None)
+        if not form or self.old:
+            return  # (the 2021 format writes its own: memory())
         self.alloc[dev] += nbytes
         if self.alloc[dev] > self.reserved[dev]:
             blk = (2 << 20) if dev == 0 else (20 << 20)
@@ -934,14 +953,49 @@ class Kineto:
     def ts(self, ns):
         return "%d.%03d" % divmod(self.base + ns, 1000)
 
+    # -- the two formats ------------------------------------------------------
+
+    def xe(self, cat, name, pid, tid, t0, dur, args):
+        """An X event (name as JSON text), or None where the format has none."""
+        if not self.old:
+            return X_FMT % (cat, name, pid, tid, self.ts(t0), "%d.%03d" % divmod(dur, 1000), args)
+        if cat not in CATS_2021:
+            return None
+        t = (self.base + t0) // 1000
+        end = (self.base + t0 + dur) // 1000
+        return X_FMT_2021 % (CATS_2021[cat], name, pid,
+                             ("%d" % tid) if pid == self.pid else ("stream %d" % tid),
+                             t, max(0, end - t), args)
+
+    def fs(self, fid, pid, tid, t, cat):
+        if not self.old:
+            return FLOW_S % (fid, pid, tid, self.ts(t), cat, cat)
+        return FLOW_S_2021 % (fid, pid, tid, (self.base + t) // 1000) if cat == "ac2g" else None
+
+    def ff(self, fid, pid, tid, t, cat):
+        if not self.old:
+            return FLOW_F % (fid, pid, tid, self.ts(t), cat, cat)
+        return FLOW_F_2021 % (fid, pid, tid, (self.base + t) // 1000) if cat == "ac2g" else None
+
+    def memory(self, buf, tid, t, nbytes):
+        """A [memory] instant of the 2021 format (with --memory-totals, PyTorch
+        1.10's totals); nothing in today's."""
+        if not self.old:
+            return
+        self.old_alloc += nbytes
+        self.old_reserved = max(self.old_reserved,
+                                (self.old_alloc + (2 << 20) - 1) // (2 << 20) * (2 << 20))
+        totals = (', "Total Allocated": %d, "Total Reserved": %d' % (self.old_alloc, self.old_reserved)
+                  if self.a.memory_totals else "")
+        buf.append(MEM_2021 % (self.pid, tid, (self.base + t) // 1000, nbytes, totals))
+
     def begin(self, buf, cat, name, tid, t0, args):
         buf.append((cat, name, tid, t0, args))
         return len(buf) - 1
 
     def end(self, buf, i, t1):
         cat, name, tid, t0, args = buf[i]
-        buf[i] = X_FMT % (cat, jstr(name), self.pid, tid, self.ts(t0),
-                          "%d.%03d" % divmod(t1 - t0, 1000), args)
+        buf[i] = self.xe(cat, jstr(name), self.pid, tid, t0, t1 - t0, args)
 
     def op_args(self, dims=None, seq=None):
         self.ext += 1
@@ -977,19 +1031,18 @@ class Kineto:
         self.corr += 1
         corr = self.corr
         c1 = t + self.us(3.0, 9.0)
-        buf.append(X_FMT % ("cuda_runtime", '"%s"' % api, self.pid, tid, self.ts(t),
-                            "%d.%03d" % divmod(c1 - t, 1000),
-                            '"External id": %d, "cbid": %d, "correlation": %d' % (self.ext, cbid, corr)))
-        buf.append(FLOW_S % (corr, self.pid, tid, self.ts(t), "ac2g", "ac2g"))
+        buf.append(self.xe("cuda_runtime", '"%s"' % api, self.pid, tid, t, c1 - t,
+                           '"External id": %d, "cbid": %d, "correlation": %d' % (self.ext, cbid, corr)))
+        buf.append(self.fs(corr, self.pid, tid, t, "ac2g"))
         k0 = max(self.free[stream], c1 + self.us(2.0, 6.0), dep)
         if self.gpu_first is None:
             self.gpu_first = k0
         if api == "cudaLaunchKernel":
             qname, base, info = self.kernels[key]
             k1 = k0 + max(1000, int(base * (0.93 + 0.14 * self.r())))
-            G.append(X_FMT % ("kernel", qname, self.dev, stream, self.ts(k0), "%d.%03d" % divmod(k1 - k0, 1000),
-                              '"External id": %d, "queued": 0, "device": 0, "context": 1, '
-                              '"stream": %d, "correlation": %d, %s' % (self.ext, stream, corr, info)))
+            G.append(self.xe("kernel", qname, self.dev, stream, k0, k1 - k0,
+                             '"External id": %d, "queued": 0, "device": 0, "context": 1, '
+                             '"stream": %d, "correlation": %d, %s' % (self.ext, stream, corr, info)))
         else:
             if api == "cudaMemsetAsync":
                 cat, name, gbps = "gpu_memset", '"Memset (Device)"', 600.0
@@ -998,18 +1051,24 @@ class Kineto:
             else:
                 cat, name, gbps = "gpu_memcpy", '"Memcpy DtoH (Device -> Pageable)"', 0.002
             k1 = k0 + max(1000, int(nbytes / gbps * (0.95 + 0.1 * self.r())))
-            G.append(X_FMT % (cat, name, self.dev, stream, self.ts(k0), "%d.%03d" % divmod(k1 - k0, 1000),
-                              '"External id": %d, "device": 0, "context": 1, "stream": %d, '
-                              '"correlation": %d, "bytes": %d, "memory bandwidth (GB/s)": %r' % (
-                                  self.ext, stream, corr, nbytes,
-                                  round(nbytes / float(k1 - k0), 6))))
-        G.append(FLOW_F % (corr, self.dev, stream, self.ts(k0), "ac2g", "ac2g"))
+            G.append(self.xe(cat, name, self.dev, stream, k0, k1 - k0,
+                             '"External id": %d, "device": 0, "context": 1, "stream": %d, '
+                             '"correlation": %d, "bytes": %d, "memory bandwidth (GB/s)": %r' % (
+                                 self.ext, stream, corr, nbytes,
+                                 round(nbytes / float(k1 - k0), 6))))
+        G.append(self.ff(corr, self.dev, stream, k0, "ac2g"))
         self.free[stream] = k1
         return c1
 
     def op_launch(self, buf, G, name, tid, t, key, dims=None, **kw):
-        """cpu_op name around one launch."""
+        """cpu_op name around one launch (in the 2021 format with the
+        allocation of its output: a [memory] instant, freed at the step's
+        end)."""
         i = self.op(buf, name, tid, t, dims)
+        if self.old:
+            nbytes = 512 * (1 + self.corr % 97) * (self.a.batch // 64 or 1)
+            self.memory(buf, tid, t + 1000, nbytes)
+            self.step_allocs.append((tid, nbytes))
         c1 = self.launch(buf, G, tid, t + self.us(2.0, 6.0), key, **kw)
         t1 = c1 + self.us(1.0, 4.0)
         self.end(buf, i, t1)
@@ -1020,6 +1079,7 @@ class Kineto:
     def step(self, n):
         a = self.a
         M, B, G = [], [], []
+        self.step_allocs = []
         main, bwd = self.main, self.bwd
         t = self.t
         self.gpu_first = None
@@ -1085,7 +1145,7 @@ class Kineto:
             seqs.append((self.seqnr, self.flow))
             mm = self.op(M, "aten::addmm", main, t, self.dims_act, seq=self.seqnr)
             self.mem(M, main, t + 700, 1, a.batch * a.hidden * 4)
-            M.append(FLOW_S % (self.flow, self.pid, main, self.ts(t), "fwdbwd", "fwdbwd"))
+            M.append(self.fs(self.flow, self.pid, main, t, "fwdbwd"))
             c1 = self.launch(M, G, main, t + self.us(4.0, 9.0), "gemm_fwd")
             t = c1 + self.us(2.0, 5.0)
             self.end(M, mm, t)
@@ -1158,7 +1218,7 @@ class Kineto:
             tb += self.us(3.0, 8.0)
             ev = self.op(B, "autograd::engine::evaluate_function: AddmmBackward0", bwd, tb)
             self.mem(B, bwd, tb + 600, 1, -(a.batch * a.hidden * 4))
-            B.append(FLOW_F % (flow, self.pid, bwd, self.ts(tb), "fwdbwd", "fwdbwd"))
+            B.append(self.ff(flow, self.pid, bwd, tb, "fwdbwd"))
             nd = self.op(B, "AddmmBackward0", bwd, tb + self.us(1.0, 3.0), seq=seq)
             tb += self.us(4.0, 8.0)
             if layer > 0:
@@ -1227,24 +1287,57 @@ class Kineto:
                         nbytes=4)
         self.corr += 1
         done = max(t, self.free[self.cs]) + self.us(2.0, 6.0)
-        M.append(X_FMT % ("cuda_runtime", '"cudaStreamSynchronize"', self.pid, main, self.ts(t),
-                          "%d.%03d" % divmod(done - t, 1000),
+        M.append(self.xe("cuda_runtime", '"cudaStreamSynchronize"', self.pid, main, t, done - t,
                           '"External id": %d, "cbid": 131, "correlation": %d' % (self.ext, self.corr)))
         t = done + self.us(1.0, 3.0)
         self.end(M, ld, t)
         t += self.us(1.0, 2.0)
         self.end(M, it, t)
         t += self.us(10.0, 30.0)
+        for tid, nbytes in self.step_allocs:
+            self.memory(M if tid == main else B, tid, t - 2000, -nbytes)
         self.mem(M, main, t - 800, 0, -host_bytes)
         self.end(M, st, t)
         gend = max(self.free.values())
-        G.append(X_FMT % ("gpu_user_annotation", '"ProfilerStep#%d"' % n, self.dev, self.cs,
-                          self.ts(self.gpu_first), "%d.%03d" % divmod(gend - self.gpu_first, 1000),
+        G.append(self.xe("gpu_user_annotation", '"ProfilerStep#%d"' % n, self.dev, self.cs,
+                         self.gpu_first, gend - self.gpu_first,
                           '"External id": %d' % step_ext))
         self.t = t + self.us(30.0, 90.0)
-        self.out.write(",\n" + ",\n".join(M) + ",\n" + ",\n".join(B) + ",\n" + ",\n".join(G))
+        self.out.write(",\n" + ",\n".join(e for e in M + B + G if e is not None))
+
+    def metadata_2021(self, t_end):
+        """PyTorch 1.9's records: processes "python" labelled CPU and GPU N,
+        the CPU threads named under the string of their tid, no stream
+        names, no sort indices; the profiler's span in the process "Traces"
+        and its two global instants."""
+        a = self.a
+        t0 = (self.base) // 1000
+        recs = []
+
+        def m(name, pid, tid, args):
+            recs.append('  {\n    "name": "%s", "ph": "M", "ts": %d,\n    "pid": %d, "tid": %s,\n'
+                        '    "args": {\n      %s\n    }\n  }' % (name, t0, pid, tid, args))
+
+        m("process_name", self.pid, 0, '"name": "python"')
+        m("process_labels", self.pid, 0, '"labels": "CPU"')
+        for d in range(a.devices):
+            m("process_name", d, 0, '"name": "python"')
+            m("process_labels", d, 0, '"labels": "GPU %d"' % d)
+        for tid in (self.bwd, self.main):
+            m("thread_name", self.pid, '"%d"' % tid, '"name": "thread %d (python)"' % tid)
+        recs.append('  {\n    "ph": "X", "cat": "Trace", "ts": %d, "dur": %d,\n'
+                    '    "pid": "Traces", "tid": "PyTorch Profiler",\n'
+                    '    "name": "PyTorch Profiler (0)",\n    "args": {\n      "Op count": 0\n    }\n  }'
+                    % (t0, t_end // 1000))
+        recs.append('  {\n    "name": "Iteration Start: PyTorch Profiler", "ph": "i", "s": "g",\n'
+                    '    "pid": "Traces", "tid": "Trace PyTorch Profiler", "ts": %d\n  }' % t0)
+        recs.append('  {\n    "name": "Record Window End", "ph": "i", "s": "g",\n'
+                    '    "pid": "", "tid": "", "ts": %d\n  }' % ((self.base + t_end) // 1000))
+        return ",\n".join(recs)
 
     def metadata(self, t_end):
+        if self.old:
+            return self.metadata_2021(t_end)
         a = self.a
         ts0 = self.ts(0)
         recs = []
@@ -1283,18 +1376,27 @@ class Kineto:
 
 
 def cmd_kineto(a):
+    if a.format == "2021" and a.memory:
+        sys.stderr.write("gentrace.py kineto: --format 2021 writes its own [memory] instants "
+                         "(--memory-totals adds the totals); --memory is for today's format\n")
+        return 2
     rng = Rand(a.seed)
     out = Out(a.out, gz=a.gzip)
     k = Kineto(a, rng, out)
-    out.write('{\n  "schemaVersion": 1,\n  "deviceProperties": %s,\n'
-              '  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": %d},\n'
-              '  "record_shapes": 1,\n  "traceEvents": [\n' % (gpu_properties(a.devices, False),
-                                                                a.devices))
+    if k.old:
+        out.write('{\n  "schemaVersion": 1,\n  "deviceProperties": %s,\n  "traceEvents": [\n'
+                  % gpu_properties(a.devices, False))
+    else:
+        out.write('{\n  "schemaVersion": 1,\n  "deviceProperties": %s,\n'
+                  '  "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": %d},\n'
+                  '  "record_shapes": 1,\n  "traceEvents": [\n' % (gpu_properties(a.devices, False),
+                                                                    a.devices))
     # The first event opens the array without a comma; the profiler's own
     # span of the whole run comes first in time anyway.
     k.t = k.us(40.0, 120.0)
-    out.write(X_FMT % ("user_annotation", '"## warmup ##"', k.pid, k.main, k.ts(k.us(5.0, 20.0)),
-                       "%d.%03d" % divmod(k.us(1.0, 9.0), 1000), k.op_args()))
+    w0 = k.us(5.0, 20.0)
+    out.write(k.xe("user_annotation", '"## warmup ##"', k.pid, k.main, w0, k.us(1.0, 9.0),
+                   k.op_args()))
     tail_len = 3000 + 700 * a.devices
     n = a.first_step
     steps = a.steps
@@ -1308,8 +1410,11 @@ def cmd_kineto(a):
         n += 1
     t_end = k.t + k.us(50.0, 150.0)
     out.write(",\n" + k.metadata(t_end))
-    out.write('\n  ],\n  "traceName": "rank0.%d.pt.trace.json",\n  "displayTimeUnit": "ms",\n'
-              '  "baseTimeNanoseconds": %d\n}\n' % (k.pid, k.base // 1000000000 * 1000000000))
+    if k.old:
+        out.write('\n  ]\n}\n')
+    else:
+        out.write('\n  ],\n  "traceName": "rank0.%d.pt.trace.json",\n  "displayTimeUnit": "ms",\n'
+                  '  "baseTimeNanoseconds": %d\n}\n' % (k.pid, k.base // 1000000000 * 1000000000))
     out.close()
     return 0
 
@@ -1863,10 +1968,19 @@ def main(argv=None):
     p.add_argument("--devices", type=positive, default=8,
                    help="GPUs listed in deviceProperties and the metadata (default 8; "
                         "events run on GPU 0)")
+    p.add_argument("--format", choices=("2023", "2021"), default="2023",
+                   help="today's Kineto format (default), or 2021's (PyTorch 1.8-1.10): "
+                        "categories Kernel, Memcpy, Memset, Operator, Runtime; CPU tids as "
+                        "strings, [memory] instants under the number; GPU streams \"stream N\"; "
+                        "the profiler's span in \"Traces\"")
+    p.add_argument("--memory-totals", action="store_true",
+                   help="--format 2021: [memory] instants with Total Allocated and Total "
+                        "Reserved (PyTorch 1.10)")
     p.add_argument("--gzip", action="store_true", help="gzip the output (level 6, no name or time)")
     p.add_argument("--memory", choices=("current", "2021"), default=None,
                    help="also [memory] instants: host buffers and one CUDA activation per layer, "
-                        "with Kineto's totals (current) or only their bytes (2021)")
+                        "with Kineto's totals (current) or only their bytes (2021); today's "
+                        "format only (--format 2021 writes its own)")
     p.set_defaults(func=cmd_kineto)
 
     p = sub.add_parser("counters", help="counter (C) events of several series with gaps, "

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "harness.h"
+#include "base/jsonlite.h"
 #include "load/scan.h"
 
 /* A temporary file holding data[0 .. n); the caller fcloses it. */
@@ -500,6 +501,7 @@ static bool lenient_accepts_msg(const char *msg)
         "\\u0000 is not allowed", "NUL byte in object key", "too big integer",
         "too big negative integer", "real number overflow", "maximum parsing depth reached",
         "duplicate object key", "near end of file", /* an open top-level array */
+        "unexpected token near ']'", "string or '}' expected near '}'", /* trailing commas */
     };
     for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
         if (strstr(msg, what[i]))
@@ -556,6 +558,11 @@ TF_TEST(scan_lenient_accepts_more)
     lenient_only("{\"a\":1,\"a\":2}");
     lenient_only("{\"a\":1,\"b\":{\"x\":[],\"x\":{}}}");
     lenient_only("{\"a\\u0062\":1,\"ab\":2}");
+    /* Trailing commas, as some writers leave them. */
+    lenient_only("[1,]");
+    lenient_only("[1, ]");
+    lenient_only("{\"a\":1,}");
+    lenient_only("[{\"a\":[1,2,],\"b\":{\"c\":1,},},\n]");
     /* Deeper than jansson goes, with the stack grown many times. */
     size_t n = 100000;
     char *deep = malloc(2 * n + 8);
@@ -581,10 +588,14 @@ TF_TEST(scan_lenient_checks_the_rest)
 {
     lenient_rejects("");
     lenient_rejects("1");
-    lenient_rejects("[1,]");
     lenient_rejects("[1 2]");
     lenient_rejects("{\"a\" 1}");
-    lenient_rejects("{\"a\":1,}");
+    lenient_rejects("[,]");
+    lenient_rejects("[1,,]");
+    lenient_rejects("{,}");
+    lenient_rejects("{\"a\":1,,}");
+    lenient_rejects("[1,}");
+    lenient_rejects("{\"a\":1,]");
     lenient_rejects("[01]");
     lenient_rejects("[1.]");
     lenient_rejects("[1e+]");
@@ -757,6 +768,49 @@ TF_TEST(scan_lenient_open_top_level_array)
     lenient_rejects("[[1],[2,");
     lenient_rejects("{\"traceEvents\":[1,2");
     lenient_rejects("[1,,");
+}
+
+/* Trailing commas in an element read whole become blanks, so its bytes
+ * are valid JSON for jansson and jsonlite, at every chunk size; the last
+ * element's comma before the array's ']' is accepted too. */
+TF_TEST(scan_lenient_trailing_commas_read_whole)
+{
+    const char *doc = "[{\"ph\":\"X\",\"args\":{\"a\":[1,2,],\"b\":{\"c\":1,},},},\n"
+                      "{\"ph\":\"i\",}, ]";
+    const char *want[2] = {"{\"ph\":\"X\",\"args\":{\"a\":[1,2 ],\"b\":{\"c\":1 } } }",
+                           "{\"ph\":\"i\" }"};
+    for (size_t c = 0; c < N_CHUNKS; c++) {
+        FILE *f = tmp_with(doc, strlen(doc));
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input *in = tf_input_fdopen(fileno(f), "t.json", NULL, &d);
+        struct tf_scan s;
+        TF_CHECK(tf_scan_init(&s, in, "t.json", chunks[c], TF_SCAN_LENIENT, &d));
+        enum tf_jtok k;
+        bool more;
+        TF_CHECK(tf_scan_begin(&s, &k));
+        for (int i = 0; i < 2; i++) {
+            struct tf_scan_field fl[2] = {{.name = "ph"}, {.name = "args"}};
+            const unsigned char *data;
+            size_t len;
+            TF_CHECK(tf_scan_next(&s, &more) && more && tf_scan_value(&s, &data, &len, fl, 2));
+            TF_CHECK(len == strlen(want[i]) && memcmp(data, want[i], len) == 0);
+            TF_CHECK(fl[0].type == TF_JT_STRING && fl[0].len == 1);
+            json_t *j = json_loadb((const char *)data, len, JSON_REJECT_DUPLICATES, NULL);
+            TF_CHECK(j != NULL);
+            json_decref(j);
+            if (i == 0) {
+                size_t vl;
+                const unsigned char *b = tf_jl_get(data + fl[1].off, fl[1].len, "b", &vl);
+                TF_CHECK(b && vl == 8 && memcmp(b, "{\"c\":1 }", 8) == 0);
+            }
+        }
+        TF_CHECK(tf_scan_next(&s, &more) && !more);
+        TF_CHECK(tf_scan_finish(&s));
+        tf_scan_fini(&s);
+        tf_input_close(in);
+        fclose(f);
+    }
 }
 
 /* Strict for the document, lenient for one member, strict again. */

@@ -68,6 +68,8 @@ struct tf_chrome_class_cache {
 };
 /* Bytes of a name in a tooltip (names.c; rows.c counts them). */
 #define TF_CHROME_TIP_NAME_MAX 400
+/* Threads found last, looked up first (lanes.c). */
+#define TF_CHROME_THREAD_CACHE 8
 /* A colour slot with no colour (no cname, not yet chosen). */
 #define TF_CHROME_NO_COLOR UINT32_MAX
 
@@ -79,7 +81,22 @@ struct proc {
     char *name, *labels;
     bool has_sort;
     long long sort;
-    size_t n_drawn; /* its lanes with something drawn (set by build) */
+};
+
+/* Pass 1: where a thread's events lie, as at most TF_CHROME_CLUSTERS
+ * disjoint intervals (window.c). */
+struct cluster {
+    int64_t lo, hi;
+    size_t count;
+};
+
+struct extent {
+    struct cluster *v;
+    size_t n, cap;
+    int64_t gap;      /* intervals closer than this are merged */
+    size_t count;     /* events */
+    bool any_slice;
+    bool all_total;   /* every slice is named "Total ..." (clang's summaries) */
 };
 
 struct thr {
@@ -89,7 +106,18 @@ struct thr {
     char *name;
     bool has_sort;
     long long sort;
+    struct extent ext;
     bool counter; /* not a thread: a counter series of the process, named `name` */
+};
+
+/* A lane's label, told apart from the others drawn with it (lanes.c): the
+ * whole ("python / thread 5555 (python)"), and its process and thread
+ * parts (the whole is the process part alone for a named process's only
+ * unnamed lane); `group`: the process part told apart from every other
+ * process drawn (with its pid when two share a label), for a header per
+ * process.  Owned strings. */
+struct chrome_label {
+    char *label, *proc, *thread, *group;
 };
 
 /* --- pass 2: lanes, rows, bars (rows.c) ---------------------------------------- */
@@ -101,6 +129,7 @@ struct pend {
     uint32_t color; /* cname or TF_CHROME_NO_COLOR */
     bool instant, open_end;
     bool span; /* the profiler's own span (events.c) */
+    unsigned depth; /* a B/E pair: 1 + its depth on the loader's stack; else 0 */
 };
 
 /* A bar ready for the figure. */
@@ -111,7 +140,8 @@ struct obar {
     unsigned row;
     uint32_t merged; /* 0: one slice */
     bool clip_left, clip_right, instant;
-    bool annot;      /* in the lane's stack of annotations (rows.c) */
+    bool annot; /* in the lane's stack of annotations (rows.c) */
+    bool mixed; /* dense: its slices have more than one name */
 };
 
 /* What is being merged in one row. */
@@ -122,7 +152,8 @@ struct acc {
 
 /* A stack of nesting rows (rows.c). */
 struct stack {
-    int64_t *row_end;  /* per row: end of its last slice */
+    int64_t *row_end;  /* per row: end of its last slice, as a tree of
+                           minima over cap_rows leaves (rows.c) */
     size_t n_rows, cap_rows;
     struct acc *acc;   /* per row */
     size_t n_acc, cap_acc;
@@ -139,6 +170,7 @@ struct lane {
      * (Kineto's gpu_user_annotation on a GPU stream), put one above the
      * other once every slice is placed (rows.c). */
     struct stack st[2];
+    struct acc iacc;   /* the instants (row 0 of the work) */
     struct obar *bars;
     size_t n_bars, cap_bars;
     unsigned max_row;    /* deepest row used + 1 */
@@ -155,16 +187,31 @@ struct lane {
     /* the union of its slices in the window, for the statistics */
     struct tf_ivset busy;
     bool busy_sorted; /* busy is normalized: slices came in start order */
+    /* its label (set by tf_chrome_pick_lanes; label is lbl.label) */
+    struct chrome_label lbl;
+    const char *label;
     size_t counter;   /* a counter lane: its series + 1 (counters.c), else 0 */
 };
 
-/* One end of a flow arrow (events.c). */
+/* One end of a flow arrow (events.c): an s, t or f event at ts, or (v2)
+ * a slice [ts, t1] whose bind_id flows out ('s'), in ('f') or both ('t'). */
 struct flow_end {
     char *id;
     char ph;
+    bool v2;
     size_t lane;
-    int64_t ts;
+    int64_t ts, t1;
     char bp;
+};
+
+/* An instant of a whole process ('p': drawn across its lanes) or of the
+ * trace ('g': across the plot), in the window (events.c). */
+struct mark {
+    int64_t ts, t1;  /* t1 > ts: marks merged by the level of detail */
+    uint32_t name, cat, args, color;
+    size_t proc;     /* 'p': its process */
+    char scope;
+    uint32_t merged; /* 0: one instant */
 };
 
 /* An occurrence of --window-event (window.c). */
@@ -182,25 +229,23 @@ struct chrome {
     size_t n_procs, cap_procs;
     struct thr *thrs;
     size_t n_thrs, cap_thrs;
-    /* pass 1: where the time lies (window.c) */
-    struct {
-        int64_t lo, hi;
-        size_t count;
-    } clusters[TF_CHROME_CLUSTERS + 1];
-    size_t n_clusters;
-    int64_t gap;
-    size_t n_drawable;
+    size_t thr_cache[TF_CHROME_THREAD_CACHE]; /* thread index + 1, 0 empty */
+    size_t thr_cache_next;
+    /* pass 1: where the time lies (window.c): per thread (struct thr's
+     * ext), and the instants of a process or of the trace, which mark
+     * moments but set the window only when nothing else would */
+    int64_t marks_lo, marks_hi;
+    size_t n_marks;
     struct occ *occ; /* a max-heap on t0 of the earliest K occurrences */
     size_t n_occ, cap_occ, n_occ_all;
+    size_t n_complete;       /* complete events (with --window-event) */
+    struct tf_strtab wnames; /* their other names, until the name is found */
+    size_t *wname_count;     /* by id in wnames */
+    size_t n_wname_count, cap_wname_count;
     /* --window-event as a glob: its literal head, which a name must start
      * with (the cheap test before fnmatch); glob false: compared whole. */
     bool we_glob;
     size_t we_head;
-    /* Until an occurrence is found: the distinct slice names of about the
-     * pattern's length, for the message that lists the nearest ones. */
-    struct tf_strtab near;
-    size_t near_bytes;
-    bool near_off;
     /* With a glob: the earliest of the events it matches (a max-heap on
      * t0, room for 4K + 16) and their names, to tell a step's copies (the
      * host's and the GPU's annotation: one name, overlapping) from the
@@ -234,6 +279,8 @@ struct chrome {
     size_t n_lane_of_thr, cap_lane_of_thr;
     struct flow_end *flows;
     size_t n_flows, cap_flows;
+    struct mark *marks;
+    size_t n_marks_in, cap_marks;
     size_t n_late; /* slices that came after their time (rows.c) */
     /* GPU work for the breakdown (the window's, or the trace's with
      * --stats-scope trace): every counted event, compute, communication
@@ -289,13 +336,22 @@ struct lane *tf_chrome_lane_for(struct chrome *c, size_t t);
 /* Notes what the default rules need to know of a slice placed on ln (not
  * an instant); false when out of memory. */
 bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p);
+/* Text with numbers in it, in the order people count ("stream 7" before
+ * "stream 20"); a total order. */
+int tf_chrome_natural_cmp(const char *a, const char *b);
 /* A process's label, appended to out; true when it has a name. */
 bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out);
-/* The label of thread t's lane, "process / thread", in out. */
-void tf_chrome_lane_label(const struct chrome *c, size_t t, struct tf_buf *out);
-/* The parts of that label for a header per process (figure.h's tf_lane
- * group, name, id): false when the label is one part (the process alone). */
-bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
+/* The labels of the threads ts[0 .. n), drawn together: "process /
+ * thread" from the metadata, else from the ids; labels that would be
+ * alike get the tid, or the pid, that tells them apart.  out[0 .. n) is
+ * filled; tf_chrome_labels_fini frees it.  False when out of memory. */
+bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
+                      struct chrome_label *out);
+void tf_chrome_labels_fini(struct chrome_label *l, size_t n);
+/* The parts of lane ln's label for a header per process (figure.h's
+ * tf_lane group, name, id): false when the label is one part (the process
+ * alone).  ln's label must be set (tf_chrome_pick_lanes). */
+bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id);
 /* The same parts from a label alone ("PROCESS / THREAD"), as a figure model
  * keeps it; false for a label of one part. */
@@ -320,21 +376,25 @@ struct chrome_pick {
 bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
                           struct tf_diag *d);
 void tf_chrome_pick_fini(struct chrome_pick *p);
+/* After pass 1: the threads with events whose lanes a figure would draw by
+ * the rules pass 1 can apply, in drawing order: *def by the default ones
+ * (unless --all-lanes), *shown also by --hide, --lanes and the cap.  Both
+ * caller-freed.  False when out of memory. */
+bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t **def,
+                              size_t *n_def, size_t **shown, size_t *n_shown);
 
 /* --- window.c -------------------------------------------------------------------- */
 
-/* Pass 1: an event's extent [lo, hi]; a --window-event occurrence. */
-void tf_chrome_add_extent(struct chrome *c, int64_t lo, int64_t hi);
-void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1);
+/* Pass 1: the extent [lo, hi] of an event drawn on thread t's lane (a
+ * slice, an instant, an async event, a counter sample); an instant of a
+ * process or of the trace at ts; a --window-event occurrence. */
+void tf_chrome_add_extent(struct chrome *c, size_t t, int64_t lo, int64_t hi);
+void tf_chrome_add_mark(struct chrome *c, int64_t ts);
+/* With --window-event: a complete event (an occurrence when its name is
+ * the one asked for; else counted by name, for the message on a miss). */
+void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1);
 /* Sets up the --window-event test (once, at the start). */
 void tf_chrome_window_event_init(struct chrome *c);
-/* Whether a slice's name is --window-event's: the name itself, or a name
- * its glob matches.  A name that is not is kept for the message when no
- * occurrence has been found yet. */
-bool tf_chrome_is_window_event(struct chrome *c, const char *name);
-/* An event it matches: a glob keeps each name's earliest, a name the K
- * earliest events. */
-void tf_chrome_window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging
  * threshold), or fails with a message. */
 bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
@@ -360,11 +420,19 @@ void tf_chrome_rows_finish(struct chrome *c, struct lane *ln);
 /* The deepest drawn bar of ln that holds time t (or, with `next`, the
  * first that starts at or after it): its row, -1 when none. */
 int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next);
+/* The row of the bar drawn for the slice [t0, t1] of ln (its extent in the
+ * window), else the deepest that holds t0; -1 when none. */
+int tf_chrome_row_of(const struct chrome *c, const struct lane *ln, int64_t t0, int64_t t1);
 /* ln's bars in row order, then by start. */
 void tf_chrome_sort_bars(struct lane *ln);
 /* Merges the picked lanes' bars coarser until the SVG would fit, less the
  * bytes `reserved` for counter tracks. */
 void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick, size_t reserved);
+/* Sorts the marks and merges those closer than the merging threshold
+ * until at most `max_bars` bars would draw them, `rows` bars a global
+ * mark and proc_rows[p] a mark of process p. */
+void tf_chrome_fit_marks(struct chrome *c, size_t rows, const size_t *proc_rows,
+                         size_t max_bars);
 
 /* --- colors.c -------------------------------------------------------------------- */
 
@@ -374,22 +442,55 @@ struct cat_color {
     uint32_t rgb;
 };
 
+/* How a figure's bars are coloured (tf_chrome_color_plan; _fini frees). */
+struct color_plan {
+    struct cat_color *cc; /* the categories drawn and their colours */
+    size_t n_cc;
+    bool by_name;         /* --color-by name, or auto with one category or none */
+    /* by name: the names drawn, those the legend lists (ids in names, and
+     * their colour slots), the share of the time they cover, and whether
+     * there is a legend at all */
+    struct tf_strtab names;
+    size_t n_names;
+    uint32_t listed[16];
+    size_t listed_slot[16];
+    size_t n_listed;
+    double covered;
+    bool legend;
+};
+
 /* The colour of one of Chrome's reserved colour names, else
  * TF_CHROME_NO_COLOR. */
 uint32_t tf_chrome_cname_color(const char *cname);
-/* The colours of the categories the picked lanes draw (*out: caller
- * frees); false when out of memory. */
-bool tf_chrome_color_categories(struct chrome *c, const size_t *pick, size_t n_pick,
-                                struct cat_color **out, size_t *n_out);
-/* The figure category of a bar (made at its first use) and the bar's fill
- * and text colours; SIZE_MAX when out of memory. */
+/* A category as today's Kineto names it: the older format's "Kernel",
+ * "Memcpy", "Memset", "Operator" and "Runtime" are "kernel", "gpu_memcpy",
+ * "gpu_memset", "cpu_op" and "cuda_runtime"; others (and NULL) as given. */
+const char *tf_chrome_canon_cat(const char *cat);
+/* How the picked lanes' bars are coloured; false when out of memory. */
+bool tf_chrome_color_plan(struct chrome *c, const struct tf_opts *o, const size_t *pick,
+                          size_t n_pick, struct color_plan *plan);
+void tf_chrome_color_plan_fini(struct color_plan *plan);
+/* The figure category of a bar (made at its first use), the bar's fill
+ * and text colours, and *kind: what its kind is called in a dense span's
+ * tooltip ("cpu_op", or a name); SIZE_MAX when out of memory. */
 size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
                               struct tf_figure *f, const struct obar *ob,
-                              const struct cat_color *cc, size_t n_cc, uint32_t *rgb,
-                              uint32_t *label_rgb);
+                              const struct color_plan *plan, uint32_t *rgb, uint32_t *label_rgb,
+                              const char **kind);
+/* The legend of the categories (or names) drawn, or the note that says
+ * why there is none; false when out of memory. */
+bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *plan,
+                            struct tf_figure *f);
 
 /* --- names.c --------------------------------------------------------------------- */
 
+/* Bytes of a lane label's process or thread part, and of a legend label,
+ * at most (a longer one is cut, with an ellipsis: no figure shows more,
+ * and measuring it costs the layout the square of its length). */
+#define TF_CHROME_LABEL_MAX 200
+/* Cuts the text of b after byte `from` to at most max bytes, at the start
+ * of a character, and ends it with an ellipsis. */
+void tf_chrome_cap(struct tf_buf *b, size_t from, size_t max);
 /* s without leading and trailing blanks, appended to out. */
 void tf_chrome_trimmed(const char *s, struct tf_buf *out);
 /* A process name as people say it (TensorFlow device paths shortened),

@@ -1,9 +1,20 @@
 /* colors.c - the generic Chrome mode's colours: Chrome's reserved colour
- * names (cname), the palette of the categories profilers use and spare
- * colours for the others, the figure category (and its legend label) of
- * each bar, NCCL kernels apart from other kernels, --color rules, and a
+ * names (cname), the palette of the categories profilers use (the older
+ * Kineto names too) and spare colours for the others, colours by name
+ * (--color-by), the figure category (and its legend label) of each bar,
+ * NCCL kernels apart from other kernels, --color rules, the legend, and a
  * text colour that reads on each fill.  It does not decide which bars
  * exist or what they say (rows.c, names.c).
+ *
+ * By name.  With --color-by name, or by default when the slices drawn
+ * carry one category or none (clang -ftime-trace, TensorFlow's "Op"), a
+ * slice's colour comes from its name as the bar shows it (the short name)
+ * by an FNV-1a hash into NAME_COLORS colour-blind-safe colours, so one
+ * name has one colour in every figure.  The legend lists the names that
+ * take the most time (drawn area), one per colour, at most LEGEND_NAMES;
+ * the other names are drawn grey as "other".  When the names listed would
+ * cover less than half of the time, no legend can explain the colours:
+ * every name keeps its own colour and a note says the legend is left out.
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -77,8 +88,41 @@ static const uint32_t spare_colors[8] = {
 
 #define NCCL_COLOR 0xCC6677u
 
+/* The older Kineto format (PyTorch 1.8-1.10) names the categories of
+ * today's Kineto differently: the same palette and GPU classes apply. */
+static const struct {
+    const char *old, *now;
+} cat_aliases[] = {
+    {"Kernel", "kernel"},   {"Memcpy", "gpu_memcpy"},    {"Memset", "gpu_memset"},
+    {"Operator", "cpu_op"}, {"Runtime", "cuda_runtime"},
+};
+
+const char *tf_chrome_canon_cat(const char *cat)
+{
+    if (!cat)
+        return cat;
+    for (size_t i = 0; i < sizeof cat_aliases / sizeof cat_aliases[0]; i++)
+        if (strcmp(cat, cat_aliases[i].old) == 0)
+            return cat_aliases[i].now;
+    return cat;
+}
+
+/* Colours by name: Paul Tol's "muted" scheme without its pale grey, then
+ * the "bright" blue and the three "light" colours unlike those (FACTS:
+ * Tol, SRON/EPS/TN/09-002, 2021). */
+#define NAME_COLORS 12
+static const uint32_t name_colors[NAME_COLORS] = {
+    0xCC6677, 0x332288, 0xDDCC77, 0x117733, 0x88CCEE, 0x882255,
+    0x44AA99, 0x999933, 0xAA4499, 0x4477AA, 0xEE8866, 0xBBCC33,
+};
+#define OTHER_COLOR 0xDDDDDDu
+/* Names a legend lists at most; the share of the time they must cover. */
+#define LEGEND_NAMES 8
+#define LEGEND_COVER 0.5
+
 static bool known_color(const char *cat, uint32_t *rgb)
 {
+    cat = tf_chrome_canon_cat(cat);
     for (size_t i = 0; i < sizeof known_cats / sizeof known_cats[0]; i++)
         if (strcmp(cat, known_cats[i].cat) == 0) {
             *rgb = known_cats[i].rgb;
@@ -136,8 +180,8 @@ static bool sort_by_name(const struct chrome *c, struct cat_color *v, size_t n)
 /* The categories' colours: the palette for known ones; the others sorted
  * by name, each at its hash's slot of the spare colours or the next free
  * one. */
-bool tf_chrome_color_categories(struct chrome *c, const size_t *pick, size_t n_pick,
-                                struct cat_color **out, size_t *n_out)
+static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick,
+                             struct color_plan *plan)
 {
     struct cat_color *v = NULL;
     size_t n = 0, cap = 0;
@@ -157,6 +201,18 @@ bool tf_chrome_color_categories(struct chrome *c, const size_t *pick, size_t n_p
             v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
         }
     }
+    for (size_t i = 0; i < c->n_marks_in; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = v[j].cat == c->marks[i].cat;
+        if (seen)
+            continue;
+        if (!TF_GROW(v, n, cap)) {
+            free(v);
+            return false;
+        }
+        v[n++] = (struct cat_color){c->marks[i].cat, TF_CHROME_NO_COLOR};
+    }
     if (!sort_by_name(c, v, n)) {
         free(v);
         return false;
@@ -175,44 +231,246 @@ bool tf_chrome_color_categories(struct chrome *c, const size_t *pick, size_t n_p
         used[slot] = true;
         v[i].rgb = spare_colors[slot];
     }
-    *out = v;
-    *n_out = n;
+    plan->cc = v;
+    plan->n_cc = n;
     return true;
 }
 
-size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
-                              struct tf_figure *f, const struct obar *ob,
-                              const struct cat_color *cc, size_t n_cc, uint32_t *rgb,
-                              uint32_t *label_rgb)
+/* --- colour by name ------------------------------------------------------------------ */
+
+/* The name a bar shows (its short name), into out. */
+static void bar_name(const struct chrome *c, const struct obar *ob, char *out, size_t n)
 {
-    const char *name = tf_strtab_str(&c->strs, ob->name);
-    const char *cat = tf_strtab_str(&c->strs, ob->cat);
-    uint32_t cat_rgb = 0;
-    for (size_t i = 0; i < n_cc; i++)
-        if (cc[i].cat == ob->cat)
-            cat_rgb = cc[i].rgb;
-    struct tf_buf key;
-    tf_buf_init(&key);
-    bool nccl = strcmp(cat, "kernel") == 0 &&
-                (strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
-                 strstr(name, " nccl") != NULL);
-    /* The whole category in the key: a cut one would merge categories
-     * that share a long prefix. */
-    if (nccl) {
-        cat_rgb = NCCL_COLOR;
-        tf_buf_puts(&key, "cat/kernel/nccl");
-    } else {
-        tf_buf_printf(&key, "cat/%s", *cat ? cat : "none");
+    tf_chrome_short_name(tf_strtab_str(&c->strs, ob->name), out, n);
+}
+
+static size_t name_slot(const char *shortn)
+{
+    return tf_fnv1a(shortn, strlen(shortn)) % NAME_COLORS;
+}
+
+struct name_time {
+    uint32_t id; /* in the plan's names */
+    int64_t ns;
+    const char *name; /* set before sorting (no static context for qsort) */
+};
+
+/* Most time first; ties by name, so the order never depends on the input's. */
+static int by_time(const void *x, const void *y)
+{
+    const struct name_time *a = x, *b = y;
+    if (a->ns != b->ns)
+        return a->ns > b->ns ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Whether the events drawn (slices, instants, marks) carry one category
+ * or none. */
+static bool one_category(const struct chrome *c, const size_t *pick, size_t n_pick)
+{
+    uint32_t first = UINT32_MAX;
+    for (size_t i = 0; i < n_pick; i++) {
+        const struct lane *ln = &c->lanes[pick[i]];
+        for (size_t k = 0; k < ln->n_bars; k++) {
+            if (first != UINT32_MAX && ln->bars[k].cat != first)
+                return false;
+            first = ln->bars[k].cat;
+        }
     }
-    size_t ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, cat_rgb);
+    for (size_t i = 0; i < c->n_marks_in; i++) {
+        if (first != UINT32_MAX && c->marks[i].cat != first)
+            return false;
+        first = c->marks[i].cat;
+    }
+    return true;
+}
+
+/* The names drawn, their time (the area they cover: the busy time of each
+ * bar), which are listed in the legend, and whether there is one. */
+static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
+                        struct color_plan *plan)
+{
+    struct name_time *v = NULL;
+    size_t n = 0, cap = 0;
+    int64_t total = 0;
+    char shortn[128];
+    bool ok = true;
+    for (size_t i = 0; ok && i < n_pick; i++) {
+        const struct lane *ln = &c->lanes[pick[i]];
+        for (size_t k = 0; ok && k < ln->n_bars; k++) {
+            const struct obar *b = &ln->bars[k];
+            if (b->mixed)
+                continue;
+            bar_name(c, b, shortn, sizeof shortn);
+            uint32_t id;
+            if (!tf_strtab_id(&plan->names, shortn, &id)) {
+                ok = false;
+                break;
+            }
+            while (ok && n <= id) {
+                ok = TF_GROW(v, n, cap);
+                if (ok)
+                    v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
+            }
+            if (ok) {
+                v[id].ns += b->busy;
+                total += b->busy;
+            }
+        }
+    }
+    /* The marks' names too (no time of their own). */
+    for (size_t i = 0; ok && i < c->n_marks_in; i++) {
+        tf_chrome_short_name(tf_strtab_str(&c->strs, c->marks[i].name), shortn, sizeof shortn);
+        uint32_t id;
+        ok = tf_strtab_id(&plan->names, shortn, &id);
+        while (ok && n <= id) {
+            ok = TF_GROW(v, n, cap);
+            if (ok)
+                v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
+        }
+    }
+    if (!ok) {
+        free(v);
+        return false;
+    }
+    plan->n_names = n;
+    for (size_t i = 0; i < n; i++)
+        v[i].name = tf_strtab_str(&plan->names, v[i].id);
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_time);
+    /* One name per colour, the largest first. */
+    int64_t covered = 0;
+    for (size_t i = 0; i < n && plan->n_listed < LEGEND_NAMES; i++) {
+        size_t slot = name_slot(tf_strtab_str(&plan->names, v[i].id));
+        bool taken = false;
+        for (size_t k = 0; k < plan->n_listed; k++)
+            taken |= plan->listed_slot[k] == slot;
+        if (taken)
+            continue;
+        plan->listed[plan->n_listed] = v[i].id;
+        plan->listed_slot[plan->n_listed++] = slot;
+        covered += v[i].ns;
+    }
+    plan->covered = total > 0 ? (double)covered / (double)total : 1.0;
+    plan->legend = plan->covered >= LEGEND_COVER;
+    free(v);
+    return true;
+}
+
+bool tf_chrome_color_plan(struct chrome *c, const struct tf_opts *o, const size_t *pick,
+                          size_t n_pick, struct color_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    tf_strtab_init(&plan->names);
+    if (!color_categories(c, pick, n_pick, plan))
+        return false;
+    plan->by_name = o->color_by == TF_COLOR_BY_NAME ||
+                    (o->color_by == TF_COLOR_BY_AUTO && one_category(c, pick, n_pick));
+    return !plan->by_name || color_names(c, pick, n_pick, plan);
+}
+
+void tf_chrome_color_plan_fini(struct color_plan *plan)
+{
+    free(plan->cc);
+    tf_strtab_fini(&plan->names);
+}
+
+/* The listed index of a name, or SIZE_MAX. */
+static size_t listed_index(const struct color_plan *plan, const char *shortn)
+{
+    for (size_t k = 0; k < plan->n_listed; k++)
+        if (strcmp(tf_strtab_str(&plan->names, plan->listed[k]), shortn) == 0)
+            return k;
+    return SIZE_MAX;
+}
+
+/* A bar's figure category when colouring by name: its name's colour slot
+ * (with the name as the category's label when listed), or "other", for
+ * its own category (which the model keeps as the category's name). */
+static size_t name_category(const struct chrome *c, const struct color_plan *plan,
+                            struct tf_figure *f, const struct obar *ob, const char **kind)
+{
+    char shortn[128];
+    const char *cat = tf_strtab_str(&c->strs, ob->cat);
+    size_t slot = SIZE_MAX, li = SIZE_MAX;
+    if (!ob->mixed) {
+        bar_name(c, ob, shortn, sizeof shortn);
+        slot = name_slot(shortn);
+        li = listed_index(plan, shortn);
+        if (plan->legend && li == SIZE_MAX)
+            slot = SIZE_MAX;
+    }
+    struct tf_buf key; /* the whole category in it, as in colour by category */
+    tf_buf_init(&key);
+    if (slot == SIZE_MAX)
+        tf_buf_printf(&key, "name/other/%s", *cat ? cat : "none");
+    else
+        tf_buf_printf(&key, "name/%zu/%s", slot, *cat ? cat : "none");
+    size_t ci = key.oom ? (size_t)-1
+                        : tf_figure_category(f, key.data,
+                                             slot == SIZE_MAX ? OTHER_COLOR : name_colors[slot]);
     tf_buf_fini(&key);
     if (ci == (size_t)-1)
         return SIZE_MAX;
     if (!f->cats[ci].name) {
+        const char *label = slot == SIZE_MAX ? "other" : li != SIZE_MAX ? shortn : NULL;
         f->cats[ci].name = tf_figure_str(f, cat);
-        f->cats[ci].label = tf_figure_str(f, nccl ? "NCCL kernel" : *cat ? cat : "(no category)");
-        if (!f->cats[ci].name || !f->cats[ci].label)
+        if (!f->cats[ci].name || (label && !(f->cats[ci].label = tf_figure_str(f, label))))
             return SIZE_MAX;
+    }
+    /* A dense span of one name is named by it; of several, by "other". */
+    *kind = f->cats[ci].label ? f->cats[ci].label : "other";
+    if (slot != SIZE_MAX && !ob->mixed && !(*kind = tf_figure_str(f, shortn)))
+        return SIZE_MAX;
+    return ci;
+}
+
+size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
+                              struct tf_figure *f, const struct obar *ob,
+                              const struct color_plan *plan, uint32_t *rgb, uint32_t *label_rgb,
+                              const char **kind)
+{
+    const char *name = tf_strtab_str(&c->strs, ob->name);
+    const char *cat = tf_strtab_str(&c->strs, ob->cat);
+    size_t ci;
+    if (plan->by_name) {
+        ci = name_category(c, plan, f, ob, kind);
+        if (ci == SIZE_MAX)
+            return SIZE_MAX;
+    } else {
+        uint32_t cat_rgb = 0;
+        for (size_t i = 0; i < plan->n_cc; i++)
+            if (plan->cc[i].cat == ob->cat)
+                cat_rgb = plan->cc[i].rgb;
+        struct tf_buf key;
+        tf_buf_init(&key);
+        bool nccl = strcmp(tf_chrome_canon_cat(cat), "kernel") == 0 &&
+                    (strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
+                     strstr(name, " nccl") != NULL);
+        /* The whole category in the key: a cut one would merge categories
+         * that share a long prefix. */
+        if (nccl) {
+            cat_rgb = NCCL_COLOR;
+            tf_buf_puts(&key, "cat/kernel/nccl");
+        } else {
+            tf_buf_printf(&key, "cat/%s", *cat ? cat : "none");
+        }
+        ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, cat_rgb);
+        tf_buf_fini(&key);
+        if (ci == (size_t)-1)
+            return SIZE_MAX;
+        if (!f->cats[ci].name) {
+            struct tf_buf label; /* the legend's: cut when long */
+            tf_buf_init(&label);
+            tf_buf_puts(&label, nccl ? "NCCL kernel" : *cat ? cat : "(no category)");
+            tf_chrome_cap(&label, 0, TF_CHROME_LABEL_MAX);
+            f->cats[ci].name = tf_figure_str(f, cat);
+            f->cats[ci].label = tf_figure_buf(f, &label);
+            tf_buf_fini(&label);
+            if (!f->cats[ci].name || !f->cats[ci].label)
+                return SIZE_MAX;
+        }
+        *kind = f->cats[ci].label;
     }
     uint32_t bar_rgb = f->cats[ci].color, rule;
     if (rule_color(o, name, cat, &rule))
@@ -222,6 +480,49 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
     *rgb = bar_rgb;
     *label_rgb = tf_color_text_on(bar_rgb);
     return ci;
+}
+
+bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *plan,
+                            struct tf_figure *f)
+{
+    (void)c;
+    char note[240];
+    if (!plan->by_name) {
+        /* The categories drawn, in first-drawn order; never "(no category)"
+         * alone, which would say nothing. */
+        if (f->n_cats == 1 && strcmp(f->cats[0].label ? f->cats[0].label : "", "(no category)") == 0)
+            return tf_figure_add_note(f, "legend left out: the slices drawn carry no category "
+                                         "(--color-by name colours them by name)");
+        for (size_t i = 0; i < f->n_cats; i++)
+            if (!tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i))
+                return false;
+        return true;
+    }
+    if (!tf_figure_add_prop(f, "color_by", "name", false))
+        return false;
+    if (!plan->legend) {
+        snprintf(note, sizeof note,
+                 "slices coloured by name; legend left out: %zu names, the %zu largest cover "
+                 "%.0f %% of the time drawn (tooltips name every slice)",
+                 plan->n_names, plan->n_listed, 100.0 * plan->covered);
+        return tf_figure_add_note(f, note);
+    }
+    /* The names listed, largest first, then "other" when drawn: one entry
+     * each, whatever categories their slices have. */
+    char key[32];
+    for (size_t k = 0; k <= plan->n_listed; k++) {
+        if (k < plan->n_listed)
+            snprintf(key, sizeof key, "name/%zu/", plan->listed_slot[k]);
+        else
+            snprintf(key, sizeof key, "name/other/");
+        for (size_t i = 0; i < f->n_cats; i++)
+            if (strncmp(f->cats[i].key, key, strlen(key)) == 0 && f->cats[i].label) {
+                if (!tf_figure_add_legend(f, f->cats[i].label, i))
+                    return false;
+                break;
+            }
+    }
+    return true;
 }
 
 /* --- a figure of several traces ---------------------------------------------------- */

@@ -131,6 +131,7 @@ struct series {
     int64_t wtime;
     struct thinner th; /* the thinned samples */
     size_t lane; /* its lane in c->lanes + 1, once it has one */
+    size_t thr;  /* its pseudo-thread in c->thrs (its samples' extent) */
 };
 
 void tf_chrome_counters_free(struct chrome *c)
@@ -225,6 +226,13 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid,
     tf_buf_fini(&label);
     if (!s->label)
         return c->oom = true, NULL;
+    /* Its lane's thread from the start: its samples set the default
+     * window only when the lane is drawn (window.c). */
+    s->thr = tf_chrome_counter_thread(c, p, c->n_series, s->label);
+    if (s->thr == SIZE_MAX) {
+        free(s->label);
+        return c->oom = true, NULL;
+    }
     c->n_series++;
     return s;
 }
@@ -541,6 +549,8 @@ static void add_sample(struct chrome *c, struct series *s, int64_t t, size_t idx
                        bool step)
 {
     if (!c->pass2) {
+        /* A sample is drawn like a slice: it widens the default window. */
+        tf_chrome_add_extent(c, s->thr, t, t);
         add_to_chunk(c, s, t, idx, v, step);
         return;
     }
@@ -714,10 +724,10 @@ bool tf_chrome_counter_record(struct chrome *c, const struct tf_tef_rec *r)
     /* Pass 2 reads no args it cannot use. */
     if (c->pass2 && (r->ts > c->w1 || (r->ts < c->w0 && !any_straddle(c, r->idx / TF_TEF_BLOCK))))
         return true;
-    bool any = r->kind == TF_TEF_COUNTER ? counter_event(c, r) : memory_event(c, r);
-    /* A sample is drawn like a slice: it widens the default window. */
-    if (any && !c->pass2)
-        tf_chrome_add_extent(c, r->ts, r->ts);
+    if (r->kind == TF_TEF_COUNTER)
+        counter_event(c, r);
+    else
+        memory_event(c, r);
     return !c->oom;
 }
 
@@ -802,8 +812,7 @@ bool tf_chrome_counters_finish(struct chrome *c)
         if (!s->seen)
             continue;
         /* A lane of its own, under its process. */
-        size_t t = tf_chrome_counter_thread(c, s->proc, i, s->label);
-        struct lane *ln = t == SIZE_MAX ? NULL : tf_chrome_lane_for(c, t);
+        struct lane *ln = tf_chrome_lane_for(c, s->thr);
         if (!ln)
             return false;
         ln->counter = i + 1;

@@ -1,32 +1,59 @@
 /* events.c - the generic Chrome mode's sink for the loader (load/tef.h):
  * what each record of the trace becomes.  Pass 1 (index) hands metadata
- * to lanes.c and every drawable extent and --window-event occurrence to
- * window.c.  Pass 2 (collect) keeps what reaches into the window: slices
- * (X events, and the B/E pairs the loader has joined), thread-scoped
- * instants, async events with --async, each as a pending slice of its
- * lane for rows.c; and flow ends (s/t/f, and the bind_id/flow_in/flow_out
- * of X events), matched into arrows between the drawn lanes once build()
- * knows them.  Both passes give GPU work to stats.c, and counter records
- * (C) and Kineto's [memory] instants to counters.c (never drawn as ticks).
- * It does not pair B with E (the loader does), place slices in rows or
- * choose the window.  The other phases never reach it: the loader passes
- * them over.
+ * to lanes.c and every drawable extent (by thread), mark and complete
+ * event (with --window-event) to window.c.  Pass 2 (collect) keeps what
+ * reaches into the window: slices (X events, and the B/E pairs the loader
+ * has joined), thread-scoped instants, async events with --async, each as
+ * a pending slice of its lane for rows.c; the instants of a process or of
+ * the trace as marks; and flow ends (s/t/f, and the bind_id/flow_in/
+ * flow_out of X and B/E slices), matched into arrows between the drawn
+ * lanes once build() knows them (v2 flows by id, as Perfetto links them).
+ * The profiler's own records (Kineto's span and bookkeeping instants) set
+ * no window and the instants are never drawn.  Both passes give GPU work
+ * to stats.c, and counter records (C) and Kineto's [memory] instants to
+ * counters.c (never drawn as ticks).  It does not pair B with E (the
+ * loader does), place slices in rows or choose the window.  The other
+ * phases never reach it: the loader passes them over.
  */
 #include "rules/chrome/chrome_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The profiler's own span (Kineto: cat "Trace" in the process "Spans"),
- * which may start long before the first event: it does not set the
- * default window, and its lane is not drawn by default. */
+/* The profiler's own records: Kineto's span of the whole run (category
+ * "Trace" in the process "Spans", or "Traces" in the 2021 format), which
+ * may start long before the first event, and its bookkeeping instants
+ * ("Iteration Start: PyTorch Profiler" in those processes, "Record Window
+ * End").  They do not set the default window; the span's lane is not
+ * drawn by default, the instants never. */
+static bool profiler_process(const struct tf_tef_rec *r)
+{
+    return r->pid.kind == TF_ID_STR &&
+           (strcmp(r->pid.str, "Spans") == 0 || strcmp(r->pid.str, "Traces") == 0);
+}
+
+/* Kineto's own instants: those of its processes, and the end of its
+ * recording window, a global instant of the empty pid. */
+static bool profiler_instant(const struct tf_tef_rec *r)
+{
+    return profiler_process(r) ||
+           (r->pid.kind == TF_ID_STR && !*r->pid.str && strcmp(r->name, "Record Window End") == 0);
+}
+
 static bool profiler_span(const struct tf_tef_rec *r)
 {
-    return r->pid.kind == TF_ID_STR && strcmp(r->pid.str, "Spans") == 0 &&
-           (!r->cat || strcmp(r->cat, "Trace") == 0);
+    return profiler_process(r) && (!r->cat || strcmp(r->cat, "Trace") == 0);
 }
 
 /* --- pass 1 ------------------------------------------------------------------------ */
+
+/* The extent of a record drawn on its thread's lane. */
+static void extent(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi)
+{
+    size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
+    if (t != SIZE_MAX)
+        tf_chrome_add_extent(c, t, lo, hi);
+}
 
 bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
@@ -44,25 +71,34 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         c->has_clock_origin = true;
         c->clock_origin = r->ts;
         break;
-    case TF_TEF_SLICE:
+    case TF_TEF_SLICE: {
         if (c->o->stats_trace_scope && !c->hta)
             tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);
         if (profiler_span(r))
             break;
-        if (!r->open_end)
-            tf_chrome_add_extent(c, r->ts, r->ts + r->dur);
-        else
-            tf_chrome_add_extent(c, r->ts, r->ts);
-        if (c->o->window_event && !r->open_end && tf_chrome_is_window_event(c, r->name))
-            tf_chrome_window_match(c, r->name, r->ts, r->ts + r->dur);
+        size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
+        if (t == SIZE_MAX)
+            break;
+        struct extent *e = &c->thrs[t].ext;
+        e->all_total = (!e->any_slice || e->all_total) && strncmp(r->name, "Total ", 6) == 0;
+        e->any_slice = true;
+        tf_chrome_add_extent(c, t, r->ts, r->open_end ? r->ts : r->ts + r->dur);
+        if (c->o->window_event && !r->open_end)
+            tf_chrome_window_name(c, r->name, r->ts, r->ts + r->dur);
         break;
+    }
     case TF_TEF_INSTANT:
-        if (r->scope == 't' || r->scope == 0)
-            tf_chrome_add_extent(c, r->ts, r->ts);
+        if (profiler_instant(r))
+            break;
+        if (r->scope == 'g' || r->scope == 'p')
+            tf_chrome_add_mark(c, r->ts);
+        else if (!(r->tid.kind == TF_ID_STR && strncmp(r->tid.str, "async ", 6) == 0) ||
+                 c->o->async)
+            extent(c, r, r->ts, r->ts);
         break;
     case TF_TEF_ASYNC:
         if (c->o->async)
-            tf_chrome_add_extent(c, r->ts, r->ts + (r->open_end ? 0 : r->dur));
+            extent(c, r, r->ts, r->ts + (r->open_end ? 0 : r->dur));
         break;
     default:
         break;
@@ -72,30 +108,31 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 
 /* --- pass 2 ------------------------------------------------------------------------ */
 
-/* The flow ends a record gives (with --flows): an s, t or f event, or an
- * X event's flow_out and flow_in (format v2), on its thread's lane; false
- * when out of memory. */
+/* The flow ends a record gives (with --flows): an s, t or f event, or the
+ * bind_id of an X or B/E slice with flow_out, flow_in or both (format
+ * v2), on its thread's lane; false when out of memory. */
 static bool flow_ends(struct chrome *c, const struct tf_tef_rec *r)
 {
+    bool v2 = r->kind == TF_TEF_SLICE;
+    if (v2 && !r->flow_in && !r->flow_out)
+        return true; /* no direction: Perfetto links nothing either */
     size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
     struct lane *ln = t == SIZE_MAX ? NULL : tf_chrome_lane_for(c, t);
-    const char *id = r->kind == TF_TEF_FLOW ? r->id : r->bind_id;
+    const char *id = v2 ? r->bind_id : r->id;
     if (!ln || !id)
-        return true;
-    char ph = r->kind == TF_TEF_FLOW ? r->ph : r->flow_out ? 's' : 'f';
-    int reps = r->kind == TF_TEF_SLICE && r->flow_in && r->flow_out ? 2 : 1;
-    for (int k = 0; k < reps; k++) {
-        if (!TF_GROW(c->flows, c->n_flows, c->cap_flows))
-            return c->oom = true, false;
-        struct flow_end *fe = &c->flows[c->n_flows];
-        fe->id = tf_chrome_strdup(c, id);
-        fe->ph = reps == 2 ? (k ? 's' : 'f') : ph;
-        fe->lane = (size_t)(ln - c->lanes);
-        fe->ts = r->kind == TF_TEF_SLICE && fe->ph == 's' ? r->ts + r->dur : r->ts;
-        fe->bp = r->bp;
-        c->n_flows++;
-    }
-    return true;
+        return !c->oom;
+    if (!TF_GROW(c->flows, c->n_flows, c->cap_flows))
+        return c->oom = true, false;
+    struct flow_end *fe = &c->flows[c->n_flows];
+    fe->id = tf_chrome_strdup(c, id);
+    fe->ph = !v2 ? r->ph : r->flow_in && r->flow_out ? 't' : r->flow_out ? 's' : 'f';
+    fe->v2 = v2;
+    fe->lane = (size_t)(ln - c->lanes);
+    fe->ts = r->ts;
+    fe->t1 = v2 ? (r->open_end ? INT64_MAX : r->ts + r->dur) : r->ts;
+    fe->bp = r->bp;
+    c->n_flows++;
+    return !c->oom;
 }
 
 bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
@@ -123,9 +160,27 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     if (r->kind == TF_TEF_INSTANT && r->tid.kind == TF_ID_STR &&
         strncmp(r->tid.str, "async ", 6) == 0 && !c->o->async)
         return true;
-    /* Instants of a whole process or of the trace belong to no lane. */
-    if (r->kind == TF_TEF_INSTANT && r->scope != 't')
+    /* Instants of a whole process or of the trace: marks across its
+     * lanes or the plot (not the profiler's own). */
+    if (r->kind == TF_TEF_INSTANT && r->scope != 't') {
+        if (profiler_instant(r) || r->ts < c->w0 || r->ts > c->w1)
+            return true;
+        if (!TF_GROW(c->marks, c->n_marks_in, c->cap_marks))
+            return c->oom = true, false;
+        struct mark *mk = &c->marks[c->n_marks_in];
+        memset(mk, 0, sizeof *mk);
+        mk->ts = mk->t1 = r->ts;
+        mk->scope = r->scope;
+        mk->color = r->cname ? tf_chrome_cname_color(r->cname) : TF_CHROME_NO_COLOR;
+        mk->proc = r->scope == 'p' ? tf_chrome_process(c, &r->pid) : SIZE_MAX;
+        if (!tf_strtab_id(&c->strs, r->name, &mk->name) ||
+            !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &mk->cat) ||
+            (r->scope == 'p' && mk->proc == SIZE_MAX))
+            return c->oom = true, false;
+        mk->args = tf_chrome_args_text(c, r);
+        c->n_marks_in++;
         return true;
+    }
     /* A slice that only touches the window (ends at its start, begins at
      * its end: the next step after a --window-event) shows nothing of
      * itself; a zero-length one on the edge is still inside. */
@@ -147,6 +202,7 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         .instant = r->kind == TF_TEF_INSTANT,
         .open_end = r->open_end,
         .span = profiler_span(r),
+        .depth = r->depth,
     };
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))
@@ -174,39 +230,95 @@ bool tf_chrome_finish(void *ctx, struct tf_diag *d)
 static int by_flow_id(const void *x, const void *y)
 {
     const struct flow_end *a = x, *b = y;
+    if (a->v2 != b->v2)
+        return a->v2 ? 1 : -1;
     int k = strcmp(a->id, b->id);
     if (k)
         return k;
-    return (a->ts > b->ts) - (a->ts < b->ts);
+    if (a->ts != b->ts)
+        return (a->ts > b->ts) - (a->ts < b->ts);
+    return (a->t1 > b->t1) - (a->t1 < b->t1);
 }
 
-/* Arrows from each s (or t) to the next t or f of its id, both ends on
- * drawn lanes. */
+static bool arrow(struct chrome *c, struct tf_figure *f, const size_t *fig_lane, double per,
+                  const struct flow_end *a, int64_t xa, int ra, const struct flow_end *b,
+                  int64_t xb, int rb)
+{
+    size_t la = fig_lane[a->lane], lb = fig_lane[b->lane];
+    if (la == SIZE_MAX || lb == SIZE_MAX)
+        return true;
+    if (xa < c->w0 || xa > c->w1 || xb < c->w0 || xb > c->w1)
+        return true;
+    struct tf_arrow ar = {
+        .lane0 = la,
+        .lane1 = lb,
+        .row0 = ra < 0 ? 0 : (unsigned)ra,
+        .row1 = rb < 0 ? 0 : (unsigned)rb,
+        .x0 = (double)(xa - c->x_origin) / per,
+        .x1 = (double)(xb - c->x_origin) / per,
+    };
+    return tf_figure_add_arrow(f, &ar);
+}
+
+/* v2 flows of one id, ends[0 .. n) by start, linked as Perfetto's
+ * importer links them, whatever their times: the first slice with
+ * flow_out is the source, a slice with both flows is a step (it receives,
+ * then is the source), and every flow_in receives from the source last
+ * seen (or, before any, the first).  An arrow leaves the source at the
+ * receiver's start when the source is running then, else at the source's
+ * nearer end, and enters the receiver at its start. */
+static bool link_v2(struct chrome *c, struct tf_figure *f, const size_t *fig_lane, double per,
+                    const struct flow_end *ends, size_t n)
+{
+    const struct flow_end *src = NULL, *first_out = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (ends[i].ph != 'f') {
+            first_out = &ends[i];
+            break;
+        }
+    for (size_t i = 0; i < n; i++) {
+        const struct flow_end *e = &ends[i];
+        if (e->ph != 's') {
+            const struct flow_end *from = src ? src : first_out;
+            if (from && from != e) {
+                int64_t x0 = e->ts < from->ts ? from->ts : e->ts > from->t1 ? from->t1 : e->ts;
+                int r0 = tf_chrome_row_of(c, &c->lanes[from->lane], from->ts, from->t1);
+                int r1 = tf_chrome_row_of(c, &c->lanes[e->lane], e->ts, e->t1);
+                if (!arrow(c, f, fig_lane, per, from, x0, r0, e, e->ts, r1))
+                    return false;
+            }
+        }
+        if (e->ph == 't' || (e->ph == 's' && !src))
+            src = e;
+    }
+    return true;
+}
+
+/* Arrows between drawn lanes: from each s (or t) to the next t or f of its
+ * id (format v1), and the v2 flows linked by id. */
 bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *fig_lane,
                           double per)
 {
     if (c->n_flows > 1)
         qsort(c->flows, c->n_flows, sizeof *c->flows, by_flow_id);
-    for (size_t i = 0; i + 1 < c->n_flows; i++) {
-        const struct flow_end *a = &c->flows[i], *b = &c->flows[i + 1];
-        if (strcmp(a->id, b->id) != 0 || a->ph == 'f' || b->ph == 's')
+    for (size_t i = 0; i < c->n_flows;) {
+        const struct flow_end *a = &c->flows[i];
+        if (a->v2) {
+            size_t j = i + 1;
+            while (j < c->n_flows && c->flows[j].v2 && strcmp(c->flows[j].id, a->id) == 0)
+                j++;
+            if (!link_v2(c, f, fig_lane, per, a, j - i))
+                return false;
+            i = j;
             continue;
-        size_t la = fig_lane[a->lane], lb = fig_lane[b->lane];
-        if (la == SIZE_MAX || lb == SIZE_MAX)
-            continue;
-        if (a->ts < c->w0 || a->ts > c->w1 || b->ts < c->w0 || b->ts > c->w1)
+        }
+        const struct flow_end *b = i + 1 < c->n_flows ? &c->flows[i + 1] : NULL;
+        i++;
+        if (!b || b->v2 || strcmp(a->id, b->id) != 0 || a->ph == 'f' || b->ph == 's')
             continue;
         int ra = tf_chrome_row_at(&c->lanes[a->lane], a->ts, false);
         int rb = tf_chrome_row_at(&c->lanes[b->lane], b->ts, b->bp != 'e' && b->ph == 'f');
-        struct tf_arrow arrow = {
-            .lane0 = la,
-            .lane1 = lb,
-            .row0 = ra < 0 ? 0 : (unsigned)ra,
-            .row1 = rb < 0 ? 0 : (unsigned)rb,
-            .x0 = (double)(a->ts - c->x_origin) / per,
-            .x1 = (double)(b->ts - c->x_origin) / per,
-        };
-        if (!tf_figure_add_arrow(f, &arrow))
+        if (!arrow(c, f, fig_lane, per, a, a->ts, ra, b, b->ts, rb))
             return false;
     }
     return true;

@@ -1,10 +1,13 @@
 /* lanes.c - the generic Chrome mode's lanes: who a lane is (one per
  * thread, its process and thread known by pid and tid), what the metadata
- * says of them (names, labels, sort indices), the label a lane shows, the
- * order lanes are drawn in, and which lanes a figure draws: --hide, the
- * default rules (lanes that repeat or only sum up others, clang's
- * summaries, the profiler's own span; not with --all-lanes), --lanes and
- * its renames, and the cap (--max-lanes).  It does not fill lanes with
+ * says of them (names, labels, sort indices), the label a lane shows (its
+ * process and thread parts, and the smallest difference that tells alike
+ * labels apart), the order lanes are drawn in, and which lanes a figure
+ * draws: --hide, the default rules (lanes that repeat or only sum up
+ * others, clang's summaries, the profiler's own span; not with
+ * --all-lanes), --lanes and its renames (a miss lists the labels there
+ * are), and the cap (--max-lanes); after pass 1 also which threads' lanes
+ * a figure would draw, for the window.  It does not fill lanes with
  * slices (rows.c).
  */
 #include "rules/chrome/chrome_int.h"
@@ -38,7 +41,10 @@ static bool key_id(struct chrome *c, struct tf_strtab *tab, uint32_t *id)
     return true;
 }
 
-size_t tf_chrome_process(struct chrome *c, const struct tf_id *pid)
+static size_t thread_of(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid);
+
+/* The process of pid, created when new; SIZE_MAX when out of memory. */
+static size_t proc_of(struct chrome *c, const struct tf_id *pid)
 {
     tf_buf_clear(&c->tmp);
     tf_id_key(&c->tmp, pid);
@@ -55,9 +61,42 @@ size_t tf_chrome_process(struct chrome *c, const struct tf_id *pid)
     return id;
 }
 
+size_t tf_chrome_process(struct chrome *c, const struct tf_id *pid)
+{
+    return proc_of(c, pid);
+}
+
+static bool same_id(const struct tf_id *a, const struct tf_id *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == TF_ID_NUM)
+        return a->num == b->num;
+    if (a->kind == TF_ID_STR)
+        return strcmp(a->str, b->str) == 0;
+    return true;
+}
+
 size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid)
 {
-    size_t p = tf_chrome_process(c, pid);
+    /* Pass 1 asks for every event's thread: the last few found first. */
+    for (size_t i = 0; i < TF_CHROME_THREAD_CACHE; i++) {
+        size_t t = c->thr_cache[i];
+        if (t && !c->thrs[t - 1].counter && same_id(&c->thrs[t - 1].tid, tid) &&
+            same_id(&c->procs[c->thrs[t - 1].proc].pid, pid))
+            return t - 1;
+    }
+    size_t t = thread_of(c, pid, tid);
+    if (t != SIZE_MAX) {
+        c->thr_cache[c->thr_cache_next] = t + 1;
+        c->thr_cache_next = (c->thr_cache_next + 1) % TF_CHROME_THREAD_CACHE;
+    }
+    return t;
+}
+
+static size_t thread_of(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid)
+{
+    size_t p = proc_of(c, pid);
     if (p == SIZE_MAX)
         return SIZE_MAX;
     tf_buf_clear(&c->tmp);
@@ -210,56 +249,263 @@ bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p
 
 /* --- labels ------------------------------------------------------------------------ */
 
-static void id_label(struct tf_buf *b, const char *what, const struct tf_id *id)
+static int cmp_id(const struct tf_id *a, const struct tf_id *b);
+
+/* An id as text: "5555", "stream 7", "?". */
+static void id_text(struct tf_buf *b, const struct tf_id *id)
 {
     if (id->kind == TF_ID_NUM)
-        tf_buf_printf(b, "%s %lld", what, id->num);
+        tf_buf_printf(b, "%lld", id->num);
     else if (id->kind == TF_ID_STR)
-        tf_buf_printf(b, "%s %s", what, id->str);
+        tf_buf_puts(b, id->str);
     else
-        tf_buf_printf(b, "%s ?", what);
+        tf_buf_putc(b, '?');
 }
 
 bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out)
 {
     size_t n0 = out->len;
     /* Kineto names its GPU processes after the host program and labels
-     * them "GPU 0": the label says more (but not its host's "CPU"). */
+     * them "GPU 0": the label says more (but not its host's "CPU").  A pid
+     * that is a string names the process, as trace viewers take it. */
     if (p->labels && *p->labels && strcmp(p->labels, "CPU") != 0)
         tf_chrome_trimmed(p->labels, out);
     else if (p->name && *p->name)
         tf_chrome_process_name(p->name, out);
+    else if (p->pid.kind == TF_ID_STR)
+        tf_chrome_trimmed(p->pid.str, out);
+    tf_chrome_cap(out, n0, TF_CHROME_LABEL_MAX);
     if (out->len > n0)
         return true;
-    id_label(out, "pid", &p->pid);
+    tf_buf_puts(out, "pid ");
+    id_text(out, &p->pid);
     return false;
 }
 
-/* "process / thread" from the metadata, else from the ids; a process's
- * only lane, of a thread without a name, is the process's name alone. */
-void tf_chrome_lane_label(const struct chrome *c, size_t t, struct tf_buf *out)
+/* A thread's part of its label: its name; else its tid when that is a
+ * string ("stream 7": Kineto's GPU streams, the loader's "async cat"
+ * lanes), which names it as trace viewers take it; else, for a named
+ * process's only lane, the process's label (pl); else "tid N". */
+static void thread_part(const struct thr *th, bool named, bool only, const char *pl,
+                        struct tf_buf *out)
 {
-    const struct thr *th = &c->thrs[t];
-    const struct proc *p = &c->procs[th->proc];
-    struct tf_buf pl, tl;
-    tf_buf_init(&pl);
-    tf_buf_init(&tl);
-    bool named = tf_chrome_proc_label(p, &pl);
     if (th->name && *th->name)
-        tf_chrome_trimmed(th->name, &tl);
-    else if (th->tid.kind == TF_ID_STR && strncmp(th->tid.str, "async ", 6) == 0)
-        tf_buf_puts(&tl, th->tid.str); /* the loader's lane of async events */
-    if (!tl.len && named && p->n_drawn == 1)
-        tf_buf_puts(&tl, pl.data);
-    if (!tl.len)
-        id_label(&tl, "tid", &th->tid);
-    tf_buf_clear(out);
-    if (pl.data && tl.data && strcmp(pl.data, tl.data) == 0)
-        tf_buf_puts(out, pl.data);
+        tf_chrome_trimmed(th->name, out);
+    else if (th->tid.kind == TF_ID_STR)
+        tf_chrome_trimmed(th->tid.str, out);
+    tf_chrome_cap(out, 0, TF_CHROME_LABEL_MAX);
+    if (!out->len && named && only)
+        tf_buf_puts(out, pl);
+    if (!out->len) {
+        tf_buf_puts(out, "tid ");
+        id_text(out, &th->tid);
+    }
+}
+
+/* What is being labelled: a thread, its two parts and the whole. */
+struct label_work {
+    size_t thread;
+    struct tf_buf proc, thr, whole;
+};
+
+static void join(struct label_work *w)
+{
+    tf_buf_clear(&w->whole);
+    if (w->proc.data && w->thr.data && strcmp(w->proc.data, w->thr.data) == 0)
+        tf_buf_puts(&w->whole, w->proc.data);
     else
-        tf_buf_printf(out, "%s / %s", pl.data ? pl.data : "", tl.data ? tl.data : "");
-    tf_buf_fini(&pl);
-    tf_buf_fini(&tl);
+        tf_buf_printf(&w->whole, "%s / %s", w->proc.data ? w->proc.data : "",
+                      w->thr.data ? w->thr.data : "");
+}
+
+static int by_whole(const void *x, const void *y)
+{
+    const struct label_work *a = *(struct label_work *const *)x;
+    const struct label_work *b = *(struct label_work *const *)y;
+    int k = strcmp(a->whole.data ? a->whole.data : "", b->whole.data ? b->whole.data : "");
+    return k ? k : (a->thread > b->thread) - (a->thread < b->thread);
+}
+
+/* Whether the thread part of w is its tid already ("stream 7"). */
+static bool part_is_tid(const struct thr *th, const struct label_work *w)
+{
+    if (th->name && *th->name)
+        return false;
+    return th->tid.kind == TF_ID_STR || (w->thr.data && strncmp(w->thr.data, "tid ", 4) == 0);
+}
+
+/* One round of telling alike labels apart: in each run of equal labels,
+ * a label that is a process's alone gets the pid when the processes
+ * differ; others get the tid in the thread part when the tids differ (and
+ * the part is not the tid already), else the pid in the process part when
+ * the processes differ, else (last round) a count ("#2").  Returns whether
+ * any labels were alike. */
+static bool tell_apart(const struct chrome *c, struct label_work **v, size_t n, bool last)
+{
+    qsort(v, n, sizeof *v, by_whole);
+    bool alike = false;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && strcmp(v[j]->whole.data ? v[j]->whole.data : "",
+                               v[i]->whole.data ? v[i]->whole.data : "") == 0)
+            j++;
+        if (j - i > 1) {
+            alike = true;
+            const struct thr *t0 = &c->thrs[v[i]->thread];
+            bool tids = false, procs = false;
+            for (size_t k = i + 1; k < j; k++) {
+                const struct thr *tk = &c->thrs[v[k]->thread];
+                procs |= tk->proc != t0->proc;
+                tids |= cmp_id(&tk->tid, &t0->tid) != 0 && !part_is_tid(tk, v[k]);
+            }
+            tids = tids && !part_is_tid(t0, v[i]);
+            for (size_t k = i; k < j; k++) {
+                struct label_work *w = v[k];
+                const struct thr *th = &c->thrs[w->thread];
+                bool only = w->proc.data && w->thr.data && strcmp(w->proc.data, w->thr.data) == 0;
+                if (only && procs) {
+                    /* Processes' only lanes, labelled by the process: the
+                     * pid tells them apart. */
+                    tf_buf_puts(&w->proc, " (pid ");
+                    id_text(&w->proc, &c->procs[th->proc].pid);
+                    tf_buf_putc(&w->proc, ')');
+                    tf_buf_clear(&w->thr);
+                    tf_buf_puts(&w->thr, w->proc.data ? w->proc.data : "");
+                } else if (tids && only) {
+                    tf_buf_clear(&w->thr);
+                    tf_buf_puts(&w->thr, "tid ");
+                    id_text(&w->thr, &th->tid);
+                } else if (tids) {
+                    tf_buf_puts(&w->thr, " (tid ");
+                    id_text(&w->thr, &th->tid);
+                    tf_buf_putc(&w->thr, ')');
+                } else if (procs) {
+                    tf_buf_puts(&w->proc, " (pid ");
+                    id_text(&w->proc, &c->procs[th->proc].pid);
+                    tf_buf_putc(&w->proc, ')');
+                    if (only) {
+                        tf_buf_clear(&w->thr);
+                        tf_buf_puts(&w->thr, w->proc.data ? w->proc.data : "");
+                    }
+                } else if (last && k > i) {
+                    tf_buf_printf(&w->thr, " #%zu", k - i + 1);
+                    if (only)
+                        tf_buf_printf(&w->proc, " #%zu", k - i + 1);
+                }
+                join(w);
+            }
+        }
+        i = j;
+    }
+    return alike;
+}
+
+/* A lane's process part and its place, to sort by (no static context:
+ * two traces may be built at once). */
+struct proc_key {
+    const char *proc;
+    size_t i;
+};
+
+static int by_proc_label(const void *x, const void *y)
+{
+    const struct proc_key *a = x, *b = y;
+    int k = strcmp(a->proc, b->proc);
+    return k ? k : (a->i > b->i) - (a->i < b->i);
+}
+
+bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
+                      struct chrome_label *out)
+{
+    memset(out, 0, n * sizeof *out);
+    struct label_work *w = calloc(n ? n : 1, sizeof *w);
+    struct label_work **v = calloc(n ? n : 1, sizeof *v);
+    size_t *in_proc = calloc(c->n_procs ? c->n_procs : 1, sizeof *in_proc);
+    bool ok = w && v && in_proc;
+    for (size_t i = 0; ok && i < n; i++) /* a process's counters do not count */
+        in_proc[c->thrs[ts[i]].proc] += !c->thrs[ts[i]].counter;
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct thr *th = &c->thrs[ts[i]];
+        w[i].thread = ts[i];
+        tf_buf_init(&w[i].proc);
+        tf_buf_init(&w[i].thr);
+        tf_buf_init(&w[i].whole);
+        bool named = tf_chrome_proc_label(&c->procs[th->proc], &w[i].proc);
+        thread_part(th, named, in_proc[th->proc] == 1, w[i].proc.data ? w[i].proc.data : "",
+                    &w[i].thr);
+        join(&w[i]);
+        v[i] = &w[i];
+    }
+    /* Alike labels get the smallest difference that tells them apart:
+     * the tid, or the pid, or (never seen) a count. */
+    for (int round = 0; ok && round < 4 && tell_apart(c, v, n, round == 3); round++)
+        ;
+    for (size_t i = 0; ok && i < n; i++) {
+        ok = !w[i].proc.oom && !w[i].thr.oom && !w[i].whole.oom;
+        out[i].label = ok ? strdup(w[i].whole.data ? w[i].whole.data : "") : NULL;
+        out[i].proc = ok ? strdup(w[i].proc.data ? w[i].proc.data : "") : NULL;
+        out[i].thread = ok ? strdup(w[i].thr.data ? w[i].thr.data : "") : NULL;
+        ok = ok && out[i].label && out[i].proc && out[i].thread;
+    }
+    /* The groups: two processes never share one, even where their lanes'
+     * labels differ by the tid.  By process label, the runs holding more
+     * than one process. */
+    bool *shared = calloc(n ? n : 1, sizeof *shared);
+    struct proc_key *pk = calloc(n ? n : 1, sizeof *pk);
+    ok = ok && shared && pk;
+    for (size_t i = 0; ok && i < n; i++)
+        pk[i] = (struct proc_key){out[i].proc, i};
+    if (ok && n > 1)
+        qsort(pk, n, sizeof *pk, by_proc_label);
+    for (size_t i = 0; ok && i < n;) {
+        size_t j = i + 1;
+        bool several = false;
+        while (j < n && strcmp(pk[j].proc, pk[i].proc) == 0) {
+            several |= c->thrs[w[pk[j].i].thread].proc != c->thrs[w[pk[i].i].thread].proc;
+            j++;
+        }
+        for (size_t k = i; several && k < j; k++)
+            shared[pk[k].i] = true;
+        i = j;
+    }
+    free(pk);
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct thr *th = &c->thrs[w[i].thread];
+        struct tf_buf g;
+        tf_buf_init(&g);
+        tf_buf_puts(&g, out[i].proc);
+        if (shared[i]) {
+            tf_buf_puts(&g, " (pid ");
+            id_text(&g, &c->procs[th->proc].pid);
+            tf_buf_putc(&g, ')');
+        }
+        out[i].group = g.oom ? NULL : strdup(g.data ? g.data : "");
+        ok = out[i].group != NULL;
+        tf_buf_fini(&g);
+    }
+    free(shared);
+    for (size_t i = 0; w && i < n; i++) {
+        tf_buf_fini(&w[i].proc);
+        tf_buf_fini(&w[i].thr);
+        tf_buf_fini(&w[i].whole);
+    }
+    free(w);
+    free(v);
+    free(in_proc);
+    if (!ok)
+        tf_chrome_labels_fini(out, n);
+    return ok;
+}
+
+void tf_chrome_labels_fini(struct chrome_label *l, size_t n)
+{
+    for (size_t i = 0; l && i < n; i++) {
+        free(l[i].label);
+        free(l[i].proc);
+        free(l[i].thread);
+        free(l[i].group);
+        l[i].label = l[i].proc = l[i].thread = l[i].group = NULL;
+    }
 }
 
 /* Kineto's thread names carry the id: "thread 4037 (python3.8)" is the
@@ -291,23 +537,20 @@ bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_bu
     return true;
 }
 
-bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group,
+bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct tf_buf *group,
                           struct tf_buf *name, struct tf_buf *id)
 {
-    const struct thr *th = &c->thrs[t];
-    const struct proc *p = &c->procs[th->proc];
-    struct tf_buf full;
-    tf_buf_init(&full);
-    tf_chrome_lane_label(c, t, &full);
-    tf_chrome_proc_label(p, group);
-    bool parts = full.data && group->data && strcmp(full.data, group->data) != 0;
-    tf_buf_fini(&full);
-    if (!parts)
+    const struct thr *th = &c->thrs[ln->thread];
+    if (!ln->lbl.label || !ln->lbl.proc || strcmp(ln->lbl.label, ln->lbl.proc) == 0)
         return false;
+    /* The process as told apart from every other ("Renderer (pid 20)");
+     * the thread's own name and the id that tells it from a namesake. */
+    tf_buf_puts(group, ln->lbl.group ? ln->lbl.group : ln->lbl.proc);
     struct tf_buf tn;
     tf_buf_init(&tn);
     if (th->name && *th->name)
         tf_chrome_trimmed(th->name, &tn);
+    tf_chrome_cap(&tn, 0, TF_CHROME_LABEL_MAX);
     if (tn.len && kineto_thread(tn.data, name, id)) {
         tf_buf_fini(&tn);
         return true;
@@ -316,11 +559,15 @@ bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group
         tf_buf_puts(name, tn.data);
         if (th->tid.kind == TF_ID_NUM)
             tf_buf_printf(id, "%lld", th->tid.num);
-    } else if (th->tid.kind == TF_ID_STR && strncmp(th->tid.str, "async ", 6) == 0) {
-        tf_buf_puts(name, th->tid.str);
+    } else if (th->tid.kind == TF_ID_STR) {
+        tf_chrome_trimmed(th->tid.str, name); /* "stream 7", the loader's "async cat" */
+        tf_chrome_cap(name, 0, TF_CHROME_LABEL_MAX);
     } else {
-        id_label(name, "tid", &th->tid);
+        tf_buf_puts(name, "tid ");
+        id_text(name, &th->tid);
     }
+    if (tn.oom)
+        name->oom = true;
     tf_buf_fini(&tn);
     return true;
 }
@@ -330,7 +577,7 @@ bool tf_chrome_lane_parts(const struct chrome *c, size_t t, struct tf_buf *group
 /* Text with numbers in it, in the order people count: "stream 7" before
  * "stream 20" before "stream 100" (runs of digits compare by value); ties
  * (as "07" and "7") fall back to the bytes, so the order stays total. */
-static int natural_cmp(const char *a, const char *b)
+int tf_chrome_natural_cmp(const char *a, const char *b)
 {
     const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
     while (*p && *q) {
@@ -372,18 +619,20 @@ static int cmp_id(const struct tf_id *a, const struct tf_id *b)
     if (a->kind == TF_ID_NUM)
         return (a->num > b->num) - (a->num < b->num);
     if (a->kind == TF_ID_STR)
-        return natural_cmp(a->str, b->str);
+        return tf_chrome_natural_cmp(a->str, b->str);
     return 0;
 }
 
-/* A lane to order, with what the order reads of it (qsort has no context
- * argument, and a static one would not let two traces be built at once). */
+/* A lane (or thread) to order, with what the order reads of it (qsort has
+ * no context argument, and a static one would not let two traces be built
+ * at once). */
 struct lane_key {
     size_t lane;
     const struct thr *t;
     const struct proc *p;
 };
 
+/* The author's order: process_sort_index, pid, thread_sort_index, tid. */
 static int lane_order(const void *x, const void *y)
 {
     const struct lane_key *ka = x, *kb = y;
@@ -403,7 +652,7 @@ static int lane_order(const void *x, const void *y)
     if (a->counter != b->counter)
         return a->counter ? -1 : 1;
     if (a->counter)
-        return natural_cmp(a->name, b->name);
+        return tf_chrome_natural_cmp(a->name, b->name);
     if (a->has_sort != b->has_sort || (a->has_sort && a->sort != b->sort)) {
         long long sa = a->has_sort ? a->sort : 0, sb = b->has_sort ? b->sort : 0;
         if (sa != sb)
@@ -412,8 +661,9 @@ static int lane_order(const void *x, const void *y)
     return cmp_id(&a->tid, &b->tid);
 }
 
-/* Sorts lane indices into the author's order; false when out of memory. */
-static bool sort_lanes(const struct chrome *c, size_t *order, size_t n)
+/* Sorts indices into the author's order: lane indices, or thread indices
+ * with `threads`; false when out of memory. */
+static bool sort_author(const struct chrome *c, size_t *order, size_t n, bool threads)
 {
     if (n < 2)
         return true;
@@ -421,7 +671,7 @@ static bool sort_lanes(const struct chrome *c, size_t *order, size_t n)
     if (!k)
         return false;
     for (size_t i = 0; i < n; i++) {
-        const struct thr *t = &c->thrs[c->lanes[order[i]].thread];
+        const struct thr *t = &c->thrs[threads ? order[i] : c->lanes[order[i]].thread];
         k[i] = (struct lane_key){order[i], t, &c->procs[t->proc]};
     }
     qsort(k, n, sizeof *k, lane_order);
@@ -505,47 +755,94 @@ void tf_chrome_pick_fini(struct chrome_pick *p)
     free(p->rename);
 }
 
+/* --lanes matching nothing: the message lists the labels it could have
+ * matched (those left after --hide and the default rules), and says so
+ * when a default-hidden lane would have matched. */
+static void lanes_miss(const struct chrome *c, const struct tf_opts *o, const size_t *keep,
+                       size_t n_keep, const size_t *hidden, size_t n_hidden, struct tf_buf *msg)
+{
+    tf_buf_puts(msg, "--lanes: no lane label matches");
+    for (size_t q = 0; q < o->n_lanes; q++) {
+        const char *eq = strchr(o->lanes[q], '=');
+        int len = eq ? (int)(eq - o->lanes[q]) : (int)strlen(o->lanes[q]);
+        tf_buf_printf(msg, "%s \"%.*s\"", q ? "," : "", len > 100 ? 100 : len, o->lanes[q]);
+    }
+    tf_buf_printf(msg, "; the %zu label%s:", n_keep, n_keep == 1 ? " is" : "s are");
+    size_t shown = 0;
+    for (size_t i = 0; i < n_keep && msg->len < 700; i++, shown++)
+        tf_buf_printf(msg, "%s \"%.120s\"", i ? "," : "", c->lanes[keep[i]].label);
+    if (shown < n_keep)
+        tf_buf_printf(msg, ", and %zu more", n_keep - shown);
+    struct tf_buf pat;
+    tf_buf_init(&pat);
+    size_t n_match = 0, first = SIZE_MAX;
+    for (size_t i = 0; i < n_hidden; i++) {
+        bool hit = false;
+        for (size_t q = 0; q < o->n_lanes && !hit; q++) {
+            const char *eq = strchr(o->lanes[q], '=');
+            tf_buf_clear(&pat);
+            tf_buf_putn(&pat, o->lanes[q], eq ? (size_t)(eq - o->lanes[q]) : strlen(o->lanes[q]));
+            hit = !pat.oom && fnmatch(pat.data ? pat.data : "", c->lanes[hidden[i]].label, 0) == 0;
+        }
+        if (hit && n_match++ == 0)
+            first = hidden[i];
+    }
+    tf_buf_fini(&pat);
+    if (n_match)
+        tf_buf_printf(msg, " (\"%.120s\"%s hidden by default: --all-lanes draws %s)",
+                      c->lanes[first].label, n_match > 1 ? " and others are" : " is",
+                      n_match > 1 ? "them" : "it");
+}
+
 bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
                           struct tf_diag *d)
 {
     memset(p, 0, sizeof *p);
     size_t nl = c->n_lanes ? c->n_lanes : 1;
     size_t *order = malloc(nl * sizeof *order);
+    size_t *hidden = malloc(nl * sizeof *hidden); /* by the default rules */
     size_t *pick = p->lanes = malloc(nl * sizeof *p->lanes);
     const char **rename = p->rename = calloc(nl, sizeof *p->rename);
-    struct tf_buf label;
-    tf_buf_init(&label);
-    bool ok = order && pick && rename;
+    size_t *ts = calloc(nl, sizeof *ts);
+    struct chrome_label *lb = calloc(nl, sizeof *lb);
+    struct tf_buf msg;
+    tf_buf_init(&msg);
+    bool ok = order && hidden && pick && rename && ts && lb;
     const char *fail = NULL;
     enum tf_exit fail_code = TF_EBADINPUT;
 
-    /* Lanes with something drawn, in the author's order. */
+    /* Lanes with something drawn (counter lanes hold a value in the
+     * window), labelled together (alike labels told apart), in the
+     * author's order. */
     size_t n_order = 0, n_bar_lanes = 0;
-    for (size_t i = 0; ok && i < c->n_lanes; i++) {
-        if (c->lanes[i].counter) {
-            order[n_order++] = i; /* it holds a value in the window */
-        } else if (c->lanes[i].n_bars > 0) {
+    for (size_t i = 0; ok && i < c->n_lanes; i++)
+        if (c->lanes[i].counter || c->lanes[i].n_bars > 0) {
+            ts[n_order] = c->lanes[i].thread;
             order[n_order++] = i;
-            n_bar_lanes++;
-            c->procs[c->thrs[c->lanes[i].thread].proc].n_drawn++;
+            n_bar_lanes += !c->lanes[i].counter;
         }
+    ok = ok && tf_chrome_labels(c, ts, n_order, lb);
+    for (size_t i = 0; ok && i < n_order; i++) {
+        struct lane *ln = &c->lanes[order[i]];
+        tf_chrome_labels_fini(&ln->lbl, 1);
+        ln->lbl = lb[i];
+        memset(&lb[i], 0, sizeof lb[i]);
+        ln->label = ln->lbl.label;
     }
     if (ok && n_order == 0)
         fail = "nothing to draw in the window";
     if (ok && !fail)
-        ok = sort_lanes(c, order, n_order);
+        ok = sort_author(c, order, n_order, false);
     /* --hide, then the default rules, on the lanes in order. */
-    size_t n_keep = 0;
+    size_t n_keep = 0, n_hidden = 0;
     for (size_t i = 0; ok && !fail && i < n_order; i++) {
-        tf_chrome_lane_label(c, c->lanes[order[i]].thread, &label);
-        if (!(ok = !label.oom))
-            break;
-        if (o->n_hide && glob_any(o->hide, o->n_hide, label.data))
+        const char *label = c->lanes[order[i]].label;
+        if (o->n_hide && glob_any(o->hide, o->n_hide, label))
             continue;
         if (!o->all_lanes &&
-            (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label.data) ||
+            (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label) ||
              ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_bar_lanes > 1))) {
-            p->n_by_default++;
+            hidden[n_hidden++] = order[i];
             continue;
         }
         order[n_keep++] = order[i];
@@ -565,7 +862,7 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
             drop[i] = repeats_others(c, order, n_keep, order[i], i);
         for (size_t i = 0; ok && i < n_keep; i++) {
             if (drop[i])
-                p->n_by_default++;
+                hidden[n_hidden++] = order[i];
             else
                 order[k++] = order[i];
         }
@@ -573,6 +870,7 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
             n_keep = k;
         free(drop);
     }
+    p->n_by_default = n_hidden;
     if (ok && !fail && n_keep == 0)
         fail = "every lane is hidden (--hide, or --all-lanes to see the default-hidden ones)",
         fail_code = TF_EUSAGE;
@@ -589,19 +887,21 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
             if (!(ok = !pat.oom))
                 break;
             for (size_t i = 0; ok && i < n_keep; i++) {
-                tf_chrome_lane_label(c, c->lanes[order[i]].thread, &label);
                 bool taken = false;
                 for (size_t k = 0; k < n_pick; k++)
                     taken |= pick[k] == order[i];
-                if (!taken && fnmatch(pat.data ? pat.data : "", label.data, 0) == 0) {
+                if (!taken && fnmatch(pat.data ? pat.data : "", c->lanes[order[i]].label, 0) == 0) {
                     rename[n_pick] = eq ? eq + 1 : NULL;
                     pick[n_pick++] = order[i];
                 }
             }
         }
         tf_buf_fini(&pat);
-        if (n_pick == 0)
-            fail = "--lanes: no lane label matches", fail_code = TF_EUSAGE;
+        if (ok && n_pick == 0) {
+            lanes_miss(c, o, order, n_keep, hidden, n_hidden, &msg);
+            fail = msg.oom || !msg.data ? "--lanes: no lane label matches" : msg.data;
+            fail_code = TF_EUSAGE;
+        }
     } else if (ok && !fail) {
         memcpy(pick, order, n_keep * sizeof *pick);
         n_pick = n_keep;
@@ -622,11 +922,111 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
         pick[n_kept++] = pick[i];
     }
     p->n = n_kept;
+    if (fail)
+        tf_diag_error(d, fail_code, "%s", fail);
+    if (lb)
+        tf_chrome_labels_fini(lb, nl);
+    free(lb);
+    free(ts);
     free(order);
-    tf_buf_fini(&label);
+    free(hidden);
+    tf_buf_fini(&msg);
     if (!ok)
         return tf_diag_oom(d, NULL);
-    if (fail)
-        return tf_diag_error(d, fail_code, "%s", fail);
+    return !fail;
+}
+
+bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t **def,
+                              size_t *n_def, size_t **shown, size_t *n_shown)
+{
+    *def = *shown = NULL;
+    *n_def = *n_shown = 0;
+    size_t nt = c->n_thrs ? c->n_thrs : 1;
+    size_t *v = calloc(nt, sizeof *v), *w = calloc(nt, sizeof *w);
+    struct chrome_label *lb = calloc(nt, sizeof *lb);
+    const char **label = calloc(nt, sizeof *label);
+    bool *taken = calloc(nt, sizeof *taken);
+    bool ok = v && w && lb && label && taken;
+    size_t n = 0;
+    for (size_t t = 0; ok && t < c->n_thrs; t++)
+        if (c->thrs[t].ext.count)
+            v[n++] = t;
+    /* Labels and the order, by thread; then the rules pick_lanes applies
+     * that pass 1 can know: the default ones (def), then --hide, --lanes
+     * and the cap (shown). */
+    ok = ok && tf_chrome_labels(c, v, n, lb);
+    for (size_t i = 0; ok && i < n; i++)
+        label[v[i]] = lb[i].label;
+    ok = ok && sort_author(c, v, n, true);
+    size_t k = 0, n_bar = 0;
+    for (size_t i = 0; ok && i < n; i++)
+        n_bar += !c->thrs[v[i]].counter;
+    for (size_t i = 0; ok && i < n; i++) {
+        const char *l = label[v[i]];
+        if (!o->all_lanes &&
+            (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], l) ||
+             (c->thrs[v[i]].ext.all_total && n_bar > 1)))
+            continue;
+        v[k++] = v[i];
+    }
+    n = k;
+    size_t m = 0;
+    for (size_t i = 0; ok && i < n; i++)
+        if (!(o->n_hide && glob_any(o->hide, o->n_hide, label[v[i]])))
+            w[m++] = v[i];
+    if (ok && o->n_lanes) {
+        /* In the order of the patterns, as --lanes draws them. */
+        struct tf_buf pat;
+        tf_buf_init(&pat);
+        size_t *pick = malloc((m ? m : 1) * sizeof *pick);
+        ok = pick != NULL;
+        k = 0;
+        for (size_t q = 0; ok && q < o->n_lanes; q++) {
+            const char *eq = strchr(o->lanes[q], '=');
+            tf_buf_clear(&pat);
+            tf_buf_putn(&pat, o->lanes[q], eq ? (size_t)(eq - o->lanes[q]) : strlen(o->lanes[q]));
+            ok = !pat.oom;
+            for (size_t i = 0; ok && i < m; i++)
+                if (!taken[i] && fnmatch(pat.data ? pat.data : "", label[w[i]], 0) == 0) {
+                    taken[i] = true;
+                    pick[k++] = w[i];
+                }
+        }
+        if (ok) {
+            memcpy(w, pick, k * sizeof *w);
+            m = k;
+        }
+        free(pick);
+        tf_buf_fini(&pat);
+    }
+    /* The caps, as pick_lanes applies them: lanes of slices, counters. */
+    size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
+    size_t ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
+    size_t n_slices = 0, n_counters = 0;
+    k = 0;
+    for (size_t i = 0; ok && i < m; i++) {
+        bool counter = c->thrs[w[i]].counter;
+        size_t *cnt = counter ? &n_counters : &n_slices;
+        if (*cnt >= (counter ? ccap : cap))
+            continue;
+        (*cnt)++;
+        w[k++] = w[i];
+    }
+    if (ok)
+        m = k;
+    if (lb)
+        tf_chrome_labels_fini(lb, nt);
+    free(lb);
+    free(label);
+    free(taken);
+    if (!ok) {
+        free(v);
+        free(w);
+        return c->oom = true, false;
+    }
+    *def = v;
+    *n_def = n;
+    *shown = w;
+    *n_shown = m;
     return true;
 }

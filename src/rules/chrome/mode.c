@@ -35,9 +35,9 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_strtab_init(&c->proc_keys);
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
+    tf_strtab_init(&c->wnames);
     tf_strtab_init(&c->series_keys);
     tf_buf_init(&c->ctr_key);
-    tf_strtab_init(&c->near);
     tf_strtab_init(&c->we_names);
     tf_arena_init(&c->gpu_classes.arena);
     tf_buf_init(&c->tmp);
@@ -64,6 +64,7 @@ static void chrome_free(struct chrome *c)
     for (size_t i = 0; i < c->n_thrs; i++) {
         free(c->thrs[i].tid_str);
         free(c->thrs[i].name);
+        free(c->thrs[i].ext.v);
     }
     for (size_t i = 0; i < c->n_lanes; i++) {
         struct lane *ln = &c->lanes[i];
@@ -75,6 +76,7 @@ static void chrome_free(struct chrome *c)
         free(ln->bars);
         free(ln->sample);
         tf_ivset_fini(&ln->busy);
+        tf_chrome_labels_fini(&ln->lbl, 1);
     }
     tf_chrome_counters_free(c);
     tf_ivset_fini(&c->gpu_all);
@@ -83,6 +85,7 @@ static void chrome_free(struct chrome *c)
     for (size_t i = 0; i < c->n_flows; i++)
         free(c->flows[i].id);
     free(c->flows);
+    free(c->marks);
     free(c->procs);
     free(c->thrs);
     free(c->occ);
@@ -91,7 +94,8 @@ static void chrome_free(struct chrome *c)
     tf_strtab_fini(&c->proc_keys);
     tf_strtab_fini(&c->thr_keys);
     tf_strtab_fini(&c->strs);
-    tf_strtab_fini(&c->near);
+    tf_strtab_fini(&c->wnames);
+    free(c->wname_count);
     tf_strtab_fini(&c->we_names);
     free(c->we_occ);
     free(c->gpu_classes.slots);
@@ -120,17 +124,18 @@ static void axis_unit(int64_t span, const char **unit, double *per)
 
 /* One bar of the figure from a drawn one. */
 static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
-                    const struct obar *ob, const struct cat_color *cc, size_t n_cc, double per,
-                    const char *unit)
+                    const struct obar *ob, const struct color_plan *plan, double per,
+                    const char *unit, size_t lane)
 {
     uint32_t rgb, label_rgb;
-    size_t ci = tf_chrome_bar_category(c, o, f, ob, cc, n_cc, &rgb, &label_rgb);
+    const char *kind;
+    size_t ci = tf_chrome_bar_category(c, o, f, ob, plan, &rgb, &label_rgb, &kind);
     if (ci == SIZE_MAX)
         return false;
     struct tf_bar *b = tf_figure_add_bar(f);
     if (!b)
         return false;
-    b->lane = f->n_lanes - 1;
+    b->lane = lane;
     b->row = ob->row;
     b->cat = ci;
     b->shape = ob->instant ? TF_SHAPE_INSTANT : ob->merged ? TF_SHAPE_DENSE : TF_SHAPE_SLICE;
@@ -144,19 +149,69 @@ static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_f
     b->clip_right = ob->clip_right;
     b->color = rgb;
     b->label_color = label_rgb;
-    return tf_chrome_bar_text(c, f, b, ob, f->cats[ci].label, per, unit);
+    return tf_chrome_bar_text(c, f, b, ob, kind, per, unit);
+}
+
+/* Bars a figure's marks may take (one per row they cross). */
+#define MARK_BARS 400
+
+/* The instants of a process across every row of its drawn lanes, those of
+ * the trace across every row of the plot, after the lanes' bars; merged
+ * where they would take too many bars.  False when out of memory. */
+static bool add_marks(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
+                      const struct chrome_pick *pk, const struct color_plan *plan, double per,
+                      const char *unit)
+{
+    if (!c->n_marks_in)
+        return true;
+    size_t *proc_rows = calloc(c->n_procs ? c->n_procs : 1, sizeof *proc_rows);
+    if (!proc_rows)
+        return false;
+    size_t rows = 0;
+    for (size_t i = 0; i < pk->n; i++) {
+        rows += f->lanes[i].rows;
+        proc_rows[c->thrs[c->lanes[pk->lanes[i]].thread].proc] += f->lanes[i].rows;
+    }
+    tf_chrome_fit_marks(c, rows, proc_rows, MARK_BARS);
+    free(proc_rows);
+    bool ok = true;
+    for (size_t m = 0; ok && m < c->n_marks_in; m++) {
+        const struct mark *mk = &c->marks[m];
+        struct tf_prop scope = {"scope", mk->scope == 'g' ? "global" : "process", false};
+        for (size_t i = 0; ok && i < pk->n; i++) {
+            if (mk->scope == 'p' && c->thrs[c->lanes[pk->lanes[i]].thread].proc != mk->proc)
+                continue;
+            for (unsigned r = 0; ok && r < f->lanes[i].rows; r++) {
+                struct obar ob = {
+                    .t0 = mk->ts,
+                    .t1 = mk->t1,
+                    .name = mk->name,
+                    .cat = mk->cat,
+                    .args = mk->args,
+                    .color = mk->color,
+                    .row = r,
+                    .merged = mk->merged,
+                    .instant = true,
+                };
+                ok = add_bar(c, o, f, &ob, plan, per, unit, i) &&
+                     tf_figure_bar_props(f, &f->bars[f->n_bars - 1], &scope, 1);
+            }
+        }
+    }
+    return ok;
 }
 
 
 /* A lane's label parts (figure.h), for a layout with a header per process. */
-static bool lane_parts(const struct chrome *c, size_t t, struct tf_figure *f, struct tf_lane *fl)
+static bool lane_parts(const struct chrome *c, const struct lane *ln, struct tf_figure *f,
+                       struct tf_lane *fl)
 {
     struct tf_buf g, n, id;
     tf_buf_init(&g);
     tf_buf_init(&n);
     tf_buf_init(&id);
     bool ok = true;
-    if (tf_chrome_lane_parts(c, t, &g, &n, &id) && !g.oom && !n.oom && !id.oom) {
+    if (tf_chrome_lane_parts(c, ln, &g, &n, &id) && !g.oom && !n.oom && !id.oom) {
         fl->group = tf_figure_buf(f, &g);
         fl->name = tf_figure_buf(f, &n);
         fl->id = id.len ? tf_figure_buf(f, &id) : NULL;
@@ -191,16 +246,18 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     const size_t *pick = pk.lanes;
     size_t n_pick = pk.n;
     size_t *fig_lane = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *fig_lane);
-    struct cat_color *cc = NULL;
-    size_t n_cc = 0;
-    struct tf_buf label;
-    tf_buf_init(&label);
+    struct color_plan plan;
+    memset(&plan, 0, sizeof plan);
+    tf_strtab_init(&plan.names);
     bool ok = fig_lane != NULL;
     for (size_t i = 0; ok && i < c->n_lanes; i++)
         fig_lane[i] = SIZE_MAX;
 
     tf_chrome_fit_budget(c, pick, n_pick, tf_chrome_counters_fit(c, pick, n_pick));
-    ok = ok && tf_chrome_color_categories(c, pick, n_pick, &cc, &n_cc);
+    if (ok) {
+        tf_chrome_color_plan_fini(&plan);
+        ok = tf_chrome_color_plan(c, o, pick, n_pick, &plan);
+    }
 
     const char *unit;
     double per;
@@ -227,11 +284,10 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; ok && i < n_pick; i++) {
         struct lane *ln = &c->lanes[pick[i]];
         const struct thr *th = &c->thrs[ln->thread];
-        tf_chrome_lane_label(c, ln->thread, &label);
-        const char *text = pk.rename[i] ? pk.rename[i] : label.data;
+        const char *text = pk.rename[i] ? pk.rename[i] : ln->label;
         if (ln->counter) {
             ok = tf_chrome_add_counter_lane(c, f, ln, text, per) &&
-                 (pk.rename[i] || lane_parts(c, ln->thread, f, &f->lanes[f->n_lanes - 1]));
+                 (pk.rename[i] || lane_parts(c, ln, f, &f->lanes[f->n_lanes - 1]));
             fig_lane[pick[i]] = f->n_lanes - 1;
             total_rows += 2;
             continue;
@@ -241,7 +297,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             ok = false;
             break;
         }
-        if (!pk.rename[i] && !(ok = lane_parts(c, ln->thread, f, fl)))
+        if (!pk.rename[i] && !(ok = lane_parts(c, ln, f, fl)))
             break;
         fig_lane[pick[i]] = f->n_lanes - 1;
         n_hidden_rows += ln->n_hidden;
@@ -257,11 +313,10 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             fl->tid.str = tf_figure_str(f, fl->tid.str);
         tf_chrome_sort_bars(ln);
         for (size_t k = 0; ok && k < ln->n_bars; k++)
-            ok = add_bar(c, o, f, &ln->bars[k], cc, n_cc, per, unit);
+            ok = add_bar(c, o, f, &ln->bars[k], &plan, per, unit, f->n_lanes - 1);
     }
-    /* Legend: the categories drawn, in first-drawn order. */
-    for (size_t i = 0; ok && i < f->n_cats; i++)
-        ok = tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i);
+    ok = ok && add_marks(c, o, f, &pk, &plan, per, unit);
+    ok = ok && tf_chrome_color_legend(c, &plan, f);
     ok = ok && (!o->flows || tf_chrome_add_arrows(c, f, fig_lane, per));
     ok = ok && (o->no_stats || (tf_chrome_stats(c, o, f, pick, n_pick) &&
                                 tf_chrome_counter_stats(c, f, fig_lane)));
@@ -332,8 +387,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     ok = ok && tf_figure_describe(f, dtitle, "Trace timeline");
     tf_chrome_pick_fini(&pk);
     free(fig_lane);
-    free(cc);
-    tf_buf_fini(&label);
+    tf_chrome_color_plan_fini(&plan);
     return ok || tf_diag_oom(d, NULL);
 }
 

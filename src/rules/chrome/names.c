@@ -287,6 +287,19 @@ void tf_chrome_trimmed(const char *s, struct tf_buf *out)
     tf_buf_putn(out, s, n);
 }
 
+void tf_chrome_cap(struct tf_buf *b, size_t from, size_t max)
+{
+    if (b->oom || b->len <= from || b->len - from <= max)
+        return;
+    /* Back to the start of a character: continuation bytes are 10xxxxxx. */
+    size_t cut = from + max;
+    while (cut > from && ((unsigned char)b->data[cut] & 0xC0) == 0x80)
+        cut--;
+    b->len = cut;
+    b->data[cut] = '\0';
+    tf_buf_puts(b, "\xE2\x80\xA6");
+}
+
 /* A TensorFlow device path as people say it: "/job:localhost/replica:0/
  * task:0/device:GPU:0 Compute" is "GPU:0 Compute", "/device:GPU:0/stream:15
  * Compute" is "GPU:0/stream:15 Compute".  Other names stay as they are. */
@@ -421,7 +434,12 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
     tf_buf_init(&tip);
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     double len = (double)(ob->t1 - ob->t0);
-    if (ob->merged) {
+    if (ob->merged && ob->instant) {
+        b->name = cat_label;
+        tf_buf_printf(&tip, "%u %s instants \xC2\xB7 at %s %s over %s %s", (unsigned)ob->merged,
+                      cat_label, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit,
+                      tf_fmt_num(num2, len / per, 3), unit);
+    } else if (ob->merged) {
         b->name = cat_label;
         tf_buf_printf(&tip, "%u %s slices \xC2\xB7 busy %s%% of %s %s", (unsigned)ob->merged,
                       cat_label, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0),

@@ -9,11 +9,17 @@
  * Rows.  A lane's slices, in start order (ties: the longer first), each go
  * to the first row that is free at their start: nested slices stack as a
  * flame chart, and slices that overlap without nesting (they exist) go to
- * the next free row rather than being dropped.  A lane's slices are sorted
- * in batches of REORDER: the loader's order within a lane is nearly the
- * time order in every trace seen, and a slice that comes later than that
- * is still drawn, in the first row free at its start (counted in
- * c->n_late, and said once, as its nesting may then be off).
+ * the next free row rather than being dropped.  A B/E pair goes to the
+ * first row free at or below its depth on the loader's stack, so its
+ * parents keep the rows above it even though the loader hands a parent
+ * over after its children (at its E).  The rows are a tree of the minimum
+ * end per row, so finding the first free one takes O(log rows), and a
+ * stack 100 000 deep costs no more per slice than a flat one.  A lane's
+ * slices are sorted in batches of REORDER: the loader's order within a
+ * lane is nearly the time order in every trace seen, and a slice (not of
+ * a B/E pair) that comes later than that is still drawn, in the first row
+ * free at its start (counted in c->n_late, and said once, as its nesting
+ * may then be off).
  *
  * Annotations apart.  A lane's annotations of GPU work (TF_CHROME_ANNOT_CAT:
  * Kineto's GPU copies of the host's ranges, ProfilerStep#N among them) are
@@ -35,6 +41,7 @@
  */
 #include "rules/chrome/chrome_int.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,10 +60,63 @@ void tf_chrome_lod_threshold(struct chrome *c)
 
 /* --- rows -------------------------------------------------------------------------- */
 
-/* A dense span or single slice leaves the row's accumulator. */
-static void flush_acc(struct chrome *c, struct lane *ln, struct stack *st, unsigned row)
+/* st->row_end is a tree of minima: the end of the last slice placed in row
+ * r is leaf cap_rows + r, each inner node k the minimum of 2k and 2k + 1;
+ * rows not used yet are free (INT64_MIN). */
+
+/* The first row in [from, hi) of node k (covering [lo, hi)) whose end is
+ * at most t, or SIZE_MAX. */
+static size_t tree_find(const int64_t *m, size_t k, size_t lo, size_t hi, size_t from, int64_t t)
 {
-    struct acc *a = &st->acc[row];
+    if (hi <= from || m[k] > t)
+        return SIZE_MAX;
+    if (hi - lo == 1)
+        return lo;
+    size_t mid = lo + (hi - lo) / 2;
+    size_t r = tree_find(m, 2 * k, lo, mid, from, t);
+    return r != SIZE_MAX ? r : tree_find(m, 2 * k + 1, mid, hi, from, t);
+}
+
+/* The first row at or after `from` that is free at time t. */
+static size_t first_free(const struct stack *st, size_t from, int64_t t)
+{
+    if (from >= st->cap_rows)
+        return from;
+    size_t r = tree_find(st->row_end, 1, 0, st->cap_rows, from, t);
+    return r != SIZE_MAX ? r : st->cap_rows;
+}
+
+/* Row `row` now ends at `end`; false when out of memory. */
+static bool set_row_end(struct stack *st, size_t row, int64_t end)
+{
+    if (row >= st->cap_rows) {
+        size_t cap = st->cap_rows ? st->cap_rows : 8;
+        while (cap <= row)
+            cap *= 2;
+        int64_t *m = malloc(2 * cap * sizeof *m);
+        if (!m)
+            return false;
+        for (size_t i = 0; i < cap; i++)
+            m[cap + i] = i < st->cap_rows ? st->row_end[st->cap_rows + i] : INT64_MIN;
+        for (size_t k = cap; k-- > 1;)
+            m[k] = m[2 * k] < m[2 * k + 1] ? m[2 * k] : m[2 * k + 1];
+        free(st->row_end);
+        st->row_end = m;
+        st->cap_rows = cap;
+    }
+    size_t k = st->cap_rows + row;
+    st->row_end[k] = end;
+    for (k /= 2; k >= 1; k /= 2)
+        st->row_end[k] = st->row_end[2 * k] < st->row_end[2 * k + 1] ? st->row_end[2 * k]
+                                                                     : st->row_end[2 * k + 1];
+    if (row + 1 > st->n_rows)
+        st->n_rows = row + 1;
+    return true;
+}
+
+/* A dense span or single slice leaves an accumulator. */
+static void flush(struct chrome *c, struct lane *ln, struct acc *a)
+{
     if (!a->on)
         return;
     a->on = false;
@@ -67,13 +127,16 @@ static void flush_acc(struct chrome *c, struct lane *ln, struct stack *st, unsig
     ln->bars[ln->n_bars++] = a->b;
 }
 
+
 /* Places one slice (in start order) in its row, and merges it. */
 static void place(struct chrome *c, struct lane *ln, const struct pend *p)
 {
-    if (ln->any_placed && p->t0 < ln->watermark)
-        c->n_late++;
-    ln->watermark = p->t0;
-    ln->any_placed = true;
+    if (!p->depth && !p->instant) { /* only these may nest wrongly when late */
+        if (ln->any_placed && p->t0 < ln->watermark)
+            c->n_late++;
+        ln->watermark = p->t0;
+        ln->any_placed = true;
+    }
     int64_t t0 = p->t0 < c->w0 ? c->w0 : p->t0;
     int64_t t1 = p->open_end || p->t1 > c->w1 ? c->w1 : p->t1;
     if (t1 < t0)
@@ -92,22 +155,19 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
                 c->oom = true;
         }
     }
-    /* Its row in its stack: the first free at its start.  Instants go on
-     * row 0. */
-    bool annot = p->cat == c->annot_cat;
+    /* Its row in its stack: the first free at its start (at or below its
+     * depth on the loader's stack, for a B/E pair).  Instants go on row 0
+     * of the work. */
+    bool annot = !p->instant && p->cat == c->annot_cat;
     struct stack *st = &ln->st[annot];
-    unsigned row = 0;
+    size_t row = 0;
     if (!p->instant) {
-        while (row < st->n_rows && st->row_end[row] > p->t0)
-            row++;
-        if (row == st->n_rows) {
-            if (!TF_GROW(st->row_end, st->n_rows, st->cap_rows)) {
-                c->oom = true;
-                return;
-            }
-            st->n_rows++;
+        row = first_free(st, p->depth ? p->depth - 1 : 0, p->t0);
+        if (row >= UINT_MAX / 2 ||
+            !set_row_end(st, row, p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0)) {
+            c->oom = true;
+            return;
         }
-        st->row_end[row] = p->open_end ? INT64_MAX : p->t1 > p->t0 ? p->t1 : p->t0;
     }
     if (!p->instant && !tf_chrome_lane_note(c, ln, p))
         return;
@@ -119,7 +179,7 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         return;
     }
     if (row + 1 > st->max_row)
-        st->max_row = row + 1;
+        st->max_row = (unsigned)row + 1;
     while (st->n_acc <= row) {
         if (!TF_GROW(st->acc, st->n_acc, st->cap_acc)) {
             c->oom = true;
@@ -127,8 +187,8 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         }
         memset(&st->acc[st->n_acc++], 0, sizeof *st->acc);
     }
-    /* Instants merge among themselves on a row of their own (kept apart
-     * by the flag: a slice flushes pending instants and the other way). */
+    /* Instants merge among themselves, in an accumulator of their own:
+     * the slices of their row do not stop them merging. */
     struct obar b = {
         .t0 = t0,
         .t1 = t1,
@@ -137,30 +197,31 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         .cat = p->cat,
         .args = p->args,
         .color = p->color,
-        .row = row,
+        .row = (unsigned)row,
         .clip_left = p->t0 < c->w0,
         .clip_right = p->open_end || p->t1 > c->w1,
         .instant = p->instant,
         .annot = annot,
     };
-    struct acc *a = &st->acc[row];
+    struct acc *a = p->instant ? &ln->iacc : &st->acc[row];
     bool thin = t1 - t0 < c->thr_ns;
     if (a->on && thin && a->b.instant == b.instant && t0 - a->b.t1 < c->thr_ns &&
         (a->b.t1 - a->b.t0 < c->thr_ns || a->b.merged)) {
         if (!a->b.merged)
             a->b.merged = 1;
         a->b.merged++;
+        a->b.mixed = a->b.mixed || a->b.name != b.name;
         if (t1 > a->b.t1)
             a->b.t1 = t1;
         a->b.busy += t1 - t0;
         a->b.clip_right = a->b.clip_right || b.clip_right;
         return;
     }
-    flush_acc(c, ln, st, row);
+    flush(c, ln, a);
     a->on = true;
     a->b = b;
     if (!thin)
-        flush_acc(c, ln, st, row);
+        flush(c, ln, a);
 }
 
 static int by_start(const void *x, const void *y)
@@ -239,7 +300,8 @@ void tf_chrome_rows_finish(struct chrome *c, struct lane *ln)
     drain(c, ln, SIZE_MAX);
     for (int s = 0; s < 2; s++)
         for (unsigned r = 0; r < ln->st[s].n_acc; r++)
-            flush_acc(c, ln, &ln->st[s], r);
+            flush(c, ln, &ln->st[s].acc[r]);
+    flush(c, ln, &ln->iacc);
     stack_rows(c, ln);
     if (!ln->busy_sorted)
         tf_ivset_normalize(&ln->busy);
@@ -269,13 +331,24 @@ void tf_chrome_sort_bars(struct lane *ln)
         qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
 }
 
-/* Re-merges a lane's bars with a coarser threshold (they are in row, then
- * start order within each row once sorted). */
+/* Row, then slices before instants, then start: the order in which
+ * coarsen() finds what may merge next to each other. */
+static int merge_order(const void *x, const void *y)
+{
+    const struct obar *a = x, *b = y;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    if (a->instant != b->instant)
+        return a->instant ? 1 : -1;
+    return bar_order(x, y);
+}
+
+/* Re-merges a lane's bars with a coarser threshold. */
 static void coarsen(struct lane *ln, int64_t thr)
 {
     if (ln->n_bars < 2)
         return;
-    tf_chrome_sort_bars(ln);
+    qsort(ln->bars, ln->n_bars, sizeof *ln->bars, merge_order);
     size_t k = 0;
     for (size_t i = 0; i < ln->n_bars; i++) {
         struct obar *b = &ln->bars[i];
@@ -286,6 +359,7 @@ static void coarsen(struct lane *ln, int64_t thr)
                 b->t0 - a->t1 < thr) {
                 uint32_t ma = a->merged ? a->merged : 1, mb = b->merged ? b->merged : 1;
                 a->merged = ma + mb;
+                a->mixed = a->mixed || b->mixed || a->name != b->name;
                 a->busy += b->busy;
                 if (b->t1 > a->t1)
                     a->t1 = b->t1;
@@ -314,6 +388,63 @@ int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next)
         }
     }
     return best;
+}
+
+int tf_chrome_row_of(const struct chrome *c, const struct lane *ln, int64_t t0, int64_t t1)
+{
+    int64_t a = t0 < c->w0 ? c->w0 : t0, b = t1 > c->w1 ? c->w1 : t1;
+    for (size_t k = 0; k < ln->n_bars; k++) {
+        const struct obar *o = &ln->bars[k];
+        if (!o->instant && !o->merged && o->t0 == a && o->t1 == b)
+            return (int)o->row;
+    }
+    return tf_chrome_row_at(ln, a, false);
+}
+
+static int by_mark(const void *x, const void *y)
+{
+    const struct mark *a = x, *b = y;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    if (a->scope != b->scope)
+        return a->scope < b->scope ? -1 : 1;
+    if (a->proc != b->proc)
+        return a->proc < b->proc ? -1 : 1;
+    return (a->name > b->name) - (a->name < b->name);
+}
+
+void tf_chrome_fit_marks(struct chrome *c, size_t rows, const size_t *proc_rows,
+                         size_t max_bars)
+{
+    if (c->n_marks_in > 1)
+        qsort(c->marks, c->n_marks_in, sizeof *c->marks, by_mark);
+    int64_t thr = c->thr_ns;
+    for (int round = 0; round < 64; round++) {
+        /* Marks of one scope (and process) closer than thr: one mark. */
+        size_t k = 0;
+        for (size_t i = 0; i < c->n_marks_in; i++) {
+            struct mark *m = &c->marks[i];
+            size_t j = k;
+            while (j > 0 && (c->marks[j - 1].scope != m->scope || c->marks[j - 1].proc != m->proc) &&
+                   m->ts - c->marks[j - 1].t1 < thr)
+                j--;
+            struct mark *a = j > 0 ? &c->marks[j - 1] : NULL;
+            if (a && a->scope == m->scope && a->proc == m->proc && m->ts - a->t1 < thr) {
+                a->merged = (a->merged ? a->merged : 1) + (m->merged ? m->merged : 1);
+                if (m->t1 > a->t1)
+                    a->t1 = m->t1;
+                continue;
+            }
+            c->marks[k++] = *m;
+        }
+        c->n_marks_in = k;
+        size_t bars = 0;
+        for (size_t i = 0; i < k; i++)
+            bars += c->marks[i].scope == 'g' ? rows : proc_rows[c->marks[i].proc];
+        if (bars <= max_bars)
+            break;
+        thr *= 2;
+    }
 }
 
 /* An estimate of a bar's bytes in the SVG: markup and its tooltip. */

@@ -189,10 +189,11 @@ void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t l
     int64_t t0 = r->ts > lo ? r->ts : lo, t1 = r->ts + r->dur < hi ? r->ts + r->dur : hi;
     if (r->ph != 'X' || t1 <= t0 || c->o->no_stats || !r->cat || stream_of(r) == -1)
         return;
-    if (strcmp(r->cat, "cuda_runtime") == 0 || strcmp(r->cat, "cuda_driver") == 0 ||
-        strcmp(r->cat, "Trace") == 0)
+    const char *cat = tf_chrome_canon_cat(r->cat); /* the older Kineto names too */
+    if (strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0 ||
+        strcmp(cat, "Trace") == 0)
         return;
-    enum tf_kernel_class k = kernel_class(c, r->name, r->cat);
+    enum tf_kernel_class k = kernel_class(c, r->name, cat);
     if (k == TF_KERNEL_NONE)
         return;
     bool ok = tf_ivset_add(&c->gpu_all, t0, t1);

@@ -1,22 +1,35 @@
 /* window.c - the generic Chrome mode's window: which stretch of the trace
- * the figure shows.  Pass 1 hands it every event's extent and every
- * occurrence of --window-event; once the pass is over it fixes the window
- * from --window-event (the K-th occurrence), or --from/--to, or the
- * trace's main run of time, and pads it by --pad.  It parses the times of
- * --from and --to (tf_chrome_parse_time, rules/chrome.h).  It does not
- * choose lanes or clip slices to the window (events.c and rows.c do).
+ * the figure shows.  Pass 1 hands it every drawn event's extent, by the
+ * thread whose lane draws it, the instants of processes and of the trace,
+ * and every complete event when --window-event is given; once the pass is
+ * over it fixes the window from --window-event (the K-th occurrence; the
+ * nearest names when none matches), or --from/--to, or the main run of
+ * time of the lanes the figure draws, and pads it by --pad.  It parses the
+ * times of --from and --to (tf_chrome_parse_time, rules/chrome.h).  It
+ * does not choose lanes (lanes.c says which a figure would draw) or clip
+ * slices to the window (events.c and rows.c do).
  *
  * Clusters.  A few events on another clock (days away) must not squash the
- * default window.  Pass 1 keeps the events' extents as at most
+ * default window.  Pass 1 keeps each thread's extents as at most
  * TF_CHROME_CLUSTERS disjoint intervals, merging any two closer than a gap
- * that doubles whenever there would be more.  The default window is then
+ * that doubles whenever there would be more.  For a set of threads their
+ * clusters are gathered and bounded the same way; the window is then
  * grown from the cluster holding the most events towards its neighbours,
  * taking in each one that holds at least 1 % of the events or lies closer
  * than the span already taken; what is left out is counted (c->n_stray)
- * and reported once by build().  The origin of --from and --to is the
- * start of that window.
+ * and reported once by build().  The default window is the main run of
+ * the threads whose lanes the figure draws (so hidden lanes do not
+ * stretch it); the origin of --from and --to that of the lanes drawn by
+ * default, whatever --lanes and --hide say, or the trace's own clock
+ * origin (an export's session start).  Instants of a process or of the
+ * trace set the window only when nothing else would.
  */
 #include "rules/chrome/chrome_int.h"
+
+/* Distinct names kept for the message of a --window-event that matches
+ * none, and the longest compared by edit distance. */
+#define WINDOW_NAMES_MAX 100000
+#define WINDOW_NAME_LEN 400
 
 #include <fnmatch.h>
 #include <math.h>
@@ -64,59 +77,172 @@ bool tf_chrome_parse_time(const char *s, int64_t *ns)
 
 /* --- pass 1: where the time lies --------------------------------------------------- */
 
-static void merge_clusters(struct chrome *c)
+/* Merges the intervals of v closer than gap (v sorted by lo). */
+static void merge_close(struct cluster *v, size_t *n, int64_t gap)
 {
     size_t k = 0;
-    for (size_t i = 0; i < c->n_clusters; i++) {
-        if (k && c->clusters[i].lo - c->clusters[k - 1].hi <= c->gap) {
-            if (c->clusters[i].hi > c->clusters[k - 1].hi)
-                c->clusters[k - 1].hi = c->clusters[i].hi;
-            c->clusters[k - 1].count += c->clusters[i].count;
+    for (size_t i = 0; i < *n; i++) {
+        if (k && v[i].lo - v[k - 1].hi <= gap) {
+            if (v[i].hi > v[k - 1].hi)
+                v[k - 1].hi = v[i].hi;
+            v[k - 1].count += v[i].count;
         } else {
-            c->clusters[k++] = c->clusters[i];
+            v[k++] = v[i];
         }
     }
-    c->n_clusters = k;
+    *n = k;
 }
 
-void tf_chrome_add_extent(struct chrome *c, int64_t lo, int64_t hi)
+/* Keeps at most TF_CHROME_CLUSTERS intervals, doubling the gap. */
+static void bound(struct cluster *v, size_t *n, int64_t *gap)
 {
-    c->n_drawable++;
-    size_t n = c->n_clusters;
+    while (*n > TF_CHROME_CLUSTERS) {
+        *gap = *gap ? *gap * 2 : 1000;
+        merge_close(v, n, *gap);
+    }
+}
+
+void tf_chrome_add_extent(struct chrome *c, size_t t, int64_t lo, int64_t hi)
+{
+    struct extent *e = &c->thrs[t].ext;
+    e->count++;
+    size_t n = e->n;
     /* The common case: inside or next to the last cluster touched. */
     for (size_t i = n; i-- > 0;) {
-        if (lo > c->clusters[i].hi + c->gap)
+        struct cluster *k = &e->v[i];
+        if (lo > k->hi + e->gap)
             break;
-        if (hi >= c->clusters[i].lo - c->gap) {
-            if (lo < c->clusters[i].lo)
-                c->clusters[i].lo = lo;
-            if (hi > c->clusters[i].hi)
-                c->clusters[i].hi = hi;
-            c->clusters[i].count++;
+        if (hi >= k->lo - e->gap) {
+            if (lo < k->lo)
+                k->lo = lo;
+            if (hi > k->hi)
+                k->hi = hi;
+            k->count++;
             /* It may now touch its neighbours. */
-            if ((i > 0 && c->clusters[i].lo - c->clusters[i - 1].hi <= c->gap) ||
-                (i + 1 < n && c->clusters[i + 1].lo - c->clusters[i].hi <= c->gap))
-                merge_clusters(c);
+            if ((i > 0 && k->lo - e->v[i - 1].hi <= e->gap) ||
+                (i + 1 < n && e->v[i + 1].lo - k->hi <= e->gap))
+                merge_close(e->v, &e->n, e->gap);
             return;
         }
     }
     /* A new cluster, in order. */
-    size_t at = n;
-    while (at > 0 && c->clusters[at - 1].lo > lo)
-        at--;
-    memmove(&c->clusters[at + 1], &c->clusters[at], (n - at) * sizeof c->clusters[0]);
-    c->clusters[at].lo = lo;
-    c->clusters[at].hi = hi;
-    c->clusters[at].count = 1;
-    c->n_clusters++;
-    while (c->n_clusters > TF_CHROME_CLUSTERS) {
-        c->gap = c->gap ? c->gap * 2 : 1000;
-        merge_clusters(c);
+    if (!TF_GROW(e->v, e->n, e->cap)) {
+        c->oom = true;
+        return;
     }
+    size_t at = n;
+    while (at > 0 && e->v[at - 1].lo > lo)
+        at--;
+    memmove(&e->v[at + 1], &e->v[at], (n - at) * sizeof e->v[0]);
+    e->v[at] = (struct cluster){lo, hi, 1};
+    e->n++;
+    bound(e->v, &e->n, &e->gap);
+}
+
+void tf_chrome_add_mark(struct chrome *c, int64_t ts)
+{
+    if (!c->n_marks || ts < c->marks_lo)
+        c->marks_lo = ts;
+    if (!c->n_marks || ts > c->marks_hi)
+        c->marks_hi = ts;
+    c->n_marks++;
+}
+
+static int by_lo(const void *x, const void *y)
+{
+    const struct cluster *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return (a->hi > b->hi) - (a->hi < b->hi);
+}
+
+/* The clusters of threads ts[0 .. n) together, in *v (caller frees),
+ * bounded as one thread's are; *total: their events.  False when out of
+ * memory. */
+static bool gather(const struct chrome *c, const size_t *ts, size_t n, struct cluster **v,
+                   size_t *nv, size_t *total)
+{
+    size_t all = 0;
+    int64_t gap = 0;
+    *total = 0;
+    for (size_t i = 0; i < n; i++) {
+        all += c->thrs[ts[i]].ext.n;
+        if (c->thrs[ts[i]].ext.gap > gap)
+            gap = c->thrs[ts[i]].ext.gap;
+    }
+    *v = malloc((all ? all : 1) * sizeof **v);
+    if (!*v)
+        return false;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct extent *e = &c->thrs[ts[i]].ext;
+        memcpy(*v + k, e->v, e->n * sizeof *e->v);
+        k += e->n;
+        *total += e->count;
+    }
+    if (k > 1)
+        qsort(*v, k, sizeof **v, by_lo);
+    merge_close(*v, &k, gap);
+    bound(*v, &k, &gap);
+    *nv = k;
+    return true;
+}
+
+/* The main run of clusters: from the fullest one outwards, taking in each
+ * neighbour that holds at least 1 % of the events or lies closer than the
+ * span already taken.  [*lo, *hi], and the events left out. */
+static void main_run(const struct cluster *v, size_t n, size_t total, int64_t *lo, int64_t *hi,
+                     size_t *stray)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (v[i].count > v[best].count)
+            best = i;
+    size_t a = best, b = best;
+    size_t min_count = total / 100;
+    for (;;) {
+        int64_t span = v[b].hi - v[a].lo;
+        bool grew = false;
+        if (a > 0 && (v[a - 1].count > min_count || v[a].lo - v[a - 1].hi <= span)) {
+            a--;
+            grew = true;
+        }
+        span = v[b].hi - v[a].lo;
+        if (b + 1 < n && (v[b + 1].count > min_count || v[b + 1].lo - v[b].hi <= span)) {
+            b++;
+            grew = true;
+        }
+        if (!grew)
+            break;
+    }
+    *stray = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i < a || i > b)
+            *stray += v[i].count;
+    *lo = v[a].lo;
+    *hi = v[b].hi;
+}
+
+/* The main run of the events of threads ts[0 .. n): false when they have
+ * none (or out of memory: c->oom). */
+static bool run_of(struct chrome *c, const size_t *ts, size_t n, int64_t *lo, int64_t *hi,
+                   size_t *stray)
+{
+    struct cluster *v;
+    size_t nv, total;
+    if (!gather(c, ts, n, &v, &nv, &total)) {
+        c->oom = true;
+        return false;
+    }
+    bool any = nv > 0;
+    if (any)
+        main_run(v, nv, total, lo, hi, stray);
+    free(v);
+    return any;
 }
 
 /* A --window-event occurrence: keep the K earliest starts. */
-void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
+static void add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
 {
     size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
     c->n_occ_all++;
@@ -158,12 +284,6 @@ void tf_chrome_add_occurrence(struct chrome *c, int64_t t0, int64_t t1)
 
 /* --- --window-event: a name or a glob ------------------------------------------- */
 
-/* Names kept for the message at most, and their bytes. */
-#define NEAR_MAX_NAMES 4096
-#define NEAR_MAX_BYTES (1u << 20)
-/* Names listed in the message. */
-#define NEAR_SHOWN 5
-
 void tf_chrome_window_event_init(struct chrome *c)
 {
     const char *p = c->o->window_event;
@@ -174,38 +294,13 @@ void tf_chrome_window_event_init(struct chrome *c)
     c->we_head = head;
 }
 
-/* A name kept for the message: one of about the pattern's length. */
-static void keep_near(struct chrome *c, const char *name)
-{
-    size_t n = strlen(name), p = strlen(c->o->window_event);
-    if (n + 3 < p / 2 || n > 2 * p + 8)
-        return;
-    uint32_t id;
-    size_t before = c->near.n;
-    if (!tf_strtab_id(&c->near, name, &id)) {
-        c->oom = true;
-        return;
-    }
-    if (c->near.n > before)
-        c->near_bytes += n + 1;
-    if (c->near.n >= NEAR_MAX_NAMES || c->near_bytes >= NEAR_MAX_BYTES)
-        c->near_off = true;
-}
-
-bool tf_chrome_is_window_event(struct chrome *c, const char *name)
+/* Whether a slice's name is --window-event's: the name itself, or a name
+ * its glob matches. */
+static bool is_window_event(const struct chrome *c, const char *name)
 {
     const char *p = c->o->window_event;
-    bool hit = strcmp(name, p) == 0 ||
-               (c->we_glob && strncmp(name, p, c->we_head) == 0 && fnmatch(p, name, 0) == 0);
-    if (hit && !c->near_off) {
-        /* Found: the names are not needed any more. */
-        tf_strtab_fini(&c->near);
-        tf_strtab_init(&c->near);
-        c->near_off = true;
-    } else if (!hit && !c->near_off) {
-        keep_near(c, name);
-    }
-    return hit;
+    return strcmp(name, p) == 0 ||
+           (c->we_glob && strncmp(name, p, c->we_head) == 0 && fnmatch(p, name, 0) == 0);
 }
 
 static bool gocc_later(const struct gocc *a, const struct gocc *b)
@@ -220,10 +315,12 @@ static void gocc_swap(struct gocc *a, struct gocc *b)
     *b = t;
 }
 
-void tf_chrome_window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1)
+/* An event --window-event matches: a glob keeps each name's earliest, a
+ * name the K earliest events. */
+static void window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1)
 {
     if (!c->we_glob) {
-        tf_chrome_add_occurrence(c, t0, t1);
+        add_occurrence(c, t0, t1);
         return;
     }
     uint32_t id;
@@ -308,69 +405,171 @@ static bool kth_match(struct chrome *c, size_t k, struct occ *out, size_t *n_fou
     return found;
 }
 
-/* Edit distance between a and b, ignoring case (the first 127 bytes of
- * each). */
-static unsigned distance(const char *a, const char *b)
+void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1)
 {
-    unsigned row[128];
-    size_t n = strlen(b) < 127 ? strlen(b) : 127, m = strlen(a) < 127 ? strlen(a) : 127;
-    for (size_t j = 0; j <= n; j++)
-        row[j] = (unsigned)j;
-    for (size_t i = 1; i <= m; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= n; j++) {
-            unsigned up = row[j];
-            int ca = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ? a[i - 1] + 32 : a[i - 1];
-            int cb = b[j - 1] >= 'A' && b[j - 1] <= 'Z' ? b[j - 1] + 32 : b[j - 1];
-            unsigned best = diag + (ca != cb);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
+    c->n_complete++;
+    if (is_window_event(c, name)) {
+        window_match(c, name, t0, t1);
+        return;
     }
-    return row[n];
+    /* The other names, with their counts, for the message on a miss (not
+     * needed once the name is found). */
+    if (c->n_occ_all || c->n_we_all || c->wnames.n >= WINDOW_NAMES_MAX)
+        return;
+    uint32_t id;
+    if (!tf_strtab_id(&c->wnames, name, &id)) {
+        c->oom = true;
+        return;
+    }
+    while (c->n_wname_count <= id) {
+        if (!TF_GROW(c->wname_count, c->n_wname_count, c->cap_wname_count)) {
+            c->oom = true;
+            return;
+        }
+        c->wname_count[c->n_wname_count++] = 0;
+    }
+    c->wname_count[id]++;
 }
 
-/* The message of a --window-event with no occurrence: what it looked for,
- * and the nearest names of the trace's slices. */
-static bool no_window_event(struct chrome *c, struct tf_diag *d)
+/* --- near misses --------------------------------------------------------------------- */
+
+static unsigned char fold(unsigned char ch)
 {
-    const char *p = c->o->window_event;
-    struct tf_buf *b = &c->tmp;
-    tf_buf_clear(b);
-    tf_buf_printf(b, "--window-event: no complete event %s \"%.200s\"",
-                  c->we_glob ? "matches" : "named", p);
-    size_t best[NEAR_SHOWN];
-    unsigned dist[NEAR_SHOWN];
-    size_t n_best = 0;
-    for (size_t i = 0; i < c->near.n; i++) {
-        const char *s = tf_strtab_str(&c->near, (uint32_t)i);
-        unsigned k = distance(p, s);
-        /* Insert in order of distance, then name. */
-        size_t at = n_best;
-        while (at > 0 && (dist[at - 1] > k ||
-                          (dist[at - 1] == k && strcmp(tf_strtab_str(&c->near, (uint32_t)best[at - 1]), s) > 0)))
-            at--;
-        if (at >= NEAR_SHOWN)
-            continue;
-        size_t last = n_best < NEAR_SHOWN ? n_best : NEAR_SHOWN - 1;
-        memmove(&best[at + 1], &best[at], (last - at) * sizeof best[0]);
-        memmove(&dist[at + 1], &dist[at], (last - at) * sizeof dist[0]);
-        best[at] = i;
-        dist[at] = k;
-        if (n_best < NEAR_SHOWN)
-            n_best++;
+    return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch - 'A' + 'a') : ch;
+}
+
+/* Levenshtein's distance between a and b (ASCII letters case-folded when
+ * `folded`), or SIZE_MAX when it exceeds max. */
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb, size_t max,
+                            bool folded, size_t *row)
+{
+    if ((na > nb ? na - nb : nb - na) > max)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0], low = row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            unsigned char x = (unsigned char)a[i - 1], y = (unsigned char)b[j - 1];
+            size_t cost = (folded ? fold(x) != fold(y) : x != y) ? 1 : 0;
+            size_t v = diag + cost;
+            if (row[j] + 1 < v)
+                v = row[j] + 1;
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            diag = row[j];
+            row[j] = v;
+            if (v < low)
+                low = v;
+        }
+        if (low > max)
+            return SIZE_MAX;
     }
-    for (size_t i = 0; i < n_best; i++)
-        tf_buf_printf(b, "%s\"%.80s\"", i ? ", " : "; the nearest names: ",
-                      tf_strtab_str(&c->near, (uint32_t)best[i]));
-    if (b->oom)
+    return row[nb] <= max ? row[nb] : SIZE_MAX;
+}
+
+struct near {
+    uint32_t id;
+    size_t dist, exact, prefix;
+    const char *name;
+};
+
+static int by_nearness(const void *x, const void *y)
+{
+    const struct near *a = x, *b = y;
+    if (a->dist != b->dist)
+        return a->dist < b->dist ? -1 : 1;
+    if (a->exact != b->exact)
+        return a->exact < b->exact ? -1 : 1;
+    if (a->prefix != b->prefix)
+        return a->prefix > b->prefix ? -1 : 1;
+    return tf_chrome_natural_cmp(a->name, b->name);
+}
+
+/* Whether the shorter of a and b (at least 3 bytes) is inside the other,
+ * ASCII letters case-folded. */
+static bool contains_folded(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na < nb) {
+        const char *t = a;
+        a = b, b = t;
+        size_t m = na;
+        na = nb, nb = m;
+    }
+    if (nb < 3)
+        return false;
+    for (size_t i = 0; i + nb <= na; i++) {
+        size_t k = 0;
+        while (k < nb && fold((unsigned char)a[i + k]) == fold((unsigned char)b[k]))
+            k++;
+        if (k == nb)
+            return true;
+    }
+    return false;
+}
+
+/* The message for a --window-event that names no complete event: the
+ * nearest names of the trace (a small edit distance, case aside, the same
+ * beginning, or one inside the other), with their counts, and how many
+ * events there are. */
+static bool window_event_miss(struct chrome *c, struct tf_diag *d)
+{
+    const char *want = c->o->window_event;
+    size_t nw = strlen(want), n = c->wnames.n;
+    const char *how = c->we_glob ? "matches" : "named";
+    if (!c->n_complete) /* none seen (a loader that reads by name gives none) */
+        return tf_diag_error(d, TF_EBADINPUT, "--window-event: no complete event %s \"%.200s\"",
+                             how, want);
+    size_t max = nw / 3 > 2 ? nw / 3 : 2;
+    struct near *v = malloc((n ? n : 1) * sizeof *v);
+    size_t *row = malloc((WINDOW_NAME_LEN + 2) * sizeof *row);
+    if (!v || !row) {
+        free(v);
+        free(row);
         return tf_diag_oom(d, NULL);
-    return tf_diag_error(d, TF_EBADINPUT, "%s", b->data);
+    }
+    size_t k = 0;
+    for (uint32_t id = 0; id < n; id++) {
+        const char *name = tf_strtab_str(&c->wnames, id);
+        size_t nn = strlen(name), prefix = 0;
+        while (prefix < nn && prefix < nw && fold((unsigned char)name[prefix]) ==
+                                                 fold((unsigned char)want[prefix]))
+            prefix++;
+        bool fits = nn <= WINDOW_NAME_LEN && nw <= WINDOW_NAME_LEN;
+        size_t dist = fits ? edit_distance(want, nw, name, nn, max, true, row) : SIZE_MAX;
+        /* Else the same beginning (most of the name asked for), or one
+         * name inside the other ("step" and "ProfilerStep#9"). */
+        if (dist == SIZE_MAX && !(prefix >= 3 && prefix * 3 >= nw * 2) &&
+            !contains_folded(want, nw, name, nn))
+            continue;
+        if (dist == SIZE_MAX && fits)
+            dist = edit_distance(want, nw, name, nn, SIZE_MAX - 1, true, row);
+        size_t exact = fits ? edit_distance(want, nw, name, nn, SIZE_MAX - 1, false, row) : SIZE_MAX;
+        v[k++] = (struct near){id, dist, exact, prefix, name};
+    }
+    if (k > 1)
+        qsort(v, k, sizeof *v, by_nearness);
+    struct tf_buf msg;
+    tf_buf_init(&msg);
+    tf_buf_printf(&msg,
+                  "--window-event: no complete event %s \"%.200s\" among the trace's %zu "
+                  "complete event%s (%zu name%s%s)",
+                  how, want, c->n_complete, c->n_complete == 1 ? "" : "s", n, n == 1 ? "" : "s",
+                  n >= WINDOW_NAMES_MAX ? " or more" : "");
+    for (size_t i = 0; i < k && i < 5; i++) {
+        size_t cnt = c->wname_count[v[i].id];
+        tf_buf_printf(&msg, "%s \"%.120s\" (%zu event%s)", i ? "," : "; nearest:",
+                      tf_strtab_str(&c->wnames, v[i].id), cnt, cnt == 1 ? "" : "s");
+    }
+    if (k > 5)
+        tf_buf_printf(&msg, ", and %zu more", k - 5);
+    bool ok = !msg.oom;
+    if (ok)
+        tf_diag_error(d, TF_EBADINPUT, "%s", msg.data);
+    tf_buf_fini(&msg);
+    free(v);
+    free(row);
+    return ok ? false : tf_diag_oom(d, NULL);
 }
 
 /* --- the window ------------------------------------------------------------------ */
@@ -378,47 +577,54 @@ static bool no_window_event(struct chrome *c, struct tf_diag *d)
 static bool choose_window(struct chrome *c, struct tf_diag *d)
 {
     const struct tf_opts *o = c->o;
-    /* A loader that can read selectively (index_lean) hands over no
-     * extents when the window does not need them. */
+    /* The origin of --from and --to: the main run of the lanes drawn by
+     * default (whatever --lanes and --hide say), or the trace's own (an
+     * export's session start); the default window: the main run of the
+     * lanes this figure draws, so hidden lanes stretch neither.  A loader
+     * that can read selectively (index_lean) hands over no extents when
+     * the window does not need them. */
     bool explicit_window = o->window_event || (o->has_from && o->has_to);
-    if (c->n_drawable == 0 && !(explicit_window && c->has_clock_origin))
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "nothing to draw: no slices, instants or counters (X, B/E, i, C "
-                             "events)");
-    /* The main run of clusters: from the fullest one outwards. */
-    size_t best = 0;
-    for (size_t i = 1; i < c->n_clusters; i++)
-        if (c->clusters[i].count > c->clusters[best].count)
-            best = i;
-    size_t a = best, b = best;
-    size_t min_count = c->n_drawable / 100;
-    for (; c->n_clusters > 0;) {
-        int64_t span = c->clusters[b].hi - c->clusters[a].lo;
-        bool grew = false;
-        if (a > 0 && (c->clusters[a - 1].count > min_count ||
-                      c->clusters[a].lo - c->clusters[a - 1].hi <= span)) {
-            a--;
-            grew = true;
+    size_t *def = NULL, *shown = NULL, n_def = 0, n_shown = 0, stray = 0;
+    int64_t end = 0;
+    bool any = tf_chrome_window_threads(c, o, &def, &n_def, &shown, &n_shown);
+    bool have_origin = any && run_of(c, def, n_def, &c->origin, &end, &stray);
+    bool have_end = any && run_of(c, shown, n_shown, &c->w0, &end, &c->n_stray);
+    free(def);
+    free(shown);
+    if (c->oom)
+        return tf_diag_oom(d, NULL);
+    if (!have_origin || !have_end) {
+        /* All lanes hidden by the rules, or none at all: every thread's
+         * events, else the instants of processes and of the trace. */
+        size_t *all = malloc((c->n_thrs ? c->n_thrs : 1) * sizeof *all), n_all = 0;
+        if (!all)
+            return tf_diag_oom(d, NULL);
+        for (size_t t = 0; t < c->n_thrs; t++)
+            if (c->thrs[t].ext.count)
+                all[n_all++] = t;
+        bool got = run_of(c, all, n_all, &c->w0, &end, &c->n_stray);
+        free(all);
+        if (c->oom)
+            return tf_diag_oom(d, NULL);
+        if (!got && !c->n_marks && !(explicit_window && c->has_clock_origin))
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "nothing to draw: no slices, instants or counters (X, B/E, i, "
+                                 "C events)");
+        if (!got) {
+            c->w0 = c->n_marks ? c->marks_lo : 0;
+            end = c->n_marks ? c->marks_hi : 0;
         }
-        span = c->clusters[b].hi - c->clusters[a].lo;
-        if (b + 1 < c->n_clusters && (c->clusters[b + 1].count > min_count ||
-                                      c->clusters[b + 1].lo - c->clusters[b].hi <= span)) {
-            b++;
-            grew = true;
-        }
-        if (!grew)
-            break;
+        if (!have_origin)
+            c->origin = c->w0;
     }
-    for (size_t i = 0; i < c->n_clusters; i++)
-        if (i < a || i > b)
-            c->n_stray += c->clusters[i].count;
-    int64_t w0 = c->n_clusters ? c->clusters[a].lo : 0, w1 = c->n_clusters ? c->clusters[b].hi : 0;
-    c->origin = c->has_clock_origin ? c->clock_origin : w0;
-    c->end = w1;
+    if (c->has_clock_origin)
+        c->origin = c->clock_origin;
+    int64_t w0 = c->w0, w1 = end;
+    c->end = end;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
         if (c->n_occ_all == 0 && c->n_we_all == 0)
-            return no_window_event(c, d);
+            return window_event_miss(c, d);
         struct occ hit;
         if (c->we_glob) {
             size_t found;

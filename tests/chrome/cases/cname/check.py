@@ -1,7 +1,8 @@
 # cname (Chrome's reserved colour names) colours a slice: "terrible" and
 # "good" differ from the category's colour and from each other, the same
 # cname gives the same colour; an unknown cname is ignored; a --color rule
-# wins over cname.
+# wins over cname.  (Colours by category: the one category would colour by
+# name by default.)
 from lib import *
 m = model()
 expect_sane()

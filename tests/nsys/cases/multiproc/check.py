@@ -1,9 +1,11 @@
 # Two processes with work on GPU 0 stream 7: a lane each, labelled with
-# the pid; flows pair calls and kernels of the same process only.
+# the pid; flows pair calls and kernels of the same process only.  The two
+# host processes, both "python", are told apart by their pids (issue 18).
 from lib import *
 m = model()
 expect_sane()
-expect(labels() == ["python", "python", "GPU 0 / stream 7 (pid 4242)", "GPU 0 / stream 7 (pid 5242)"],
+expect(labels() == ["python (pid 4242)", "python (pid 5242)", "GPU 0 / stream 7 (pid 4242)",
+                    "GPU 0 / stream 7 (pid 5242)"],
        "lanes %r" % labels())
 a = m["arrows"]
 expect(len(a) == 6, "six arrows %r" % a)
