@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/jsonlite.h"
 #include "load/chrome.h"
 #include "load/kind.h"
 #include "load/tef.h"
@@ -260,24 +261,31 @@ static bool scan_fact(struct stream *st, const char *key, struct tf_trace *out)
     const struct tf_tef_sink *sink = &st->keep->tef;
     if (st->tef && sink->top && sink->top_key && strcmp(key, sink->top_key) == 0)
         sink->top(sink->top_ctx, data, len);
-    json_error_t err;
-    json_t *v = json_loadb((const char *)data, len, JSON_DECODE_ANY, &err);
+    /* Read in place (distributedInfo can hold kilobytes of NCCL facts
+     * that a tree would cost more to build than the rest of a small
+     * trace): integers only, as they are written. */
     struct tf_trace_facts *f = &out->facts;
-    if (v && key[0] == 'd' && json_is_object(v)) {
-        const json_t *rank = json_object_get(v, "rank"), *ws = json_object_get(v, "world_size");
-        if (json_is_integer(rank)) {
-            f->has_rank = true;
-            f->rank = (long long)json_integer_value(rank);
+    int64_t x;
+    if (key[0] == 'd' && len && data[0] == '{') {
+        size_t pos = 0, kn, vn;
+        const unsigned char *k, *v;
+        while (tf_jl_member(data, len, &pos, &k, &kn, &v, &vn)) {
+            bool is_rank = kn == 4 && memcmp(k, "rank", 4) == 0;
+            bool is_ws = kn == 10 && memcmp(k, "world_size", 10) == 0;
+            if ((!is_rank && !is_ws) || !tf_jl_is_int(v, vn) || !tf_jl_fixed(v, vn, 0, &x))
+                continue;
+            if (is_rank) {
+                f->has_rank = true;
+                f->rank = (long long)x;
+            } else {
+                f->has_world_size = true;
+                f->world_size = (long long)x;
+            }
         }
-        if (json_is_integer(ws)) {
-            f->has_world_size = true;
-            f->world_size = (long long)json_integer_value(ws);
-        }
-    } else if (v && key[0] == 'b' && json_is_integer(v)) {
+    } else if (key[0] == 'b' && tf_jl_is_int(data, len) && tf_jl_fixed(data, len, 0, &x)) {
         f->has_base_time = true;
-        f->base_time_ns = (int64_t)json_integer_value(v);
+        f->base_time_ns = x;
     }
-    json_decref(v);
     return true;
 }
 

@@ -375,6 +375,27 @@ def base_time():
        "base time: the two steps on one clock (the window one step long, not a quarter)")
 
 
+def rank_facts():
+    """distributedInfo read in place: its own rank and world_size, not those
+    of the objects inside it; a rank that is no integer is no rank."""
+    d = os.path.join(TMP, "facts")
+    os.makedirs(d, exist_ok=True)
+    ev = '[{"ph": "X", "name": "k", "pid": 1, "tid": 1, "ts": 0, "dur": 5}]'
+    nccl = '{"rank": 7, "world_size": 9, "ranks": [%s]}' % ", ".join(str(i) for i in range(2000))
+    cases = [
+        ('{"pg": %s, "rank": 3, "world_size": 4}' % nccl, 3, 4),
+        ('{"world_size": 4, "rank": 0}', 0, 4),
+        ('{"rank": 1.5, "world_size": "4"}', None, None),
+    ]
+    for i, (info, rank, ws) in enumerate(cases):
+        with open(os.path.join(d, "t%d.json" % i), "w") as f:
+            f.write('{"distributedInfo": %s, "traceEvents": %s}' % (info, ev))
+        m = model(["facts/t%d.json" % i])
+        t = (m.get("traces") or [{}])[0] if m else None
+        ok(t is not None and t.get("rank") == rank and t.get("world_size") == ws,
+           "rank facts %d: rank %r, world size %r (%r)" % (i, rank, ws, t))
+
+
 # --- pipelined timelines and mixed kinds ----------------------------------------------------
 
 def timelines():
@@ -712,7 +733,7 @@ def bad_input():
 
 
 for case in (two_ranks, skewed, missing_and_lengths, sixty_four, sixty_four_column, before_after, base_time,
-             timelines, models, models_of_ranks, counters, bad_input):
+             rank_facts, timelines, models, models_of_ranks, counters, bad_input):
     try:
         case()
     except Exception as e:  # a crash is a failure of that case, not of the suite
