@@ -294,7 +294,7 @@ TF_TEST(chrome_lanes_keep_process_and_thread_apart)
 TF_TEST(plan_height_budget_thins_rows_then_cuts)
 {
     const char *labels[40];
-    char names[40][16];
+    char names[40][24];
     for (int i = 0; i < 40; i++) {
         snprintf(names[i], sizeof names[i], "lane %d", i);
         labels[i] = names[i];
