@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/num.h"
 #include "load/load.h"
@@ -18,6 +19,7 @@
 #include "rules/palette.h"
 #include "rules/seed.h"
 #include "rules/ticks.h"
+#include "run.h"
 
 /* The pipelined mode's figure of a timeline (breakdown may be NULL). */
 static inline bool tf_test_timeline(const struct tf_timeline *t, const struct tf_breakdown_in *bd,
@@ -152,6 +154,29 @@ static inline void tf_test_legend(struct tf_figure *f, const char *label, uint32
 {
     if (!tf_figure_add_legend(f, label, tf_seed_legend_cat(f, color, key)))
         abort();
+}
+
+/* The Chrome mode's figure of a trace given as text, through a temporary
+ * file, as the command line would draw it with options o (statistics off
+ * when o is NULL). */
+static inline bool tf_test_chrome_text(const char *json, const struct tf_opts *o,
+                                       struct tf_figure *f, struct tf_trace *t)
+{
+    char path[] = "/tmp/tracefig-unit-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return false;
+    bool ok = write(fd, json, strlen(json)) == (ssize_t)strlen(json);
+    close(fd);
+    struct tf_opts def;
+    memset(&def, 0, sizeof def);
+    def.no_stats = true;
+    struct tf_diag d;
+    tf_diag_init(&d);
+    struct tf_run r = {path, NULL, &tf_mode_chrome, o ? o : &def};
+    ok = ok && tf_run(&r, t, f, &d);
+    unlink(path);
+    return ok;
 }
 
 #endif

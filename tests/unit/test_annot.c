@@ -26,22 +26,11 @@ static const char gpu_json[] =
 
 static bool gpu_figure(long long depth, struct tf_figure *f, struct tf_trace *t)
 {
-    char path[] = "/tmp/tracefig-unit-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return false;
-    bool ok = write(fd, gpu_json, strlen(gpu_json)) == (ssize_t)strlen(gpu_json);
-    close(fd);
     struct tf_opts o;
     memset(&o, 0, sizeof o);
     o.no_stats = true;
     o.depth = depth;
-    struct tf_diag d;
-    tf_diag_init(&d);
-    struct tf_run r = {path, NULL, &tf_mode_chrome, &o};
-    ok = ok && tf_run(&r, t, f, &d);
-    unlink(path);
-    return ok;
+    return tf_test_chrome_text(gpu_json, &o, f, t);
 }
 
 static const char *cat_of(const struct tf_figure *f, const struct tf_bar *b)

@@ -220,26 +220,6 @@ TF_TEST(tikz_categories_that_clean_alike_keep_their_colours)
     tf_figure_fini(&f);
 }
 
-/* The chrome mode's figure of a trace given as text. */
-static bool chrome_figure(const char *json, struct tf_figure *f, struct tf_trace *t)
-{
-    char path[] = "/tmp/tracefig-unit-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return false;
-    bool ok = write(fd, json, strlen(json)) == (ssize_t)strlen(json);
-    close(fd);
-    struct tf_opts o;
-    memset(&o, 0, sizeof o);
-    o.no_stats = true;
-    struct tf_diag d;
-    tf_diag_init(&d);
-    struct tf_run r = {path, NULL, &tf_mode_chrome, &o};
-    ok = ok && tf_run(&r, t, f, &d);
-    unlink(path);
-    return ok;
-}
-
 TF_TEST(chrome_long_category_names_stay_apart)
 {
     /* Two categories of 130 bytes that share their first 120. */
@@ -256,7 +236,7 @@ TF_TEST(chrome_long_category_names_stay_apart)
     struct tf_trace t;
     tf_figure_init(&f);
     tf_trace_init(&t);
-    TF_CHECK(chrome_figure(json, &f, &t));
+    TF_CHECK(tf_test_chrome_text(json, NULL, &f, &t));
     TF_CHECK(f.n_cats == 2);
     TF_CHECK(f.n_legend == 2);
     if (f.n_cats == 2)
@@ -279,7 +259,7 @@ TF_TEST(chrome_lanes_keep_process_and_thread_apart)
     struct tf_trace t;
     tf_figure_init(&f);
     tf_trace_init(&t);
-    TF_CHECK(chrome_figure(json, &f, &t));
+    TF_CHECK(tf_test_chrome_text(json, NULL, &f, &t));
     TF_CHECK(f.n_lanes == 2);
     if (f.n_lanes == 2) {
         TF_CHECK_STR(f.lanes[0].label, "trainer / thread 7 (python3.8)");
