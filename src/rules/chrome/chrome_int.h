@@ -339,7 +339,11 @@ bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p
 /* Text with numbers in it, in the order people count ("stream 7" before
  * "stream 20"); a total order. */
 int tf_chrome_natural_cmp(const char *a, const char *b);
-/* A process's label, appended to out; true when it has a name. */
+/* Ids compare as numbers before strings, numbers numerically, strings
+ * naturally (lanes.c). */
+int tf_chrome_cmp_id(const struct tf_id *a, const struct tf_id *b);
+/* A process's label, appended to out; true when it has a name (labels.c,
+ * like the three below). */
 bool tf_chrome_proc_label(const struct proc *p, struct tf_buf *out);
 /* The labels of the threads ts[0 .. n), drawn together: "process /
  * thread" from the metadata, else from the ids; labels that would be
