@@ -46,6 +46,7 @@
  * identical results.
  */
 #include "load/scan.h"
+#include "load/scan_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -103,7 +104,7 @@ static void fill_tables(void)
 }
 
 /* Once per process, whichever thread scans first. */
-static void init_tables(void)
+void tf_scan_init_tables(void)
 {
     pthread_once(&tables_once, fill_tables);
 }
@@ -552,14 +553,14 @@ static inline bool num_char(int c)
     return num_byte[c];
 }
 
-static bool alpha_char(int c)
+bool tf_scan_alpha(int c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 /* The NUL sentinel ends both runs. */
 RUN_LEN(number_run, num_char)
-RUN_LEN(word_run, alpha_char)
+RUN_LEN(word_run, tf_scan_alpha)
 
 static bool is_digit(int c)
 {
@@ -824,7 +825,7 @@ static bool scan_number(struct tf_scan *s, bool *is_int)
     return true;
 }
 
-static enum tf_jtok word_kind(const unsigned char *p, size_t n)
+enum tf_jtok tf_scan_word_kind(const unsigned char *p, size_t n)
 {
     if (n == 4 && memcmp(p, "true", 4) == 0)
         return TF_JT_TRUE;
@@ -841,8 +842,8 @@ static enum tf_jtok word_kind(const unsigned char *p, size_t n)
 HOT size_t word_len(const unsigned char *p, enum tf_jtok *kind)
 {
     size_t w = p[0] == 'f' ? 5 : 4;
-    enum tf_jtok k = word_kind(p, w);
-    if (k == TF_JT_NONE || alpha_char(p[w]) || p[w] == '\0' || p[w] >= 0x80)
+    enum tf_jtok k = tf_scan_word_kind(p, w);
+    if (k == TF_JT_NONE || tf_scan_alpha(p[w]) || p[w] == '\0' || p[w] >= 0x80)
         return 0;
     *kind = k;
     return w;
@@ -867,7 +868,7 @@ static bool scan_word(struct tf_scan *s, enum tf_jtok *kind)
     size_t n = word_run(s);
     if (s->failed || !lookahead_utf8(s, n))
         return false;
-    *kind = word_kind(s->buf + s->tok, n);
+    *kind = tf_scan_word_kind(s->buf + s->tok, n);
     if (*kind == TF_JT_NONE)
         return fail_near(s, "invalid token", s->tok, s->tok + n);
     s->pos = s->tok + n;
@@ -913,13 +914,13 @@ static bool bad_token(struct tf_scan *s, const char *msg)
         if (!scan_number(s, &is_int))
             return false;
         s->pos = s->tok_end;
-    } else if (alpha_char(c)) {
+    } else if (tf_scan_alpha(c)) {
         size_t n = word_run(s);
         if (s->failed)
             return false;
         if (!lookahead_utf8(s, n))
             return false;
-        if (word_kind(s->buf + s->tok, n) == TF_JT_NONE && at_value)
+        if (tf_scan_word_kind(s->buf + s->tok, n) == TF_JT_NONE && at_value)
             msg = "invalid token";
         s->pos = s->tok + n;
     } else if (c >= 0x80) {
@@ -1075,7 +1076,7 @@ static bool add_key(struct tf_scan *s, const char *text, size_t n, bool *dup)
 
 /* Decodes the (valid) string token raw[0 .. n) without its quotes into out,
  * which has room for n bytes; returns the decoded length. */
-static size_t decode_string(const unsigned char *raw, size_t n, char *out)
+size_t tf_scan_decode_string(const unsigned char *raw, size_t n, char *out)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
@@ -1137,7 +1138,7 @@ static bool scan_key(struct tf_scan *s, const char **text, size_t *len)
             s->kbuf = k;
             s->cap_kbuf = n;
         }
-        *len = decode_string(raw, n, s->kbuf);
+        *len = tf_scan_decode_string(raw, n, s->kbuf);
         *text = s->kbuf;
         return true;
     }
@@ -1145,7 +1146,7 @@ static bool scan_key(struct tf_scan *s, const char **text, size_t *len)
     char *dec = !esc ? NULL : n <= sizeof small ? small : malloc(n);
     if (esc && !dec)
         return oom(s);
-    size_t dlen = esc ? decode_string(raw, n, dec) : n;
+    size_t dlen = esc ? tf_scan_decode_string(raw, n, dec) : n;
     bool dup = false;
     size_t key_off = s->n_arena;
     bool added = add_key(s, esc ? dec : (const char *)raw, dlen, &dup);
@@ -1178,7 +1179,7 @@ static bool too_deep(struct tf_scan *s)
     return bad_token(s, "maximum parsing depth reached");
 }
 
-static enum tf_jtok kind_of(int c)
+enum tf_jtok tf_scan_kind_of(int c)
 {
     switch (c) {
     case '{': return TF_JT_OBJECT;
@@ -1435,7 +1436,7 @@ value:
     if (s->depth + 1 > s->max_depth)
         return too_deep(s);
     if (cur) {
-        cur->type = kind_of(c);
+        cur->type = tf_scan_kind_of(c);
         cur->off = (size_t)(s->base + s->pos - vstart);
     }
     switch (c) {
@@ -1588,7 +1589,7 @@ key:
 bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size_t chunk,
                   unsigned flags, struct tf_diag *d)
 {
-    init_tables();
+    tf_scan_init_tables();
     memset(s, 0, sizeof *s);
     s->in = in;
     s->file = file;
@@ -1753,7 +1754,7 @@ enum tf_jtok tf_scan_peek(struct tf_scan *s)
 {
     if (s->failed)
         return TF_JT_NONE;
-    return kind_of(skip_ws(s));
+    return tf_scan_kind_of(skip_ws(s));
 }
 
 bool tf_scan_enter(struct tf_scan *s)
@@ -1880,127 +1881,6 @@ bool tf_scan_seek(struct tf_scan *s, const struct tf_scan_mark *m)
     for (size_t i = 1; i <= m->depth; i++)
         s->first[i] = false;
     return true;
-}
-
-/* --- members of a validated value ------------------------------------- */
-
-static size_t ws_from(const unsigned char *p, size_t i, size_t len)
-{
-    while (i < len && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
-        i++;
-    return i;
-}
-
-/* Past the string token whose opening quote is at p[i]. */
-static size_t string_end(const unsigned char *p, size_t i, size_t len, bool *esc)
-{
-    for (i++; i < len; i++) {
-        if (p[i] == '\\') {
-            *esc = true;
-            i++;
-        } else if (p[i] == '"') {
-            return i + 1;
-        }
-    }
-    return len;
-}
-
-/* Past the value that starts at p[i]. */
-static size_t value_end(const unsigned char *p, size_t i, size_t len)
-{
-    bool esc = false;
-    if (p[i] == '"')
-        return string_end(p, i, len, &esc);
-    if (p[i] != '{' && p[i] != '[') {
-        /* A number or a word: up to the next structural byte, space or
-         * (jansson's quirk, see drop_nul_after_token) NUL. */
-        while (i < len && (num_byte[p[i]] || alpha_char(p[i])))
-            i++;
-        return i;
-    }
-    size_t depth = 0;
-    for (; i < len; i++) {
-        unsigned char c = p[i];
-        if (c == '"') {
-            i = string_end(p, i, len, &esc) - 1;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if ((c == '}' || c == ']') && --depth == 0) {
-            return i + 1;
-        }
-    }
-    return len;
-}
-
-void tf_scan_fields(const unsigned char *data, size_t len, struct tf_scan_field *fields,
-                    size_t n_fields)
-{
-    init_tables();
-    for (size_t i = 0; i < n_fields; i++) {
-        fields[i].type = TF_JT_NONE;
-        fields[i].off = fields[i].len = 0;
-        fields[i].escaped = fields[i].is_int = false;
-    }
-    size_t nf = n_fields < TF_SCAN_MAX_FIELDS ? n_fields : TF_SCAN_MAX_FIELDS;
-    size_t i = ws_from(data, 0, len);
-    if (i >= len || data[i] != '{')
-        return;
-    char small[256];
-    for (i++;;) {
-        i = ws_from(data, i, len);
-        if (i >= len || data[i] != '"')
-            return; /* the closing '}' */
-        bool kesc = false;
-        size_t kend = string_end(data, i, len, &kesc);
-        const char *key = (const char *)data + i + 1;
-        size_t klen = kend - i - 2;
-        char *dec = NULL;
-        if (kesc) {
-            dec = klen <= sizeof small ? small : malloc(klen);
-            if (dec)
-                klen = decode_string(data + i + 1, klen, dec);
-            key = dec;
-        }
-        struct tf_scan_field *cur = NULL;
-        for (size_t k = 0; key && k < nf; k++)
-            if (strlen(fields[k].name) == klen && memcmp(fields[k].name, key, klen) == 0) {
-                cur = &fields[k];
-                break;
-            }
-        if (dec != small)
-            free(dec);
-        i = ws_from(data, kend, len) + 1; /* the ':' */
-        size_t v = ws_from(data, i, len);
-        if (v >= len)
-            return;
-        size_t end = value_end(data, v, len);
-        if (cur) {
-            cur->type = kind_of(data[v]);
-            cur->off = v;
-            cur->len = end - v;
-            cur->escaped = cur->is_int = false;
-            if (cur->type == TF_JT_STRING) {
-                cur->off = v + 1;
-                cur->len = end - v - 2;
-                string_end(data, v, len, &cur->escaped);
-            } else if (cur->type == TF_JT_NUMBER) {
-                cur->is_int = true;
-                for (size_t k = v; k < end; k++)
-                    if (data[k] == '.' || data[k] == 'e' || data[k] == 'E')
-                        cur->is_int = false;
-            } else if (cur->type == TF_JT_TRUE || cur->type == TF_JT_FALSE ||
-                       cur->type == TF_JT_NULL) {
-                cur->type = word_kind(data + v, end - v);
-            }
-        }
-        i = end;
-        if (i < len && data[i] == '\0')
-            i++;
-        i = ws_from(data, i, len);
-        if (i >= len || data[i] != ',')
-            return;
-        i++;
-    }
 }
 
 const char *tf_jtok_name(enum tf_jtok k)
