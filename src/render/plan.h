@@ -212,6 +212,11 @@ void tf_label_levels_fini(struct tf_label_levels *l);
  * LABEL", or TITLE for a trace of one lane. */
 bool tf_plan_trace_groups(const struct tf_figure *f, size_t n, struct tf_arena *a,
                           struct tf_label_levels *out, const char **shrt);
+/* The lanes [i, j) of one process under header h: each named by thread
+ * (shrt[k]), with its id when two names are alike; false when out of
+ * memory (plan_traces.c). */
+bool tf_plan_process_run(const struct tf_figure *f, size_t i, size_t j, size_t h,
+                         struct tf_arena *a, struct tf_label_levels *out, const char **shrt);
 
 /* s elided to at most max code points keeping its last `tail` (plan.c
  * says how); legend entry i of f elided to max code points, keeping the

@@ -181,24 +181,8 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n, struct tf_arena *
         if (j - i >= 2) {
             size_t h = out->n_headers++;
             out->headers[h] = ln->group;
-            for (size_t k = i; k < j; k++) {
-                const struct tf_lane *lk = &f->lanes[k];
-                bool twin = false;
-                for (size_t m = i; m < j; m++)
-                    twin |= m != k && same(f->lanes[m].name, lk->name);
-                const char *s = lk->name;
-                if (twin && lk->id) {
-                    struct tf_buf b;
-                    tf_buf_init(&b);
-                    tf_buf_printf(&b, "%s %s", lk->name, lk->id);
-                    s = b.oom ? NULL : tf_arena_buf(a, &b);
-                    tf_buf_fini(&b);
-                    if (!s)
-                        return false;
-                }
-                shrt[k] = s;
-                out->header_of[k] = h;
-            }
+            if (!tf_plan_process_run(f, i, j, h, a, out, shrt))
+                return false;
         }
         i = j;
     }

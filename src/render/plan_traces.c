@@ -29,9 +29,7 @@ static const char *header_text(struct tf_arena *a, const char *title, const char
     return s;
 }
 
-/* The lanes [i, j) of one process, under one header, named by thread
- * (with the id when two names are alike). */
-static bool process_run(const struct tf_figure *f, size_t i, size_t j, size_t h,
+bool tf_plan_process_run(const struct tf_figure *f, size_t i, size_t j, size_t h,
                         struct tf_arena *a, struct tf_label_levels *out, const char **shrt)
 {
     for (size_t k = i; k < j; k++) {
@@ -83,7 +81,7 @@ bool tf_plan_trace_groups(const struct tf_figure *f, size_t n, struct tf_arena *
             if (j - i >= 2) {
                 size_t h = out->n_headers++;
                 if (!(out->headers[h] = header_text(a, title, ln->group)) ||
-                    !process_run(f, i, j, h, a, out, shrt))
+                    !tf_plan_process_run(f, i, j, h, a, out, shrt))
                     return false;
                 h_plain = (size_t)-1;
             } else {
