@@ -94,6 +94,29 @@ size_t tf_chrome_thread(struct chrome *c, const struct tf_id *pid, const struct 
     return t;
 }
 
+/* The thread keyed by c->tmp, of process p: its index in *idx (SIZE_MAX
+ * on failure), and a new, zeroed record when the key is new (else NULL). */
+static struct thr *keyed_thread(struct chrome *c, size_t p, size_t *idx)
+{
+    uint32_t id;
+    *idx = SIZE_MAX;
+    if (!key_id(c, &c->thr_keys, &id))
+        return NULL;
+    if (id < c->n_thrs) {
+        *idx = id;
+        return NULL;
+    }
+    if (!TF_GROW(c->thrs, c->n_thrs, c->cap_thrs)) {
+        c->oom = true;
+        return NULL;
+    }
+    struct thr *t = &c->thrs[c->n_thrs++];
+    memset(t, 0, sizeof *t);
+    t->proc = p;
+    *idx = id;
+    return t;
+}
+
 static size_t thread_of(struct chrome *c, const struct tf_id *pid, const struct tf_id *tid)
 {
     size_t p = proc_of(c, pid);
@@ -103,17 +126,10 @@ static size_t thread_of(struct chrome *c, const struct tf_id *pid, const struct 
     tf_id_key(&c->tmp, pid);
     tf_buf_putc(&c->tmp, '|');
     tf_id_key(&c->tmp, tid);
-    uint32_t id;
-    if (!key_id(c, &c->thr_keys, &id))
-        return SIZE_MAX;
-    if (id < c->n_thrs)
-        return id;
-    if (!TF_GROW(c->thrs, c->n_thrs, c->cap_thrs))
-        return c->oom = true, SIZE_MAX;
-    struct thr *t = &c->thrs[c->n_thrs++];
-    memset(t, 0, sizeof *t);
-    t->proc = p;
-    own_id(c, &t->tid, &t->tid_str, tid);
+    size_t id;
+    struct thr *t = keyed_thread(c, p, &id);
+    if (t)
+        own_id(c, &t->tid, &t->tid_str, tid);
     return id;
 }
 
@@ -124,19 +140,15 @@ size_t tf_chrome_counter_thread(struct chrome *c, size_t p, size_t series, const
     tf_buf_clear(&c->tmp);
     tf_id_key(&c->tmp, &c->procs[p].pid);
     tf_buf_printf(&c->tmp, "|c%zu", series);
-    uint32_t id;
-    if (!key_id(c, &c->thr_keys, &id))
-        return SIZE_MAX;
-    if (id < c->n_thrs)
-        return id;
-    if (!TF_GROW(c->thrs, c->n_thrs, c->cap_thrs))
-        return c->oom = true, SIZE_MAX;
-    struct thr *t = &c->thrs[c->n_thrs++];
-    memset(t, 0, sizeof *t);
-    t->proc = p;
-    t->counter = true;
-    t->name = tf_chrome_strdup(c, label);
-    return t->name ? id : SIZE_MAX;
+    size_t id;
+    struct thr *t = keyed_thread(c, p, &id);
+    if (t) {
+        t->counter = true;
+        t->name = tf_chrome_strdup(c, label);
+        if (!t->name)
+            return SIZE_MAX;
+    }
+    return id;
 }
 
 /* A string member of args, decoded; NULL when absent or not a string. */
