@@ -80,35 +80,7 @@ if [ ! -s "$kt.gz" ] || [ "$(cat "$kt.gz.how" 2>/dev/null)" != "$(cat "$kt.how")
 fi
 runs=${BENCH_LARGE_RUNS:-3}
 
-# measure1 LOG CMD...: runs CMD under /usr/bin/time -v; sets $wall (s) and
-# $rss (MB), and $rc.
-measure1() {
-    log=$1
-    shift
-    /usr/bin/time -v "$@" >/dev/null 2>"$log"
-    rc=$?
-    wall=$(sed -n 's/.*Elapsed (wall clock) time[^:]*: *//p' "$log" |
-        awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }')
-    rss=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$log" |
-        awk '{ printf "%.1f", $1 / 1024 }')
-}
-
-# measure LOG CMD...: measure1 $runs times: the best wall time, the largest
-# RSS (stops at the first failure).
-measure() {
-    best=""
-    top=0
-    i=0
-    while [ $i -lt "$runs" ]; do
-        measure1 "$@"
-        [ $rc -eq 0 ] || return
-        best=$(awk -v a="$best" -v b="$wall" 'BEGIN { print (a == "" || b < a) ? b : a }')
-        top=$(awk -v a="$top" -v b="$rss" 'BEGIN { print (b > a) ? b : a }')
-        i=$((i + 1))
-    done
-    wall=$best
-    rss=$top
-}
+. "$(dirname "$0")/measure.sh"
 
 have_ref=0
 if [ "${BENCH_REFERENCE:-1}" = 0 ]; then

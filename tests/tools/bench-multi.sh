@@ -49,31 +49,7 @@ while [ $i -lt 64 ]; do files="$files $ranks/rank$i.json"; i=$((i + 1)); done
 step="--window-event ProfilerStep#40"
 runs=${BENCH_LARGE_RUNS:-3}
 
-measure1() {
-    log=$1
-    shift
-    /usr/bin/time -v "$@" >/dev/null 2>"$log"
-    rc=$?
-    wall=$(sed -n 's/.*Elapsed (wall clock) time[^:]*: *//p' "$log" |
-        awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }')
-    rss=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$log" |
-        awk '{ printf "%.1f", $1 / 1024 }')
-}
-
-measure() {
-    best=""
-    top=0
-    k=0
-    while [ $k -lt "$runs" ]; do
-        measure1 "$@"
-        [ $rc -eq 0 ] || return
-        best=$(awk -v a="$best" -v b="$wall" 'BEGIN { print (a == "" || b < a) ? b : a }')
-        top=$(awk -v a="$top" -v b="$rss" 'BEGIN { print (b > a) ? b : a }')
-        k=$((k + 1))
-    done
-    wall=$best
-    rss=$top
-}
+. "$(dirname "$0")/measure.sh"
 
 # line NAME [MAX_S MAX_MB]
 line() {

@@ -81,26 +81,8 @@ printf '%-34s %6s KB  tracefig %7s ms (mean of %s)   (target <= 50 ms: %s)\n' \
     "13 000 NVTX ranges, default" "$kb" "$ms" "$runs" "$verdict"
 
 # --- the large ones: best wall time and largest RSS of $large_runs runs
-measure() { # LOG CMD...: sets wall (s), rss (MB), rc
-    log=$1
-    shift
-    best=""
-    top=0
-    i=0
-    while [ $i -lt "$large_runs" ]; do
-        /usr/bin/time -v "$@" >/dev/null 2>"$log"
-        rc=$?
-        [ $rc -eq 0 ] || return
-        w=$(sed -n 's/.*Elapsed (wall clock) time[^:]*: *//p' "$log" |
-            awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }')
-        r=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$log" | awk '{ printf "%.1f", $1 / 1024 }')
-        best=$(awk -v a="$best" -v b="$w" 'BEGIN { print (a == "" || b < a) ? b : a }')
-        top=$(awk -v a="$top" -v b="$r" 'BEGIN { print (b > a) ? b : a }')
-        i=$((i + 1))
-    done
-    wall=$best
-    rss=$top
-}
+. "$(dirname "$0")/measure.sh"
+runs=$large_runs
 
 # large NAME FILE MAX_S MAX_MB ARGS... (MAX_S "-": no target)
 large() {
