@@ -8,9 +8,9 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails,
 # so nothing half-works silently.
 set -eu
-build="gcc make pkg-config libjansson-dev libxml2-dev zlib1g-dev libsqlite3-dev libcairo2-dev
+build="gcc make pkg-config libjansson-dev libxml2-dev zlib1g-dev libisal-dev libsqlite3-dev libcairo2-dev
        fonts-dejavu-core"
-test="$build libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
+test="$build isal libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
       texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
       chromium python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml"
 case ${1:-build} in

@@ -500,3 +500,70 @@ TF_TEST(input_bomb_of_one_string_stops_at_the_limit)
     }
     free(z);
 }
+
+/* Reads all of f (threaded or not) under TRACEFIG_INFLATE=`inflater` (NULL:
+ * unset): the bytes into got, the count or -1, the message into msg. */
+static long long read_with(FILE *f, const char *inflater, bool thread, unsigned char *got,
+                           size_t cap, char *msg, size_t msg_cap)
+{
+    if (inflater)
+        setenv("TRACEFIG_INFLATE", inflater, 1);
+    else
+        unsetenv("TRACEFIG_INFLATE");
+    rewind(f);
+    struct tf_diag d;
+    tf_diag_init(&d);
+    struct tf_input_opts o = {.thread = thread, .checkpoint_every = 50000};
+    struct tf_input *in = tf_input_fdopen(fileno(f), "t.json.gz", &o, &d);
+    long long n = in ? read_all(in, got, cap, 7001) : -2;
+    snprintf(msg, msg_cap, "%s", d.msg);
+    tf_input_close(in);
+    unsetenv("TRACEFIG_INFLATE");
+    return n;
+}
+
+/* Whichever inflater runs (ISA-L when built with it, else zlib both
+ * times), damaged and cut-off streams give zlib's bytes and messages:
+ * random byte changes, cuts at every region, a second member, garbage
+ * after the last member. */
+TF_TEST(input_isal_and_zlib_agree)
+{
+    size_t n = 300000;
+    char *data = text_data(n);
+    size_t zn, zn2;
+    unsigned char *z = gz(data, n / 3, 6, &zn);
+    unsigned char *z2 = gz(data + n / 3, n - n / 3, 1, &zn2);
+    size_t all = zn + zn2 + 8;
+    unsigned char *two = malloc(all), *bad = malloc(all);
+    memcpy(two, z, zn);
+    memcpy(two + zn, z2, zn2);
+    memcpy(two + zn + zn2, "garbage!", 8);
+    unsigned char *a = malloc(n + 100), *b = malloc(n + 100);
+    char ma[1100], mb[1100];
+    unsigned long long x = 1234567;
+    for (int k = 0; k < 48; k++) {
+        size_t len = k < 16 ? zn + zn2 : k < 20 ? all : (size_t)(x % (zn + zn2));
+        memcpy(bad, two, all);
+        for (int j = 0; k < 16 && j <= k % 3; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            bad[x % len] ^= (unsigned char)(1 + x % 255);
+        }
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        FILE *f = tmp_with(bad, len);
+        for (int th = 0; th < 2; th++) {
+            long long na = read_with(f, NULL, th, a, n + 100, ma, sizeof ma);
+            long long nb = read_with(f, "zlib", th, b, n + 100, mb, sizeof mb);
+            TF_CHECK(na == nb);
+            TF_CHECK_STR(ma, mb);
+            TF_CHECK(na < 0 || memcmp(a, b, (size_t)na) == 0);
+        }
+        fclose(f);
+    }
+    free(a);
+    free(b);
+    free(bad);
+    free(two);
+    free(z);
+    free(z2);
+    free(data);
+}
