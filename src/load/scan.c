@@ -31,19 +31,27 @@
  * only when it has escapes, for the caller or the located members.
  *
  * Fast paths.  The buffer is followed by TF_SCAN_PAD readable, defined
- * bytes, so string bodies, digit runs and words are read a word (SSE2: 16
- * bytes; portable: 8) at a time, stopping at the NUL sentinel.  Each token
- * first tries its common form (scan_str, fast_number, fast_word), which
- * decides only what it can decide alone and otherwise leaves the token to
- * the general code above, which decides and reports.  Likewise a value
- * read whole or skipped goes first through fast_value, a validator in
- * locals for values that lie whole in the buffer and use only the common
- * forms (no escapes, no non-ASCII bytes, no exponents, shallow nesting,
- * strict: few keys, none twice); on anything else it gives up and the
- * general state machine (scan_any) scans the value again from its start.
- * Both therefore accept and locate exactly the same, and every error
- * message comes from the general code.  The SSE2 and portable loops give
- * identical results.
+ * bytes, so string bodies, digit runs and words are read many bytes at a
+ * time, stopping at the NUL sentinel.  Each token first tries its common
+ * form (scan_str, fast_number, fast_word), which decides only what it can
+ * decide alone and otherwise leaves the token to the general code above,
+ * which decides and reports.  Likewise a value read whole or skipped goes
+ * first through the fast path of scan_fast.h, a validator in locals for
+ * values that lie whole in the buffer and use only the common forms (no
+ * escapes, no non-ASCII bytes, no exponents, shallow nesting, strict: few
+ * keys, none twice); on anything else it gives up and the general state
+ * machine (scan_any) scans the value again from its start.  Both
+ * therefore accept and locate exactly the same, and every error message
+ * comes from the general code.  The fast path and the kernels the tokens
+ * use (s->kern) are compiled for several instruction sets and chosen at
+ * run time (scan_simd.h: portable, SSE2, AVX2, AVX-512); all give the
+ * same results.
+ *
+ * Size.  This file is over 1,000 lines because it is one state machine
+ * with its token readers, whose error positions and messages follow
+ * jansson's lexer and parser together; the parts that stand alone are
+ * already out (fields.c: reading validated bytes; scan_fast.h: the fast
+ * path and its kernels).
  */
 #include "load/scan.h"
 #include "load/scan_int.h"
@@ -61,17 +69,7 @@
 #include "base/jsonlite.h"
 #include "base/utf8.h"
 
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#endif
-
-/* For the small helpers of the fast paths, which the compiler might
- * otherwise leave as calls. */
-#if defined(__GNUC__)
-#define HOT static inline __attribute__((always_inline))
-#else
-#define HOT static inline
-#endif
+#include "load/scan_simd.h"
 
 enum { BIG_OBJECT = 32, NEAR_MAX = 20 };
 
@@ -84,9 +82,7 @@ struct tf_scan_keyent {
 /* Bytes a string body passes over without a second look; bytes of a
  * number token. */
 static unsigned char str_plain[256], num_byte[256];
-/* prefix_mask[n]: the first n bytes of a word loaded with memcpy (any
- * byte order). */
-static uint64_t prefix_mask[9];
+uint64_t tf_scan_prefix_mask[9];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void fill_tables(void)
@@ -99,7 +95,7 @@ static void fill_tables(void)
     for (size_t n = 0; n <= 8; n++) {
         unsigned char b[8] = {0};
         memset(b, 0xFF, n);
-        memcpy(&prefix_mask[n], b, 8);
+        memcpy(&tf_scan_prefix_mask[n], b, 8);
     }
 }
 
@@ -363,34 +359,6 @@ static bool is_plain8(const unsigned char *p)
     return (t & high) == 0;
 }
 
-/* The number of bytes from p on that a string body passes over; p[result]
- * is the first quote, backslash, control or non-ASCII byte.  Reads whole
- * words: at most 15 bytes past that byte, which the buffer's padding
- * covers (the NUL sentinel stops it).  The SSE2 and the portable loops
- * return the same. */
-HOT size_t plain_run(const unsigned char *p)
-{
-    size_t r = 0;
-#if defined(__SSE2__) && defined(__GNUC__)
-    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
-                  space = _mm_set1_epi8(0x20);
-    for (;; r += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + r));
-        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
-                                 _mm_cmplt_epi8(x, space)); /* signed: also >= 0x80 */
-        unsigned bits = (unsigned)_mm_movemask_epi8(m);
-        if (bits)
-            return r + (size_t)__builtin_ctz(bits);
-    }
-#else
-    while (is_plain8(p + r))
-        r += 8;
-    while (str_plain[p[r]])
-        r++;
-    return r;
-#endif
-}
-
 /* A string token at s->pos (the quote).  On success s->pos is past the
  * closing quote and *esc tells whether it had escapes.  Lexical errors are
  * reported where jansson's lexer stops; the checks jansson makes after the
@@ -521,7 +489,7 @@ static bool scan_string(struct tf_scan *s, bool *esc, enum str_role role)
  * non-ASCII bytes, whole in the buffer. */
 static inline bool scan_str(struct tf_scan *s, bool *esc, bool is_key)
 {
-    size_t r = plain_run(s->buf + s->pos + 1);
+    size_t r = s->kern->plain_run(s->buf + s->pos + 1);
     if (s->buf[s->pos + 1 + r] == '"') {
         s->tok = s->pos;
         s->pos += r + 2;
@@ -701,90 +669,11 @@ static inline void drop_nul_after_token(struct tf_scan *s)
     }
 }
 
-/* The number of ASCII digits from p on (reads whole words, as plain_run). */
-HOT size_t digit_run(const unsigned char *p)
-{
-    size_t r = 0;
-#if defined(__SSE2__) && defined(__GNUC__)
-    const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
-    for (;; r += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + r));
-        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, below), _mm_cmplt_epi8(x, above));
-        unsigned bits = ~(unsigned)_mm_movemask_epi8(digit) & 0xFFFFu;
-        if (bits)
-            return r + (size_t)__builtin_ctz(bits);
-    }
-#else
-    while (p[r] >= '0' && p[r] <= '9')
-        r++;
-    return r;
-#endif
-}
-
-/* The length of the number at p when it is in its common form,
- * -?(0|[1-9][0-9]*)(.[0-9]+)?, followed by a byte that ends it and (not
- * lenient) obviously in range; else 0.  0 for anything else (an exponent,
- * an error, the end of the buffer, a NUL byte after it, a range to check)
- * sends the caller to the general path, which decides alone. */
-HOT size_t number_len(const unsigned char *p, bool lenient, bool *is_int)
-{
-    size_t neg = p[0] == '-';
-#if defined(__SSE2__) && defined(__GNUC__)
-    /* One look at 32 bytes: where the digits and dots are. */
-    const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1),
-                  dotc = _mm_set1_epi8('.');
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p),
-            y = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
-    uint32_t dig = (uint32_t)_mm_movemask_epi8(
-                       _mm_and_si128(_mm_cmpgt_epi8(x, below), _mm_cmplt_epi8(x, above))) |
-                   (uint32_t)_mm_movemask_epi8(
-                       _mm_and_si128(_mm_cmpgt_epi8(y, below), _mm_cmplt_epi8(y, above)))
-                       << 16;
-    uint32_t dot = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, dotc)) |
-                   (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(y, dotc)) << 16;
-    uint32_t body = dig | dot | (uint32_t)neg;
-    if (body != 0xFFFFFFFFu) {
-        size_t end = (size_t)__builtin_ctz(~body);
-        uint32_t dots = dot & ((1u << end) - 1);
-        size_t int_end = dots ? (size_t)__builtin_ctz(dots) : end;
-        size_t int_digits = int_end - neg;
-        /* At most one dot, with digits on both sides; no leading zero. */
-        unsigned char c = p[end];
-        if (int_digits == 0 || (dots & (dots - 1)) || (dots && int_end + 1 == end) ||
-            (p[neg] == '0' && int_digits > 1) ||
-            (c != ',' && c != '}' && c != ']' && (num_byte[c] || c == '\0' || c >= 0x80)))
-            return 0;
-        if (!lenient && int_digits > (dots ? 300 : 18))
-            return 0;
-        *is_int = dots == 0;
-        return end;
-    }
-#endif
-    size_t int_digits = digit_run(p + neg);
-    if (int_digits == 0 || (p[neg] == '0' && int_digits > 1))
-        return 0;
-    size_t i = neg + int_digits;
-    bool integer = p[i] != '.';
-    if (!integer) {
-        size_t frac = digit_run(p + i + 1);
-        if (frac == 0)
-            return 0;
-        i += 1 + frac;
-    }
-    if (num_byte[p[i]] || p[i] == '\0' || p[i] >= 0x80)
-        return 0;
-    /* 18 digits always fit 64 bits; a real below 1e300 never overflows. */
-    if (!lenient && int_digits > (integer ? 18 : 300))
-        return 0;
-    *is_int = integer;
-    return i;
-}
-
 /* scan_number's common case (see number_len); false: take the general
  * path. */
 static inline bool fast_number(struct tf_scan *s, bool *is_int)
 {
-    size_t n = number_len(s->buf + s->pos, s->lenient, is_int);
+    size_t n = s->kern->number_len(s->buf + s->pos, s->lenient, is_int);
     if (n == 0)
         return false;
     s->tok = s->pos;
@@ -836,23 +725,10 @@ enum tf_jtok tf_scan_word_kind(const unsigned char *p, size_t n)
     return TF_JT_NONE;
 }
 
-/* The length of the word (true, false, null) at p, whole in the buffer
- * and followed by a byte that ends it, or 0 (the padding makes the 5-byte
- * compare safe). */
-HOT size_t word_len(const unsigned char *p, enum tf_jtok *kind)
-{
-    size_t w = p[0] == 'f' ? 5 : 4;
-    enum tf_jtok k = tf_scan_word_kind(p, w);
-    if (k == TF_JT_NONE || tf_scan_alpha(p[w]) || p[w] == '\0' || p[w] >= 0x80)
-        return 0;
-    *kind = k;
-    return w;
-}
-
 /* scan_word's common case; false: take the general path. */
 static inline bool fast_word(struct tf_scan *s, enum tf_jtok *kind)
 {
-    size_t n = word_len(s->buf + s->pos, kind);
+    size_t n = tf_scan_word_len(s->buf + s->pos, kind);
     if (n == 0)
         return false;
     s->tok = s->pos;
@@ -1192,14 +1068,6 @@ enum tf_jtok tf_scan_kind_of(int c)
     }
 }
 
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 /* Notes the names of the members to locate (and their lengths), unless
  * they are those of the last call. */
 static void learn_names(struct tf_scan *s, const struct tf_scan_field *fields, size_t nf)
@@ -1220,184 +1088,6 @@ static void learn_names(struct tf_scan *s, const struct tf_scan_field *fields, s
             s->fmask[s->flen[i]] |= (uint16_t)(1u << i);
     }
     s->n_fname = nf;
-}
-
-/* The index of the name (see learn_names) that is key[0 .. n), or
- * TF_SCAN_MAX_FIELDS. */
-HOT size_t match_name(const struct tf_scan *s, const char *key, size_t n)
-{
-    if (n < 64) {
-        unsigned m = s->fmask[n];
-        for (size_t i = 0; m; i++, m >>= 1)
-            if ((m & 1) && same_bytes(s->fname[i], key, n))
-                return i;
-        return TF_SCAN_MAX_FIELDS;
-    }
-    for (size_t i = 0; i < s->n_fname; i++)
-        if (s->flen[i] == n && same_bytes(s->fname[i], key, n))
-            return i;
-    return TF_SCAN_MAX_FIELDS;
-}
-
-/* match_name for a key in the buffer, which may be read 8 bytes at a time
- * (the padding): a name of at most 8 bytes is one masked compare. */
-HOT size_t match_name_padded(const struct tf_scan *s, const unsigned char *key, size_t n)
-{
-    if (n > 8)
-        return match_name(s, (const char *)key, n);
-    uint64_t w;
-    memcpy(&w, key, 8);
-    w &= prefix_mask[n];
-    unsigned m = s->fmask[n];
-    for (size_t i = 0; m; i++, m >>= 1)
-        if ((m & 1) && s->fword[i] == w)
-            return i;
-    return TF_SCAN_MAX_FIELDS;
-}
-
-/* The fast path: the value at p, when it lies whole in the buffer and is
- * made of the common forms only (strings without escapes or non-ASCII
- * bytes, numbers as number_len takes them, words, containers nested at
- * most FAST_DEPTH deep; strict: objects of at most FAST_KEYS keys in all
- * open at once, no key twice).  Returns its length, with the members named
- * in fields[0 .. nf) located as scan_any does; 0 when it meets anything
- * else (the NUL sentinel at the end of the buffer is such a thing), and the
- * caller scans the value again on the general path, which alone reports
- * errors.  Everything here is in locals, so the compiler keeps it in
- * registers. */
-enum { FAST_DEPTH = 64, FAST_KEYS = 64 };
-
-HOT const unsigned char *fast_ws(const unsigned char *q)
-{
-    while (*q <= ' ' && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
-        q++;
-    return q;
-}
-
-static size_t fast_value(const struct tf_scan *s, const unsigned char *p,
-                         struct tf_scan_field *fields, size_t nf)
-{
-    unsigned char stack[FAST_DEPTH];
-    size_t depth = 0;
-    /* strict: the keys of the open objects; key0[d]: the first of depth d */
-    const bool strict = !s->lenient;
-    const unsigned char *key[FAST_KEYS];
-    size_t key_len[FAST_KEYS], key0[FAST_DEPTH + 1], n_keys = 0;
-    const unsigned char *q = p;
-    struct tf_scan_field *cur = NULL, *open_field = NULL;
-    size_t n;
-    bool is_int;
-    enum tf_jtok k;
-value:
-    if (cur) {
-        cur->off = (size_t)(q - p);
-        cur->escaped = cur->is_int = false;
-    }
-    switch (*q) {
-    case '"':
-        n = plain_run(q + 1);
-        if (q[n + 1] != '"')
-            return 0;
-        if (cur) {
-            cur->type = TF_JT_STRING;
-            cur->off++;
-            cur->len = n;
-            cur = NULL;
-        }
-        q += n + 2;
-        goto after;
-    case '{':
-    case '[':
-        if (depth == FAST_DEPTH)
-            return 0;
-        stack[depth++] = *q;
-        key0[depth] = n_keys;
-        if (cur) {
-            cur->type = *q == '{' ? TF_JT_OBJECT : TF_JT_ARRAY;
-            open_field = cur;
-            cur = NULL;
-        }
-        q = fast_ws(q + 1);
-        if (*q == (stack[depth - 1] == '{' ? '}' : ']')) {
-            q++;
-            depth--;
-            goto after;
-        }
-        if (stack[depth - 1] == '{')
-            goto key;
-        goto value;
-    case 't':
-    case 'f':
-    case 'n':
-        n = word_len(q, &k);
-        if (n == 0)
-            return 0;
-        if (cur) {
-            cur->type = k;
-            cur->len = n;
-            cur = NULL;
-        }
-        q += n;
-        goto after;
-    default:
-        n = number_len(q, !strict, &is_int);
-        if (n == 0)
-            return 0;
-        if (cur) {
-            cur->type = TF_JT_NUMBER;
-            cur->len = n;
-            cur->is_int = is_int;
-            cur = NULL;
-        }
-        q += n;
-        goto after;
-    }
-after:
-    if (open_field && depth == 1) {
-        open_field->len = (size_t)(q - p) - open_field->off;
-        open_field = NULL;
-    }
-    if (depth == 0)
-        return (size_t)(q - p);
-    q = fast_ws(q);
-    if (*q == ',') {
-        q = fast_ws(q + 1);
-        if (stack[depth - 1] == '{')
-            goto key;
-        goto value;
-    }
-    if (*q != (stack[depth - 1] == '{' ? '}' : ']'))
-        return 0;
-    q++;
-    n_keys = key0[depth];
-    depth--;
-    goto after;
-key:
-    if (*q != '"')
-        return 0;
-    n = plain_run(q + 1);
-    if (q[n + 1] != '"')
-        return 0;
-    if (strict) {
-        if (n_keys == FAST_KEYS)
-            return 0;
-        for (size_t i = key0[depth]; i < n_keys; i++)
-            if (key_len[i] == n && (n == 0 || key[i][0] == q[1]) &&
-                memcmp(key[i], q + 1, n) == 0)
-                return 0; /* a duplicate: the general path says so */
-        key[n_keys] = q + 1;
-        key_len[n_keys++] = n;
-    }
-    if (depth == 1 && nf) {
-        size_t i = match_name_padded(s, q + 1, n);
-        if (i < nf)
-            cur = &fields[i];
-    }
-    q = fast_ws(q + n + 2);
-    if (*q != ':')
-        return 0;
-    q = fast_ws(q + 1);
-    goto value;
 }
 
 /* Lenient: a comma before a closing bracket, at file offset `off`, inside
@@ -1559,7 +1249,7 @@ key:
         size_t klen;
         /* Lenient: a plain key whole in the buffer needs nothing more. */
         const unsigned char *b = s->buf + s->pos;
-        size_t r = plain_run(b + 1);
+        size_t r = s->kern->plain_run(b + 1);
         if (s->lenient && b[r + 1] == '"') {
             k = (const char *)b + 1;
             klen = r;
@@ -1569,7 +1259,7 @@ key:
             return false;
         }
         if (s->depth == cap_level && nf) {
-            size_t i = match_name(s, k, klen);
+            size_t i = tf_scan_match_name(s, k, klen);
             if (i < nf) {
                 cur = &fields[i];
                 cur->escaped = cur->is_int = false; /* a key seen again */
@@ -1600,6 +1290,7 @@ bool tf_scan_init(struct tf_scan *s, struct tf_input *in, const char *file, size
     s->lenient = (flags & TF_SCAN_LENIENT) != 0;
     s->trailing = s->lenient || (flags & TF_SCAN_TRAILING_COMMAS) != 0;
     s->max_buffer = TF_SCAN_MAX_BUFFER;
+    s->kern = tf_scan_kernels();
     s->cap = chunk ? chunk : TF_SCAN_CHUNK;
     s->buf = calloc(s->cap + 1 + TF_SCAN_PAD, 1);
     bool ok = s->buf != NULL;
@@ -1783,11 +1474,11 @@ bool tf_scan_value(struct tf_scan *s, const unsigned char **data, size_t *len,
     if (s->failed)
         return false;
     skip_ws(s);
-    if (s->depth + FAST_DEPTH < s->max_depth) {
+    if (s->depth + TF_SCAN_FAST_DEPTH < s->max_depth) {
         size_t nf = n_fields < TF_SCAN_MAX_FIELDS ? n_fields : TF_SCAN_MAX_FIELDS;
         if (nf)
             learn_names(s, fields, nf);
-        size_t n = fast_value(s, s->buf + s->pos, fields, nf);
+        size_t n = s->kern->value(s, s->buf + s->pos, fields, nf);
         if (n) {
             *data = s->buf + s->pos;
             *len = n;
@@ -1813,9 +1504,9 @@ bool tf_scan_skip(struct tf_scan *s)
 {
     if (s->failed)
         return false;
-    if (s->depth + FAST_DEPTH < s->max_depth) {
+    if (s->depth + TF_SCAN_FAST_DEPTH < s->max_depth) {
         skip_ws(s);
-        size_t n = fast_value(s, s->buf + s->pos, NULL, 0);
+        size_t n = s->kern->value(s, s->buf + s->pos, NULL, 0);
         if (n) {
             s->pos += n;
             return true;

@@ -78,6 +78,7 @@ struct tf_scan_mark {
 };
 
 struct tf_scan_keyent; /* private */
+struct tf_scan_kernels; /* scan_simd.h */
 
 enum tf_scan_flags {
     TF_SCAN_STRICT = 0,  /* exactly jansson's JSON_REJECT_DUPLICATES (above) */
@@ -88,6 +89,7 @@ enum tf_scan_flags {
 };
 
 struct tf_scan {
+    const struct tf_scan_kernels *kern; /* the hot loops (scan_simd.h) */
     /* input */
     struct tf_input *in;
     const char *file; /* for messages */
