@@ -153,6 +153,33 @@ static bool decompose(const unsigned char *raw, size_t n, bool *neg, uint64_t *m
     return true;
 }
 
+/* Whether the 8 bytes at p are ASCII digits, and their value (SWAR: the
+ * digits as the bytes of one little-endian word; elsewhere a loop). */
+static bool eight_digits(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    /* each byte 0x30 .. 0x39: high nibble 3, and still 3 after adding 6 */
+    return ((v & 0xF0F0F0F0F0F0F0F0u) |
+            (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) == 0x3333333333333333u;
+}
+
+static uint64_t eight_digits_value(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    v = ((v & 0x0F0F0F0F0F0F0F0Fu) * 2561) >> 8;
+    v = ((v & 0x00FF00FF00FF00FFu) * 6553601) >> 16;
+    return ((v & 0x0000FFFF0000FFFFu) * 42949672960001u) >> 32;
+#else
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v = v * 10 + (uint64_t)(p[k] - '0');
+    return v;
+#endif
+}
+
 /* The common numbers (at most 19 digits, no exponent) in one pass; false
  * for anything else, which tf_jl_fixed then decomposes. */
 static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *out)
@@ -167,6 +194,16 @@ static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *o
     uint64_t m = 0;
     int digits = 0, frac = -1;
     for (; i < n; i++) {
+        /* Eight digits at once where there are (m overflowing only when
+         * there are over 19 digits, which fail below). */
+        while (n - i >= 8 && eight_digits(raw + i)) {
+            m = m * 100000000u + eight_digits_value(raw + i);
+            digits += 8;
+            frac += frac >= 0 ? 8 : 0;
+            i += 8;
+        }
+        if (i == n)
+            break;
         unsigned char c = raw[i];
         if (c >= '0' && c <= '9') {
             m = m * 10 + (uint64_t)(c - '0');

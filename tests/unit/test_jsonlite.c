@@ -32,6 +32,14 @@ TF_TEST(jl_fixed_exact_and_rounded)
     TF_CHECK(fixed("-0", 3, &v) && v == 0);
     TF_CHECK(fixed("7", 0, &v) && v == 7);
     TF_CHECK(!fixed("-", 3, &v));
+    /* Runs of eight digits, read at once, on both sides of the dot. */
+    TF_CHECK(fixed("12345678.12345678", 8, &v) && v == 1234567812345678);
+    TF_CHECK(fixed("1234567.812345678", 9, &v) && v == 1234567812345678);
+    TF_CHECK(fixed("-0.12345678", 8, &v) && v == -12345678);
+    TF_CHECK(fixed("0.123456789", 8, &v) && v == 12345679);
+    TF_CHECK(fixed("123456781234567812", 0, &v) && v == 123456781234567812);
+    TF_CHECK(fixed("9999999999999999999", 0, &v) == false);
+    TF_CHECK(fixed("99999999.99999999", 2, &v) && v == 10000000000);
 }
 
 TF_TEST(jl_string_and_members)
