@@ -8,7 +8,6 @@
  */
 #include "load/scan_simd.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,10 +84,7 @@ const struct tf_scan_kernels *tf_scan_kernels_of(enum tf_simd level)
     }
 }
 
-static const struct tf_scan_kernels *chosen;
-static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
-
-static void choose(void)
+const struct tf_scan_kernels *tf_scan_kernels(void)
 {
     static const char *const names[TF_SIMD_N] = {"portable", "sse2", "avx2", "avx512"};
     int want = TF_SIMD_N - 1;
@@ -99,12 +95,8 @@ static void choose(void)
             if (strcmp(env, names[i]) == 0)
                 want = i;
     }
-    for (int i = want; i >= 0 && !chosen; i--)
-        chosen = tf_scan_kernels_of((enum tf_simd)i);
-}
-
-const struct tf_scan_kernels *tf_scan_kernels(void)
-{
-    pthread_once(&chosen_once, choose);
-    return chosen;
+    const struct tf_scan_kernels *k = NULL;
+    for (int i = want; i >= 0 && !k; i--)
+        k = tf_scan_kernels_of((enum tf_simd)i);
+    return k;
 }

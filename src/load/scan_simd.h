@@ -53,7 +53,7 @@ struct tf_scan_kernels {
 const struct tf_scan_kernels *tf_scan_kernels_of(enum tf_simd level);
 
 /* The kernels a scan uses: TRACEFIG_SIMD's, else the best (see above);
- * decided once per process. */
+ * looked up again at each tf_scan_init (so tests can switch). */
 const struct tf_scan_kernels *tf_scan_kernels(void);
 
 #endif

@@ -4,16 +4,25 @@
  * two bytes) and then through the rules and the JSON back-end: both must
  * give the same figure model, or fail with the same exit code and the
  * same message.  (Chrome traces always stream; for them this compares
- * chunk sizes.) */
+ * chunk sizes.)  Then the streaming path again with the default chunk
+ * (where values lie whole in the buffer, so the scanner's fast path runs)
+ * under each set of scanner kernels this CPU has (TRACEFIG_SIMD=portable,
+ * sse2, avx2, avx512): the same again. */
 #include "fuzz_common.h"
 
+#include "load/scan_simd.h"
 #include "rules/mode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The model as JSON, or the error as "ERROR code: message". */
-static void figure_of(const char *path, const char *load, size_t chunk, struct tf_buf *out)
+static void figure_of(const char *path, const char *load, size_t chunk, struct tf_buf *out,
+                      const char *simd)
 {
+    if (simd)
+        setenv("TRACEFIG_SIMD", simd, 1);
+    else
+        unsetenv("TRACEFIG_SIMD");
     char c[32];
     snprintf(c, sizeof c, "%zu", chunk);
     setenv("TRACEFIG_LOAD", load, 1);
@@ -42,6 +51,19 @@ static void figure_of(const char *path, const char *load, size_t chunk, struct t
     tf_trace_fini(&t);
     unsetenv("TRACEFIG_LOAD");
     unsetenv("TRACEFIG_CHUNK");
+    unsetenv("TRACEFIG_SIMD");
+}
+
+static void same(const struct tf_buf *a, const struct tf_buf *b, const char *what, size_t chunk)
+{
+    if (a->oom || b->oom)
+        abort();
+    if (a->len != b->len || memcmp(a->data, b->data, a->len) != 0) {
+        fprintf(stderr, "fuzz_stream: the paths disagree (%s, chunk %zu)\n--- whole:\n%.2000s\n"
+                        "--- stream:\n%.2000s\n",
+                what, chunk, a->data ? a->data : "", b->data ? b->data : "");
+        abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -55,15 +77,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct tf_buf whole, stream;
     tf_buf_init(&whole);
     tf_buf_init(&stream);
-    figure_of(path, "whole", 0, &whole);
-    figure_of(path, "stream", chunk, &stream);
-    if (whole.oom || stream.oom)
-        abort();
-    if (whole.len != stream.len || memcmp(whole.data, stream.data, whole.len) != 0) {
-        fprintf(stderr, "fuzz_stream: the paths disagree (chunk %zu)\n--- whole:\n%.2000s\n"
-                        "--- stream:\n%.2000s\n",
-                chunk, whole.data ? whole.data : "", stream.data ? stream.data : "");
-        abort();
+    figure_of(path, "whole", 0, &whole, NULL);
+    figure_of(path, "stream", chunk, &stream, "portable");
+    same(&whole, &stream, "portable", chunk);
+    for (int level = 0; level < TF_SIMD_N; level++) {
+        const struct tf_scan_kernels *k = tf_scan_kernels_of((enum tf_simd)level);
+        if (!k)
+            continue;
+        tf_buf_clear(&stream);
+        figure_of(path, "stream", 0, &stream, k->name);
+        same(&whole, &stream, k->name, 0);
     }
     tf_buf_fini(&whole);
     tf_buf_fini(&stream);
