@@ -10,6 +10,12 @@
 #     2.5 s, 64 MB), and of the whole trace;
 #   - the cost of the statistics: the same runs with TRACEFIG_STATS=off
 #     (target: the statistics add at most 10 %);
+#   - the machine's limits on the same 1 GB trace: `cat` of it and
+#     `igzip -dc` of its gzip'd copy (ISA-L's own tool, Debian's isal), and
+#     tracefig's times as multiples of them (targets: a 100 ms window
+#     <= 4x cat, gzip'd <= 1.5x igzip -dc, the whole trace <= 8x cat, each
+#     under 64 MB), with the best scanner kernels and the portable ones
+#     (TRACEFIG_SIMD=portable);
 #   - a peer doing the same work on the 1 GB trace: Python's json module
 #     (what HTA, TensorBoard's plugin and most scripts start with) loading
 #     it and picking the window's events (tests/tools/peer_window.py;
@@ -175,6 +181,39 @@ generic "kineto 1 GB, 100 ms" "$kt" 1.5 64 $win || status=1
 # shellcheck disable=SC2086
 generic "kineto 1 GB gz, 100 ms" "$kt.gz" 2.5 64 $win || status=1
 generic "kineto 1 GB, whole" "$kt" - - || status=1
+
+# limits NAME BASE_NAME TARGET CMD...: the last measure's wall time and RSS
+# (tracefig's), and the wall time as a multiple of CMD's (best of $runs).
+limits() {
+    name=$1
+    base=$2
+    target=$3
+    shift 3
+    tw=$wall
+    tr=$rss
+    measure "$tmp/base.log" "$@"
+    [ $rc -eq 0 ] || { echo "bench-large: $base failed (rc=$rc)"; return 1; }
+    awk -v n="$name" -v b="$base" -v t="$tw" -v r="$tr" -v w="$wall" -v x="$target" 'BEGIN {
+        k = (w > 0) ? t / w : 0
+        printf "%-30s tracefig %6ss %6s MB  %-10s %6ss  = %5.1fx  (target <= %sx, 64 MB: %s)\n",
+            n, t, r, b, w, k, x, (k <= x && r <= 64) ? "ok" : "OVER" }'
+}
+
+echo "against the machine: best of $runs runs (cat, igzip -dc: the same file to /dev/null)"
+# shellcheck disable=SC2086
+for simd in "" portable; do
+    label=${simd:+" ($simd)"}
+    measure "$tmp/tf.log" env ${simd:+TRACEFIG_SIMD=$simd} "$bin" "$kt" $win -o "$tmp/out.svg" &&
+        limits "kineto 1 GB, 100 ms$label" cat 4 cat "$kt" || status=1
+    if command -v igzip >/dev/null 2>&1; then
+        measure "$tmp/tf.log" env ${simd:+TRACEFIG_SIMD=$simd} "$bin" "$kt.gz" $win -o "$tmp/out.svg" &&
+            limits "kineto 1 GB gz, 100 ms$label" "igzip -dc" 1.5 igzip -dc "$kt.gz" || status=1
+    else
+        echo "kineto 1 GB gz: igzip: SKIP (needs igzip: apt-get install -y isal)"
+    fi
+    measure "$tmp/tf.log" env ${simd:+TRACEFIG_SIMD=$simd} "$bin" "$kt" -o "$tmp/out.svg" &&
+        limits "kineto 1 GB, whole$label" cat 8 cat "$kt" || status=1
+done
 echo "statistics: best of $runs runs with and without (TRACEFIG_STATS=off)"
 stats_cost "timeline 1e6 events" "$tl" -o "$tmp/s.svg" || status=1
 # shellcheck disable=SC2086
