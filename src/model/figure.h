@@ -282,6 +282,9 @@ struct tf_figure {
     bool has_legend_y;
     double legend_y;
     bool flame;
+    /* Its lanes are the ranks of one job (an OTF2 archive): they may be
+     * drawn thinner than a label, which then goes on every k-th lane. */
+    bool rank_lanes;
     /* The reference script's layout (the seed modes): kept exactly while no
      * size option is given (render/plan.h). */
     bool reference_layout;

@@ -497,7 +497,8 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     size_t n = f->n_lanes;
     /* Many traces of one lane each (ranks): lanes may be thinner than a
      * label, which then goes on every k-th lane (below). */
-    F->sparse = f->n_traces > 1 && f->n_lanes == f->n_traces && p->labels == TF_LABELS_LEFT &&
+    F->sparse = ((f->n_traces > 1 && f->n_lanes == f->n_traces) || f->rank_lanes) &&
+                p->labels == TF_LABELS_LEFT &&
                 block_h(F, rh0, depth, n) > room;
     while (depth > 1 && block_h(F, rmin, depth, n) > room)
         depth--;

@@ -8,6 +8,9 @@
 
 /* Lanes drawn at most, unless --max-lanes or --lanes says otherwise. */
 #define TF_CHROME_MAX_LANES 24
+/* Lanes drawn at most of an HPC job's trace (an OTF2 archive): a job of up
+ * to 64 ranks is drawn whole, one thin lane each. */
+#define TF_CHROME_MAX_RANK_LANES 64
 /* Counter tracks drawn at most, unless --max-counters or --lanes says
  * otherwise. */
 #define TF_CHROME_MAX_COUNTERS 8

@@ -258,6 +258,9 @@ struct chrome {
     size_t n_we_occ, cap_we_occ, n_we_all;
     size_t n_stray;
     bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
+    bool hpc;              /* an HPC job's trace (TF_TEF_HPC): processes are ranks */
+    char **notes;          /* the loader's notes (TF_TEF_NOTE), owned */
+    size_t n_notes, cap_notes;
     int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;

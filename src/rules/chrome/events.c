@@ -71,6 +71,19 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         c->has_clock_origin = true;
         c->clock_origin = r->ts;
         break;
+    case TF_TEF_HPC:
+        c->hpc = true;
+        break;
+    case TF_TEF_NOTE: {
+        char *note = tf_chrome_strdup(c, r->name);
+        if (note && !TF_GROW(c->notes, c->n_notes, c->cap_notes)) {
+            free(note);
+            c->oom = true;
+        } else if (note) {
+            c->notes[c->n_notes++] = note;
+        }
+        break;
+    }
     case TF_TEF_SLICE: {
         if (c->o->stats_trace_scope && !c->hta)
             tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);

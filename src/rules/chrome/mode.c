@@ -85,6 +85,9 @@ static void chrome_free(struct chrome *c)
     for (size_t i = 0; i < c->n_flows; i++)
         free(c->flows[i].id);
     free(c->flows);
+    for (size_t i = 0; i < c->n_notes; i++)
+        free(c->notes[i]);
+    free(c->notes);
     free(c->marks);
     free(c->procs);
     free(c->thrs);
@@ -320,7 +323,9 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     ok = ok && (!o->flows || tf_chrome_add_arrows(c, f, fig_lane, per));
     ok = ok && (o->no_stats || (tf_chrome_stats(c, o, f, pick, n_pick) &&
                                 tf_chrome_counter_stats(c, f, fig_lane)));
-    /* Notes: what is not drawn, and how to draw it. */
+    /* Notes: the loader's, what is not drawn, and how to draw it. */
+    for (size_t i = 0; ok && i < c->n_notes; i++)
+        ok = tf_figure_add_note(f, c->notes[i]);
     char note[240];
     if (ok && pk.n_cut) {
         snprintf(note, sizeof note,
@@ -380,6 +385,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_figure_add_note(f, note);
     }
     f->flame = true;
+    f->rank_lanes = c->hpc;
     (void)total_rows; /* the size is the layout's (render/plan.c) */
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
@@ -417,6 +423,8 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to),
         .index_name = o->window_event,
         .osrt = o->osrt,
+        .lanes = o->lanes,
+        .n_lanes = o->n_lanes,
     };
     k->state = c;
     return true;
