@@ -953,7 +953,7 @@ bool tf_otf2_metric(struct tf_otf2 *n, uint64_t t, uint32_t metric, size_t count
         tf_buf_clear(&n->args);
         tf_buf_puts(&n->args, "{");
         if (own)
-            tf_buf_json_str(&n->args, n->cur->label);
+            tf_buf_printf(&n->args, "\"thread %lld\"", n->cur->ordinal);
         else
             tf_buf_puts(&n->args, "\"\"");
         tf_buf_putc(&n->args, ':');
