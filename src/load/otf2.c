@@ -380,6 +380,7 @@ static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *file,
 struct evctx {
     struct tf_otf2 *conv;
     struct tf_diag *d;
+    const char *files; /* the archive's name: its event files are FILES/N.evt */
 };
 
 #define EV(call) ((call) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT)
@@ -536,23 +537,30 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
         return tf_diag_failed(e->d) ? false : tf_diag_oom(e->d, file);
     if (rc != OTF2_SUCCESS) {
-        char what[96];
-        snprintf(what, sizeof what, "the events of location %llu", (unsigned long long)loc);
+        char what[160];
+        snprintf(what, sizeof what, "the events of location %llu (%.40s/%llu.evt, cut or damaged?)",
+                 (unsigned long long)loc, e->files, (unsigned long long)loc);
         return lib_error(file, what, e->d);
     }
     return tf_otf2_location_end(e->conv, e->d);
 }
 
 /* One pass over the selected locations' events. */
-static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *file,
-                        struct tf_diag *d)
+static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *anchor,
+                        const char *file, struct tf_diag *d)
 {
+    /* "traces" of ".../traces.otf2" */
+    const char *base = strrchr(anchor, '/');
+    base = base ? base + 1 : anchor;
+    char files[64];
+    size_t len = strlen(base) > 5 ? strlen(base) - 5 : strlen(base);
+    snprintf(files, sizeof files, "%.*s", (int)(len < sizeof files ? len : sizeof files - 1), base);
     size_t n_sel;
     const uint64_t *sel = tf_otf2_selected(conv, &n_sel);
     OTF2_EvtReaderCallbacks *cb = event_callbacks();
     if (!cb)
         return tf_diag_oom(d, file);
-    struct evctx e = {conv, d};
+    struct evctx e = {conv, d, files};
     bool ok = true;
     for (size_t i = 0; ok && i < n_sel; i++)
         ok = read_location(rd, cb, &e, sel[i], file);
@@ -568,7 +576,12 @@ static OTF2_Reader *open_archive(const char *anchor, const char *file, struct tf
     o2_msg[0] = '\0';
     OTF2_Reader *rd = o2.OTF2_Reader_Open(anchor);
     if (!rd) {
-        lib_error(file, "cannot open the OTF2 archive", d);
+        /* an anchor of a later format version is refused by name */
+        lib_error(file,
+                  strstr(o2_msg, "version") ? "cannot open the OTF2 archive (written by a newer "
+                                              "OTF2 than this libotf2 reads?)"
+                                            : "cannot open the OTF2 archive",
+                  d);
         return NULL;
     }
     o2.OTF2_Reader_SetSerialCollectiveCallbacks(rd);
@@ -603,7 +616,7 @@ static bool read_archive(const char *anchor, const char *file, const struct tf_k
         return tf_diag_oom(d, file);
     OTF2_ErrorCallback before = o2.OTF2_Error_RegisterCallback(on_error, NULL);
     OTF2_Reader *rd = open_archive(anchor, file, conv, true, d);
-    bool ok = rd && tf_otf2_begin(conv, d) && read_events(rd, conv, file, d);
+    bool ok = rd && tf_otf2_begin(conv, d) && read_events(rd, conv, anchor, file, d);
     if (rd)
         close_archive(rd);
     int64_t lo, hi;
@@ -611,7 +624,7 @@ static bool read_archive(const char *anchor, const char *file, const struct tf_k
     /* Pass 2 opens the archive again: libotf2 reads a location's events
      * once per reader. */
     rd = ok ? open_archive(anchor, file, conv, false, d) : NULL;
-    ok = ok && rd && read_events(rd, conv, file, d);
+    ok = ok && rd && read_events(rd, conv, anchor, file, d);
     if (rd)
         close_archive(rd);
     ok = ok && tf_otf2_finish(conv, d);

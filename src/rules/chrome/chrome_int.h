@@ -108,6 +108,7 @@ struct thr {
     long long sort;
     struct extent ext;
     bool counter; /* not a thread: a counter series of the process, named `name` */
+    size_t we_count; /* an HPC job's: its --window-event occurrences so far */
 };
 
 /* A lane's label, told apart from the others drawn with it (lanes.c): the
@@ -186,6 +187,13 @@ struct lane {
     bool all_span; /* every slice is the profiler's span */
     /* the union of its slices in the window, for the statistics */
     struct tf_ivset busy;
+    /* an HPC job's (c->hpc): the same per category (a paradigm), for the
+     * MPI share and the paradigms' table (stats.c) */
+    struct cat_busy {
+        uint32_t cat;
+        struct tf_ivset set;
+    } *cat_busy;
+    size_t n_cat_busy, cap_cat_busy;
     bool busy_sorted; /* busy is normalized: slices came in start order */
     /* its label (set by tf_chrome_pick_lanes; label is lbl.label) */
     struct chrome_label lbl;
@@ -257,6 +265,11 @@ struct chrome {
     } *we_occ;
     size_t n_we_occ, cap_we_occ, n_we_all;
     size_t n_stray;
+    /* An HPC job's --window-event: the K-th occurrence of each thread, from
+     * the earliest start to the latest end of them (window.c) */
+    bool we_rank_found;
+    int64_t we_rank_lo, we_rank_hi;
+    size_t we_rank_most; /* the most occurrences of one thread */
     bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
     bool hpc;              /* an HPC job's trace (TF_TEF_HPC): processes are ranks */
     char **notes;          /* the loader's notes (TF_TEF_NOTE), owned */
@@ -400,6 +413,9 @@ void tf_chrome_add_mark(struct chrome *c, int64_t ts);
 /* With --window-event: a complete event (an occurrence when its name is
  * the one asked for; else counted by name, for the message on a miss). */
 void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1);
+/* The same for an HPC job's trace, whose occurrences count per thread t
+ * (the K-th iteration of a loop is the K-th of every rank). */
+void tf_chrome_window_rank(struct chrome *c, size_t t, const char *name, int64_t t0, int64_t t1);
 /* Sets up the --window-event test (once, at the start). */
 void tf_chrome_window_event_init(struct chrome *c);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging

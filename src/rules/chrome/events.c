@@ -96,7 +96,9 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         e->all_total = (!e->any_slice || e->all_total) && strncmp(r->name, "Total ", 6) == 0;
         e->any_slice = true;
         tf_chrome_add_extent(c, t, r->ts, r->open_end ? r->ts : r->ts + r->dur);
-        if (c->o->window_event && !r->open_end)
+        if (c->o->window_event && !r->open_end && c->hpc)
+            tf_chrome_window_rank(c, t, r->name, r->ts, r->ts + r->dur);
+        else if (c->o->window_event && !r->open_end)
             tf_chrome_window_name(c, r->name, r->ts, r->ts + r->dur);
         break;
     }

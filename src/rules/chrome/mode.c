@@ -76,6 +76,9 @@ static void chrome_free(struct chrome *c)
         free(ln->bars);
         free(ln->sample);
         tf_ivset_fini(&ln->busy);
+        for (size_t k = 0; k < ln->n_cat_busy; k++)
+            tf_ivset_fini(&ln->cat_busy[k].set);
+        free(ln->cat_busy);
         tf_chrome_labels_fini(&ln->lbl, 1);
     }
     tf_chrome_counters_free(c);

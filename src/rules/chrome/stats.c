@@ -241,6 +241,94 @@ static bool chrome_summary(struct tf_figure *f)
     return f->stats.summary != NULL;
 }
 
+/* --- an HPC job's ranks ----------------------------------------------------------------- */
+
+#define MAX_PARADIGMS 64
+
+static int by_paradigm_time(const void *x, const void *y)
+{
+    const struct tf_stat_paradigm *a = x, *b = y;
+    if (a->ms != b->ms)
+        return a->ms > b->ms ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* The union of the sets of category `cat` (or, with cat2, of either) of
+ * the lanes pick[idx[0 .. n)], clipped to the window, in ms. */
+static bool cat_ms(const struct chrome *c, const size_t *pick, const size_t *idx, size_t n,
+                   uint32_t cat, uint32_t cat2, double *ms)
+{
+    struct tf_ivset u;
+    tf_ivset_init(&u);
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct lane *ln = &c->lanes[pick[idx[i]]];
+        for (size_t k = 0; ok && k < ln->n_cat_busy; k++) {
+            const struct tf_ivset *v = &ln->cat_busy[k].set;
+            if (ln->cat_busy[k].cat != cat && ln->cat_busy[k].cat != cat2)
+                continue;
+            for (size_t j = 0; ok && j < v->n; j++)
+                ok = tf_ivset_add(&u, v->v[j].lo, v->v[j].hi);
+        }
+    }
+    tf_ivset_normalize(&u);
+    tf_ivset_clip(&u, c->w0, c->w1);
+    *ms = (double)tf_ivset_len(&u) / 1e6;
+    tf_ivset_fini(&u);
+    return ok;
+}
+
+/* Each rank's MPI time and the paradigms' table (the figure's groups
+ * 0 .. n_groups are the ranks, in_groups their lanes as indexes into
+ * pick). */
+static bool hpc_stats(struct chrome *c, struct tf_figure *f, const size_t *pick,
+                      const struct tf_stats_group_in *in_groups, size_t n_groups)
+{
+    struct tf_stats *s = &f->stats;
+    uint32_t cats[MAX_PARADIGMS], mpi, coll;
+    size_t n_cats = 0;
+    if (!tf_strtab_id(&c->strs, "MPI", &mpi) || !tf_strtab_id(&c->strs, "MPI collective", &coll))
+        return false;
+    for (size_t g = 0; g < n_groups; g++)
+        for (size_t i = 0; i < in_groups[g].n_lanes; i++) {
+            const struct lane *ln = &c->lanes[pick[in_groups[g].lanes[i]]];
+            for (size_t k = 0; k < ln->n_cat_busy; k++) {
+                size_t j = 0;
+                while (j < n_cats && cats[j] != ln->cat_busy[k].cat)
+                    j++;
+                if (j == n_cats && n_cats < MAX_PARADIGMS)
+                    cats[n_cats++] = ln->cat_busy[k].cat;
+            }
+        }
+    s->paradigms = calloc(n_cats ? n_cats : 1, sizeof *s->paradigms);
+    if (!s->paradigms)
+        return false;
+    s->n_paradigms = n_cats;
+    bool ok = true;
+    for (size_t k = 0; ok && k < n_cats; k++) {
+        struct tf_stat_paradigm *p = &s->paradigms[k];
+        p->name = tf_figure_str(f, tf_strtab_str(&c->strs, cats[k]));
+        p->group_ms = calloc(s->n_groups ? s->n_groups : 1, sizeof *p->group_ms);
+        ok = p->name && p->group_ms;
+    }
+    for (size_t g = 0; ok && g < n_groups && g < s->n_groups; g++) {
+        const struct tf_stats_group_in *gi = &in_groups[g];
+        s->groups[g].has_mpi = true;
+        ok = cat_ms(c, pick, gi->lanes, gi->n_lanes, mpi, coll, &s->groups[g].mpi_ms);
+        for (size_t k = 0; ok && k < n_cats; k++) {
+            double ms;
+            ok = cat_ms(c, pick, gi->lanes, gi->n_lanes, cats[k], cats[k], &ms);
+            s->paradigms[k].group_ms[g] = ms;
+            s->paradigms[k].ms += ms;
+        }
+    }
+    if (ok && n_cats > 1) {
+        /* group_ms moves with its paradigm */
+        qsort(s->paradigms, n_cats, sizeof *s->paradigms, by_paradigm_time);
+    }
+    return ok;
+}
+
 /* The overlap statistics of the window: each drawn lane's busy time (the
  * exact union of its slices, before any merging into dense spans), one
  * group per process, the --group groups, and the GPU breakdown. */
@@ -293,6 +381,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     for (size_t g = 0; ok && g < n_groups; g++)
         groups[g].label = labels.data + at[g];
     ok = ok && tf_stats_fill(f, &clk, sets, groups, n_groups, o);
+    ok = ok && (!c->hpc || hpc_stats(c, f, pick, groups, n_groups));
     if (c->hta) {
         ok = ok && tf_hta_fill(c->hta, f, o->stats_trace_scope, c->w0, c->w1);
     } else if (ok && c->gpu_all.n) {

@@ -431,6 +431,27 @@ void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64
     c->wname_count[id]++;
 }
 
+void tf_chrome_window_rank(struct chrome *c, size_t t, const char *name, int64_t t0, int64_t t1)
+{
+    if (!is_window_event(c, name)) {
+        tf_chrome_window_name(c, name, t0, t1); /* counted for the message on a miss */
+        return;
+    }
+    c->n_complete++;
+    c->n_occ_all++;
+    size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
+    size_t n = ++c->thrs[t].we_count;
+    if (n > c->we_rank_most)
+        c->we_rank_most = n;
+    if (n != k)
+        return;
+    if (!c->we_rank_found || t0 < c->we_rank_lo)
+        c->we_rank_lo = t0;
+    if (!c->we_rank_found || t1 > c->we_rank_hi)
+        c->we_rank_hi = t1;
+    c->we_rank_found = true;
+}
+
 /* --- near misses --------------------------------------------------------------------- */
 
 static unsigned char fold(unsigned char ch)
@@ -626,7 +647,14 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
         if (c->n_occ_all == 0 && c->n_we_all == 0)
             return window_event_miss(c, d);
         struct occ hit;
-        if (c->we_glob) {
+        if (c->hpc) {
+            if (!c->we_rank_found)
+                return tf_diag_error(d, TF_EBADINPUT,
+                                     "--window-event: no location has %zu occurrences of "
+                                     "\"%.200s\" (at most %zu)",
+                                     k, o->window_event, c->we_rank_most);
+            hit = (struct occ){c->we_rank_lo, c->we_rank_hi};
+        } else if (c->we_glob) {
             size_t found;
             if (!kth_match(c, k, &hit, &found))
                 return c->oom ? tf_diag_oom(d, NULL)
