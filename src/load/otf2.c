@@ -530,7 +530,10 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
     }
     o2_msg[0] = '\0'; /* no local definitions is no error */
     o2.OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, e);
-    tf_otf2_location(e->conv, loc);
+    if (!tf_otf2_location(e->conv, loc, e->d)) {
+        o2.OTF2_Reader_CloseEvtReader(rd, er);
+        return false;
+    }
     uint64_t n = 0;
     OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, OTF2_UNDEFINED_UINT64, &n);
     o2.OTF2_Reader_CloseEvtReader(rd, er);

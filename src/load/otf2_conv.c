@@ -169,6 +169,18 @@ struct channel {
     uint64_t sends, recvs;
 };
 
+/* Pass 2: a rank's slices of one category (or, mpi, of MPI of any kind)
+ * in the window that no slice of it encloses: intervals that may overlap
+ * only across its threads, merged once the rank is read. */
+struct par_acc {
+    const char *cat;
+    bool mpi;
+    struct piece {
+        int64_t lo, hi;
+    } *v;
+    size_t n, cap;
+};
+
 struct tf_otf2 {
     const char *file;
     const struct tf_tef_sink *sink;
@@ -204,6 +216,13 @@ struct tf_otf2 {
     size_t n_stack, cap_stack;
     int64_t coll_t0;
     bool in_coll, off;
+    /* pass 2: the rank being read's time per paradigm */
+    int64_t w0, w1;
+    size_t acc_group; /* its group, SIZE_MAX: none */
+    struct tf_id acc_pid;
+    char acc_pid_str[48];
+    struct par_acc *accs;
+    size_t n_accs, cap_accs;
     /* counts (pass 1) */
     size_t n_misnested, n_stray_leaves, n_never_left, n_off, n_off_ranks, n_bad_metric;
     bool loc_had_off;
@@ -219,6 +238,7 @@ struct tf_otf2 *tf_otf2_new(const char *file, const struct tf_tef_sink *sink)
     n->sink = sink;
     n->pass = 1;
     n->res = 1;
+    n->acc_group = SIZE_MAX;
     tf_arena_init(&n->arena);
     tf_buf_init(&n->args);
     tf_buf_init(&n->flow);
@@ -249,6 +269,9 @@ void tf_otf2_free(struct tf_otf2 *n)
     free(n->chans);
     free(n->selected);
     free(n->stack);
+    for (size_t i = 0; i < n->n_accs; i++)
+        free(n->accs[i].v);
+    free(n->accs);
     tf_arena_fini(&n->arena);
     tf_buf_fini(&n->args);
     tf_buf_fini(&n->flow);
@@ -715,14 +738,6 @@ static int64_t ns_of(const struct tf_otf2 *n, uint64_t t)
     return neg ? -(int64_t)v : (int64_t)v;
 }
 
-void tf_otf2_location(struct tf_otf2 *n, uint64_t ref)
-{
-    size_t i = map_get(&n->m_loc, ref);
-    n->cur = i == SIZE_MAX ? NULL : &n->locs[i];
-    n->n_stack = 0;
-    n->in_coll = n->off = n->loc_had_off = false;
-}
-
 bool tf_otf2_enter(struct tf_otf2 *n, uint64_t t, uint32_t region, struct tf_diag *d)
 {
     (void)d;
@@ -756,14 +771,139 @@ static bool slice(struct tf_otf2 *n, const char *name, const char *cat, int64_t 
     return emit(n, &r, d);
 }
 
-static bool close_frame(struct tf_otf2 *n, const struct frame *f, int64_t t1, bool open_end,
-                        struct tf_diag *d)
+/* A frame's category: its region's, an MPI call's "MPI collective" when
+ * it held a collective operation. */
+static const char *frame_cat(const struct tf_otf2 *n, const struct frame *f)
+{
+    const char *cat = n->regions[f->region].cat;
+    return f->coll && strcmp(cat, "MPI") == 0 ? "MPI collective" : cat;
+}
+
+static bool is_mpi(const char *cat)
+{
+    return strncmp(cat, "MPI", 3) == 0;
+}
+
+static bool acc_add(struct tf_otf2 *n, const char *cat, bool mpi, int64_t lo, int64_t hi)
+{
+    size_t k = 0;
+    while (k < n->n_accs && (n->accs[k].mpi != mpi || (!mpi && strcmp(n->accs[k].cat, cat) != 0)))
+        k++;
+    if (k == n->n_accs) {
+        if (!TF_GROW(n->accs, n->n_accs, n->cap_accs))
+            return false;
+        n->accs[n->n_accs++] = (struct par_acc){.cat = cat, .mpi = mpi};
+    }
+    struct par_acc *a = &n->accs[k];
+    if (a->n && lo <= a->v[a->n - 1].hi && lo >= a->v[a->n - 1].lo) {
+        if (hi > a->v[a->n - 1].hi)
+            a->v[a->n - 1].hi = hi;
+        return true;
+    }
+    if (!TF_GROW(a->v, a->n, a->cap))
+        return false;
+    a->v[a->n++] = (struct piece){lo, hi};
+    return true;
+}
+
+/* Pass 2: the piece [t0, t1) of a slice of category cat whose enclosing
+ * open frames are stack[0 .. below), for the rank's time per paradigm. */
+static bool account(struct tf_otf2 *n, const char *cat, size_t below, int64_t t0, int64_t t1,
+                    bool open_end)
+{
+    if (n->pass != 2 || n->cur->group >= n->n_lgs)
+        return true;
+    int64_t lo = t0 > n->w0 ? t0 : n->w0, hi = open_end || t1 > n->w1 ? n->w1 : t1;
+    if (hi <= lo)
+        return true;
+    bool outer = true, outer_mpi = true;
+    for (size_t k = 0; k < below && k < n->n_stack; k++) {
+        const char *a = frame_cat(n, &n->stack[k]);
+        outer = outer && strcmp(a, cat) != 0;
+        outer_mpi = outer_mpi && !is_mpi(a);
+    }
+    return (!outer || acc_add(n, cat, false, lo, hi)) &&
+           (!outer_mpi || !is_mpi(cat) || acc_add(n, NULL, true, lo, hi));
+}
+
+static int by_lo(const void *x, const void *y)
+{
+    const struct piece *a = x, *b = y;
+    return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* The rank read so far: its time per paradigm, to collect(). */
+static bool flush_rank(struct tf_otf2 *n, struct tf_diag *d)
+{
+    for (size_t k = 0; k < n->n_accs; k++) {
+        struct par_acc *a = &n->accs[k];
+        if (a->n > 1)
+            qsort(a->v, a->n, sizeof *a->v, by_lo);
+        int64_t total = 0, lo = 0, hi = INT64_MIN;
+        for (size_t i = 0; i < a->n; i++) {
+            if (a->v[i].lo > hi) {
+                if (hi != INT64_MIN)
+                    total += hi - lo;
+                lo = a->v[i].lo;
+                hi = a->v[i].hi;
+            } else if (a->v[i].hi > hi) {
+                hi = a->v[i].hi;
+            }
+        }
+        if (hi != INT64_MIN)
+            total += hi - lo;
+        free(a->v);
+        a->v = NULL;
+        a->n = a->cap = 0;
+        struct tf_tef_rec r;
+        memset(&r, 0, sizeof r);
+        r.kind = TF_TEF_PARADIGM;
+        r.pid = n->acc_pid;
+        r.name = "";
+        r.cat = a->mpi ? NULL : a->cat;
+        r.dur = total;
+        /* no place in the file: the events' numbering stays pass 1's */
+        size_t idx = n->idx;
+        bool ok = emit(n, &r, d);
+        n->idx = idx;
+        if (!ok)
+            return false;
+    }
+    n->n_accs = 0;
+    n->acc_group = SIZE_MAX;
+    return true;
+}
+
+bool tf_otf2_location(struct tf_otf2 *n, uint64_t ref, struct tf_diag *d)
+{
+    size_t i = map_get(&n->m_loc, ref);
+    n->cur = i == SIZE_MAX ? NULL : &n->locs[i];
+    size_t g = n->cur ? n->cur->group : SIZE_MAX;
+    if (n->acc_group != SIZE_MAX && g != n->acc_group && !flush_rank(n, d))
+        return false;
+    if (n->cur && g < n->n_lgs && n->acc_group == SIZE_MAX) {
+        /* the pid of the rank's (or GPU's) records, for its measures */
+        n->acc_group = g;
+        n->acc_pid = n->cur->pid;
+        if (n->cur->pid.kind == TF_ID_STR) {
+            snprintf(n->acc_pid_str, sizeof n->acc_pid_str, "%s", n->cur->pid_str);
+            n->acc_pid.str = n->acc_pid_str;
+        }
+    }
+    n->n_stack = 0;
+    n->in_coll = n->off = n->loc_had_off = false;
+    return true;
+}
+
+static bool close_frame(struct tf_otf2 *n, const struct frame *f, size_t below, int64_t t1,
+                        bool open_end, struct tf_diag *d)
 {
     if (f->t0 == INT64_MIN || !n->cur->lane)
         return true; /* measurement was off: no piece open */
-    const struct region *rg = &n->regions[f->region];
-    const char *cat = f->coll && strcmp(rg->cat, "MPI") == 0 ? "MPI collective" : rg->cat;
-    return slice(n, str(n, rg->name), cat, f->t0, t1, f->depth, open_end, d);
+    const char *cat = frame_cat(n, f);
+    if (!account(n, cat, below, f->t0, t1, open_end))
+        return tf_diag_oom(d, n->file);
+    return slice(n, str(n, n->regions[f->region].name), cat, f->t0, t1, f->depth, open_end, d);
 }
 
 bool tf_otf2_leave(struct tf_otf2 *n, uint64_t t, uint32_t region, struct tf_diag *d)
@@ -781,9 +921,11 @@ bool tf_otf2_leave(struct tf_otf2 *n, uint64_t t, uint32_t region, struct tf_dia
     if (i != n->n_stack)
         n->n_misnested += n->pass == 1;
     struct frame f = n->stack[i - 1];
+    /* its enclosing frames are those below it, still on the stack */
+    bool ok = close_frame(n, &f, i - 1, ns_of(n, t), false, d);
     memmove(&n->stack[i - 1], &n->stack[i], (n->n_stack - i) * sizeof *n->stack);
     n->n_stack--;
-    return close_frame(n, &f, ns_of(n, t), false, d);
+    return ok;
 }
 
 /* The location a rank of communicator comm names; false when unknown. */
@@ -912,6 +1054,8 @@ bool tf_otf2_coll_end(struct tf_otf2 *n, uint64_t t, int op, struct tf_diag *d)
     }
     if (n->coll_t0 == INT64_MIN || !n->cur->lane)
         return true;
+    if (!account(n, "MPI collective", n->n_stack, n->coll_t0, ns_of(n, t), false))
+        return tf_diag_oom(d, n->file);
     return slice(n, coll_name(op), "MPI collective", n->coll_t0, ns_of(n, t),
                  (unsigned)n->n_stack + 1, false, d);
 }
@@ -990,11 +1134,11 @@ bool tf_otf2_onoff(struct tf_otf2 *n, uint64_t t, int mode, struct tf_diag *d)
             n->n_off_ranks += !n->loc_had_off;
         }
         n->loc_had_off = true;
-        for (size_t i = 0; i < n->n_stack; i++) {
-            if (!close_frame(n, &n->stack[i], ts, false, d))
+        for (size_t i = 0; i < n->n_stack; i++)
+            if (!close_frame(n, &n->stack[i], i, ts, false, d))
                 return false;
+        for (size_t i = 0; i < n->n_stack; i++)
             n->stack[i].t0 = INT64_MIN;
-        }
     } else if (mode == TF_OTF2_MEASUREMENT_ON && n->off) {
         n->off = false;
         for (size_t i = 0; i < n->n_stack; i++)
@@ -1009,7 +1153,7 @@ bool tf_otf2_location_end(struct tf_otf2 *n, struct tf_diag *d)
         return true;
     for (size_t i = 0; i < n->n_stack; i++) {
         n->n_never_left += n->pass == 1;
-        if (!close_frame(n, &n->stack[i], 0, true, d))
+        if (!close_frame(n, &n->stack[i], i, 0, true, d))
             return false;
     }
     n->n_stack = 0;
@@ -1043,6 +1187,8 @@ bool tf_otf2_window(struct tf_otf2 *n, int64_t *lo, int64_t *hi, struct tf_diag 
         tf_diag_prefix(d, n->file);
         return false;
     }
+    n->w0 = *lo;
+    n->w1 = *hi;
     n->pass = 2;
     n->idx = n->idx0;
     return true;
@@ -1050,6 +1196,8 @@ bool tf_otf2_window(struct tf_otf2 *n, int64_t *lo, int64_t *hi, struct tf_diag 
 
 bool tf_otf2_finish(struct tf_otf2 *n, struct tf_diag *d)
 {
+    if (n->acc_group != SIZE_MAX && !flush_rank(n, d))
+        return false;
     if (n->sink->finish && !n->sink->finish(n->sink->ctx, d)) {
         tf_diag_prefix(d, n->file);
         return false;

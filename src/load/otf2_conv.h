@@ -104,8 +104,9 @@ const uint64_t *tf_otf2_selected(const struct tf_otf2 *n, size_t *count);
 bool tf_otf2_begin(struct tf_otf2 *n, struct tf_diag *d);
 
 /* --- one location's events, in its order ------------------------------------ */
-/* The location whose events follow (one of tf_otf2_selected). */
-void tf_otf2_location(struct tf_otf2 *n, uint64_t ref);
+/* The location whose events follow (one of tf_otf2_selected, in their
+ * order: a rank's locations one after another). */
+bool tf_otf2_location(struct tf_otf2 *n, uint64_t ref, struct tf_diag *d);
 bool tf_otf2_enter(struct tf_otf2 *n, uint64_t t, uint32_t region, struct tf_diag *d);
 bool tf_otf2_leave(struct tf_otf2 *n, uint64_t t, uint32_t region, struct tf_diag *d);
 /* A message sent to, or received from, rank `peer` of communicator comm. */

@@ -210,8 +210,12 @@ enum tf_tef_kind {
                        export's session start, from which --from/--to count */
     TF_TEF_HPC,     /* the trace is an HPC job's (an OTF2 archive): its
                        processes are ranks (the lane cap, --stats' MPI share) */
-    TF_TEF_NOTE     /* a note for the figure, in name (the loader's: what
+    TF_TEF_NOTE,    /* a note for the figure, in name (the loader's: what
                        the archive says about the lanes, such as gaps) */
+    TF_TEF_PARADIGM /* pass 2, an HPC job's: process pid's time in the window
+                       in slices of category `cat` (dur, ns: the union over its
+                       threads, nested slices once); cat NULL: in MPI of any
+                       kind (the categories "MPI" and "MPI collective") */
 };
 
 struct tf_tef_rec {

@@ -187,13 +187,6 @@ struct lane {
     bool all_span; /* every slice is the profiler's span */
     /* the union of its slices in the window, for the statistics */
     struct tf_ivset busy;
-    /* an HPC job's (c->hpc): the same per category (a paradigm), for the
-     * MPI share and the paradigms' table (stats.c) */
-    struct cat_busy {
-        uint32_t cat;
-        struct tf_ivset set;
-    } *cat_busy;
-    size_t n_cat_busy, cap_cat_busy;
     bool busy_sorted; /* busy is normalized: slices came in start order */
     /* its label (set by tf_chrome_pick_lanes; label is lbl.label) */
     struct chrome_label lbl;
@@ -274,6 +267,15 @@ struct chrome {
     bool hpc;              /* an HPC job's trace (TF_TEF_HPC): processes are ranks */
     char **notes;          /* the loader's notes (TF_TEF_NOTE), owned */
     size_t n_notes, cap_notes;
+    /* an HPC job's time per process and paradigm in the window, as the
+     * loader measured it (TF_TEF_PARADIGM; stats.c) */
+    struct par_time {
+        size_t proc;
+        uint32_t cat; /* id in strs; mpi: MPI of any kind */
+        bool mpi;
+        int64_t ns;
+    } *par;
+    size_t n_par, cap_par;
     int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;

@@ -160,6 +160,17 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     }
     if (r->kind == TF_TEF_COUNTER || tf_chrome_is_memory(r))
         return tf_chrome_counter_record(c, r);
+    if (r->kind == TF_TEF_PARADIGM) {
+        size_t p = tf_chrome_process(c, &r->pid);
+        if (p == SIZE_MAX || !TF_GROW(c->par, c->n_par, c->cap_par))
+            return c->oom = true, false;
+        struct par_time *pt = &c->par[c->n_par];
+        *pt = (struct par_time){.proc = p, .mpi = !r->cat, .ns = r->dur};
+        if (r->cat && !tf_strtab_id(&c->strs, r->cat, &pt->cat))
+            return c->oom = true, false;
+        c->n_par++;
+        return true;
+    }
     if (c->o->flows && (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id))) {
         if (!flow_ends(c, r))
             return false;

@@ -76,9 +76,6 @@ static void chrome_free(struct chrome *c)
         free(ln->bars);
         free(ln->sample);
         tf_ivset_fini(&ln->busy);
-        for (size_t k = 0; k < ln->n_cat_busy; k++)
-            tf_ivset_fini(&ln->cat_busy[k].set);
-        free(ln->cat_busy);
         tf_chrome_labels_fini(&ln->lbl, 1);
     }
     tf_chrome_counters_free(c);
@@ -91,6 +88,7 @@ static void chrome_free(struct chrome *c)
     for (size_t i = 0; i < c->n_notes; i++)
         free(c->notes[i]);
     free(c->notes);
+    free(c->par);
     free(c->marks);
     free(c->procs);
     free(c->thrs);

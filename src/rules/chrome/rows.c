@@ -128,31 +128,6 @@ static void flush(struct chrome *c, struct lane *ln, struct acc *a)
 }
 
 
-/* An HPC job's lane: [t0, t1) into the busy set of its category. */
-static void cat_busy_add(struct chrome *c, struct lane *ln, uint32_t cat, int64_t t0, int64_t t1)
-{
-    size_t k = 0;
-    while (k < ln->n_cat_busy && ln->cat_busy[k].cat != cat)
-        k++;
-    if (k == ln->n_cat_busy) {
-        if (!TF_GROW(ln->cat_busy, ln->n_cat_busy, ln->cap_cat_busy)) {
-            c->oom = true;
-            return;
-        }
-        ln->cat_busy[k].cat = cat;
-        tf_ivset_init(&ln->cat_busy[k].set);
-        ln->n_cat_busy++;
-    }
-    struct tf_ivset *u = &ln->cat_busy[k].set;
-    struct tf_ival *last = u->n ? &u->v[u->n - 1] : NULL;
-    if (last && t0 >= last->lo && t0 <= last->hi) {
-        if (t1 > last->hi)
-            last->hi = t1;
-    } else if (!tf_ivset_add(u, t0, t1)) {
-        c->oom = true;
-    }
-}
-
 /* Places one slice (in start order) in its row, and merges it. */
 static void place(struct chrome *c, struct lane *ln, const struct pend *p)
 {
@@ -180,8 +155,6 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
                 c->oom = true;
         }
     }
-    if (c->hpc && !p->instant && t1 > t0 && !c->o->no_stats)
-        cat_busy_add(c, ln, p->cat, t0, t1);
     /* Its row in its stack: the first free at its start (at or below its
      * depth on the loader's stack, for a B/E pair).  Instants go on row 0
      * of the work. */

@@ -253,53 +253,22 @@ static int by_paradigm_time(const void *x, const void *y)
     return strcmp(a->name, b->name);
 }
 
-/* The union of the sets of category `cat` (or, with cat2, of either) of
- * the lanes pick[idx[0 .. n)], clipped to the window, in ms. */
-static bool cat_ms(const struct chrome *c, const size_t *pick, const size_t *idx, size_t n,
-                   uint32_t cat, uint32_t cat2, double *ms)
-{
-    struct tf_ivset u;
-    tf_ivset_init(&u);
-    bool ok = true;
-    for (size_t i = 0; ok && i < n; i++) {
-        const struct lane *ln = &c->lanes[pick[idx[i]]];
-        for (size_t k = 0; ok && k < ln->n_cat_busy; k++) {
-            const struct tf_ivset *v = &ln->cat_busy[k].set;
-            if (ln->cat_busy[k].cat != cat && ln->cat_busy[k].cat != cat2)
-                continue;
-            for (size_t j = 0; ok && j < v->n; j++)
-                ok = tf_ivset_add(&u, v->v[j].lo, v->v[j].hi);
-        }
-    }
-    tf_ivset_normalize(&u);
-    tf_ivset_clip(&u, c->w0, c->w1);
-    *ms = (double)tf_ivset_len(&u) / 1e6;
-    tf_ivset_fini(&u);
-    return ok;
-}
-
-/* Each rank's MPI time and the paradigms' table (the figure's groups
- * 0 .. n_groups are the ranks, in_groups their lanes as indexes into
- * pick). */
-static bool hpc_stats(struct chrome *c, struct tf_figure *f, const size_t *pick,
-                      const struct tf_stats_group_in *in_groups, size_t n_groups)
+/* Each rank's MPI time and the paradigms' table, from the loader's
+ * measures (TF_TEF_PARADIGM): the figure's groups 0 .. n_groups are the
+ * processes proc_of_group[]. */
+static bool hpc_stats(struct chrome *c, struct tf_figure *f, const size_t *proc_of_group,
+                      size_t n_groups)
 {
     struct tf_stats *s = &f->stats;
-    uint32_t cats[MAX_PARADIGMS], mpi, coll;
+    uint32_t cats[MAX_PARADIGMS];
     size_t n_cats = 0;
-    if (!tf_strtab_id(&c->strs, "MPI", &mpi) || !tf_strtab_id(&c->strs, "MPI collective", &coll))
-        return false;
-    for (size_t g = 0; g < n_groups; g++)
-        for (size_t i = 0; i < in_groups[g].n_lanes; i++) {
-            const struct lane *ln = &c->lanes[pick[in_groups[g].lanes[i]]];
-            for (size_t k = 0; k < ln->n_cat_busy; k++) {
-                size_t j = 0;
-                while (j < n_cats && cats[j] != ln->cat_busy[k].cat)
-                    j++;
-                if (j == n_cats && n_cats < MAX_PARADIGMS)
-                    cats[n_cats++] = ln->cat_busy[k].cat;
-            }
-        }
+    for (size_t i = 0; i < c->n_par; i++) {
+        size_t j = 0;
+        while (j < n_cats && cats[j] != c->par[i].cat)
+            j++;
+        if (!c->par[i].mpi && j == n_cats && n_cats < MAX_PARADIGMS)
+            cats[n_cats++] = c->par[i].cat;
+    }
     s->paradigms = calloc(n_cats ? n_cats : 1, sizeof *s->paradigms);
     if (!s->paradigms)
         return false;
@@ -312,20 +281,25 @@ static bool hpc_stats(struct chrome *c, struct tf_figure *f, const size_t *pick,
         ok = p->name && p->group_ms;
     }
     for (size_t g = 0; ok && g < n_groups && g < s->n_groups; g++) {
-        const struct tf_stats_group_in *gi = &in_groups[g];
         s->groups[g].has_mpi = true;
-        ok = cat_ms(c, pick, gi->lanes, gi->n_lanes, mpi, coll, &s->groups[g].mpi_ms);
-        for (size_t k = 0; ok && k < n_cats; k++) {
-            double ms;
-            ok = cat_ms(c, pick, gi->lanes, gi->n_lanes, cats[k], cats[k], &ms);
-            s->paradigms[k].group_ms[g] = ms;
-            s->paradigms[k].ms += ms;
+        for (size_t i = 0; i < c->n_par; i++) {
+            const struct par_time *pt = &c->par[i];
+            if (pt->proc != proc_of_group[g])
+                continue;
+            double ms = (double)pt->ns / 1e6;
+            if (pt->mpi) {
+                s->groups[g].mpi_ms += ms;
+                continue;
+            }
+            for (size_t k = 0; k < n_cats; k++)
+                if (cats[k] == pt->cat) {
+                    s->paradigms[k].group_ms[g] += ms;
+                    s->paradigms[k].ms += ms;
+                }
         }
     }
-    if (ok && n_cats > 1) {
-        /* group_ms moves with its paradigm */
+    if (ok && n_cats > 1) /* group_ms moves with its paradigm */
         qsort(s->paradigms, n_cats, sizeof *s->paradigms, by_paradigm_time);
-    }
     return ok;
 }
 
@@ -381,7 +355,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     for (size_t g = 0; ok && g < n_groups; g++)
         groups[g].label = labels.data + at[g];
     ok = ok && tf_stats_fill(f, &clk, sets, groups, n_groups, o);
-    ok = ok && (!c->hpc || hpc_stats(c, f, pick, groups, n_groups));
+    ok = ok && (!c->hpc || hpc_stats(c, f, proc_of_group, n_groups));
     if (c->hta) {
         ok = ok && tf_hta_fill(c->hta, f, o->stats_trace_scope, c->w0, c->w1);
     } else if (ok && c->gpu_all.n) {
