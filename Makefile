@@ -5,7 +5,8 @@
 #   make check      install missing test dependencies, run every test
 #   make golden     rewrite tests/golden/*/expected.* (review the diff!)
 #   make bench      milliseconds per figure, and ratios against the reference;
-#                   large traces and Nsight Systems exports (time, peak RSS)
+#                   large traces, Nsight Systems exports and OTF2 archives
+#                   (time, peak RSS)
 #   make SAN=1 check    the same suite under ASan+UBSan (objects in build-san/)
 #   make leakcheck  valgrind over every golden case and back-end
 #   make install PREFIX=/usr/local DESTDIR=
@@ -178,6 +179,7 @@ bench: $(BIN)
 	@sh tests/tools/bench-nesting.sh $(BIN)
 	@sh tests/tools/bench-multi.sh $(BIN)
 	@sh tests/tools/bench-nsys.sh $(BIN)
+	@sh tests/tools/bench-otf2.sh $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)
