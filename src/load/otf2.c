@@ -62,7 +62,7 @@ bool tf_load_otf2(const char *path, const char *file, const struct tf_keep *keep
     (void)keep;
     (void)out;
     return tf_diag_error(d, TF_EIO,
-                         "%s: an OTF2 archive, but this tracefig was built without OTF2 "
+                         "%s: an OTF2 archive (or a folder of one), but this tracefig was built without OTF2 "
                          "support: install Debian's libotf2-trace-dev and build again",
                          file);
 }
