@@ -386,7 +386,11 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_figure_add_note(f, note);
     }
     f->flame = true;
-    f->rank_lanes = c->hpc;
+    /* many ranks: thin lanes, every k-th labelled (render/plan.c) */
+    size_t n_slice_lanes = 0;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        n_slice_lanes += f->lanes[i].kind != TF_LANE_COUNTER;
+    f->rank_lanes = c->hpc && n_slice_lanes >= TF_CHROME_RANK_THIN;
     (void)total_rows; /* the size is the layout's (render/plan.c) */
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
