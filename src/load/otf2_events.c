@@ -340,6 +340,10 @@ bool tf_otf2_coll_end(struct tf_otf2 *n, uint64_t t, int op, struct tf_diag *d)
     if (!n->cur || !n->in_coll)
         return true;
     n->in_coll = false;
+    /* Communicator and window handles (MPI_Init's, MPI_Comm_split's) are
+     * no data collective: their calls stay "MPI". */
+    if (op < 0 || op > 16)
+        return true;
     struct frame *top = n->n_stack ? &n->stack[n->n_stack - 1] : NULL;
     if (top && strncmp(n->regions[top->region].cat, "MPI", 3) == 0) {
         top->coll = true; /* the MPI call is the collective's slice */
