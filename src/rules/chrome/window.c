@@ -235,8 +235,20 @@ static bool run_of(struct chrome *c, const size_t *ts, size_t n, int64_t *lo, in
         return false;
     }
     bool any = nv > 0;
-    if (any)
+    if (any && c->hpc) {
+        /* An HPC job's archive is on one clock (its clock properties): no
+         * event is far from the rest by mistake, and a phase of few events
+         * (an iteration after a long MPI_Init) is still the job's. */
+        *lo = v[0].lo;
+        *hi = v[0].hi;
+        for (size_t i = 1; i < nv; i++) {
+            *lo = v[i].lo < *lo ? v[i].lo : *lo;
+            *hi = v[i].hi > *hi ? v[i].hi : *hi;
+        }
+        *stray = 0;
+    } else if (any) {
         main_run(v, nv, total, lo, hi, stray);
+    }
     free(v);
     return any;
 }
