@@ -289,8 +289,7 @@ static OTF2_CallbackCode def_loc(void *u, OTF2_LocationRef self, OTF2_StringRef 
                                  OTF2_LocationType type, uint64_t n_events,
                                  OTF2_LocationGroupRef group)
 {
-    (void)n_events;
-    return CB(tf_otf2_def_location(u, self, name, type, group));
+    return CB(tf_otf2_def_location(u, self, name, type, n_events, group));
 }
 
 static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
@@ -381,6 +380,7 @@ struct evctx {
     struct tf_otf2 *conv;
     struct tf_diag *d;
     const char *files; /* the archive's name: its event files are FILES/N.evt */
+    const char *dir;   /* the folder of its anchor ("." for none) */
 };
 
 #define EV(call) ((call) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT)
@@ -519,6 +519,16 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
 static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct evctx *e,
                           uint64_t loc, const char *file)
 {
+    /* A location without events may have no event file at all (some
+     * writers write none): nothing to read. */
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", e->dir, e->files);
+    if (tf_otf2_location_events(e->conv, loc) == 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(path, sizeof path, "%s/%s/%llu.evt", e->dir, e->files, (unsigned long long)loc);
+        if (stat(path, &st) != 0)
+            return true;
+    }
     OTF2_EvtReader *er = o2.OTF2_Reader_GetEvtReader(rd, loc);
     if (!er)
         return lib_error(file, "cannot read the events", e->d);
@@ -563,7 +573,10 @@ static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *ancho
     OTF2_EvtReaderCallbacks *cb = event_callbacks();
     if (!cb)
         return tf_diag_oom(d, file);
-    struct evctx e = {conv, d, files};
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", base > anchor ? (int)(base - anchor - 1) : 1,
+             base > anchor ? anchor : ".");
+    struct evctx e = {conv, d, files, dir};
     bool ok = true;
     for (size_t i = 0; ok && i < n_sel; i++)
         ok = read_location(rd, cb, &e, sel[i], file);

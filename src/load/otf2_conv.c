@@ -234,13 +234,14 @@ bool tf_otf2_def_location_group(struct tf_otf2 *n, uint32_t ref, uint32_t name, 
 }
 
 bool tf_otf2_def_location(struct tf_otf2 *n, uint64_t ref, uint32_t name, int type,
-                          uint32_t group)
+                          uint64_t n_events, uint32_t group)
 {
     if (!TF_GROW(n->locs, n->n_locs, n->cap_locs))
         return false;
     struct location *l = &n->locs[n->n_locs];
     memset(l, 0, sizeof *l);
     l->ref = ref;
+    l->n_events = n_events;
     l->name = name;
     l->type = type;
     l->group = group; /* a ref until tf_otf2_plan */
@@ -504,6 +505,12 @@ bool tf_otf2_plan(struct tf_otf2 *n, struct tf_diag *d)
         if (n->locs[i].selected)
             n->selected[n->n_selected++] = n->locs[i].ref;
     return true;
+}
+
+uint64_t tf_otf2_location_events(const struct tf_otf2 *n, uint64_t ref)
+{
+    size_t i = tf_otf2_map_get(&n->m_loc, ref);
+    return i == SIZE_MAX ? 0 : n->locs[i].n_events;
 }
 
 const uint64_t *tf_otf2_selected(const struct tf_otf2 *n, size_t *count)

@@ -83,7 +83,7 @@ bool tf_otf2_def_string(struct tf_otf2 *n, uint32_t ref, const char *s);
 bool tf_otf2_def_region(struct tf_otf2 *n, uint32_t ref, uint32_t name, int role, int paradigm);
 bool tf_otf2_def_location_group(struct tf_otf2 *n, uint32_t ref, uint32_t name, int type);
 bool tf_otf2_def_location(struct tf_otf2 *n, uint64_t ref, uint32_t name, int type,
-                          uint32_t group);
+                          uint64_t n_events, uint32_t group);
 bool tf_otf2_def_group(struct tf_otf2 *n, uint32_t ref, int type, int paradigm, uint32_t n_members,
                        const uint64_t *members);
 bool tf_otf2_def_comm(struct tf_otf2 *n, uint32_t ref, uint32_t group);
@@ -100,6 +100,9 @@ bool tf_otf2_def_metric_instance(struct tf_otf2 *n, uint32_t ref, uint32_t metri
 bool tf_otf2_plan(struct tf_otf2 *n, struct tf_diag *d);
 /* The locations to read, in rank order: refs[0 .. *count). */
 const uint64_t *tf_otf2_selected(const struct tf_otf2 *n, size_t *count);
+/* The number of events the definitions give location ref (0 when
+ * unknown). */
+uint64_t tf_otf2_location_events(const struct tf_otf2 *n, uint64_t ref);
 /* The name records, to index(). */
 bool tf_otf2_begin(struct tf_otf2 *n, struct tf_diag *d);
 

@@ -52,6 +52,7 @@ struct frame {
 
 struct location {
     uint64_t ref;
+    uint64_t n_events; /* as the definitions say */
     uint32_t name;
     int type;
     size_t group;   /* index into groups, SIZE_MAX: none */
