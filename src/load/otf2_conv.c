@@ -440,7 +440,7 @@ static void name_location(struct tf_otf2 *n, struct location *l)
     long long rank = g ? g->rank : -1;
     l->pid = (struct tf_id){.kind = TF_ID_NUM, .num = rank};
     l->tid = (struct tf_id){.kind = TF_ID_NUM, .num = l->ordinal};
-    if (g && g->n_cpu > 1 && l->type != TF_OTF2_LOC_METRIC)
+    if (g && g->n_threads > 1 && l->type != TF_OTF2_LOC_METRIC)
         snprintf(l->label, sizeof l->label, "rank %lld / thread %lld", rank, l->ordinal);
     else
         snprintf(l->label, sizeof l->label, "rank %lld", rank);
@@ -476,6 +476,18 @@ bool tf_otf2_plan(struct tf_otf2 *n, struct tf_diag *d)
         snprintf(g->label, sizeof g->label,
                  g->type == TF_OTF2_LG_ACCELERATOR ? "GPU %lld" : "rank %lld",
                  g->type == TF_OTF2_LG_ACCELERATOR ? g->device : g->rank);
+    }
+    /* A thread the definitions give no events (of a writer that counts
+     * them) is no lane: a rank of one busy thread is "rank N". */
+    for (size_t i = 0; i < n->n_locs; i++)
+        if (n->locs[i].group < n->n_lgs && n->locs[i].n_events > 0)
+            n->lgs[n->locs[i].group].counted = true;
+    for (size_t i = 0; i < n->n_locs; i++) {
+        const struct location *l = &n->locs[i];
+        struct lgroup *g = l->group < n->n_lgs ? &n->lgs[l->group] : NULL;
+        bool cpu = l->type != TF_OTF2_LOC_GPU && l->type != TF_OTF2_LOC_METRIC;
+        if (g && g->type != TF_OTF2_LG_ACCELERATOR && cpu && (!g->counted || l->n_events > 0))
+            g->n_threads++;
     }
     for (size_t i = 0; i < n->n_locs; i++)
         name_location(n, &n->locs[i]);
@@ -585,7 +597,7 @@ bool tf_otf2_begin(struct tf_otf2 *n, struct tf_diag *d)
         if (l->pid.kind == TF_ID_STR && l->lane) {
             if (!name_record(n, "thread_name", &l->pid, &l->tid, l->tid_str, d))
                 return false;
-        } else if (g && g->n_cpu > 1 && l->lane) {
+        } else if (g && g->n_threads > 1 && l->lane) {
             tf_buf_clear(&n->flow);
             tf_buf_printf(&n->flow, "thread %lld", l->ordinal);
             if (n->flow.oom)

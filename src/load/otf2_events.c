@@ -385,7 +385,7 @@ bool tf_otf2_metric(struct tf_otf2 *n, uint64_t t, uint32_t metric, size_t count
     const struct metric *mc = &n->metrics[m];
     const struct lgroup *g = n->cur->group < n->n_lgs ? &n->lgs[n->cur->group] : NULL;
     /* a thread of a rank of several names its series apart */
-    bool own = g && g->n_cpu > 1 && n->cur->lane;
+    bool own = g && g->n_threads > 1 && n->cur->lane;
     int64_t ts = ns_of(n, t);
     for (size_t i = 0; i < count && i < mc->n; i++) {
         if (mc->members[i] == UINT32_MAX)

@@ -38,6 +38,8 @@ struct lgroup {
     int type;
     long long rank;  /* "rank N" */
     size_t n_cpu, n_gpu;
+    size_t n_threads; /* its CPU threads with events: several get "thread K" labels */
+    bool counted;     /* some location of it says how many events it has */
     long long device; /* its GPU streams' "GPU N", -1: none */
     bool selected;    /* some location of it is read */
     char label[48];
