@@ -5,7 +5,8 @@
 #   make check      install missing test dependencies, run every test
 #   make golden     rewrite tests/golden/*/expected.* (review the diff!)
 #   make bench      milliseconds per figure, and ratios against the reference;
-#                   large traces and Nsight Systems exports (time, peak RSS)
+#                   large traces, Nsight Systems exports and OTF2 archives
+#                   (time, peak RSS)
 #   make SAN=1 check    the same suite under ASan+UBSan (objects in build-san/)
 #   make leakcheck  valgrind over every golden case and back-end
 #   make install PREFIX=/usr/local DESTDIR=
@@ -51,6 +52,16 @@ UNIT_LIBS_XML := $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 # FreeType are only compiled against: src/cairo.c dlopen()s them at the
 # first PDF/PNG render, so other runs do not load their ~20 libraries.
 # Only zlib (and -ldl) is linked; the unit tests also link FreeType.
+# libotf2 (OTF2 archives: Debian's libotf2-trace-dev) is optional and, like
+# libsqlite3, only compiled against: src/load/otf2.c dlopen()s
+# libopen-trace-format2.so.10 when it reads an archive, so other runs do
+# not load it, and a build without its header still succeeds (an archive
+# then gets the message that says what to install).
+HAVE_OTF2 := $(shell printf '\043include <otf2/otf2.h>\n' | $(CC) $$(otf2-config --cppflags 2>/dev/null) -E -x c - >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_OTF2),1)
+CPPFLAGS_OTF2 = -DTF_HAVE_OTF2=1 $(shell otf2-config --cppflags 2>/dev/null)
+endif
+
 HAVE_CAIRO := $(shell pkg-config --exists cairo cairo-ft freetype2 zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_CAIRO),1)
 PKGS_HEADERS_ONLY = cairo cairo-ft freetype2
@@ -79,7 +90,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
-             $(SANFLAGS) $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
+             $(SANFLAGS) $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) $(CPPFLAGS_OTF2) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 # -pthread: the input layer's optional reader thread (src/load/input.c).
 LIBS = $(PKG_LIBS) $(LIBS_ISAL) -ldl -lm -pthread
@@ -182,6 +193,7 @@ bench: $(BIN)
 	@sh tests/tools/bench-nesting.sh $(BIN)
 	@sh tests/tools/bench-multi.sh $(BIN)
 	@sh tests/tools/bench-nsys.sh $(BIN)
+	@sh tests/tools/bench-otf2.sh $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)

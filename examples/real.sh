@@ -48,4 +48,9 @@ render before-after "$src/hta-diff-control.json.gz" "$src/hta-diff-test.json.gz"
 # range with its CUDA calls, the kernels they launch and the flows between.
 render nsys-nvfuser --trace "$src/nsys/fuser-2024-report1.sqlite" \
     --window-event KernelExecutor::runFusion --pad 20 --flows
+# OTF2 (Score-P 3.0, a 4-D stencil on 32 MPI ranks): one iteration of its
+# TRACER_Loop on every rank, with the point-to-point messages as arrows,
+# at a column's width.
+render otf2-stencil32 "$src/otf2/tracer-stencil4d-32/traces.otf2" --window-event TRACER_Loop \
+    --flows --width 3.3in
 exit $status

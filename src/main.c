@@ -388,8 +388,9 @@ static const struct tf_optdef options[] = {
     {.name = "trace", .alias = "trace-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
      .record = TF_REC_PATH, .set = set_trace,
      .help = "a trace, as TRACE: a pipelined_timeline_v1/_v2, a Chrome trace (traceEvents "
-             "or a bare array, plain or gzip), or an Nsight Systems SQLite export "
-             "(report.sqlite); '-' reads standard input; repeat, or give several TRACEs, for "
+             "or a bare array, plain or gzip), an Nsight Systems SQLite export "
+             "(report.sqlite), or an OTF2 archive (its anchor traces.otf2, or its folder: "
+             "Score-P, TAU, APEX, rocprofv3); '-' reads standard input; repeat, or give several TRACEs, for "
              "one figure of several traces; a figure model written by --format json is read "
              "as the trace it shows"},
     {.name = "breakdown", .alias = "breakdown-file", .value = TF_VAL_REQUIRED, .meta = "FILE",
@@ -567,7 +568,8 @@ static void print_help(void)
            "Turn a performance trace into a publication figure of a chosen window: a\n"
            "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
            "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not,\n"
-           "or an Nsight Systems export (nsys export --type sqlite).\n"
+           "an Nsight Systems export (nsys export --type sqlite), or an OTF2 archive\n"
+           "(Score-P, TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank.\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
     tf_opt_help(options, N_OPTIONS);
     printf("\n"

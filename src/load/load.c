@@ -28,6 +28,7 @@
 #include "load/input.h"
 #include "load/kind.h"
 #include "load/nsys.h"
+#include "load/otf2.h"
 #include "load/stream.h"
 #include "load/timeline.h"
 
@@ -200,10 +201,14 @@ static struct tf_input *open_trace(const char *path, struct stat *st, int *rc,
 static bool load_first(const char *path, const struct tf_keep *keep, struct tf_trace *out,
                        struct tf_input **in_out, struct tf_stream **rest, struct tf_diag *d)
 {
+    *rest = NULL;
+    *in_out = NULL;
+    /* An OTF2 archive is a folder of files, read through libotf2. */
+    if (tf_otf2_is_archive(path))
+        return tf_load_otf2(path, tf_diag_name(path), keep, out, d);
     struct stat st;
     int rc;
     struct tf_input *in = open_trace(path, &st, &rc, d);
-    *rest = NULL;
     *in_out = in;
     if (!in)
         return false;

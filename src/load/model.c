@@ -19,12 +19,15 @@
 
 #include "load/input.h"
 #include "load/model_int.h"
+#include "load/otf2.h"
 
 /* --- is it a model ---------------------------------------------------------------- */
 
 bool tf_load_is_model(const char *path, bool *is_model, struct tf_diag *d)
 {
     *is_model = false;
+    if (tf_otf2_is_archive(path))
+        return true; /* a folder of binary files: the OTF2 loader's */
     /* An open error is reported; a read error is the loader's to report,
      * with its place. */
     struct tf_diag q;

@@ -47,6 +47,9 @@ void tf_stats_fini(struct tf_stats *s)
     free(s->overlap_ms);
     free(s->candidates);
     free(s->counters);
+    for (size_t i = 0; i < s->n_paradigms; i++)
+        free(s->paradigms[i].group_ms);
+    free(s->paradigms);
     memset(s, 0, sizeof *s);
 }
 

@@ -194,6 +194,18 @@ struct tf_stat_group {
     size_t *lanes; /* indexes into the figure's lanes */
     size_t n_lanes;
     double busy_ms;
+    bool has_mpi;  /* a rank of an HPC job (an OTF2 archive) */
+    double mpi_ms; /* ... the union of its MPI slices (point-to-point and collective) */
+};
+
+/* The time in one paradigm's slices (the category of an HPC job's slices:
+ * MPI, OpenMP, user, ...): per rank (process group) the union of its
+ * slices of that paradigm in the window, nested ones counted once, and
+ * the sum over the ranks. */
+struct tf_stat_paradigm {
+    const char *name;
+    double ms;        /* summed over the ranks */
+    double *group_ms; /* per group (0 for a group that is no rank), owned */
 };
 
 /* Per candidate (pipelined modes): its I/O time that no GPU work covers. */
@@ -236,6 +248,8 @@ struct tf_stats {
     size_t n_candidates;
     struct tf_stat_counter *counters; /* one per counter lane, in lane order */
     size_t n_counters;
+    struct tf_stat_paradigm *paradigms; /* an HPC job's: by time, largest first */
+    size_t n_paradigms;
     bool has_gpu;          /* a GPU breakdown */
     struct tf_gpu_breakdown gpu;
     const char *summary;   /* one line for --annotate ("I/O hidden 81 %, GPU idle 7 %") */
@@ -282,6 +296,9 @@ struct tf_figure {
     bool has_legend_y;
     double legend_y;
     bool flame;
+    /* Its lanes are the ranks of one job (an OTF2 archive): they may be
+     * drawn thinner than a label, which then goes on every k-th lane. */
+    bool rank_lanes;
     /* The reference script's layout (the seed modes): kept exactly while no
      * size option is given (render/plan.h). */
     bool reference_layout;

@@ -206,8 +206,16 @@ enum tf_tef_kind {
     TF_TEF_FLOW,    /* s, t, f: one end of a flow arrow */
     TF_TEF_META,    /* M, and the name records of systemTraceEvents */
     TF_TEF_COUNTER, /* C: one or more series' values (args), in both passes */
-    TF_TEF_ORIGIN   /* the trace's own time origin (ts): an Nsight Systems
+    TF_TEF_ORIGIN,  /* the trace's own time origin (ts): an Nsight Systems
                        export's session start, from which --from/--to count */
+    TF_TEF_HPC,     /* the trace is an HPC job's (an OTF2 archive): its
+                       processes are ranks (the lane cap, --stats' MPI share) */
+    TF_TEF_NOTE,    /* a note for the figure, in name (the loader's: what
+                       the archive says about the lanes, such as gaps) */
+    TF_TEF_PARADIGM /* pass 2, an HPC job's: process pid's time in the window
+                       in slices of category `cat` (dur, ns: the union over its
+                       threads, nested slices once); cat NULL: in MPI of any
+                       kind (the categories "MPI" and "MPI collective") */
 };
 
 struct tf_tef_rec {
@@ -225,6 +233,7 @@ struct tf_tef_rec {
     const char *id;         /* async / flow / counter id (with its scope), or NULL */
     char bp;                /* flow binding point: 'e' enclosing, else next */
     const char *cname;      /* reserved colour name, or NULL */
+    const char *unit;       /* counters: the unit of its series, or NULL */
     /* flows given on X and B events (format v2) */
     const char *bind_id;
     bool flow_in, flow_out;
@@ -293,6 +302,10 @@ struct tf_tef_sink {
     bool index_lean;
     const char *index_name;
     bool osrt; /* OS runtime calls too (an export's OSRT_API: --osrt) */
+    /* The --lanes globs (PATTERN or PATTERN=LABEL), for a loader that can
+     * leave lanes unread (an OTF2 archive's locations); NULL: none. */
+    const char *const *lanes;
+    size_t n_lanes;
 };
 
 /* --- what a loader keeps ---------------------------------------------------------- */

@@ -259,6 +259,12 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
         stat_ms(b, "busy_ms", gr->busy_ms);
         tf_buf_puts(b, ", ");
         stat_pct(b, "busy_pct", tf_stats_pct(gr->busy_ms, s->window_ms), true);
+        if (gr->has_mpi) {
+            tf_buf_puts(b, ", ");
+            stat_ms(b, "mpi_ms", gr->mpi_ms);
+            tf_buf_puts(b, ", ");
+            stat_pct(b, "mpi_pct", tf_stats_pct(gr->mpi_ms, gr->busy_ms), true);
+        }
         tf_buf_putc(b, '}');
     }
     tf_buf_puts(b, s->n_groups ? "\n    ]" : "]");
@@ -275,6 +281,29 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
     tf_buf_puts(b, s->n_groups ? "\n    ]" : "]");
     if (v2)
         stat_counters(b, s);
+    if (s->n_paradigms) {
+        double busy = 0;
+        for (size_t g = 0; g < s->n_groups; g++)
+            busy += s->groups[g].has_mpi ? s->groups[g].busy_ms : 0;
+        tf_buf_puts(b, ",\n    \"paradigms\": [");
+        for (size_t k = 0; k < s->n_paradigms; k++) {
+            const struct tf_stat_paradigm *p = &s->paradigms[k];
+            tf_buf_puts(b, k ? ",\n      {" : "\n      {");
+            str(b, "name", p->name);
+            tf_buf_puts(b, ", ");
+            stat_ms(b, "ms", p->ms);
+            tf_buf_puts(b, ", ");
+            stat_pct(b, "pct", tf_stats_pct(p->ms, busy), true);
+            tf_buf_puts(b, ", \"groups_ms\": [");
+            for (size_t g = 0; g < s->n_groups; g++) {
+                if (g)
+                    tf_buf_puts(b, ", ");
+                tf_buf_num(b, p->group_ms[g], TF_STATS_MS_DEC);
+            }
+            tf_buf_puts(b, "]}");
+        }
+        tf_buf_puts(b, "\n    ]");
+    }
     if (s->pipelined) {
         tf_buf_puts(b, ",\n    ");
         stat_pct(b, "io_hidden_pct", s->io_hidden_pct, s->has_io_hidden);

@@ -434,7 +434,11 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
         p->labels = TF_LABELS_NONE;
         return;
     }
-    if (want == TF_LABELS_LEFT || (want == TF_LABELS_AUTO && p->W >= L->above_below_pt)) {
+    /* An HPC job's ranks keep their short labels at the left however
+     * narrow the figure: above each of 32 thin lanes they would double its
+     * height. */
+    if (want == TF_LABELS_LEFT ||
+        (want == TF_LABELS_AUTO && (p->W >= L->above_below_pt || F->f->rank_lanes))) {
         for (int lv = 0; lv < TF_PLAN_LEVELS; lv++) {
             if (lv >= 2 && TF_PLAN_ELIDE[lv - 2] < L->elide_min_chars && want == TF_LABELS_AUTO)
                 break;
@@ -497,7 +501,8 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     size_t n = f->n_lanes;
     /* Many traces of one lane each (ranks): lanes may be thinner than a
      * label, which then goes on every k-th lane (below). */
-    F->sparse = f->n_traces > 1 && f->n_lanes == f->n_traces && p->labels == TF_LABELS_LEFT &&
+    F->sparse = ((f->n_traces > 1 && f->n_lanes == f->n_traces) || f->rank_lanes) &&
+                p->labels == TF_LABELS_LEFT &&
                 block_h(F, rh0, depth, n) > room;
     while (depth > 1 && block_h(F, rmin, depth, n) > room)
         depth--;

@@ -160,6 +160,28 @@ static void table_flush(struct table *t, struct tf_buf *b)
 
 /* --- the text table --------------------------------------------------------------- */
 
+/* An HPC job's paradigms: the time in each, summed over the ranks, and its
+ * share of their summed busy time. */
+static void paradigm_table(struct tf_buf *b, const struct tf_stats *s)
+{
+    char x[TF_NUM_MAX], y[TF_NUM_MAX];
+    double busy = 0;
+    for (size_t g = 0; g < s->n_groups; g++)
+        busy += s->groups[g].has_mpi ? s->groups[g].busy_ms : 0;
+    struct table t;
+    tf_buf_putc(b, '\n');
+    table_init(&t, 3);
+    cell(&t, "paradigm");
+    cell(&t, "ms (all ranks)");
+    cell(&t, "% of busy");
+    for (size_t k = 0; k < s->n_paradigms; k++) {
+        cell(&t, s->paradigms[k].name);
+        cell(&t, ms(x, s->paradigms[k].ms));
+        cell(&t, pct(y, tf_stats_pct(s->paradigms[k].ms, busy)));
+    }
+    table_flush(&t, b);
+}
+
 static void lanes_text(char *out, size_t n, const struct tf_stat_group *g)
 {
     size_t len = 0;
@@ -211,20 +233,34 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
 
     if (s->n_groups) {
         tf_buf_putc(b, '\n');
-        table_init(&t, 4);
+        bool mpi = false;
+        for (size_t g = 0; g < s->n_groups; g++)
+            mpi |= s->groups[g].has_mpi;
+        table_init(&t, mpi ? 6 : 4);
         t.left[1] = true;
         cell(&t, "group");
         cell(&t, "lanes");
         cell(&t, "busy ms");
         cell(&t, "busy %");
+        if (mpi) {
+            cell(&t, "MPI ms");
+            cell(&t, "MPI % of busy");
+        }
         for (size_t g = 0; g < s->n_groups; g++) {
-            lanes_text(lanes, sizeof lanes, &s->groups[g]);
-            cell(&t, s->groups[g].label);
-            cell(&t, s->groups[g].n_lanes ? lanes : "-");
-            cell(&t, ms(x, s->groups[g].busy_ms));
-            cell(&t, pct(y, tf_stats_pct(s->groups[g].busy_ms, s->window_ms)));
+            const struct tf_stat_group *gr = &s->groups[g];
+            lanes_text(lanes, sizeof lanes, gr);
+            cell(&t, gr->label);
+            cell(&t, gr->n_lanes ? lanes : "-");
+            cell(&t, ms(x, gr->busy_ms));
+            cell(&t, pct(y, tf_stats_pct(gr->busy_ms, s->window_ms)));
+            if (mpi) {
+                cell(&t, gr->has_mpi ? ms(x, gr->mpi_ms) : "-");
+                cell(&t, gr->has_mpi ? pct(y, tf_stats_pct(gr->mpi_ms, gr->busy_ms)) : "-");
+            }
         }
         table_flush(&t, b);
+        if (s->n_paradigms)
+            paradigm_table(b, s);
 
         tf_buf_putc(b, '\n');
         table_init(&t, s->n_groups + 1);
@@ -384,7 +420,14 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
         o->row(o, "group", s->groups[g].label, NULL, "busy_ms", ms(x, s->groups[g].busy_ms));
         o->row(o, "group", s->groups[g].label, NULL, "busy_pct",
                pct(x, tf_stats_pct(s->groups[g].busy_ms, s->window_ms)));
+        if (s->groups[g].has_mpi) {
+            o->row(o, "group", s->groups[g].label, NULL, "mpi_ms", ms(x, s->groups[g].mpi_ms));
+            o->row(o, "group", s->groups[g].label, NULL, "mpi_pct",
+                   pct(x, tf_stats_pct(s->groups[g].mpi_ms, s->groups[g].busy_ms)));
+        }
     }
+    for (size_t k = 0; k < s->n_paradigms; k++)
+        o->row(o, "paradigm", s->paradigms[k].name, NULL, "ms", ms(x, s->paradigms[k].ms));
     for (size_t a = 0; a < s->n_groups; a++)
         for (size_t k = 0; k < s->n_groups; k++)
             o->row(o, "overlap", s->groups[a].label, s->groups[k].label, "overlap_ms",

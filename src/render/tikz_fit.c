@@ -66,7 +66,10 @@ static void emit_limits(struct tikz *t, const struct tf_size *sz)
     tf_buf_puts(b, "}\\def\\tracefiglimitrowmin{");
     tz_num(t, L->row_min_em);
     static const char *const place[] = {"auto", "left", "above", "none"};
-    tf_buf_printf(b, "}\\def\\tracefiglabelplace{%s}%%\n", place[sz->labels]);
+    /* an HPC job's ranks: their short labels stay left (plan.c) */
+    enum tf_label_place want =
+        sz->labels == TF_LABELS_AUTO && t->f && t->f->rank_lanes ? TF_LABELS_LEFT : sz->labels;
+    tf_buf_printf(b, "}\\def\\tracefiglabelplace{%s}%%\n", place[want]);
     if (sz->label_w_pt > 0) {
         tf_buf_puts(b, "\\def\\tracefiglabelcap{");
         bp(t, sz->label_w_pt);
@@ -95,7 +98,9 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
          * reckoned (\tracefigfblock) as if the labels were not left of
          * it.  Only such figures carry this. */
         bool sparse = false;
-        for (size_t i = 0; f->n_traces && p->labels == TF_LABELS_LEFT && i < p->n_lanes; i++)
+        for (size_t i = 0; (f->n_traces || f->rank_lanes) && p->labels == TF_LABELS_LEFT &&
+                            i < p->n_lanes;
+             i++)
             sparse = sparse || !p->lanes[i].text;
         if (sparse)
             tf_buf_puts(b, "\\let\\tracefigfblockall\\tracefigfblock\n"
@@ -106,7 +111,8 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
             tf_buf_printf(b, "\\tracefiglane{%u}{%lld}", p->lanes[i].rows,
                           lv.header_of[i] == (size_t)-1 ? -1LL : (long long)lv.header_of[i]);
             /* A lane the plan leaves unlabelled among many (ranks): none. */
-            bool blank = f->n_traces && p->labels == TF_LABELS_LEFT && !p->lanes[i].text;
+            bool blank = (f->n_traces || f->rank_lanes) && p->labels == TF_LABELS_LEFT &&
+                         !p->lanes[i].text;
             for (size_t k = 0; k < TF_PLAN_LEVELS; k++) {
                 tf_buf_putc(b, '{');
                 if (!blank)

@@ -8,6 +8,12 @@
 
 /* Lanes drawn at most, unless --max-lanes or --lanes says otherwise. */
 #define TF_CHROME_MAX_LANES 24
+/* Lanes drawn at most of an HPC job's trace (an OTF2 archive): a job of up
+ * to 64 ranks is drawn whole, one thin lane each. */
+#define TF_CHROME_MAX_RANK_LANES 64
+/* From this many lanes an HPC job's figure draws them thin, with labels
+ * kept left and thinned to what fits (fewer are drawn as any trace's). */
+#define TF_CHROME_RANK_THIN 16
 /* Counter tracks drawn at most, unless --max-counters or --lanes says
  * otherwise. */
 #define TF_CHROME_MAX_COUNTERS 8

@@ -114,6 +114,8 @@ def tikz_labels(tex, level):
 def alike(labels):
     seen, dup = set(), []
     for lab in labels:
+        if not lab[1]:
+            continue  # a lane left unlabelled among many thin ones (ranks)
         if lab in seen:
             dup.append(lab[1])
         seen.add(lab)

@@ -3,7 +3,8 @@
 #
 # Are figures fit to print in a two-column paper?  Figures of the project's
 # own traces (tests/tools/gentrace.py: long process names, many threads,
-# deep nesting, many categories, a Kineto trace, the seed's v2 + breakdown)
+# deep nesting, many categories, a Kineto trace, the seed's v2 + breakdown;
+# tests/tools/genotf2.py: an OTF2 archive of 4 ranks)
 # and of ../shared/real-traces with the windows its README names (SKIP for
 # those without it), each
 #   tikz   typeset in ONE 10 pt two-column article (pdflatex), at \columnwidth
@@ -57,6 +58,12 @@ g cats chrome --processes 1 --threads 3 --categories 24 --long-categories
 g kineto kineto --steps 2 --layers 4
 g seed timeline --version 2 --num-candidates 8 --start-candidate 3 --trsm-prob 0.3
 $gen breakdown --candidate 3 --cast --out "$out/seed-bd.json"
+# an OTF2 archive of the project's own (4 ranks x 2 threads, a GPU stream,
+# counters), when python3-otf2 can write it
+if $py -c 'import otf2' 2>/dev/null && $py "$root/tests/tools/genotf2.py" basic "$out/otf2" \
+    >/dev/null 2>&1; then
+    echo "otf2-basic|$out/otf2/traces.otf2|--flows" >>"$list"
+fi
 cat >>"$list" <<EOF
 long|$out/long.json|
 threads|$out/threads.json|
@@ -80,6 +87,8 @@ tf1-timeline|$real/tf1-timeline.ctf.json|
 clang-ftime-trace|$real/clang-ftime-trace.json|
 kineto-resnet50-nw0|$real/kineto-resnet50-nw0.pt.trace.json.gz|--window-event ProfilerStep#6
 hta-diff-control|$real/hta-diff-control.json.gz|--window-event ProfilerStep#1010
+otf2-tracer-32|$real/otf2/tracer-stencil4d-32/traces.otf2|--window-event TRACER_Loop --flows
+otf2-ping-pong|$real/otf2/ping-pong-otf2/traces.otf2|--flows
 EOF
 else
     echo "SKIP paper: no ../shared/real-traces (the real traces' figures)"

@@ -29,6 +29,11 @@
 #            "GPU N / stream M", never a bare pid or tid
 #   nvtx     (exports with NVTX ranges) --window-event on the longest range
 #            of the export: the window is that range's extent
+#   otf2     (the archives of otf2/, tests/real/otf2_real.py) every back-end;
+#            one lane per location with regions, in rank order; each lane's
+#            busy time as the OTF2 library's own events give it (python3-
+#            otf2); TRACER_Loop as a window; ping-pong's 16 messages as
+#            16 arrows
 # and prints one summary line per file (lanes, bars, SVG bytes, pdflatex
 # time).  Known bugs: tests/real/KNOWN_FAILURES, "FILE/CHECK: why" lines,
 # listed and counted neither as passed nor as failed.  Tools that are not
@@ -403,6 +408,18 @@ PY
     summary="$summary
 $file: $lanes lanes, $nbars bars ($ndense dense), $ntracks counter tracks ($nseries C series), span $span, SVG $bytes bytes, pdflatex $tex_time$extra"
 done
+
+# --- the OTF2 archives of otf2/ against the OTF2 library (tests/real/otf2_real.py)
+otf2_out=$("$py" "$here/otf2_real.py" "$bin" "$traces" "$tmp" 2>&1)
+while IFS= read -r line; do
+    case $line in
+        "ok "*) result "${line#ok }" 0 "" ;;
+        "fail "*) name=${line#fail }; result "${name%%:*}" 1 "${name#*: }" ;;
+        *) [ -n "$line" ] && echo "real: $line" ;;
+    esac
+done <<EOF_OTF2
+$otf2_out
+EOF_OTF2
 
 # --- several traces in one figure (tests/real/multi.py)
 multi_out=$("$py" "$here/multi.py" "$bin" "$traces" "$tmp" 2>&1)

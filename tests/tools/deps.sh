@@ -8,11 +8,15 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails,
 # so nothing half-works silently.
 set -eu
+# libotf2-trace-dev: OTF2 archives (src/load/otf2.c; optional: a build
+# without it still succeeds); otf2-tools (otf2-print, make bench) and
+# python3-otf2 (tests/tools/genotf2.py writes the test archives) for the tests.
 build="gcc make pkg-config libjansson-dev libxml2-dev zlib1g-dev libisal-dev libsqlite3-dev libcairo2-dev
-       fonts-dejavu-core"
+       fonts-dejavu-core libotf2-trace-dev"
 test="$build isal libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
       texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
-      chromium python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml"
+      chromium python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml
+      otf2-tools python3-otf2"
 case ${1:-build} in
 build) want=$build ;;
 test) want=$test ;;

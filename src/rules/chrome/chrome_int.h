@@ -108,6 +108,7 @@ struct thr {
     long long sort;
     struct extent ext;
     bool counter; /* not a thread: a counter series of the process, named `name` */
+    size_t we_count; /* an HPC job's: its --window-event occurrences so far */
 };
 
 /* A lane's label, told apart from the others drawn with it (lanes.c): the
@@ -257,7 +258,24 @@ struct chrome {
     } *we_occ;
     size_t n_we_occ, cap_we_occ, n_we_all;
     size_t n_stray;
+    /* An HPC job's --window-event: the K-th occurrence of each thread, from
+     * the earliest start to the latest end of them (window.c) */
+    bool we_rank_found;
+    int64_t we_rank_lo, we_rank_hi;
+    size_t we_rank_most; /* the most occurrences of one thread */
     bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
+    bool hpc;              /* an HPC job's trace (TF_TEF_HPC): processes are ranks */
+    char **notes;          /* the loader's notes (TF_TEF_NOTE), owned */
+    size_t n_notes, cap_notes;
+    /* an HPC job's time per process and paradigm in the window, as the
+     * loader measured it (TF_TEF_PARADIGM; stats.c) */
+    struct par_time {
+        size_t proc;
+        uint32_t cat; /* id in strs; mpi: MPI of any kind */
+        bool mpi;
+        int64_t ns;
+    } *par;
+    size_t n_par, cap_par;
     int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;
@@ -397,6 +415,9 @@ void tf_chrome_add_mark(struct chrome *c, int64_t ts);
 /* With --window-event: a complete event (an occurrence when its name is
  * the one asked for; else counted by name, for the message on a miss). */
 void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1);
+/* The same for an HPC job's trace, whose occurrences count per thread t
+ * (the K-th iteration of a loop is the K-th of every rank). */
+void tf_chrome_window_rank(struct chrome *c, size_t t, const char *name, int64_t t0, int64_t t1);
 /* Sets up the --window-event test (once, at the start). */
 void tf_chrome_window_event_init(struct chrome *c);
 /* The sink's window callback: fixes c->w0, c->w1 (and the merging

@@ -78,6 +78,14 @@ static const struct {
     /* Nsight Systems exports (load/nsys_rows.h): NVTX ranges as the
      * annotations they are, OS runtime calls as the waits they mostly are */
     {"nvtx", 0xAA4499},            {"osrt", 0xDDDDDD},
+    /* OTF2 archives (load/otf2_conv.h): the paradigms, MPI in one family
+     * of reds as HPC readers know it from Vampir (point-to-point darker,
+     * collectives lighter), the others in Tol's muted and light schemes */
+    {"MPI", 0xCC3311},             {"MPI collective", 0xEE8866},
+    {"OpenMP", 0x117733},          {"CUDA", 0x332288},
+    {"HIP", 0xAA4499},             {"I/O", 0xDDCC77},
+    {"user", 0x88CCEE},            {"compiler", 0x77AADD},
+    {"measurement", 0xDDDDDD},     {"pthread", 0x999933},
 };
 
 /* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,

@@ -103,7 +103,7 @@ struct thinner {
 struct series {
     size_t proc;
     char *label;
-    const char *unit;
+    char *unit; /* owned, or NULL */
     bool absolute; /* any of its samples is a value: steps are ignored */
     bool steps;    /* any is a step */
     struct chunk *chunks;
@@ -139,6 +139,7 @@ void tf_chrome_counters_free(struct chrome *c)
     for (size_t i = 0; i < c->n_series; i++) {
         struct series *s = &c->series[i];
         free(s->label);
+        free(s->unit);
         free(s->chunks);
         free(s->straddle);
         free(s->buf);
@@ -215,7 +216,9 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid,
     struct series *s = &c->series[c->n_series];
     memset(s, 0, sizeof *s);
     s->proc = p;
-    s->unit = unit;
+    s->unit = unit ? tf_chrome_strdup(c, unit) : NULL;
+    if (unit && !s->unit)
+        return c->oom = true, NULL;
     s->th.last_out = (double)NAN;
     s->th.w0 = c->w0;
     s->th.width = c->thr_ns > 0 ? c->thr_ns : 1;
@@ -617,7 +620,7 @@ static bool counter_event(struct chrome *c, const struct tf_tef_rec *r)
         const char *key = c->ctr_key.data ? c->ctr_key.data : "";
         series_key(c, &r->pid, 'C', r->name, r->id, key);
         struct label_parts lp = {.name = r->name, .id = r->id, .key = key};
-        struct series *s = series_of(c, &r->pid, &lp, NULL);
+        struct series *s = series_of(c, &r->pid, &lp, r->unit);
         if (s)
             add_sample(c, s, r->ts, r->idx, x, false);
         any = true;

@@ -71,6 +71,19 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         c->has_clock_origin = true;
         c->clock_origin = r->ts;
         break;
+    case TF_TEF_HPC:
+        c->hpc = true;
+        break;
+    case TF_TEF_NOTE: {
+        char *note = tf_chrome_strdup(c, r->name);
+        if (note && !TF_GROW(c->notes, c->n_notes, c->cap_notes)) {
+            free(note);
+            c->oom = true;
+        } else if (note) {
+            c->notes[c->n_notes++] = note;
+        }
+        break;
+    }
     case TF_TEF_SLICE: {
         if (c->o->stats_trace_scope && !c->hta)
             tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);
@@ -83,7 +96,9 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         e->all_total = (!e->any_slice || e->all_total) && strncmp(r->name, "Total ", 6) == 0;
         e->any_slice = true;
         tf_chrome_add_extent(c, t, r->ts, r->open_end ? r->ts : r->ts + r->dur);
-        if (c->o->window_event && !r->open_end)
+        if (c->o->window_event && !r->open_end && c->hpc)
+            tf_chrome_window_rank(c, t, r->name, r->ts, r->ts + r->dur);
+        else if (c->o->window_event && !r->open_end)
             tf_chrome_window_name(c, r->name, r->ts, r->ts + r->dur);
         break;
     }
@@ -145,6 +160,17 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     }
     if (r->kind == TF_TEF_COUNTER || tf_chrome_is_memory(r))
         return tf_chrome_counter_record(c, r);
+    if (r->kind == TF_TEF_PARADIGM) {
+        size_t p = tf_chrome_process(c, &r->pid);
+        if (p == SIZE_MAX || !TF_GROW(c->par, c->n_par, c->cap_par))
+            return c->oom = true, false;
+        struct par_time *pt = &c->par[c->n_par];
+        *pt = (struct par_time){.proc = p, .mpi = !r->cat, .ns = r->dur};
+        if (r->cat && !tf_strtab_id(&c->strs, r->cat, &pt->cat))
+            return c->oom = true, false;
+        c->n_par++;
+        return true;
+    }
     if (c->o->flows && (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id))) {
         if (!flow_ends(c, r))
             return false;

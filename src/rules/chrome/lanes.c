@@ -592,7 +592,9 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
         n_pick = n_keep;
     }
     /* The caps: one on lanes of slices, one on counter lanes. */
-    p->cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
+    p->cap = o->max_lanes > 0 ? (size_t)o->max_lanes
+             : c->hpc        ? TF_CHROME_MAX_RANK_LANES
+                             : TF_CHROME_MAX_LANES;
     p->ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
     size_t n_kept = 0, n_slices = 0;
     for (size_t i = 0; ok && !fail && i < n_pick; i++) {
@@ -685,7 +687,9 @@ bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t 
         tf_buf_fini(&pat);
     }
     /* The caps, as pick_lanes applies them: lanes of slices, counters. */
-    size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes : TF_CHROME_MAX_LANES;
+    size_t cap = o->max_lanes > 0 ? (size_t)o->max_lanes
+                 : c->hpc        ? TF_CHROME_MAX_RANK_LANES
+                                 : TF_CHROME_MAX_LANES;
     size_t ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
     size_t n_slices = 0, n_counters = 0;
     k = 0;

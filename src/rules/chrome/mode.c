@@ -85,6 +85,10 @@ static void chrome_free(struct chrome *c)
     for (size_t i = 0; i < c->n_flows; i++)
         free(c->flows[i].id);
     free(c->flows);
+    for (size_t i = 0; i < c->n_notes; i++)
+        free(c->notes[i]);
+    free(c->notes);
+    free(c->par);
     free(c->marks);
     free(c->procs);
     free(c->thrs);
@@ -320,7 +324,9 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     ok = ok && (!o->flows || tf_chrome_add_arrows(c, f, fig_lane, per));
     ok = ok && (o->no_stats || (tf_chrome_stats(c, o, f, pick, n_pick) &&
                                 tf_chrome_counter_stats(c, f, fig_lane)));
-    /* Notes: what is not drawn, and how to draw it. */
+    /* Notes: the loader's, what is not drawn, and how to draw it. */
+    for (size_t i = 0; ok && i < c->n_notes; i++)
+        ok = tf_figure_add_note(f, c->notes[i]);
     char note[240];
     if (ok && pk.n_cut) {
         snprintf(note, sizeof note,
@@ -380,6 +386,11 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_figure_add_note(f, note);
     }
     f->flame = true;
+    /* many ranks: thin lanes, every k-th labelled (render/plan.c) */
+    size_t n_slice_lanes = 0;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        n_slice_lanes += f->lanes[i].kind != TF_LANE_COUNTER;
+    f->rank_lanes = c->hpc && n_slice_lanes >= TF_CHROME_RANK_THIN;
     (void)total_rows; /* the size is the layout's (render/plan.c) */
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
@@ -417,6 +428,8 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to),
         .index_name = o->window_event,
         .osrt = o->osrt,
+        .lanes = o->lanes,
+        .n_lanes = o->n_lanes,
     };
     k->state = c;
     return true;

@@ -241,6 +241,68 @@ static bool chrome_summary(struct tf_figure *f)
     return f->stats.summary != NULL;
 }
 
+/* --- an HPC job's ranks ----------------------------------------------------------------- */
+
+#define MAX_PARADIGMS 64
+
+static int by_paradigm_time(const void *x, const void *y)
+{
+    const struct tf_stat_paradigm *a = x, *b = y;
+    if (a->ms != b->ms)
+        return a->ms > b->ms ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Each rank's MPI time and the paradigms' table, from the loader's
+ * measures (TF_TEF_PARADIGM): the figure's groups 0 .. n_groups are the
+ * processes proc_of_group[]. */
+static bool hpc_stats(struct chrome *c, struct tf_figure *f, const size_t *proc_of_group,
+                      size_t n_groups)
+{
+    struct tf_stats *s = &f->stats;
+    uint32_t cats[MAX_PARADIGMS];
+    size_t n_cats = 0;
+    for (size_t i = 0; i < c->n_par; i++) {
+        size_t j = 0;
+        while (j < n_cats && cats[j] != c->par[i].cat)
+            j++;
+        if (!c->par[i].mpi && j == n_cats && n_cats < MAX_PARADIGMS)
+            cats[n_cats++] = c->par[i].cat;
+    }
+    s->paradigms = calloc(n_cats ? n_cats : 1, sizeof *s->paradigms);
+    if (!s->paradigms)
+        return false;
+    s->n_paradigms = n_cats;
+    bool ok = true;
+    for (size_t k = 0; ok && k < n_cats; k++) {
+        struct tf_stat_paradigm *p = &s->paradigms[k];
+        p->name = tf_figure_str(f, tf_strtab_str(&c->strs, cats[k]));
+        p->group_ms = calloc(s->n_groups ? s->n_groups : 1, sizeof *p->group_ms);
+        ok = p->name && p->group_ms;
+    }
+    for (size_t g = 0; ok && g < n_groups && g < s->n_groups; g++) {
+        s->groups[g].has_mpi = true;
+        for (size_t i = 0; i < c->n_par; i++) {
+            const struct par_time *pt = &c->par[i];
+            if (pt->proc != proc_of_group[g])
+                continue;
+            double ms = (double)pt->ns / 1e6;
+            if (pt->mpi) {
+                s->groups[g].mpi_ms += ms;
+                continue;
+            }
+            for (size_t k = 0; k < n_cats; k++)
+                if (cats[k] == pt->cat) {
+                    s->paradigms[k].group_ms[g] += ms;
+                    s->paradigms[k].ms += ms;
+                }
+        }
+    }
+    if (ok && n_cats > 1) /* group_ms moves with its paradigm */
+        qsort(s->paradigms, n_cats, sizeof *s->paradigms, by_paradigm_time);
+    return ok;
+}
+
 /* The overlap statistics of the window: each drawn lane's busy time (the
  * exact union of its slices, before any merging into dense spans), one
  * group per process, the --group groups, and the GPU breakdown. */
@@ -293,6 +355,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     for (size_t g = 0; ok && g < n_groups; g++)
         groups[g].label = labels.data + at[g];
     ok = ok && tf_stats_fill(f, &clk, sets, groups, n_groups, o);
+    ok = ok && (!c->hpc || hpc_stats(c, f, proc_of_group, n_groups));
     if (c->hta) {
         ok = ok && tf_hta_fill(c->hta, f, o->stats_trace_scope, c->w0, c->w1);
     } else if (ok && c->gpu_all.n) {

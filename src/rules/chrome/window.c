@@ -235,8 +235,20 @@ static bool run_of(struct chrome *c, const size_t *ts, size_t n, int64_t *lo, in
         return false;
     }
     bool any = nv > 0;
-    if (any)
+    if (any && c->hpc) {
+        /* An HPC job's archive is on one clock (its clock properties): no
+         * event is far from the rest by mistake, and a phase of few events
+         * (an iteration after a long MPI_Init) is still the job's. */
+        *lo = v[0].lo;
+        *hi = v[0].hi;
+        for (size_t i = 1; i < nv; i++) {
+            *lo = v[i].lo < *lo ? v[i].lo : *lo;
+            *hi = v[i].hi > *hi ? v[i].hi : *hi;
+        }
+        *stray = 0;
+    } else if (any) {
         main_run(v, nv, total, lo, hi, stray);
+    }
     free(v);
     return any;
 }
@@ -429,6 +441,27 @@ void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64
         c->wname_count[c->n_wname_count++] = 0;
     }
     c->wname_count[id]++;
+}
+
+void tf_chrome_window_rank(struct chrome *c, size_t t, const char *name, int64_t t0, int64_t t1)
+{
+    if (!is_window_event(c, name)) {
+        tf_chrome_window_name(c, name, t0, t1); /* counted for the message on a miss */
+        return;
+    }
+    c->n_complete++;
+    c->n_occ_all++;
+    size_t k = c->o->occurrence > 0 ? (size_t)c->o->occurrence : 1;
+    size_t n = ++c->thrs[t].we_count;
+    if (n > c->we_rank_most)
+        c->we_rank_most = n;
+    if (n != k)
+        return;
+    if (!c->we_rank_found || t0 < c->we_rank_lo)
+        c->we_rank_lo = t0;
+    if (!c->we_rank_found || t1 > c->we_rank_hi)
+        c->we_rank_hi = t1;
+    c->we_rank_found = true;
 }
 
 /* --- near misses --------------------------------------------------------------------- */
@@ -626,7 +659,14 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
         if (c->n_occ_all == 0 && c->n_we_all == 0)
             return window_event_miss(c, d);
         struct occ hit;
-        if (c->we_glob) {
+        if (c->hpc) {
+            if (!c->we_rank_found)
+                return tf_diag_error(d, TF_EBADINPUT,
+                                     "--window-event: no location has %zu occurrences of "
+                                     "\"%.200s\" (at most %zu)",
+                                     k, o->window_event, c->we_rank_most);
+            hit = (struct occ){c->we_rank_lo, c->we_rank_hi};
+        } else if (c->we_glob) {
             size_t found;
             if (!kth_match(c, k, &hit, &found))
                 return c->oom ? tf_diag_oom(d, NULL)

@@ -1,0 +1,203 @@
+#!/bin/sh
+# OTF2 suite: run.sh TRACEFIG
+#
+# The archives are the project's own (tests/tools/genotf2.py, Debian's
+# python3-otf2: the OTF2 library's writer), made at test time under
+# $TMPDIR; the bad ones are cut, damaged or renamed copies.  Checks, on the
+# JSON figure model (tests/otf2/check.py) and on the messages:
+#   lanes      ranks in order, "rank N / thread K", "GPU N / stream M",
+#              counter tracks with their units
+#   slices     names, paradigm categories and colours, nesting rows,
+#              mis-nested leaves in ONE warning, the MeasurementOnOff gap
+#              and its note, collectives as "MPI collective"
+#   arrows     the 24 messages (blocking and non-blocking) with --flows
+#   windows    --window-event step --occurrence K (per rank), --from/--to
+#   stats      busy and MPI time per rank, the paradigms table, JSON = text
+#   lanes      --lanes picks ranks, and only their event files are read
+#   errors     a cut and a damaged .evt, a missing .def, a folder that is
+#              no archive, an anchor of a newer OTF2: one line naming the
+#              file, exit 1, no output written, an existing one untouched
+#   back-ends  json, svg, tikz (and pdf, png when built with cairo)
+# Ends with "otf2: N passed, N failed".
+set -u
+if [ $# -lt 1 ]; then
+    echo "usage: $0 TRACEFIG" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+py=
+for p in /usr/bin/python3 python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import otf2' 2>/dev/null; then
+        py=$p
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    echo "SKIP (no python3 with the otf2 module: install Debian's python3-otf2)"
+    echo "otf2: 0 passed, 0 failed"
+    exit 0
+fi
+if "$bin" /nonexistent.otf2 2>&1 | grep -q "built without OTF2"; then
+    echo "SKIP (this tracefig was built without libotf2-trace-dev)"
+    echo "otf2: 0 passed, 0 failed"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-otf2.XXXXXX")
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+check="$here/check.py"
+pass=0
+fail=0
+
+result() { # NAME OK(0/1) MESSAGE
+    if [ "$2" = 0 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL otf2/$1: $3"
+    fi
+}
+
+# model NAME ARGS...: the JSON model of the basic archive with ARGS in
+# $tmp/NAME.json, its stderr in $tmp/NAME.err; the exit code.
+model() {
+    name=$1
+    shift
+    "$bin" "$tmp/basic/traces.otf2" "$@" --format json -o "$tmp/$name.json" 2>"$tmp/$name.err"
+}
+
+# expect NAME CHECK [ARG]: check.py's CHECK on $tmp/NAME.json
+expect() {
+    out=$("$py" "$check" "$1" "$tmp/$1.json" "$tmp/$1.err" "${2:-}" 2>&1)
+    result "$1" $? "$out"
+}
+
+"$py" "$root/tests/tools/genotf2.py" basic "$tmp/basic" >"$tmp/gen.log" 2>&1 ||
+    { cat "$tmp/gen.log"; echo "FAIL otf2: the generator failed"; echo "otf2: 0 passed, 1 failed"; exit 1; }
+
+model lanes --flows; expect lanes
+model window --window-event step --occurrence 2; expect window
+model window_glob --window-event 'st?p' --occurrence 3; expect window_glob
+model fromto --from 1000us --to 2000us; expect fromto
+model stats --window-event step --occurrence 2; expect stats
+model pick --lanes 'rank 2*' --lanes 'rank 0 / thread 1'; expect pick
+model byname --color-by name; expect byname
+model onerank --lanes 'rank 1 / thread 0' --flows; expect onerank
+
+# the folder names the archive as its anchor does
+"$bin" "$tmp/basic" --flows --format json -o "$tmp/folder.json" 2>/dev/null
+if cmp -s "$tmp/folder.json" "$tmp/lanes.json"; then
+    result folder 0 ""
+else
+    result folder 1 "the folder draws another model than its anchor"
+fi
+
+# --stats: the text table has the MPI column and the paradigms
+"$bin" "$tmp/basic/traces.otf2" --window-event step --occurrence 2 --stats >"$tmp/stats.txt" 2>/dev/null
+if grep -q "MPI % of busy" "$tmp/stats.txt" && grep -Eq '^rank 1 .* 0\.3 +37\.36$' "$tmp/stats.txt" &&
+    grep -Eq '^MPI collective +0\.4 ' "$tmp/stats.txt"; then
+    result stats_text 0 ""
+else
+    result stats_text 1 "$(head -20 "$tmp/stats.txt")"
+fi
+
+# --lanes reads only the picked locations' event files: the others may go
+cp -r "$tmp/basic" "$tmp/part"
+rm "$tmp/part/traces/2.evt" "$tmp/part/traces/3.evt" "$tmp/part/traces/8.evt"
+if "$bin" "$tmp/part/traces.otf2" --lanes 'rank 0*' --format json -o "$tmp/part.json" 2>"$tmp/part.err"; then
+    result select 0 ""
+else
+    result select 1 "the unpicked locations' files were read: $(cat "$tmp/part.err")"
+fi
+
+# --- bad input: one line naming the file, exit 1, nothing written
+mkdir -p "$tmp/bad"
+cp -r "$tmp/basic" "$tmp/bad/cut"
+size=$(wc -c <"$tmp/bad/cut/traces/0.evt")
+truncate -s $((size / 2)) "$tmp/bad/cut/traces/0.evt"
+cp -r "$tmp/basic" "$tmp/bad/cut-header"
+truncate -s 40 "$tmp/bad/cut-header/traces/0.evt"
+cp -r "$tmp/basic" "$tmp/bad/damaged"
+"$py" - "$tmp/bad/damaged/traces/2.evt" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    d = bytearray(f.read())
+    for i in range(24, len(d), 5):
+        d[i] = 0xFF
+    f.seek(0)
+    f.write(d)
+PY
+cp -r "$tmp/basic" "$tmp/bad/nodef"
+rm "$tmp/bad/nodef/traces.def"
+mkdir -p "$tmp/bad/notarchive"
+echo "not a trace" >"$tmp/bad/notarchive/README"
+cp -r "$tmp/basic" "$tmp/bad/newer"
+# byte 8 of the anchor is the format's major version
+printf '\011' | dd of="$tmp/bad/newer/traces.otf2" bs=1 seek=8 conv=notrunc 2>/dev/null
+for case in cut:traces.otf2 cut-header:traces.otf2 damaged:traces.otf2 nodef:traces.otf2 \
+    notarchive: newer:traces.otf2; do
+    name=${case%%:*}
+    anchor=${case#*:}
+    path="$tmp/bad/$name${anchor:+/$anchor}"
+    echo "keep me" >"$tmp/out.svg"
+    "$bin" "$path" --flows -o "$tmp/out.svg" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    rc=$?
+    lines=$(wc -l <"$tmp/bad.err")
+    why=""
+    [ $rc = 1 ] || why="exit $rc, not 1;"
+    [ "$lines" = 1 ] || why="$why $lines lines on stderr, not 1;"
+    grep -q "^tracefig: .*$name" "$tmp/bad.err" || why="$why the message does not name the archive;"
+    grep -q "keep me" "$tmp/out.svg" || why="$why the output was clobbered;"
+    ls "$tmp" | grep -q '^out\.svg\.' && why="$why a temporary file was left;"
+    case $name in
+    cut | cut-header | damaged) grep -q '\.evt' "$tmp/bad.err" || why="$why no .evt named;" ;;
+    nodef) grep -q 'traces\.def' "$tmp/bad.err" || why="$why traces.def not named;" ;;
+    notarchive) grep -q 'not an OTF2 archive' "$tmp/bad.err" || why="$why not said;" ;;
+    newer) grep -q 'newer' "$tmp/bad.err" || why="$why no word of a newer OTF2;" ;;
+    esac
+    if [ -z "$why" ]; then
+        result "bad-$name" 0 ""
+    else
+        result "bad-$name" 1 "$why $(cat "$tmp/bad.err")"
+    fi
+done
+rm -f "$tmp/nosuch.svg"
+"$bin" "$tmp/bad/cut/traces.otf2" -o "$tmp/nosuch.svg" 2>/dev/null
+if [ -e "$tmp/nosuch.svg" ]; then
+    result bad-nooutput 1 "an output was written for a bad archive"
+else
+    result bad-nooutput 0 ""
+fi
+
+# --- every back-end draws an OTF2 figure
+formats="json svg tikz"
+"$bin" --version 2>/dev/null | grep -q pdf && formats="$formats pdf png"
+for fmt in $formats; do
+    case $fmt in tikz) e=tex ;; *) e=$fmt ;; esac
+    "$bin" "$tmp/basic/traces.otf2" --flows --format "$fmt" -o "$tmp/all.$e" 2>/dev/null
+    rc=$?
+    ok=1
+    if [ $rc = 0 ] && [ -s "$tmp/all.$e" ]; then
+        case $fmt in
+        pdf) head -c 5 "$tmp/all.$e" | grep -q '%PDF-' && ok=0 ;;
+        png) head -c 8 "$tmp/all.$e" | od -An -c | grep -q 'P   N   G' && ok=0 ;;
+        svg) grep -q 'rank 3' "$tmp/all.$e" && grep -q '<svg' "$tmp/all.$e" && ok=0 ;;
+        tikz) grep -q 'tikzpicture' "$tmp/all.$e" && grep -q 'rank 3' "$tmp/all.$e" && ok=0 ;;
+        json) ok=0 ;;
+        esac
+    fi
+    result "backend-$fmt" $ok "exit $rc"
+done
+
+# the same bytes twice, and under another locale
+"$bin" "$tmp/basic/traces.otf2" --flows --format svg -o "$tmp/again.svg" 2>/dev/null
+LC_ALL=de_DE.UTF-8 "$bin" "$tmp/basic/traces.otf2" --flows --format svg -o "$tmp/de.svg" 2>/dev/null
+if cmp -s "$tmp/all.svg" "$tmp/again.svg" && cmp -s "$tmp/all.svg" "$tmp/de.svg"; then
+    result stable 0 ""
+else
+    result stable 1 "the SVG differs between runs or locales"
+fi
+
+echo "otf2: $pass passed, $fail failed"
+[ "$fail" = 0 ]

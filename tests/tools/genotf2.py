@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Writes OTF2 archives for tests/otf2 through Debian's python3-otf2 (the
+OTF2 library's own writer).
+
+    genotf2.py basic OUT_DIR     4 ranks x 2 threads, a GPU stream, metrics
+    genotf2.py big OUT_DIR --ranks R --events N [--seed S]
+                                 R ranks, about N events each (make bench)
+
+"basic" holds, by design (tests/otf2/run.sh checks each):
+  - ranks 0-3 ("MPI Rank r"), two CPU threads each; three "step" regions
+    per rank (1000 us apart, 800 us long), each with a blocking ring
+    message (tag 5, to r+1), a non-blocking one (MpiIsend / MpiIrecvRequest /
+    MpiIrecv, tag 7, to r+2), and an MPI_Allreduce holding a collective
+    operation (CollectiveBegin/End): 8 messages a step, 24 in all;
+  - MPI_Bcast (role COLL_ONE2ALL) once per rank, and one collective with no
+    MPI region around it on rank 3;
+  - on rank 1 thread 0 a mis-nested pair: enter a, enter b, leave a, leave b;
+  - on rank 2 thread 0 measurement off from 3600 to 3800 us;
+  - a GPU (an accelerator location group) with one stream: kernel_a per step;
+  - metrics: PAPI_TOT_CYC (#) on rank 0 thread 0 at each step's start and
+    end; a metric location of rank 1 sampling power (W) and mem (KiB).
+Times: the clock ticks in ns; rank r's events are shifted by r us.
+"""
+import argparse
+import os
+import random
+import shutil
+import sys
+
+import otf2
+from otf2.enums import (Type, Paradigm, RegionRole, LocationType, LocationGroupType,
+                        GroupType, MetricMode, MetricType, Base, MeasurementMode,
+                        CollectiveOp, RecorderKind)
+
+US = 1000  # ticks (ns) per us
+
+
+def regions(defs):
+    r = {}
+
+    def reg(name, paradigm, role=RegionRole.FUNCTION):
+        r[name] = defs.region(name, paradigm=paradigm, region_role=role)
+
+    reg("main", Paradigm.USER)
+    reg("step", Paradigm.USER, RegionRole.LOOP)
+    reg("compute", Paradigm.COMPILER)
+    reg("a", Paradigm.USER)
+    reg("b", Paradigm.USER)
+    reg("write_output", Paradigm.USER, RegionRole.FILE_IO)
+    for name in ("MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait",
+                 "MPI_Allreduce"):
+        reg(name, Paradigm.MPI, RegionRole.POINT2POINT if "Allreduce" not in name
+            else RegionRole.FUNCTION)
+    reg("MPI_Bcast", Paradigm.MPI, RegionRole.COLL_ONE2ALL)
+    reg("!$omp parallel", Paradigm.OPENMP, RegionRole.PARALLEL)
+    reg("kernel_a", Paradigm.CUDA)
+    return r
+
+
+def basic(out):
+    nranks = 4
+    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node")
+        groups, masters, workers = [], [], []
+        for r in range(nranks):
+            g = defs.location_group("MPI Rank %d" % r, system_tree_parent=node)
+            groups.append(g)
+            masters.append(defs.location("Master thread", group=g))
+            workers.append(defs.location("OpenMP thread 1", group=g))
+        gpu_group = defs.location_group("CUDA GPU", system_tree_parent=node,
+                                        location_group_type=LocationGroupType.ACCELERATOR)
+        stream = defs.location("CUDA stream 1", type=LocationType.ACCELERATOR_STREAM,
+                               group=gpu_group)
+        metric_loc = defs.location("power meter", type=LocationType.METRIC, group=groups[1])
+        comm_locs = defs.group("MPI locations", group_type=GroupType.COMM_LOCATIONS,
+                               paradigm=Paradigm.MPI, members=masters)
+        world_group = defs.group("world", group_type=GroupType.COMM_GROUP,
+                                 paradigm=Paradigm.MPI, members=list(range(nranks)))
+        world = defs.comm("MPI_COMM_WORLD", group=world_group)
+        rg = regions(defs)
+        cyc = defs.metric("PAPI_TOT_CYC", unit="#", value_type=Type.UINT64,
+                          metric_mode=MetricMode.ACCUMULATED_START)
+        power_m = defs.metric_member("power", unit="W", value_type=Type.DOUBLE)
+        mem_m = defs.metric_member("mem", unit="B", value_type=Type.INT64, base=Base.BINARY,
+                                   exponent=10)
+        meter = defs.metric_class([power_m, mem_m], recorder_kind=RecorderKind.ABSTRACT)
+        del comm_locs
+
+        for r in range(nranks):
+            w = trace.event_writer_from_location(masters[r])
+            o = r * US  # each rank a little later
+            t = lambda us: o + us * US
+            w.enter(t(0), rg["main"])
+            if r == 3:
+                w.mpi_collective_begin(t(20))
+                w.mpi_collective_end(t(40), CollectiveOp.BARRIER, world, 0, 0, 0)
+            w.enter(t(50), rg["MPI_Bcast"])
+            w.mpi_collective_begin(t(55))
+            w.mpi_collective_end(t(90), CollectiveOp.BCAST, world, 0, 8, 8)
+            w.leave(t(95), rg["MPI_Bcast"])
+            for k in range(3):
+                s = 100 + 1000 * k
+                w.enter(t(s), rg["step"])
+                if r == 0:
+                    w.metric(t(s), cyc, [1000 * k])
+                w.enter(t(s), rg["compute"])
+                w.leave(t(s + 300), rg["compute"])
+                w.enter(t(s + 300), rg["MPI_Send"])
+                w.mpi_send(t(s + 310), (r + 1) % nranks, world, 5, 1024)
+                w.leave(t(s + 350), rg["MPI_Send"])
+                w.enter(t(s + 350), rg["MPI_Recv"])
+                w.mpi_recv(t(s + 420), (r - 1) % nranks, world, 5, 1024)
+                w.leave(t(s + 430), rg["MPI_Recv"])
+                w.enter(t(s + 430), rg["MPI_Isend"])
+                w.mpi_isend(t(s + 435), (r + 2) % nranks, world, 7, 64, 100 + k)
+                w.leave(t(s + 440), rg["MPI_Isend"])
+                w.enter(t(s + 440), rg["MPI_Irecv"])
+                w.mpi_irecv_request(t(s + 445), 200 + k)
+                w.leave(t(s + 450), rg["MPI_Irecv"])
+                w.enter(t(s + 450), rg["MPI_Wait"])
+                w.mpi_irecv(t(s + 480), (r + 2) % nranks, world, 7, 64, 200 + k)
+                w.leave(t(s + 500), rg["MPI_Wait"])
+                w.enter(t(s + 500), rg["MPI_Allreduce"])
+                w.mpi_collective_begin(t(s + 505))
+                w.mpi_collective_end(t(s + 590), CollectiveOp.ALLREDUCE, world, 0, 8, 8)
+                w.leave(t(s + 600), rg["MPI_Allreduce"])
+                if r == 0:
+                    w.metric(t(s + 800), cyc, [1000 * k + 700])
+                w.leave(t(s + 800), rg["step"])
+            if r == 1:  # mis-nested: a's Leave while b is open
+                w.enter(t(3200), rg["a"])
+                w.enter(t(3300), rg["b"])
+                w.leave(t(3400), rg["a"])
+                w.leave(t(3500), rg["b"])
+            if r == 2:
+                w.measurement_on_off(t(3600), MeasurementMode.OFF)
+                w.measurement_on_off(t(3800), MeasurementMode.ON)
+            w.enter(t(3850), rg["write_output"])
+            w.leave(t(3950), rg["write_output"])
+            w.leave(t(4000), rg["main"])
+
+            wk = trace.event_writer_from_location(workers[r])
+            for k in range(3):
+                s = 100 + 1000 * k
+                wk.enter(t(s), rg["!$omp parallel"])
+                wk.enter(t(s + 50), rg["compute"])
+                wk.leave(t(s + 250), rg["compute"])
+                wk.leave(t(s + 300), rg["!$omp parallel"])
+
+        ws = trace.event_writer_from_location(stream)
+        for k in range(3):
+            s = 100 + 1000 * k
+            ws.enter((s + 350) * US, rg["kernel_a"])
+            ws.leave((s + 650) * US, rg["kernel_a"])
+        wm = trace.event_writer_from_location(metric_loc)
+        for i in range(9):
+            wm.metric((500 * i) * US, meter, [100.0 + 10 * (i % 3), 4 * i])
+
+
+def big(out, ranks, events, seed):
+    """R ranks, each a flat run of steps of compute and MPI calls with a
+    message to its neighbour: about `events` events per rank."""
+    rnd = random.Random(seed)
+    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node")
+        locs = []
+        for r in range(ranks):
+            g = defs.location_group("MPI Rank %d" % r, system_tree_parent=node)
+            locs.append(defs.location("Master thread", group=g))
+        defs.group("MPI locations", group_type=GroupType.COMM_LOCATIONS,
+                   paradigm=Paradigm.MPI, members=locs)
+        wg = defs.group("world", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                        members=list(range(ranks)))
+        world = defs.comm("MPI_COMM_WORLD", group=wg)
+        main = defs.region("main", paradigm=Paradigm.USER)
+        compute = defs.region("compute", paradigm=Paradigm.USER)
+        send = defs.region("MPI_Send", paradigm=Paradigm.MPI)
+        recv = defs.region("MPI_Recv", paradigm=Paradigm.MPI)
+        steps = max(1, (events - 2) // 10)
+        for r in range(ranks):
+            w = trace.event_writer_from_location(locs[r])
+            t = 1000 * r
+            w.enter(t, main)
+            for k in range(steps):
+                dt = 1000 + rnd.randrange(500)
+                w.enter(t, compute)
+                w.leave(t + dt, compute)
+                t += dt
+                w.enter(t, send)
+                w.mpi_send(t + 10, (r + 1) % ranks, world, 1, 8)
+                w.leave(t + 50, send)
+                w.enter(t + 50, recv)
+                w.mpi_recv(t + 90, (r - 1) % ranks, world, 1, 8)
+                w.leave(t + 100, recv)
+                t += 100
+            w.leave(t, main)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=["basic", "big"])
+    ap.add_argument("out")
+    ap.add_argument("--ranks", type=int, default=64)
+    ap.add_argument("--events", type=int, default=1000000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    if os.path.exists(a.out):
+        shutil.rmtree(a.out)
+    if a.what == "basic":
+        basic(a.out)
+    else:
+        big(a.out, a.ranks, a.events, a.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
