@@ -75,7 +75,7 @@ LIBS = $(PKG_LIBS) -ldl -lm -pthread
 # models), src/rules (one file per mode; the generic Chrome mode is the
 # folder src/rules/chrome, one file per concern), src/render (layout,
 # back-ends).
-SRC_DIRS := base load model rules rules/chrome render
+SRC_DIRS := base load model rules rules/chrome render lib
 SRCS := $(sort $(wildcard src/*.c $(patsubst %,src/%/*.c,$(SRC_DIRS))))
 HDRS := $(wildcard src/*.h $(patsubst %,src/%/*.h,$(SRC_DIRS)))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))

@@ -480,7 +480,11 @@ static bool layout(const struct tf_figure *f, const struct tf_render_opts *o, st
                    struct tf_diag *d)
 {
     tf_scene_init(s);
-    if (!tf_layout_sized(f, o ? &o->size : NULL, s) || s->oom)
+    struct tf_plan own;
+    const struct tf_plan *plan = tf_render_plan(f, o, &own);
+    bool laid = plan && tf_layout_plan(f, plan, s);
+    tf_plan_fini(&own);
+    if (!laid || s->oom)
         return tf_diag_oom(d, "laying out the figure");
     if (!(s->width > 0.0 && s->height > 0.0 && isfinite(s->width) && isfinite(s->height)))
         return tf_diag_error(d, TF_EBADINPUT, "the figure has no size");

@@ -381,7 +381,11 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
         return false;
     struct tf_scene scene;
     tf_scene_init(&scene);
-    if (!tf_layout_sized(f, o ? &o->size : NULL, &scene)) {
+    struct tf_plan own;
+    const struct tf_plan *plan = tf_render_plan(f, o, &own);
+    bool laid = plan && tf_layout_plan(f, plan, &scene);
+    tf_plan_fini(&own);
+    if (!laid) {
         tf_scene_fini(&scene);
         return tf_diag_oom(d, "svg");
     }
