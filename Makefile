@@ -147,10 +147,13 @@ $(LIB_SO): $(LIB_OBJS)
 	ln -sf $(LIB_SONAME) $(BUILD)/libtracefig.so
 
 # Libs.private: what a static link of libtracefig.a needs besides it.
+# build/tracefig.pc describes the build tree (for uninstalled use); make
+# install writes the installed one for PREFIX.
+PC_SED = sed -e 's|@LIBS_PRIVATE@|-ldl -lm -pthread|' -e 's|@REQUIRES_PRIVATE@|$(PKGS)|' \
+             -e 's|@VERSION@|$(LIB_VERSION)|'
 $(LIB_PC): tracefig.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(LIB_VERSION)|' -e 's|@LIBS_PRIVATE@|-ldl -lm -pthread|' \
-	    -e 's|@REQUIRES_PRIVATE@|$(PKGS)|' tracefig.pc.in > $@
+	$(PC_SED) -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/$(BUILD)|' \
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/src|' tracefig.pc.in > $@
 
 $(BIN): $(BUILD)/obj/main.o $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB_A) $(LIBS)
@@ -255,7 +258,9 @@ install: $(BIN) lib
 	ln -sf libtracefig.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libtracefig.so
 	install -m 0644 src/tracefig.h $(DESTDIR)$(INCLUDEDIR)/tracefig.h
-	install -m 0644 $(LIB_PC) $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
+	$(PC_SED) -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' tracefig.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tracefig $(DESTDIR)$(MANDIR)/tracefig.1 \

@@ -47,6 +47,9 @@ suite hta sh tests/hta/run.sh "$bin"
 suite chrome sh tests/chrome/run.sh "$bin"
 suite multi sh tests/multi/run.sh "$bin"
 suite nsys sh tests/nsys/run.sh "$bin"
+# libtracefig from a staged make install, through pkg-config (C), and the
+# Python module over it.
+suite lib sh tests/lib/run.sh "$bin"
 
 # The golden and bad-input cases again through the streaming loader, which
 # large files and pipes take: the same figures and the same messages.
