@@ -151,9 +151,9 @@ $(LIB_SO): $(LIB_OBJS)
 # install writes the installed one for PREFIX.
 PC_SED = sed -e 's|@LIBS_PRIVATE@|-ldl -lm -pthread|' -e 's|@REQUIRES_PRIVATE@|$(PKGS)|' \
              -e 's|@VERSION@|$(LIB_VERSION)|'
-$(LIB_PC): tracefig.pc.in Makefile
+$(LIB_PC): src/tracefig.pc.in Makefile
 	$(PC_SED) -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/$(BUILD)|' \
-	    -e 's|@INCLUDEDIR@|$(CURDIR)/src|' tracefig.pc.in > $@
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/src|' src/tracefig.pc.in > $@
 
 $(BIN): $(BUILD)/obj/main.o $(LIB_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB_A) $(LIBS)
@@ -252,14 +252,14 @@ install: $(BIN) lib
 	    $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/tracefig
 	install -m 0644 tracefig.1 $(DESTDIR)$(MANDIR)/tracefig.1
-	install -m 0644 tracefig.3 $(DESTDIR)$(MAN3DIR)/tracefig.3
+	install -m 0644 src/tracefig.3 $(DESTDIR)$(MAN3DIR)/tracefig.3
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libtracefig.a
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libtracefig.so.$(LIB_VERSION)
 	ln -sf libtracefig.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libtracefig.so
 	install -m 0644 src/tracefig.h $(DESTDIR)$(INCLUDEDIR)/tracefig.h
 	$(PC_SED) -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' tracefig.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' src/tracefig.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
 
 uninstall:

@@ -155,6 +155,14 @@ TRACEFIG_API const char *tracefig_figure_warnings(const struct tracefig_figure *
 
 TRACEFIG_API void tracefig_figure_free(struct tracefig_figure *f);
 
+/* Writes len bytes to path as the command line writes an output: into a
+ * temporary file beside it, renamed into place only when complete, so
+ * that a failure leaves no half-written file and never clobbers an
+ * existing one ("-" is standard output, a symlink is followed, a device
+ * is written through).  0, or TRACEFIG_EIO and the message. */
+TRACEFIG_API int tracefig_write(const char *path, const void *data, size_t len,
+                                struct tracefig_error *err);
+
 /* Frees a buffer tracefig_render returned. */
 TRACEFIG_API void tracefig_free(void *p);
 

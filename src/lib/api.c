@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
 #include "lib/figure.h"
 #include "lib/options.h"
 #include "render/render.h"
@@ -203,6 +204,21 @@ void tracefig_figure_free(struct tracefig_figure *f)
         return;
     tf_lib_fini(f);
     free(f);
+}
+
+int tracefig_write(const char *path, const void *data, size_t len, struct tracefig_error *err)
+{
+    struct tf_diag d;
+    tf_diag_init(&d);
+    if (!path || (len && !data)) {
+        tf_diag_error(&d, TF_EUSAGE, "tracefig_write: no path or no data");
+        return outcome(&d, err);
+    }
+    struct tf_outfile o;
+    if (tf_outfile_stage(&o, path, data, len, &d))
+        tf_outfile_commit(&o, &d);
+    tf_outfile_abort(&o);
+    return outcome(&d, err);
 }
 
 void tracefig_free(void *p)
