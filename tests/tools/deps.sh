@@ -12,7 +12,8 @@ build="gcc make pkg-config libjansson-dev libxml2-dev zlib1g-dev libsqlite3-dev 
        fonts-dejavu-core"
 test="$build libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
       texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
-      chromium python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml"
+      chromium python3-pip python3-setuptools python3-wheel python3-torch jupyter-nbconvert
+      python3-ipykernel python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml"
 case ${1:-build} in
 build) want=$build ;;
 test) want=$test ;;
