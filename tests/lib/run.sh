@@ -5,6 +5,8 @@
 # format compared byte for byte with the command line's.
 #
 #   run.sh BUILD/tracefig
+#   TRACEFIG_LIB_RUNNER="valgrind ..." run.sh BUILD/tracefig   (leakcheck.sh: the
+#       C program under it; its exit status 99 is a failure)
 set -u
 set -f # option values are globs: never expand them here
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -67,7 +69,9 @@ case_() {
         n=$((n + 1))
         if [ $((n % 2)) -eq 1 ]; then cli="$cli --$a"; else [ "$a" = - ] || cli="$cli $a"; fi
     done
-    (cd "$out" && "$tmp/test_lib" "$trace" "$out" "$@") >"$out/log" 2>"$out/stderr"
+    # shellcheck disable=SC2086
+    (cd "$out" && ${TRACEFIG_LIB_RUNNER:-} "$tmp/test_lib" "$trace" "$out" "$@") >"$out/log" 2>"$out/stderr"
+    [ $? -eq 99 ] && bad "$name: ${TRACEFIG_LIB_RUNNER:-}: errors or leaks"
     while read -r line; do
         case $line in ok\ *) ok ;; *) bad "$name: $line" ;; esac
     done <"$out/log"
