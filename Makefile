@@ -200,13 +200,14 @@ parity: $(BIN)
 parity-refresh:
 	/usr/bin/python3 tests/tools/mkparity.py
 
-bench: $(BIN)
+bench: $(BIN) lib
 	@sh tests/tools/bench.sh $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
 	@sh tests/tools/bench-nesting.sh $(BIN)
 	@sh tests/tools/bench-multi.sh $(BIN)
 	@sh tests/tools/bench-nsys.sh $(BIN)
+	@sh tests/tools/bench-python.sh $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)

@@ -19,7 +19,6 @@ TraceWarning.
 import ctypes
 import json
 import os
-import tempfile
 import warnings as _warnings
 
 from . import _lib
@@ -127,11 +126,15 @@ class Figure:
                                              None if val is None else val.encode(),
                                              ctypes.byref(err)):
                     _raise(err)
-            with tempfile.TemporaryDirectory(prefix="tracefig-py-") as tmp:
+            tmp = []  # a folder for exported profiler traces, made when needed
+            try:
                 inputs, keep = self._inputs(trace, tmp)
                 arr = (_lib.Input * len(inputs))(*inputs)
                 self._handle = _LIB.tracefig_figure_new(opts, arr, len(inputs), ctypes.byref(err))
                 del keep
+            finally:
+                for t in tmp:
+                    t.cleanup()
         finally:
             _LIB.tracefig_options_free(opts)
         if not self._handle:
@@ -150,7 +153,10 @@ class Figure:
         inputs, keep = [], []
         for k, item in enumerate(items):
             if _is_profiler(item):
-                path = os.path.join(tmp, str(k), "torch_trace.json")
+                if not tmp:
+                    import tempfile  # only here: it costs an import of shutil, lzma, bz2
+                    tmp.append(tempfile.TemporaryDirectory(prefix="tracefig-py-"))
+                path = os.path.join(tmp[0].name, str(k), "torch_trace.json")
                 os.mkdir(os.path.dirname(path))
                 item.export_chrome_trace(path)
                 item = path

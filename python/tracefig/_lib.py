@@ -37,21 +37,22 @@ def _pkg_config_lib():
 
 
 def candidates():
-    """The paths tried, in order (the first that loads wins)."""
+    """The paths to try, in order, each looked for only when the ones
+    before it did not load (the first that loads wins)."""
     env = os.environ.get("TRACEFIG_LIB")
     if env:
-        return [env]  # an override is the only one tried
+        yield env  # an override is the only one tried
+        return
     here = os.path.dirname(os.path.abspath(__file__))
-    found = [os.path.join(here, SONAME),
-             os.path.join(here, "..", "..", "build", SONAME)]
-    found = [p for p in found if os.path.exists(p)]
+    for p in (os.path.join(here, SONAME), os.path.join(here, "..", "..", "build", SONAME)):
+        if os.path.exists(p):
+            yield p
     pc = _pkg_config_lib()
     if pc:
-        found.append(pc)
+        yield pc
     name = ctypes.util.find_library("tracefig")
     if name:
-        found.append(name)
-    return found
+        yield name
 
 
 def _declare(lib):
