@@ -82,6 +82,7 @@ large() {
     name=$1
     shift
     measure "$tmp/cli.log" "$bin" "$kt" "$@" -o "$tmp/out.svg"
+    [ $rc -eq 0 ] || { echo "bench-python: $name: the command failed (rc=$rc)"; return 1; }
     cw=$wall crss=$rss
     # The same options as keyword arguments, in one Python process.
     measure "$tmp/py.log" "$py" -c '
@@ -90,8 +91,9 @@ a = sys.argv[2:]
 o = {k.lstrip("-").replace("-", "_"): v for k, v in zip(a[::2], a[1::2])}
 tracefig.Figure(sys.argv[1], **o).save("'"$tmp"'/py.svg")
 ' "$kt" "$@"
+    [ $rc -eq 0 ] || { echo "bench-python: $name: python failed (rc=$rc)"; tail -5 "$tmp/py.log"; return 1; }
     pw=$wall prss=$rss
-    pct=$(awk -v c="$cw" -v p="$pw" 'BEGIN { printf "%+.1f", c > 0 ? (p - c) / c * 100 : 0 }')
+    pct=$(awk -v c="$cw" -v p="$pw" 'BEGIN { printf "%+.1f", (c > 0 ? (p - c) / c * 100 : 0) }')
     verdict=$(awk -v c="$cw" -v p="$pw" 'BEGIN { print (p <= c * 1.10) ? "ok" : "OVER" }')
     printf '%-26s command %6ss %7s MB   python %6ss %7s MB   (%s %%; target <= +10 %%: %s)\n' \
         "$name" "$cw" "$crss" "$pw" "$prss" "$pct" "$verdict"
