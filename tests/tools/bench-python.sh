@@ -78,12 +78,16 @@ if [ ! -s "$kt" ] || [ "$(cat "$kt.how" 2>/dev/null)" != "$how" ]; then
 fi
 . "$(dirname "$0")/measure.sh"
 runs=${BENCH_LARGE_RUNS:-3}
+# cpu LOG: user + system seconds of the run /usr/bin/time -v logged.
+cpu() {
+    awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$1"
+}
 large() {
     name=$1
     shift
     measure "$tmp/cli.log" "$bin" "$kt" "$@" -o "$tmp/out.svg"
     [ $rc -eq 0 ] || { echo "bench-python: $name: the command failed (rc=$rc)"; return 1; }
-    cw=$wall crss=$rss
+    cw=$wall crss=$rss ccpu=$(cpu "$tmp/cli.log")
     # The same options as keyword arguments, in one Python process.
     measure "$tmp/py.log" "$py" -c '
 import sys, tracefig
@@ -92,11 +96,12 @@ o = {k.lstrip("-").replace("-", "_"): v for k, v in zip(a[::2], a[1::2])}
 tracefig.Figure(sys.argv[1], **o).save("'"$tmp"'/py.svg")
 ' "$kt" "$@"
     [ $rc -eq 0 ] || { echo "bench-python: $name: python failed (rc=$rc)"; tail -5 "$tmp/py.log"; return 1; }
-    pw=$wall prss=$rss
+    pw=$wall prss=$rss pcpu=$(cpu "$tmp/py.log")
     pct=$(awk -v c="$cw" -v p="$pw" 'BEGIN { printf "%+.1f", (c > 0 ? (p - c) / c * 100 : 0) }')
     verdict=$(awk -v c="$cw" -v p="$pw" 'BEGIN { print (p <= c * 1.10) ? "ok" : "OVER" }')
     printf '%-26s command %6ss %7s MB   python %6ss %7s MB   (%s %%; target <= +10 %%: %s)\n' \
         "$name" "$cw" "$crss" "$pw" "$prss" "$pct" "$verdict"
+    printf '%-26s cpu (user+sys, last run): command %ss, python %ss\n' "" "$ccpu" "$pcpu"
     cmp -s "$tmp/out.svg" "$tmp/py.svg" || echo "  the SVGs differ"
 }
 large "kineto 1 GB, 100 ms" --from 1000ms --to 1100ms
