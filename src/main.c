@@ -207,11 +207,12 @@ int main(int argc, char **argv)
         !resolve_outputs(&c, &d))
         goto done;
     made = true;
-    if (!tf_lib_make(&fig, &c.o, in, n_in, false, &d))
+    enum tf_stats_format stats = c.o.stats;
+    if (!tf_lib_make_taking(&fig, &c.o, in, n_in, false, &d))
         goto done;
     for (size_t i = 0; i < c.n_outputs; i++) {
         struct output *o = &c.outputs[i];
-        if (!tf_lib_render(&fig, o->backend, c.o.stats, &o->buf, &d))
+        if (!tf_lib_render(&fig, o->backend, stats, &o->buf, &d))
             goto done;
     }
     flush_warnings(&held);

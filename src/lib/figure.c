@@ -191,15 +191,37 @@ static void init(struct tracefig_figure *F)
     tf_arena_init(&F->plan.arena);
 }
 
+static bool make(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
+                 bool record_inputs, struct tf_diag *d);
+
 bool tf_lib_make(struct tracefig_figure *F, const struct tracefig_options *c,
                  const struct tracefig_input *in, size_t n, bool record_inputs,
                  struct tf_diag *d)
 {
     init(F);
     tf_options_fini(&F->opts);
-    if (!tf_options_copy(&F->opts, c, d) || !tf_options_finish(&F->opts, d))
+    if (!tf_options_copy(&F->opts, c, d))
         return false;
     F->opts.rules.no_stats = c->rules.no_stats;
+    return make(F, in, n, record_inputs, d);
+}
+
+bool tf_lib_make_taking(struct tracefig_figure *F, struct tracefig_options *c,
+                        const struct tracefig_input *in, size_t n, bool record_inputs,
+                        struct tf_diag *d)
+{
+    init(F);
+    tf_options_fini(&F->opts);
+    F->opts = *c;
+    tf_options_init(c);
+    return make(F, in, n, record_inputs, d);
+}
+
+static bool make(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
+                 bool record_inputs, struct tf_diag *d)
+{
+    if (!tf_options_finish(&F->opts, d))
+        return false;
     if (n == 0 && F->opts.n_traces == 0)
         return tf_diag_error(d, TF_EUSAGE, "no trace given");
     tf_buf_puts(&F->cmdline, "tracefig");

@@ -48,6 +48,12 @@ bool tf_lib_make(struct tracefig_figure *F, const struct tracefig_options *c,
                  const struct tracefig_input *in, size_t n, bool record_inputs,
                  struct tf_diag *d);
 
+/* The same, taking c's contents (c is left empty, tf_options_init()ed):
+ * the command line's options are made once and need no copy. */
+bool tf_lib_make_taking(struct tracefig_figure *F, struct tracefig_options *c,
+                        const struct tracefig_input *in, size_t n, bool record_inputs,
+                        struct tf_diag *d);
+
 /* Renders with back-end b, or the statistics when b is NULL (as a table,
  * or CSV with st == TF_STATS_CSV), appending to out. */
 bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
