@@ -7,7 +7,7 @@
 A Figure draws through libtracefig, the library the `tracefig` command is
 built on, so its bytes are the command's for the same trace and options.
 Options are the command's long options as keyword arguments, '-' spelled
-'_' (see `man tracefig`): strings and numbers as the command takes them,
+'_', with a trailing '_' for Python's keywords (from_, async_; see `man tracefig`): strings and numbers as the command takes them,
 True for a flag, lists for the options that take several values
 (lanes=["gpu*", "cpu*"]; color={"nccl*": "#ff0000"}; group={"io": ["io*"]}).
 
@@ -85,7 +85,8 @@ _FORMATS = {".svg": "svg", ".tex": "tikz", ".pdf": "pdf", ".png": "png", ".json"
 def _option_words(options):
     """(name, value) pairs for tracefig_options_set, in the order given."""
     for key, val in options.items():
-        name = key.replace("_", "-")
+        # A trailing '_' lets Python keywords be options: from_="1.2s", async_=True.
+        name = key.rstrip("_").replace("_", "-")
         if val is None or val is False:
             continue
         if val is True:

@@ -221,6 +221,10 @@ class Options(Base):
                          "--lanes", "*thread*,GPU*", "--color", "aten::*=#336699",
                          "--max-lanes", "12", "--width", "240bp"])
 
+    def test_python_keywords(self):
+        fig = tracefig.Figure(common.KINETO, from_="1ms", to="3ms", async_=True)
+        self.same_bytes(fig, [common.KINETO], ["--from", "1ms", "--to", "3ms", "--async"])
+
     def test_snake_and_dash_spellings(self):
         a = tracefig.Figure(common.V2, start_candidate=6).model()
         b = tracefig.Figure(common.V2, **{"start-candidate": "6"}).model()
