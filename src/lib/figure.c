@@ -146,9 +146,8 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
     struct tracefig_options *c = &F->opts;
     const char *path = paths[0];
     F->name = n > 1 ? "the figure" : tf_diag_name(path);
-    if (c->breakdown_path && strcmp(path, "-") == 0 && strcmp(c->breakdown_path, "-") == 0)
-        return tf_diag_error(d, TF_EUSAGE, "standard input can be read only once: '-' for both "
-                                           "the trace and the breakdown");
+    if (!tf_options_check_stdin(c, path, d))
+        return false;
     c->rules.plot_w_pt = tf_plan_plot_width_hint(&c->render.size);
     bool model = false, several = n > 1;
     if (!several && strcmp(path, "-") != 0 && !tf_load_is_model(path, &model, d))

@@ -652,6 +652,15 @@ bool tf_options_copy(struct tracefig_options *dst, const struct tracefig_options
     return true;
 }
 
+bool tf_options_check_stdin(const struct tracefig_options *c, const char *path,
+                            struct tf_diag *d)
+{
+    if (c->breakdown_path && strcmp(path, "-") == 0 && strcmp(c->breakdown_path, "-") == 0)
+        return usage_error(d, "standard input can be read only once: '-' for both the trace "
+                              "and the breakdown");
+    return true;
+}
+
 bool tf_options_finish(struct tracefig_options *c, struct tf_diag *d)
 {
     /* The reference: --focus_candidate counts only without --start_candidate. */
@@ -671,5 +680,5 @@ bool tf_options_finish(struct tracefig_options *c, struct tf_diag *d)
         return usage_error(d, "--window-event and --from/--to both choose the window: give one");
     if (c->n_traces > 1 && c->breakdown_path)
         return usage_error(d, "--breakdown adds the panel of one trace: give one trace with it");
-    return true;
+    return c->n_traces != 1 || tf_options_check_stdin(c, c->traces[0], d);
 }

@@ -95,6 +95,11 @@ bool tf_options_copy(struct tracefig_options *dst, const struct tracefig_options
  * figure is made.  False with a usage error in d. */
 bool tf_options_finish(struct tracefig_options *c, struct tf_diag *d);
 
+/* A usage error when the trace at `path` and the breakdown both read
+ * standard input; true otherwise. */
+bool tf_options_check_stdin(const struct tracefig_options *c, const char *path,
+                            struct tf_diag *d);
+
 /* --help and --version, on standard output (the command line's). */
 void tf_options_print_help(void);
 void tf_options_print_version(void);
