@@ -1,4 +1,6 @@
-"""pip install ./python --no-build-isolation  (or: cd python && pip install .)
+"""pip install ./python --no-build-isolation  (or: cd python && pip install .
+--no-build-isolation), in a venv made with --system-site-packages (Debian's
+pip refuses the system site, PEP 668), or with --user or --target DIR.
 
 Builds libtracefig with the repository's Makefile (`make lib`) and installs
 the pure-Python module `tracefig` with the library beside it, so the module
