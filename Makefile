@@ -9,7 +9,9 @@
 #                   (time, peak RSS)
 #   make SAN=1 check    the same suite under ASan+UBSan (objects in build-san/)
 #   make leakcheck  valgrind over every golden case and back-end
-#   make install PREFIX=/usr/local DESTDIR=
+#   make lib        build/libtracefig.a, build/libtracefig.so.0 (src/tracefig.h)
+#   make install PREFIX=/usr/local DESTDIR=   the command, its man pages,
+#                   the library, its header and tracefig.pc
 #
 # Dependencies are Debian packages; tests/tools/deps.sh installs the missing
 # ones with apt-get when run as root, and prints the exact command otherwise.
@@ -18,6 +20,15 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
+MAN3DIR = $(PREFIX)/share/man/man3
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
+PKGCONFIGDIR = $(LIBDIR)/pkgconfig
+
+# libtracefig's version (src/tracefig.h has the same) and the SONAME's
+# number, raised when the ABI changes.
+LIB_VERSION = 0.1.0
+LIB_SOVERSION = 0
 
 CC ?= cc
 SAN ?=
@@ -89,7 +100,11 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(PKGS_LAZY) $(PKGS_HEADERS_ON
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS ?= $(OPT)
+# Every object goes into libtracefig, shared and static, and the command
+# links the static one: position-independent code, and only the functions
+# of src/tracefig.h exported from the shared one.
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
+             -fPIC -fvisibility=hidden -DTRACEFIG_BUILDING \
              $(SANFLAGS) $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) $(CPPFLAGS_OTF2) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 # -pthread: the input layer's optional reader thread (src/load/input.c).
@@ -100,7 +115,7 @@ LIBS = $(PKG_LIBS) $(LIBS_ISAL) -ldl -lm -pthread
 # models), src/rules (one file per mode; the generic Chrome mode is the
 # folder src/rules/chrome, one file per concern), src/render (layout,
 # back-ends).
-SRC_DIRS := base load model rules rules/chrome render
+SRC_DIRS := base load model rules rules/chrome render lib
 SRCS := $(sort $(wildcard src/*.c $(patsubst %,src/%/*.c,$(SRC_DIRS))))
 HDRS := $(wildcard src/*.h $(patsubst %,src/%/*.h,$(SRC_DIRS)))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
@@ -110,11 +125,17 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 
 BIN = $(BUILD)/tracefig
 UNIT = $(BUILD)/unit-tests
+LIB_A = $(BUILD)/libtracefig.a
+LIB_SONAME = libtracefig.so.$(LIB_SOVERSION)
+LIB_SO = $(BUILD)/libtracefig.so.$(LIB_VERSION)
+LIB_PC = $(BUILD)/tracefig.pc
 
-.PHONY: FORCE fuzz fuzz-build all demo check deps-build deps-test test unit golden golden-check parity \
+.PHONY: FORCE lib fuzz fuzz-build all demo check deps-build deps-test test unit golden golden-check parity \
         bench leakcheck install uninstall clean examples parity-refresh
 
-all: $(BIN)
+all: $(BIN) lib
+
+lib: $(LIB_A) $(LIB_SO) $(LIB_PC)
 
 # Redone when the Makefile changes: a new folder in SRC_DIRS gets its own.
 $(BUILD)/obj/.dirs: Makefile
@@ -141,8 +162,26 @@ $(BUILD)/obj/templates.o: $(BUILD)/templates.c src/render/templates.h $(BUILD)/f
 $(BUILD)/obj/%.o: src/%.c $(HDRS) $(BUILD)/flags | $(BUILD)/obj/.dirs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BIN): $(BUILD)/obj/main.o $(LIB_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(LIB_A): $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJS)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--no-undefined -o $@ $^ $(LIBS)
+	ln -sf libtracefig.so.$(LIB_VERSION) $(BUILD)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(BUILD)/libtracefig.so
+
+# Libs.private: what a static link of libtracefig.a needs besides it.
+# build/tracefig.pc describes the build tree (for uninstalled use); make
+# install writes the installed one for PREFIX.
+PC_SED = sed -e 's|@LIBS_PRIVATE@|-ldl -lm -pthread|' -e 's|@REQUIRES_PRIVATE@|$(PKGS)|' \
+             -e 's|@VERSION@|$(LIB_VERSION)|'
+$(LIB_PC): src/tracefig.pc.in Makefile
+	$(PC_SED) -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/$(BUILD)|' \
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/src|' src/tracefig.pc.in > $@
+
+$(BIN): $(BUILD)/obj/main.o $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(BUILD)/obj/main.o $(LIB_A) $(LIBS)
 
 $(UNIT): $(UNIT_SRCS) $(LIB_OBJS) $(wildcard tests/unit/*.h) $(HDRS)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) \
@@ -186,7 +225,7 @@ parity: $(BIN)
 parity-refresh:
 	/usr/bin/python3 tests/tools/mkparity.py
 
-bench: $(BIN)
+bench: $(BIN) lib
 	@sh tests/tools/bench.sh $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
@@ -194,6 +233,7 @@ bench: $(BIN)
 	@sh tests/tools/bench-multi.sh $(BIN)
 	@sh tests/tools/bench-nsys.sh $(BIN)
 	@sh tests/tools/bench-otf2.sh $(BIN)
+	@sh tests/tools/bench-python.sh $(BIN)
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)
@@ -234,13 +274,27 @@ fuzz: fuzz-build
 
 # --- install -----------------------------------------------------------------
 
-install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+install: $(BIN) lib
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(MAN3DIR) \
+	    $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/tracefig
 	install -m 0644 tracefig.1 $(DESTDIR)$(MANDIR)/tracefig.1
+	install -m 0644 src/tracefig.3 $(DESTDIR)$(MAN3DIR)/tracefig.3
+	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libtracefig.a
+	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libtracefig.so.$(LIB_VERSION)
+	ln -sf libtracefig.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libtracefig.so
+	install -m 0644 src/tracefig.h $(DESTDIR)$(INCLUDEDIR)/tracefig.h
+	$(PC_SED) -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' src/tracefig.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tracefig $(DESTDIR)$(MANDIR)/tracefig.1
+	rm -f $(DESTDIR)$(BINDIR)/tracefig $(DESTDIR)$(MANDIR)/tracefig.1 \
+	    $(DESTDIR)$(MAN3DIR)/tracefig.3 $(DESTDIR)$(LIBDIR)/libtracefig.a \
+	    $(DESTDIR)$(LIBDIR)/libtracefig.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libtracefig.so $(DESTDIR)$(INCLUDEDIR)/tracefig.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -2,18 +2,16 @@
 #include "opt.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
+
 /* --help: spellings, then the text from column HELP_COL, wrapped at
  * HELP_WIDTH. */
 enum { HELP_COL = 26, HELP_WIDTH = 79 };
-
-static void *field_of(void *ctx, size_t off)
-{
-    return (char *)ctx + off;
-}
 
 /* "--name" of a row, for messages. */
 static const char *dashed(const struct tf_optdef *o, char *buf, size_t n)
@@ -22,18 +20,12 @@ static const char *dashed(const struct tf_optdef *o, char *buf, size_t n)
     return buf;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s && s[1] ? s + 1 : p;
-}
-
 /* '?' for anything but printable ASCII, and for '^', which TeX could read
  * as a ^^ escape: the command sits in a comment of any output language. */
 void tf_opt_record(struct tf_buf *cmdline, const char *arg, bool is_path)
 {
     tf_buf_putc(cmdline, ' ');
-    for (const char *p = is_path ? base_name(arg) : arg; *p; p++) {
+    for (const char *p = is_path ? tf_base_name(arg) : arg; *p; p++) {
         unsigned char ch = (unsigned char)*p;
         tf_buf_putc(cmdline, ch >= 0x20 && ch < 0x7F && ch != '^' ? (char)ch : '?');
     }
@@ -80,7 +72,7 @@ bool tf_opt_flag(void *ctx, const struct tf_optdef *o, const char *val, struct t
 {
     (void)val;
     (void)d;
-    *(bool *)field_of(ctx, o->field) = true;
+    *(bool *)tf_field_of(ctx, o->field) = true;
     return true;
 }
 
@@ -96,7 +88,7 @@ static bool in_range(const struct tf_optdef *o, const char *opt, long long v, co
 bool tf_opt_int(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
     char opt[80];
-    struct tf_opt_int *v = field_of(ctx, o->field);
+    struct tf_opt_int *v = tf_field_of(ctx, o->field);
     if (!tf_opt_parse_int(dashed(o, opt, sizeof opt), val, v, d))
         return false;
     return !(o->lo < o->hi) || in_range(o, opt, v->v, val, d);
@@ -109,7 +101,7 @@ bool tf_opt_count(void *ctx, const struct tf_optdef *o, const char *val, struct 
     if (!tf_opt_parse_int(dashed(o, opt, sizeof opt), val, &v, d) ||
         !in_range(o, opt, v.v, val, d))
         return false;
-    *(long long *)field_of(ctx, o->field) = v.v;
+    *(long long *)tf_field_of(ctx, o->field) = v.v;
     return true;
 }
 
@@ -117,10 +109,10 @@ bool tf_opt_double(void *ctx, const struct tf_optdef *o, const char *val, struct
 {
     char opt[80];
     if (!tf_opt_parse_double(dashed(o, opt, sizeof opt), val, o->lo, o->hi,
-                             field_of(ctx, o->field), d))
+                             tf_field_of(ctx, o->field), d))
         return false;
     if (o->has)
-        *(bool *)field_of(ctx, o->has) = true;
+        *(bool *)tf_field_of(ctx, o->has) = true;
     return true;
 }
 
@@ -171,21 +163,33 @@ bool tf_opt_length(void *ctx, const struct tf_optdef *o, const char *val, struct
 {
     char opt[80];
     if (!tf_opt_parse_length(dashed(o, opt, sizeof opt), val, o->lo, o->hi,
-                             field_of(ctx, o->field), d))
+                             tf_field_of(ctx, o->field), d))
         return false;
     if (o->has)
-        *(bool *)field_of(ctx, o->has) = true;
+        *(bool *)tf_field_of(ctx, o->has) = true;
     return true;
 }
 
 bool tf_opt_string(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
 {
     (void)d;
-    *(const char **)field_of(ctx, o->field) = val;
+    *(const char **)tf_field_of(ctx, o->field) = val;
     return true;
 }
 
 /* --- parsing --- */
+
+/* A long spelling with '_' read as '-', into name (n bytes); false when it
+ * cannot be one ("--o" is not a spelling of -o). */
+static bool dash_name(const char *spelling, size_t len, char *name, size_t n)
+{
+    if (len < 2 || len >= n)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        name[i] = spelling[i] == '_' ? '-' : spelling[i];
+    name[len] = '\0';
+    return true;
+}
 
 /* The row of a long spelling ("start_candidate" and "start-candidate" are
  * one); NULL when there is none. */
@@ -193,11 +197,8 @@ static const struct tf_optdef *find_long(const struct tf_opt_parser *p, const ch
                                          size_t len)
 {
     char name[64];
-    if (len < 2 || len >= sizeof name) /* "--o" is not a spelling of -o */
+    if (!dash_name(spelling, len, name, sizeof name))
         return NULL;
-    for (size_t i = 0; i < len; i++)
-        name[i] = spelling[i] == '_' ? '-' : spelling[i];
-    name[len] = '\0';
     for (size_t i = 0; i < p->n; i++) {
         const struct tf_optdef *o = &p->table[i];
         if (o->name && (strcmp(o->name, name) == 0 || (o->alias && strcmp(o->alias, name) == 0)))
@@ -206,12 +207,102 @@ static const struct tf_optdef *find_long(const struct tf_opt_parser *p, const ch
     return NULL;
 }
 
+const struct tf_optdef *tf_opt_find(const struct tf_opt_parser *p, const char *name)
+{
+    return find_long(p, name, strlen(name));
+}
+
+/* The optimal string alignment distance of a and b (insertions, deletions,
+ * substitutions and swaps of neighbours), for names under 64 bytes. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na >= 64 || nb >= 64)
+        return SIZE_MAX;
+    size_t d[64][64];
+    for (size_t i = 0; i <= na; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= nb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= na; i++)
+        for (size_t j = 1; j <= nb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[na][nb];
+}
+
+const char *tf_opt_nearest(const struct tf_opt_parser *p, const char *spelling, size_t len)
+{
+    char name[64];
+    if (!dash_name(spelling, len, name, sizeof name))
+        return NULL;
+    /* As git: close enough is a third of the name's length, at least 1
+     * and at most 3 edits; the first of equals in table order wins. */
+    size_t limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3, best = SIZE_MAX;
+    const char *hit = NULL;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct tf_optdef *o = &p->table[i];
+        const char *spell[2] = {o->name, o->alias};
+        for (size_t k = 0; k < 2 && spell[k]; k++) {
+            size_t dist = edit_distance(name, spell[k]);
+            if (dist <= limit && dist < best) {
+                best = dist;
+                hit = o->name;
+            }
+        }
+    }
+    return hit;
+}
+
+bool tf_opt_apply(const struct tf_opt_parser *p, const struct tf_optdef *o, const char *a,
+                  const char *val, void *ctx, struct tf_diag *d)
+{
+    if (o->value == TF_VAL_NONE && val)
+        return tf_diag_error(d, TF_EUSAGE, "option '%.200s' takes no value", a);
+    if (o->value == TF_VAL_REQUIRED) {
+        if (!val)
+            return tf_diag_error(d, TF_EUSAGE, "option '%.200s' needs a value", a);
+        if (val[0] == '\0')
+            return tf_diag_error(d, TF_EUSAGE, "option '%.200s' needs a value, got an empty one",
+                                 a);
+    }
+    if (!o->set(ctx, o, val, d))
+        return false;
+    if (o->record != TF_REC_NONE) {
+        tf_buf_printf(p->cmdline, " --%s", o->name);
+        if (val)
+            tf_opt_record(p->cmdline, val, o->record == TF_REC_PATH);
+    }
+    return !p->applied || p->applied(ctx, o, val, d);
+}
+
 static const struct tf_optdef *find_short(const struct tf_opt_parser *p, char ch)
 {
     for (size_t i = 0; i < p->n; i++)
         if (p->table[i].name && p->table[i].shortname == ch)
             return &p->table[i];
     return NULL;
+}
+
+static bool unknown(const struct tf_opt_parser *p, const char *a, struct tf_diag *d)
+{
+    const char *near = NULL;
+    if (a[1] == '-') {
+        const char *eq = strchr(a, '=');
+        near = tf_opt_nearest(p, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+    }
+    if (near)
+        return tf_diag_error(d, TF_EUSAGE, "unknown option '%.200s' (did you mean '--%s'?)", a,
+                             near);
+    return tf_diag_error(d, TF_EUSAGE, "unknown option '%.200s'", a);
 }
 
 bool tf_opt_parse(const struct tf_opt_parser *p, int argc, char **argv, void *ctx,
@@ -242,26 +333,11 @@ bool tf_opt_parse(const struct tf_opt_parser *p, int argc, char **argv, void *ct
                 val = a + 2;
         }
         if (!o)
-            return tf_diag_error(d, TF_EUSAGE, "unknown option '%.200s'", a);
-        if (o->value == TF_VAL_NONE && val)
-            return tf_diag_error(d, TF_EUSAGE, "option '%.200s' takes no value", a);
-        if (o->value == TF_VAL_REQUIRED) {
-            if (!val) {
-                if (i + 1 >= argc)
-                    return tf_diag_error(d, TF_EUSAGE, "option '%.200s' needs a value", a);
-                val = argv[++i];
-            }
-            if (val[0] == '\0')
-                return tf_diag_error(d, TF_EUSAGE,
-                                     "option '%.200s' needs a value, got an empty one", a);
-        }
-        if (!o->set(ctx, o, val, d))
+            return unknown(p, a, d);
+        if (o->value == TF_VAL_REQUIRED && !val && i + 1 < argc)
+            val = argv[++i];
+        if (!tf_opt_apply(p, o, a, val, ctx, d))
             return false;
-        if (o->record != TF_REC_NONE) {
-            tf_buf_printf(p->cmdline, " --%s", o->name);
-            if (val)
-                tf_opt_record(p->cmdline, val, o->record == TF_REC_PATH);
-        }
     }
     return true;
 }

@@ -60,6 +60,9 @@ struct tf_opt_parser {
     bool (*positional)(void *ctx, const char *arg, struct tf_diag *d);
     struct tf_buf *cmdline; /* the recorded command line, appended to */
     const bool *stop;       /* set by a setter (--help): stop parsing */
+    /* Called after each option was set and recorded (NULL: none); val is
+     * NULL for a flag.  False stops the parse with its error. */
+    bool (*applied)(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d);
 };
 
 /* Parses argv[1..] into ctx.  Long options in either spelling
@@ -67,6 +70,19 @@ struct tf_opt_parser {
  * "-o FILE" and "-oFILE".  False with a usage error (TF_EUSAGE) in d. */
 bool tf_opt_parse(const struct tf_opt_parser *p, int argc, char **argv, void *ctx,
                   struct tf_diag *d);
+
+/* The row of a long name (either spelling, without "--"); NULL: none. */
+const struct tf_optdef *tf_opt_find(const struct tf_opt_parser *p, const char *name);
+
+/* Sets one option of row o to val (NULL: none given), with the checks
+ * tf_opt_parse makes; `a` is the option as the user spelled it, for
+ * messages.  Records it and calls p->applied. */
+bool tf_opt_apply(const struct tf_opt_parser *p, const struct tf_optdef *o, const char *a,
+                  const char *val, void *ctx, struct tf_diag *d);
+
+/* The long name nearest to a misspelled one (len bytes at spelling,
+ * without "--"), when it is close enough to suggest; NULL otherwise. */
+const char *tf_opt_nearest(const struct tf_opt_parser *p, const char *spelling, size_t len);
 
 /* Appends " ARG" to the recorded command line: printable ASCII only, and
  * only the base name of a path. */

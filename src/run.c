@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "base/str.h"
 #include "load/load.h"
 
 void tf_modes_end(struct tf_modes *m)
@@ -103,12 +104,6 @@ void tf_run_facts(const struct tf_trace_facts *fa, int64_t origin, struct tf_tra
     ref->base_time_ns = ref->has_base_time ? fa->base_time_ns : 0;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* The figure's entry as one trace of several (figure.h, one_trace), when
  * its trace has facts a figure of several tells traces apart by. */
 static bool one_trace(const struct tf_run *r, const struct tf_trace *trace, struct tf_figure *fig,
@@ -125,7 +120,7 @@ static bool one_trace(const struct tf_run *r, const struct tf_trace *trace, stru
     tf_run_facts(&trace->facts, s.origin, &ref);
     if (!ref.has_rank && !ref.has_world_size && !ref.has_base_time)
         return true;
-    ref.file = tf_figure_str(fig, base_name(r->trace_path));
+    ref.file = tf_figure_str(fig, tf_base_name(r->trace_path));
     ref.mode = tf_figure_str(fig, fig->mode ? fig->mode : mode->name);
     if (!ref.file || !ref.mode)
         return tf_diag_oom(d, NULL);

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "base/num.h"
+#include "base/str.h"
 #include "load/input.h"
 #include "load/load.h"
 #include "load/model.h"
@@ -148,12 +149,6 @@ static int64_t to_ns(double v, const char *unit)
     return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* A unit whose figure is built: where x = 0 lies and what an axis unit is,
  * from the figure itself (one-pass traces, models of one trace). */
 static void unit_from_figure(struct unit *u)
@@ -198,7 +193,7 @@ static void read_model(struct multi *m, struct input *in)
                 break;
             }
             unit_from_figure(u);
-            u->ref.file = base_name(in->path);
+            u->ref.file = tf_base_name(in->path);
             u->ref.mode = u->fig.mode;
             u->al.own_clock = u->fig.mode && strcmp(u->fig.mode, "timeline") == 0;
             if (mt[i].has_ref) {
@@ -230,7 +225,7 @@ static void read_trace(struct multi *m, struct input *in)
         return;
     }
     struct unit *u = &in->units[0];
-    u->ref.file = base_name(in->path);
+    u->ref.file = tf_base_name(in->path);
     if (!tf_modes_begin(r->mode, r->opts, &in->trace, &in->modes, &in->d))
         return;
     in->modes_on = true;
@@ -315,7 +310,9 @@ static bool after_step(struct multi *m, struct tf_diag *d)
 {
     for (size_t i = 0; i < m->n_in; i++) {
         struct tf_buf *h = &m->in[i].held;
-        if (h->len)
+        if (h->len && d->held)
+            tf_buf_putn(d->held, h->data, h->len);
+        else if (h->len && !d->quiet)
             fputs(h->data, stderr);
         tf_buf_clear(h);
         d->n_warnings += m->in[i].d.n_warnings;

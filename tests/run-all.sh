@@ -48,6 +48,16 @@ suite chrome sh tests/chrome/run.sh "$bin"
 suite multi sh tests/multi/run.sh "$bin"
 suite nsys sh tests/nsys/run.sh "$bin"
 suite otf2 sh tests/otf2/run.sh "$bin"
+# libtracefig from a staged make install, through pkg-config (C), and the
+# Python module over it.
+suite lib sh tests/lib/run.sh "$bin"
+# The sanitizer build's library cannot be loaded into a Python that was not
+# started under ASan: the module is tested with the plain build only.
+if [ "$build" != build-san ]; then
+    suite python sh tests/python/run.sh "$bin"
+else
+    echo "== python: SKIP (the ASan library loads only into programs built with it)"
+fi
 
 # The golden and bad-input cases again through the streaming loader, which
 # large files and pipes take: the same figures and the same messages.

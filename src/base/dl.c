@@ -5,6 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool tf_dl_outcome(const struct tf_diag *once, struct tf_diag *d)
+{
+    if (!tf_diag_failed(once))
+        return true;
+    return tf_diag_error(d, once->code, "%s", once->msg);
+}
+
 bool tf_dl_load(const char *what, const struct tf_dl_lib *libs, int n_libs,
                 const struct tf_dl_sym *syms, size_t n_syms, void *api, size_t api_size,
                 struct tf_diag *d)

@@ -58,4 +58,8 @@ bool tf_dl_load(const char *what, const struct tf_dl_lib *libs, int n_libs,
                 const struct tf_dl_sym *syms, size_t n_syms, void *api, size_t api_size,
                 struct tf_diag *d);
 
+/* The outcome of a load made once per process (under pthread_once, into
+ * the diag `once`) for a caller's d: true, or false with the same error. */
+bool tf_dl_outcome(const struct tf_diag *once, struct tf_diag *d);
+
 #endif

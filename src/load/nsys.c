@@ -31,6 +31,7 @@
  */
 #include "load/nsys.h"
 
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -70,19 +71,26 @@ TF_SQ_FUNCS(TF_DL_CHECK)
 static struct sq_api {
     TF_SQ_FUNCS(TF_DL_MEMBER)
 } sq;
-static bool sq_loaded;
+/* Loaded once per process (see svg.c's xml_load). */
+static pthread_once_t sq_once = PTHREAD_ONCE_INIT;
+static struct tf_diag sq_outcome;
 
 #define TF_DL_API struct sq_api
 static const struct tf_dl_sym sq_syms[] = {TF_SQ_FUNCS(TF_DL_SYM)};
 #undef TF_DL_API
 static const struct tf_dl_lib sq_lib = {"libsqlite3.so.0", "libsqlite3-0"};
 
+static void sq_load_once(void)
+{
+    tf_diag_init(&sq_outcome);
+    tf_dl_load("Reading an Nsight Systems export", &sq_lib, 1, sq_syms,
+               sizeof sq_syms / sizeof sq_syms[0], &sq, sizeof sq, &sq_outcome);
+}
+
 static bool sq_load(struct tf_diag *d)
 {
-    if (!sq_loaded)
-        sq_loaded = tf_dl_load("Reading an Nsight Systems export", &sq_lib, 1, sq_syms,
-                               sizeof sq_syms / sizeof sq_syms[0], &sq, sizeof sq, d);
-    return sq_loaded;
+    pthread_once(&sq_once, sq_load_once);
+    return tf_dl_outcome(&sq_outcome, d);
 }
 
 /* The expressions every event query selects, in this order. */
@@ -862,7 +870,8 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_arena_init(&l.arena);
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
-    bool ok = check_header(db_path, file, d) && sq_load(d);
+    bool loaded = check_header(db_path, file, d) && sq_load(d);
+    bool ok = loaded;
     if (!ok && unlink_db)
         unlink(db_path);
     ok = ok && open_db(&l, db_path, unlink_db, d) && survey(&l, d);
@@ -880,7 +889,7 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
          tf_nsys_finish(l.conv, d);
     if (ok && l.arena.oom)
         ok = tf_diag_oom(d, file);
-    if (sq_loaded) {
+    if (loaded) {
         for (int t = 0; t < TF_NSYS_N_TABLES; t++)
             sq.sqlite3_finalize(l.t[t].st);
         sq.sqlite3_finalize(l.str_st);

@@ -49,7 +49,9 @@
  * (cairo's font caches hold them beyond any one render, so they cannot be
  * freed safely before exit); so are the two libraries (never dlclose()d)
  * and the table of their functions.  This is the back-end's only global
- * state; like the rest of tracefig it is not thread-safe.
+ * state, and it is thread-safe: the libraries load under pthread_once,
+ * the faces under fonts_lock, and then only are read; cairo locks its
+ * own use of a face.  Two figures on two threads give their own bytes.
  *
  * Without cairo (TF_HAVE_CAIRO unset) both entries exist with
  * .available = false, and main.c says so in --help and --version.
@@ -58,6 +60,7 @@
 
 #ifdef TF_HAVE_CAIRO
 
+#include <pthread.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -177,19 +180,26 @@ TF_DL_FUNCS(TF_DL_CHECK)
 static struct dl_api {
     TF_DL_FUNCS(TF_DL_MEMBER)
 } dl;
-static bool dl_loaded; /* every pointer in dl is set */
+/* Loaded once per process (see svg.c's xml_load). */
+static pthread_once_t dl_once = PTHREAD_ONCE_INIT;
+static struct tf_diag dl_outcome;
 
 #define TF_DL_API struct dl_api
 static const struct tf_dl_sym dl_syms[] = {TF_DL_FUNCS(TF_DL_SYM)};
 #undef TF_DL_API
 
 /* Loads both libraries and fills dl, once per process. */
+static void dl_load_once(void)
+{
+    tf_diag_init(&dl_outcome);
+    tf_dl_load("PDF/PNG output", dl_libs, DL_N_LIBS, dl_syms, sizeof dl_syms / sizeof dl_syms[0],
+               &dl, sizeof dl, &dl_outcome);
+}
+
 static bool dl_load(struct tf_diag *d)
 {
-    if (!dl_loaded)
-        dl_loaded = tf_dl_load("PDF/PNG output", dl_libs, DL_N_LIBS, dl_syms,
-                               sizeof dl_syms / sizeof dl_syms[0], &dl, sizeof dl, d);
-    return dl_loaded;
+    pthread_once(&dl_once, dl_load_once);
+    return tf_dl_outcome(&dl_outcome, d);
 }
 
 enum font_slot { FONT_BOOK = 0, FONT_BOLD = 1 };
@@ -215,8 +225,11 @@ static void done_ft_face(void *p)
     dl.FT_Done_Face((FT_Face)p);
 }
 
-/* Loads one font file (once per process).  Errors go to d. */
-static cairo_font_face_t *load_font(enum font_slot slot, struct tf_diag *d)
+/* Loads one font file (once per process, under fonts_lock).  Errors go to
+ * d. */
+static pthread_mutex_t fonts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cairo_font_face_t *load_font_locked(enum font_slot slot, struct tf_diag *d)
 {
     if (fonts.face[slot])
         return fonts.face[slot];
@@ -270,6 +283,14 @@ static cairo_font_face_t *load_font(enum font_slot slot, struct tf_diag *d)
         return NULL;
     }
     fonts.face[slot] = cf;
+    return cf;
+}
+
+static cairo_font_face_t *load_font(enum font_slot slot, struct tf_diag *d)
+{
+    pthread_mutex_lock(&fonts_lock);
+    cairo_font_face_t *cf = load_font_locked(slot, d);
+    pthread_mutex_unlock(&fonts_lock);
     return cf;
 }
 
@@ -480,7 +501,11 @@ static bool layout(const struct tf_figure *f, const struct tf_render_opts *o, st
                    struct tf_diag *d)
 {
     tf_scene_init(s);
-    if (!tf_layout_sized(f, o ? &o->size : NULL, s) || s->oom)
+    struct tf_plan own;
+    const struct tf_plan *plan = tf_render_plan(f, o, &own);
+    bool laid = plan && tf_layout_plan(f, plan, s);
+    tf_plan_fini(&own);
+    if (!laid || s->oom)
         return tf_diag_oom(d, "laying out the figure");
     if (!(s->width > 0.0 && s->height > 0.0 && isfinite(s->width) && isfinite(s->height)))
         return tf_diag_error(d, TF_EBADINPUT, "the figure has no size");

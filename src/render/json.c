@@ -443,66 +443,67 @@ static void lane_trace(struct tf_buf *b, const struct tf_figure *f, const struct
  * the plot's rectangle, the label column and where the labels go; then
  * the rows, the lanes and nesting rows drawn, the labels as drawn, the
  * headers, the ticks, the legend grid and the panel's place. */
-static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_size *size)
+static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_render_opts *o)
 {
-    struct tf_plan p;
-    if (!tf_plan_make(f, size, &p)) {
-        tf_plan_fini(&p);
+    struct tf_plan own;
+    const struct tf_plan *p = tf_render_plan(f, o, &own);
+    if (!p) {
+        tf_plan_fini(&own);
         return false;
     }
     static const char *const places[] = {"auto", "left", "above", "none"};
     key(b, "layout");
     tf_buf_puts(b, "{");
-    num(b, "width_pt", p.W);
+    num(b, "width_pt", p->W);
     tf_buf_puts(b, ", ");
-    num(b, "height_pt", p.H);
+    num(b, "height_pt", p->H);
     tf_buf_puts(b, ", ");
-    num(b, "font_pt", p.font);
+    num(b, "font_pt", p->font);
     tf_buf_puts(b, ", \"plot\": {");
-    num(b, "x", p.plot.x0);
+    num(b, "x", p->plot.x0);
     tf_buf_puts(b, ", ");
-    num(b, "y", p.plot.y0);
+    num(b, "y", p->plot.y0);
     tf_buf_puts(b, ", ");
-    num(b, "w", p.plot.x1 - p.plot.x0);
+    num(b, "w", p->plot.x1 - p->plot.x0);
     tf_buf_puts(b, ", ");
-    num(b, "h", p.plot.y1 - p.plot.y0);
+    num(b, "h", p->plot.y1 - p->plot.y0);
     tf_buf_puts(b, "}, ");
-    num(b, "label_w", p.label_w);
+    num(b, "label_w", p->label_w);
     tf_buf_puts(b, ", ");
-    str(b, "labels", places[p.labels]);
+    str(b, "labels", places[p->labels]);
     tf_buf_puts(b, ",\n    ");
-    num(b, "row_pt", p.row_h);
-    tf_buf_printf(b, ", \"depth\": %u, \"lanes_drawn\": %zu, ", p.depth, p.n_lanes);
-    str(b, "panel", !p.panel ? NULL : p.panel_below ? "below" : "side");
+    num(b, "row_pt", p->row_h);
+    tf_buf_printf(b, ", \"depth\": %u, \"lanes_drawn\": %zu, ", p->depth, p->n_lanes);
+    str(b, "panel", !p->panel ? NULL : p->panel_below ? "below" : "side");
     tf_buf_printf(b, ", \"legend\": {\"cols\": %zu, \"rows\": %zu}",
-                  p.bottom_legend ? p.legend.ncol : 0, p.bottom_legend ? p.legend.nrow : 0);
+                  p->bottom_legend ? p->legend.ncol : 0, p->bottom_legend ? p->legend.nrow : 0);
     tf_buf_puts(b, ",\n    \"lane_labels\": [");
-    for (size_t i = 0; i < p.n_lanes; i++) {
+    for (size_t i = 0; i < p->n_lanes; i++) {
         if (i)
             tf_buf_puts(b, ", ");
-        if (p.lanes[i].text)
-            tf_buf_json_str(b, p.lanes[i].text);
+        if (p->lanes[i].text)
+            tf_buf_json_str(b, p->lanes[i].text);
         else
             tf_buf_puts(b, "null");
     }
     tf_buf_puts(b, "],\n    \"headers\": [");
-    for (size_t i = 0; i < p.n_headers; i++) {
+    for (size_t i = 0; i < p->n_headers; i++) {
         if (i)
             tf_buf_puts(b, ", ");
-        tf_buf_printf(b, "{\"first\": %zu, \"lanes\": %zu, ", p.headers[i].first,
-                      p.headers[i].n);
-        str(b, "text", p.headers[i].text);
+        tf_buf_printf(b, "{\"first\": %zu, \"lanes\": %zu, ", p->headers[i].first,
+                      p->headers[i].n);
+        str(b, "text", p->headers[i].text);
         tf_buf_putc(b, '}');
     }
     tf_buf_puts(b, "],\n    \"ticks\": [");
-    for (size_t i = 0, k = 0; i < p.n_ticks; i++)
-        if (p.ticks[i].drawn) {
+    for (size_t i = 0, k = 0; i < p->n_ticks; i++)
+        if (p->ticks[i].drawn) {
             if (k++)
                 tf_buf_puts(b, ", ");
-            tf_buf_json_str(b, p.ticks[i].label);
+            tf_buf_json_str(b, p->ticks[i].label);
         }
     tf_buf_puts(b, "]}");
-    tf_plan_fini(&p);
+    tf_plan_fini(&own);
     return true;
 }
 
@@ -712,7 +713,7 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
     strings(b, "notes", f->notes, f->n_notes);
     tf_buf_puts(b, ",\n  ");
     if (has_layout(f, o)) {
-        if (!layout(b, f, o ? &o->size : NULL))
+        if (!layout(b, f, o))
             return false;
         tf_buf_puts(b, ",\n  ");
     }
@@ -752,7 +753,7 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
     }
     tf_buf_puts(b, "],\n  ");
     if (has_layout(f, o)) {
-        if (!layout(b, f, o ? &o->size : NULL))
+        if (!layout(b, f, o))
             return tf_diag_oom(d, "json");
         tf_buf_puts(b, ",\n  ");
     }

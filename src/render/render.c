@@ -9,6 +9,18 @@ const struct tf_backend *const tf_backends[] = {
     &tf_backend_png, &tf_backend_json, NULL,
 };
 
+const struct tf_plan *tf_render_plan(const struct tf_figure *f, const struct tf_render_opts *o,
+                                     struct tf_plan *own)
+{
+    memset(own, 0, sizeof *own);
+    tf_arena_init(&own->arena);
+    if (o && o->plan)
+        return o->plan;
+    if (o && o->plans_made)
+        (*o->plans_made)++;
+    return tf_plan_make(f, o ? &o->size : NULL, own) ? own : NULL;
+}
+
 const struct tf_backend *tf_backend_by_name(const char *name)
 {
     for (size_t i = 0; tf_backends[i]; i++)

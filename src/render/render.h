@@ -23,6 +23,12 @@ struct tf_render_opts {
     bool standalone;     /* --standalone: a whole document (TikZ) */
     double dpi;          /* --dpi for PNG (default 200) */
     struct tf_size size; /* --width, --height, --font-size, --label-width, --labels */
+    /* The figure's one plan (tf_plan_make of this figure at `size`), made
+     * once by the caller after the rules and read by every back-end that
+     * places anything.  NULL: a back-end makes its own (tests calling one
+     * back-end alone), counted in *plans_made when that is set. */
+    const struct tf_plan *plan;
+    unsigned *plans_made;
 };
 
 struct tf_backend {
@@ -33,6 +39,11 @@ struct tf_backend {
     bool (*render)(const struct tf_figure *f, const struct tf_render_opts *o,
                    struct tf_buf *out, struct tf_diag *d);
 };
+
+/* The plan a back-end draws: o->plan, or one made into *own for this
+ * call (tf_plan_fini it after in either case; NULL when out of memory). */
+const struct tf_plan *tf_render_plan(const struct tf_figure *f, const struct tf_render_opts *o,
+                                     struct tf_plan *own);
 
 /* All back-ends, in --help order; NULL-terminated. */
 extern const struct tf_backend *const tf_backends[];

@@ -18,6 +18,7 @@
  *
  * This file knows nothing of modes, lanes or traces: only the scene.
  */
+#include <pthread.h>
 #include <libxml/xmlwriter.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@
     X(0, int, xmlTextWriterWriteString, (xmlTextWriterPtr, const xmlChar *))                             \
     X(0, int, xmlTextWriterSetIndent, (xmlTextWriterPtr, int))                                           \
     X(0, int, xmlTextWriterSetIndentString, (xmlTextWriterPtr, const xmlChar *))                         \
+    X(0, void, xmlInitParser, (void))                                                                    \
     X(0, xmlTextWriterPtr, xmlNewTextWriterMemory, (xmlBufferPtr, int))                                  \
     X(0, void, xmlFreeTextWriter, (xmlTextWriterPtr))                                                    \
     X(0, xmlBufferPtr, xmlBufferCreate, (void))                                                          \
@@ -56,19 +58,28 @@ TF_XML_FUNCS(TF_DL_CHECK)
 static struct xml_api {
     TF_XML_FUNCS(TF_DL_MEMBER)
 } xml;
-static bool xml_loaded;
+/* Loaded once per process, by whichever thread renders SVG first; the
+ * outcome (an error, or none) is kept for every later caller. */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+static struct tf_diag xml_outcome;
 
 #define TF_DL_API struct xml_api
 static const struct tf_dl_sym xml_syms[] = {TF_XML_FUNCS(TF_DL_SYM)};
 #undef TF_DL_API
 static const struct tf_dl_lib xml_lib = {"libxml2.so.2", "libxml2"};
 
+static void xml_load_once(void)
+{
+    tf_diag_init(&xml_outcome);
+    if (tf_dl_load("SVG output", &xml_lib, 1, xml_syms, sizeof xml_syms / sizeof xml_syms[0],
+                   &xml, sizeof xml, &xml_outcome))
+        xml.xmlInitParser(); /* libxml2's own once, before any thread writes */
+}
+
 static bool xml_load(struct tf_diag *d)
 {
-    if (!xml_loaded)
-        xml_loaded = tf_dl_load("SVG output", &xml_lib, 1, xml_syms,
-                                sizeof xml_syms / sizeof xml_syms[0], &xml, sizeof xml, d);
-    return xml_loaded;
+    pthread_once(&xml_once, xml_load_once);
+    return tf_dl_outcome(&xml_outcome, d);
 }
 
 struct svg {
@@ -381,7 +392,11 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
         return false;
     struct tf_scene scene;
     tf_scene_init(&scene);
-    if (!tf_layout_sized(f, o ? &o->size : NULL, &scene)) {
+    struct tf_plan own;
+    const struct tf_plan *plan = tf_render_plan(f, o, &own);
+    bool laid = plan && tf_layout_plan(f, plan, &scene);
+    tf_plan_fini(&own);
+    if (!laid) {
         tf_scene_fini(&scene);
         return tf_diag_oom(d, "svg");
     }

@@ -447,8 +447,9 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_dia
     const struct tf_template *style = tf_template_get("tikz-fit.tex");
     if (!style)
         return tf_diag_error(d, TF_EIO, "tikz: the fit template is missing from the build");
-    struct tf_plan p;
-    bool ok = tf_plan_make(t->f, &o->size, &p);
+    struct tf_plan own;
+    const struct tf_plan *pp = tf_render_plan(t->f, o, &own);
+    bool ok = pp != NULL;
     struct tf_buf *b = t->b;
     if (ok) {
         tz_collect_styles(t);
@@ -466,14 +467,14 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_dia
             tf_buf_puts(b, "\\tikzset{tracefig/lane rule/.append style={draw=none}}%\n");
         emit_limits(t, &o->size);
         tz_emit_styles(t);
-        ok = emit_lanes(t, &p);
+        ok = emit_lanes(t, pp);
     }
     if (ok) {
-        emit_data(t, &p);
-        emit_picture(t, &p);
+        emit_data(t, pp);
+        emit_picture(t, pp);
         tf_buf_puts(b, "\\endgroup%\n");
         ok = !t->oom && !b->oom;
     }
-    tf_plan_fini(&p);
+    tf_plan_fini(&own);
     return ok || tf_diag_oom(d, "tikz");
 }

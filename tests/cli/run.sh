@@ -18,8 +18,18 @@ check() { if eval "$2"; then ok; else bad "$1"; fi; }
 
 check "--help exits 0 and documents --format" '"$bin" --help | grep -q -- "--format"'
 check "--version names the back-ends" '"$bin" --version | grep -q "back-ends:.*json"'
-check "no arguments: the reference default trace, missing" \
-    '(cd "$tmp" && "$bin" -o x.json 2>&1; test $? -eq 1) | grep -q "io_overlap_timeline.json: cannot open"'
+check "no arguments, no io_overlap_timeline.json: no trace given, usage, --help" \
+    '(cd "$tmp" && "$bin" 2>&1; test $? -eq 2) >"$tmp/noarg.txt" &&
+     grep -q "^tracefig: no trace given (and no io_overlap_timeline.json here, the default)$" "$tmp/noarg.txt" &&
+     grep -q "^Usage: tracefig " "$tmp/noarg.txt" && grep -q -- "--help" "$tmp/noarg.txt" &&
+     test "$(wc -l <"$tmp/noarg.txt")" -eq 3'
+check "no trace given: io_overlap_timeline.json is still the default" \
+    'mkdir -p "$tmp/def" && cp "$v1" "$tmp/def/io_overlap_timeline.json" &&
+     (cd "$tmp/def" && "$bin" -o - | grep -q "\"start_candidate\": 3")'
+check "an unknown option names the nearest real one" \
+    '"$bin" --widht 3in "$v1" -o - 2>&1 | grep -qF "unknown option '"'"'--widht'"'"' (did you mean '"'"'--width'"'"'?)"'
+check "an unknown option far from every name suggests none" \
+    '! "$bin" --frobnicate "$v1" -o - 2>&1 | grep -q "did you mean"'
 check "usage error exits 2" '"$bin" --start_candidate abc "$v1" -o - >/dev/null 2>&1; test $? -eq 2'
 check "unknown format exits 2" '"$bin" --format bmp "$v1" -o - >/dev/null 2>&1; test $? -eq 2'
 check "unknown extension exits 2" '"$bin" "$v1" -o "$tmp/x.bmp" >/dev/null 2>&1; test $? -eq 2'

@@ -15,11 +15,15 @@ build="gcc make pkg-config libjansson-dev libxml2-dev zlib1g-dev libisal-dev lib
        fonts-dejavu-core libotf2-trace-dev"
 test="$build isal libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
       texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
-      chromium python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml
+      chromium python3-pip python3-setuptools python3-wheel jupyter-nbconvert
+      python3-ipykernel python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml
       otf2-tools python3-otf2"
+# Installed when the archive has them; their tests say SKIP otherwise.
+optional_test="python3-torch"
+optional=""
 case ${1:-build} in
 build) want=$build ;;
-test) want=$test ;;
+test) want=$test optional=$optional_test ;;
 *) echo "usage: deps.sh build|test" >&2; exit 2 ;;
 esac
 
@@ -31,6 +35,18 @@ missing=""
 for p in $want; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
     case $status in *" installed") ;; *) missing="$missing $p" ;; esac
+done
+# The optional ones, best effort, as root only.
+for p in $optional; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    case $status in *" installed") continue ;; esac
+    if [ "$(id -u)" = 0 ]; then
+        echo "deps: installing $p (optional)"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" \
+            >/dev/null 2>&1 || echo "deps: $p cannot be installed; its tests will SKIP" >&2
+    else
+        echo "deps: optional $p is missing (its tests will SKIP)" >&2
+    fi
 done
 [ -z "$missing" ] && exit 0
 

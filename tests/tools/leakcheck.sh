@@ -178,5 +178,15 @@ schema|rank0.json future.json -o $tmp/x.svg
 titles|rank0.json rank2.json --titles a -o $tmp/x.svg
 EOF_MULTI
 fi
+# libtracefig's own C test (tests/lib): from a path, from memory, two
+# threads at once, the error values.
+TRACEFIG_LIB_RUNNER="$vg" sh "$root/tests/lib/run.sh" "$bin" >"$tmp/log" 2>&1
+if [ $? -ne 0 ]; then
+    fail=$((fail + 1))
+    echo "FAIL leakcheck lib (tests/lib under valgrind)"
+    grep -E "FAIL|==[0-9]+==" "$tmp/log" | head -30
+else
+    pass=$((pass + 1))
+fi
 echo "leakcheck: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -41,6 +41,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/str.h" /* tf_strdup_oom(s, &c->oom): the files' copies of strings */
 #include "base/strtab.h"
 #include "model/figure.h"
 #include "model/trace.h"
@@ -321,11 +322,6 @@ struct chrome {
     struct tf_buf tmp; /* scratch for any one call */
     bool oom;
 };
-
-/* --- mode.c ---------------------------------------------------------------------- */
-
-/* strdup(s), NULL for NULL; sets c->oom when out of memory. */
-char *tf_chrome_strdup(struct chrome *c, const char *s);
 
 /* --- events.c: the loader's sink ------------------------------------------------------ */
 

@@ -225,7 +225,7 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid,
     struct tf_buf label;
     tf_buf_init(&label);
     build_label(lp, &label);
-    s->label = label.oom ? NULL : tf_chrome_strdup(c, label.data);
+    s->label = label.oom ? NULL : tf_strdup_oom(label.data, &c->oom);
     tf_buf_fini(&label);
     if (!s->label)
         return c->oom = true, NULL;

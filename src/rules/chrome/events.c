@@ -139,7 +139,7 @@ static bool flow_ends(struct chrome *c, const struct tf_tef_rec *r)
     if (!TF_GROW(c->flows, c->n_flows, c->cap_flows))
         return c->oom = true, false;
     struct flow_end *fe = &c->flows[c->n_flows];
-    fe->id = tf_chrome_strdup(c, id);
+    fe->id = tf_strdup_oom(id, &c->oom);
     fe->ph = !v2 ? r->ph : r->flow_in && r->flow_out ? 't' : r->flow_out ? 's' : 'f';
     fe->v2 = v2;
     fe->lane = (size_t)(ln - c->lanes);

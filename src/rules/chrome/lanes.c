@@ -27,7 +27,7 @@ static void own_id(struct chrome *c, struct tf_id *dst, char **hold, const struc
 {
     *dst = *src;
     if (src->kind == TF_ID_STR) {
-        *hold = tf_chrome_strdup(c, src->str);
+        *hold = tf_strdup_oom(src->str, &c->oom);
         dst->str = *hold;
     }
 }
@@ -144,7 +144,7 @@ size_t tf_chrome_counter_thread(struct chrome *c, size_t p, size_t series, const
     struct thr *t = keyed_thread(c, p, &id);
     if (t) {
         t->counter = true;
-        t->name = tf_chrome_strdup(c, label);
+        t->name = tf_strdup_oom(label, &c->oom);
         if (!t->name)
             return SIZE_MAX;
     }
@@ -162,7 +162,7 @@ static char *arg_str(struct chrome *c, const struct tf_tef_rec *r, const char *k
     tf_jl_string(v + 1, n - 2, &c->tmp);
     if (c->tmp.oom)
         return c->oom = true, NULL;
-    return tf_chrome_strdup(c, c->tmp.data ? c->tmp.data : "");
+    return tf_strdup_oom(c->tmp.data ? c->tmp.data : "", &c->oom);
 }
 
 /* An integer member of args (a number, or a string holding one, as some

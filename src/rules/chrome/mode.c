@@ -17,14 +17,6 @@
 
 /* --- the state --------------------------------------------------------------------- */
 
-char *tf_chrome_strdup(struct chrome *c, const char *s)
-{
-    char *p = s ? strdup(s) : NULL;
-    if (s && !p)
-        c->oom = true;
-    return p;
-}
-
 static struct chrome *chrome_new(const struct tf_opts *o)
 {
     struct chrome *c = calloc(1, sizeof *c);

@@ -1,0 +1,312 @@
+/* figure.c - the pipeline of one figure: inputs -> trace -> rules -> figure
+ * model, then the one plan and the back-ends; see figure.h.  The command
+ * line's files and the public API's error values are not here.
+ */
+#include "lib/figure.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/str.h"
+#include "load/model.h"
+#include "opt.h"
+#include "render/stats.h"
+#include "rules/remodel.h"
+#include "run.h"
+
+/* --- inputs in memory -------------------------------------------------------------- */
+
+static bool write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Input k's staged path: TMP/K/NAME (a folder each, so that two inputs
+ * may have one name). */
+static bool staged_path(const struct tracefig_figure *F, size_t k, const char *name, char *out,
+                        size_t cap, bool dir)
+{
+    int len = dir ? snprintf(out, cap, "%s/%zu", F->tmp, k)
+                  : snprintf(out, cap, "%s/%zu/%s", F->tmp, k, name);
+    return len > 0 && (size_t)len < cap;
+}
+
+/* The name an input in memory is known by: its path's base name, with
+ * nothing a file name cannot hold. */
+static const char *memory_name(const struct tracefig_input *in)
+{
+    const char *n = in->path && *in->path ? tf_base_name(in->path) : "<memory>";
+    return strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strchr(n, '/') ? "<memory>" : n;
+}
+
+static bool stage(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
+                  char **paths, struct tf_diag *d)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    int len = snprintf(F->tmp, sizeof F->tmp, "%s/tracefig-XXXXXX", dir);
+    if (len <= 0 || (size_t)len >= sizeof F->tmp || !mkdtemp(F->tmp)) {
+        int e = errno;
+        F->tmp[0] = '\0';
+        return tf_diag_error(d, TF_EIO, "cannot make a folder in %.300s for a trace in memory: %s",
+                             dir, strerror(e));
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (!in[k].data)
+            continue;
+        char path[512];
+        if (!staged_path(F, k, "", path, sizeof path, true) || mkdir(path, 0700) != 0 ||
+            !staged_path(F, k, memory_name(&in[k]), path, sizeof path, false))
+            return tf_diag_error(d, TF_EIO, "%s: cannot stage a trace in memory: %s", F->tmp,
+                                 strerror(errno));
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        bool ok = fd >= 0 && write_all(fd, in[k].data, in[k].len);
+        int e = errno;
+        if (fd >= 0 && close(fd) != 0)
+            ok = false;
+        if (!ok)
+            return tf_diag_error(d, TF_EIO, "%s: cannot stage a trace in memory: %s", path,
+                                 strerror(e));
+        if (!(paths[k] = tf_arena_strdup(&F->opts.arena, path)))
+            return tf_diag_oom(d, NULL);
+    }
+    return true;
+}
+
+/* Removes the staged files and their folders (once loaded, or failed). */
+static void unstage(struct tracefig_figure *F, const struct tracefig_input *in, size_t n)
+{
+    if (!F->tmp[0])
+        return;
+    for (size_t k = 0; k < n; k++) {
+        char path[512];
+        if (!in[k].data)
+            continue;
+        if (staged_path(F, k, memory_name(&in[k]), path, sizeof path, false))
+            unlink(path);
+        if (staged_path(F, k, "", path, sizeof path, true))
+            rmdir(path);
+    }
+    rmdir(F->tmp);
+}
+
+/* Drops "TMP/K/" from a message, so that it names an input in memory as
+ * the caller did. */
+static size_t unstaged(const struct tracefig_figure *F, char *s, size_t len)
+{
+    size_t tl = strlen(F->tmp);
+    if (!tl)
+        return len;
+    size_t w = 0;
+    for (size_t r = 0; r < len;) {
+        if (len - r > tl + 1 && memcmp(s + r, F->tmp, tl) == 0 && s[r + tl] == '/') {
+            size_t q = r + tl + 1;
+            while (q < len && s[q] >= '0' && s[q] <= '9')
+                q++;
+            if (q < len && q > r + tl + 1 && s[q] == '/') {
+                r = q + 1;
+                continue;
+            }
+        }
+        s[w++] = s[r++];
+    }
+    s[w] = '\0';
+    return w;
+}
+
+static void unstage_messages(const struct tracefig_figure *F, struct tf_diag *d)
+{
+    d->msg[unstaged(F, d->msg, strlen(d->msg))] = '\0';
+    if (d->held && d->held->data)
+        d->held->len = unstaged(F, d->held->data, d->held->len);
+}
+
+/* --- the figure ------------------------------------------------------------------- */
+
+/* One trace as ever; a figure model of one trace as it is; several traces
+ * (or a model of several) as one figure. */
+static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
+                  struct tf_diag *d)
+{
+    struct tracefig_options *c = &F->opts;
+    const char *path = paths[0];
+    F->name = n > 1 ? "the figure" : tf_diag_name(path);
+    if (!tf_options_check_stdin(c, path, d))
+        return false;
+    c->rules.plot_w_pt = tf_plan_plot_width_hint(&c->render.size);
+    bool model = false, several = n > 1;
+    if (!several && strcmp(path, "-") != 0 && !tf_load_is_model(path, &model, d))
+        return false;
+    if (model && !several && !tf_load_model_figure(path, &F->fig, &several, d))
+        return false;
+    if (model && !several && !tf_remodel(&F->fig))
+        return tf_diag_oom(d, NULL);
+    if (!several && (c->n_titles || c->align))
+        tf_diag_warn(d, "--titles and --align are for several traces: one trace is drawn as "
+                        "it is");
+    if (several) {
+        struct tf_multi_run multi = {paths, n, c->titles, c->n_titles, c->align, c->mode,
+                                     &c->rules};
+        if (!tf_run_multi(&multi, &F->fig, d))
+            return false;
+    } else if (!model) {
+        struct tf_run run = {path, c->breakdown_path, c->mode, &c->rules};
+        if (!tf_run(&run, &F->trace, &F->fig, d))
+            return false;
+    }
+    if (c->annotate) {
+        if (F->fig.stats.summary)
+            F->fig.annotate = true;
+        else
+            tf_diag_warn(d, "--annotate: the %s mode has no summary line for this figure",
+                         F->fig.mode ? F->fig.mode : "chosen");
+    }
+    return true;
+}
+
+static void init(struct tracefig_figure *F)
+{
+    memset(F, 0, sizeof *F);
+    tf_options_init(&F->opts);
+    tf_trace_init(&F->trace);
+    tf_figure_init(&F->fig);
+    tf_buf_init(&F->cmdline);
+    tf_buf_init(&F->warnings);
+    tf_arena_init(&F->plan.arena);
+}
+
+static bool make(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
+                 bool record_inputs, struct tf_diag *d);
+
+bool tf_lib_make(struct tracefig_figure *F, const struct tracefig_options *c,
+                 const struct tracefig_input *in, size_t n, bool record_inputs,
+                 struct tf_diag *d)
+{
+    init(F);
+    tf_options_fini(&F->opts);
+    if (!tf_options_copy(&F->opts, c, d))
+        return false;
+    F->opts.rules.no_stats = c->rules.no_stats;
+    return make(F, in, n, record_inputs, d);
+}
+
+bool tf_lib_make_taking(struct tracefig_figure *F, struct tracefig_options *c,
+                        const struct tracefig_input *in, size_t n, bool record_inputs,
+                        struct tf_diag *d)
+{
+    init(F);
+    tf_options_fini(&F->opts);
+    F->opts = *c;
+    tf_options_init(c);
+    return make(F, in, n, record_inputs, d);
+}
+
+static bool make(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
+                 bool record_inputs, struct tf_diag *d)
+{
+    if (!tf_options_finish(&F->opts, d))
+        return false;
+    if (n == 0 && F->opts.n_traces == 0)
+        return tf_diag_error(d, TF_EUSAGE, "no trace given");
+    tf_buf_puts(&F->cmdline, "tracefig");
+    for (size_t k = 0; k < n && record_inputs; k++)
+        tf_opt_record(&F->cmdline, in[k].data ? memory_name(&in[k]) : in[k].path, true);
+    tf_buf_puts(&F->cmdline, F->opts.cmdline.data ? F->opts.cmdline.data : "");
+    if (F->cmdline.oom)
+        return tf_diag_oom(d, NULL);
+
+    const char *const *paths = F->opts.traces;
+    size_t np = F->opts.n_traces;
+    bool ok = true;
+    if (n) {
+        char **p = tf_arena_alloc(&F->opts.arena, n * sizeof *p);
+        if (!p)
+            return tf_diag_oom(d, NULL);
+        bool memory = false;
+        for (size_t k = 0; k < n; k++) {
+            p[k] = (char *)in[k].path;
+            memory |= in[k].data != NULL;
+            if (!in[k].data && !in[k].path)
+                return tf_diag_error(d, TF_EUSAGE, "input %zu has neither a path nor data", k);
+        }
+        ok = !memory || stage(F, in, n, p, d);
+        paths = (const char *const *)p;
+        np = n;
+    }
+    ok = ok && build(F, paths, np, d);
+    unstage(F, in, n);
+    unstage_messages(F, d);
+    return ok;
+}
+
+/* The plan, once: what the layout leaves out at the size asked (lanes and
+ * nesting rows past the height budget) is a note of the figure, said
+ * once. */
+static bool plan_once(struct tracefig_figure *F, struct tf_diag *d)
+{
+    if (F->planned)
+        return true;
+    const struct tf_size *size = &F->opts.render.size;
+    F->n_plans++;
+    if (!tf_plan_make(&F->fig, size, &F->plan))
+        return tf_diag_oom(d, NULL);
+    F->planned = true;
+    if (!tf_plan_fits(&F->fig, size) || !F->plan.note)
+        return true; /* the reference's layout leaves nothing out */
+    if (!tf_figure_add_note(&F->fig, F->plan.note))
+        return tf_diag_oom(d, NULL);
+    tf_diag_warn(d, "%s: %s", F->name, F->plan.note);
+    return true;
+}
+
+bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
+                   enum tf_stats_format st, struct tf_buf *out, struct tf_diag *d)
+{
+    bool ok = true;
+    if (!b) {
+        if (st == TF_STATS_CSV)
+            tf_stats_write_csv(&F->fig, out);
+        else
+            tf_stats_write_table(&F->fig, out);
+    } else if (!b->available) {
+        ok = tf_diag_error(d, TF_EUSAGE,
+                           "%s output is not available: tracefig was built without cairo "
+                           "(install libcairo2-dev and rebuild)",
+                           b->name);
+    } else if ((ok = plan_once(F, d))) {
+        struct tf_render_opts ro = F->opts.render;
+        ro.cmdline = F->cmdline.data;
+        ro.plan = &F->plan;
+        ro.plans_made = &F->n_plans;
+        ok = b->render(&F->fig, &ro, out, d);
+    }
+    if (ok && out->oom)
+        ok = tf_diag_oom(d, b ? b->name : "stats");
+    unstage_messages(F, d);
+    return ok;
+}
+
+void tf_lib_fini(struct tracefig_figure *F)
+{
+    tf_plan_fini(&F->plan);
+    tf_figure_fini(&F->fig);
+    tf_trace_fini(&F->trace);
+    tf_options_fini(&F->opts);
+    tf_buf_fini(&F->cmdline);
+    tf_buf_fini(&F->warnings);
+}
