@@ -216,7 +216,7 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid,
     struct series *s = &c->series[c->n_series];
     memset(s, 0, sizeof *s);
     s->proc = p;
-    s->unit = unit ? tf_chrome_strdup(c, unit) : NULL;
+    s->unit = unit ? tf_strdup_oom(unit, &c->oom) : NULL;
     if (unit && !s->unit)
         return c->oom = true, NULL;
     s->th.last_out = (double)NAN;

@@ -75,7 +75,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         c->hpc = true;
         break;
     case TF_TEF_NOTE: {
-        char *note = tf_chrome_strdup(c, r->name);
+        char *note = tf_strdup_oom(r->name, &c->oom);
         if (note && !TF_GROW(c->notes, c->n_notes, c->cap_notes)) {
             free(note);
             c->oom = true;
