@@ -217,7 +217,9 @@ static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *o
     }
     if (frac < 0)
         frac = 0;
-    if (digits == 0 || digits > 19 || scale < 0 || scale > 18)
+    /* frac - scale > 18 (".1234567890123456789" at scale 0) has no power
+     * in the table: the slow path takes it. */
+    if (digits == 0 || digits > 19 || scale < 0 || scale > 18 || frac - scale > 18)
         return false;
     if (frac <= scale) {
         uint64_t k = pow10[scale - frac];
