@@ -789,7 +789,6 @@ int main(int argc, char **argv)
         goto done;
     c.render.cmdline = c.cmdline.data;
 
-    c.rules.plot_w_pt = tf_plan_plot_width_hint(&c.render.size);
     /* One trace as ever; a figure model of one trace as it is; several
      * traces (or a model of several) as one figure. */
     bool model = false, several = c.n_traces > 1;

@@ -123,13 +123,6 @@ bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size)
     return !f->reference_layout || (size && size->given);
 }
 
-double tf_plan_plot_width_hint(const struct tf_size *size)
-{
-    double w = size && size->width_pt > 0 ? size->width_pt : TF_PLAN_DEFAULT_W;
-    double m = 2 * fmax(1.5, 0.25 * tf_plan_default_font(w));
-    return w - m;
-}
-
 /* --- shared pieces -------------------------------------------------------------------- */
 
 void tf_plan_fini(struct tf_plan *p)

@@ -174,13 +174,25 @@ unsigned tf_plan_row_drawn(const struct tf_lane *ln, unsigned drawn, unsigned ro
 unsigned tf_plan_lane_rows(const struct tf_lane *ln);
 unsigned tf_plan_rows_at(const struct tf_lane *ln, unsigned d);
 
+/* The bars as drawn at a plot width (plan_busy.c): `fig` is a shallow
+ * copy of the figure `f` whose bars are `bars` (a flame chart's rows cut
+ * in bins of TF_LOD_PT, slices thinner than a bin drawn as busy shares;
+ * any other figure's bars as they are).  Valid while f is; tf_plan_bin
+ * fills a caller-owned struct, tf_plan_bin_fini frees it (also after a
+ * failure, which is out of memory). */
+struct tf_binned {
+    struct tf_figure fig;
+    const struct tf_figure *f;
+    struct tf_bar *bars;
+    size_t n_bars, cap_bars;
+    double bin_w;          /* axis units (0: not binned) */
+    struct tf_arena arena; /* the new bars' shares and tooltips */
+};
+bool tf_plan_bin(const struct tf_figure *f, double plot_w_pt, struct tf_binned *out);
+void tf_plan_bin_fini(struct tf_binned *b);
+
 /* Whether a figure is laid out by the fit policy at this size. */
 bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size);
-
-/* The plot's width for a mode's level of detail, before the figure exists:
- * the widest the plot can be at this size (0 when the mode keeps its
- * own). */
-double tf_plan_plot_width_hint(const struct tf_size *size);
 
 /* The default base font at a width. */
 double tf_plan_default_font(double width_pt);

@@ -280,6 +280,10 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r, unsigned row)
         tf_buf_puts(b, ";\n");
         return;
     }
+    if (r->shape == TF_SHAPE_DENSE && f->flame) {
+        tz_emit_shares(t, r, y0 + 1.0, -1.0);
+        return;
+    }
     if (r->shape == TF_SHAPE_DENSE)
         tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]",
                       s ? s->key : "bar", s ? s->color : "black");

@@ -188,17 +188,21 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
     for (size_t i = 0; i < n_pick; i++) {
         const struct lane *ln = &c->lanes[pick[i]];
         for (size_t k = 0; k < ln->n_bars; k++) {
-            uint32_t cat = ln->bars[k].cat;
-            bool seen = false;
-            for (size_t j = 0; j < n && !seen; j++)
-                seen = v[j].cat == cat;
-            if (seen)
-                continue;
-            if (!TF_GROW(v, n, cap)) {
-                free(v);
-                return false;
+            struct part parts[TF_SHARES_MAX];
+            size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
+            for (size_t q = 0; q < np; q++) {
+                uint32_t cat = parts[q].cat;
+                bool seen = false;
+                for (size_t j = 0; j < n && !seen; j++)
+                    seen = v[j].cat == cat;
+                if (seen)
+                    continue;
+                if (!TF_GROW(v, n, cap)) {
+                    free(v);
+                    return false;
+                }
+                v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
             }
-            v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
         }
     }
     for (size_t i = 0; i < c->n_marks_in; i++) {
@@ -272,9 +276,13 @@ static bool one_category(const struct chrome *c, const size_t *pick, size_t n_pi
     for (size_t i = 0; i < n_pick; i++) {
         const struct lane *ln = &c->lanes[pick[i]];
         for (size_t k = 0; k < ln->n_bars; k++) {
-            if (first != UINT32_MAX && ln->bars[k].cat != first)
-                return false;
-            first = ln->bars[k].cat;
+            struct part parts[TF_SHARES_MAX];
+            size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
+            for (size_t q = 0; q < np; q++) {
+                if (first != UINT32_MAX && parts[q].cat != first)
+                    return false;
+                first = parts[q].cat;
+            }
         }
     }
     for (size_t i = 0; i < c->n_marks_in; i++) {
@@ -298,23 +306,25 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
     for (size_t i = 0; ok && i < n_pick; i++) {
         const struct lane *ln = &c->lanes[pick[i]];
         for (size_t k = 0; ok && k < ln->n_bars; k++) {
-            const struct obar *b = &ln->bars[k];
-            if (b->mixed)
-                continue;
-            bar_name(c, b, shortn, sizeof shortn);
-            uint32_t id;
-            if (!tf_strtab_id(&plan->names, shortn, &id)) {
-                ok = false;
-                break;
-            }
-            while (ok && n <= id) {
-                ok = TF_GROW(v, n, cap);
-                if (ok)
-                    v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
-            }
-            if (ok) {
-                v[id].ns += b->busy;
-                total += b->busy;
+            struct part parts[TF_SHARES_MAX];
+            size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
+            for (size_t q = 0; ok && q < np; q++) {
+                tf_chrome_short_name(tf_strtab_str(&c->strs, parts[q].name), shortn,
+                                     sizeof shortn);
+                uint32_t id;
+                if (!tf_strtab_id(&plan->names, shortn, &id)) {
+                    ok = false;
+                    break;
+                }
+                while (ok && n <= id) {
+                    ok = TF_GROW(v, n, cap);
+                    if (ok)
+                        v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
+                }
+                if (ok) {
+                    v[id].ns += parts[q].ns;
+                    total += parts[q].ns;
+                }
             }
         }
     }
