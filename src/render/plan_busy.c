@@ -249,8 +249,8 @@ static void bin_row(struct binner *B, const size_t *order, size_t from, size_t t
     for (size_t i = 0; i < B->n_cells;) {
         size_t j = i + 1;
         bool one = true;
-        while (j < B->n_cells && B->cells[j].bin == B->cells[i].bin)
-            one = one && B->cells[j++].src == B->cells[i].src;
+        for (; j < B->n_cells && B->cells[j].bin == B->cells[i].bin; j++)
+            one = one && B->cells[j].src == B->cells[i].src;
         for (size_t k = i; k < j; k++)
             shared[B->cells[k].loc] = shared[B->cells[k].loc] || !one ||
                                       f->bars[B->cells[k].src].shape != TF_SHAPE_SLICE;
