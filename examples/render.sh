@@ -104,8 +104,8 @@ fi
 if [ -x /usr/bin/python3 ]; then
     bz=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-busy.XXXXXX")
     if /usr/bin/python3 ../tests/busy/gen.py gpu "$bz" &&
-        (cd "$bz" && "$bin" trace.json --lanes 'GPU*' --width 6in -o shares.svg -o shares.png &&
-            "$bin" trace.json --lanes 'GPU*' --width 6in --from 49.9ms --to 50.5ms \
+        (cd "$bz" && "$bin" trace.json --lanes 'GPU*' --width 6in --height 1.5in -o shares.svg -o shares.png &&
+            "$bin" trace.json --lanes 'GPU*' --width 6in --height 1.5in --from 49.9ms --to 50.5ms \
                 -o zoomed.svg -o zoomed.png) &&
         cp "$bz/shares.svg" busy-shares.svg && cp "$bz/zoomed.svg" busy-zoomed.svg &&
         cp "$bz/shares.png" busy-shares.png && cp "$bz/zoomed.png" busy-zoomed.png; then
