@@ -127,7 +127,7 @@ def bars(p):
 def alike(a, b):
     return len(a) == len(b) and all(
         len(x[0]) == len(y[0]) and all(abs(u - v) <= 2e-4 for u, v in zip(x[0], y[0])) and
-        all(abs(u - v) <= 0.02 for u, v in zip(x[1][:2], y[1][:2])) for x, y in zip(a, b))
+        all(abs(x[1][k] - y[1][k]) <= 0.02 for k in (0, 2)) for x, y in zip(a, b))
 one, two, models = (bars(p) for p in sys.argv[1:4])
 assert one, "no share bars"
 assert len(two) == 2 * len(one), "%d share bars alone, %d for two" % (len(one), len(two))
