@@ -134,5 +134,25 @@ assert len(two) == 2 * len(one), "%d share bars alone, %d for two" % (len(one), 
 assert alike(one, two[:len(one)]), "the first trace's bars differ from its own figure's"
 assert alike(two, models), "%d share bars from the traces, %d from the models" % (len(two), len(models))
 PY
+# Colours that follow the time (--color-by name): numbered names are one
+# class ("ProfilerStep#*", "layer.*.mlp"), the classes with most time get
+# the palette's colours in order, no two legend entries alike, only "other"
+# grey; names whose hashes collide each keep a colour of their own.
+mkdir -p "$tmp/names"
+"$py" "$here/gen.py" names "$tmp/names"
+"$bin" "$tmp/names/trace.json" --color-by name --lanes 'python*' --format json \
+    -o "$tmp/names/m.json" 2>/dev/null
+check "names/classes in order of time" "$py" - "$tmp/names/m.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+leg = [(e["label"], e["color"].upper()) for e in m["legend"]]
+labels = [l for l, _ in leg]
+assert labels[:2] == ["ProfilerStep#*", "layer.*.mlp"], labels
+for n in ("Frontend", "Backend", "SyncChannel::SendWithTimeout", "SomeSlice"):
+    assert n in labels, "%s not in the legend %r" % (n, labels)
+colors = [c for _, c in leg]
+assert len(set(colors)) == len(colors), "two entries share a colour: %r" % leg
+assert all(c != "#DDDDDD" for l, c in leg if l != "other"), leg
+PY
 echo "busy: $pass passed, $fail failed"
 [ $fail -eq 0 ]
