@@ -553,8 +553,11 @@ static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
         const struct tf_bar *b = &f->bars[i];
         if (b->lane < p->n_lanes && b->cat < f->n_cats) {
             const struct tf_lane *ln = &f->lanes[b->lane];
-            drawn[b->cat] = drawn[b->cat] ||
-                            tf_plan_row_drawn(ln, tf_plan_rows_at(ln, p->depth), b->row) != TF_PLAN_NO_ROW;
+            bool in = tf_plan_row_drawn(ln, tf_plan_rows_at(ln, p->depth), b->row) != TF_PLAN_NO_ROW;
+            drawn[b->cat] = drawn[b->cat] || in;
+            for (size_t k = 0; in && k < b->n_shares; k++) /* every class with ink */
+                if (b->shares[k].cat < f->n_cats)
+                    drawn[b->shares[k].cat] = true;
         }
     }
     struct tf_plan_legend *d = &p->legend;
