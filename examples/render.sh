@@ -13,6 +13,8 @@
 #               --steps 2 --layers 4 --devices 2), one profiler step, lanes renamed
 #   counters    counters_trace.json (gentrace.py counters --seed 11 --samples 150
 #               --processes 1): counter tracks beside a thread's slices
+#   busy-shares, busy-zoomed  a dense GPU stream (tests/busy/gen.py gpu) drawn
+#               whole (busy shares) and zoomed in to 0.6 ms (whole kernels)
 #   ranks       8 ranks of one job from gentrace.py ranks, one lane each (SVG, PNG)
 #   ranks64     64 ranks, their GPU stream 7 at --width 229.5pt, one step (PNG)
 #   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
@@ -95,6 +97,24 @@ if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o s
     echo "examples: step4-column.svg"
 else
     status=1
+fi
+
+# Busy shares (README): a dense GPU stream made by tests/busy/gen.py, zoomed
+# in (whole kernels) and zoomed out (each bin inked as high as its share).
+if [ -x /usr/bin/python3 ]; then
+    bz=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-busy.XXXXXX")
+    if /usr/bin/python3 ../tests/busy/gen.py gpu "$bz" &&
+        (cd "$bz" && "$bin" trace.json --lanes 'GPU*' --width 6in --height 1.5in -o shares.svg -o shares.png &&
+            "$bin" trace.json --lanes 'GPU*' --width 6in --height 1.5in --from 49.9ms --to 50.5ms \
+                -o zoomed.svg -o zoomed.png) &&
+        cp "$bz/shares.svg" busy-shares.svg && cp "$bz/zoomed.svg" busy-zoomed.svg &&
+        cp "$bz/shares.png" busy-shares.png && cp "$bz/zoomed.png" busy-zoomed.png; then
+        echo "examples: busy-shares.svg, busy-zoomed.svg (.png)"
+    else
+        echo "examples: busy failed" >&2
+        status=1
+    fi
+    rm -rf "$bz"
 fi
 
 # Several traces: the 8 ranks of one job, made by gentrace.py (rank 3 late

@@ -148,7 +148,6 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
     F->name = n > 1 ? "the figure" : tf_diag_name(path);
     if (!tf_options_check_stdin(c, path, d))
         return false;
-    c->rules.plot_w_pt = tf_plan_plot_width_hint(&c->render.size);
     bool model = false, several = n > 1;
     if (!several && strcmp(path, "-") != 0 && !tf_load_is_model(path, &model, d))
         return false;

@@ -231,6 +231,50 @@ static size_t category_named(const struct tf_figure *f, const char *name, const 
     return first;
 }
 
+/* The category a dense bar's "busy" names CLASS (tf_category_class), else
+ * the bar's own. */
+static size_t class_named(const struct tf_figure *f, const char *cls, size_t own)
+{
+    for (size_t i = 0; i < f->n_cats; i++)
+        if (strcmp(tf_category_class(&f->cats[i]), cls) == 0)
+            return i;
+    for (size_t i = 0; i < f->n_cats; i++)
+        if (f->cats[i].name && strcmp(f->cats[i].name, cls) == 0)
+            return i;
+    return own;
+}
+
+/* A dense bar's "busy": {"CLASS": share, ...}, shares from 0 to 1. */
+static bool read_busy(struct reader *r, const json_t *busy, size_t i, struct tf_bar *b)
+{
+    struct tf_figure *f = r->f;
+    if (!json_is_object(busy))
+        return type_error(r, at(r, "bars", i, "busy"), "an object", busy);
+    struct tf_share sh[TF_SHARES_MAX];
+    size_t n = 0;
+    double total = 0;
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)busy, k, v) {
+        double s = json_is_number(v) ? json_number_value(v) : -1;
+        if (!(s >= 0 && s <= 1))
+            return tf_diag_error(r->d, TF_EBADINPUT,
+                                 "%s: bars[%zu].busy.%.80s: expected a share from 0 to 1",
+                                 r->file, i, k);
+        size_t ci = class_named(f, k, b->cat), j = 0;
+        while (j < n && sh[j].cat != ci)
+            j++;
+        if (j == n && n == TF_SHARES_MAX)
+            j = n - 1;
+        if (j == n)
+            sh[n++] = (struct tf_share){ci, 0};
+        sh[j].share += s;
+        total += s;
+    }
+    b->busy = total * (b->x1 - b->x0);
+    return tf_figure_bar_shares(f, b, sh, n) || tf_diag_oom(r->d, r->file);
+}
+
 static bool read_bar2(struct reader *r, const json_t *e, size_t i)
 {
     struct tf_figure *f = r->f;
@@ -257,7 +301,7 @@ static bool read_bar2(struct reader *r, const json_t *e, size_t i)
     b->merged = merged > 0 ? (size_t)merged : 0;
     b->shape = strcmp(shape, "dense") == 0 ? TF_SHAPE_DENSE
                : strcmp(shape, "instant") == 0 ? TF_SHAPE_INSTANT : TF_SHAPE_SLICE;
-    size_t ci = category_named(f, cat, b->merged ? b->name : NULL);
+    size_t ci = category_named(f, cat, b->shape == TF_SHAPE_DENSE ? b->name : NULL);
     if (ci == (size_t)-1)
         return tf_diag_error(r->d, TF_EBADINPUT,
                              "%s: bars[%zu].category: \"%.80s\" is not one of the categories",
@@ -265,8 +309,9 @@ static bool read_bar2(struct reader *r, const json_t *e, size_t i)
     b->cat = ci;
     b->color = f->cats[ci].color;
     b->label_color = tf_color_text_on(b->color);
-    b->busy = b->merged ? b->x1 - b->x0 : 0;
-    return true;
+    b->busy = b->shape == TF_SHAPE_DENSE ? b->x1 - b->x0 : 0;
+    const json_t *busy = json_object_get(e, "busy");
+    return !busy || b->shape != TF_SHAPE_DENSE || read_busy(r, busy, i, b);
 }
 
 /* Schema 1 bars: the lane by its id (and trace), the category its lane's. */

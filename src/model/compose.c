@@ -110,6 +110,15 @@ static bool copy_bar(struct tf_figure *dst, const struct tf_figure *src, const s
     o->x0 = x0 * k + dx;
     o->x1 = x1 * k + dx;
     o->busy = b->busy * k;
+    o->shares = NULL;
+    o->n_shares = 0;
+    if (b->n_shares) {
+        struct tf_share sh[TF_SHARES_MAX];
+        size_t n = b->n_shares < TF_SHARES_MAX ? b->n_shares : TF_SHARES_MAX;
+        for (size_t i = 0; i < n; i++)
+            sh[i] = (struct tf_share){cat_of[b->shares[i].cat], b->shares[i].share};
+        ok = ok && tf_figure_bar_shares(dst, o, sh, n);
+    }
     /* A bar in its category's colour takes the figure's colour for it. */
     uint32_t c0 = src->cats[b->cat].color, c1 = dst->cats[o->cat].color;
     if (b->color == c0 && c0 != c1) {

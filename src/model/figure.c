@@ -152,6 +152,42 @@ bool tf_figure_bar_props(struct tf_figure *f, struct tf_bar *b, const struct tf_
     return true;
 }
 
+bool tf_figure_bar_shares(struct tf_figure *f, struct tf_bar *b, const struct tf_share *s,
+                          size_t n)
+{
+    b->shares = NULL;
+    b->n_shares = 0;
+    if (n == 0)
+        return true;
+    struct tf_share *out = tf_arena_alloc(&f->arena, n * sizeof *out);
+    if (!out)
+        return false;
+    memcpy(out, s, n * sizeof *out);
+    b->shares = out;
+    b->n_shares = n;
+    return true;
+}
+
+const char *tf_category_class(const struct tf_category *c)
+{
+    return c->label ? c->label : c->name ? c->name : c->key;
+}
+
+double tf_bar_share(const struct tf_bar *b, size_t cat)
+{
+    if (b->shape != TF_SHAPE_DENSE)
+        return 0;
+    if (!b->n_shares) {
+        double w = b->x1 - b->x0;
+        return b->cat == cat && w > 0 ? b->busy / w : 0;
+    }
+    double s = 0;
+    for (size_t i = 0; i < b->n_shares; i++)
+        if (b->shares[i].cat == cat)
+            s += b->shares[i].share;
+    return s;
+}
+
 bool tf_figure_add_legend(struct tf_figure *f, const char *label, size_t cat)
 {
     if (!TF_GROW(f->legend, f->n_legend, f->cap_legend))

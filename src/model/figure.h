@@ -48,6 +48,16 @@
 #define TF_ZIGZAG_TEETH 4
 #define TF_ZIGZAG_MAX_WIDTH_FRAC 0.35
 
+/* Level of detail.  The rules keep slices too thin to draw apart as a
+ * fine busy histogram: per lane, row and class, the time covered in each
+ * of TF_LOD_FINE_BINS bins across the axis (dense bars, one per bin that
+ * holds more than one slice).  The plan re-bins it at the plot's real
+ * width, in bins of TF_LOD_PT (render/plan_busy.c).  A dense bar holds at
+ * most TF_SHARES_MAX classes (the rest are counted in the last). */
+#define TF_LOD_FINE_BINS 2048
+#define TF_LOD_PT 1.0
+#define TF_SHARES_MAX 8
+
 /* A key/value pair a mode attaches to the figure, the side panel or a bar:
  * JSON writes it as a member (a number when `number`, else a string; null
  * when value is NULL), SVG as a data-KEY attribute. */
@@ -118,8 +128,16 @@ struct tf_category {
 /* How a bar is drawn. */
 enum tf_bar_shape {
     TF_SHAPE_SLICE = 0, /* a box over [x0, x1] */
-    TF_SHAPE_DENSE,     /* many slices too thin to draw apart: one box, lighter */
+    TF_SHAPE_DENSE,     /* slices too thin to draw apart: their busy shares (tf_share) */
     TF_SHAPE_INSTANT    /* a tick at x0 */
+};
+
+/* A class's share of a dense bar: the time its slices cover in the bar's
+ * span over the span (0 to 1).  The class is a category (the colour class:
+ * the trace's category, or the name with --color-by name). */
+struct tf_share {
+    size_t cat;   /* index into cats */
+    double share;
 };
 
 struct tf_bar {
@@ -138,6 +156,11 @@ struct tf_bar {
     enum tf_bar_shape shape;
     size_t merged;        /* > 0: a dense span standing for this many slices */
     double busy;          /* dense spans: the time its slices cover (axis units) */
+    /* Dense spans: the share of each class, largest first, drawn stacked
+     * from the row's bottom (heights = shares).  n_shares 0: one class,
+     * `cat`, of share busy / (x1 - x0). */
+    const struct tf_share *shares;
+    size_t n_shares;
     const struct tf_prop *props;
     size_t n_props;
 };
@@ -368,6 +391,11 @@ struct tf_bar *tf_figure_add_bar(struct tf_figure *f);
 /* Gives a bar its properties (copied). */
 bool tf_figure_bar_props(struct tf_figure *f, struct tf_bar *b, const struct tf_prop *props,
                          size_t n);
+/* Gives a dense bar its shares (copied). */
+bool tf_figure_bar_shares(struct tf_figure *f, struct tf_bar *b, const struct tf_share *s,
+                          size_t n);
+/* A dense bar's share of class `cat` (0 when it has none). */
+double tf_bar_share(const struct tf_bar *b, size_t cat);
 bool tf_figure_add_legend(struct tf_figure *f, const char *label, size_t cat);
 bool tf_figure_add_note(struct tf_figure *f, const char *note);
 bool tf_figure_add_arrow(struct tf_figure *f, const struct tf_arrow *a);
@@ -403,6 +431,9 @@ uint32_t tf_color_text_on(uint32_t rgb);
 
 /* --- reading (back-ends) ---------------------------------------------------- */
 
+/* A category's colour class as the model and data-busy name it: its
+ * legend label, else its name, else its key. */
+const char *tf_category_class(const struct tf_category *c);
 /* The first property called key, or NULL. */
 const struct tf_prop *tf_prop_find(const struct tf_prop *props, size_t n, const char *key);
 /* The counter lanes (kind TF_LANE_COUNTER) among the figure's lanes. */

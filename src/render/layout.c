@@ -38,6 +38,9 @@
 #define TF_BAR_EDGE_PT 0.6
 #define FLAME_EDGE_PT 0.3
 #define MIN_BAR_PT 0.6
+/* A busy share bar's least height: a bin whose shares ink less is drawn
+ * this high in its largest class, so an isolated tiny slice stays seen. */
+#define TF_SHARE_FLOOR_PT 0.4
 #define TEXT_GAP 2.0 /* min gap between neighbouring text boxes */
 
 /* Colours beyond figure.h's palette (seaborn whitegrid, paper context). */
@@ -506,6 +509,60 @@ static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p
     }
 }
 
+/* A dense bar's busy shares: one box per class, stacked from the row's
+ * bottom, each as high as its share of the row; at least the floor. */
+static void share_boxes(struct lay *L, const struct tf_bar *b, double top, double bottom)
+{
+    const struct tf_figure *f = L->f;
+    double x0, x1;
+    tf_bar_drawn_extent(f, b, &x0, &x1);
+    x0 = xpt(L, x0);
+    x1 = xpt(L, x1);
+    struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
+    const struct tf_share *sh = b->n_shares ? b->shares : &one;
+    size_t n = b->n_shares ? b->n_shares : 1;
+    double h = bottom - top, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += sh[i].share * h;
+    bool floor = total < TF_SHARE_FLOOR_PT;
+    double y = bottom;
+    for (size_t i = 0; i < n; i++) {
+        double hi = floor ? (i == 0 ? TF_SHARE_FLOOR_PT : 0) : sh[i].share * h;
+        if (!(hi > 0))
+            continue;
+        double xs[4] = {x0, x1, x1, x0}, ys[4] = {y, y, y - hi, y - hi};
+        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : b->color;
+        struct tf_path p = {
+            .xs = xs,
+            .ys = ys,
+            .n = 4,
+            .closed = true,
+            .has_fill = true,
+            .fill = rgb,
+            .fill_opacity = 1.0,
+        };
+        tf_scene_path(L->s, &p);
+        y -= hi;
+    }
+}
+
+/* The data-busy attribute of a dense bar: {"CLASS": share, ...}. */
+static void busy_attr(const struct tf_figure *f, const struct tf_bar *b, struct tf_buf *out)
+{
+    tf_buf_clear(out);
+    tf_buf_putc(out, '{');
+    struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
+    const struct tf_share *sh = b->n_shares ? b->shares : &one;
+    size_t n = b->n_shares ? b->n_shares : 1;
+    for (size_t i = 0; i < n; i++) {
+        tf_buf_puts(out, i ? ", " : "");
+        tf_buf_json_str(out, sh[i].cat < f->n_cats ? tf_category_class(&f->cats[sh[i].cat]) : "");
+        tf_buf_puts(out, ": ");
+        tf_buf_num(out, sh[i].share, 4);
+    }
+    tf_buf_putc(out, '}');
+}
+
 static void bars(struct lay *L)
 {
     const struct tf_figure *f = L->f;
@@ -515,6 +572,8 @@ static void bars(struct lay *L)
     tf_buf_init(&cls);
     struct tf_attr *attrs = NULL;
     size_t cap_attrs = 0;
+    struct tf_buf busy;
+    tf_buf_init(&busy);
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *b = &f->bars[i];
         if (b->lane >= f->n_lanes)
@@ -538,7 +597,7 @@ static void bars(struct lay *L)
         if (css_ident(b->name) && !(ln->key && strcmp(ln->key, b->name) == 0))
             tf_buf_printf(&cls, " %s", b->name);
         size_t n_attrs = 0;
-        if (!TF_GROW(attrs, b->n_props + 2, cap_attrs)) {
+        if (!TF_GROW(attrs, b->n_props + 3, cap_attrs)) {
             L->s->oom = true;
             break;
         }
@@ -549,6 +608,12 @@ static void bars(struct lay *L)
                 attrs[n_attrs++] = (struct tf_attr){b->props[k].key, b->props[k].value};
         attrs[n_attrs++] = (struct tf_attr){"start-ms", tf_fmt_num(start, b->start_ms, 3)};
         attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, b->dur_ms, 3)};
+        bool shares = f->flame && b->shape == TF_SHAPE_DENSE;
+        if (shares) {
+            busy_attr(f, b, &busy);
+            if (!busy.oom)
+                attrs[n_attrs++] = (struct tf_attr){"busy", busy.data};
+        }
         struct tf_group g = {
             .cls = cls.oom ? "bar" : cls.data,
             .title = b->title,
@@ -570,9 +635,12 @@ static void bars(struct lay *L)
             .stroke_opacity = 1.0,
             .stroke_width = TF_BAR_EDGE_PT,
         };
-        if (f->flame)
+        if (shares)
+            share_boxes(L, b, top, bottom);
+        else if (f->flame)
             flame_shape(L, b, &p, top, bottom);
-        tf_scene_path(L->s, &p);
+        if (!shares)
+            tf_scene_path(L->s, &p);
         if (b->label && b->label[0] && b->shape == TF_SHAPE_SLICE) {
             double x0, x1;
             tf_bar_drawn_extent(f, b, &x0, &x1);
@@ -582,6 +650,7 @@ static void bars(struct lay *L)
     }
     free(attrs);
     tf_buf_fini(&cls);
+    tf_buf_fini(&busy);
 }
 
 /* Flow arrows: a line from one row to another, with a small head. */
@@ -857,6 +926,8 @@ static void panel(struct lay *L)
 
 bool tf_layout_plan(const struct tf_figure *f, const struct tf_plan *P, struct tf_scene *out)
 {
+    struct tf_figure drawn; /* the bars at the plan's level of detail */
+    f = tf_plan_drawn(P, f, &drawn);
     struct lay L0;
     struct lay *L = &L0;
     memset(L, 0, sizeof *L);

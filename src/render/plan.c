@@ -123,13 +123,6 @@ bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size)
     return !f->reference_layout || (size && size->given);
 }
 
-double tf_plan_plot_width_hint(const struct tf_size *size)
-{
-    double w = size && size->width_pt > 0 ? size->width_pt : TF_PLAN_DEFAULT_W;
-    double m = 2 * fmax(1.5, 0.25 * tf_plan_default_font(w));
-    return w - m;
-}
-
 /* --- shared pieces -------------------------------------------------------------------- */
 
 void tf_plan_fini(struct tf_plan *p)
@@ -141,8 +134,24 @@ void tf_plan_fini(struct tf_plan *p)
     free(p->legend.text);
     free(p->legend.order);
     free(p->annot);
+    if (p->bins) {
+        tf_plan_bin_fini(p->bins);
+        free(p->bins);
+    }
     tf_arena_fini(&p->arena);
     memset(p, 0, sizeof *p);
+}
+
+const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_figure *f,
+                                      struct tf_figure *tmp)
+{
+    if (!p || !p->bins || !(p->bins->bin_w > 0))
+        return f;
+    *tmp = *f;
+    tmp->bars = p->bins->bars;
+    tmp->n_bars = p->bins->n_bars;
+    tmp->cap_bars = p->bins->cap_bars;
+    return tmp;
 }
 
 /* The bottom legend as one row when it fits in `avail`, else in as few
@@ -565,8 +574,11 @@ static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
         const struct tf_bar *b = &f->bars[i];
         if (b->lane < p->n_lanes && b->cat < f->n_cats) {
             const struct tf_lane *ln = &f->lanes[b->lane];
-            drawn[b->cat] = drawn[b->cat] ||
-                            tf_plan_row_drawn(ln, tf_plan_rows_at(ln, p->depth), b->row) != TF_PLAN_NO_ROW;
+            bool in = tf_plan_row_drawn(ln, tf_plan_rows_at(ln, p->depth), b->row) != TF_PLAN_NO_ROW;
+            drawn[b->cat] = drawn[b->cat] || in;
+            for (size_t k = 0; in && k < b->n_shares; k++) /* every class with ink */
+                if (b->shares[k].cat < f->n_cats)
+                    drawn[b->shares[k].cat] = true;
         }
     }
     struct tf_plan_legend *d = &p->legend;
@@ -922,6 +934,14 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     return true;
 }
 
+/* The level of detail, decided once at the plot's real width. */
+static bool plan_bins(const struct tf_figure *f, struct tf_plan *p)
+{
+    if (!(p->bins = malloc(sizeof *p->bins)))
+        return false;
+    return tf_plan_bin(f, p->plot.x1 - p->plot.x0, p->bins);
+}
+
 bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p)
 {
     static const struct tf_size none;
@@ -932,10 +952,10 @@ bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct 
     if (!alloc_lanes(f, p))
         return false;
     if (!tf_plan_fits(f, size))
-        return plan_reference(f, p);
+        return plan_reference(f, p) && plan_bins(f, p);
     struct fit F;
     memset(&F, 0, sizeof F);
     bool ok = plan_fit(&F, f, size, p);
     tf_label_levels_fini(&F.lv);
-    return ok;
+    return ok && plan_bins(f, p);
 }

@@ -114,6 +114,8 @@ struct tf_plan_legend {
     double size, pad, row_h, handle_w, handle_h, textpad, colspace, spacing;
 };
 
+struct tf_binned; /* below */
+
 struct tf_plan {
     bool fit;            /* the fit policy (else the reference's layout) */
     double W, H;         /* canvas, points */
@@ -150,6 +152,9 @@ struct tf_plan {
      * these, annotations of GPU work). */
     size_t cut_lanes, cut_rows, cut_annots;
     const char *note;    /* the note saying so, or NULL */
+    /* The bars as drawn at this plot width (tf_plan_bin, once per plan);
+     * tf_plan_drawn hands them to a back-end in a copy of the figure. */
+    struct tf_binned *bins;
     struct tf_arena arena;
 };
 
@@ -174,13 +179,32 @@ unsigned tf_plan_row_drawn(const struct tf_lane *ln, unsigned drawn, unsigned ro
 unsigned tf_plan_lane_rows(const struct tf_lane *ln);
 unsigned tf_plan_rows_at(const struct tf_lane *ln, unsigned d);
 
+/* The bars as drawn at a plot width (plan_busy.c): `fig` is a shallow
+ * copy of the figure `f` whose bars are `bars` (a flame chart's rows cut
+ * in bins of TF_LOD_PT, slices thinner than a bin drawn as busy shares;
+ * any other figure's bars as they are).  Valid while f is; tf_plan_bin
+ * fills a caller-owned struct, tf_plan_bin_fini frees it (also after a
+ * failure, which is out of memory). */
+struct tf_binned {
+    struct tf_figure fig;
+    const struct tf_figure *f;
+    struct tf_bar *bars;
+    size_t n_bars, cap_bars;
+    double bin_w;          /* axis units (0: not binned) */
+    struct tf_arena arena; /* the new bars' shares and tooltips */
+};
+bool tf_plan_bin(const struct tf_figure *f, double plot_w_pt, struct tf_binned *out);
+void tf_plan_bin_fini(struct tf_binned *b);
+
+/* The figure a back-end draws with plan p: *tmp, a shallow copy of f with
+ * the plan's binned bars (f itself when the plan binned nothing).  Valid
+ * while f and p are.  The bars come from the plan, the rest (notes added
+ * after the plan was made) from f. */
+const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_figure *f,
+                                      struct tf_figure *tmp);
+
 /* Whether a figure is laid out by the fit policy at this size. */
 bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size);
-
-/* The plot's width for a mode's level of detail, before the figure exists:
- * the widest the plot can be at this size (0 when the mode keeps its
- * own). */
-double tf_plan_plot_width_hint(const struct tf_size *size);
 
 /* The default base font at a width. */
 double tf_plan_default_font(double width_pt);

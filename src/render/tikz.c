@@ -504,6 +504,40 @@ static double bar_y0(const struct tikz *t, const struct tf_bar *r)
     return t->rows - t->above[r->lane] - (double)row - 1.0;
 }
 
+void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up)
+{
+    struct tf_buf *b = t->b;
+    const struct tf_figure *f = t->f;
+    double x0, x1;
+    tf_bar_drawn_extent(f, r, &x0, &x1);
+    struct tf_share one = {r->cat, r->x1 > r->x0 ? r->busy / (r->x1 - r->x0) : 0};
+    const struct tf_share *sh = r->n_shares ? r->shares : &one;
+    size_t n = r->n_shares ? r->n_shares : 1;
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += sh[i].share;
+    bool floor = total < TZ_SHARE_FLOOR;
+    double y = y_bottom;
+    for (size_t i = 0; i < n; i++) {
+        double h = floor ? (i == 0 ? TZ_SHARE_FLOOR : 0) : sh[i].share;
+        if (!(h > 0))
+            continue;
+        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : r->color;
+        tf_buf_printf(b, "\\fill[tracefig/share,fill={rgb,255:red,%u;green,%u;blue,%u}] (",
+                      (unsigned)(rgb >> 16 & 0xFF), (unsigned)(rgb >> 8 & 0xFF),
+                      (unsigned)(rgb & 0xFF));
+        tz_num(t, tz_xu(t, x0));
+        tf_buf_putc(b, ',');
+        tz_num(t, y);
+        tf_buf_puts(b, ") rectangle (");
+        tz_num(t, tz_xu(t, x1));
+        tf_buf_putc(b, ',');
+        tz_num(t, y + up * h);
+        tf_buf_puts(b, ");\n");
+        y += up * h;
+    }
+}
+
 static void emit_bar(struct tikz *t, const struct tf_bar *r)
 {
     struct tf_buf *b = t->b;
@@ -520,6 +554,10 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r)
         tf_buf_putc(b, ',');
         tz_num(t, y0 + 0.9);
         tf_buf_puts(b, ");\n");
+        return;
+    }
+    if (r->shape == TF_SHAPE_DENSE && f->flame) {
+        tz_emit_shares(t, r, y0, 1.0);
         return;
     }
     if (r->shape == TF_SHAPE_DENSE)
@@ -694,6 +732,7 @@ static bool render_body(struct tikz *t, const struct tf_template *style,
         tf_buf_puts(b, "% A flame chart: thin edges, rows closer together, lines between the lanes.\n"
                        "\\tracefigdefaultstyle{flame}{line width=0.25pt, draw=black!60}%\n"
                        "\\tracefigdefaultstyle{dense}{fill opacity=0.55, draw opacity=0.55}%\n"
+                       "\\tracefigdefaultstyle{share}{draw=none}%\n"
                        "\\tracefigdefaultstyle{instant}{line width=0.8pt}%\n"
                        "\\tracefigdefaultstyle{arrow}{draw=black!67, line width=0.4pt, ->, >=latex}%\n"
                        "\\tracefigdefaultstyle{lane rule}{draw=black!20, line width=0.4pt}%\n"
@@ -722,14 +761,25 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
     for (size_t i = 0; i < f->n_bars; i++)
         if (f->bars[i].lane >= f->n_lanes || f->bars[i].cat >= f->n_cats)
             return tf_diag_error(d, TF_EBADINPUT, "tikz: bar %zu has no lane or category", i);
+    /* The bars as drawn at the plan's plot width (plan_busy.c). */
+    struct tf_plan own;
+    struct tf_figure drawn;
+    const struct tf_plan *plan = tf_render_plan(f, o, &own);
+    if (!plan) {
+        tf_plan_fini(&own);
+        return tf_diag_oom(d, "tikz");
+    }
+    f = tf_plan_drawn(plan, f, &drawn);
     struct tikz t;
     memset(&t, 0, sizeof t);
     t.f = f;
     t.b = b;
     t.rows = tf_figure_rows(f);
     t.above = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *t.above);
-    if (!t.above)
+    if (!t.above) {
+        tf_plan_fini(&own);
         return tf_diag_oom(d, "tikz");
+    }
     double above = 0;
     for (size_t i = 0; i < f->n_lanes; i++) {
         t.above[i] = above;
@@ -739,10 +789,11 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
     if (ok && !tz_cat_keys(&t))
         ok = tf_diag_oom(d, "tikz");
     if (ok)
-        ok = tf_plan_fits(f, &o->size) ? tz_render_fit(&t, o, d) : render_body(&t, style, o, d);
+        ok = tf_plan_fits(f, &o->size) ? tz_render_fit(&t, o, plan, d) : render_body(&t, style, o, d);
     free(t.above);
     free(t.styles);
     free(t.cat_key);
+    tf_plan_fini(&own);
     return ok;
 }
 

@@ -286,6 +286,10 @@ static void emit_bar(struct tikz *t, const struct tf_bar *r, unsigned row)
         tf_buf_puts(b, ";\n");
         return;
     }
+    if (r->shape == TF_SHAPE_DENSE && f->flame) {
+        tz_emit_shares(t, r, y0 + 1.0, -1.0);
+        return;
+    }
     if (r->shape == TF_SHAPE_DENSE)
         tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]",
                       s ? s->key : "bar", s ? s->color : "black");
@@ -442,14 +446,13 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
     tf_buf_puts(b, "\\end{tikzpicture}%\n");
 }
 
-bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_diag *d)
+bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct tf_plan *pp,
+                   struct tf_diag *d)
 {
     const struct tf_template *style = tf_template_get("tikz-fit.tex");
     if (!style)
         return tf_diag_error(d, TF_EIO, "tikz: the fit template is missing from the build");
-    struct tf_plan own;
-    const struct tf_plan *pp = tf_render_plan(t->f, o, &own);
-    bool ok = pp != NULL;
+    bool ok = true;
     struct tf_buf *b = t->b;
     if (ok) {
         tz_collect_styles(t);
@@ -475,6 +478,5 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_dia
         tf_buf_puts(b, "\\endgroup%\n");
         ok = !t->oom && !b->oom;
     }
-    tf_plan_fini(&own);
     return ok || tf_diag_oom(d, "tikz");
 }

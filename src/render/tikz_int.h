@@ -60,6 +60,12 @@ void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, doub
                    const char *text);
 
 /* The fragment of a figure the fit policy lays out (tikz_fit.c). */
-bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_diag *d);
+/* A dense bar's busy shares: a box per class from the row's bottom
+ * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
+ * share of the row (at least TZ_SHARE_FLOOR rows in all). */
+#define TZ_SHARE_FLOOR 0.03
+void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up);
+bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct tf_plan *plan,
+                   struct tf_diag *d);
 
 #endif

@@ -22,17 +22,12 @@
 #define TF_CHROME_MAX_SERIES 1024
 /* Nesting rows drawn per lane, unless --depth says otherwise. */
 #define TF_CHROME_DEPTH 6
-/* Slices thinner than this (points at the output width), with neighbours
- * as close, merge into one dense span. */
+/* Instants and marks closer than this (points of a 640 pt plot) merge;
+ * slices are binned by the plan (render/plan_busy.c). */
 #define TF_CHROME_LOD_PT 1.0
 /* Bars a figure holds at most: beyond, the merging threshold doubles until
  * it fits (an SVG stays well under 300 KB, TikZ compiles in a second). */
 #define TF_CHROME_MAX_BARS 1500
-/* The bytes of SVG a figure's bars may take (an estimate per bar): beyond,
- * thin slices merge coarser (rows.c); a figure of several traces shares
- * it among them. */
-#define TF_CHROME_SVG_BUDGET 270000
-
 /* "12.5ms", "300us", "1.2s", "450000ns", or a bare number of ms, as ns.
  * False when it is none of these. */
 bool tf_chrome_parse_time(const char *s, int64_t *ns);
@@ -51,10 +46,9 @@ bool tf_chrome_remodel(struct tf_figure *f);
 
 /* A figure of several traces (run_multi.c), its traces' figures made on
  * their own (models): their counter tracks thinned coarser, as counters.c
- * thins a trace's, until they fit the counters' part of the budget, and
- * their thin bars merged coarser, as rows.c merges a trace's, until the
- * figure's SVG would fit what is left of TF_CHROME_SVG_BUDGET.  False when
- * out of memory. */
+ * thins a trace's, until they fit the counters' budget.  Its bars stay as
+ * they are: the plan bins them at the real width.  False when out of
+ * memory. */
 bool tf_chrome_fit_figure(struct tf_figure *f);
 
 /* A figure of several traces (run_multi.c): its categories of this mode

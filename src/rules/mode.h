@@ -76,9 +76,6 @@ struct tf_opts {
     bool stats_compat_hta;             /* --stats-compat hta: the GPU breakdown as HTA
                                           computes it (rules/hta.h) */
     bool no_stats;                     /* TRACEFIG_STATS=off (make bench): compute none */
-    /* The plot's width at the size asked (render/plan.h), points: the
-     * level of detail merges what is thinner than a point of it. */
-    double plot_w_pt;
 };
 
 /* --- several traces in one figure (run_multi.c) --- */

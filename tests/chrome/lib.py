@@ -413,11 +413,16 @@ def expect_sane():
         expect(-1e-9 <= b["x0"] <= b["x1"] <= span * (1 + 1e-12) + 1e-9,
                "bar outside [0, %g]: %r" % (span, b))
         expect(b["shape"] in ("slice", "dense", "instant"), "bad shape: %r" % b)
-        # merged counts the slices of a dense span, or the instants one tick
+        # merged counts the slices that start in a dense bar (0: it holds
+        # the end of one that started before), or the instants one tick
         # stands for; a slice is one.
-        expect(b["merged"] > 0 if b["shape"] == "dense" else
+        expect(b["merged"] >= 0 if b["shape"] == "dense" else
                b["merged"] == 0 if b["shape"] == "slice" else b["merged"] != 1,
                "merged vs shape: %r" % b)
+        if b["shape"] == "dense":
+            sh = b.get("busy")
+            expect(isinstance(sh, dict) and sh and all(0 <= v <= 1 for v in sh.values()) and
+                   sum(sh.values()) <= 1 + 1e-5, "a dense bar's busy shares: %r" % b)
 
 
 # --- the SVG -----------------------------------------------------------------

@@ -134,6 +134,13 @@ struct pend {
     unsigned depth; /* a B/E pair: 1 + its depth on the loader's stack; else 0 */
 };
 
+/* The time one class (a name in a category, with its cname colour)
+ * covers in a dense bar (rows.c). */
+struct part {
+    uint32_t name, cat, color;
+    int64_t ns;
+};
+
 /* A bar ready for the figure. */
 struct obar {
     int64_t t0, t1; /* clipped to the window */
@@ -141,15 +148,22 @@ struct obar {
     uint32_t name, cat, args, color;
     unsigned row;
     uint32_t merged; /* 0: one slice */
+    /* dense: its classes, parts[part0 .. part0 + n_parts) of its lane */
+    uint32_t part0, n_parts;
     bool clip_left, clip_right, instant;
     bool annot; /* in the lane's stack of annotations (rows.c) */
     bool mixed; /* dense: its slices have more than one name */
 };
 
-/* What is being merged in one row. */
+/* What is being merged in one row: the thin slices of one fine bin
+ * (rows.c), or a run of instants. */
 struct acc {
     bool on;
+    bool whole;  /* b is one whole slice */
     struct obar b;
+    int64_t bin; /* its fine bin */
+    struct part parts[TF_SHARES_MAX];
+    unsigned n_parts;
 };
 
 /* A stack of nesting rows (rows.c). */
@@ -175,6 +189,8 @@ struct lane {
     struct acc iacc;   /* the instants (row 0 of the work) */
     struct obar *bars;
     size_t n_bars, cap_bars;
+    struct part *parts; /* the dense bars' classes */
+    size_t n_parts, cap_parts;
     unsigned max_row;    /* deepest row used + 1 */
     unsigned annot_rows; /* its first rows that hold the annotations (figure.h) */
     size_t n_slices, n_hidden;
@@ -287,7 +303,8 @@ struct chrome {
      * traces share one axis); the share of the bar budget. */
     int64_t x_origin, axis_ns;
     double budget_share;
-    int64_t thr_ns; /* merging threshold (rows.c) */
+    int64_t thr_ns; /* merging threshold of instants and marks (rows.c) */
+    int64_t bin_ns; /* the fine bins' width, from x_origin on (rows.c) */
     /* pass 2 */
     struct tf_strtab strs; /* names, categories, args text */
     uint32_t empty;        /* the id of "" in strs */
@@ -446,9 +463,9 @@ int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next);
 int tf_chrome_row_of(const struct chrome *c, const struct lane *ln, int64_t t0, int64_t t1);
 /* ln's bars in row order, then by start. */
 void tf_chrome_sort_bars(struct lane *ln);
-/* Merges the picked lanes' bars coarser until the SVG would fit, less the
- * bytes `reserved` for counter tracks. */
-void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick, size_t reserved);
+/* The classes of bar b of ln into out[TF_SHARES_MAX] (a slice or instant:
+ * itself, its time t1 - t0); their count. */
+size_t tf_chrome_bar_parts(const struct lane *ln, const struct obar *b, struct part *out);
 /* Sorts the marks and merges those closer than the merging threshold
  * until at most `max_bars` bars would draw them, `rows` bars a global
  * mark and proc_rows[p] a mark of process p. */

@@ -8,11 +8,13 @@
  *
  * By name.  With --color-by name, or by default when the slices drawn
  * carry one category or none (clang -ftime-trace, TensorFlow's "Op"), a
- * slice's colour comes from its name as the bar shows it (the short name)
- * by an FNV-1a hash into NAME_COLORS colour-blind-safe colours, so one
- * name has one colour in every figure.  The legend lists the names that
- * take the most time (drawn area), one per colour, at most LEGEND_NAMES;
- * the other names are drawn grey as "other".  When the names listed would
+ * slice's colour comes from its colour class: its name as the bar shows it
+ * (the short name), numbers that no letter precedes written "*"
+ * ("ProfilerStep#*").  The classes that take the most time (drawn area)
+ * get the palette's colours in order of time, at most LEGEND_NAMES, each
+ * its own and listed in the legend; the others are drawn grey as "other".
+ * Without a legend (below), a class's colour comes from an FNV-1a hash of
+ * it into NAME_COLORS colours.  When the names listed would
  * cover less than half of the time, no legend can explain the colours:
  * every name keeps its own colour and a note says the legend is left out.
  */
@@ -196,17 +198,21 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
     for (size_t i = 0; i < n_pick; i++) {
         const struct lane *ln = &c->lanes[pick[i]];
         for (size_t k = 0; k < ln->n_bars; k++) {
-            uint32_t cat = ln->bars[k].cat;
-            bool seen = false;
-            for (size_t j = 0; j < n && !seen; j++)
-                seen = v[j].cat == cat;
-            if (seen)
-                continue;
-            if (!TF_GROW(v, n, cap)) {
-                free(v);
-                return false;
+            struct part parts[TF_SHARES_MAX];
+            size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
+            for (size_t q = 0; q < np; q++) {
+                uint32_t cat = parts[q].cat;
+                bool seen = false;
+                for (size_t j = 0; j < n && !seen; j++)
+                    seen = v[j].cat == cat;
+                if (seen)
+                    continue;
+                if (!TF_GROW(v, n, cap)) {
+                    free(v);
+                    return false;
+                }
+                v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
             }
-            v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
         }
     }
     for (size_t i = 0; i < c->n_marks_in; i++) {
@@ -246,10 +252,33 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
 
 /* --- colour by name ------------------------------------------------------------------ */
 
-/* The name a bar shows (its short name), into out. */
+/* A name's colour class: its short name with each run of digits that no
+ * letter precedes written "*" ("ProfilerStep#3" and "ProfilerStep#4" are
+ * "ProfilerStep#*", "layer.3.mlp" is "layer.*.mlp"; "conv2d" stays), into
+ * out. */
+static void class_name(const char *name, char *out, size_t n)
+{
+    char shortn[128];
+    tf_chrome_short_name(name, shortn, sizeof shortn);
+    size_t k = 0;
+    for (size_t i = 0; shortn[i] && k + 1 < n;) {
+        unsigned char prev = i ? (unsigned char)shortn[i - 1] : ' ';
+        bool letter = (prev >= 'A' && prev <= 'Z') || (prev >= 'a' && prev <= 'z');
+        if (shortn[i] >= '0' && shortn[i] <= '9' && !letter) {
+            while (shortn[i] >= '0' && shortn[i] <= '9')
+                i++;
+            out[k++] = '*';
+            continue;
+        }
+        out[k++] = shortn[i++];
+    }
+    out[k] = '\0';
+}
+
+/* The colour class of a bar's name, into out. */
 static void bar_name(const struct chrome *c, const struct obar *ob, char *out, size_t n)
 {
-    tf_chrome_short_name(tf_strtab_str(&c->strs, ob->name), out, n);
+    class_name(tf_strtab_str(&c->strs, ob->name), out, n);
 }
 
 static size_t name_slot(const char *shortn)
@@ -280,9 +309,13 @@ static bool one_category(const struct chrome *c, const size_t *pick, size_t n_pi
     for (size_t i = 0; i < n_pick; i++) {
         const struct lane *ln = &c->lanes[pick[i]];
         for (size_t k = 0; k < ln->n_bars; k++) {
-            if (first != UINT32_MAX && ln->bars[k].cat != first)
-                return false;
-            first = ln->bars[k].cat;
+            struct part parts[TF_SHARES_MAX];
+            size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
+            for (size_t q = 0; q < np; q++) {
+                if (first != UINT32_MAX && parts[q].cat != first)
+                    return false;
+                first = parts[q].cat;
+            }
         }
     }
     for (size_t i = 0; i < c->n_marks_in; i++) {
@@ -306,29 +339,30 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
     for (size_t i = 0; ok && i < n_pick; i++) {
         const struct lane *ln = &c->lanes[pick[i]];
         for (size_t k = 0; ok && k < ln->n_bars; k++) {
-            const struct obar *b = &ln->bars[k];
-            if (b->mixed)
-                continue;
-            bar_name(c, b, shortn, sizeof shortn);
-            uint32_t id;
-            if (!tf_strtab_id(&plan->names, shortn, &id)) {
-                ok = false;
-                break;
-            }
-            while (ok && n <= id) {
-                ok = TF_GROW(v, n, cap);
-                if (ok)
-                    v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
-            }
-            if (ok) {
-                v[id].ns += b->busy;
-                total += b->busy;
+            struct part parts[TF_SHARES_MAX];
+            size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
+            for (size_t q = 0; ok && q < np; q++) {
+                class_name(tf_strtab_str(&c->strs, parts[q].name), shortn, sizeof shortn);
+                uint32_t id;
+                if (!tf_strtab_id(&plan->names, shortn, &id)) {
+                    ok = false;
+                    break;
+                }
+                while (ok && n <= id) {
+                    ok = TF_GROW(v, n, cap);
+                    if (ok)
+                        v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
+                }
+                if (ok) {
+                    v[id].ns += parts[q].ns;
+                    total += parts[q].ns;
+                }
             }
         }
     }
     /* The marks' names too (no time of their own). */
     for (size_t i = 0; ok && i < c->n_marks_in; i++) {
-        tf_chrome_short_name(tf_strtab_str(&c->strs, c->marks[i].name), shortn, sizeof shortn);
+        class_name(tf_strtab_str(&c->strs, c->marks[i].name), shortn, sizeof shortn);
         uint32_t id;
         ok = tf_strtab_id(&plan->names, shortn, &id);
         while (ok && n <= id) {
@@ -346,17 +380,13 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
         v[i].name = tf_strtab_str(&plan->names, v[i].id);
     if (n > 1)
         qsort(v, n, sizeof *v, by_time);
-    /* One name per colour, the largest first. */
+    /* The largest first, each in the next colour of the palette: no two
+     * share one, and no big name loses its colour to a smaller one. */
     int64_t covered = 0;
     for (size_t i = 0; i < n && plan->n_listed < LEGEND_NAMES; i++) {
-        size_t slot = name_slot(tf_strtab_str(&plan->names, v[i].id));
-        bool taken = false;
-        for (size_t k = 0; k < plan->n_listed; k++)
-            taken |= plan->listed_slot[k] == slot;
-        if (taken)
-            continue;
         plan->listed[plan->n_listed] = v[i].id;
-        plan->listed_slot[plan->n_listed++] = slot;
+        plan->listed_slot[plan->n_listed] = plan->n_listed;
+        plan->n_listed++;
         covered += v[i].ns;
     }
     plan->covered = total > 0 ? (double)covered / (double)total : 1.0;
@@ -405,7 +435,9 @@ static size_t name_category(const struct chrome *c, const struct color_plan *pla
         bar_name(c, ob, shortn, sizeof shortn);
         slot = name_slot(shortn);
         li = listed_index(plan, shortn);
-        if (plan->legend && li == SIZE_MAX)
+        if (li != SIZE_MAX)
+            slot = plan->listed_slot[li];
+        else if (plan->legend)
             slot = SIZE_MAX;
     }
     struct tf_buf key; /* the whole category in it, as in colour by category */

@@ -66,6 +66,7 @@ static void chrome_free(struct chrome *c)
             free(ln->st[k].acc);
         }
         free(ln->bars);
+        free(ln->parts);
         free(ln->sample);
         tf_ivset_fini(&ln->busy);
         tf_chrome_labels_fini(&ln->lbl, 1);
@@ -118,23 +119,86 @@ static void axis_unit(int64_t span, const char **unit, double *per)
     }
 }
 
+/* A dense bar's classes as figure categories: shares (largest first; ties
+ * in category order), their count; *top the largest's category, *kind and
+ * *rgb as tf_chrome_bar_category gives them for it.  0 when out of
+ * memory. */
+static size_t dense_shares(const struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
+                           const struct lane *ln, const struct obar *ob,
+                           const struct color_plan *plan, struct tf_share *sh, uint32_t *rgb,
+                           uint32_t *label_rgb, const char **kind)
+{
+    struct part parts[TF_SHARES_MAX];
+    size_t np = tf_chrome_bar_parts(ln, ob, parts), n = 0;
+    double span = (double)(ob->t1 - ob->t0);
+    for (size_t i = 0; i < np; i++) {
+        struct obar one = *ob;
+        one.name = parts[i].name;
+        one.cat = parts[i].cat;
+        one.color = parts[i].color;
+        one.merged = 0;
+        one.mixed = false;
+        uint32_t r, l;
+        const char *k;
+        size_t ci = tf_chrome_bar_category(c, o, f, &one, plan, &r, &l, &k);
+        if (ci == SIZE_MAX)
+            return 0;
+        double s = span > 0 ? (double)parts[i].ns / span : 0;
+        size_t j = 0;
+        while (j < n && sh[j].cat != ci)
+            j++;
+        if (j == n)
+            sh[n++] = (struct tf_share){ci, 0};
+        sh[j].share += s;
+    }
+    /* Largest first (an insertion sort of at most TF_SHARES_MAX). */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && (sh[j].share > sh[j - 1].share ||
+                                     (sh[j].share == sh[j - 1].share &&
+                                      sh[j].cat < sh[j - 1].cat));
+             j--) {
+            struct tf_share t = sh[j];
+            sh[j] = sh[j - 1];
+            sh[j - 1] = t;
+        }
+    for (size_t i = 0; i < n; i++)
+        sh[i].share = sh[i].share > 1 ? 1 : sh[i].share;
+    *rgb = f->cats[sh[0].cat].color;
+    *label_rgb = tf_color_text_on(*rgb);
+    *kind = f->cats[sh[0].cat].label ? f->cats[sh[0].cat].label : f->cats[sh[0].cat].key;
+    return n;
+}
+
 /* One bar of the figure from a drawn one. */
 static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
-                    const struct obar *ob, const struct color_plan *plan, double per,
-                    const char *unit, size_t lane)
+                    const struct lane *ln, const struct obar *ob, const struct color_plan *plan,
+                    double per, const char *unit, size_t lane)
 {
     uint32_t rgb, label_rgb;
     const char *kind;
-    size_t ci = tf_chrome_bar_category(c, o, f, ob, plan, &rgb, &label_rgb, &kind);
+    struct tf_share sh[TF_SHARES_MAX];
+    size_t n_sh = 0, ci;
+    if (ob->n_parts && !ob->instant) {
+        n_sh = dense_shares(c, o, f, ln, ob, plan, sh, &rgb, &label_rgb, &kind);
+        if (!n_sh)
+            return false;
+        ci = sh[0].cat;
+    } else {
+        ci = tf_chrome_bar_category(c, o, f, ob, plan, &rgb, &label_rgb, &kind);
+    }
     if (ci == SIZE_MAX)
         return false;
     struct tf_bar *b = tf_figure_add_bar(f);
     if (!b)
         return false;
+    if (n_sh && !tf_figure_bar_shares(f, b, sh, n_sh))
+        return false;
     b->lane = lane;
     b->row = ob->row;
     b->cat = ci;
-    b->shape = ob->instant ? TF_SHAPE_INSTANT : ob->merged ? TF_SHAPE_DENSE : TF_SHAPE_SLICE;
+    b->shape = ob->instant    ? TF_SHAPE_INSTANT
+               : ob->n_parts ? TF_SHAPE_DENSE
+                             : TF_SHAPE_SLICE;
     b->merged = ob->merged;
     b->busy = (double)ob->busy / per;
     b->start_ms = (double)ob->t0 / 1e6;
@@ -189,7 +253,7 @@ static bool add_marks(struct chrome *c, const struct tf_opts *o, struct tf_figur
                     .merged = mk->merged,
                     .instant = true,
                 };
-                ok = add_bar(c, o, f, &ob, plan, per, unit, i) &&
+                ok = add_bar(c, o, f, NULL, &ob, plan, per, unit, i) &&
                      tf_figure_bar_props(f, &f->bars[f->n_bars - 1], &scope, 1);
             }
         }
@@ -249,7 +313,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; ok && i < c->n_lanes; i++)
         fig_lane[i] = SIZE_MAX;
 
-    tf_chrome_fit_budget(c, pick, n_pick, tf_chrome_counters_fit(c, pick, n_pick));
+    tf_chrome_counters_fit(c, pick, n_pick);
     if (ok) {
         tf_chrome_color_plan_fini(&plan);
         ok = tf_chrome_color_plan(c, o, pick, n_pick, &plan);
@@ -309,7 +373,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
             fl->tid.str = tf_figure_str(f, fl->tid.str);
         tf_chrome_sort_bars(ln);
         for (size_t k = 0; ok && k < ln->n_bars; k++)
-            ok = add_bar(c, o, f, &ln->bars[k], &plan, per, unit, f->n_lanes - 1);
+            ok = add_bar(c, o, f, ln, &ln->bars[k], &plan, per, unit, f->n_lanes - 1);
     }
     ok = ok && add_marks(c, o, f, &pk, &plan, per, unit);
     ok = ok && tf_chrome_color_legend(c, &plan, f);

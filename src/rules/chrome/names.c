@@ -439,7 +439,7 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
         tf_buf_printf(&tip, "%u %s instants \xC2\xB7 at %s %s over %s %s", (unsigned)ob->merged,
                       cat_label, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit,
                       tf_fmt_num(num2, len / per, 3), unit);
-    } else if (ob->merged) {
+    } else if (ob->n_parts) {
         b->name = cat_label;
         tf_buf_printf(&tip, "%u %s slices \xC2\xB7 busy %s%% of %s %s", (unsigned)ob->merged,
                       cat_label, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0),

@@ -22,7 +22,7 @@ static bool nccl_name(const char *name)
 static bool bar_texts(struct tf_figure *f, struct tf_bar *b, double per, size_t nccl)
 {
     const struct tf_category *c = &f->cats[b->cat];
-    if (!b->merged && nccl != SIZE_MAX && b->cat != nccl && c->name &&
+    if (b->shape != TF_SHAPE_DENSE && nccl != SIZE_MAX && b->cat != nccl && c->name &&
         strcmp(c->name, "kernel") == 0 && nccl_name(b->name)) {
         b->cat = nccl;
         b->color = f->cats[nccl].color;
@@ -37,7 +37,7 @@ static bool bar_texts(struct tf_figure *f, struct tf_bar *b, double per, size_t 
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     const char *unit = f->axis.unit ? f->axis.unit : "";
     const char *label = c->label ? c->label : c->key;
-    if (b->merged) {
+    if (b->shape == TF_SHAPE_DENSE) {
         tf_buf_printf(&tip, "%zu %s slices \xC2\xB7 %s %s", b->merged, label,
                       tf_fmt_num(num, b->x1 - b->x0, 3), unit);
     } else {
@@ -140,73 +140,9 @@ bool tf_chrome_remodel(struct tf_figure *f)
     return tf_figure_describe(f, title, "Trace timeline");
 }
 
-/* --- a figure of several within the bar budget ------------------------------------ */
-
-/* A bar's bytes in the SVG, as rows.c estimates them. */
-static size_t bar_cost(const struct tf_bar *b)
-{
-    size_t n = 240;
-    if (!b->merged) {
-        size_t name = b->name ? strlen(b->name) : 0;
-        n += 2 * (name < TF_CHROME_TIP_NAME_MAX ? name : TF_CHROME_TIP_NAME_MAX);
-        n += b->title ? strlen(b->title) : 0;
-    }
-    return n;
-}
-
-/* Merges neighbours in each lane's rows thinner than thr (axis units);
- * bars are in lane, then row, then start order within a trace's lanes.
- * False when out of memory. */
-static bool coarsen_figure(struct tf_figure *f, double thr)
-{
-    size_t k = 0;
-    bool ok = true;
-    for (size_t i = 0; i < f->n_bars; i++) {
-        struct tf_bar *b = &f->bars[i];
-        if (k > 0) {
-            struct tf_bar *a = &f->bars[k - 1];
-            bool instant_a = a->shape == TF_SHAPE_INSTANT, instant_b = b->shape == TF_SHAPE_INSTANT;
-            if (a->lane == b->lane && a->row == b->row && instant_a == instant_b &&
-                a->x1 - a->x0 < thr && b->x1 - b->x0 < thr && b->x0 - a->x1 < thr &&
-                b->x0 >= a->x0) {
-                size_t ma = a->merged ? a->merged : 1, mb = b->merged ? b->merged : 1;
-                if (!a->merged) {
-                    const struct tf_category *c = &f->cats[a->cat];
-                    a->name = c->label ? c->label : c->key;
-                    a->label = NULL;
-                    a->props = NULL;
-                    a->n_props = 0;
-                    if (!instant_a)
-                        a->shape = TF_SHAPE_DENSE;
-                }
-                a->merged = ma + mb;
-                a->busy += b->busy > 0 ? b->busy : b->x1 - b->x0;
-                if (b->x1 > a->x1)
-                    a->x1 = b->x1;
-                a->clip_right = a->clip_right || b->clip_right;
-                a->title = NULL; /* made below */
-                continue;
-            }
-        }
-        f->bars[k++] = *b;
-    }
-    f->n_bars = k;
-    /* Tooltips of the spans made here. */
-    char num[TF_NUM_MAX];
-    for (size_t i = 0; ok && i < f->n_bars; i++) {
-        struct tf_bar *b = &f->bars[i];
-        if (b->title)
-            continue;
-        struct tf_buf tip;
-        tf_buf_init(&tip);
-        tf_buf_printf(&tip, "%zu %s slices \xC2\xB7 %s %s", b->merged, b->name,
-                      tf_fmt_num(num, b->x1 - b->x0, 3), f->axis.unit ? f->axis.unit : "");
-        ok = (b->title = tf_figure_buf(f, &tip)) != NULL;
-        tf_buf_fini(&tip);
-    }
-    /* Arrows may now point into a merged span: they stay where they are. */
-    return ok;
-}
+/* --- a figure of several: its counter tracks within their budget ------------------
+ * Its bars are not merged here: the plan re-bins the rules' fine busy
+ * histogram at the plot's real width (render/plan_busy.c). */
 
 /* Appends sample p to k's first n samples unless it repeats the value
  * before (no step; a stop after a stop neither). */
@@ -291,20 +227,6 @@ static size_t fit_counters(struct tf_figure *f, double w)
 
 bool tf_chrome_fit_figure(struct tf_figure *f)
 {
-    double thr = f->x_span * TF_CHROME_LOD_PT / 640.0;
-    /* The bars get what the counter tracks leave, at least half. */
-    size_t counters = fit_counters(f, thr);
-    size_t budget = counters < TF_CHROME_SVG_BUDGET / 2 ? TF_CHROME_SVG_BUDGET - counters
-                                                        : TF_CHROME_SVG_BUDGET / 2;
-    for (int round = 0; round < 40; round++) {
-        size_t bytes = 0;
-        for (size_t i = 0; i < f->n_bars; i++)
-            bytes += bar_cost(&f->bars[i]);
-        if (bytes <= budget || !(thr > 0))
-            return true;
-        if (!coarsen_figure(f, thr))
-            return false;
-        thr *= 2;
-    }
+    fit_counters(f, f->x_span * TF_CHROME_LOD_PT / 640.0);
     return true;
 }

@@ -31,13 +31,17 @@
  * (the outermost).  The figure's lane says how many of its top rows they
  * hold (tf_lane.annot_rows).
  *
- * Level of detail.  In each row, a slice narrower than the merging
- * threshold (TF_CHROME_LOD_PT at the output width) whose neighbour is as
- * close joins a dense span, which keeps the count of its slices and the
- * exact time they cover.  When the figure's SVG would still be larger
- * than its budget (an estimate per bar: SVG_BUDGET, or the trace's share
- * of it in a figure of several, less what its counter tracks take), the
- * threshold doubles and the spans are merged again.
+ * Level of detail, decided once.  The rules do not know the plot's width
+ * (the plan decides it, render/plan.h), so they keep what any width needs:
+ * a slice at least one fine bin wide (TF_LOD_FINE_BINS across the axis,
+ * from its origin) is a bar of its own; thinner slices go to a busy
+ * histogram, per row: the time each class (name, category, colour) covers
+ * in each fine bin, exactly (a slice across a bin edge is split at it).  A
+ * bin that holds one whole slice only keeps it as a slice; any other is a
+ * dense bar over the bin with the classes' times (struct part).  The plan
+ * re-bins these at the plot's real width (render/plan_busy.c).  Memory is
+ * bounded by the bins: a row holds one bin at a time.  Instants still merge
+ * among themselves where they are closer than thr_ns.
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -46,16 +50,16 @@
 #include <string.h>
 
 #define REORDER 8192
-#define SVG_BUDGET TF_CHROME_SVG_BUDGET
+/* The plot width (pt) at which instants and marks merge. */
+#define MARK_PLOT_PT 640.0
 
-/* The merging threshold once the window is known: TF_CHROME_LOD_PT of the
- * plot's width at the size asked (tf_opts.plot_w_pt; 640 pt without),
- * showing the axis. */
+/* The fine bins and the instants' threshold once the window is known. */
 void tf_chrome_lod_threshold(struct chrome *c)
 {
-    double w = c->o && c->o->plot_w_pt > 0 ? c->o->plot_w_pt : 640.0;
-    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / w;
+    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / MARK_PLOT_PT;
     c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
+    int64_t bin = (c->axis_ns + TF_LOD_FINE_BINS - 1) / TF_LOD_FINE_BINS;
+    c->bin_ns = bin < 1 ? 1 : bin;
 }
 
 /* --- rows -------------------------------------------------------------------------- */
@@ -114,17 +118,108 @@ static bool set_row_end(struct stack *st, size_t row, int64_t end)
     return true;
 }
 
-/* A dense span or single slice leaves an accumulator. */
+static void push_bar(struct chrome *c, struct lane *ln, const struct obar *b)
+{
+    if (!TF_GROW(ln->bars, ln->n_bars, ln->cap_bars)) {
+        c->oom = true;
+        return;
+    }
+    ln->bars[ln->n_bars++] = *b;
+}
+
+/* A run of instants, a bin's one whole slice, or its dense bar leaves an
+ * accumulator. */
 static void flush(struct chrome *c, struct lane *ln, struct acc *a)
 {
     if (!a->on)
         return;
     a->on = false;
-    if (!TF_GROW(ln->bars, ln->n_bars, ln->cap_bars)) {
+    if (a->b.instant || a->whole) {
+        if (!a->b.instant)
+            a->b.merged = 0;
+        push_bar(c, ln, &a->b);
+        return;
+    }
+    struct obar b = a->b;
+    int64_t lo = c->x_origin + a->bin * c->bin_ns, hi = lo + c->bin_ns;
+    b.t0 = lo < c->w0 ? c->w0 : lo;
+    b.t1 = hi > c->w1 ? c->w1 : hi;
+    b.clip_left = b.clip_right = false;
+    b.busy = 0;
+    size_t top = 0;
+    for (unsigned i = 0; i < a->n_parts; i++) {
+        b.busy += a->parts[i].ns;
+        if (a->parts[i].ns > a->parts[top].ns)
+            top = i;
+    }
+    b.name = a->parts[top].name;
+    b.cat = a->parts[top].cat;
+    b.color = a->parts[top].color;
+    b.args = c->empty;
+    b.mixed = false;
+    for (unsigned i = 0; i < a->n_parts; i++)
+        b.mixed = b.mixed || a->parts[i].name != b.name;
+    if (ln->n_parts > UINT32_MAX - TF_SHARES_MAX ||
+        !TF_GROW(ln->parts, ln->n_parts + TF_SHARES_MAX - 1, ln->cap_parts)) {
         c->oom = true;
         return;
     }
-    ln->bars[ln->n_bars++] = a->b;
+    b.part0 = (uint32_t)ln->n_parts;
+    b.n_parts = a->n_parts;
+    memcpy(ln->parts + ln->n_parts, a->parts, a->n_parts * sizeof *a->parts);
+    ln->n_parts += a->n_parts;
+    push_bar(c, ln, &b);
+}
+
+/* Adds ns of b's class to the bin in a. */
+static void add_part(struct acc *a, const struct obar *b, int64_t ns)
+{
+    for (unsigned i = 0; i < a->n_parts; i++) {
+        struct part *p = &a->parts[i];
+        if (p->name == b->name && p->cat == b->cat && p->color == b->color) {
+            p->ns += ns;
+            return;
+        }
+    }
+    if (a->n_parts < TF_SHARES_MAX) {
+        a->parts[a->n_parts++] = (struct part){b->name, b->cat, b->color, ns};
+        return;
+    }
+    /* Full: the time goes to a class of its category, else the last. */
+    for (unsigned i = 0; i < a->n_parts; i++)
+        if (a->parts[i].cat == b->cat) {
+            a->parts[i].ns += ns;
+            return;
+        }
+    a->parts[a->n_parts - 1].ns += ns;
+}
+
+/* A slice thinner than a fine bin, into the bins of its row it covers. */
+static void add_thin(struct chrome *c, struct lane *ln, struct acc *a, const struct obar *b)
+{
+    int64_t bw = c->bin_ns, rel0 = b->t0 - c->x_origin, rel1 = b->t1 - c->x_origin;
+    int64_t k0 = rel0 >= 0 ? rel0 / bw : -((-rel0 + bw - 1) / bw);
+    int64_t k1 = rel1 > rel0 ? (rel1 - 1 >= 0 ? (rel1 - 1) / bw : -((-(rel1 - 1) + bw - 1) / bw))
+                             : k0;
+    for (int64_t k = k0; k <= k1; k++) {
+        int64_t lo = c->x_origin + k * bw, hi = lo + bw;
+        int64_t p0 = b->t0 > lo ? b->t0 : lo, p1 = b->t1 < hi ? b->t1 : hi;
+        if (a->on && a->bin != k)
+            flush(c, ln, a);
+        /* merged: the slices that start in the bin. */
+        if (!a->on) {
+            a->on = true;
+            a->whole = k0 == k1;
+            a->b = *b;
+            a->b.merged = k == k0;
+            a->bin = k;
+            a->n_parts = 0;
+        } else {
+            a->whole = false;
+            a->b.merged += k == k0;
+        }
+        add_part(a, b, p1 > p0 ? p1 - p0 : 0);
+    }
 }
 
 
@@ -203,25 +298,24 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         .instant = p->instant,
         .annot = annot,
     };
-    struct acc *a = p->instant ? &ln->iacc : &st->acc[row];
-    bool thin = t1 - t0 < c->thr_ns;
-    if (a->on && thin && a->b.instant == b.instant && t0 - a->b.t1 < c->thr_ns &&
-        (a->b.t1 - a->b.t0 < c->thr_ns || a->b.merged)) {
-        if (!a->b.merged)
-            a->b.merged = 1;
-        a->b.merged++;
+    if (!p->instant) {
+        if (t1 - t0 >= c->bin_ns)
+            push_bar(c, ln, &b);
+        else
+            add_thin(c, ln, &st->acc[row], &b);
+        return;
+    }
+    struct acc *a = &ln->iacc;
+    if (a->on && t0 - a->b.t1 < c->thr_ns) {
+        a->b.merged = (a->b.merged ? a->b.merged : 1) + 1;
         a->b.mixed = a->b.mixed || a->b.name != b.name;
         if (t1 > a->b.t1)
             a->b.t1 = t1;
-        a->b.busy += t1 - t0;
-        a->b.clip_right = a->b.clip_right || b.clip_right;
         return;
     }
     flush(c, ln, a);
     a->on = true;
     a->b = b;
-    if (!thin)
-        flush(c, ln, a);
 }
 
 static int by_start(const void *x, const void *y)
@@ -281,7 +375,7 @@ static void stack_rows(struct chrome *c, struct lane *ln)
     for (size_t i = 0; i < ln->n_bars; i++) {
         struct obar *b = &ln->bars[i];
         if (b->annot && b->row >= keep) {
-            size_t n = b->merged ? b->merged : 1;
+            size_t n = b->n_parts ? b->merged : 1;
             ln->n_hidden += n;
             ln->n_annot_hidden += n;
             continue;
@@ -331,45 +425,15 @@ void tf_chrome_sort_bars(struct lane *ln)
         qsort(ln->bars, ln->n_bars, sizeof *ln->bars, bar_order);
 }
 
-/* Row, then slices before instants, then start: the order in which
- * coarsen() finds what may merge next to each other. */
-static int merge_order(const void *x, const void *y)
+size_t tf_chrome_bar_parts(const struct lane *ln, const struct obar *b, struct part *out)
 {
-    const struct obar *a = x, *b = y;
-    if (a->row != b->row)
-        return a->row < b->row ? -1 : 1;
-    if (a->instant != b->instant)
-        return a->instant ? 1 : -1;
-    return bar_order(x, y);
-}
-
-/* Re-merges a lane's bars with a coarser threshold. */
-static void coarsen(struct lane *ln, int64_t thr)
-{
-    if (ln->n_bars < 2)
-        return;
-    qsort(ln->bars, ln->n_bars, sizeof *ln->bars, merge_order);
-    size_t k = 0;
-    for (size_t i = 0; i < ln->n_bars; i++) {
-        struct obar *b = &ln->bars[i];
-        if (k > 0) {
-            struct obar *a = &ln->bars[k - 1];
-            bool thin_a = a->t1 - a->t0 < thr, thin_b = b->t1 - b->t0 < thr;
-            if (a->row == b->row && a->instant == b->instant && thin_a && thin_b &&
-                b->t0 - a->t1 < thr) {
-                uint32_t ma = a->merged ? a->merged : 1, mb = b->merged ? b->merged : 1;
-                a->merged = ma + mb;
-                a->mixed = a->mixed || b->mixed || a->name != b->name;
-                a->busy += b->busy;
-                if (b->t1 > a->t1)
-                    a->t1 = b->t1;
-                a->clip_right = a->clip_right || b->clip_right;
-                continue;
-            }
-        }
-        ln->bars[k++] = *b;
+    if (!b->n_parts) {
+        out[0] = (struct part){b->name, b->cat, b->color, b->t1 - b->t0};
+        return 1;
     }
-    ln->n_bars = k;
+    size_t n = b->n_parts < TF_SHARES_MAX ? b->n_parts : TF_SHARES_MAX;
+    memcpy(out, ln->parts + b->part0, n * sizeof *out);
+    return n;
 }
 
 int tf_chrome_row_at(const struct lane *ln, int64_t t, bool next)
@@ -444,37 +508,5 @@ void tf_chrome_fit_marks(struct chrome *c, size_t rows, const size_t *proc_rows,
         if (bars <= max_bars)
             break;
         thr *= 2;
-    }
-}
-
-/* An estimate of a bar's bytes in the SVG: markup and its tooltip. */
-static size_t svg_cost(const struct chrome *c, const struct obar *b)
-{
-    size_t n = 240;
-    if (!b->merged) {
-        size_t name = strlen(tf_strtab_str(&c->strs, b->name));
-        n += 2 * (name < TF_CHROME_TIP_NAME_MAX ? name : TF_CHROME_TIP_NAME_MAX);
-        n += strlen(tf_strtab_str(&c->strs, b->args));
-    }
-    return n;
-}
-
-void tf_chrome_fit_budget(struct chrome *c, const size_t *pick, size_t n_pick, size_t reserved)
-{
-    /* This trace's share of the figure's budget, less what its counter
-     * tracks take (they never leave the bars less than half of it). */
-    double total = SVG_BUDGET * c->budget_share;
-    double budget = (double)reserved < total / 2 ? total - (double)reserved : total / 2;
-    int64_t thr = c->thr_ns;
-    for (int round = 0; round < 40; round++) {
-        size_t bytes = 0;
-        for (size_t i = 0; i < n_pick; i++)
-            for (size_t k = 0; k < c->lanes[pick[i]].n_bars; k++)
-                bytes += svg_cost(c, &c->lanes[pick[i]].bars[k]);
-        if ((double)bytes <= budget)
-            break;
-        thr *= 2;
-        for (size_t i = 0; i < n_pick; i++)
-            coarsen(&c->lanes[pick[i]], thr);
     }
 }

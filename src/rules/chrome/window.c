@@ -16,7 +16,9 @@
  * clusters are gathered and bounded the same way; the window is then
  * grown from the cluster holding the most events towards its neighbours,
  * taking in each one that holds at least 1 % of the events or lies closer
- * than the span already taken; what is left out is counted (c->n_stray)
+ * than FAR_RUNS times the span already taken (so an idle lead-in and the
+ * first kernels after it stay in; only a clock days away is cut); what is
+ * left out is counted (c->n_stray)
  * and reported once by build().  The default window is the main run of
  * the threads whose lanes the figure draws (so hidden lanes do not
  * stretch it); the origin of --from and --to that of the lanes drawn by
@@ -188,9 +190,14 @@ static bool gather(const struct chrome *c, const size_t *ts, size_t n, struct cl
     return true;
 }
 
+/* A neighbour farther than this many times the span already taken is on
+ * another clock. */
+#define FAR_RUNS 16
+
 /* The main run of clusters: from the fullest one outwards, taking in each
- * neighbour that holds at least 1 % of the events or lies closer than the
- * span already taken.  [*lo, *hi], and the events left out. */
+ * neighbour that holds at least 1 % of the events or lies closer than
+ * FAR_RUNS times the span already taken.  [*lo, *hi], and the events left
+ * out. */
 static void main_run(const struct cluster *v, size_t n, size_t total, int64_t *lo, int64_t *hi,
                      size_t *stray)
 {
@@ -203,12 +210,12 @@ static void main_run(const struct cluster *v, size_t n, size_t total, int64_t *l
     for (;;) {
         int64_t span = v[b].hi - v[a].lo;
         bool grew = false;
-        if (a > 0 && (v[a - 1].count > min_count || v[a].lo - v[a - 1].hi <= span)) {
+        if (a > 0 && (v[a - 1].count > min_count || v[a].lo - v[a - 1].hi <= FAR_RUNS * span)) {
             a--;
             grew = true;
         }
         span = v[b].hi - v[a].lo;
-        if (b + 1 < n && (v[b + 1].count > min_count || v[b + 1].lo - v[b].hi <= span)) {
+        if (b + 1 < n && (v[b + 1].count > min_count || v[b + 1].lo - v[b].hi <= FAR_RUNS * span)) {
             b++;
             grew = true;
         }

@@ -1,8 +1,8 @@
 # A flame chart whose slices carry no category (clang -ftime-trace) is
-# coloured by name by default: each name (as the bar shows it) takes
-# palette[FNV-1a(name) % 12], the same in every figure; the legend lists
-# the names that take the most time (one per colour, at most 8), largest
-# first, and "other" (grey) for the rest; never "(no category)".
+# coloured by name by default: the names (as the bars show them) that take
+# the most time get the palette's colours in order of time (at most 8, no
+# two alike); the legend lists them, largest first, and "other" (grey) for
+# the rest; never "(no category)".
 from lib import *
 PALETTE = ["#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255",
            "#44AA99", "#999933", "#AA4499", "#4477AA", "#EE8866", "#BBCC33"]
@@ -21,10 +21,9 @@ names = [l for l in legend if l != "other"]
 expect(len(names) >= 5, "at least five names listed: %r" % legend)
 colors = [e["color"].upper() for e in m["legend"] if e["label"] != "other"]
 expect(len(set(colors)) == len(colors), "one colour per listed name: %r" % m["legend"])
-for e in m["legend"]:
-    if e["label"] != "other":
-        expect(e["color"].upper() == PALETTE[fnv1a(e["label"]) % 12],
-               "%s is %s, want its hash's %s" % (e["label"], e["color"], PALETTE[fnv1a(e["label"]) % 12]))
+for k, e in enumerate(x for x in m["legend"] if x["label"] != "other"):
+    expect(e["color"].upper() == PALETTE[k],
+           "%s is %s, want the palette's colour %d, %s" % (e["label"], e["color"], k, PALETTE[k]))
 # Largest first: the time each listed name takes never grows down the list.
 time = {}
 for b in m["bars"]:

@@ -13,7 +13,14 @@ expect(rows("forward") == [1] and rows("backward") == [1], "forward/backward")
 for k in range(3):
     expect(rows("layer_%d" % k) == [2], "layer_%d %r" % (k, rows("layer_%d" % k)))
 lb = [b for b in bars("cudaLaunchKernel") if b["lane"] == 0]
-expect(len([b for b in lb if b["row"] == 3]) == 3, "a launch under each layer: %r" % lb)
+# A launch is 3 us, thinner than a fine bin (18 ms / 2048): one across a
+# bin's edge is held as the runtime's busy share of the two bins.
+under = set()
+for b in m["bars"]:
+    if b["lane"] == 0 and b["row"] == 3 and (b["name"] == "cudaLaunchKernel" or
+                                             "cuda_runtime" in b.get("busy", {})):
+        under.add(int(b["x0"]) // 2)
+expect(len(under) == 3, "a launch under each layer: %r" % sorted(under))
 expect(any(b["row"] == 2 for b in lb), "launches under backward: %r" % lb)
 expect_span("forward", 1000, 9000)
 expect_span("layer_1", 4000, 5500)

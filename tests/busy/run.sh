@@ -1,0 +1,158 @@
+#!/bin/sh
+# Busy shares: run.sh TRACEFIG
+#
+# Each case of gen.py (a dense GPU stream with memcpys, a mixed stream whose
+# first slice is a rare category, a dense CPU flame chart) is drawn as the
+# JSON model, SVG, PNG, PDF and TikZ (compiled with pdflatex), and
+# inked.py reads back what each drew: per class, the ink (span x share in
+# the model, the paths' areas in the SVG, pixels in the PNG and in the PDFs
+# rasterised by pdftoppm) matches the time its slices cover within 5 %.
+# Then the level of detail is decided once: one trace, a figure of several
+# traces and a figure of per-trace models give the same share bars for the
+# same lanes at the same size.  Back-ends whose tool is missing (cairo,
+# pdflatex, pdftoppm) print SKIP.  Ends with "busy: N passed, N failed".
+set -u
+if [ $# -lt 1 ]; then
+    echo "usage: $0 TRACEFIG" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-busy.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/out" ] && sed 's/^/    /' "$tmp/out"; }
+check() { # NAME COMMAND...: passes when COMMAND exits 0
+    name=$1
+    shift
+    if "$@" >"$tmp/out" 2>&1; then ok "$name"; else bad "$name"; fi
+}
+size="--width 6in --height 3in"
+have_cairo=
+"$bin" --help 2>&1 | grep -q 'png .*cairo' && have_cairo=1
+for c in gpu mixed flame; do
+    d=$tmp/$c
+    mkdir -p "$d"
+    "$py" "$here/gen.py" $c "$d"
+    (
+        cd "$d" || exit 1
+        # shellcheck disable=SC2086
+        "$bin" trace.json --format json -o m.json $size
+    ) || { bad "$c/model"; continue; }
+    m=$d/m.json
+    e=$d/expect.json
+    check "$c/json" "$py" "$here/inked.py" json "$m" "$m" "$e"
+    # shellcheck disable=SC2086
+    "$bin" "$d/trace.json" -o "$d/f.svg" $size 2>/dev/null
+    check "$c/svg" "$py" "$here/inked.py" svg "$d/f.svg" "$m" "$e"
+    check "$c/svg data-busy" grep -q 'data-busy="{' "$d/f.svg"
+    if [ -n "$have_cairo" ]; then
+        # shellcheck disable=SC2086
+        "$bin" "$d/trace.json" -o "$d/f.png" $size --dpi 400 2>/dev/null
+        check "$c/png" "$py" "$here/inked.py" png "$d/f.png" "$m" "$e"
+        if command -v pdftoppm >/dev/null 2>&1; then
+            # shellcheck disable=SC2086
+            "$bin" "$d/trace.json" -o "$d/c.pdf" $size 2>/dev/null
+            pdftoppm -r 400 "$d/c.pdf" "$d/c"
+            check "$c/pdf" "$py" "$here/inked.py" ppm "$d/c-1.ppm" "$m" "$e"
+        else
+            echo "SKIP $c/pdf (no pdftoppm)"
+        fi
+    else
+        echo "SKIP $c/png $c/pdf (built without cairo)"
+    fi
+    if command -v pdflatex >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1; then
+        # shellcheck disable=SC2086
+        # The fragment in a plain article; slices' edges left out (black!60,
+        # not the class's shade), as they are no one's time.
+        "$bin" "$d/trace.json" --format tikz -o "$d/fig.tex" $size 2>/dev/null
+        printf '%s\n' '\documentclass{article}' '\usepackage{tikz}' \
+            '\usepackage[margin=0.5in]{geometry}' '\pagestyle{empty}' '\begin{document}' \
+            '\tikzset{tracefig/flame/.style={draw=none}}' '\input{fig.tex}' '\end{document}' \
+            >"$d/t.tex"
+        if (cd "$d" && pdflatex -interaction=batchmode -halt-on-error t.tex >/dev/null 2>&1); then
+            pdftoppm -r 400 "$d/t.pdf" "$d/t"
+            check "$c/tikz" "$py" "$here/inked.py" ppm "$d/t-1.ppm" "$m" "$e"
+        else
+            : >"$tmp/out"
+            bad "$c/tikz (pdflatex failed)"
+        fi
+    else
+        echo "SKIP $c/tikz (no pdflatex or pdftoppm)"
+    fi
+done
+# The first slice is rare: the bars take each bin's largest class, and
+# the legend lists every class with ink.
+check "mixed/first slice rare" "$py" - "$tmp/mixed/m.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+dense = [b for b in m["bars"] if b["shape"] == "dense" and b["lane"] == 0]
+assert dense, "no dense bars"
+kern = sum(1 for b in dense if b["category"] == "kernel")
+assert kern >= 0.95 * len(dense), "%d of %d dense bars are kernels" % (kern, len(dense))
+assert all(max(b["busy"], key=b["busy"].get) == b["category"] for b in dense), "largest class"
+leg = [l["label"] for l in m["legend"]]
+for k in ("kernel", "gpu_memcpy", "gpu_memset"):
+    assert k in leg, "%s not in the legend %r" % (k, leg)
+PY
+# Decided once: the same lanes at the same size (labels above the lanes, so
+# that every figure has the plot the same width), from one trace, from two
+# traces drawn together, and from the two traces' models: the same share
+# bars (the models' shares are rounded to 6 decimals).
+d=$tmp/gpu
+cp "$d/trace.json" "$d/b.json"
+same="--width 6in --height 3in --labels above"
+# shellcheck disable=SC2086
+"$bin" "$d/trace.json" -o "$d/one.svg" $same 2>/dev/null
+# shellcheck disable=SC2086
+"$bin" "$d/trace.json" "$d/b.json" -o "$d/two.svg" $same 2>/dev/null
+"$bin" "$d/trace.json" --format json -o "$d/ma.json" 2>/dev/null
+"$bin" "$d/b.json" --format json -o "$d/mb.json" 2>/dev/null
+# shellcheck disable=SC2086
+"$bin" "$d/ma.json" "$d/mb.json" -o "$d/models.svg" $same 2>/dev/null
+check "gpu/one trace, two traces and two models alike" "$py" - "$d/one.svg" "$d/two.svg" \
+    "$d/models.svg" <<'PY'
+import re, sys
+def bars(p):
+    t = open(p).read()
+    out = []
+    for busy, d in re.findall(r'data-busy="([^"]*)">\s*<title>[^<]*</title>\s*<path d="([^"]*)"', t):
+        out.append(([float(v) for v in re.findall(r"[0-9.]+", busy.replace("&quot;", ""))],
+                    [float(v) for v in re.findall(r"[0-9.]+", d)]))
+    return out
+def alike(a, b):
+    return len(a) == len(b) and all(
+        len(x[0]) == len(y[0]) and all(abs(u - v) <= 2e-4 for u, v in zip(x[0], y[0])) and
+        all(abs(x[1][k] - y[1][k]) <= 0.02 for k in (0, 2)) for x, y in zip(a, b))
+one, two, models = (bars(p) for p in sys.argv[1:4])
+assert one, "no share bars"
+assert len(two) == 2 * len(one), "%d share bars alone, %d for two" % (len(one), len(two))
+assert alike(one, two[:len(one)]), "the first trace's bars differ from its own figure's"
+assert alike(two, models), "%d share bars from the traces, %d from the models" % (len(two), len(models))
+PY
+# Colours that follow the time (--color-by name): numbered names are one
+# class ("ProfilerStep#*", "layer.*.mlp"), the classes with most time get
+# the palette's colours in order, no two legend entries alike, only "other"
+# grey; names whose hashes collide each keep a colour of their own.
+mkdir -p "$tmp/names"
+"$py" "$here/gen.py" names "$tmp/names"
+"$bin" "$tmp/names/trace.json" --color-by name --lanes 'python*' --format json \
+    -o "$tmp/names/m.json" 2>/dev/null
+check "names/classes in order of time" "$py" - "$tmp/names/m.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+leg = [(e["label"], e["color"].upper()) for e in m["legend"]]
+labels = [l for l, _ in leg]
+assert labels[:2] == ["ProfilerStep#*", "layer.*.mlp"], labels
+for n in ("Frontend", "Backend", "SyncChannel::SendWithTimeout", "SomeSlice"):
+    assert n in labels, "%s not in the legend %r" % (n, labels)
+colors = [c for _, c in leg]
+assert len(set(colors)) == len(colors), "two entries share a colour: %r" % leg
+assert all(c != "#DDDDDD" for l, c in leg if l != "other"), leg
+PY
+echo "busy: $pass passed, $fail failed"
+[ $fail -eq 0 ]
