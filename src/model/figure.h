@@ -114,6 +114,10 @@ struct tf_lane {
      * below (Kineto's gpu_user_annotation on a GPU stream): a layout that
      * cuts rows leaves them out first (render/plan.h).  0: none. */
     unsigned annot_rows;
+    /* When the height budget cuts its rows, keep its innermost ones (an HPC
+     * job's rank: its MPI calls and compute, not the main() around them)
+     * rather than the outermost. */
+    bool keep_inner;
 };
 
 /* What colours a bar and names its style: TikZ tracefig/<key>, and a

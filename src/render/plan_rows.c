@@ -25,10 +25,13 @@ unsigned tf_plan_rows_at(const struct tf_lane *ln, unsigned d)
 }
 
 /* Its work's rows first (below its annotation rows), then as many
- * annotation rows as remain, the outermost, above them. */
+ * annotation rows as remain, the outermost, above them; a lane that keeps
+ * its inner rows (keep_inner) keeps its deepest ones. */
 unsigned tf_plan_row_drawn(const struct tf_lane *ln, unsigned drawn, unsigned row)
 {
     unsigned all = tf_plan_lane_rows(ln), annots = ln->annot_rows;
+    if (ln->keep_inner && drawn < all && ln->kind != TF_LANE_COUNTER)
+        return row >= all - drawn ? row - (all - drawn) : TF_PLAN_NO_ROW;
     if (drawn >= all || annots == 0 || annots >= all || ln->kind == TF_LANE_COUNTER)
         return row < drawn ? row : TF_PLAN_NO_ROW;
     unsigned work = all - annots;

@@ -447,6 +447,8 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     for (size_t i = 0; i < f->n_lanes; i++)
         n_slice_lanes += f->lanes[i].kind != TF_LANE_COUNTER;
     f->rank_lanes = c->hpc && n_slice_lanes >= TF_CHROME_RANK_THIN;
+    for (size_t i = 0; f->rank_lanes && i < f->n_lanes; i++)
+        f->lanes[i].keep_inner = true;
     (void)total_rows; /* the size is the layout's (render/plan.c) */
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
