@@ -41,7 +41,7 @@
 #include "rules/align.h"
 #include "rules/chrome.h"
 #include "rules/remodel.h"
-#include "rules/ticks.h"
+#include "base/ticks.h"
 
 struct unit {
     struct tf_figure fig;

@@ -46,7 +46,7 @@
 #include "base/escape.h"
 #include "base/num.h"
 #include "render/metrics.h"
-#include "rules/ticks.h"
+#include "base/ticks.h"
 
 const struct tf_plan_limits tf_plan_limits = {
     .label_share = 0.25,

@@ -31,7 +31,7 @@
 #include "render/plan.h"
 #include "render/templates.h"
 #include "render/tikz_int.h"
-#include "rules/ticks.h"
+#include "base/ticks.h"
 
 /* Lengths in canvas points, for TeX (bp). */
 static void bp(struct tikz *t, double v)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/ticks.h"
+#include "base/ticks.h"
 
 /* --- the state --------------------------------------------------------------------- */
 
