@@ -280,6 +280,19 @@ TF_TEST(stats_kernel_classes)
     TF_CHECK(tf_kernel_classify("", NULL) == TF_KERNEL_COMPUTE);
 }
 
+TF_TEST(kernels_comm_is_the_breakdowns_class)
+{
+    /* The Chrome mode colours "NCCL kernel" what the breakdown counts as
+     * communication, and nothing else. */
+    const char *names[] = {"ncclKernel_AllReduce", "void foo<ncclKernel>(int)", "hccl_allreduce",
+                           "rcclKernel_x", "void f() nccl_x", "ampere_sgemm", ""};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        TF_CHECK(tf_kernel_is_comm(names[i]) ==
+                 (tf_kernel_classify(names[i], "kernel") == TF_KERNEL_COMM));
+    TF_CHECK(tf_kernel_is_comm("hccl_allreduce"));
+    TF_CHECK(!tf_kernel_is_comm("rcclKernel_x"));
+}
+
 TF_TEST(stats_gpu_breakdown_hand_case)
 {
     /* compute [0,10) [5,20) on one stream, communication [15,30) on

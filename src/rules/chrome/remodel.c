@@ -13,17 +13,11 @@
 
 #include "base/num.h"
 
-static bool nccl_name(const char *name)
-{
-    return strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
-           strstr(name, " nccl") != NULL;
-}
-
 static bool bar_texts(struct tf_figure *f, struct tf_bar *b, double per, size_t nccl)
 {
     const struct tf_category *c = &f->cats[b->cat];
     if (!b->merged && nccl != SIZE_MAX && b->cat != nccl && c->name &&
-        strcmp(c->name, "kernel") == 0 && nccl_name(b->name)) {
+        strcmp(c->name, "kernel") == 0 && tf_kernel_is_comm(b->name)) {
         b->cat = nccl;
         b->color = f->cats[nccl].color;
         b->label_color = tf_color_text_on(b->color);
