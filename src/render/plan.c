@@ -43,7 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/escape.h"
 #include "base/num.h"
 #include "render/metrics.h"
 #include "base/ticks.h"
@@ -62,8 +61,6 @@ const struct tf_plan_limits tf_plan_limits = {
     .font_max_pt = 8.0,
     .font_per_w = 28.0,
 };
-
-const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2] = {28, 20, 14};
 
 /* --- the reference's constants (layout.c draws with the same) ---------------- */
 #define R_TICK_PT 11.44
@@ -102,14 +99,6 @@ static double clampd(double v, double lo, double hi)
 static double text_h(double size, bool bold)
 {
     return tf_text_ascent(size, bold) + tf_text_descent(size, bold);
-}
-
-double tf_plan_text_width(const char *s, double size, bool bold)
-{
-    char *c = tf_xml_clean(s ? s : "");
-    double w = tf_text_width(c ? c : (s ? s : ""), size, bold);
-    free(c);
-    return w;
 }
 
 double tf_plan_default_font(double width_pt)

@@ -7,8 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/utf8.h"
+#include "render/metrics.h"
 #include "render/plan.h"
+
+const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2] = {28, 20, 14};
+
+/* --- measuring ------------------------------------------------------------------ */
+
+double tf_plan_text_width(const char *s, double size, bool bold)
+{
+    char *c = tf_xml_clean(s ? s : "");
+    double w = tf_text_width(c ? c : (s ? s : ""), size, bold);
+    free(c);
+    return w;
+}
+
 
 /* --- elision -------------------------------------------------------------------- */
 
