@@ -41,6 +41,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/str.h"
 #include "base/strtab.h"
 #include "model/figure.h"
 #include "model/trace.h"
@@ -304,10 +305,16 @@ struct chrome {
     bool oom;
 };
 
-/* --- mode.c ---------------------------------------------------------------------- */
+/* --- every file ------------------------------------------------------------------ */
 
 /* strdup(s), NULL for NULL; sets c->oom when out of memory. */
-char *tf_chrome_strdup(struct chrome *c, const char *s);
+static inline char *tf_chrome_strdup(struct chrome *c, const char *s)
+{
+    char *p = tf_strdup(s);
+    if (s && !p)
+        c->oom = true;
+    return p;
+}
 
 /* --- events.c: the loader's sink ------------------------------------------------------ */
 
@@ -399,9 +406,9 @@ void tf_chrome_add_mark(struct chrome *c, int64_t ts);
 void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64_t t1);
 /* Sets up the --window-event test (once, at the start). */
 void tf_chrome_window_event_init(struct chrome *c);
-/* The sink's window callback: fixes c->w0, c->w1 (and the merging
- * threshold), or fails with a message. */
-bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
+/* Fixes c->w0, c->w1 (once: later calls keep them), or fails with a
+ * message.  The sink's window callback (mode.c) calls it first. */
+bool tf_chrome_window_fix(struct chrome *c, struct tf_diag *d);
 /* The mode's span() and rewindow() (mode.h). */
 bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d);
 void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);

@@ -17,12 +17,21 @@
 
 /* --- the state --------------------------------------------------------------------- */
 
-char *tf_chrome_strdup(struct chrome *c, const char *s)
+/* The loader's window callback (model/trace.h): the window (window.c), and
+ * what waits for it: HTA's rows, the level of detail's merging threshold
+ * (rows.c) and the counters' values at the start (counters.c). */
+static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
 {
-    char *p = s ? strdup(s) : NULL;
-    if (s && !p)
-        c->oom = true;
-    return p;
+    struct chrome *c = ctx;
+    if (!tf_chrome_window_fix(c, d))
+        return false;
+    *lo = c->w0;
+    *hi = c->w1;
+    if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
+        return false;
+    tf_chrome_lod_threshold(c);
+    tf_chrome_counters_window(c);
+    return !c->oom || tf_diag_oom(d, NULL);
 }
 
 static struct chrome *chrome_new(const struct tf_opts *o)
@@ -404,7 +413,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         return tf_diag_oom(d, NULL);
     k->tef = (struct tf_tef_sink){
         .index = tf_chrome_index,
-        .window = tf_chrome_window,
+        .window = window_hook,
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
         .ctx = c,
