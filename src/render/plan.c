@@ -385,6 +385,14 @@ struct fit {
      * (0, 1: all) when they are thinner. */
     bool sparse;
     size_t every;
+    /* Set as plan_fit goes: the base font; the plot's left end and the
+     * panel's needs; the pads and height of a time axis; whether the
+     * summary line is drawn; the plot's top. */
+    double fb;
+    double x0, pneed, plh;
+    double tick_pad, title_pad, axis_h;
+    bool annotate;
+    double top;
 };
 
 /* Whether lane i's label is drawn. */
@@ -685,12 +693,12 @@ static double panel_legend_h(const struct tf_figure *f, const struct tf_plan *p)
     return 2 * 0.4 * fs + row + (double)f->panel.n_slices * (row + sp);
 }
 
-static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_size *size,
-                     struct tf_plan *p)
+/* 1. Text sizes from the base font, and the label level. */
+static bool fit_fonts(struct fit *F, const struct tf_size *size)
 {
     const struct tf_plan_limits *L = &tf_plan_limits;
-    F->f = f;
-    F->p = p;
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
     p->fit = true;
     p->bold = false;
     p->W = size->width_pt > 0 ? size->width_pt
@@ -698,6 +706,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
                                  : TF_PLAN_DEFAULT_W;
     double fb = size->font_pt > 0 ? size->font_pt : tf_plan_default_font(p->W);
     double font_min = L->font_min_pt;
+    F->fb = fb;
     p->font = fb;
     p->f_lane = fb;
     p->f_header = fb;
@@ -717,12 +726,20 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     F->lab_line = text_h(p->f_lane, false) + 1.0;
     F->header_h = text_h(p->f_header, true) + 1.0;
     p->label_h = p->labels == TF_LABELS_ABOVE ? text_h(p->f_lane, false) + 0.5 : 0;
+    return true;
+}
 
-    /* Under the plot: ticks, axis title, then the legend or the panel,
-     * then the annotation. */
-    double m = F->margin;
-    double tick_pad = 0.3 * fb, title_pad = 0.35 * fb;
-    double axis_h = tick_pad + text_h(p->f_tick, false) + title_pad + text_h(p->f_axis, false);
+/* What goes under the plot (ticks, axis title, then the legend or the
+ * panel, then the annotation): its height, F->below_h. */
+static bool fit_below(struct fit *F)
+{
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
+    double fb = F->fb, m = F->margin;
+    F->tick_pad = 0.3 * fb;
+    F->title_pad = 0.35 * fb;
+    F->axis_h = F->tick_pad + text_h(p->f_tick, false) + F->title_pad + text_h(p->f_axis, false);
     p->panel = f->has_panel;
     p->bottom_legend = !p->panel && f->n_legend > 0;
     if (!legend_init(f, p, p->f_legend, 1.2, 0.4, 1.0, 0.3))
@@ -733,7 +750,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         if (!(p->legend.text[i] = tf_plan_elide(&p->arena, p->legend.text[i], text_room,
                                                 p->f_legend, false, tf_plan_legend_tail(f, i))))
             return false;
-    double below = axis_h;
+    double below = F->axis_h;
     if (p->bottom_legend) {
         if (!legend_grid(f, p, avail_w))
             return false;
@@ -741,17 +758,18 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     }
     /* The panel: beside the plot while it takes at most panel_share. */
     double x0 = p->labels == TF_LABELS_LEFT ? m + p->label_w + F->gap : m;
-    x0 = fmax(x0, m + tf_text_width("0", p->f_tick, false) / 2);
-    double pneed = 0, plh = 0;
+    F->x0 = fmax(x0, m + tf_text_width("0", p->f_tick, false) / 2);
+    F->pneed = 0;
+    F->plh = 0;
     if (p->panel) {
-        pneed = panel_need(f, p);
-        plh = panel_legend_h(f, p);
-        p->panel_below = pneed > L->panel_share * (p->W - x0);
+        F->pneed = panel_need(f, p);
+        F->plh = panel_legend_h(f, p);
+        p->panel_below = F->pneed > L->panel_share * (p->W - F->x0);
         if (p->panel_below)
-            below += 0.6 * fb + plh + 0.5 * fb + 1.6 * fb + axis_h;
+            below += 0.6 * fb + F->plh + 0.5 * fb + 1.6 * fb + F->axis_h;
     }
-    bool annotate = f->annotate && f->stats.summary && f->stats.summary[0];
-    if (annotate) {
+    F->annotate = f->annotate && f->stats.summary && f->stats.summary[0];
+    if (F->annotate) {
         if (!wrap_lines(p, f->stats.summary, p->f_note, avail_w))
             return false;
         p->annot_size = p->f_note;
@@ -759,17 +777,20 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     }
     below += m;
     F->below_h = below;
-    double top = m + (p->labels == TF_LABELS_ABOVE ? 0 : 0.5 * text_h(p->f_lane, false));
-    fit_height(F, size, top);
-    if ((p->cut_rows || p->cut_lanes) && p->bottom_legend && !drop_cut_entries(f, p))
-        return false;
+    return true;
+}
 
-    /* Horizontal. */
-    p->plot.x0 = x0;
+/* Horizontal: the plot, the panel beside it, the ticks. */
+static bool fit_across(struct fit *F)
+{
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
+    double m = F->margin;
+    p->plot.x0 = F->x0;
     p->plot.x1 = p->W - m;
     if (p->panel && !p->panel_below) {
-        double gap = 1.5 * fb;
-        double pw = fmax(pneed, (p->plot.x1 - x0 - gap) * 1.05 / 2.8);
+        double gap = 1.5 * F->fb;
+        double pw = fmax(F->pneed, (p->plot.x1 - F->x0 - gap) * 1.05 / 2.8);
         p->pbox.x1 = p->W - m - 0.5 * tf_text_width("100", p->f_tick, false);
         p->pbox.x0 = p->pbox.x1 - pw;
         p->plot.x1 = p->pbox.x0 - gap;
@@ -790,10 +811,40 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
                 return false;
         }
     }
+    return true;
+}
 
-    /* Vertical: lanes, headers and labels. */
-    double y = top;
-    p->plot.y0 = top;
+/* Lane i's label: its text at the level drawn, elided to its room, and
+ * where it goes; *y moves down past a label above the lane. */
+static bool fit_lane_label(struct fit *F, size_t i, double *y)
+{
+    struct tf_plan *p = F->p;
+    struct tf_plan_lane *pl = &p->lanes[i];
+    pl->text = F->level >= 0 && labeled(F, i) ? F->lv.text[(size_t)F->level * F->lv.n + i] : NULL;
+    if (p->labels == TF_LABELS_LEFT && pl->text &&
+        !(pl->text = tf_plan_elide(&p->arena, pl->text, p->label_w, p->f_lane, false, 0)))
+        return false;
+    if (p->labels == TF_LABELS_ABOVE) {
+        if (pl->text && !(pl->text = tf_plan_elide(&p->arena, pl->text,
+                                                   p->plot.x1 - p->plot.x0 - 2,
+                                                   p->f_lane, false, 0)))
+            return false;
+        pl->label_x = p->plot.x0 + 1;
+        pl->label_y = *y + 0.25 + tf_text_ascent(p->f_lane, false);
+        *y += p->label_h;
+    }
+    return true;
+}
+
+/* Vertical: lanes, process headers and labels, from F->top down; the
+ * plot's bottom in p->plot.y1. */
+static bool fit_lanes(struct fit *F)
+{
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
+    double m = F->margin;
+    double y = F->top;
+    p->plot.y0 = F->top;
     size_t last_header = (size_t)-1;
     for (size_t i = 0; i < p->n_lanes; i++) {
         struct tf_plan_lane *pl = &p->lanes[i];
@@ -816,20 +867,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         pl->band = band_top;
         pl->tip = ln->label;
         pl->rows = tf_plan_rows_at(ln, p->depth);
-        pl->text = F->level >= 0 && labeled(F, i) ? F->lv.text[(size_t)F->level * F->lv.n + i]
-                                                  : NULL;
-        if (p->labels == TF_LABELS_LEFT && pl->text &&
-            !(pl->text = tf_plan_elide(&p->arena, pl->text, p->label_w, p->f_lane, false, 0)))
+        if (!fit_lane_label(F, i, &y))
             return false;
-        if (p->labels == TF_LABELS_ABOVE) {
-            if (pl->text && !(pl->text = tf_plan_elide(&p->arena, pl->text,
-                                                       p->plot.x1 - p->plot.x0 - 2,
-                                                       p->f_lane, false, 0)))
-                return false;
-            pl->label_x = p->plot.x0 + 1;
-            pl->label_y = y + 0.25 + tf_text_ascent(p->f_lane, false);
-            y += p->label_h;
-        }
         double lane_h = (double)pl->rows * p->row_h;
         if (p->labels == TF_LABELS_LEFT && lane_h < F->lab_line && label_tall(F, i))
             lane_h = F->lab_line;
@@ -848,10 +887,19 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         p->pbox.y0 = p->plot.y0;
         p->pbox.y1 = p->plot.y1;
     }
+    return true;
+}
+
+/* The bottom stack under the plot, and the figure's height. */
+static void fit_bottom(struct fit *F, const struct tf_size *size)
+{
+    struct tf_plan *p = F->p;
+    double fb = F->fb, m = F->margin, y = p->plot.y1;
+    double tick_pad = F->tick_pad, title_pad = F->title_pad;
     p->tick_base = y + tick_pad + tf_text_ascent(p->f_tick, false);
     p->axis_base = y + tick_pad + text_h(p->f_tick, false) + title_pad +
                    tf_text_ascent(p->f_axis, false);
-    y += axis_h;
+    y += F->axis_h;
     if (p->bottom_legend) {
         y += 0.5 * fb;
         double cx = (p->plot.x0 + p->plot.x1) / 2;
@@ -867,43 +915,63 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
             p->pbox.x0 = p->plot.x0;
             p->pbox.x1 = fmin(p->plot.x1, p->W - m - tf_text_width("100", p->f_tick, false) / 2);
             p->pbox.y0 = y;
-            y += plh + 0.5 * fb + 1.6 * fb;
+            y += F->plh + 0.5 * fb + 1.6 * fb;
             p->pbox.y1 = y;
             p->ptick_base = y + tick_pad + tf_text_ascent(p->f_tick, false);
             p->paxis_base = y + tick_pad + text_h(p->f_tick, false) + title_pad +
                             tf_text_ascent(p->f_axis, false);
-            y += axis_h;
+            y += F->axis_h;
         }
     }
-    if (annotate) {
+    if (F->annotate) {
         y += 0.4 * fb;
         p->annot_y = y;
         y += (double)p->n_annot * text_h(p->f_note, false);
     }
     y += m;
     p->H = size->height_pt > 0 ? fmax(size->height_pt, y) : y;
-    if (p->cut_lanes || p->cut_rows) {
-        char note[240];
-        if (p->cut_lanes)
-            snprintf(note, sizeof note,
-                     "%zu more lane%s not drawn to fit the figure's height: choose with "
-                     "--lanes or --max-lanes, or give --height",
-                     p->cut_lanes, p->cut_lanes == 1 ? "" : "s");
-        else if (p->cut_annots)
-            snprintf(note, sizeof note,
-                     "%zu slice%s not drawn to fit the figure's height in %u row%s per lane, "
-                     "annotations of GPU work first: --depth, --lanes or --height",
-                     p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth,
-                     p->depth == 1 ? "" : "s");
-        else
-            snprintf(note, sizeof note,
-                     "%zu slice%s nested deeper than %u rows not drawn to fit the figure's "
-                     "height: --depth, --lanes or --height",
-                     p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth);
-        if (!(p->note = tf_arena_strdup(&p->arena, note)))
-            return false;
-    }
-    return true;
+}
+
+/* The note that names what was left out to fit the height (none: true). */
+static bool fit_note(struct tf_plan *p)
+{
+    if (!p->cut_lanes && !p->cut_rows)
+        return true;
+    char note[240];
+    if (p->cut_lanes)
+        snprintf(note, sizeof note,
+                 "%zu more lane%s not drawn to fit the figure's height: choose with "
+                 "--lanes or --max-lanes, or give --height",
+                 p->cut_lanes, p->cut_lanes == 1 ? "" : "s");
+    else if (p->cut_annots)
+        snprintf(note, sizeof note,
+                 "%zu slice%s not drawn to fit the figure's height in %u row%s per lane, "
+                 "annotations of GPU work first: --depth, --lanes or --height",
+                 p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth, p->depth == 1 ? "" : "s");
+    else
+        snprintf(note, sizeof note,
+                 "%zu slice%s nested deeper than %u rows not drawn to fit the figure's "
+                 "height: --depth, --lanes or --height",
+                 p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth);
+    return (p->note = tf_arena_strdup(&p->arena, note)) != NULL;
+}
+
+/* The fit policy (the notes at the top of this file), step by step. */
+static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_size *size,
+                     struct tf_plan *p)
+{
+    F->f = f;
+    F->p = p;
+    if (!fit_fonts(F, size) || !fit_below(F))
+        return false;
+    F->top = F->margin + (p->labels == TF_LABELS_ABOVE ? 0 : 0.5 * text_h(p->f_lane, false));
+    fit_height(F, size, F->top);
+    if ((p->cut_rows || p->cut_lanes) && p->bottom_legend && !drop_cut_entries(f, p))
+        return false;
+    if (!fit_across(F) || !fit_lanes(F))
+        return false;
+    fit_bottom(F, size);
+    return fit_note(p);
 }
 
 bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p)
