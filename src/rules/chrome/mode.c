@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/ticks.h"
 
 /* --- the state --------------------------------------------------------------------- */
 
@@ -117,20 +116,6 @@ static void chrome_free(struct chrome *c)
 /* --- the figure -------------------------------------------------------------------- */
 
 /* The axis unit for a span (ns): its name and ns per unit. */
-static void axis_unit(int64_t span, const char **unit, double *per)
-{
-    if (span >= 10000000000LL) {
-        *unit = "s";
-        *per = 1e9;
-    } else if (span >= 10000000LL) {
-        *unit = "ms";
-        *per = 1e6;
-    } else {
-        *unit = "\xC2\xB5s";
-        *per = 1e3;
-    }
-}
-
 /* One bar of the figure from a drawn one. */
 static bool add_bar(const struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
                     const struct obar *ob, const struct color_plan *plan, double per,
@@ -393,24 +378,13 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_chrome_color_plan(c, o, pick, n_pick, &plan);
     }
 
-    const char *unit;
-    double per;
-    int64_t span = c->axis_ns;
-    axis_unit(span, &unit, &per);
+    struct tf_frame fr = {c->w0, c->w1, c->axis_ns, NULL, 0, 8};
+    tf_frame_unit(fr.span_ns, &fr.unit, &fr.per);
+    const char *unit = fr.unit;
+    double per = fr.per;
     f->mode = tf_mode_chrome.name;
     f->schema = "tracefig-figure-2";
-    f->clock_unit = "us";
-    f->window_start = (double)c->w0 / 1e3;
-    f->window_end = (double)c->w1 / 1e3;
-    f->x_span = (double)span / per;
-    f->zigzag_amp = f->x_span * 0.004;
-    f->axis.unit = unit;
-    char title[32];
-    snprintf(title, sizeof title, "Time (%s)", unit);
-    f->axis.title = tf_figure_str(f, title);
-    double ticks[TF_TICKS_MAX];
-    size_t nt = tf_nice_ticks(0.0, f->x_span, 8, ticks, TF_TICKS_MAX);
-    ok = ok && f->axis.title && tf_figure_set_ticks(f, ticks, nt);
+    ok = ok && tf_figure_frame(f, &fr);
 
     struct hidden h = {0, 0};
     ok = ok && build_lanes(c, o, f, &pk, &plan, fig_lane, per, unit, &h);

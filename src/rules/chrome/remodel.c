@@ -124,10 +124,7 @@ bool tf_chrome_remodel(struct tf_figure *f)
         return false;
     f->flame = true;
     f->zigzag_amp = f->x_span * 0.004;
-    f->width_pt = 720;
-    f->height_pt = 60.0 + 15.0 * (double)tf_figure_rows(f) + 40.0;
-    if (f->height_pt < 160)
-        f->height_pt = 160;
+    tf_figure_frame_size(f, 0, (double)tf_figure_rows(f));
     char title[160];
     snprintf(title, sizeof title, "Trace timeline, %zu lane%s", f->n_lanes,
              f->n_lanes == 1 ? "" : "s");
