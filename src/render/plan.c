@@ -45,6 +45,7 @@
 
 #include "base/num.h"
 #include "render/metrics.h"
+#include "render/style.h"
 #include "base/ticks.h"
 
 const struct tf_plan_limits tf_plan_limits = {
@@ -81,16 +82,7 @@ const struct tf_plan_limits tf_plan_limits = {
 #define R_LEGEND_ROW_DEFAULT 0.16
 #define R_LEGEND_ROW_MIN 0.10
 #define R_LEGEND_ROW_MAX 2.0
-#define R_TEXT_GAP 2.0
 #define R_ANNOT_GAP 4.0
-/* Legend geometry in font-size units (matplotlib's defaults). */
-#define LEG_PAD 0.4
-#define LEG_HANDLE_H 0.7
-#define LEG_TEXTPAD 0.8
-#define LEG_BOTTOM_HANDLE 1.6
-#define LEG_BOTTOM_COLSPACE 1.2
-#define LEG_LABELSPACE 0.35
-
 static double clampd(double v, double lo, double hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -183,10 +175,10 @@ static bool legend_init(const struct tf_figure *f, struct tf_plan *p, double fs,
     d->pad = pad * fs;
     d->row_h = text_h(fs, p->bold);
     d->handle_w = handle * fs;
-    d->handle_h = LEG_HANDLE_H * fs;
+    d->handle_h = tf_style.leg_handle_h * fs;
     d->textpad = textpad * fs;
     d->colspace = colspace * fs;
-    d->spacing = LEG_LABELSPACE * fs;
+    d->spacing = tf_style.leg_labelspace * fs;
     for (size_t i = 0; i < f->n_legend; i++)
         d->text[i] = f->legend[i].label ? f->legend[i].label : "";
     return true;
@@ -268,8 +260,9 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
     double axis_h = R_TICK_LABEL_PAD + text_h(R_TICK_PT, true) + R_AXIS_LABEL_PAD +
                     text_h(R_LABEL_PT, true);
     p->bottom_legend = !p->panel && f->n_legend > 0;
-    if (!legend_init(f, p, R_LEGEND_PT, LEG_BOTTOM_HANDLE, LEG_TEXTPAD, LEG_BOTTOM_COLSPACE,
-                     LEG_PAD))
+    const struct tf_style *S = &tf_style;
+    if (!legend_init(f, p, R_LEGEND_PT, S->leg_bottom_handle, S->leg_textpad,
+                     S->leg_bottom_colspace, S->leg_pad))
         return false;
     double r = 0, need = 0;
     if (p->bottom_legend) {
@@ -313,7 +306,7 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
         p->pbox.x1 = p->W - fmax(R_RIGHT_MIN, R_MARGIN + hundred / 2);
         double sum = (p->pbox.x1 - p->plot.x0) / (1 + R_PANEL_GAP_FRAC);
         double gap = R_PANEL_GAP_FRAC * sum;
-        double need_gap = tick_w / 2 + tf_text_width("0", R_TICK_PT, true) / 2 + 3 * R_TEXT_GAP;
+        double need_gap = tick_w / 2 + tf_text_width("0", R_TICK_PT, true) / 2 + 3 * tf_style.text_gap_pt;
         if (gap < need_gap) {
             gap = need_gap;
             sum = p->pbox.x1 - p->plot.x0 - gap;
@@ -356,7 +349,7 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
         p->ticks[i] = (struct tf_plan_tick){
             f->axis.ticks[i], p->plot.x0 + f->axis.ticks[i] / span * (p->plot.x1 - p->plot.x0),
             f->axis.labels[i], true};
-    thin_ticks(p, R_TICK_PT, 2 * R_TEXT_GAP);
+    thin_ticks(p, R_TICK_PT, tf_style.tick_gap_boxes * tf_style.text_gap_pt);
     if (annotate) {
         p->annot = calloc(1, sizeof *p->annot);
         if (!p->annot)
@@ -689,7 +682,7 @@ static double panel_need(const struct tf_figure *f, const struct tf_plan *p)
 /* The panel's legend box height. */
 static double panel_legend_h(const struct tf_figure *f, const struct tf_plan *p)
 {
-    double fs = p->f_legend, row = text_h(fs, false), sp = LEG_LABELSPACE * fs;
+    double fs = p->f_legend, row = text_h(fs, false), sp = tf_style.leg_labelspace * fs;
     return 2 * 0.4 * fs + row + (double)f->panel.n_slices * (row + sp);
 }
 
@@ -710,12 +703,12 @@ static bool fit_fonts(struct fit *F, const struct tf_size *size)
     p->font = fb;
     p->f_lane = fb;
     p->f_header = fb;
-    p->f_tick = fmax(font_min, 0.875 * fb);
+    p->f_tick = fmax(font_min, tf_style.font_tick * fb);
     p->f_axis = fmax(p->f_tick, fb);
     p->f_legend = p->f_tick;
-    p->f_inbar = fmax(font_min, 0.8 * fb);
+    p->f_inbar = fmax(font_min, tf_style.font_inbar * fb);
     p->f_note = p->f_tick;
-    p->f_counter = fmax(font_min, 0.75 * fb);
+    p->f_counter = fmax(font_min, tf_style.font_counter * fb);
     F->margin = p->margin = fmax(1.5, 0.25 * fb);
     F->gap = 0.5 * fb;
     if (!tf_plan_label_levels(f, f->n_lanes, &p->arena, &F->lv))
