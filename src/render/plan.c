@@ -567,28 +567,50 @@ static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
 }
 
 /* Ticks whose labels fit (plan.h, rule 4): values and labels into p. */
+size_t tf_plan_tick_sets(const struct tf_figure *f, double (*sets)[TF_TICKS_MAX], size_t *ns,
+                         size_t *last, bool *mode)
+{
+    const struct tf_style *S = &tf_style;
+    size_t n_sets = 0;
+    *last = 0;
+    *mode = f->axis.n_ticks >= S->tick_min_n && f->axis.n_ticks <= TF_TICKS_MAX;
+    if (*mode) {
+        memcpy(sets[0], f->axis.ticks, f->axis.n_ticks * sizeof(double));
+        ns[n_sets++] = f->axis.n_ticks;
+    }
+    double span = f->x_span > 0 ? f->x_span : 1.0;
+    for (int nb = S->tick_bins_max; nb >= 1 && n_sets < TF_PLAN_TICK_SETS; nb--) {
+        size_t n = tf_nice_ticks(0.0, span, nb, sets[n_sets], TF_TICKS_MAX);
+        if (n == 0 || (n < S->tick_min_n && nb > 1))
+            continue;
+        size_t same = n_sets;
+        for (size_t k = 0; k < n_sets && same == n_sets; k++)
+            if (ns[k] == n && memcmp(sets[k], sets[n_sets], n * sizeof(double)) == 0)
+                same = k;
+        if (same == n_sets)
+            ns[n_sets++] = n;
+        if (nb == 1)
+            *last = same;
+    }
+    return n_sets;
+}
+
 static bool fit_ticks(struct fit *F)
 {
     struct tf_plan *p = F->p;
     const struct tf_figure *f = F->f;
     double span = f->x_span > 0 ? f->x_span : 1.0;
     double gap = 0.6 * p->f_tick;
-    double best_v[TF_TICKS_MAX];
-    size_t best_n = 0;
-    bool from_mode = false;
-    for (int nb = 8; nb >= 1 && !best_n; nb--) {
-        double v[TF_TICKS_MAX];
-        size_t n;
-        if (nb == 8 && f->axis.n_ticks >= 3 && f->axis.n_ticks <= TF_TICKS_MAX) {
-            n = f->axis.n_ticks;
-            memcpy(v, f->axis.ticks, n * sizeof *v);
-        } else {
-            n = tf_nice_ticks(0.0, span, nb > 7 ? 7 : nb, v, TF_TICKS_MAX);
-        }
-        if (n < 3 && nb > 1)
-            continue;
+    double sets[TF_PLAN_TICK_SETS][TF_TICKS_MAX];
+    size_t ns[TF_PLAN_TICK_SETS], last;
+    bool mode;
+    size_t n_sets = tf_plan_tick_sets(f, sets, ns, &last, &mode);
+    size_t pick = last;
+    for (size_t k = 0; k < n_sets; k++) {
+        const double *v = sets[k];
+        size_t n = ns[k];
         int dec = tf_num_decimals(v, n);
-        double last = -1e300;
+        double end = -1e300;
         bool fits = true;
         for (size_t i = 0; i < n && fits; i++) {
             char buf[TF_NUM_MAX];
@@ -597,15 +619,17 @@ static bool fit_ticks(struct fit *F)
             double x = p->plot.x0 + v[i] / span * (p->plot.x1 - p->plot.x0);
             double lo = F->margin + w / 2, hi = p->W - F->margin - w / 2;
             double cx = lo > hi ? p->W / 2 : clampd(x, lo, hi);
-            fits = cx - w / 2 >= last + gap;
-            last = cx + w / 2;
+            fits = cx - w / 2 >= end + gap;
+            end = cx + w / 2;
         }
-        if (fits || nb == 1) {
-            memcpy(best_v, v, n * sizeof *v);
-            best_n = n;
-            from_mode = nb == 8 && f->axis.n_ticks >= 3;
+        if (fits) {
+            pick = k;
+            break;
         }
     }
+    size_t best_n = n_sets ? ns[pick] : 0;
+    const double *best_v = sets[pick];
+    bool from_mode = n_sets && mode && pick == 0;
     int dec = tf_num_decimals(best_v, best_n);
     p->n_ticks = best_n;
     for (size_t i = 0; i < best_n; i++) {

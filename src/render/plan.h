@@ -31,6 +31,7 @@
 
 #include "base/buf.h"
 #include "base/num.h"
+#include "base/ticks.h"
 #include "model/figure.h"
 
 enum tf_label_place { TF_LABELS_AUTO = 0, TF_LABELS_LEFT, TF_LABELS_ABOVE, TF_LABELS_NONE };
@@ -236,6 +237,17 @@ const char *tf_plan_counter_value(char *out, double v, const char *unit);
  * at the top, inside a pad; a flat series (lo == hi) sits in the middle.
  * Shared by the layout and TikZ. */
 double tf_plan_counter_y(const struct tf_counter *k, double v);
+
+/* The tick sets the fit policy tries, in order (render/style.h: the
+ * mode's when it has at least tick_min_n ticks, then MaxNLocator with
+ * tick_bins_max .. 1 bins, a set of fewer than tick_min_n only at 1 bin),
+ * each distinct set once: the plan takes the first whose labels keep
+ * apart, else sets[*last] (the 1-bin locator's); TikZ writes them all for
+ * TeX to choose the same way.  *mode: sets[0] is the mode's (its labels are
+ * the axis's).  Returns how many. */
+#define TF_PLAN_TICK_SETS 8
+size_t tf_plan_tick_sets(const struct tf_figure *f, double (*sets)[TF_TICKS_MAX], size_t *ns,
+                         size_t *last, bool *mode);
 /* The width of s as it will be drawn (cleaned as tf_xml_clean does), in
  * points. */
 double tf_plan_text_width(const char *s, double size, bool bold);

@@ -134,28 +134,14 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
     return ok;
 }
 
-/* The candidate tick sets: the mode's, then MaxNLocator with 7 .. 2 bins. */
+/* The candidate tick sets, as the plan tries them (tf_plan_tick_sets). */
 static void emit_ticks(struct tikz *t)
 {
-    const struct tf_figure *f = t->f;
     struct tf_buf *b = t->b;
-    double sets[8][TF_TICKS_MAX];
-    size_t ns[8], n_sets = 0;
-    if (f->axis.n_ticks >= 2 && f->axis.n_ticks <= TF_TICKS_MAX) {
-        memcpy(sets[0], f->axis.ticks, f->axis.n_ticks * sizeof(double));
-        ns[n_sets++] = f->axis.n_ticks;
-    }
-    double span = f->x_span > 0 ? f->x_span : 1.0;
-    for (int nb = 7; nb >= 1 && n_sets < 8; nb--) {
-        size_t n = tf_nice_ticks(0.0, span, nb, sets[n_sets], TF_TICKS_MAX);
-        if (n == 0 || (n < 3 && nb > 1))
-            continue;
-        bool dup = false;
-        for (size_t k = 0; k < n_sets && !dup; k++)
-            dup = ns[k] == n && memcmp(sets[k], sets[n_sets], n * sizeof(double)) == 0;
-        if (!dup)
-            ns[n_sets++] = n;
-    }
+    double sets[TF_PLAN_TICK_SETS][TF_TICKS_MAX];
+    size_t ns[TF_PLAN_TICK_SETS], last;
+    bool mode;
+    size_t n_sets = tf_plan_tick_sets(t->f, sets, ns, &last, &mode);
     tf_buf_puts(b, "% Tick sets, the first whose labels keep apart is drawn: {x}{label}.\n");
     for (size_t k = 0; k < n_sets; k++) {
         int dec = tf_num_decimals(sets[k], ns[k]);
