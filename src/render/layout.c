@@ -595,20 +595,17 @@ static void arrows(struct lay *L)
     tf_scene_group_end(L->s);
 }
 
-/* Tick labels centred under x positions; a label that would touch the
- * previous one is skipped. */
+/* Tick labels centred under x positions, thinned as the plan thins the
+ * time axis (tf_plan_tick_clear). */
 static void tick_labels(struct lay *L, const double *xs, const char *const *labels, size_t n,
                         double base)
 {
     const double size = L->P->f_tick;
-    double last_end = -1e300;
+    double end = -1e300, cx;
     for (size_t i = 0; i < n; i++) {
         double w = tf_text_width(labels[i], size, L->P->bold);
-        double cx = keep_inside(L, xs[i], w);
-        if (cx - w / 2 < last_end + tf_style.tick_gap_boxes * tf_style.text_gap_pt)
-            continue;
-        put_text(L, labels[i], cx, base, size, TF_ANCHOR_MIDDLE, TF_COLOR_BLACK, "tick");
-        last_end = cx + w / 2;
+        if (tf_plan_tick_clear(xs[i], w, L->P->margin, L->W, &end, &cx))
+            put_text(L, labels[i], cx, base, size, TF_ANCHOR_MIDDLE, TF_COLOR_BLACK, "tick");
     }
 }
 

@@ -221,17 +221,23 @@ static double r_widest_tick(const struct tf_figure *f)
 /* Tick labels left to right; a label that would touch the previous one is
  * not drawn (the reference's MaxNLocator never makes one, but a hostile
  * window might). */
-static void thin_ticks(struct tf_plan *p, double size, double gap)
+bool tf_plan_tick_clear(double x, double w, double margin, double W, double *end, double *cx)
 {
-    double last_end = -1e300;
+    double lo = margin + w / 2, hi = W - margin - w / 2;
+    *cx = lo > hi ? W / 2 : clampd(x, lo, hi);
+    if (*cx - w / 2 < *end + tf_style.tick_gap_boxes * tf_style.text_gap_pt)
+        return false;
+    *end = *cx + w / 2;
+    return true;
+}
+
+static void thin_ticks(struct tf_plan *p, double size)
+{
+    double end = -1e300, cx;
     for (size_t i = 0; i < p->n_ticks; i++) {
         struct tf_plan_tick *t = &p->ticks[i];
         double w = tf_plan_text_width(t->label, size, p->bold);
-        double lo = R_MARGIN + w / 2, hi = p->W - R_MARGIN - w / 2;
-        double cx = lo > hi ? p->W / 2 : clampd(t->x, lo, hi);
-        t->drawn = !(cx - w / 2 < last_end + gap);
-        if (t->drawn)
-            last_end = cx + w / 2;
+        t->drawn = tf_plan_tick_clear(t->x, w, R_MARGIN, p->W, &end, &cx);
     }
 }
 
@@ -349,7 +355,7 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
         p->ticks[i] = (struct tf_plan_tick){
             f->axis.ticks[i], p->plot.x0 + f->axis.ticks[i] / span * (p->plot.x1 - p->plot.x0),
             f->axis.labels[i], true};
-    thin_ticks(p, R_TICK_PT, tf_style.tick_gap_boxes * tf_style.text_gap_pt);
+    thin_ticks(p, R_TICK_PT);
     if (annotate) {
         p->annot = calloc(1, sizeof *p->annot);
         if (!p->annot)

@@ -238,6 +238,14 @@ const char *tf_plan_counter_value(char *out, double v, const char *unit);
  * Shared by the layout and TikZ. */
 double tf_plan_counter_y(const struct tf_counter *k, double v);
 
+/* The rule for a row of tick labels, left to right: a label w wide at x,
+ * kept inside the margins of a canvas W wide (its centre in *cx), is
+ * drawn unless it would come closer than the style's tick gap to the one
+ * drawn before, which ended at *end (-1e300 before the first); *end moves
+ * past a label drawn.  The plan thins the time axis with it and the
+ * layout the panel's axis. */
+bool tf_plan_tick_clear(double x, double w, double margin, double W, double *end, double *cx);
+
 /* The tick sets the fit policy tries, in order (render/style.h: the
  * mode's when it has at least tick_min_n ticks, then MaxNLocator with
  * tick_bins_max .. 1 bins, a set of fewer than tick_min_n only at 1 bin),
