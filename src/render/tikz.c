@@ -263,16 +263,15 @@ static bool render_body(struct tikz *t, const struct tf_template *style,
         return tf_diag_oom(d, "tikz");
     tz_emit_header(t, o);
     tf_buf_puts(b, "\\begingroup\n");
-    tf_buf_putn(b, style->data, style->len);
+    tz_put_template(t, style, TZ_STYLES_REFERENCE);
     tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
-    if (t->f->flame)
-        tf_buf_puts(b, "% A flame chart: thin edges, rows closer together, lines between the lanes.\n"
-                       "\\tracefigdefaultstyle{flame}{line width=0.25pt, draw=black!60}%\n"
-                       "\\tracefigdefaultstyle{dense}{fill opacity=0.55, draw opacity=0.55}%\n"
-                       "\\tracefigdefaultstyle{instant}{line width=0.8pt}%\n"
-                       "\\tracefigdefaultstyle{arrow}{draw=black!67, line width=0.4pt, ->, >=latex}%\n"
+    if (t->f->flame) {
+        tf_buf_puts(b, "% A flame chart: thin edges, rows closer together, lines between the lanes.\n");
+        tz_emit_style_defaults(t, TZ_STYLES_REFERENCE_FLAME);
+        tf_buf_puts(b, "\\tracefigdefaultstyle{arrow}{draw=black!67, line width=0.4pt, ->, >=latex}%\n"
                        "\\tracefigdefaultstyle{lane rule}{draw=black!20, line width=0.4pt}%\n"
                        "\\tikzset{tracefig/lane grid/.append style={draw=none}}%\n");
+    }
     if (tz_annotated(t->f))
         tf_buf_puts(b, "% The summary line under the figure (--annotate).\n"
                        "\\ifdefined\\tracefigannotbox\\else\\newbox\\tracefigannotbox\\fi\n"

@@ -12,6 +12,8 @@
 #include "base/num.h"
 #include "base/utf8.h"
 #include "render/render.h"
+#include "render/style.h"
+#include "render/templates.h"
 #include "render/tikz_int.h"
 
 #define MAX_SPAN_UNITS 10000.0
@@ -448,4 +450,57 @@ void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies)
             tf_buf_puts(b, k + 1 < copies ? "}{" : "}%\n");
         }
     }
+}
+
+/* "\tracefigdefaultstyle{name}{" */
+static void default_style(struct tikz *t, const char *name)
+{
+    tf_buf_printf(t->b, "\\tracefigdefaultstyle{%s}{", name);
+}
+
+/* A length in pt, as TeX reads it. */
+static void pt(struct tikz *t, double v)
+{
+    char n[TF_NUM_MAX];
+    tf_buf_printf(t->b, "%spt", tf_fmt_num(n, v, 3));
+}
+
+void tz_emit_style_defaults(struct tikz *t, enum tz_styles which)
+{
+    const struct tf_style *S = &tf_style;
+    struct tf_buf *b = t->b;
+    char n[TF_NUM_MAX];
+    bool fit = which == TZ_STYLES_FIT;
+    if (which == TZ_STYLES_FIT || which == TZ_STYLES_REFERENCE) {
+        default_style(t, "bar");
+        tf_buf_puts(b, "draw=black, line width=");
+        pt(t, fit ? S->tikz_bar_edge_pt : S->bar_edge_pt);
+        tf_buf_printf(b, ", line join=%s}%%\n", fit ? "bevel" : "miter");
+        if (!fit)
+            return;
+    }
+    default_style(t, "flame");
+    tf_buf_puts(b, "line width=");
+    pt(t, fit ? S->tikz_flame_edge_pt : S->tikz_ref_flame_edge_pt);
+    tf_buf_printf(b, ", draw=black!%u}%%\n", S->tikz_flame_black_pct);
+    const char *o = tf_fmt_num(n, S->dense_opacity, 3);
+    default_style(t, "dense");
+    tf_buf_printf(b, "fill opacity=%s, draw opacity=%s}%%\n", o, o);
+    default_style(t, "instant");
+    tf_buf_puts(b, "line width=");
+    pt(t, fit ? S->tikz_instant_pt : S->tikz_ref_instant_pt);
+    tf_buf_puts(b, "}%\n");
+}
+
+void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which)
+{
+    static const char marker[] = "%%TRACEFIG-STYLE%%\n";
+    const char *at = strstr(tpl->data, marker);
+    if (!at) {
+        tf_buf_putn(t->b, tpl->data, tpl->len);
+        return;
+    }
+    tf_buf_putn(t->b, tpl->data, (size_t)(at - tpl->data));
+    tz_emit_style_defaults(t, which);
+    tf_buf_puts(t->b, at + sizeof marker - 1);
 }

@@ -374,7 +374,7 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_dia
     if (ok) {
         tz_emit_header(t, o);
         tf_buf_puts(b, "\\begingroup\n");
-        tf_buf_putn(b, style->data, style->len);
+        tz_put_template(t, style, TZ_STYLES_FIT);
         const struct tf_template *ct = tf_template_get("tikz-counters.tex");
         if (tf_figure_counters(t->f) && ct)
             tf_buf_putn(b, ct->data, ct->len);

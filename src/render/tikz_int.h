@@ -69,6 +69,16 @@ double tz_slice_right(const struct tf_slice *s, double left);
  * times: the fit template's candidates), after `comment`. */
 void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies);
 
+/* The \tikzset defaults the templates leave to the style table
+ * (render/style.h), written where a template says %%TRACEFIG-STYLE%%: the
+ * fit template's bars, flame edges, dense spans and instants; the
+ * reference template's bars; the reference layout's flame chart. */
+enum tz_styles { TZ_STYLES_FIT, TZ_STYLES_REFERENCE, TZ_STYLES_REFERENCE_FLAME };
+void tz_emit_style_defaults(struct tikz *t, enum tz_styles which);
+struct tf_template;
+/* A template, with the style defaults at its marker. */
+void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which);
+
 /* The fragment of a figure the fit policy lays out (tikz_fit.c). */
 bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, struct tf_diag *d);
 
