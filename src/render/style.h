@@ -37,11 +37,11 @@ struct tf_style {
     double leg_bottom_handle, leg_bottom_colspace; /* the bottom legend row */
     double leg_panel_handle, leg_panel_axespad;    /* the breakdown panel's */
     /* What TikZ draws thinner in print than the scene (the fit template's
-     * bar edge and instant, the reference layout's flame instant); the
-     * flame edge of the reference TikZ layout. */
-    double tikz_bar_edge_pt, tikz_instant_pt, tikz_ref_instant_pt, tikz_ref_flame_edge_pt;
-    double tikz_flame_edge_pt;
-    unsigned tikz_flame_black_pct; /* the flame edge: black!this (TikZ) */
+     * bar edge and instant, the reference layout's flame instant). */
+    double tikz_bar_edge_pt, tikz_instant_pt, tikz_ref_instant_pt;
+    /* A flame edge's colour where no category gives its shade: black!this
+     * (a document's own bar styles). */
+    unsigned tikz_flame_black_pct;
     /* Font roles of the fit policy, relative to the base font. */
     double font_tick, font_inbar, font_counter;
 };

@@ -333,7 +333,12 @@ void tz_emit_styles(struct tikz *t)
         const struct style *s = &t->styles[i];
         tf_buf_printf(b, "\\definecolor{%s}{HTML}{%06X}%%\n", s->color,
                       (unsigned)(s->rgb & 0xFFFFFFu));
-        tf_buf_printf(b, "\\tracefigdefaultstyle{%s}{%s=%s}%%\n", s->key, s->prop, s->color);
+        tf_buf_printf(b, "\\tracefigdefaultstyle{%s}{%s=%s", s->key, s->prop, s->color);
+        /* A flame chart's bar: its edge in a darker shade of its fill, as
+         * the scene draws it (render/style.h). */
+        if (t->f->flame && strcmp(s->prop, "fill") == 0)
+            tf_buf_printf(b, ", draw=%s!%u!black", s->color, tf_style.flame_edge_pct);
+        tf_buf_puts(b, "}%\n");
     }
 }
 
@@ -481,7 +486,7 @@ void tz_emit_style_defaults(struct tikz *t, enum tz_styles which)
     }
     default_style(t, "flame");
     tf_buf_puts(b, "line width=");
-    pt(t, fit ? S->tikz_flame_edge_pt : S->tikz_ref_flame_edge_pt);
+    pt(t, S->flame_edge_pt);
     tf_buf_printf(b, ", draw=black!%u}%%\n", S->tikz_flame_black_pct);
     const char *o = tf_fmt_num(n, S->dense_opacity, 3);
     default_style(t, "dense");
