@@ -42,7 +42,6 @@
 #include "rules/align.h"
 #include "rules/chrome.h"
 #include "rules/remodel.h"
-#include "rules/ticks.h"
 
 struct unit {
     struct tf_figure fig;
@@ -430,17 +429,6 @@ static bool plan_window(struct multi *m, struct tf_align_plan *plan, struct tf_d
 
 /* --- step 5: one figure ----------------------------------------------------------------- */
 
-/* The axis unit for a span (ns), as the Chrome mode chooses it. */
-static void axis_unit(int64_t span, const char **unit, double *per)
-{
-    if (span >= 10000000000LL)
-        *unit = "s", *per = 1e9;
-    else if (span >= 10000000LL)
-        *unit = "ms", *per = 1e6;
-    else
-        *unit = "\xC2\xB5s", *per = 1e3;
-}
-
 static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf_figure *f,
                     struct tf_diag *d)
 {
@@ -460,7 +448,7 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     const char *unit = "ms";
     double per = 1e6;
     if (chrome)
-        axis_unit(span, &unit, &per);
+        tf_frame_unit(span, &unit, &per);
     bool ok = true;
     for (size_t i = 0; ok && i < m->n_u; i++) {
         struct unit *u = m->u[i];
@@ -475,19 +463,9 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     /* (The units' figures are gone: their strings are the traces' now.) */
     f->mode = same_mode && f->n_traces && f->traces[0].mode ? f->traces[0].mode : "several";
     f->schema = schema2 ? "tracefig-figure-2" : "tracefig-figure-1";
-    f->clock_unit = "us";
-    f->window_start = (double)plan->w0 / 1e3;
-    f->window_end = (double)plan->w1 / 1e3;
-    f->x_span = (double)span / per;
-    f->zigzag_amp = f->x_span * 0.004;
     f->flame = chrome;
-    f->axis.unit = unit;
-    char title[32];
-    snprintf(title, sizeof title, "Time (%s)", unit);
-    f->axis.title = tf_figure_str(f, title);
-    double ticks[TF_TICKS_MAX];
-    size_t nt = tf_nice_ticks(0.0, f->x_span, chrome ? 8 : 9, ticks, TF_TICKS_MAX);
-    ok = f->axis.title && tf_figure_set_ticks(f, ticks, nt) && f->mode;
+    struct tf_frame fr = {plan->w0, plan->w1, span, unit, per, chrome ? 8 : 9};
+    ok = tf_figure_frame(f, &fr) && f->mode;
     ok = ok && (!chrome || tf_chrome_recolor(f));
     /* Traces drawn from models were drawn each within a whole figure's
      * bar budget: the figure of them all is merged to fit one. */
@@ -502,10 +480,7 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     if (ok && line.len)
         ok = (f->stats.summary = tf_figure_buf(f, &line)) != NULL;
     tf_buf_fini(&line);
-    f->width_pt = width > 0 ? width : 720;
-    f->height_pt = 60.0 + 15.0 * (double)(tf_figure_rows(f) + f->n_traces) + 40.0;
-    if (f->height_pt < 160)
-        f->height_pt = 160;
+    tf_figure_frame_size(f, width, (double)(tf_figure_rows(f) + f->n_traces));
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timelines of %zu traces, %zu lanes", f->n_traces,
              f->n_lanes);

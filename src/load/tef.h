@@ -29,9 +29,6 @@
 #include "load/scan.h"
 #include "model/trace.h"
 
-/* Elements per block of the index. */
-#define TF_TEF_BLOCK 1024
-
 /* The members of an element the scanner locates. */
 enum {
     TF_TEF_F_PH,

@@ -414,6 +414,29 @@ bool tf_figure_set_ticks(struct tf_figure *f, const double *ticks, size_t n);
  * the lanes, and the panel's slices (for screen readers and PDF metadata). */
 bool tf_figure_describe(struct tf_figure *f, const char *title, const char *subject);
 
+/* --- the frame (frame.c) ------------------------------------------------------ */
+
+/* The time axis's unit for a window span_ns long: s from 10 s, ms from
+ * 10 ms, else us ("\xC2\xB5s"); *per: ns per unit. */
+void tf_frame_unit(int64_t span_ns, const char **unit, double *per);
+
+/* A trace timeline's frame: the window [w0, w1] (ns on the trace clock,
+ * which the figure shows in us), an axis span_ns long in units of `per` ns
+ * named `unit`, with MaxNLocator ticks of at most `bins` intervals. */
+struct tf_frame {
+    int64_t w0, w1, span_ns;
+    const char *unit;
+    double per;
+    int bins;
+};
+/* Sets the window, x_span, the torn sides' amplitude, the axis ("Time
+ * (unit)") and its ticks; false when out of memory. */
+bool tf_figure_frame(struct tf_figure *f, const struct tf_frame *fr);
+/* The nominal canvas of a flame timeline of `rows` rows: width_pt wide
+ * (0: TF_FRAME_WIDTH_PT), 60 + 15 per row + 40 high, at least 160. */
+#define TF_FRAME_WIDTH_PT 720.0
+void tf_figure_frame_size(struct tf_figure *f, double width_pt, double rows);
+
 /* Frees what a struct tf_stats holds and zeroes it. */
 void tf_stats_fini(struct tf_stats *s);
 

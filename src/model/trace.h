@@ -268,8 +268,8 @@ struct tf_tef_columns {
  * the events it names.  All pointers in a record are valid during the call
  * only.
  *
- * Blocks.  Records come in blocks: r->idx / TF_TEF_BLOCK (load/tef.h) names
- * a record's block.  Pass 2 revisits every block whose records' times reach
+ * Blocks.  Records come in blocks of TF_TEF_BLOCK elements:
+ * tf_tef_block_of(r->idx) names a record's block.  Pass 2 revisits every block whose records' times reach
  * into the window (and others), and within a revisited block hands over
  * every counter record and every instant up to the window's end, also
  * those before its start: a mode that summarised each block in pass 1 thus
@@ -277,6 +277,16 @@ struct tf_tef_columns {
  * sides of the window's start (the value a counter holds at the start may
  * come from long before it).  (A loader that reads selectively, such as
  * the Nsight Systems export's, sends no counter records.) */
+/* Elements per block: the loader's index (load/tef.c) notes where each
+ * block starts, and a mode may summarise its records per block. */
+#define TF_TEF_BLOCK 1024
+
+/* The block that element idx of the events array belongs to. */
+static inline size_t tf_tef_block_of(size_t idx)
+{
+    return idx / TF_TEF_BLOCK;
+}
+
 struct tf_tef_sink {
     bool (*index)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     /* After the first pass: the window [lo, hi] (ns); false with a message

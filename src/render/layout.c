@@ -33,38 +33,7 @@
 #include "base/num.h"
 #include "render/metrics.h"
 #include "render/plan.h"
-
-/* Bar edges, points. */
-#define TF_BAR_EDGE_PT 0.6
-#define FLAME_EDGE_PT 0.3
-#define MIN_BAR_PT 0.6
-/* A busy share bar's least height: a bin whose shares ink less is drawn
- * this high in its largest class, so an isolated tiny slice stays seen. */
-#define TF_SHARE_FLOOR_PT 0.4
-#define TEXT_GAP 2.0 /* min gap between neighbouring text boxes */
-
-/* Colours beyond figure.h's palette (seaborn whitegrid, paper context). */
-#define C_TEXT 0x262626u   /* axis labels, legend text: ".15" */
-#define C_SPINE 0xCCCCCCu  /* ".8" */
-#define C_GRID 0x808080u   /* "gray" */
-#define C_ARROW 0x555555u  /* Tol's dark grey */
-#define C_FRAME 0xCCCCCCu
-#define SPINE_W 1.0
-#define GRID_W 0.8
-#define HGRID_W 0.8
-#define PANEL_MAJOR_W 1.2
-#define PANEL_EDGE_W 0.5
-#define UNDERLINE_W 0.9
-#define FRAME_W 0.8
-
-/* Legend geometry in font-size units (matplotlib's legend defaults as the
- * reference sets them). */
-#define LEG_PAD 0.4
-#define LEG_HANDLE_H 0.7
-#define LEG_TEXTPAD 0.8
-#define LEG_PANEL_HANDLE 1.2
-#define LEG_PANEL_LABELSPACE 0.35
-#define LEG_PANEL_AXESPAD 0.4
+#include "render/style.h"
 
 /* The panel's vertical shape: ylim 0..0.72, bar centred at 0.2, 0.28 high. */
 #define PANEL_YMAX 0.72
@@ -202,9 +171,9 @@ static void put_frame(struct lay *L, double x0, double y0, double x1, double y1,
         .fill = TF_COLOR_WHITE,
         .fill_opacity = 0.8,
         .has_stroke = true,
-        .stroke = C_FRAME,
+        .stroke = tf_style.frame,
         .stroke_opacity = 1.0,
-        .stroke_width = FRAME_W,
+        .stroke_width = tf_style.frame_pt,
         .cls = "frame",
     };
     tf_scene_path(L->s, &p);
@@ -214,7 +183,8 @@ static void put_frame(struct lay *L, double x0, double y0, double x1, double y1,
 static uint32_t darker(uint32_t rgb)
 {
     uint32_t r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
-    return ((r * 65 / 100) << 16) | ((g * 65 / 100) << 8) | (b * 65 / 100);
+    uint32_t k = tf_style.flame_edge_pct;
+    return ((r * k / 100) << 16) | ((g * k / 100) << 8) | (b * k / 100);
 }
 
 static double clampd(double v, double lo, double hi)
@@ -239,7 +209,7 @@ static double xpt(const struct lay *L, double ms)
 
 static bool box_overlaps(const struct box *a, const struct box *b)
 {
-    return a->x0 < b->x1 + TEXT_GAP && b->x0 < a->x1 + TEXT_GAP && a->y0 < b->y1 &&
+    return a->x0 < b->x1 + tf_style.text_gap_pt && b->x0 < a->x1 + tf_style.text_gap_pt && a->y0 < b->y1 &&
            b->y0 < a->y1;
 }
 
@@ -287,18 +257,18 @@ static void lane_grid(struct lay *L)
             if (i == 0)
                 continue;
             double y = L->P->lanes[i].band;
-            put_line(L, L->pl, y, L->pr, y, C_SPINE, 1.0, HGRID_W, NULL, 0, "hgrid");
+            put_line(L, L->pl, y, L->pr, y, tf_style.spine, 1.0, tf_style.hgrid_pt, NULL, 0, "hgrid");
             continue;
         }
         double y = lane_mid(L, i);
-        put_line(L, L->pl, y, L->pr, y, C_SPINE, 1.0, HGRID_W, NULL, 0, "hgrid");
+        put_line(L, L->pl, y, L->pr, y, tf_style.spine, 1.0, tf_style.hgrid_pt, NULL, 0, "hgrid");
     }
     /* Vertical grid at the x ticks: grey, 0.3, dashed (matplotlib's dash
      * pattern 3.7/1.6 scaled by the 0.8 pt width). */
     static const double dash[2] = {2.96, 1.28};
     for (size_t i = 0; i < L->P->n_ticks; i++) {
         double x = L->P->ticks[i].x;
-        put_line(L, x, L->pt, x, L->pb, C_GRID, 0.3, GRID_W, dash, 2, "grid");
+        put_line(L, x, L->pt, x, L->pb, tf_style.grid, 0.3, tf_style.grid_pt, dash, 2, "grid");
     }
 }
 
@@ -380,7 +350,7 @@ static void counter_value(struct lay *L, const char *text, double y)
         .cls = "counter-backdrop",
     };
     tf_scene_path(L->s, &bg);
-    put_text(L, text, x1, y + tf_text_ascent(size, L->P->bold), size, TF_ANCHOR_END, C_TEXT,
+    put_text(L, text, x1, y + tf_text_ascent(size, L->P->bold), size, TF_ANCHOR_END, tf_style.text,
              "tick");
 }
 
@@ -471,12 +441,12 @@ static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x
 }
 
 /* A bar of a flame chart: a thin edge in a darker shade, at least
- * MIN_BAR_PT wide; a dense span lighter and without edge; an instant a
+ * tf_style.min_bar_pt wide; a dense span lighter and without edge; an instant a
  * vertical stroke. */
 static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p, double top,
                         double bottom)
 {
-    p->stroke_width = FLAME_EDGE_PT;
+    p->stroke_width = tf_style.flame_edge_pt;
     p->stroke = darker(b->color);
     if (b->shape == TF_SHAPE_INSTANT) {
         double *xs = (double *)p->xs, *ys = (double *)p->ys;
@@ -487,19 +457,19 @@ static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p
         p->closed = false;
         p->has_fill = false;
         p->stroke = b->color;
-        p->stroke_width = 1.0;
+        p->stroke_width = tf_style.instant_pt;
         return;
     }
     if (b->shape == TF_SHAPE_DENSE) {
-        p->fill_opacity = 0.55;
+        p->fill_opacity = tf_style.dense_opacity;
         p->has_stroke = false;
     }
     /* Widen a bar too thin to see, keeping its left edge (its outline is a
      * plain rectangle then: nothing that thin is torn). */
     double x0 = p->xs[0], x1 = p->xs[1];
-    if (x1 - x0 < MIN_BAR_PT && p->n >= 4) {
+    if (x1 - x0 < tf_style.min_bar_pt && p->n >= 4) {
         double *xs = (double *)p->xs, *ys = (double *)p->ys;
-        x1 = x0 + MIN_BAR_PT;
+        x1 = x0 + tf_style.min_bar_pt;
         xs[0] = x0, ys[0] = bottom;
         xs[1] = x1, ys[1] = bottom;
         xs[2] = x1, ys[2] = top;
@@ -524,10 +494,10 @@ static void share_boxes(struct lay *L, const struct tf_bar *b, double top, doubl
     double h = bottom - top, total = 0;
     for (size_t i = 0; i < n; i++)
         total += sh[i].share * h;
-    bool floor = total < TF_SHARE_FLOOR_PT;
+    bool floor = total < tf_style.share_floor_pt;
     double y = bottom;
     for (size_t i = 0; i < n; i++) {
-        double hi = floor ? (i == 0 ? TF_SHARE_FLOOR_PT : 0) : sh[i].share * h;
+        double hi = floor ? (i == 0 ? tf_style.share_floor_pt : 0) : sh[i].share * h;
         if (!(hi > 0))
             continue;
         double xs[4] = {x0, x1, x1, x0}, ys[4] = {y, y, y - hi, y - hi};
@@ -633,7 +603,7 @@ static void bars(struct lay *L)
             .has_stroke = true,
             .stroke = TF_COLOR_BLACK,
             .stroke_opacity = 1.0,
-            .stroke_width = TF_BAR_EDGE_PT,
+            .stroke_width = tf_style.bar_edge_pt,
         };
         if (shares)
             share_boxes(L, b, top, bottom);
@@ -669,7 +639,7 @@ static void arrows(struct lay *L)
         double x0 = xpt(L, a->x0), x1 = xpt(L, a->x1);
         double y0 = row_top(L, a->lane0, r0) + L->row_h / 2;
         double y1 = row_top(L, a->lane1, r1) + L->row_h / 2;
-        put_line(L, x0, y0, x1, y1, C_ARROW, 0.8, 0.6, NULL, 0, "arrow");
+        put_line(L, x0, y0, x1, y1, tf_style.arrow, 0.8, 0.6, NULL, 0, "arrow");
         double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
         if (len < 1e-9)
             continue;
@@ -682,7 +652,7 @@ static void arrows(struct lay *L)
             .n = 3,
             .closed = true,
             .has_fill = true,
-            .fill = C_ARROW,
+            .fill = tf_style.arrow,
             .fill_opacity = 0.8,
             .cls = "arrowhead",
         };
@@ -691,20 +661,17 @@ static void arrows(struct lay *L)
     tf_scene_group_end(L->s);
 }
 
-/* Tick labels centred under x positions; a label that would touch the
- * previous one is skipped. */
+/* Tick labels centred under x positions, thinned as the plan thins the
+ * time axis (tf_plan_tick_clear). */
 static void tick_labels(struct lay *L, const double *xs, const char *const *labels, size_t n,
                         double base)
 {
     const double size = L->P->f_tick;
-    double last_end = -1e300;
+    double end = -1e300, cx;
     for (size_t i = 0; i < n; i++) {
         double w = tf_text_width(labels[i], size, L->P->bold);
-        double cx = keep_inside(L, xs[i], w);
-        if (cx - w / 2 < last_end + 2 * TEXT_GAP)
-            continue;
-        put_text(L, labels[i], cx, base, size, TF_ANCHOR_MIDDLE, TF_COLOR_BLACK, "tick");
-        last_end = cx + w / 2;
+        if (tf_plan_tick_clear(xs[i], w, L->P->margin, L->W, &end, &cx))
+            put_text(L, labels[i], cx, base, size, TF_ANCHOR_MIDDLE, TF_COLOR_BLACK, "tick");
     }
 }
 
@@ -713,7 +680,7 @@ static void axis_label(struct lay *L, const char *str, double x0, double x1, dou
     double size = L->P->f_axis;
     double w = tf_text_width(str, size, L->P->bold);
     double cx = keep_inside(L, (x0 + x1) / 2, w);
-    put_text(L, str, cx, base, size, TF_ANCHOR_MIDDLE, C_TEXT, "label");
+    put_text(L, str, cx, base, size, TF_ANCHOR_MIDDLE, tf_style.text, "label");
 }
 
 /* Lane labels (right-aligned before the plot, or above their lanes, with
@@ -753,8 +720,8 @@ static void timeline(struct lay *L)
     bars(L);
     arrows(L);
     /* Spines: left and bottom (top and right are hidden). */
-    put_line(L, L->pl, L->pt, L->pl, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
-    put_line(L, L->pl, L->pb, L->pr, L->pb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+    put_line(L, L->pl, L->pt, L->pl, L->pb, tf_style.spine, 1.0, tf_style.spine_pt, NULL, 0, "axis");
+    put_line(L, L->pl, L->pb, L->pr, L->pb, tf_style.spine, 1.0, tf_style.spine_pt, NULL, 0, "axis");
     lane_labels(L);
     const struct tf_plan *P = L->P;
     for (size_t i = 0; i < P->n_ticks; i++) {
@@ -787,9 +754,9 @@ static void bottom_legend(struct lay *L)
         double ey = y0 + d->pad + (double)row * (d->row_h + d->spacing);
         double yc = ey + d->row_h / 2;
         put_rect(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2,
-                 f->cats[f->legend[i].cat].color, TF_BAR_EDGE_PT, "swatch");
+                 f->cats[f->legend[i].cat].color, tf_style.bar_edge_pt, "swatch");
         put_text(L, d->text[i], ex + d->handle_w + d->textpad,
-                 tf_text_center_baseline(yc, fs, L->P->bold), fs, TF_ANCHOR_START, C_TEXT,
+                 tf_text_center_baseline(yc, fs, L->P->bold), fs, TF_ANCHOR_START, tf_style.text,
                  "legend-text");
     }
     tf_scene_group_end(L->s);
@@ -807,7 +774,7 @@ static void annotation(struct lay *L)
         double cx = keep_inside(L, (L->pl + L->pr) / 2, w);
         double top = P->annot_y + (double)i * text_h(L, lead);
         put_text(L, P->annot[i], cx, top + tf_text_ascent(lead, P->bold), size,
-                 TF_ANCHOR_MIDDLE, C_TEXT, "label");
+                 TF_ANCHOR_MIDDLE, tf_style.text, "label");
     }
     tf_scene_group_end(L->s);
 }
@@ -833,23 +800,23 @@ static void panel(struct lay *L)
     static const double dot[2] = {0.8, 1.32};
     for (int p = 5; p < 100; p += 5)
         if (p % 25)
-            put_line(L, qpt(L, p), L->qt, qpt(L, p), L->qb, C_GRID, 0.15, GRID_W, dot, 2,
+            put_line(L, qpt(L, p), L->qt, qpt(L, p), L->qb, tf_style.grid, 0.15, tf_style.grid_pt, dot, 2,
                      "grid");
     for (int p = 0; p <= 100; p += 25)
-        put_line(L, qpt(L, p), L->qt, qpt(L, p), L->qb, C_GRID, 0.3, PANEL_MAJOR_W, NULL, 0,
+        put_line(L, qpt(L, p), L->qt, qpt(L, p), L->qb, tf_style.grid, 0.3, tf_style.panel_major_pt, NULL, 0,
                  "grid");
 
     /* The legend's size first: the bar must stay below it. */
-    double pad = LEG_PAD * fs, row_h = text_h(L, fs), sp = LEG_PANEL_LABELSPACE * fs;
-    double hw = LEG_PANEL_HANDLE * fs, hh = LEG_HANDLE_H * fs;
-    double tp = (P->fit ? 0.4 : LEG_TEXTPAD) * fs;
+    double pad = tf_style.leg_pad * fs, row_h = text_h(L, fs), sp = tf_style.leg_labelspace * fs;
+    double hw = tf_style.leg_panel_handle * fs, hh = tf_style.leg_handle_h * fs;
+    double tp = (P->fit ? 0.4 : tf_style.leg_textpad) * fs;
     double title_w = tf_text_width(title, fs, true);
     double body_w = 0;
     for (size_t i = 0; i < bd->n_slices; i++)
         body_w = fmax(body_w, hw + tp + tf_text_width(bd->slices[i].label, fs, bold));
     double lw = 2 * pad + fmax(title_w, body_w);
     double lh = 2 * pad + row_h + (double)bd->n_slices * (row_h + sp);
-    double ly0 = L->qt + (P->fit ? 0.3 : LEG_PANEL_AXESPAD) * fs;
+    double ly0 = L->qt + (P->fit ? 0.3 : tf_style.leg_panel_axespad) * fs;
     double m = P->margin;
     double lx0 = clampd((L->ql + L->qr) / 2 - lw / 2, m, fmax(m, L->W - m - lw));
 
@@ -874,7 +841,7 @@ static void panel(struct lay *L)
         struct tf_attr attr = {"pct", tf_fmt_num(pct, s->pct, 3)};
         struct tf_group g = {.cls = cls, .title = tip, .attrs = &attr, .n_attrs = 1};
         tf_scene_group_begin(L->s, &g);
-        put_rect(L, x0, yc - bar_h / 2, x1, yc + bar_h / 2, s->color, PANEL_EDGE_W, NULL);
+        put_rect(L, x0, yc - bar_h / 2, x1, yc + bar_h / 2, s->color, tf_style.panel_edge_pt, NULL);
         if (s->text) {
             double w = tf_text_width(s->text, P->f_inbar, bold);
             if (w <= x1 - x0 - 1.0)
@@ -887,8 +854,8 @@ static void panel(struct lay *L)
     }
 
     /* Spines: top and bottom. */
-    put_line(L, L->ql, L->qt, L->qr, L->qt, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
-    put_line(L, L->ql, L->qb, L->qr, L->qb, C_SPINE, 1.0, SPINE_W, NULL, 0, "axis");
+    put_line(L, L->ql, L->qt, L->qr, L->qt, tf_style.spine, 1.0, tf_style.spine_pt, NULL, 0, "axis");
+    put_line(L, L->ql, L->qb, L->qr, L->qb, tf_style.spine, 1.0, tf_style.spine_pt, NULL, 0, "axis");
 
     static const double major[5] = {0, 25, 50, 75, 100};
     static const char *const major_labels[5] = {"0", "25", "50", "75", "100"};
@@ -904,18 +871,18 @@ static void panel(struct lay *L)
         put_frame(L, lx0, ly0, lx0 + lw, ly0 + lh, 0.2 * fs);
         double tcx = lx0 + lw / 2;
         double tbase = tf_text_center_baseline(ly0 + pad + row_h / 2, fs, bold);
-        put_text_w(L, title, tcx, tbase, fs, true, TF_ANCHOR_MIDDLE, C_TEXT, "legend-title");
+        put_text_w(L, title, tcx, tbase, fs, true, TF_ANCHOR_MIDDLE, tf_style.text, "legend-title");
         double uy = tbase + tf_text_descent(fs, bold) * 0.55;
-        put_line(L, tcx - title_w / 2, uy, tcx + title_w / 2, uy, C_TEXT, 1.0, UNDERLINE_W,
+        put_line(L, tcx - title_w / 2, uy, tcx + title_w / 2, uy, tf_style.text, 1.0, tf_style.underline_pt,
                  NULL, 0, "underline");
         double bx = lx0 + pad + (lw - 2 * pad - body_w) / 2;
         for (size_t i = 0; i < bd->n_slices; i++) {
             double ey = ly0 + pad + row_h + sp + (double)i * (row_h + sp);
             double cy = ey + row_h / 2;
             put_rect(L, bx, cy - hh / 2, bx + hw, cy + hh / 2, bd->slices[i].color,
-                     TF_BAR_EDGE_PT, "swatch");
+                     tf_style.bar_edge_pt, "swatch");
             put_text(L, bd->slices[i].label, bx + hw + tp, tf_text_center_baseline(cy, fs, bold),
-                     fs, TF_ANCHOR_START, C_TEXT, "legend-text");
+                     fs, TF_ANCHOR_START, tf_style.text, "legend-text");
         }
         tf_scene_group_end(L->s);
     }

@@ -43,10 +43,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/escape.h"
 #include "base/num.h"
 #include "render/metrics.h"
-#include "rules/ticks.h"
+#include "render/style.h"
+#include "base/ticks.h"
 
 const struct tf_plan_limits tf_plan_limits = {
     .label_share = 0.25,
@@ -62,8 +62,6 @@ const struct tf_plan_limits tf_plan_limits = {
     .font_max_pt = 8.0,
     .font_per_w = 28.0,
 };
-
-const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2] = {28, 20, 14};
 
 /* --- the reference's constants (layout.c draws with the same) ---------------- */
 #define R_TICK_PT 11.44
@@ -84,16 +82,7 @@ const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2] = {28, 20, 14};
 #define R_LEGEND_ROW_DEFAULT 0.16
 #define R_LEGEND_ROW_MIN 0.10
 #define R_LEGEND_ROW_MAX 2.0
-#define R_TEXT_GAP 2.0
 #define R_ANNOT_GAP 4.0
-/* Legend geometry in font-size units (matplotlib's defaults). */
-#define LEG_PAD 0.4
-#define LEG_HANDLE_H 0.7
-#define LEG_TEXTPAD 0.8
-#define LEG_BOTTOM_HANDLE 1.6
-#define LEG_BOTTOM_COLSPACE 1.2
-#define LEG_LABELSPACE 0.35
-
 static double clampd(double v, double lo, double hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -102,14 +91,6 @@ static double clampd(double v, double lo, double hi)
 static double text_h(double size, bool bold)
 {
     return tf_text_ascent(size, bold) + tf_text_descent(size, bold);
-}
-
-double tf_plan_text_width(const char *s, double size, bool bold)
-{
-    char *c = tf_xml_clean(s ? s : "");
-    double w = tf_text_width(c ? c : (s ? s : ""), size, bold);
-    free(c);
-    return w;
 }
 
 double tf_plan_default_font(double width_pt)
@@ -142,17 +123,7 @@ void tf_plan_fini(struct tf_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_figure *f,
-                                      struct tf_figure *tmp)
-{
-    if (!p || !p->bins || !(p->bins->bin_w > 0))
-        return f;
-    *tmp = *f;
-    tmp->bars = p->bins->bars;
-    tmp->n_bars = p->bins->n_bars;
-    tmp->cap_bars = p->bins->cap_bars;
-    return tmp;
-}
+
 
 /* The bottom legend as one row when it fits in `avail`, else in as few
  * rows as fit; columns as wide as their widest entry. */
@@ -203,10 +174,10 @@ static bool legend_init(const struct tf_figure *f, struct tf_plan *p, double fs,
     d->pad = pad * fs;
     d->row_h = text_h(fs, p->bold);
     d->handle_w = handle * fs;
-    d->handle_h = LEG_HANDLE_H * fs;
+    d->handle_h = tf_style.leg_handle_h * fs;
     d->textpad = textpad * fs;
     d->colspace = colspace * fs;
-    d->spacing = LEG_LABELSPACE * fs;
+    d->spacing = tf_style.leg_labelspace * fs;
     for (size_t i = 0; i < f->n_legend; i++)
         d->text[i] = f->legend[i].label ? f->legend[i].label : "";
     return true;
@@ -246,20 +217,13 @@ static double r_widest_tick(const struct tf_figure *f)
     return w;
 }
 
-/* Tick labels left to right; a label that would touch the previous one is
- * not drawn (the reference's MaxNLocator never makes one, but a hostile
- * window might). */
-static void thin_ticks(struct tf_plan *p, double size, double gap)
+static void thin_ticks(struct tf_plan *p, double size)
 {
-    double last_end = -1e300;
+    double end = -1e300, cx;
     for (size_t i = 0; i < p->n_ticks; i++) {
         struct tf_plan_tick *t = &p->ticks[i];
         double w = tf_plan_text_width(t->label, size, p->bold);
-        double lo = R_MARGIN + w / 2, hi = p->W - R_MARGIN - w / 2;
-        double cx = lo > hi ? p->W / 2 : clampd(t->x, lo, hi);
-        t->drawn = !(cx - w / 2 < last_end + gap);
-        if (t->drawn)
-            last_end = cx + w / 2;
+        t->drawn = tf_plan_tick_clear(t->x, w, R_MARGIN, p->W, &end, &cx);
     }
 }
 
@@ -288,8 +252,9 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
     double axis_h = R_TICK_LABEL_PAD + text_h(R_TICK_PT, true) + R_AXIS_LABEL_PAD +
                     text_h(R_LABEL_PT, true);
     p->bottom_legend = !p->panel && f->n_legend > 0;
-    if (!legend_init(f, p, R_LEGEND_PT, LEG_BOTTOM_HANDLE, LEG_TEXTPAD, LEG_BOTTOM_COLSPACE,
-                     LEG_PAD))
+    const struct tf_style *S = &tf_style;
+    if (!legend_init(f, p, R_LEGEND_PT, S->leg_bottom_handle, S->leg_textpad,
+                     S->leg_bottom_colspace, S->leg_pad))
         return false;
     double r = 0, need = 0;
     if (p->bottom_legend) {
@@ -333,7 +298,7 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
         p->pbox.x1 = p->W - fmax(R_RIGHT_MIN, R_MARGIN + hundred / 2);
         double sum = (p->pbox.x1 - p->plot.x0) / (1 + R_PANEL_GAP_FRAC);
         double gap = R_PANEL_GAP_FRAC * sum;
-        double need_gap = tick_w / 2 + tf_text_width("0", R_TICK_PT, true) / 2 + 3 * R_TEXT_GAP;
+        double need_gap = tick_w / 2 + tf_text_width("0", R_TICK_PT, true) / 2 + 3 * tf_style.text_gap_pt;
         if (gap < need_gap) {
             gap = need_gap;
             sum = p->pbox.x1 - p->plot.x0 - gap;
@@ -376,7 +341,7 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
         p->ticks[i] = (struct tf_plan_tick){
             f->axis.ticks[i], p->plot.x0 + f->axis.ticks[i] / span * (p->plot.x1 - p->plot.x0),
             f->axis.labels[i], true};
-    thin_ticks(p, R_TICK_PT, 2 * R_TEXT_GAP);
+    thin_ticks(p, R_TICK_PT);
     if (annotate) {
         p->annot = calloc(1, sizeof *p->annot);
         if (!p->annot)
@@ -405,6 +370,14 @@ struct fit {
      * (0, 1: all) when they are thinner. */
     bool sparse;
     size_t every;
+    /* Set as plan_fit goes: the base font; the plot's left end and the
+     * panel's needs; the pads and height of a time axis; whether the
+     * summary line is drawn; the plot's top. */
+    double fb;
+    double x0, pneed, plh;
+    double tick_pad, title_pad, axis_h;
+    bool annotate;
+    double top;
 };
 
 /* Whether lane i's label is drawn. */
@@ -593,29 +566,22 @@ static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
     return legend_grid(f, p, p->W - 2 * p->margin);
 }
 
-/* Ticks whose labels fit (plan.h, rule 4): values and labels into p. */
 static bool fit_ticks(struct fit *F)
 {
     struct tf_plan *p = F->p;
     const struct tf_figure *f = F->f;
     double span = f->x_span > 0 ? f->x_span : 1.0;
     double gap = 0.6 * p->f_tick;
-    double best_v[TF_TICKS_MAX];
-    size_t best_n = 0;
-    bool from_mode = false;
-    for (int nb = 8; nb >= 1 && !best_n; nb--) {
-        double v[TF_TICKS_MAX];
-        size_t n;
-        if (nb == 8 && f->axis.n_ticks >= 3 && f->axis.n_ticks <= TF_TICKS_MAX) {
-            n = f->axis.n_ticks;
-            memcpy(v, f->axis.ticks, n * sizeof *v);
-        } else {
-            n = tf_nice_ticks(0.0, span, nb > 7 ? 7 : nb, v, TF_TICKS_MAX);
-        }
-        if (n < 3 && nb > 1)
-            continue;
+    double sets[TF_PLAN_TICK_SETS][TF_TICKS_MAX];
+    size_t ns[TF_PLAN_TICK_SETS], last;
+    bool mode;
+    size_t n_sets = tf_plan_tick_sets(f, sets, ns, &last, &mode);
+    size_t pick = last;
+    for (size_t k = 0; k < n_sets; k++) {
+        const double *v = sets[k];
+        size_t n = ns[k];
         int dec = tf_num_decimals(v, n);
-        double last = -1e300;
+        double end = -1e300;
         bool fits = true;
         for (size_t i = 0; i < n && fits; i++) {
             char buf[TF_NUM_MAX];
@@ -624,15 +590,17 @@ static bool fit_ticks(struct fit *F)
             double x = p->plot.x0 + v[i] / span * (p->plot.x1 - p->plot.x0);
             double lo = F->margin + w / 2, hi = p->W - F->margin - w / 2;
             double cx = lo > hi ? p->W / 2 : clampd(x, lo, hi);
-            fits = cx - w / 2 >= last + gap;
-            last = cx + w / 2;
+            fits = cx - w / 2 >= end + gap;
+            end = cx + w / 2;
         }
-        if (fits || nb == 1) {
-            memcpy(best_v, v, n * sizeof *v);
-            best_n = n;
-            from_mode = nb == 8 && f->axis.n_ticks >= 3;
+        if (fits) {
+            pick = k;
+            break;
         }
     }
+    size_t best_n = n_sets ? ns[pick] : 0;
+    const double *best_v = sets[pick];
+    bool from_mode = n_sets && mode && pick == 0;
     int dec = tf_num_decimals(best_v, best_n);
     p->n_ticks = best_n;
     for (size_t i = 0; i < best_n; i++) {
@@ -645,53 +613,6 @@ static bool fit_ticks(struct fit *F)
             best_v[i], p->plot.x0 + best_v[i] / span * (p->plot.x1 - p->plot.x0), l, true};
     }
     return true;
-}
-
-/* Words of s into lines of at most `avail` points at `size`. */
-static bool wrap_lines(struct tf_plan *p, const char *s, double size, double avail)
-{
-    size_t cap = 4;
-    p->annot = calloc(cap, sizeof *p->annot);
-    if (!p->annot)
-        return false;
-    struct tf_buf line;
-    tf_buf_init(&line);
-    const char *w = s;
-    while (*w) {
-        while (*w == ' ')
-            w++;
-        if (!*w)
-            break;
-        const char *e = w;
-        while (*e && *e != ' ')
-            e++;
-        size_t keep = line.len;
-        if (line.len)
-            tf_buf_putc(&line, ' ');
-        tf_buf_putn(&line, w, (size_t)(e - w));
-        if (line.oom)
-            break;
-        if (keep && tf_plan_text_width(line.data, size, false) > avail) {
-            line.len = keep;
-            line.data[keep] = '\0';
-            if (!TF_GROW(p->annot, p->n_annot, cap))
-                break;
-            p->annot[p->n_annot++] = tf_arena_buf(&p->arena, &line);
-            tf_buf_clear(&line);
-            continue; /* the word again, on the next line */
-        }
-        w = e;
-    }
-    bool ok = !line.oom;
-    if (ok && line.len) {
-        ok = TF_GROW(p->annot, p->n_annot, cap);
-        if (ok)
-            p->annot[p->n_annot++] = tf_arena_buf(&p->arena, &line);
-    }
-    tf_buf_fini(&line);
-    for (size_t i = 0; ok && i < p->n_annot; i++)
-        ok = p->annot[i] != NULL;
-    return ok;
 }
 
 /* The side panel's width beside the plot: its legend, its title, its
@@ -709,16 +630,16 @@ static double panel_need(const struct tf_figure *f, const struct tf_plan *p)
 /* The panel's legend box height. */
 static double panel_legend_h(const struct tf_figure *f, const struct tf_plan *p)
 {
-    double fs = p->f_legend, row = text_h(fs, false), sp = LEG_LABELSPACE * fs;
+    double fs = p->f_legend, row = text_h(fs, false), sp = tf_style.leg_labelspace * fs;
     return 2 * 0.4 * fs + row + (double)f->panel.n_slices * (row + sp);
 }
 
-static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_size *size,
-                     struct tf_plan *p)
+/* 1. Text sizes from the base font, and the label level. */
+static bool fit_fonts(struct fit *F, const struct tf_size *size)
 {
     const struct tf_plan_limits *L = &tf_plan_limits;
-    F->f = f;
-    F->p = p;
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
     p->fit = true;
     p->bold = false;
     p->W = size->width_pt > 0 ? size->width_pt
@@ -726,15 +647,16 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
                                  : TF_PLAN_DEFAULT_W;
     double fb = size->font_pt > 0 ? size->font_pt : tf_plan_default_font(p->W);
     double font_min = L->font_min_pt;
+    F->fb = fb;
     p->font = fb;
     p->f_lane = fb;
     p->f_header = fb;
-    p->f_tick = fmax(font_min, 0.875 * fb);
+    p->f_tick = fmax(font_min, tf_style.font_tick * fb);
     p->f_axis = fmax(p->f_tick, fb);
     p->f_legend = p->f_tick;
-    p->f_inbar = fmax(font_min, 0.8 * fb);
+    p->f_inbar = fmax(font_min, tf_style.font_inbar * fb);
     p->f_note = p->f_tick;
-    p->f_counter = fmax(font_min, 0.75 * fb);
+    p->f_counter = fmax(font_min, tf_style.font_counter * fb);
     F->margin = p->margin = fmax(1.5, 0.25 * fb);
     F->gap = 0.5 * fb;
     if (!tf_plan_label_levels(f, f->n_lanes, &p->arena, &F->lv))
@@ -745,12 +667,20 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     F->lab_line = text_h(p->f_lane, false) + 1.0;
     F->header_h = text_h(p->f_header, true) + 1.0;
     p->label_h = p->labels == TF_LABELS_ABOVE ? text_h(p->f_lane, false) + 0.5 : 0;
+    return true;
+}
 
-    /* Under the plot: ticks, axis title, then the legend or the panel,
-     * then the annotation. */
-    double m = F->margin;
-    double tick_pad = 0.3 * fb, title_pad = 0.35 * fb;
-    double axis_h = tick_pad + text_h(p->f_tick, false) + title_pad + text_h(p->f_axis, false);
+/* What goes under the plot (ticks, axis title, then the legend or the
+ * panel, then the annotation): its height, F->below_h. */
+static bool fit_below(struct fit *F)
+{
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
+    double fb = F->fb, m = F->margin;
+    F->tick_pad = 0.3 * fb;
+    F->title_pad = 0.35 * fb;
+    F->axis_h = F->tick_pad + text_h(p->f_tick, false) + F->title_pad + text_h(p->f_axis, false);
     p->panel = f->has_panel;
     p->bottom_legend = !p->panel && f->n_legend > 0;
     if (!legend_init(f, p, p->f_legend, 1.2, 0.4, 1.0, 0.3))
@@ -761,7 +691,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         if (!(p->legend.text[i] = tf_plan_elide(&p->arena, p->legend.text[i], text_room,
                                                 p->f_legend, false, tf_plan_legend_tail(f, i))))
             return false;
-    double below = axis_h;
+    double below = F->axis_h;
     if (p->bottom_legend) {
         if (!legend_grid(f, p, avail_w))
             return false;
@@ -769,35 +699,39 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     }
     /* The panel: beside the plot while it takes at most panel_share. */
     double x0 = p->labels == TF_LABELS_LEFT ? m + p->label_w + F->gap : m;
-    x0 = fmax(x0, m + tf_text_width("0", p->f_tick, false) / 2);
-    double pneed = 0, plh = 0;
+    F->x0 = fmax(x0, m + tf_text_width("0", p->f_tick, false) / 2);
+    F->pneed = 0;
+    F->plh = 0;
     if (p->panel) {
-        pneed = panel_need(f, p);
-        plh = panel_legend_h(f, p);
-        p->panel_below = pneed > L->panel_share * (p->W - x0);
+        F->pneed = panel_need(f, p);
+        F->plh = panel_legend_h(f, p);
+        p->panel_below = F->pneed > L->panel_share * (p->W - F->x0);
         if (p->panel_below)
-            below += 0.6 * fb + plh + 0.5 * fb + 1.6 * fb + axis_h;
+            below += 0.6 * fb + F->plh + 0.5 * fb + 1.6 * fb + F->axis_h;
     }
-    bool annotate = f->annotate && f->stats.summary && f->stats.summary[0];
-    if (annotate) {
-        if (!wrap_lines(p, f->stats.summary, p->f_note, avail_w))
+    F->annotate = f->annotate && f->stats.summary && f->stats.summary[0];
+    if (F->annotate) {
+        if (!tf_plan_wrap_lines(p, f->stats.summary, p->f_note, avail_w))
             return false;
         p->annot_size = p->f_note;
         below += 0.4 * fb + (double)p->n_annot * text_h(p->f_note, false);
     }
     below += m;
     F->below_h = below;
-    double top = m + (p->labels == TF_LABELS_ABOVE ? 0 : 0.5 * text_h(p->f_lane, false));
-    fit_height(F, size, top);
-    if ((p->cut_rows || p->cut_lanes) && p->bottom_legend && !drop_cut_entries(f, p))
-        return false;
+    return true;
+}
 
-    /* Horizontal. */
-    p->plot.x0 = x0;
+/* Horizontal: the plot, the panel beside it, the ticks. */
+static bool fit_across(struct fit *F)
+{
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
+    double m = F->margin;
+    p->plot.x0 = F->x0;
     p->plot.x1 = p->W - m;
     if (p->panel && !p->panel_below) {
-        double gap = 1.5 * fb;
-        double pw = fmax(pneed, (p->plot.x1 - x0 - gap) * 1.05 / 2.8);
+        double gap = 1.5 * F->fb;
+        double pw = fmax(F->pneed, (p->plot.x1 - F->x0 - gap) * 1.05 / 2.8);
         p->pbox.x1 = p->W - m - 0.5 * tf_text_width("100", p->f_tick, false);
         p->pbox.x0 = p->pbox.x1 - pw;
         p->plot.x1 = p->pbox.x0 - gap;
@@ -818,10 +752,40 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
                 return false;
         }
     }
+    return true;
+}
 
-    /* Vertical: lanes, headers and labels. */
-    double y = top;
-    p->plot.y0 = top;
+/* Lane i's label: its text at the level drawn, elided to its room, and
+ * where it goes; *y moves down past a label above the lane. */
+static bool fit_lane_label(struct fit *F, size_t i, double *y)
+{
+    struct tf_plan *p = F->p;
+    struct tf_plan_lane *pl = &p->lanes[i];
+    pl->text = F->level >= 0 && labeled(F, i) ? F->lv.text[(size_t)F->level * F->lv.n + i] : NULL;
+    if (p->labels == TF_LABELS_LEFT && pl->text &&
+        !(pl->text = tf_plan_elide(&p->arena, pl->text, p->label_w, p->f_lane, false, 0)))
+        return false;
+    if (p->labels == TF_LABELS_ABOVE) {
+        if (pl->text && !(pl->text = tf_plan_elide(&p->arena, pl->text,
+                                                   p->plot.x1 - p->plot.x0 - 2,
+                                                   p->f_lane, false, 0)))
+            return false;
+        pl->label_x = p->plot.x0 + 1;
+        pl->label_y = *y + 0.25 + tf_text_ascent(p->f_lane, false);
+        *y += p->label_h;
+    }
+    return true;
+}
+
+/* Vertical: lanes, process headers and labels, from F->top down; the
+ * plot's bottom in p->plot.y1. */
+static bool fit_lanes(struct fit *F)
+{
+    const struct tf_figure *f = F->f;
+    struct tf_plan *p = F->p;
+    double m = F->margin;
+    double y = F->top;
+    p->plot.y0 = F->top;
     size_t last_header = (size_t)-1;
     for (size_t i = 0; i < p->n_lanes; i++) {
         struct tf_plan_lane *pl = &p->lanes[i];
@@ -844,20 +808,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         pl->band = band_top;
         pl->tip = ln->label;
         pl->rows = tf_plan_rows_at(ln, p->depth);
-        pl->text = F->level >= 0 && labeled(F, i) ? F->lv.text[(size_t)F->level * F->lv.n + i]
-                                                  : NULL;
-        if (p->labels == TF_LABELS_LEFT && pl->text &&
-            !(pl->text = tf_plan_elide(&p->arena, pl->text, p->label_w, p->f_lane, false, 0)))
+        if (!fit_lane_label(F, i, &y))
             return false;
-        if (p->labels == TF_LABELS_ABOVE) {
-            if (pl->text && !(pl->text = tf_plan_elide(&p->arena, pl->text,
-                                                       p->plot.x1 - p->plot.x0 - 2,
-                                                       p->f_lane, false, 0)))
-                return false;
-            pl->label_x = p->plot.x0 + 1;
-            pl->label_y = y + 0.25 + tf_text_ascent(p->f_lane, false);
-            y += p->label_h;
-        }
         double lane_h = (double)pl->rows * p->row_h;
         if (p->labels == TF_LABELS_LEFT && lane_h < F->lab_line && label_tall(F, i))
             lane_h = F->lab_line;
@@ -876,10 +828,19 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
         p->pbox.y0 = p->plot.y0;
         p->pbox.y1 = p->plot.y1;
     }
+    return true;
+}
+
+/* The bottom stack under the plot, and the figure's height. */
+static void fit_bottom(struct fit *F, const struct tf_size *size)
+{
+    struct tf_plan *p = F->p;
+    double fb = F->fb, m = F->margin, y = p->plot.y1;
+    double tick_pad = F->tick_pad, title_pad = F->title_pad;
     p->tick_base = y + tick_pad + tf_text_ascent(p->f_tick, false);
     p->axis_base = y + tick_pad + text_h(p->f_tick, false) + title_pad +
                    tf_text_ascent(p->f_axis, false);
-    y += axis_h;
+    y += F->axis_h;
     if (p->bottom_legend) {
         y += 0.5 * fb;
         double cx = (p->plot.x0 + p->plot.x1) / 2;
@@ -895,43 +856,63 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
             p->pbox.x0 = p->plot.x0;
             p->pbox.x1 = fmin(p->plot.x1, p->W - m - tf_text_width("100", p->f_tick, false) / 2);
             p->pbox.y0 = y;
-            y += plh + 0.5 * fb + 1.6 * fb;
+            y += F->plh + 0.5 * fb + 1.6 * fb;
             p->pbox.y1 = y;
             p->ptick_base = y + tick_pad + tf_text_ascent(p->f_tick, false);
             p->paxis_base = y + tick_pad + text_h(p->f_tick, false) + title_pad +
                             tf_text_ascent(p->f_axis, false);
-            y += axis_h;
+            y += F->axis_h;
         }
     }
-    if (annotate) {
+    if (F->annotate) {
         y += 0.4 * fb;
         p->annot_y = y;
         y += (double)p->n_annot * text_h(p->f_note, false);
     }
     y += m;
     p->H = size->height_pt > 0 ? fmax(size->height_pt, y) : y;
-    if (p->cut_lanes || p->cut_rows) {
-        char note[240];
-        if (p->cut_lanes)
-            snprintf(note, sizeof note,
-                     "%zu more lane%s not drawn to fit the figure's height: choose with "
-                     "--lanes or --max-lanes, or give --height",
-                     p->cut_lanes, p->cut_lanes == 1 ? "" : "s");
-        else if (p->cut_annots)
-            snprintf(note, sizeof note,
-                     "%zu slice%s not drawn to fit the figure's height in %u row%s per lane, "
-                     "annotations of GPU work first: --depth, --lanes or --height",
-                     p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth,
-                     p->depth == 1 ? "" : "s");
-        else
-            snprintf(note, sizeof note,
-                     "%zu slice%s nested deeper than %u rows not drawn to fit the figure's "
-                     "height: --depth, --lanes or --height",
-                     p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth);
-        if (!(p->note = tf_arena_strdup(&p->arena, note)))
-            return false;
-    }
-    return true;
+}
+
+/* The note that names what was left out to fit the height (none: true). */
+static bool fit_note(struct tf_plan *p)
+{
+    if (!p->cut_lanes && !p->cut_rows)
+        return true;
+    char note[240];
+    if (p->cut_lanes)
+        snprintf(note, sizeof note,
+                 "%zu more lane%s not drawn to fit the figure's height: choose with "
+                 "--lanes or --max-lanes, or give --height",
+                 p->cut_lanes, p->cut_lanes == 1 ? "" : "s");
+    else if (p->cut_annots)
+        snprintf(note, sizeof note,
+                 "%zu slice%s not drawn to fit the figure's height in %u row%s per lane, "
+                 "annotations of GPU work first: --depth, --lanes or --height",
+                 p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth, p->depth == 1 ? "" : "s");
+    else
+        snprintf(note, sizeof note,
+                 "%zu slice%s nested deeper than %u rows not drawn to fit the figure's "
+                 "height: --depth, --lanes or --height",
+                 p->cut_rows, p->cut_rows == 1 ? "" : "s", p->depth);
+    return (p->note = tf_arena_strdup(&p->arena, note)) != NULL;
+}
+
+/* The fit policy (the notes at the top of this file), step by step. */
+static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_size *size,
+                     struct tf_plan *p)
+{
+    F->f = f;
+    F->p = p;
+    if (!fit_fonts(F, size) || !fit_below(F))
+        return false;
+    F->top = F->margin + (p->labels == TF_LABELS_ABOVE ? 0 : 0.5 * text_h(p->f_lane, false));
+    fit_height(F, size, F->top);
+    if ((p->cut_rows || p->cut_lanes) && p->bottom_legend && !drop_cut_entries(f, p))
+        return false;
+    if (!fit_across(F) || !fit_lanes(F))
+        return false;
+    fit_bottom(F, size);
+    return fit_note(p);
 }
 
 /* The level of detail, decided once at the plot's real width. */

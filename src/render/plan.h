@@ -31,6 +31,7 @@
 
 #include "base/buf.h"
 #include "base/num.h"
+#include "base/ticks.h"
 #include "model/figure.h"
 
 enum tf_label_place { TF_LABELS_AUTO = 0, TF_LABELS_LEFT, TF_LABELS_ABOVE, TF_LABELS_NONE };
@@ -260,9 +261,31 @@ const char *tf_plan_counter_value(char *out, double v, const char *unit);
  * at the top, inside a pad; a flat series (lo == hi) sits in the middle.
  * Shared by the layout and TikZ. */
 double tf_plan_counter_y(const struct tf_counter *k, double v);
+
+/* The rule for a row of tick labels, left to right: a label w wide at x,
+ * kept inside the margins of a canvas W wide (its centre in *cx), is
+ * drawn unless it would come closer than the style's tick gap to the one
+ * drawn before, which ended at *end (-1e300 before the first); *end moves
+ * past a label drawn.  The plan thins the time axis with it and the
+ * layout the panel's axis. */
+bool tf_plan_tick_clear(double x, double w, double margin, double W, double *end, double *cx);
+
+/* The tick sets the fit policy tries, in order (render/style.h: the
+ * mode's when it has at least tick_min_n ticks, then MaxNLocator with
+ * tick_bins_max .. 1 bins, a set of fewer than tick_min_n only at 1 bin),
+ * each distinct set once: the plan takes the first whose labels keep
+ * apart, else sets[*last] (the 1-bin locator's); TikZ writes them all for
+ * TeX to choose the same way.  *mode: sets[0] is the mode's (its labels are
+ * the axis's).  Returns how many. */
+#define TF_PLAN_TICK_SETS 8
+size_t tf_plan_tick_sets(const struct tf_figure *f, double (*sets)[TF_TICKS_MAX], size_t *ns,
+                         size_t *last, bool *mode);
 /* The width of s as it will be drawn (cleaned as tf_xml_clean does), in
  * points. */
 double tf_plan_text_width(const char *s, double size, bool bold);
+/* Words of s into lines of at most `avail` points at `size`: p->annot and
+ * p->n_annot (the plan's arena holds the lines).  False when out of memory. */
+bool tf_plan_wrap_lines(struct tf_plan *p, const char *s, double size, double avail);
 /* The code points at the end of legend entry i that tell it from the other
  * entries (0: none shares a prefix with it). */
 size_t tf_plan_legend_tail(const struct tf_figure *f, size_t i);

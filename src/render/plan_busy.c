@@ -387,3 +387,15 @@ void tf_plan_bin_fini(struct tf_binned *b)
     tf_arena_fini(&b->arena);
     memset(b, 0, sizeof *b);
 }
+
+const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_figure *f,
+                                      struct tf_figure *tmp)
+{
+    if (!p || !p->bins || !(p->bins->bin_w > 0))
+        return f;
+    *tmp = *f;
+    tmp->bars = p->bins->bars;
+    tmp->n_bars = p->bins->n_bars;
+    tmp->cap_bars = p->bins->cap_bars;
+    return tmp;
+}

@@ -7,8 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/utf8.h"
+#include "render/metrics.h"
 #include "render/plan.h"
+
+const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2] = {28, 20, 14};
+
+/* --- measuring ------------------------------------------------------------------ */
+
+double tf_plan_text_width(const char *s, double size, bool bold)
+{
+    char *c = tf_xml_clean(s ? s : "");
+    double w = tf_text_width(c ? c : (s ? s : ""), size, bold);
+    free(c);
+    return w;
+}
+
 
 /* --- elision -------------------------------------------------------------------- */
 
@@ -239,3 +254,49 @@ void tf_label_levels_fini(struct tf_label_levels *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Words of s into lines of at most `avail` points at `size`. */
+bool tf_plan_wrap_lines(struct tf_plan *p, const char *s, double size, double avail)
+{
+    size_t cap = 4;
+    p->annot = calloc(cap, sizeof *p->annot);
+    if (!p->annot)
+        return false;
+    struct tf_buf line;
+    tf_buf_init(&line);
+    const char *w = s;
+    while (*w) {
+        while (*w == ' ')
+            w++;
+        if (!*w)
+            break;
+        const char *e = w;
+        while (*e && *e != ' ')
+            e++;
+        size_t keep = line.len;
+        if (line.len)
+            tf_buf_putc(&line, ' ');
+        tf_buf_putn(&line, w, (size_t)(e - w));
+        if (line.oom)
+            break;
+        if (keep && tf_plan_text_width(line.data, size, false) > avail) {
+            line.len = keep;
+            line.data[keep] = '\0';
+            if (!TF_GROW(p->annot, p->n_annot, cap))
+                break;
+            p->annot[p->n_annot++] = tf_arena_buf(&p->arena, &line);
+            tf_buf_clear(&line);
+            continue; /* the word again, on the next line */
+        }
+        w = e;
+    }
+    bool ok = !line.oom;
+    if (ok && line.len) {
+        ok = TF_GROW(p->annot, p->n_annot, cap);
+        if (ok)
+            p->annot[p->n_annot++] = tf_arena_buf(&p->arena, &line);
+    }
+    tf_buf_fini(&line);
+    for (size_t i = 0; ok && i < p->n_annot; i++)
+        ok = p->annot[i] != NULL;
+    return ok;
+}

@@ -192,18 +192,11 @@ static void lanes_text(char *out, size_t n, const struct tf_stat_group *g)
         snprintf(out + len, n - len, " ...");
 }
 
-void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
+/* The window, and each lane's busy time. */
+static void table_lanes(const struct tf_figure *f, struct tf_buf *b)
 {
-    if (f->n_traces) {
-        tf_stats_write_table_traces(f, b);
-        return;
-    }
     const struct tf_stats *s = &f->stats;
-    char x[TF_NUM_MAX], y[TF_NUM_MAX], lanes[256];
-    if (!s->on) {
-        tf_buf_puts(b, "no statistics for this figure\n");
-        return;
-    }
+    char x[TF_NUM_MAX], y[TF_NUM_MAX];
     struct table t;
 
     table_init(&t, 3);
@@ -230,128 +223,171 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
         cell(&t, pct(y, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
     }
     table_flush(&t, b);
+}
 
-    if (s->n_groups) {
-        tf_buf_putc(b, '\n');
-        bool mpi = false;
-        for (size_t g = 0; g < s->n_groups; g++)
-            mpi |= s->groups[g].has_mpi;
-        table_init(&t, mpi ? 6 : 4);
-        t.left[1] = true;
-        cell(&t, "group");
-        cell(&t, "lanes");
-        cell(&t, "busy ms");
-        cell(&t, "busy %");
+/* The --group groups' (an HPC job's ranks') busy time, with their time in
+ * MPI when any has some, the paradigms, and the groups' overlap matrix. */
+static void table_groups(const struct tf_figure *f, struct tf_buf *b)
+{
+    const struct tf_stats *s = &f->stats;
+    char x[TF_NUM_MAX], y[TF_NUM_MAX];
+    struct table t;
+    char lanes[256];
+    tf_buf_putc(b, '\n');
+    bool mpi = false;
+    for (size_t g = 0; g < s->n_groups; g++)
+        mpi |= s->groups[g].has_mpi;
+    table_init(&t, mpi ? 6 : 4);
+    t.left[1] = true;
+    cell(&t, "group");
+    cell(&t, "lanes");
+    cell(&t, "busy ms");
+    cell(&t, "busy %");
+    if (mpi) {
+        cell(&t, "MPI ms");
+        cell(&t, "MPI % of busy");
+    }
+    for (size_t g = 0; g < s->n_groups; g++) {
+        const struct tf_stat_group *gr = &s->groups[g];
+        lanes_text(lanes, sizeof lanes, gr);
+        cell(&t, gr->label);
+        cell(&t, gr->n_lanes ? lanes : "-");
+        cell(&t, ms(x, gr->busy_ms));
+        cell(&t, pct(y, tf_stats_pct(gr->busy_ms, s->window_ms)));
         if (mpi) {
-            cell(&t, "MPI ms");
-            cell(&t, "MPI % of busy");
+            cell(&t, gr->has_mpi ? ms(x, gr->mpi_ms) : "-");
+            cell(&t, gr->has_mpi ? pct(y, tf_stats_pct(gr->mpi_ms, gr->busy_ms)) : "-");
         }
-        for (size_t g = 0; g < s->n_groups; g++) {
-            const struct tf_stat_group *gr = &s->groups[g];
-            lanes_text(lanes, sizeof lanes, gr);
-            cell(&t, gr->label);
-            cell(&t, gr->n_lanes ? lanes : "-");
-            cell(&t, ms(x, gr->busy_ms));
-            cell(&t, pct(y, tf_stats_pct(gr->busy_ms, s->window_ms)));
-            if (mpi) {
-                cell(&t, gr->has_mpi ? ms(x, gr->mpi_ms) : "-");
-                cell(&t, gr->has_mpi ? pct(y, tf_stats_pct(gr->mpi_ms, gr->busy_ms)) : "-");
-            }
-        }
-        table_flush(&t, b);
-        if (s->n_paradigms)
-            paradigm_table(b, s);
-
-        tf_buf_putc(b, '\n');
-        table_init(&t, s->n_groups + 1);
-        cell(&t, "overlap ms");
-        for (size_t g = 0; g < s->n_groups; g++)
-            cell(&t, s->groups[g].label);
-        for (size_t a = 0; a < s->n_groups; a++) {
-            cell(&t, s->groups[a].label);
-            for (size_t c = 0; c < s->n_groups; c++)
-                cell(&t, ms(x, s->overlap_ms[a * s->n_groups + c]));
-        }
-        table_flush(&t, b);
     }
+    table_flush(&t, b);
+    if (s->n_paradigms)
+        paradigm_table(b, s);
 
-    if (s->n_counters) {
-        tf_buf_putc(b, '\n');
-        table_init(&t, 5);
-        cell(&t, "counter");
-        cell(&t, "#");
-        cell(&t, "min");
-        cell(&t, "max");
-        cell(&t, "mean");
-        for (size_t i = 0; i < s->n_counters; i++) {
-            const struct tf_stat_counter *k = &s->counters[i];
-            char idx[32], z[TF_NUM_MAX];
-            int dec = tf_stats_value_decimals(k->min, k->max);
-            snprintf(idx, sizeof idx, "%zu", k->lane);
-            cell(&t, k->lane < f->n_lanes ? f->lanes[k->lane].label : "");
-            cell(&t, idx);
-            cell(&t, k->has_value ? tf_fmt_num(x, k->min, dec) : "-");
-            cell(&t, k->has_value ? tf_fmt_num(y, k->max, dec) : "-");
-            cell(&t, k->has_value ? tf_fmt_num(z, k->mean, dec) : "-");
-        }
-        table_flush(&t, b);
+    tf_buf_putc(b, '\n');
+    table_init(&t, s->n_groups + 1);
+    cell(&t, "overlap ms");
+    for (size_t g = 0; g < s->n_groups; g++)
+        cell(&t, s->groups[g].label);
+    for (size_t a = 0; a < s->n_groups; a++) {
+        cell(&t, s->groups[a].label);
+        for (size_t c = 0; c < s->n_groups; c++)
+            cell(&t, ms(x, s->overlap_ms[a * s->n_groups + c]));
     }
+    table_flush(&t, b);
+}
 
-    if (s->pipelined) {
+/* Each counter's least, greatest and mean value. */
+static void table_counters(const struct tf_figure *f, struct tf_buf *b)
+{
+    const struct tf_stats *s = &f->stats;
+    char x[TF_NUM_MAX], y[TF_NUM_MAX];
+    struct table t;
+    tf_buf_putc(b, '\n');
+    table_init(&t, 5);
+    cell(&t, "counter");
+    cell(&t, "#");
+    cell(&t, "min");
+    cell(&t, "max");
+    cell(&t, "mean");
+    for (size_t i = 0; i < s->n_counters; i++) {
+        const struct tf_stat_counter *k = &s->counters[i];
+        char idx[32], z[TF_NUM_MAX];
+        int dec = tf_stats_value_decimals(k->min, k->max);
+        snprintf(idx, sizeof idx, "%zu", k->lane);
+        cell(&t, k->lane < f->n_lanes ? f->lanes[k->lane].label : "");
+        cell(&t, idx);
+        cell(&t, k->has_value ? tf_fmt_num(x, k->min, dec) : "-");
+        cell(&t, k->has_value ? tf_fmt_num(y, k->max, dec) : "-");
+        cell(&t, k->has_value ? tf_fmt_num(z, k->mean, dec) : "-");
+    }
+    table_flush(&t, b);
+}
+
+/* The pipelined modes' I/O hidden and GPU idle, and the candidates. */
+static void table_pipelined(const struct tf_figure *f, struct tf_buf *b)
+{
+    const struct tf_stats *s = &f->stats;
+    char x[TF_NUM_MAX], y[TF_NUM_MAX];
+    struct table t;
+    tf_buf_putc(b, '\n');
+    table_init(&t, 3);
+    t.left[2] = true;
+    cell(&t, "I/O hidden");
+    cell(&t, s->has_io_hidden ? pct(x, s->io_hidden_pct) : "-");
+    cell(&t, s->has_io_hidden ? "%" : "(no I/O in the window)");
+    cell(&t, "GPU idle");
+    cell(&t, ms(x, s->gpu_idle_ms));
+    cell(&t, "ms");
+    table_flush(&t, b);
+    if (s->n_candidates) {
         tf_buf_putc(b, '\n');
         table_init(&t, 3);
-        t.left[2] = true;
-        cell(&t, "I/O hidden");
-        cell(&t, s->has_io_hidden ? pct(x, s->io_hidden_pct) : "-");
-        cell(&t, s->has_io_hidden ? "%" : "(no I/O in the window)");
-        cell(&t, "GPU idle");
-        cell(&t, ms(x, s->gpu_idle_ms));
-        cell(&t, "ms");
-        table_flush(&t, b);
-        if (s->n_candidates) {
-            tf_buf_putc(b, '\n');
-            table_init(&t, 3);
-            cell(&t, "candidate");
-            cell(&t, "I/O ms");
-            cell(&t, "uncovered I/O ms");
-            for (size_t i = 0; i < s->n_candidates; i++) {
-                char c[32];
-                snprintf(c, sizeof c, "%lld", s->candidates[i].candidate);
-                cell(&t, c);
-                cell(&t, ms(x, s->candidates[i].io_ms));
-                cell(&t, ms(y, s->candidates[i].uncovered_io_ms));
-            }
-            table_flush(&t, b);
+        cell(&t, "candidate");
+        cell(&t, "I/O ms");
+        cell(&t, "uncovered I/O ms");
+        for (size_t i = 0; i < s->n_candidates; i++) {
+            char c[32];
+            snprintf(c, sizeof c, "%lld", s->candidates[i].candidate);
+            cell(&t, c);
+            cell(&t, ms(x, s->candidates[i].io_ms));
+            cell(&t, ms(y, s->candidates[i].uncovered_io_ms));
         }
-    }
-
-    if (s->has_gpu) {
-        const struct tf_gpu_breakdown *g = &s->gpu;
-        tf_buf_printf(b, "\nGPU breakdown (%s%s)\n", g->scope_trace ? "trace" : "window",
-                      s->compat ? ", as HTA computes it" : "");
-        table_init(&t, 3);
-        t.left[2] = true;
-        cell(&t, "kernel span");
-        cell(&t, ms(x, g->kernel_span_ms));
-        cell(&t, "ms");
-        cell(&t, "idle");
-        cell(&t, ms(x, g->idle_ms));
-        cell(&t, "ms");
-        cell(&t, "compute");
-        cell(&t, ms(x, g->compute_ms));
-        cell(&t, "ms");
-        cell(&t, "non-compute");
-        cell(&t, ms(x, g->non_compute_ms));
-        cell(&t, "ms");
-        cell(&t, "communication");
-        cell(&t, ms(x, g->comm_ms));
-        cell(&t, "ms");
-        cell(&t, "comm/compute overlap");
-        cell(&t, g->has_comm ? pct(x, g->comm_comp_overlap_pct) : "-");
-        cell(&t, g->has_comm ? "%" : "(no communication kernels)");
         table_flush(&t, b);
     }
+}
 
+/* HTA's temporal breakdown of the GPU time. */
+static void table_gpu(const struct tf_figure *f, struct tf_buf *b)
+{
+    const struct tf_stats *s = &f->stats;
+    char x[TF_NUM_MAX];
+    struct table t;
+    const struct tf_gpu_breakdown *g = &s->gpu;
+    tf_buf_printf(b, "\nGPU breakdown (%s%s)\n", g->scope_trace ? "trace" : "window",
+                  s->compat ? ", as HTA computes it" : "");
+    table_init(&t, 3);
+    t.left[2] = true;
+    cell(&t, "kernel span");
+    cell(&t, ms(x, g->kernel_span_ms));
+    cell(&t, "ms");
+    cell(&t, "idle");
+    cell(&t, ms(x, g->idle_ms));
+    cell(&t, "ms");
+    cell(&t, "compute");
+    cell(&t, ms(x, g->compute_ms));
+    cell(&t, "ms");
+    cell(&t, "non-compute");
+    cell(&t, ms(x, g->non_compute_ms));
+    cell(&t, "ms");
+    cell(&t, "communication");
+    cell(&t, ms(x, g->comm_ms));
+    cell(&t, "ms");
+    cell(&t, "comm/compute overlap");
+    cell(&t, g->has_comm ? pct(x, g->comm_comp_overlap_pct) : "-");
+    cell(&t, g->has_comm ? "%" : "(no communication kernels)");
+    table_flush(&t, b);
+}
+
+void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
+{
+    if (f->n_traces) {
+        tf_stats_write_table_traces(f, b);
+        return;
+    }
+    const struct tf_stats *s = &f->stats;
+    if (!s->on) {
+        tf_buf_puts(b, "no statistics for this figure\n");
+        return;
+    }
+    table_lanes(f, b);
+    if (s->n_groups)
+        table_groups(f, b);
+    if (s->n_counters)
+        table_counters(f, b);
+    if (s->pipelined)
+        table_pipelined(f, b);
+    if (s->has_gpu)
+        table_gpu(f, b);
     if (s->summary)
         tf_buf_printf(b, "\nsummary: %s\n", s->summary);
 }

@@ -31,7 +31,7 @@
 #include "render/plan.h"
 #include "render/templates.h"
 #include "render/tikz_int.h"
-#include "rules/ticks.h"
+#include "base/ticks.h"
 
 /* Lengths in canvas points, for TeX (bp). */
 static void bp(struct tikz *t, double v)
@@ -140,28 +140,14 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
     return ok;
 }
 
-/* The candidate tick sets: the mode's, then MaxNLocator with 7 .. 2 bins. */
+/* The candidate tick sets, as the plan tries them (tf_plan_tick_sets). */
 static void emit_ticks(struct tikz *t)
 {
-    const struct tf_figure *f = t->f;
     struct tf_buf *b = t->b;
-    double sets[8][TF_TICKS_MAX];
-    size_t ns[8], n_sets = 0;
-    if (f->axis.n_ticks >= 2 && f->axis.n_ticks <= TF_TICKS_MAX) {
-        memcpy(sets[0], f->axis.ticks, f->axis.n_ticks * sizeof(double));
-        ns[n_sets++] = f->axis.n_ticks;
-    }
-    double span = f->x_span > 0 ? f->x_span : 1.0;
-    for (int nb = 7; nb >= 1 && n_sets < 8; nb--) {
-        size_t n = tf_nice_ticks(0.0, span, nb, sets[n_sets], TF_TICKS_MAX);
-        if (n == 0 || (n < 3 && nb > 1))
-            continue;
-        bool dup = false;
-        for (size_t k = 0; k < n_sets && !dup; k++)
-            dup = ns[k] == n && memcmp(sets[k], sets[n_sets], n * sizeof(double)) == 0;
-        if (!dup)
-            ns[n_sets++] = n;
-    }
+    double sets[TF_PLAN_TICK_SETS][TF_TICKS_MAX];
+    size_t ns[TF_PLAN_TICK_SETS], last;
+    bool mode;
+    size_t n_sets = tf_plan_tick_sets(t->f, sets, ns, &last, &mode);
     tf_buf_puts(b, "% Tick sets, the first whose labels keep apart is drawn: {x}{label}.\n");
     for (size_t k = 0; k < n_sets; k++) {
         int dec = tf_num_decimals(sets[k], ns[k]);
@@ -197,27 +183,15 @@ static void emit_data(struct tikz *t, const struct tf_plan *p)
     tf_buf_puts(b, "}%\n");
     if (f->has_panel) {
         const struct tf_panel *bd = &f->panel;
-        tf_buf_puts(b, "% Breakdown panel: its title, its legend, its slices\n"
-                       "% {style}{left}{right}{middle}{width}{label colour}{text} in %.\n"
-                       "\\tracefigbreakdowntrue\n\\def\\tracefigpaneltitle{");
-        tz_text(b, bd->axis_title ? bd->axis_title : "");
-        tf_buf_puts(b, "}%\n\\def\\tracefiglegtitle{");
-        tz_text(b, bd->title ? bd->title : "");
-        tf_buf_puts(b, "}%\n");
-        for (size_t i = 0; i < bd->n_slices; i++) {
-            struct style *s = tz_slice_style(t, &bd->slices[i]);
-            tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
-            for (int k = 0; k < 3; k++) {
-                tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
-                tf_buf_puts(b, k < 2 ? "}{" : "}%\n");
-            }
-        }
+        tz_emit_panel_legend(t,
+                             "% Breakdown panel: its title, its legend, its slices\n"
+                             "% {style}{left}{right}{middle}{width}{label colour}{text} in %.\n",
+                             3);
         tf_buf_puts(b, "\\def\\tracefigfslices{%\n");
         double left = 0.0;
         for (size_t i = 0; i < bd->n_slices; i++) {
             const struct tf_slice *s = &bd->slices[i];
-            double w = isfinite(s->width_pct) && s->width_pct > 0 ? s->width_pct : 0.0;
-            double right = fmin(left + w, 100.0);
+            double right = tz_slice_right(s, left);
             struct style *st = tz_slice_style(t, s);
             tf_buf_printf(b, "\\tracefigslice{%s}{", st ? st->key : "bar");
             tz_num(t, left);
@@ -262,61 +236,6 @@ static void emit_data(struct tikz *t, const struct tf_plan *p)
     tf_buf_puts(b, "\\tracefiglayout\n");
 }
 
-static void coord(struct tikz *t, double x, double y)
-{
-    tf_buf_putc(t->b, '(');
-    tz_num(t, x);
-    tf_buf_putc(t->b, ',');
-    tz_num(t, y);
-    tf_buf_putc(t->b, ')');
-}
-
-/* One bar in its lane's scope: y in rows, down from the lane's top. */
-static void emit_bar(struct tikz *t, const struct tf_bar *r, unsigned row)
-{
-    struct tf_buf *b = t->b;
-    const struct tf_figure *f = t->f;
-    struct style *s = tz_bar_style(t, r);
-    double y0 = row;
-    if (r->shape == TF_SHAPE_INSTANT) {
-        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]", s ? s->color : "black");
-        coord(t, tz_xu(t, r->x0), y0 + 0.1);
-        tf_buf_puts(b, "--");
-        coord(t, tz_xu(t, r->x0), y0 + 0.9);
-        tf_buf_puts(b, ";\n");
-        return;
-    }
-    if (r->shape == TF_SHAPE_DENSE && f->flame) {
-        tz_emit_shares(t, r, y0 + 1.0, -1.0);
-        return;
-    }
-    if (r->shape == TF_SHAPE_DENSE)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]",
-                      s ? s->key : "bar", s ? s->color : "black");
-    else if (f->flame)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]", s ? s->key : "bar");
-    else
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]", s ? s->key : "bar");
-    if (!r->clip_left && !r->clip_right) {
-        double x0, x1;
-        tf_bar_drawn_extent(f, r, &x0, &x1);
-        coord(t, tz_xu(t, x0), y0);
-        tf_buf_puts(b, "rectangle");
-        coord(t, tz_xu(t, x1), y0 + 1.0);
-        tf_buf_puts(b, ";\n");
-        return;
-    }
-    double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
-    size_t n = tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys);
-    if (n > 1 && xs[n - 1] == xs[0] && ys[n - 1] == ys[0])
-        n--;
-    for (size_t i = 0; i < n; i++) {
-        coord(t, tz_xu(t, xs[i]), ys[i]);
-        tf_buf_puts(b, "--");
-    }
-    tf_buf_puts(b, "cycle;\n");
-}
-
 /* The in-bar labels of the bars [from, to) drawn in lane `lane`. */
 static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, size_t from,
                         size_t to)
@@ -358,10 +277,10 @@ static void emit_counter(struct tikz *t, size_t lane)
         for (size_t m = i; m < j; m++) {
             if (m > i)
                 tf_buf_puts(b, m % 8 ? "-|" : "-|%\n");
-            coord(t, tz_xu(t, k->samples[m].x), tf_plan_counter_y(k, k->samples[m].v));
+            tz_coord(t, tz_xu(t, k->samples[m].x), tf_plan_counter_y(k, k->samples[m].v));
         }
         tf_buf_puts(b, "-|");
-        coord(t, tz_xu(t, x_end), tf_plan_counter_y(k, k->samples[j - 1].v));
+        tz_coord(t, tz_xu(t, x_end), tf_plan_counter_y(k, k->samples[j - 1].v));
         tf_buf_printf(b, "}%%\n\\tracefigcounterrun{%s}{", s ? s->color : "black");
         tz_num(t, tz_xu(t, k->samples[i].x));
         tf_buf_puts(b, "}{");
@@ -411,7 +330,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
             first = i;
             tf_buf_printf(b, "\\tracefiglanescope{%zu}\n", open);
         }
-        emit_bar(t, r, row);
+        tz_emit_bar(t, r, row, true);
     }
     if (open != (size_t)-1) {
         emit_labels(t, p, open, first, f->n_bars);
@@ -461,7 +380,7 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct 
     if (ok) {
         tz_emit_header(t, o);
         tf_buf_puts(b, "\\begingroup\n");
-        tf_buf_putn(b, style->data, style->len);
+        tz_put_template(t, style, TZ_STYLES_FIT);
         const struct tf_template *ct = tf_template_get("tikz-counters.tex");
         if (tf_figure_counters(t->f) && ct)
             tf_buf_putn(b, ct->data, ct->len);

@@ -1,7 +1,7 @@
-/* tikz_int.h - what the two TikZ writers share (tikz.c: the reference's
- * layout, the back-end's entry, text, units and styles; tikz_fit.c: a
- * figure fit to its width by templates/tikz-fit.tex).  Internal to
- * render/. */
+/* tikz_int.h - what the two TikZ writers share (tikz_common.c: text, units,
+ * styles and the primitives both draw; tikz.c: the reference's layout and
+ * the back-end's entry; tikz_fit.c: a figure fit to its width by
+ * templates/tikz-fit.tex).  Internal to render/. */
 #ifndef TF_TIKZ_INT_H
 #define TF_TIKZ_INT_H
 
@@ -58,6 +58,26 @@ bool tz_annotated(const struct tf_figure *f);
 void tz_emit_header(struct tikz *t, const struct tf_render_opts *o);
 void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, double y,
                    const char *text);
+/* A point (x,y). */
+void tz_coord(struct tikz *t, double x, double y);
+/* One bar whose row starts at y0 (y up, the reference's layout: spaced
+ * out; fit: y down, compact). */
+void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit);
+/* The right end, in %, of a breakdown slice drawn from `left`. */
+double tz_slice_right(const struct tf_slice *s, double left);
+/* The breakdown panel's titles and legend entries (each label `copies`
+ * times: the fit template's candidates), after `comment`. */
+void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies);
+
+/* The \tikzset defaults the templates leave to the style table
+ * (render/style.h), written where a template says %%TRACEFIG-STYLE%%: the
+ * fit template's bars, flame edges, dense spans and instants; the
+ * reference template's bars; the reference layout's flame chart. */
+enum tz_styles { TZ_STYLES_FIT, TZ_STYLES_REFERENCE, TZ_STYLES_REFERENCE_FLAME };
+void tz_emit_style_defaults(struct tikz *t, enum tz_styles which);
+struct tf_template;
+/* A template, with the style defaults at its marker. */
+void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which);
 
 /* The fragment of a figure the fit policy lays out (tikz_fit.c). */
 /* A dense bar's busy shares: a box per class from the row's bottom

@@ -45,18 +45,7 @@
 #include "base/diag.h"
 #include "model/figure.h"
 #include "model/trace.h"
-
-/* HTA's kernel types (hta/utils/utils.py get_kernel_type). */
-enum tf_hta_kernel { TF_HTA_COMM, TF_HTA_MEMORY, TF_HTA_COMPUTE, TF_HTA_OTHER };
-
-/* The type HTA gives a kernel name: communication (^nccl, ^hip, ^hccl,
- * ncclKernel), memory (^Memcpy, ^Memset, their hip forms, ^dma), compute
- * (anything but the names HTA's compute pattern excludes: Memcpy, Memset,
- * dma or Sync anywhere, ^Stream Wait Event, ^cuda...LaunchKernel,
- * ^runFunction, ^job_exe, ^packet, ^pe_exe, ^cpum_exe_subgraph,
- * ^collective_subgraph_execution), or other.  Python's regular expression
- * semantics: "anywhere" means on the first line. */
-enum tf_hta_kernel tf_hta_kernel_type(const char *name);
+#include "rules/kernels.h"
 
 struct tf_hta;
 

@@ -6,7 +6,7 @@
 
 #include "base/num.h"
 #include "rules/stats.h"
-#include "rules/ticks.h"
+#include "base/ticks.h"
 
 #define PT_PER_IN 72.0
 

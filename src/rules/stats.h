@@ -1,5 +1,5 @@
-/* stats.h - the overlap statistics of a figure's window: interval algebra
- * on the slices a mode keeps, and the numbers every mode reports.
+/* stats.h - the overlap statistics of a figure's window: the numbers every
+ * mode reports, from interval sets (rules/ivset.h) of the slices it keeps.
  *
  * Definitions (the man page states them the same way):
  *   busy(L)       of a lane: the length of the union of its slices clipped
@@ -28,36 +28,9 @@
 #include <stdint.h>
 
 #include "model/figure.h"
+#include "rules/ivset.h"
+#include "rules/kernels.h"
 #include "rules/mode.h"
-
-/* [lo, hi) in ns. */
-struct tf_ival {
-    int64_t lo, hi;
-};
-
-/* A set of disjoint intervals, sorted (caller-owned: _init/_fini). */
-struct tf_ivset {
-    struct tf_ival *v;
-    size_t n, cap;
-};
-
-void tf_ivset_init(struct tf_ivset *s);
-void tf_ivset_fini(struct tf_ivset *s);
-/* Empties the set, keeping its memory. */
-void tf_ivset_clear(struct tf_ivset *s);
-/* Adds [lo, hi) (empty ones are ignored), in any order; false when out of
- * memory.  After adds in any order, call tf_ivset_normalize. */
-bool tf_ivset_add(struct tf_ivset *s, int64_t lo, int64_t hi);
-/* Sorts and merges touching and overlapping intervals. */
-void tf_ivset_normalize(struct tf_ivset *s);
-/* Total length. */
-int64_t tf_ivset_len(const struct tf_ivset *s);
-/* Length of the intersection of two normalized sets. */
-int64_t tf_ivset_overlap(const struct tf_ivset *a, const struct tf_ivset *b);
-/* out = a | b (normalized inputs, out normalized); false when out of memory. */
-bool tf_ivset_union(const struct tf_ivset *a, const struct tf_ivset *b, struct tf_ivset *out);
-/* Keeps only [lo, hi) of a normalized set. */
-void tf_ivset_clip(struct tf_ivset *s, int64_t lo, int64_t hi);
 
 /* --- the statistics of a figure ------------------------------------------------ */
 
@@ -129,22 +102,6 @@ void tf_stats_pipelined(struct tf_figure *f, const struct tf_stats_clock *c,
 bool tf_stats_add_candidate(struct tf_figure *f, const struct tf_stats_clock *c,
                             long long candidate, const struct tf_ivset *io,
                             const struct tf_ivset *gpu);
-
-/* Kernel classes of the GPU breakdown (the man page, STATISTICS): HTA's
- * kernel types (rules/hta.h, tf_hta_kernel_type), except that
- * synchronisation is no GPU work. */
-enum tf_kernel_class {
-    TF_KERNEL_NONE = 0, /* not counted: synchronisation (category cuda_sync,
-                           or a name ending in "Sync") */
-    TF_KERNEL_COMPUTE,
-    TF_KERNEL_COMM,     /* HTA's COMMUNICATION: ^nccl, ^hip, ^hccl, ncclKernel */
-    TF_KERNEL_MEMORY,   /* HTA's MEMORY: ^Memcpy, ^Memset (and hip...), ^dma */
-    TF_KERNEL_OTHER     /* HTA's OTHER: busy, not compute (pe_exe, job_exe, ...) */
-};
-
-/* The class of a GPU event (one on a GPU lane: launches and other runtime
- * calls on CPU lanes are the caller's to leave out).  cat may be NULL. */
-enum tf_kernel_class tf_stats_kernel_class(const char *name, const char *cat);
 
 /* HTA's temporal breakdown from interval sets (normalized, clipped to the
  * scope): `all` every counted GPU event, `compute` and `comm` those of

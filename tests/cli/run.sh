@@ -101,5 +101,14 @@ check "the recorded command line names options canonically" \
     '"$bin" "$v1" --legend_y 0.5 --all_lanes --format tikz -o - |
      grep -q "^% Made with: tracefig overlap_timeline_v1.json --legend-y 0.5 --all-lanes$"'
 
+# Every picture the README shows is in the tree, and not one git would ignore
+# (a repository browser would show it broken).
+for img in $(grep -o '](examples/[^)]*\.\(png\|svg\))' "$root/README.md" | sed 's/^](//; s/)$//' | sort -u); do
+    check "the README's $img is in the tree" \
+        'test -f "$root/$img" &&
+         { ! command -v git >/dev/null || ! git -C "$root" rev-parse 2>/dev/null ||
+           ! git -C "$root" check-ignore -q "$img"; }'
+done
+
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

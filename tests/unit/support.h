@@ -18,7 +18,7 @@
 #include "rules/mode.h"
 #include "rules/palette.h"
 #include "rules/seed.h"
-#include "rules/ticks.h"
+#include "base/ticks.h"
 #include "run.h"
 
 /* The pipelined mode's figure of a timeline (breakdown may be NULL). */

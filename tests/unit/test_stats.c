@@ -262,22 +262,35 @@ TF_TEST(stats_pipelined_and_candidates)
 
 TF_TEST(stats_kernel_classes)
 {
-    TF_CHECK(tf_stats_kernel_class("ncclKernel_AllReduce_RING_LL_Sum_float", "kernel") ==
+    TF_CHECK(tf_kernel_classify("ncclKernel_AllReduce_RING_LL_Sum_float", "kernel") ==
              TF_KERNEL_COMM);
-    TF_CHECK(tf_stats_kernel_class("ncclDevKernel_AllGather_RING_LL", "kernel") ==
+    TF_CHECK(tf_kernel_classify("ncclDevKernel_AllGather_RING_LL", "kernel") ==
              TF_KERNEL_COMM);
-    TF_CHECK(tf_stats_kernel_class("void foo<ncclKernel>(int)", "kernel") == TF_KERNEL_COMM);
-    TF_CHECK(tf_stats_kernel_class("hccl_allreduce", "kernel") == TF_KERNEL_COMM);
-    TF_CHECK(tf_stats_kernel_class("hipKernel", "kernel") == TF_KERNEL_COMM);
-    TF_CHECK(tf_stats_kernel_class("Memcpy HtoD (Pageable -> Device)", "gpu_memcpy") ==
+    TF_CHECK(tf_kernel_classify("void foo<ncclKernel>(int)", "kernel") == TF_KERNEL_COMM);
+    TF_CHECK(tf_kernel_classify("hccl_allreduce", "kernel") == TF_KERNEL_COMM);
+    TF_CHECK(tf_kernel_classify("hipKernel", "kernel") == TF_KERNEL_COMM);
+    TF_CHECK(tf_kernel_classify("Memcpy HtoD (Pageable -> Device)", "gpu_memcpy") ==
              TF_KERNEL_MEMORY);
-    TF_CHECK(tf_stats_kernel_class("Memset (Device)", "gpu_memset") == TF_KERNEL_MEMORY);
-    TF_CHECK(tf_stats_kernel_class("dma_request", "mtia_ccp_events") == TF_KERNEL_MEMORY);
-    TF_CHECK(tf_stats_kernel_class("Context Sync", "cuda_sync") == TF_KERNEL_NONE);
-    TF_CHECK(tf_stats_kernel_class("Stream Wait Event", "cuda_sync") == TF_KERNEL_NONE);
-    TF_CHECK(tf_stats_kernel_class("Device Sync", NULL) == TF_KERNEL_NONE);
-    TF_CHECK(tf_stats_kernel_class("ampere_sgemm_32x128_tn", "kernel") == TF_KERNEL_COMPUTE);
-    TF_CHECK(tf_stats_kernel_class("", NULL) == TF_KERNEL_COMPUTE);
+    TF_CHECK(tf_kernel_classify("Memset (Device)", "gpu_memset") == TF_KERNEL_MEMORY);
+    TF_CHECK(tf_kernel_classify("dma_request", "mtia_ccp_events") == TF_KERNEL_MEMORY);
+    TF_CHECK(tf_kernel_classify("Context Sync", "cuda_sync") == TF_KERNEL_NONE);
+    TF_CHECK(tf_kernel_classify("Stream Wait Event", "cuda_sync") == TF_KERNEL_NONE);
+    TF_CHECK(tf_kernel_classify("Device Sync", NULL) == TF_KERNEL_NONE);
+    TF_CHECK(tf_kernel_classify("ampere_sgemm_32x128_tn", "kernel") == TF_KERNEL_COMPUTE);
+    TF_CHECK(tf_kernel_classify("", NULL) == TF_KERNEL_COMPUTE);
+}
+
+TF_TEST(kernels_comm_is_the_breakdowns_class)
+{
+    /* The Chrome mode colours "NCCL kernel" what the breakdown counts as
+     * communication, and nothing else. */
+    const char *names[] = {"ncclKernel_AllReduce", "void foo<ncclKernel>(int)", "hccl_allreduce",
+                           "rcclKernel_x", "void f() nccl_x", "ampere_sgemm", ""};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        TF_CHECK(tf_kernel_is_comm(names[i]) ==
+                 (tf_kernel_classify(names[i], "kernel") == TF_KERNEL_COMM));
+    TF_CHECK(tf_kernel_is_comm("hccl_allreduce"));
+    TF_CHECK(!tf_kernel_is_comm("rcclKernel_x"));
 }
 
 TF_TEST(stats_gpu_breakdown_hand_case)

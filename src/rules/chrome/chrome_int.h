@@ -433,9 +433,9 @@ void tf_chrome_window_name(struct chrome *c, const char *name, int64_t t0, int64
 void tf_chrome_window_rank(struct chrome *c, size_t t, const char *name, int64_t t0, int64_t t1);
 /* Sets up the --window-event test (once, at the start). */
 void tf_chrome_window_event_init(struct chrome *c);
-/* The sink's window callback: fixes c->w0, c->w1 (and the merging
- * threshold), or fails with a message. */
-bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
+/* Fixes c->w0, c->w1 (once: later calls keep them), or fails with a
+ * message.  The sink's window callback (mode.c) calls it first. */
+bool tf_chrome_window_fix(struct chrome *c, struct tf_diag *d);
 /* The mode's span() and rewindow() (mode.h). */
 bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d);
 void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);

@@ -484,9 +484,8 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
                 cat_rgb = plan->cc[i].rgb;
         struct tf_buf key;
         tf_buf_init(&key);
-        bool nccl = strcmp(tf_chrome_canon_cat(cat), "kernel") == 0 &&
-                    (strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
-                     strstr(name, " nccl") != NULL);
+        /* Communication as the GPU breakdown counts it (rules/kernels.h). */
+        bool nccl = strcmp(tf_chrome_canon_cat(cat), "kernel") == 0 && tf_kernel_is_comm(name);
         /* The whole category in the key: a cut one would merge categories
          * that share a long prefix. */
         if (nccl) {

@@ -51,7 +51,6 @@
 #include <string.h>
 
 #include "base/jsonlite.h"
-#include "load/tef.h"
 
 #define REORDER 4096
 /* The colour of every counter's line (Paul Tol's bright blue). */
@@ -357,7 +356,7 @@ static void device_name(long long type, long long id, char *out, size_t n)
 static void add_to_chunk(struct chrome *c, struct series *s, int64_t t, size_t idx, double v,
                          bool step)
 {
-    size_t block = idx / TF_TEF_BLOCK;
+    size_t block = tf_tef_block_of(idx);
     struct chunk *k = s->n_chunks ? &s->chunks[s->n_chunks - 1] : NULL;
     if (!k || k->block != block) {
         /* Pass 1 is in file order: blocks come in order. */
@@ -561,7 +560,7 @@ static void add_sample(struct chrome *c, struct series *s, int64_t t, size_t idx
         return;
     if (t < c->w0) {
         /* Before the window: only the blocks pass 1 could not summarise. */
-        if (!in_straddle(s, idx / TF_TEF_BLOCK))
+        if (!in_straddle(s, tf_tef_block_of(idx)))
             return;
         if (step) {
             s->sum += v;
@@ -585,7 +584,7 @@ static void add_sample(struct chrome *c, struct series *s, int64_t t, size_t idx
     s->buf[s->n_buf++] = (struct csample){t, idx, v, step};
     /* A batch, once no block left can change the value at the start. */
     if (s->n_buf >= 2 * REORDER &&
-        (!s->n_straddle || idx / TF_TEF_BLOCK > s->straddle[s->n_straddle - 1]))
+        (!s->n_straddle || tf_tef_block_of(idx) > s->straddle[s->n_straddle - 1]))
         fold_batch(c, s, REORDER);
 }
 
@@ -725,7 +724,8 @@ bool tf_chrome_counter_record(struct chrome *c, const struct tf_tef_rec *r)
     if (!tf_chrome_counters_on(c))
         return true;
     /* Pass 2 reads no args it cannot use. */
-    if (c->pass2 && (r->ts > c->w1 || (r->ts < c->w0 && !any_straddle(c, r->idx / TF_TEF_BLOCK))))
+    if (c->pass2 && (r->ts > c->w1 ||
+                     (r->ts < c->w0 && !any_straddle(c, tf_tef_block_of(r->idx)))))
         return true;
     if (r->kind == TF_TEF_COUNTER)
         counter_event(c, r);

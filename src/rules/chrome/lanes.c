@@ -261,53 +261,6 @@ bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p
 
 /* --- order ------------------------------------------------------------------------- */
 
-/* Text with numbers in it, in the order people count: "stream 7" before
- * "stream 20" before "stream 100" (runs of digits compare by value); ties
- * (as "07" and "7") fall back to the bytes, so the order stays total. */
-int tf_chrome_natural_cmp(const char *a, const char *b)
-{
-    const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
-    while (*p && *q) {
-        if (*p >= '0' && *p <= '9' && *q >= '0' && *q <= '9') {
-            while (*p == '0')
-                p++;
-            while (*q == '0')
-                q++;
-            size_t m = 0, n = 0;
-            while (p[m] >= '0' && p[m] <= '9')
-                m++;
-            while (q[n] >= '0' && q[n] <= '9')
-                n++;
-            if (m != n)
-                return m < n ? -1 : 1;
-            int k = memcmp(p, q, m);
-            if (k)
-                return k < 0 ? -1 : 1;
-            p += m;
-            q += n;
-            continue;
-        }
-        if (*p != *q)
-            return *p < *q ? -1 : 1;
-        p++;
-        q++;
-    }
-    if (*p || *q)
-        return *p ? 1 : -1;
-    return strcmp(a, b);
-}
-
-int tf_chrome_cmp_id(const struct tf_id *a, const struct tf_id *b)
-{
-    if (a->kind != b->kind)
-        return a->kind == TF_ID_NUM ? -1 : b->kind == TF_ID_NUM ? 1 : (int)a->kind - (int)b->kind;
-    if (a->kind == TF_ID_NUM)
-        return (a->num > b->num) - (a->num < b->num);
-    if (a->kind == TF_ID_STR)
-        return tf_chrome_natural_cmp(a->str, b->str);
-    return 0;
-}
-
 /* A lane (or thread) to order, with what the order reads of it (qsort has
  * no context argument, and a static one would not let two traces be built
  * at once). */

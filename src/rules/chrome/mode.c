@@ -13,9 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/ticks.h"
 
 /* --- the state --------------------------------------------------------------------- */
+
+/* The loader's window callback (model/trace.h): the window (window.c), and
+ * what waits for it: HTA's rows, the level of detail's merging threshold
+ * (rows.c) and the counters' values at the start (counters.c). */
+static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    if (!tf_chrome_window_fix(c, d))
+        return false;
+    *lo = c->w0;
+    *hi = c->w1;
+    if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
+        return false;
+    tf_chrome_lod_threshold(c);
+    tf_chrome_counters_window(c);
+    return !c->oom || tf_diag_oom(d, NULL);
+}
 
 static struct chrome *chrome_new(const struct tf_opts *o)
 {
@@ -103,21 +119,6 @@ static void chrome_free(struct chrome *c)
 }
 
 /* --- the figure -------------------------------------------------------------------- */
-
-/* The axis unit for a span (ns): its name and ns per unit. */
-static void axis_unit(int64_t span, const char **unit, double *per)
-{
-    if (span >= 10000000000LL) {
-        *unit = "s";
-        *per = 1e9;
-    } else if (span >= 10000000LL) {
-        *unit = "ms";
-        *per = 1e6;
-    } else {
-        *unit = "\xC2\xB5s";
-        *per = 1e3;
-    }
-}
 
 /* A dense bar's classes as figure categories: shares (largest first; ties
  * in category order), their count; *top the largest's category, *kind and
@@ -285,6 +286,134 @@ static bool lane_parts(const struct chrome *c, const struct lane *ln, struct tf_
     return ok;
 }
 
+/* What build() counts as it adds the lanes: slices left out for depth. */
+struct hidden {
+    size_t rows, annot;
+};
+
+/* The figure's lanes from the picked ones, with their bars; fig_lane maps
+ * each of c's lanes to its figure lane (SIZE_MAX: not drawn). */
+static bool build_lanes(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
+                        const struct chrome_pick *pk, const struct color_plan *plan,
+                        size_t *fig_lane, double per, const char *unit, struct hidden *h)
+{
+    bool ok = true;
+    for (size_t i = 0; ok && i < pk->n; i++) {
+        struct lane *ln = &c->lanes[pk->lanes[i]];
+        const struct thr *th = &c->thrs[ln->thread];
+        const char *text = pk->rename[i] ? pk->rename[i] : ln->label;
+        if (ln->counter) {
+            ok = tf_chrome_add_counter_lane(c, f, ln, text, per) &&
+                 (pk->rename[i] || lane_parts(c, ln, f, &f->lanes[f->n_lanes - 1]));
+            fig_lane[pk->lanes[i]] = f->n_lanes - 1;
+            continue;
+        }
+        struct tf_lane *fl = tf_figure_add_lane(f, NULL, text);
+        if (!fl)
+            return false;
+        if (!pk->rename[i] && !lane_parts(c, ln, f, fl))
+            return false;
+        fig_lane[pk->lanes[i]] = f->n_lanes - 1;
+        h->rows += ln->n_hidden;
+        h->annot += ln->n_annot_hidden;
+        fl->rows = ln->max_row ? ln->max_row : 1;
+        fl->annot_rows = ln->annot_rows;
+        fl->pid = c->procs[th->proc].pid;
+        fl->tid = th->tid;
+        if (fl->pid.kind == TF_ID_STR)
+            fl->pid.str = tf_figure_str(f, fl->pid.str);
+        if (fl->tid.kind == TF_ID_STR)
+            fl->tid.str = tf_figure_str(f, fl->tid.str);
+        tf_chrome_sort_bars(ln);
+        for (size_t k = 0; ok && k < ln->n_bars; k++)
+            ok = add_bar(c, o, f, ln, &ln->bars[k], plan, per, unit, f->n_lanes - 1);
+    }
+    return ok;
+}
+
+/* The warnings about samples and slices the figure leaves out. */
+static void build_warnings(const struct chrome *c, const struct tf_opts *o,
+                           const struct tf_mode_input *in, const struct chrome_pick *pk,
+                           struct tf_diag *d)
+{
+    if (o->counters > 0 && pk->n_counters == 0)
+        tf_diag_warn(d, "%s: --counters: no counter holds a value in the window", in->file);
+    if (c->n_ctr_bad)
+        tf_diag_warn(d, "%s: %zu counter value%s in the window %s neither a number nor null: "
+                        "left out",
+                     in->file, c->n_ctr_bad, c->n_ctr_bad == 1 ? "" : "s",
+                     c->n_ctr_bad == 1 ? "is" : "are");
+    if (c->n_ctr_late)
+        tf_diag_warn(d, "%s: %zu counter sample%s came long after their time in the file: left "
+                        "out",
+                     in->file, c->n_ctr_late, c->n_ctr_late == 1 ? "" : "s");
+    if (c->n_series_cut)
+        tf_diag_warn(d, "%s: more than %d counter series: %zu sample%s of the others left out",
+                     in->file, TF_CHROME_MAX_SERIES, c->n_series_cut,
+                     c->n_series_cut == 1 ? "" : "s");
+}
+
+/* The figure's notes: what is not drawn, and how to draw it (some also
+ * as warnings). */
+static bool build_notes(const struct chrome *c, const struct tf_opts *o,
+                        const struct tf_mode_input *in, struct tf_figure *f,
+                        const struct chrome_pick *pk, const size_t *fig_lane,
+                        const struct hidden *h, struct tf_diag *d)
+{
+    bool ok = true;
+    /* the loader's own notes first */
+    for (size_t i = 0; ok && i < c->n_notes; i++)
+        ok = tf_figure_add_note(f, c->notes[i]);
+    char note[240];
+    if (ok && pk->n_cut) {
+        snprintf(note, sizeof note,
+                 "%zu more lane%s not drawn (at most %zu): choose with --lanes or --max-lanes",
+                 pk->n_cut, pk->n_cut == 1 ? "" : "s", pk->cap);
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
+    if (ok && pk->n_ccut) {
+        snprintf(note, sizeof note,
+                 "%zu more counter track%s not drawn (at most %zu): choose with --lanes or "
+                 "--max-counters",
+                 pk->n_ccut, pk->n_ccut == 1 ? "" : "s", pk->ccap);
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
+    if (ok && tf_chrome_counters_relative(c, fig_lane)) {
+        ok = tf_figure_add_note(f, "memory counted from the trace's start: its [memory] events "
+                                   "give no totals");
+    }
+    if (ok)
+        build_warnings(c, o, in, pk, d);
+    else
+        return false;
+    if (pk->n_by_default) {
+        snprintf(note, sizeof note,
+                 "%zu lane%s that repeat%s others or only sum%s them up not drawn: "
+                 "--all-lanes draws them",
+                 pk->n_by_default, pk->n_by_default == 1 ? "" : "s",
+                 pk->n_by_default == 1 ? "s" : "", pk->n_by_default == 1 ? "s" : "");
+        ok = tf_figure_add_note(f, note);
+    }
+    if (ok && c->n_stray && !o->has_from && !o->has_to && !o->window_event) {
+        snprintf(note, sizeof note,
+                 "%zu event%s far from the rest (another clock?) left out of the window: "
+                 "--from/--to show them",
+                 c->n_stray, c->n_stray == 1 ? "" : "s");
+        ok = tf_figure_add_note(f, note);
+        tf_diag_warn(d, "%s: %s", in->file, note);
+    }
+    if (ok && h->rows) {
+        snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn%s: --depth",
+                 h->rows, h->rows == 1 ? "" : "s",
+                 o->depth > 0 ? o->depth : (long long)TF_CHROME_DEPTH,
+                 h->annot ? " (annotations of GPU work first)" : "");
+        ok = tf_figure_add_note(f, note);
+    }
+    return ok;
+}
+
 static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struct tf_figure *f,
                   struct tf_diag *d)
 {
@@ -319,129 +448,23 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         ok = tf_chrome_color_plan(c, o, pick, n_pick, &plan);
     }
 
-    const char *unit;
-    double per;
-    int64_t span = c->axis_ns;
-    axis_unit(span, &unit, &per);
+    struct tf_frame fr = {c->w0, c->w1, c->axis_ns, NULL, 0, 8};
+    tf_frame_unit(fr.span_ns, &fr.unit, &fr.per);
+    const char *unit = fr.unit;
+    double per = fr.per;
     f->mode = tf_mode_chrome.name;
     f->schema = "tracefig-figure-2";
-    f->clock_unit = "us";
-    f->window_start = (double)c->w0 / 1e3;
-    f->window_end = (double)c->w1 / 1e3;
-    f->x_span = (double)span / per;
-    f->zigzag_amp = f->x_span * 0.004;
-    f->axis.unit = unit;
-    char title[32];
-    snprintf(title, sizeof title, "Time (%s)", unit);
-    f->axis.title = tf_figure_str(f, title);
-    double ticks[TF_TICKS_MAX];
-    size_t nt = tf_nice_ticks(0.0, f->x_span, 8, ticks, TF_TICKS_MAX);
-    ok = ok && f->axis.title && tf_figure_set_ticks(f, ticks, nt);
+    ok = ok && tf_figure_frame(f, &fr);
 
-    /* Lanes and their bars. */
-    unsigned total_rows = 0;
-    size_t n_hidden_rows = 0, n_annot_hidden = 0;
-    for (size_t i = 0; ok && i < n_pick; i++) {
-        struct lane *ln = &c->lanes[pick[i]];
-        const struct thr *th = &c->thrs[ln->thread];
-        const char *text = pk.rename[i] ? pk.rename[i] : ln->label;
-        if (ln->counter) {
-            ok = tf_chrome_add_counter_lane(c, f, ln, text, per) &&
-                 (pk.rename[i] || lane_parts(c, ln, f, &f->lanes[f->n_lanes - 1]));
-            fig_lane[pick[i]] = f->n_lanes - 1;
-            total_rows += 2;
-            continue;
-        }
-        struct tf_lane *fl = tf_figure_add_lane(f, NULL, text);
-        if (!fl) {
-            ok = false;
-            break;
-        }
-        if (!pk.rename[i] && !(ok = lane_parts(c, ln, f, fl)))
-            break;
-        fig_lane[pick[i]] = f->n_lanes - 1;
-        n_hidden_rows += ln->n_hidden;
-        n_annot_hidden += ln->n_annot_hidden;
-        fl->rows = ln->max_row ? ln->max_row : 1;
-        fl->annot_rows = ln->annot_rows;
-        total_rows += fl->rows;
-        fl->pid = c->procs[th->proc].pid;
-        fl->tid = th->tid;
-        if (fl->pid.kind == TF_ID_STR)
-            fl->pid.str = tf_figure_str(f, fl->pid.str);
-        if (fl->tid.kind == TF_ID_STR)
-            fl->tid.str = tf_figure_str(f, fl->tid.str);
-        tf_chrome_sort_bars(ln);
-        for (size_t k = 0; ok && k < ln->n_bars; k++)
-            ok = add_bar(c, o, f, ln, &ln->bars[k], &plan, per, unit, f->n_lanes - 1);
-    }
+    struct hidden h = {0, 0};
+    ok = ok && build_lanes(c, o, f, &pk, &plan, fig_lane, per, unit, &h);
     ok = ok && add_marks(c, o, f, &pk, &plan, per, unit);
     ok = ok && tf_chrome_color_legend(c, &plan, f);
     ok = ok && (!o->flows || tf_chrome_add_arrows(c, f, fig_lane, per));
     ok = ok && (o->no_stats || (tf_chrome_stats(c, o, f, pick, n_pick) &&
                                 tf_chrome_counter_stats(c, f, fig_lane)));
-    /* Notes: the loader's, what is not drawn, and how to draw it. */
-    for (size_t i = 0; ok && i < c->n_notes; i++)
-        ok = tf_figure_add_note(f, c->notes[i]);
-    char note[240];
-    if (ok && pk.n_cut) {
-        snprintf(note, sizeof note,
-                 "%zu more lane%s not drawn (at most %zu): choose with --lanes or --max-lanes",
-                 pk.n_cut, pk.n_cut == 1 ? "" : "s", pk.cap);
-        ok = tf_figure_add_note(f, note);
-        tf_diag_warn(d, "%s: %s", in->file, note);
-    }
-    if (ok && pk.n_ccut) {
-        snprintf(note, sizeof note,
-                 "%zu more counter track%s not drawn (at most %zu): choose with --lanes or "
-                 "--max-counters",
-                 pk.n_ccut, pk.n_ccut == 1 ? "" : "s", pk.ccap);
-        ok = tf_figure_add_note(f, note);
-        tf_diag_warn(d, "%s: %s", in->file, note);
-    }
-    if (ok && tf_chrome_counters_relative(c, fig_lane)) {
-        ok = tf_figure_add_note(f, "memory counted from the trace's start: its [memory] events "
-                                   "give no totals");
-    }
-    if (ok && o->counters > 0 && pk.n_counters == 0)
-        tf_diag_warn(d, "%s: --counters: no counter holds a value in the window", in->file);
-    if (c->n_ctr_bad)
-        tf_diag_warn(d, "%s: %zu counter value%s in the window %s neither a number nor null: "
-                        "left out",
-                     in->file, c->n_ctr_bad, c->n_ctr_bad == 1 ? "" : "s",
-                     c->n_ctr_bad == 1 ? "is" : "are");
-    if (c->n_ctr_late)
-        tf_diag_warn(d, "%s: %zu counter sample%s came long after their time in the file: left "
-                        "out",
-                     in->file, c->n_ctr_late, c->n_ctr_late == 1 ? "" : "s");
-    if (c->n_series_cut)
-        tf_diag_warn(d, "%s: more than %d counter series: %zu sample%s of the others left out",
-                     in->file, TF_CHROME_MAX_SERIES, c->n_series_cut,
-                     c->n_series_cut == 1 ? "" : "s");
-    if (ok && pk.n_by_default) {
-        snprintf(note, sizeof note,
-                 "%zu lane%s that repeat%s others or only sum%s them up not drawn: "
-                 "--all-lanes draws them",
-                 pk.n_by_default, pk.n_by_default == 1 ? "" : "s",
-                 pk.n_by_default == 1 ? "s" : "", pk.n_by_default == 1 ? "s" : "");
-        ok = tf_figure_add_note(f, note);
-    }
-    if (ok && c->n_stray && !o->has_from && !o->has_to && !o->window_event) {
-        snprintf(note, sizeof note,
-                 "%zu event%s far from the rest (another clock?) left out of the window: "
-                 "--from/--to show them",
-                 c->n_stray, c->n_stray == 1 ? "" : "s");
-        ok = tf_figure_add_note(f, note);
-        tf_diag_warn(d, "%s: %s", in->file, note);
-    }
-    if (ok && n_hidden_rows) {
-        snprintf(note, sizeof note, "%zu slice%s nested deeper than %lld rows not drawn%s: --depth",
-                 n_hidden_rows, n_hidden_rows == 1 ? "" : "s",
-                 o->depth > 0 ? o->depth : (long long)TF_CHROME_DEPTH,
-                 n_annot_hidden ? " (annotations of GPU work first)" : "");
-        ok = tf_figure_add_note(f, note);
-    }
-    f->flame = true;
+    ok = ok && build_notes(c, o, in, f, &pk, fig_lane, &h, d);
+    f->flame = true; /* the size is the layout's (render/plan.c) */
     /* many ranks: thin lanes, every k-th labelled (render/plan.c) */
     size_t n_slice_lanes = 0;
     for (size_t i = 0; i < f->n_lanes; i++)
@@ -449,7 +472,6 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     f->rank_lanes = c->hpc && n_slice_lanes >= TF_CHROME_RANK_THIN;
     for (size_t i = 0; f->rank_lanes && i < f->n_lanes; i++)
         f->lanes[i].keep_inner = true;
-    (void)total_rows; /* the size is the layout's (render/plan.c) */
     char dtitle[160];
     snprintf(dtitle, sizeof dtitle, "Trace timeline, %zu lane%s", f->n_lanes,
              f->n_lanes == 1 ? "" : "s");
@@ -473,7 +495,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         return tf_diag_oom(d, NULL);
     k->tef = (struct tf_tef_sink){
         .index = tf_chrome_index,
-        .window = tf_chrome_window,
+        .window = window_hook,
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
         .ctx = c,
@@ -485,9 +507,9 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         /* A glob asks for every name (an export is then read whole). */
         .index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to),
         .index_name = o->window_event,
-        .osrt = o->osrt,
         .lanes = o->lanes,
         .n_lanes = o->n_lanes,
+        .osrt = o->osrt,
     };
     k->state = c;
     return true;

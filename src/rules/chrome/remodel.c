@@ -13,17 +13,11 @@
 
 #include "base/num.h"
 
-static bool nccl_name(const char *name)
-{
-    return strncmp(name, "nccl", 4) == 0 || strncmp(name, "rccl", 4) == 0 ||
-           strstr(name, " nccl") != NULL;
-}
-
 static bool bar_texts(struct tf_figure *f, struct tf_bar *b, double per, size_t nccl)
 {
     const struct tf_category *c = &f->cats[b->cat];
     if (b->shape != TF_SHAPE_DENSE && nccl != SIZE_MAX && b->cat != nccl && c->name &&
-        strcmp(c->name, "kernel") == 0 && nccl_name(b->name)) {
+        strcmp(c->name, "kernel") == 0 && tf_kernel_is_comm(b->name)) {
         b->cat = nccl;
         b->color = f->cats[nccl].color;
         b->label_color = tf_color_text_on(b->color);
@@ -130,10 +124,7 @@ bool tf_chrome_remodel(struct tf_figure *f)
         return false;
     f->flame = true;
     f->zigzag_amp = f->x_span * 0.004;
-    f->width_pt = 720;
-    f->height_pt = 60.0 + 15.0 * (double)tf_figure_rows(f) + 40.0;
-    if (f->height_pt < 160)
-        f->height_pt = 160;
+    tf_figure_frame_size(f, 0, (double)tf_figure_rows(f));
     char title[160];
     snprintf(title, sizeof title, "Trace timeline, %zu lane%s", f->n_lanes,
              f->n_lanes == 1 ? "" : "s");

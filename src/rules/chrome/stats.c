@@ -138,7 +138,7 @@ static void gpu_tidy(struct chrome *c)
 /* A complete event's GPU work, [lo, hi) once clipped: a kernel, memcpy or
  * memset on a GPU stream (an integer args.stream other than -1), not a
  * runtime or driver call, not synchronisation (man page, STATISTICS). */
-/* tf_stats_kernel_class, remembered per name: a trace repeats a few
+/* tf_kernel_class, remembered per name: a trace repeats a few
  * hundred kernel names (long C++ ones) millions of times.  The cache is
  * open addressing on a hash of the name's length and its first and last
  * 16 bytes (cheap for long names), each slot checked against the whole
@@ -157,20 +157,20 @@ static enum tf_kernel_class kernel_class(struct chrome *c, const char *name, con
     if (cat && strcmp(cat, "cuda_sync") == 0)
         return TF_KERNEL_NONE;
     if (!name)
-        return tf_stats_kernel_class(name, NULL);
+        return tf_kernel_classify(name, NULL);
     struct tf_chrome_class_cache *k = &c->gpu_classes;
     size_t n = strlen(name);
     uint32_t h = name_key(name, n);
     if (!k->slots) {
         k->slots = calloc(2 * TF_CHROME_CLASS_CACHE, sizeof *k->slots);
         if (!k->slots)
-            return tf_stats_kernel_class(name, NULL);
+            return tf_kernel_classify(name, NULL);
     }
     size_t mask = 2 * TF_CHROME_CLASS_CACHE - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         struct tf_chrome_class_slot *s = &k->slots[i];
         if (!s->name) {
-            enum tf_kernel_class cls = tf_stats_kernel_class(name, NULL);
+            enum tf_kernel_class cls = tf_kernel_classify(name, NULL);
             if (k->n < TF_CHROME_CLASS_CACHE && (s->name = tf_arena_strndup(&k->arena, name, n))) {
                 s->hash = h;
                 s->len = n;

@@ -721,25 +721,15 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
     return true;
 }
 
-/* The window, and with it the level of detail's merging threshold. */
-bool tf_chrome_window(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
+bool tf_chrome_window_fix(struct chrome *c, struct tf_diag *d)
 {
-    struct chrome *c = ctx;
-    if (!c->chosen && !choose_window(c, d))
-        return false;
-    *lo = c->w0;
-    *hi = c->w1;
-    if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
-        return false;
-    tf_chrome_lod_threshold(c);
-    tf_chrome_counters_window(c);
-    return !c->oom || tf_diag_oom(d, NULL);
+    return c->chosen || choose_window(c, d);
 }
 
 bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d)
 {
     struct chrome *c = state;
-    if (!c->chosen && !choose_window(c, d))
+    if (!tf_chrome_window_fix(c, d))
         return false;
     *s = (struct tf_span){c->w0, c->w1, c->event_t0, c->origin, c->end};
     return true;

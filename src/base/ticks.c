@@ -1,7 +1,7 @@
 /* ticks.c - "nice" axis ticks, as matplotlib's MaxNLocator picks them
  * (steps 1, 2, 2.5, 5, 10; at least two ticks in view), so the figure's
  * ticks match the reference's. */
-#include "rules/ticks.h"
+#include "base/ticks.h"
 
 #include <stdbool.h>
 

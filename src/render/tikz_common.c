@@ -1,0 +1,553 @@
+/* tikz_common.c - what the two TikZ writers share (tikz_int.h): free text
+ * and comments for TeX, numbers and the x unit, the style table of a
+ * figure, the file's header, and the primitives both draw the same way:
+ * a bar, an in-bar label, the breakdown panel's legend.  The layouts
+ * themselves are tikz.c's (the reference's) and tikz_fit.c's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "base/num.h"
+#include "base/utf8.h"
+#include "render/render.h"
+#include "render/style.h"
+#include "render/templates.h"
+#include "render/tikz_int.h"
+
+#define MAX_SPAN_UNITS 10000.0
+#define MIN_SPAN_UNITS 10.0
+
+/* --- text ------------------------------------------------------------------ */
+
+/* Latin-1 letters U+00C0..U+00FF as accent commands (NULL: no pdfTeX form in
+ * the default OT1 encoding, or not a letter). */
+static const char *const latin1[64] = {
+    "\\`{A}", "\\'{A}", "\\^{A}", "\\~{A}", "\\\"{A}", "\\AA{}", "\\AE{}", "\\c{C}",
+    "\\`{E}", "\\'{E}", "\\^{E}", "\\\"{E}", "\\`{I}", "\\'{I}", "\\^{I}", "\\\"{I}",
+    NULL,     "\\~{N}", "\\`{O}", "\\'{O}", "\\^{O}", "\\~{O}", "\\\"{O}", "$\\times$",
+    "\\O{}",  "\\`{U}", "\\'{U}", "\\^{U}", "\\\"{U}", "\\'{Y}", NULL,     "\\ss{}",
+    "\\`{a}", "\\'{a}", "\\^{a}", "\\~{a}", "\\\"{a}", "\\aa{}", "\\ae{}", "\\c{c}",
+    "\\`{e}", "\\'{e}", "\\^{e}", "\\\"{e}", "\\`{\\i}", "\\'{\\i}", "\\^{\\i}", "\\\"{\\i}",
+    NULL,     "\\~{n}", "\\`{o}", "\\'{o}", "\\^{o}", "\\~{o}", "\\\"{o}", "$\\div$",
+    "\\o{}",  "\\`{u}", "\\'{u}", "\\^{u}", "\\\"{u}", "\\'{y}", NULL,     "\\\"{y}",
+};
+
+static const struct {
+    uint32_t cp;
+    const char *tex;
+} symbols[] = {
+    {0x00A0, "~"},
+    {0x00A7, "\\S{}"},
+    {0x00A9, "\\copyright{}"},
+    {0x00AE, "\\textregistered{}"},
+    {0x00B0, "$^\\circ$"},
+    {0x00B1, "$\\pm$"},
+    {0x00B5, "$\\mu$"},
+    {0x00B6, "\\P{}"},
+    {0x00B7, "$\\cdot$"},
+    {0x03BC, "$\\mu$"},
+    {0x2013, "\\textendash{}"},
+    {0x2014, "\\textemdash{}"},
+    {0x2018, "\\textquoteleft{}"},
+    {0x2019, "\\textquoteright{}"},
+    {0x201C, "\\textquotedblleft{}"},
+    {0x201D, "\\textquotedblright{}"},
+    {0x2022, "$\\bullet$"},
+    {0x2026, "\\dots{}"},
+    {0x2122, "\\texttrademark{}"},
+    {0x2190, "$\\leftarrow$"},
+    {0x2192, "$\\rightarrow$"},
+    {0x2194, "$\\leftrightarrow$"},
+    {0x21D2, "$\\Rightarrow$"},
+    {0x2212, "-"},
+    {0x221E, "$\\infty$"},
+    {0x2248, "$\\approx$"},
+    {0x2260, "$\\neq$"},
+    {0x2264, "$\\leq$"},
+    {0x2265, "$\\geq$"},
+};
+
+static const char *tex_for(uint32_t cp)
+{
+    if (cp >= 0xC0 && cp <= 0xFF)
+        return latin1[cp - 0xC0];
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+        if (symbols[i].cp == cp)
+            return symbols[i].tex;
+    return NULL;
+}
+
+/* Free text for TeX: ASCII through tf_buf_tex_escape, other characters as
+ * TeX commands, or as \tracefigutf{...} (the character itself under XeTeX
+ * and LuaTeX, "?" under pdfTeX).  Invalid UTF-8 is U+FFFD (base/utf8.h). */
+void tz_text(struct tf_buf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    struct tf_buf run;
+    tf_buf_init(&run);
+    while (*p) {
+        size_t n = 0;
+        while (p[n] && p[n] < 0x80)
+            n++;
+        if (n) {
+            tf_buf_clear(&run);
+            tf_buf_putn(&run, (const char *)p, n);
+            if (run.oom)
+                b->oom = true;
+            else
+                tf_buf_tex_escape(b, run.data);
+            p += n;
+            continue;
+        }
+        uint32_t cp;
+        size_t len = tf_utf8_next(p, &cp);
+        const char *tex = tex_for(cp);
+        if (tex) {
+            tf_buf_puts(b, tex);
+        } else {
+            tf_buf_puts(b, "\\tracefigutf{");
+            if (cp == TF_UTF8_REPLACEMENT && len == 1)
+                tf_buf_puts(b, "\xEF\xBF\xBD");
+            else
+                tf_buf_putn(b, (const char *)p, len);
+            tf_buf_putc(b, '}');
+        }
+        p += len;
+    }
+    tf_buf_fini(&run);
+}
+
+/* Text inside a TeX comment: printable ASCII only, so nothing can end the
+ * comment line or upset an engine's input decoding. */
+void tz_comment(struct tf_buf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        tf_buf_putc(b, *p >= 0x20 && *p < 0x7F ? (char)*p : '?');
+}
+
+/* --- numbers ----------------------------------------------------------------- */
+
+void tz_num(struct tikz *t, double v)
+{
+    tf_buf_num(t->b, v, DEC);
+}
+
+/* ms from the window start -> x units, kept inside the window. */
+double tz_xu(const struct tikz *t, double ms)
+{
+    double v = t->exp10 >= 0 ? ms / pow(10.0, t->exp10) : ms * pow(10.0, -t->exp10);
+    if (!(v > 0.0))
+        return 0.0;
+    return v > t->span ? t->span : v;
+}
+
+/* The power of ten that brings the span into [MIN, MAX] units. */
+bool tz_pick_unit(struct tikz *t, double span_ms, struct tf_diag *d)
+{
+    if (!isfinite(span_ms) || !(span_ms > 1e-250) || span_ms > 1e250)
+        return tf_diag_error(d, TF_EBADINPUT, "tikz: the time window cannot be drawn (span %g ms)",
+                             span_ms);
+    int k = 0;
+    if (span_ms < MIN_SPAN_UNITS || span_ms > MAX_SPAN_UNITS) {
+        k = (int)floor(log10(span_ms)) - 3;
+        for (int i = 0; i < 3; i++) {
+            double s = k >= 0 ? span_ms / pow(10.0, k) : span_ms * pow(10.0, -k);
+            if (s >= MAX_SPAN_UNITS)
+                k++;
+            else if (s < 1000.0)
+                k--;
+        }
+    }
+    t->exp10 = k;
+    t->span = k >= 0 ? span_ms / pow(10.0, k) : span_ms * pow(10.0, -k);
+    /* The span as TeX reads it (3 decimals) must stay positive and small. */
+    if (t->span < 0.001)
+        t->span = 0.001;
+    return true;
+}
+
+/* Decimals that show every tick exactly (at most 6). */
+/* --- styles ------------------------------------------------------------------ */
+
+/* Copies an identifier, keeping only characters safe in TikZ keys and colour
+ * names. */
+static void ident(char *out, size_t n, const char *s)
+{
+    size_t i = 0;
+    for (; *s && i + 1 < n; s++) {
+        char c = *s;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '-' || c == '/';
+        out[i++] = ok ? c : 'x';
+    }
+    out[i] = '\0';
+}
+
+static struct style *find_style(struct tikz *t, const char *key)
+{
+    for (size_t i = 0; i < t->n_styles; i++)
+        if (strcmp(t->styles[i].key, key) == 0)
+            return &t->styles[i];
+    return NULL;
+}
+
+/* The style called key, added with colour rgb when new (NULL when out of
+ * memory). */
+static struct style *add_style(struct tikz *t, const char *key, uint32_t rgb, const char *prop)
+{
+    struct style *s = find_style(t, key);
+    if (s)
+        return s;
+    if (!TF_GROW(t->styles, t->n_styles, t->cap_styles)) {
+        t->oom = true;
+        return NULL;
+    }
+    s = &t->styles[t->n_styles++];
+    snprintf(s->key, sizeof s->key, "%s", key);
+    char *c = s->color + snprintf(s->color, sizeof s->color, "tracefig-");
+    for (const char *k = key; *k && c + 1 < s->color + sizeof s->color; k++)
+        *c++ = *k == '/' || *k == '_' ? '-' : *k;
+    *c = '\0';
+    s->rgb = rgb;
+    s->prop = prop;
+    return s;
+}
+
+/* Each category's style name: its key with only the characters TikZ keys
+ * allow, made unique: two categories whose keys clean alike ("v8.execute",
+ * "v8,execute") or are cut alike get "-2", "-3", ... after the second. */
+bool tz_cat_keys(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    t->cat_key = calloc(f->n_cats ? f->n_cats : 1, sizeof *t->cat_key);
+    if (!t->cat_key)
+        return false;
+    for (size_t i = 0; i < f->n_cats; i++) {
+        char *k = t->cat_key[i];
+        ident(k, KEY_LEN, f->cats[i].key);
+        for (unsigned n = 2;; n++) {
+            bool taken = false;
+            for (size_t j = 0; j < i && !taken; j++)
+                taken = strcmp(t->cat_key[j], k) == 0;
+            if (!taken)
+                break;
+            char base[KEY_LEN - 12];
+            ident(base, sizeof base, f->cats[i].key);
+            snprintf(k, KEY_LEN, "%s-%u", base, n % 100000000u);
+        }
+    }
+    return true;
+}
+
+/* The style of a bar: its category's, or a colour-only style when the
+ * bar's colour differs from its category's. */
+struct style *tz_bar_style(struct tikz *t, const struct tf_bar *r)
+{
+    char key[KEY_LEN];
+    const struct tf_category *c = &t->f->cats[r->cat];
+    snprintf(key, sizeof key, "%s", t->cat_key[r->cat]);
+    struct style *s = add_style(t, key, c->color, "fill");
+    if (s && s->rgb != r->color) {
+        snprintf(key, sizeof key, "color/%06X", (unsigned)(r->color & 0xFFFFFFu));
+        s = add_style(t, key, r->color, "fill");
+    }
+    return s;
+}
+
+/* The style of a legend entry: its category's. */
+struct style *tz_legend_style(struct tikz *t, size_t i)
+{
+    char key[KEY_LEN];
+    const struct tf_category *c = &t->f->cats[t->f->legend[i].cat];
+    snprintf(key, sizeof key, "%s", t->cat_key[t->f->legend[i].cat]);
+    return add_style(t, key, c->color, "fill");
+}
+
+struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s)
+{
+    char raw[KEY_LEN], key[KEY_LEN];
+    snprintf(raw, sizeof raw, "breakdown/%s", s->key ? s->key : "slice");
+    ident(key, sizeof key, raw);
+    struct style *st = add_style(t, key, s->color, "fill");
+    if (st && st->rgb != s->color) {
+        snprintf(key, sizeof key, "color/%06X", (unsigned)(s->color & 0xFFFFFFu));
+        st = add_style(t, key, s->color, "fill");
+    }
+    return st;
+}
+
+/* The colour of a counter's line and area: tracefig-counter-RRGGBB. */
+struct style *tz_counter_style(struct tikz *t, uint32_t rgb)
+{
+    char key[KEY_LEN];
+    snprintf(key, sizeof key, "counter/%06X", (unsigned)(rgb & 0xFFFFFFu));
+    return add_style(t, key, rgb, "draw");
+}
+
+/* The label colour as the suffix of tracefig/label/...: white, black, or a
+ * style of its own. */
+const char *tz_label_style(struct tikz *t, uint32_t rgb)
+{
+    if ((rgb & 0xFFFFFFu) == 0xFFFFFFu)
+        return "white";
+    if ((rgb & 0xFFFFFFu) == 0)
+        return "black";
+    char key[KEY_LEN];
+    snprintf(key, sizeof key, "label/%06X", (unsigned)(rgb & 0xFFFFFFu));
+    struct style *s = add_style(t, key, rgb, "text");
+    return s ? s->key + 6 : "black";
+}
+
+/* Every style the figure uses, in a stable order (counters, bars, legend,
+ * slices). */
+void tz_collect_styles(struct tikz *t)
+{
+    const struct tf_figure *f = t->f;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        if (f->lanes[i].kind == TF_LANE_COUNTER)
+            tz_counter_style(t, f->lanes[i].counter.color);
+    for (size_t i = 0; i < f->n_bars; i++) {
+        tz_bar_style(t, &f->bars[i]);
+        if (f->bars[i].label)
+            tz_label_style(t, f->bars[i].label_color);
+    }
+    if (f->has_panel) {
+        for (size_t i = 0; i < f->panel.n_slices; i++) {
+            tz_slice_style(t, &f->panel.slices[i]);
+            if (f->panel.slices[i].text)
+                tz_label_style(t, f->panel.slices[i].text_color);
+        }
+    } else {
+        for (size_t i = 0; i < f->n_legend; i++)
+            tz_legend_style(t, i);
+    }
+}
+
+void tz_emit_styles(struct tikz *t)
+{
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "% Colours of this figure (local to it) and the styles that use them.\n");
+    for (size_t i = 0; i < t->n_styles; i++) {
+        const struct style *s = &t->styles[i];
+        tf_buf_printf(b, "\\definecolor{%s}{HTML}{%06X}%%\n", s->color,
+                      (unsigned)(s->rgb & 0xFFFFFFu));
+        tf_buf_printf(b, "\\tracefigdefaultstyle{%s}{%s=%s", s->key, s->prop, s->color);
+        /* A flame chart's bar: its edge in a darker shade of its fill, as
+         * the scene draws it (render/style.h). */
+        if (t->f->flame && strcmp(s->prop, "fill") == 0)
+            tf_buf_printf(b, ", draw=%s!%u!black", s->color, tf_style.flame_edge_pct);
+        tf_buf_puts(b, "}%\n");
+    }
+}
+
+/* --- the figure ---------------------------------------------------------------- */
+
+/* Whether the figure shows the statistics' summary line. */
+bool tz_annotated(const struct tf_figure *f)
+{
+    return f->annotate && f->stats.summary && f->stats.summary[0];
+}
+
+
+void tz_emit_header(struct tikz *t, const struct tf_render_opts *o)
+{
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, "% A tracefig figure for \\input{...} in a LaTeX document.  It needs only\n"
+                   "% \\usepackage{tikz} in the preamble.\n"
+                   "% Made with: ");
+    tz_comment(b, o->cmdline ? o->cmdline : "tracefig");
+    tf_buf_puts(b, "\n"
+                   "% Width: \\tracefigwidth when defined, e.g. \\newcommand\\tracefigwidth{8cm},\n"
+                   "% else \\linewidth.  Text is in the document's fonts (\\footnotesize,\n"
+                   "% \\scriptsize); restyle with \\tikzset{tracefig/...} before \\input.\n");
+}
+
+void tz_coord(struct tikz *t, double x, double y)
+{
+    tf_buf_putc(t->b, '(');
+    tz_num(t, x);
+    tf_buf_putc(t->b, ',');
+    tz_num(t, y);
+    tf_buf_putc(t->b, ')');
+}
+
+void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up)
+{
+    struct tf_buf *b = t->b;
+    const struct tf_figure *f = t->f;
+    double x0, x1;
+    tf_bar_drawn_extent(f, r, &x0, &x1);
+    struct tf_share one = {r->cat, r->x1 > r->x0 ? r->busy / (r->x1 - r->x0) : 0};
+    const struct tf_share *sh = r->n_shares ? r->shares : &one;
+    size_t n = r->n_shares ? r->n_shares : 1;
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += sh[i].share;
+    bool floor = total < TZ_SHARE_FLOOR;
+    double y = y_bottom;
+    for (size_t i = 0; i < n; i++) {
+        double h = floor ? (i == 0 ? TZ_SHARE_FLOOR : 0) : sh[i].share;
+        if (!(h > 0))
+            continue;
+        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : r->color;
+        tf_buf_printf(b, "\\fill[tracefig/share,fill={rgb,255:red,%u;green,%u;blue,%u}] (",
+                      (unsigned)(rgb >> 16 & 0xFF), (unsigned)(rgb >> 8 & 0xFF),
+                      (unsigned)(rgb & 0xFF));
+        tz_num(t, tz_xu(t, x0));
+        tf_buf_putc(b, ',');
+        tz_num(t, y);
+        tf_buf_puts(b, ") rectangle (");
+        tz_num(t, tz_xu(t, x1));
+        tf_buf_putc(b, ',');
+        tz_num(t, y + up * h);
+        tf_buf_puts(b, ");\n");
+        y += up * h;
+    }
+}
+
+void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit)
+{
+    struct tf_buf *b = t->b;
+    const struct tf_figure *f = t->f;
+    struct style *s = tz_bar_style(t, r);
+    const char *sp = fit ? "" : " ";
+    if (r->shape == TF_SHAPE_INSTANT) {
+        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]%s", s ? s->color : "black", sp);
+        tz_coord(t, tz_xu(t, r->x0), y0 + 0.1);
+        tf_buf_puts(b, "--");
+        tz_coord(t, tz_xu(t, r->x0), y0 + 0.9);
+        tf_buf_puts(b, ";\n");
+        return;
+    }
+    if (r->shape == TF_SHAPE_DENSE && f->flame) {
+        /* busy shares up from the row's bottom (the fit's rows count down) */
+        tz_emit_shares(t, r, fit ? y0 + 1.0 : y0, fit ? -1.0 : 1.0);
+        return;
+    }
+    if (r->shape == TF_SHAPE_DENSE)
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]%s",
+                      s ? s->key : "bar", s ? s->color : "black", sp);
+    else if (f->flame)
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]%s", s ? s->key : "bar",
+                      sp);
+    else
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]%s", s ? s->key : "bar", sp);
+    if (!r->clip_left && !r->clip_right) {
+        double x0, x1;
+        tf_bar_drawn_extent(f, r, &x0, &x1);
+        tz_coord(t, tz_xu(t, x0), y0);
+        tf_buf_printf(b, "%srectangle%s", sp, sp);
+        tz_coord(t, tz_xu(t, x1), y0 + 1.0);
+        tf_buf_puts(b, ";\n");
+        return;
+    }
+    double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
+    size_t n = fit ? tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys)
+                   : tf_bar_outline(f, r, y0, y0 + 1.0, xs, ys);
+    if (n > 1 && xs[n - 1] == xs[0] && ys[n - 1] == ys[0])
+        n--; /* "cycle" closes it */
+    for (size_t i = 0; i < n; i++) {
+        tz_coord(t, tz_xu(t, xs[i]), ys[i]);
+        tf_buf_puts(b, "--");
+    }
+    tf_buf_puts(b, "cycle;\n");
+}
+
+void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, double y,
+                       const char *text)
+{
+    struct tf_buf *b = t->b;
+    tf_buf_printf(b, "\\tracefiglabel{%s}{", style);
+    tz_num(t, (x0 + x1) / 2.0);
+    tf_buf_puts(b, "}{");
+    tz_num(t, y);
+    tf_buf_puts(b, "}{");
+    tz_num(t, x1 - x0);
+    tf_buf_puts(b, "}{");
+    tz_text(b, text);
+    tf_buf_puts(b, "}\n");
+}
+
+double tz_slice_right(const struct tf_slice *s, double left)
+{
+    double w = isfinite(s->width_pct) && s->width_pct > 0 ? s->width_pct : 0.0;
+    return fmin(left + w, 100.0);
+}
+
+void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies)
+{
+    const struct tf_panel *bd = &t->f->panel;
+    struct tf_buf *b = t->b;
+    tf_buf_puts(b, comment);
+    tf_buf_puts(b, "\\tracefigbreakdowntrue\n\\def\\tracefigpaneltitle{");
+    tz_text(b, bd->axis_title ? bd->axis_title : "");
+    tf_buf_puts(b, "}%\n\\def\\tracefiglegtitle{");
+    tz_text(b, bd->title ? bd->title : "");
+    tf_buf_puts(b, "}%\n");
+    for (size_t i = 0; i < bd->n_slices; i++) {
+        struct style *s = tz_slice_style(t, &bd->slices[i]);
+        tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
+        for (int k = 0; k < copies; k++) {
+            tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
+            tf_buf_puts(b, k + 1 < copies ? "}{" : "}%\n");
+        }
+    }
+}
+
+/* "\tracefigdefaultstyle{name}{" */
+static void default_style(struct tikz *t, const char *name)
+{
+    tf_buf_printf(t->b, "\\tracefigdefaultstyle{%s}{", name);
+}
+
+/* A length in pt, as TeX reads it. */
+static void pt(struct tikz *t, double v)
+{
+    char n[TF_NUM_MAX];
+    tf_buf_printf(t->b, "%spt", tf_fmt_num(n, v, 3));
+}
+
+void tz_emit_style_defaults(struct tikz *t, enum tz_styles which)
+{
+    const struct tf_style *S = &tf_style;
+    struct tf_buf *b = t->b;
+    char n[TF_NUM_MAX];
+    bool fit = which == TZ_STYLES_FIT;
+    if (which == TZ_STYLES_FIT || which == TZ_STYLES_REFERENCE) {
+        default_style(t, "bar");
+        tf_buf_puts(b, "draw=black, line width=");
+        pt(t, fit ? S->tikz_bar_edge_pt : S->bar_edge_pt);
+        tf_buf_printf(b, ", line join=%s}%%\n", fit ? "bevel" : "miter");
+        if (!fit)
+            return;
+    }
+    default_style(t, "flame");
+    tf_buf_puts(b, "line width=");
+    pt(t, S->flame_edge_pt);
+    tf_buf_printf(b, ", draw=black!%u}%%\n", S->tikz_flame_black_pct);
+    const char *o = tf_fmt_num(n, S->dense_opacity, 3);
+    default_style(t, "dense");
+    tf_buf_printf(b, "fill opacity=%s, draw opacity=%s}%%\n", o, o);
+    /* a busy share: one class's share of a bin, as high as its share */
+    default_style(t, "share");
+    tf_buf_puts(b, "draw=none}%\n");
+    default_style(t, "instant");
+    tf_buf_puts(b, "line width=");
+    pt(t, fit ? S->tikz_instant_pt : S->tikz_ref_instant_pt);
+    tf_buf_puts(b, "}%\n");
+}
+
+void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which)
+{
+    static const char marker[] = "%%TRACEFIG-STYLE%%\n";
+    const char *at = strstr(tpl->data, marker);
+    if (!at) {
+        tf_buf_putn(t->b, tpl->data, tpl->len);
+        return;
+    }
+    tf_buf_putn(t->b, tpl->data, (size_t)(at - tpl->data));
+    tz_emit_style_defaults(t, which);
+    tf_buf_puts(t->b, at + sizeof marker - 1);
+}
