@@ -29,6 +29,7 @@
 #include "load/otf2.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,7 +184,10 @@ TF_O2_FUNCS(TF_DL_CHECK)
 static struct o2_api {
     TF_O2_FUNCS(TF_DL_MEMBER)
 } o2;
-static bool o2_loaded;
+/* Loaded once per process (see svg.c's xml_load), with tracefig's error
+ * callback registered for good: libotf2's own prints to stderr. */
+static pthread_once_t o2_once = PTHREAD_ONCE_INIT;
+static struct tf_diag o2_outcome;
 
 #define TF_DL_API struct o2_api
 static const struct tf_dl_sym o2_syms[] = {TF_O2_FUNCS(TF_DL_SYM)};
@@ -191,19 +195,29 @@ static const struct tf_dl_sym o2_syms[] = {TF_O2_FUNCS(TF_DL_SYM)};
 static const struct tf_dl_lib o2_lib = {"libopen-trace-format2.so.10",
                                         "libotf2-trace-dev (libopen-trace-format2-10)"};
 
+static OTF2_ErrorCode on_error(void *user, const char *src, uint64_t line, const char *func,
+                               OTF2_ErrorCode code, const char *fmt, va_list va);
+
+static void o2_load_once(void)
+{
+    tf_diag_init(&o2_outcome);
+    if (tf_dl_load("Reading an OTF2 archive", &o2_lib, 1, o2_syms,
+                   sizeof o2_syms / sizeof o2_syms[0], &o2, sizeof o2, &o2_outcome))
+        o2.OTF2_Error_RegisterCallback(on_error, NULL);
+}
+
 static bool o2_load(struct tf_diag *d)
 {
-    if (!o2_loaded)
-        o2_loaded = tf_dl_load("Reading an OTF2 archive", &o2_lib, 1, o2_syms,
-                               sizeof o2_syms / sizeof o2_syms[0], &o2, sizeof o2, d);
-    return o2_loaded;
+    pthread_once(&o2_once, o2_load_once);
+    return tf_dl_outcome(&o2_outcome, d);
 }
 
 /* --- errors --------------------------------------------------------------------- */
 
-/* The first message libotf2 reported since the last clear (its callback
- * has no other way back: one reader at a time). */
-static char o2_msg[512];
+/* The first message libotf2 reported on this thread since the last clear
+ * (its callback, called on the thread that met the error, has no other way
+ * back: one per thread, so two figures on two threads keep their own). */
+static _Thread_local char o2_msg[512];
 
 static OTF2_ErrorCode on_error(void *user, const char *src, uint64_t line, const char *func,
                                OTF2_ErrorCode code, const char *fmt, va_list va)
@@ -630,7 +644,6 @@ static bool read_archive(const char *anchor, const char *file, const struct tf_k
     struct tf_otf2 *conv = tf_otf2_new(file, &keep->tef);
     if (!conv)
         return tf_diag_oom(d, file);
-    OTF2_ErrorCallback before = o2.OTF2_Error_RegisterCallback(on_error, NULL);
     OTF2_Reader *rd = open_archive(anchor, file, conv, true, d);
     bool ok = rd && tf_otf2_begin(conv, d) && read_events(rd, conv, anchor, file, d);
     if (rd)
@@ -644,7 +657,6 @@ static bool read_archive(const char *anchor, const char *file, const struct tf_k
     if (rd)
         close_archive(rd);
     ok = ok && tf_otf2_finish(conv, d);
-    o2.OTF2_Error_RegisterCallback(before, NULL);
     tf_otf2_free(conv);
     return ok;
 }
