@@ -37,8 +37,12 @@ TF_TEST(frame_axis_ticks_and_size)
 
 TF_TEST(str_dup)
 {
-    TF_CHECK(tf_strdup(NULL) == NULL);
-    char *p = tf_strdup("lane 7");
+    bool oom = false;
+    TF_CHECK(tf_strdup_oom(NULL, &oom) == NULL && !oom);
+    char *p = tf_strdup_oom("lane 7", &oom);
     TF_CHECK_STR(p, "lane 7");
+    TF_CHECK(!oom);
     free(p);
+    TF_CHECK_STR(tf_base_name("a/b/trace.json"), "trace.json");
+    TF_CHECK_STR(tf_base_name("archive/"), "archive/");
 }
