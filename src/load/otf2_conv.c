@@ -536,35 +536,15 @@ const uint64_t *tf_otf2_selected(const struct tf_otf2 *n, size_t *count)
 bool tf_otf2_emit(struct tf_otf2 *n, struct tf_tef_rec *r, struct tf_diag *d)
 {
     r->idx = n->idx++;
-    bool (*fn)(void *, const struct tf_tef_rec *, struct tf_diag *) =
-        n->pass == 1 ? n->sink->index : n->sink->collect;
-    if (!fn || fn(n->sink->ctx, r, d))
-        return true;
-    if (!tf_diag_failed(d))
-        return tf_diag_oom(d, n->file);
-    tf_diag_prefix(d, n->file);
-    return false;
+    return tf_tef_emit(n->sink, n->pass, n->file, r, d);
 }
 
 static bool name_record(struct tf_otf2 *n, const char *what, const struct tf_id *pid,
                         const struct tf_id *tid, const char *name, struct tf_diag *d)
 {
-    tf_buf_clear(&n->args);
-    tf_buf_puts(&n->args, "{\"name\":");
-    tf_buf_json_str(&n->args, name);
-    tf_buf_putc(&n->args, '}');
-    if (n->args.oom)
-        return tf_diag_oom(d, n->file);
     struct tf_tef_rec r;
-    memset(&r, 0, sizeof r);
-    r.kind = TF_TEF_META;
-    r.ph = 'M';
-    r.name = what;
-    r.pid = *pid;
-    if (tid)
-        r.tid = *tid;
-    r.args = (const unsigned char *)n->args.data;
-    r.args_len = n->args.len;
+    if (!tf_tef_name_rec(&r, &n->args, what, pid, tid, name))
+        return tf_diag_oom(d, n->file);
     return tf_otf2_emit(n, &r, d);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/escape.h"
 
 static const char *const ev_names[] = {
     [TF_EV_OTHER] = "",
@@ -125,4 +126,36 @@ void tf_id_key(struct tf_buf *b, const struct tf_id *id)
     } else {
         tf_buf_putc(b, '-');
     }
+}
+
+bool tf_tef_emit(const struct tf_tef_sink *sink, int pass, const char *file,
+                 const struct tf_tef_rec *r, struct tf_diag *d)
+{
+    bool (*fn)(void *, const struct tf_tef_rec *, struct tf_diag *) =
+        pass == 1 ? sink->index : sink->collect;
+    if (!fn || fn(sink->ctx, r, d))
+        return true;
+    if (!tf_diag_failed(d))
+        return tf_diag_oom(d, file);
+    tf_diag_prefix(d, file);
+    return false;
+}
+
+bool tf_tef_name_rec(struct tf_tef_rec *r, struct tf_buf *args, const char *what,
+                     const struct tf_id *pid, const struct tf_id *tid, const char *name)
+{
+    tf_buf_clear(args);
+    tf_buf_puts(args, "{\"name\":");
+    tf_buf_json_str(args, name);
+    tf_buf_putc(args, '}');
+    memset(r, 0, sizeof *r);
+    r->kind = TF_TEF_META;
+    r->ph = 'M';
+    r->name = what;
+    r->pid = *pid;
+    if (tid)
+        r->tid = *tid;
+    r->args = (const unsigned char *)args->data;
+    r->args_len = args->len;
+    return !args->oom;
 }

@@ -354,4 +354,16 @@ struct tf_trace {
 void tf_trace_init(struct tf_trace *t);
 void tf_trace_fini(struct tf_trace *t);
 
+/* For loaders that turn a binary format into records (Nsight Systems,
+ * OTF2): hands r to the sink's callback of this pass (1: index, 2:
+ * collect); a callback's failure is prefixed with `file` (out of memory
+ * when it said nothing). */
+bool tf_tef_emit(const struct tf_tef_sink *sink, int pass, const char *file,
+                 const struct tf_tef_rec *r, struct tf_diag *d);
+/* Fills *r as a metadata record `what` (process_name, thread_name) of
+ * pid/tid (tid may be NULL) with args {"name": name}, written into *args;
+ * false when out of memory. */
+bool tf_tef_name_rec(struct tf_tef_rec *r, struct tf_buf *args, const char *what,
+                     const struct tf_id *pid, const struct tf_id *tid, const char *name);
+
 #endif
