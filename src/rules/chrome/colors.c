@@ -126,6 +126,12 @@ static const uint32_t name_colors[NAME_COLORS] = {
     0x44AA99, 0x999933, 0xAA4499, 0x4477AA, 0xEE8866, 0xBBCC33,
 };
 #define OTHER_COLOR 0xDDDDDDu
+
+const uint32_t *tf_chrome_name_palette(size_t *n)
+{
+    *n = NAME_COLORS;
+    return name_colors;
+}
 /* Names a legend lists at most; the share of the time they must cover. */
 #define LEGEND_NAMES 8
 #define LEGEND_COVER 0.5
