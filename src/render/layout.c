@@ -44,6 +44,8 @@
 #define TEXT_GAP 2.0 /* min gap between neighbouring text boxes */
 
 /* Colours beyond figure.h's palette (seaborn whitegrid, paper context). */
+#define SHARE_KEY_LOW 0x777777u  /* the share key's two classes */
+#define SHARE_KEY_HIGH 0xBBBBBBu
 #define C_TEXT 0x262626u   /* axis labels, legend text: ".15" */
 #define C_SPINE 0xCCCCCCu  /* ".8" */
 #define C_GRID 0x808080u   /* "gray" */
@@ -769,6 +771,17 @@ static void timeline(struct lay *L)
     tf_scene_group_end(L->s);
 }
 
+/* The share key's swatch: a row's height, outlined, holding a share bar of
+ * two classes stacked from the bottom (40 % and 30 %), as share_boxes
+ * draws them: the height of each is its busy share of the bar's point. */
+static void share_key(struct lay *L, double x0, double y0, double x1, double y1)
+{
+    double h = y1 - y0;
+    put_rect(L, x0, y0, x1, y1, TF_COLOR_WHITE, TF_BAR_EDGE_PT, "share-key");
+    put_rect(L, x0, y1 - 0.4 * h, x1, y1, SHARE_KEY_LOW, 0, "share-key");
+    put_rect(L, x0, y1 - 0.7 * h, x1, y1 - 0.4 * h, SHARE_KEY_HIGH, 0, "share-key");
+}
+
 static void bottom_legend(struct lay *L)
 {
     const struct tf_figure *f = L->f;
@@ -786,8 +799,11 @@ static void bottom_legend(struct lay *L)
             ex += d->col_w[c] + d->colspace;
         double ey = y0 + d->pad + (double)row * (d->row_h + d->spacing);
         double yc = ey + d->row_h / 2;
-        put_rect(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2,
-                 f->cats[f->legend[i].cat].color, TF_BAR_EDGE_PT, "swatch");
+        if (i == f->n_legend)
+            share_key(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2);
+        else
+            put_rect(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2,
+                     f->cats[f->legend[i].cat].color, TF_BAR_EDGE_PT, "swatch");
         put_text(L, d->text[i], ex + d->handle_w + d->textpad,
                  tf_text_center_baseline(yc, fs, L->P->bold), fs, TF_ANCHOR_START, C_TEXT,
                  "legend-text");
