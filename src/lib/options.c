@@ -409,7 +409,8 @@ static const struct tf_optdef options[] = {
              "the first match wins"},
     {.name = "color-by", .value = TF_VAL_REQUIRED, .meta = "category|name|auto",
      .record = TF_REC_VALUE, .set = set_color_by,
-     .help = "colour slices by their category or by their name (a stable colour per name); "
+     .help = "colour slices by their category or by their name (the most time first; "
+             "--palette keeps them across figures); "
              "auto (the default): by name when the events drawn carry one category or none"},
     {.name = "palette", .value = TF_VAL_REQUIRED, .meta = "FILE", .record = TF_REC_PATH,
      .set = set_file, .field = FIELD(palette_path),
