@@ -223,6 +223,15 @@ check "palette/categories" sh -c '"$1" "$2/a.json" --color-by category --palette
 check "palette/several traces" sh -c '"$1" "$2/a.json" "$2/b.json" --color-by name \
     --palette "$2/a.pal" --palette-out "$2/ab.pal" -o "$2/ab.svg" &&
     grep -q "^#CC6677	alpha\$" "$2/ab.pal"' sh "$bin" "$pal"
+check "palette/several traces: one class, one colour" sh -c '"$1" "$2/a.json" "$2/b.json" \
+    --color-by name --format json -o - | "$3" -c "
+import json, sys
+leg = [(e[\"label\"], e[\"color\"]) for e in json.load(sys.stdin)[\"legend\"]]
+labels = [l for l, _ in leg]
+assert sorted(labels) == [\"alpha\", \"beta\", \"delta\", \"eps\", \"gamma\"], leg
+assert len(set(c for _, c in leg)) == len(leg), leg
+assert leg[labels.index(\"delta\")][1] == \"#CC6677\", leg  # the most time of both
+"' sh "$bin" "$pal" "$py"
 # bad palettes: one located line, exit 1, nothing written, nothing clobbered
 printf '# ok\n#12345G\tfoo\n' >"$pal/bad.pal"
 cp "$pal/a.svg" "$pal/keep.svg"
