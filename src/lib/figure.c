@@ -143,6 +143,8 @@ static void unstage_messages(const struct tracefig_figure *F, struct tf_diag *d)
 /* --palette: the file's classes in its colours, the others off them. */
 static bool apply_palette(struct tracefig_figure *F, const char *path, struct tf_diag *d)
 {
+    if (strcmp(path, "-") == 0)
+        return tf_diag_error(d, TF_EUSAGE, "--palette reads a file, not standard input");
     struct tf_palette p;
     tf_palette_init(&p);
     size_t n_spare;
