@@ -116,6 +116,15 @@ static bool resolve_outputs(struct cli *c, struct tf_diag *d)
             return usage_error(d, "--stats prints on standard output: write the figure to a "
                                   "file, not '-'");
     }
+    /* --palette-out: the table beside the figures, written with them. */
+    if (c->o.palette_out) {
+        if (c->o.stats && strcmp(c->o.palette_out, "-") == 0)
+            return usage_error(d, "--stats prints on standard output: write the palette to a "
+                                  "file, not '-'");
+        if (!add_output(c, c->o.palette_out, d))
+            return false;
+        c->outputs[c->n_outputs - 1].backend = &tf_backend_palette;
+    }
     if (c->o.stats && !add_output(c, "-", d))
         return false;
     return true;

@@ -18,8 +18,9 @@
  * either spelling ("window-event" or "window_event"), with the value as
  * the command line takes it ("3.3in", "ProfilerStep#*", "a*,b*").  The
  * options that name the command line's files and streams (output, format,
- * companion-png, stats, help, version) are not options here: render into
- * memory instead.  See tracefig(1) for what each option does, and
+ * companion-png, stats, palette-out, help, version) are not options
+ * here: render into memory instead (format "palette" for palette-out's
+ * table; the option palette reads such a file).  See tracefig(1) for what each option does, and
  * tracefig(3) for this API.
  *
  * Errors are values: a function that fails returns NULL or a nonzero code
@@ -143,7 +144,8 @@ TRACEFIG_API struct tracefig_figure *tracefig_figure_from_memory(
  * frees *out with tracefig_free; text formats end in a NUL not counted in
  * *len).  Formats: "svg", "tikz", "pdf", "png", "json" (the figure model,
  * with its statistics under "stats"), "stats" (the --stats table) and
- * "stats-csv" (--stats=csv).  Every format of one figure reads the one
+ * "stats-csv" (--stats=csv), "palette" (--palette-out's class -> colour
+ * table, which the option palette reads back).  Every format of one figure reads the one
  * layout made at the first render.  0, or the code and message. */
 TRACEFIG_API int tracefig_render(struct tracefig_figure *f, const char *format, char **out,
                                  size_t *len, struct tracefig_error *err);

@@ -187,7 +187,8 @@ class Figure:
 
     def render(self, fmt):
         """The figure in one format, as bytes: svg, tikz, pdf, png, json,
-        stats (the --stats table) or stats-csv."""
+        stats (the --stats table), stats-csv or palette (the class -> colour
+        table --palette-out writes; palette="FILE" reads one back)."""
         if fmt in self._cache:
             return self._cache[fmt]
         if not self._handle:

@@ -169,9 +169,11 @@ int tracefig_render(struct tracefig_figure *f, const char *format, char **out, s
         st = TF_STATS_TEXT;
     else if (strcmp(format, "stats-csv") == 0)
         st = TF_STATS_CSV;
+    else if (strcmp(format, "palette") == 0)
+        b = &tf_backend_palette;
     else if (!(b = tf_backend_by_name(format))) {
         tf_diag_error(&d, TF_EUSAGE, "unknown format '%.200s' (svg, tikz, pdf, png, json, "
-                                     "stats or stats-csv)",
+                                     "palette, stats or stats-csv)",
                       format);
         return outcome(&d, err);
     }

@@ -14,6 +14,8 @@
 
 #include "base/str.h"
 #include "load/model.h"
+#include "model/palette.h"
+#include "rules/chrome.h"
 #include "opt.h"
 #include "render/stats.h"
 #include "rules/remodel.h"
@@ -138,6 +140,21 @@ static void unstage_messages(const struct tracefig_figure *F, struct tf_diag *d)
 
 /* --- the figure ------------------------------------------------------------------- */
 
+/* --palette: the file's classes in its colours, the others off them. */
+static bool apply_palette(struct tracefig_figure *F, const char *path, struct tf_diag *d)
+{
+    if (strcmp(path, "-") == 0)
+        return tf_diag_error(d, TF_EUSAGE, "--palette reads a file, not standard input");
+    struct tf_palette p;
+    tf_palette_init(&p);
+    size_t n_spare;
+    const uint32_t *spare = tf_chrome_name_palette(&n_spare);
+    bool ok = tf_palette_read(path, &p, d) &&
+              (tf_palette_apply(&F->fig, &p, spare, n_spare) || tf_diag_oom(d, NULL));
+    tf_palette_fini(&p);
+    return ok;
+}
+
 /* One trace as ever; a figure model of one trace as it is; several traces
  * (or a model of several) as one figure. */
 static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
@@ -168,6 +185,8 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
         if (!tf_run(&run, &F->trace, &F->fig, d))
             return false;
     }
+    if (c->palette_path && !apply_palette(F, c->palette_path, d))
+        return false;
     if (c->annotate) {
         if (F->fig.stats.summary)
             F->fig.annotate = true;
@@ -287,6 +306,8 @@ bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
                            "%s output is not available: tracefig was built without cairo "
                            "(install libcairo2-dev and rebuild)",
                            b->name);
+    } else if (b == &tf_backend_palette) {
+        ok = b->render(&F->fig, &F->opts.render, out, d); /* no drawing: no plan */
     } else if ((ok = plan_once(F, d))) {
         struct tf_render_opts ro = F->opts.render;
         ro.cmdline = F->cmdline.data;

@@ -409,8 +409,17 @@ static const struct tf_optdef options[] = {
              "the first match wins"},
     {.name = "color-by", .value = TF_VAL_REQUIRED, .meta = "category|name|auto",
      .record = TF_REC_VALUE, .set = set_color_by,
-     .help = "colour slices by their category or by their name (a stable colour per name); "
+     .help = "colour slices by their category or by their name (the most time first; "
+             "--palette keeps them across figures); "
              "auto (the default): by name when the events drawn carry one category or none"},
+    {.name = "palette", .value = TF_VAL_REQUIRED, .meta = "FILE", .record = TF_REC_PATH,
+     .set = set_file, .field = FIELD(palette_path),
+     .help = "colour the classes FILE names (lines '#RRGGBB<TAB>CLASS', as --palette-out "
+             "writes them) as it says, the others off its colours: one name, one colour "
+             "across a paper's figures"},
+    {.name = "palette-out", .value = TF_VAL_REQUIRED, .meta = "FILE", .set = set_file,
+     .field = FIELD(palette_out),
+     .help = "also write the figure's class -> colour table to FILE, for --palette"},
     {.name = "flows", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.flows), .help = "draw flow arrows (s/t/f events, bind_id)"},
     {.name = "async", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
@@ -599,7 +608,7 @@ bool tf_options_parse_argv(struct tracefig_options *c, int argc, char **argv, st
 static bool cli_only(const struct tf_optdef *o)
 {
     static const char *const names[] = {"output", "format", "companion-png", "stats", "help",
-                                        "version"};
+                                        "version", "palette-out"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(o->name, names[i]) == 0)
             return true;

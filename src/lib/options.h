@@ -45,6 +45,8 @@ struct tracefig_options {
     size_t n_titles, cap_titles;
     enum tf_align align; /* --align */
     const char *breakdown_path;
+    const char *palette_path; /* --palette */
+    const char *palette_out;  /* --palette-out (the command line's) */
     const char *format;         /* --format, or NULL */
     const struct tf_mode *mode; /* --mode, or NULL for auto */
     struct tf_opts rules;

@@ -42,7 +42,30 @@ static struct tf_id dup_id(struct tf_figure *f, struct tf_id id, bool *ok)
 static size_t merge_category(struct tf_figure *dst, const struct tf_category *c)
 {
     size_t n = dst->n_cats;
-    size_t i = tf_figure_category(dst, c->key, c->color);
+    const char *key = c->key;
+    char alt[256];
+    if (strncmp(key, "name/", 5) == 0 && c->label) {
+        /* Colour by name: the key says the class's place in its trace's
+         * order of time ("name/0/op"), which another trace gives another
+         * name.  One class (label and category) is one category; another
+         * class at the same place gets a key of its own. */
+        for (size_t j = 0; j < n; j++) {
+            const struct tf_category *d = &dst->cats[j];
+            if (strncmp(d->key, "name/", 5) == 0 && d->label && strcmp(d->label, c->label) == 0 &&
+                strcmp(d->name ? d->name : "", c->name ? c->name : "") == 0)
+                return j;
+        }
+        for (size_t k = 1;; k++) {
+            bool taken = false;
+            for (size_t j = 0; j < n && !taken; j++)
+                taken = strcmp(dst->cats[j].key, key) == 0;
+            if (!taken)
+                break;
+            snprintf(alt, sizeof alt, "%.200s/t%zu", c->key, k);
+            key = alt;
+        }
+    }
+    size_t i = tf_figure_category(dst, key, c->color);
     if (i == (size_t)-1 || i < n)
         return i;
     bool ok = true;

@@ -475,8 +475,10 @@ static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_
     num(b, "row_pt", p->row_h);
     tf_buf_printf(b, ", \"depth\": %u, \"lanes_drawn\": %zu, ", p->depth, p->n_lanes);
     str(b, "panel", !p->panel ? NULL : p->panel_below ? "below" : "side");
-    tf_buf_printf(b, ", \"legend\": {\"cols\": %zu, \"rows\": %zu}",
+    tf_buf_printf(b, ", \"legend\": {\"cols\": %zu, \"rows\": %zu",
                   p->bottom_legend ? p->legend.ncol : 0, p->bottom_legend ? p->legend.nrow : 0);
+    /* only with share bars, so figures without keep their bytes */
+    tf_buf_puts(b, p->legend.share_key ? ", \"share_key\": true}" : "}");
     tf_buf_puts(b, ",\n    \"lane_labels\": [");
     for (size_t i = 0; i < p->n_lanes; i++) {
         if (i)

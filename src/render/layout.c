@@ -35,6 +35,10 @@
 #include "render/plan.h"
 #include "render/style.h"
 
+/* The share key's two classes (a legend swatch, grey on white). */
+#define SHARE_KEY_LOW 0x777777u
+#define SHARE_KEY_HIGH 0xBBBBBBu
+
 /* The panel's vertical shape: ylim 0..0.72, bar centred at 0.2, 0.28 high. */
 #define PANEL_YMAX 0.72
 #define PANEL_BAR_Y 0.20
@@ -736,6 +740,17 @@ static void timeline(struct lay *L)
     tf_scene_group_end(L->s);
 }
 
+/* The share key's swatch: a row's height, outlined, holding a share bar of
+ * two classes stacked from the bottom (40 % and 30 %), as share_boxes
+ * draws them: the height of each is its busy share of the bar's point. */
+static void share_key(struct lay *L, double x0, double y0, double x1, double y1)
+{
+    double h = y1 - y0;
+    put_rect(L, x0, y0, x1, y1, TF_COLOR_WHITE, tf_style.bar_edge_pt, "share-key");
+    put_rect(L, x0, y1 - 0.4 * h, x1, y1, SHARE_KEY_LOW, 0, "share-key");
+    put_rect(L, x0, y1 - 0.7 * h, x1, y1 - 0.4 * h, SHARE_KEY_HIGH, 0, "share-key");
+}
+
 static void bottom_legend(struct lay *L)
 {
     const struct tf_figure *f = L->f;
@@ -753,8 +768,11 @@ static void bottom_legend(struct lay *L)
             ex += d->col_w[c] + d->colspace;
         double ey = y0 + d->pad + (double)row * (d->row_h + d->spacing);
         double yc = ey + d->row_h / 2;
-        put_rect(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2,
-                 f->cats[f->legend[i].cat].color, tf_style.bar_edge_pt, "swatch");
+        if (i == f->n_legend)
+            share_key(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2);
+        else
+            put_rect(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2,
+                     f->cats[f->legend[i].cat].color, tf_style.bar_edge_pt, "swatch");
         put_text(L, d->text[i], ex + d->handle_w + d->textpad,
                  tf_text_center_baseline(yc, fs, L->P->bold), fs, TF_ANCHOR_START, tf_style.text,
                  "legend-text");

@@ -161,15 +161,17 @@ static bool legend_init(const struct tf_figure *f, struct tf_plan *p, double fs,
                         double textpad, double colspace, double pad)
 {
     struct tf_plan_legend *d = &p->legend;
-    size_t n = f->n_legend ? f->n_legend : 1;
+    size_t n = f->n_legend + 1; /* and the share key's */
     d->col_w = calloc(n, sizeof *d->col_w);
     d->text = calloc(n, sizeof *d->text);
     d->order = calloc(n, sizeof *d->order);
     if (!d->col_w || !d->text || !d->order)
         return false;
-    d->n = f->n_legend;
-    for (size_t i = 0; i < f->n_legend; i++)
+    d->share_key = d->share_key && f->n_legend > 0;
+    d->n = f->n_legend + d->share_key;
+    for (size_t i = 0; i < d->n; i++)
         d->order[i] = i;
+    d->text[f->n_legend] = TF_SHARE_KEY_TEXT;
     d->size = fs;
     d->pad = pad * fs;
     d->row_h = text_h(fs, p->bold);
@@ -557,7 +559,8 @@ static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
     struct tf_plan_legend *d = &p->legend;
     size_t k = 0;
     for (size_t j = 0; j < d->n; j++)
-        if (f->legend[d->order[j]].cat >= f->n_cats || drawn[f->legend[d->order[j]].cat])
+        if (d->order[j] == f->n_legend || f->legend[d->order[j]].cat >= f->n_cats ||
+            drawn[f->legend[d->order[j]].cat])
             d->order[k++] = d->order[j];
     free(drawn);
     if (k == d->n || k == 0)
@@ -923,11 +926,13 @@ static bool plan_bins(const struct tf_figure *f, struct tf_plan *p)
     return tf_plan_bin(f, p->plot.x1 - p->plot.x0, p->bins);
 }
 
-bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p)
+static bool plan_once(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p,
+                      bool share_key)
 {
     static const struct tf_size none;
     memset(p, 0, sizeof *p);
     tf_arena_init(&p->arena);
+    p->legend.share_key = share_key;
     if (!size)
         size = &none;
     if (!alloc_lanes(f, p))
@@ -939,4 +944,28 @@ bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct 
     bool ok = plan_fit(&F, f, size, p);
     tf_label_levels_fini(&F.lv);
     return ok && plan_bins(f, p);
+}
+
+/* Whether the plan draws a share bar. */
+static bool draws_shares(const struct tf_figure *f, const struct tf_plan *p)
+{
+    struct tf_figure tmp;
+    const struct tf_figure *g = tf_plan_drawn(p, f, &tmp);
+    for (size_t i = 0; i < g->n_bars; i++)
+        if (g->bars[i].shape == TF_SHAPE_DENSE)
+            return true;
+    return false;
+}
+
+bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p)
+{
+    /* The bins follow the plot's width, which the legend does not change:
+     * a figure with share bars is planned again with the key in its
+     * legend (figures without keep their plan, byte for byte). */
+    if (!plan_once(f, size, p, false))
+        return false;
+    if (!p->bottom_legend || f->n_legend == 0 || !draws_shares(f, p))
+        return true;
+    tf_plan_fini(p);
+    return plan_once(f, size, p, true);
 }

@@ -111,9 +111,17 @@ struct tf_plan_legend {
      * of them, less those whose every bar the plan left out. */
     size_t *order;
     size_t n;
+    /* The key to share bars (TF_SHARE_KEY_TEXT), drawn when the plan
+     * bins at least one dense bar: the entry whose index in order is the
+     * figure's n_legend (text[n_legend] is its text; it has no category). */
+    bool share_key;
     double x0, y0, w, h;
     double size, pad, row_h, handle_w, handle_h, textpad, colspace, spacing;
 };
+
+/* The share key's text: a share bar's height is its classes' busy share
+ * of its width, one point. */
+#define TF_SHARE_KEY_TEXT "busy share of 1 pt"
 
 struct tf_binned; /* below */
 

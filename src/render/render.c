@@ -1,12 +1,30 @@
 /* render.c - the back-end registry; see render.h. */
 #include "render/render.h"
 
+#include "model/palette.h"
+
 #include <string.h>
 #include <strings.h>
 
 const struct tf_backend *const tf_backends[] = {
     &tf_backend_svg, &tf_backend_tikz, &tf_backend_pdf,
     &tf_backend_png, &tf_backend_json, NULL,
+};
+
+static bool render_palette(const struct tf_figure *f, const struct tf_render_opts *o,
+                           struct tf_buf *out, struct tf_diag *d)
+{
+    (void)o;
+    (void)d;
+    tf_palette_write(f, out);
+    return true;
+}
+
+const struct tf_backend tf_backend_palette = {
+    .name = "palette",
+    .description = "the class -> colour table (--palette-out)",
+    .available = true,
+    .render = render_palette,
 };
 
 const struct tf_plan *tf_render_plan(const struct tf_figure *f, const struct tf_render_opts *o,

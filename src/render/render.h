@@ -58,5 +58,8 @@ extern const struct tf_backend tf_backend_svg;
 extern const struct tf_backend tf_backend_tikz;
 extern const struct tf_backend tf_backend_pdf;
 extern const struct tf_backend tf_backend_png;
+/* The figure's class -> colour table (model/palette.h): --palette-out and
+ * tracefig_render(f, "palette"); no --format of its own. */
+extern const struct tf_backend tf_backend_palette;
 
 #endif

@@ -111,6 +111,10 @@ static void emit_data(struct tikz *t)
             tz_text(b, f->legend[i].label ? f->legend[i].label : "");
             tf_buf_puts(b, "}%\n");
         }
+        if (t->share_key) {
+            tz_share_key_entry(t);
+            tf_buf_puts(b, "%\n");
+        }
     }
     tf_buf_puts(b, "\\tracefiglayout\n");
     if (tz_annotated(f)) {
@@ -308,6 +312,7 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
     struct tikz t;
     memset(&t, 0, sizeof t);
     t.f = f;
+    t.share_key = plan->legend.share_key;
     t.b = b;
     t.rows = tf_figure_rows(f);
     t.above = malloc((f->n_lanes ? f->n_lanes : 1) * sizeof *t.above);

@@ -256,6 +256,21 @@ struct style *tz_bar_style(struct tikz *t, const struct tf_bar *r)
     return s;
 }
 
+void tz_share_key_entry(struct tikz *t)
+{
+    /* As the layout's key: a row high, outlined, two classes stacked from
+     * the bottom at 40 % and 30 % of it (the swatch is 0.7em high). */
+    tf_buf_puts(t->b, "% The key to share bars: a bar's height is its classes' busy share.\n"
+                      "\\tracefigdefaultstyle{share key}{fill=white, path picture={"
+                      "\\fill[black!53] (path picture bounding box.south west) rectangle "
+                      "([yshift=0.28em]path picture bounding box.south east); "
+                      "\\fill[black!27] ([yshift=0.28em]path picture bounding box.south west) "
+                      "rectangle ([yshift=0.49em]path picture bounding box.south east);}}%\n"
+                      "\\tracefiglegendentry{share key}{");
+    tz_text(t->b, TF_SHARE_KEY_TEXT);
+    tf_buf_puts(t->b, "}");
+}
+
 /* The style of a legend entry: its category's. */
 struct style *tz_legend_style(struct tikz *t, size_t i)
 {

@@ -214,6 +214,15 @@ static void emit_data(struct tikz *t, const struct tf_plan *p)
         tf_arena_init(&a);
         for (size_t k = 0; k < p->legend.n; k++) {
             size_t i = p->legend.order[k];
+            if (i == f->n_legend) {
+                tz_share_key_entry(t);
+                tf_buf_puts(b, "{");
+                tz_text(b, TF_SHARE_KEY_TEXT);
+                tf_buf_puts(b, "}{");
+                tz_text(b, TF_SHARE_KEY_TEXT);
+                tf_buf_puts(b, "}%\n");
+                continue;
+            }
             struct style *s = tz_legend_style(t, i);
             const char *l = f->legend[i].label ? f->legend[i].label : "";
             const char *e = tf_plan_elide_distinct(&a, f, i, 28);

@@ -27,6 +27,7 @@ struct style {
 
 struct tikz {
     const struct tf_figure *f;
+    bool share_key; /* the plan's legend has the key to share bars */
     struct tf_buf *b;
     int exp10;       /* x unit = 10^exp10 ms */
     double span;     /* in x units */
@@ -49,6 +50,9 @@ bool tz_pick_unit(struct tikz *t, double span_ms, struct tf_diag *d);
 bool tz_cat_keys(struct tikz *t);
 struct style *tz_bar_style(struct tikz *t, const struct tf_bar *r);
 struct style *tz_legend_style(struct tikz *t, size_t i);
+/* The share key's style (written here, only in figures that use it), then
+ * its legend entry's opening "\tracefiglegendentry{share key}{TEXT}". */
+void tz_share_key_entry(struct tikz *t);
 struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s);
 const char *tz_label_style(struct tikz *t, uint32_t rgb);
 struct style *tz_counter_style(struct tikz *t, uint32_t rgb);

@@ -57,4 +57,7 @@ bool tf_chrome_fit_figure(struct tf_figure *f);
  * colour with it.  False when out of memory. */
 bool tf_chrome_recolor(struct tf_figure *f);
 
+/* The colours by name, in the order classes take them (n into *n). */
+const uint32_t *tf_chrome_name_palette(size_t *n);
+
 #endif

@@ -9,8 +9,10 @@
 # rasterised by pdftoppm) matches the time its slices cover within 5 %.
 # Then the level of detail is decided once: one trace, a figure of several
 # traces and a figure of per-trace models give the same share bars for the
-# same lanes at the same size.  Back-ends whose tool is missing (cairo,
-# pdflatex, pdftoppm) print SKIP.  Ends with "busy: N passed, N failed".
+# same lanes at the same size.  Palette files (--palette-out, --palette)
+# keep shared names in one colour across two figures, and bad ones fail
+# located; figures with share bars have the legend key.  Back-ends whose
+# tool is missing (cairo, pdflatex, pdftoppm) print SKIP.  Ends with "busy: N passed, N failed".
 set -u
 if [ $# -lt 1 ]; then
     echo "usage: $0 TRACEFIG" >&2
@@ -154,5 +156,112 @@ colors = [c for _, c in leg]
 assert len(set(colors)) == len(colors), "two entries share a colour: %r" % leg
 assert all(c != "#DDDDDD" for l, c in leg if l != "other"), leg
 PY
+# Palette files (--palette-out, --palette): two figures of different traces
+# that share names; the second, read with the first's table, draws the
+# shared names in the first's colours and its own names in others.
+pal=$tmp/palette
+mkdir -p "$pal"
+"$py" - "$pal" <<'PY'
+import json, sys
+def trace(path, slices):
+    ev, t = [], 0
+    for name, dur in slices:
+        ev.append({"name": name, "ph": "X", "ts": t, "dur": dur, "pid": 1, "tid": 1, "cat": "op"})
+        t += dur + 5
+    json.dump({"traceEvents": ev}, open(path, "w"))
+trace(sys.argv[1] + "/a.json", [("alpha", 100), ("beta", 50), ("gamma", 30), ("alpha", 100)])
+trace(sys.argv[1] + "/b.json", [("delta", 300), ("gamma", 200), ("beta", 10), ("alpha", 5), ("eps", 80)])
+PY
+check "palette/out" "$bin" "$pal/a.json" --color-by name --palette-out "$pal/a.pal" \
+    -o "$pal/a.svg" --format json
+check "palette/format" "$py" - "$pal/a.pal" <<'PY'
+import sys
+lines = open(sys.argv[1], "rb").read().decode().split("\n")
+assert lines[0] == "# tracefig palette: #RRGGBB<TAB>CLASS, one a line", lines[0]
+assert lines[1:] == ["#CC6677\talpha", "#332288\tbeta", "#DDCC77\tgamma", ""], lines
+PY
+check "palette/in" "$bin" "$pal/b.json" --color-by name --palette "$pal/a.pal" \
+    --palette-out "$pal/b.pal" -o "$pal/b.json.out" --format json
+check "palette/shared names keep their colours" "$py" - "$pal/a.svg" "$pal/b.json.out" <<'PY'
+import json, sys
+def colours(path):
+    m = json.load(open(path))
+    return {e["label"]: e["color"].upper() for e in m["legend"]}
+a, b = colours(sys.argv[1]), colours(sys.argv[2])
+for n in ("alpha", "beta", "gamma"):
+    assert a[n] == b[n], (n, a[n], b[n])
+new = [b[n] for n in ("delta", "eps")]
+assert len(set(new)) == 2 and not set(new) & set(a.values()), (a, b)
+PY
+"$bin" "$pal/a.json" --color-by name -o "$pal/a0.svg" 2>/dev/null
+"$bin" "$pal/b.json" --color-by name --palette "$pal/a.pal" -o "$pal/b.svg" 2>/dev/null
+check "palette/svg fills" "$py" - "$pal/a0.svg" "$pal/b.svg" <<'PY'
+import re, sys
+def fills(path):
+    s = open(path).read()
+    out = {}
+    for g in re.finditer(r'<g class="tf-bar[^"]*"[^>]*>(.*?)</g>', s, re.S):
+        name = re.search(r'<title>([a-z]+)', g.group(1))
+        fill = re.search(r'fill="(#[0-9A-Fa-f]{6})"', g.group(1))
+        if name and fill:
+            out.setdefault(name.group(1), set()).add(fill.group(1).upper())
+    return out
+a, b = fills(sys.argv[1]), fills(sys.argv[2])
+assert a and b, "no bars read"
+for n in ("alpha", "beta", "gamma"):
+    assert a[n] == b[n], (n, a[n], b[n])
+PY
+check "palette/round trip" sh -c '"$1" "$2/a.json" --color-by name --palette "$2/a.pal" \
+    --palette-out "$2/a2.pal" -o "$2/a2.svg" && cmp "$2/a.pal" "$2/a2.pal" &&
+    "$1" "$2/a.json" --color-by name -o "$2/a1.svg" && cmp "$2/a1.svg" "$2/a2.svg"' sh "$bin" "$pal"
+# category colouring and several traces in one figure share the table
+check "palette/categories" sh -c '"$1" "$2/a.json" --color-by category --palette-out "$2/c.pal" \
+    -o "$2/c.svg" && grep -q "^#......	op\$" "$2/c.pal" &&
+    printf "#123456\top\n" >"$2/c2.pal" &&
+    "$1" "$2/a.json" --color-by category --palette "$2/c2.pal" -o - --format json |
+    grep -q "\"#123456\""' sh "$bin" "$pal"
+check "palette/several traces" sh -c '"$1" "$2/a.json" "$2/b.json" --color-by name \
+    --palette "$2/a.pal" --palette-out "$2/ab.pal" -o "$2/ab.svg" &&
+    grep -q "^#CC6677	alpha\$" "$2/ab.pal"' sh "$bin" "$pal"
+check "palette/several traces: one class, one colour" sh -c '"$1" "$2/a.json" "$2/b.json" \
+    --color-by name --format json -o - | "$3" -c "
+import json, sys
+leg = [(e[\"label\"], e[\"color\"]) for e in json.load(sys.stdin)[\"legend\"]]
+labels = [l for l, _ in leg]
+assert sorted(labels) == [\"alpha\", \"beta\", \"delta\", \"eps\", \"gamma\"], leg
+assert len(set(c for _, c in leg)) == len(leg), leg
+assert leg[labels.index(\"delta\")][1] == \"#CC6677\", leg  # the most time of both
+"' sh "$bin" "$pal" "$py"
+# bad palettes: one located line, exit 1, nothing written, nothing clobbered
+printf '# ok\n#12345G\tfoo\n' >"$pal/bad.pal"
+cp "$pal/a.svg" "$pal/keep.svg"
+"$bin" "$pal/a.json" --palette "$pal/bad.pal" -o "$pal/keep.svg" --palette-out "$pal/no.pal" \
+    >"$tmp/err" 2>&1
+rc=$?
+check "palette/bad file fails located" sh -c '[ "$1" -eq 1 ] &&
+    [ "$(wc -l <"$2")" -eq 1 ] && grep -q "^tracefig: .*bad.pal:2:7: expected a colour" "$2"' sh "$rc" "$tmp/err"
+check "palette/bad file writes nothing" sh -c '[ ! -e "$1/no.pal" ] && cmp "$1/a.svg" "$1/keep.svg"' \
+    sh "$pal"
+i=0
+for b in '#123456 tab' '#123456\tx\n#000000\tx' 'red\tx' '#123456\t' '#123456\ta\\qb'; do
+    i=$((i + 1))
+    printf "$b\n" >"$pal/b2.pal"
+    "$bin" "$pal/a.json" --palette "$pal/b2.pal" -o "$pal/z.svg" >"$tmp/err" 2>&1
+    rc=$?
+    check "palette/bad file $i" sh -c '[ "$1" -eq 1 ] && grep -q "b2.pal:[0-9]*:[0-9]*: " "$2" &&
+        [ ! -e "$3" ]' sh "$rc" "$tmp/err" "$pal/z.svg"
+done
+# The key to share bars: in the legend of a figure with share bars (every
+# back-end), and in no other.
+"$bin" "$tmp/gpu/trace.json" -o "$pal/k.svg" -o "$pal/k.tex" $size 2>/dev/null
+check "share key/svg" grep -q '>busy share of 1 pt<' "$pal/k.svg"
+check "share key/tikz" grep -q 'tracefiglegendentry{share key}{busy share of 1 pt}' "$pal/k.tex"
+check "share key/none without share bars" sh -c '! grep -q "busy share" "$1"' sh "$pal/a0.svg"
+if [ -n "$have_cairo" ] && command -v pdftotext >/dev/null 2>&1; then
+    "$bin" "$tmp/gpu/trace.json" -o "$pal/k.pdf" $size 2>/dev/null
+    check "share key/pdf" sh -c 'pdftotext "$1" - | grep -q "busy share of 1 pt"' sh "$pal/k.pdf"
+else
+    echo "SKIP share key/pdf (no cairo or pdftotext)"
+fi
 echo "busy: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -284,10 +284,13 @@ def sixty_four_column():
     ok(all(l["rows"] == 2 for l in m["lanes"]), "64 ranks in a column: each lane nests two rows")
     ok(any("annotations of GPU work first" in n for n in m["notes"]),
        "64 ranks in a column: the note says the annotations gave way")
-    # memcpy, kernel, and the memsets whose time the kernels' busy shares hold
-    ok(lay["legend"]["rows"] == 1 and lay["legend"]["cols"] == 3,
-       "64 ranks in a column: the legend lists what is drawn (memcpy, kernel, memset): %s" %
-       lay["legend"])
+    # memcpy, kernel, and the memsets whose time the kernels' busy shares hold,
+    # then the key to the share bars
+    leg = lay["legend"]
+    # (at this width three entries a row: 1 x 3 without the key, 2 x 3 with it)
+    ok(leg == {"cols": 3, "rows": 2, "share_key": True},
+       "64 ranks in a column: the legend lists what is drawn (memcpy, kernel, memset) and "
+       "the share key: %s %s" % ([e["label"] for e in m["legend"]], leg))
     # the slow rank's GPU work starts late (it arrives late at the step)
     first = {}
     for b in m["bars"]:

@@ -126,6 +126,12 @@ static const uint32_t name_colors[NAME_COLORS] = {
     0x44AA99, 0x999933, 0xAA4499, 0x4477AA, 0xEE8866, 0xBBCC33,
 };
 #define OTHER_COLOR 0xDDDDDDu
+
+const uint32_t *tf_chrome_name_palette(size_t *n)
+{
+    *n = NAME_COLORS;
+    return name_colors;
+}
 /* Names a legend lists at most; the share of the time they must cover. */
 #define LEGEND_NAMES 8
 #define LEGEND_COVER 0.5
@@ -571,6 +577,70 @@ static int by_str(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+struct class_time {
+    const char *label;
+    double t;
+};
+
+static int by_class_time(const void *x, const void *y)
+{
+    const struct class_time *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t > b->t ? -1 : 1;
+    return strcmp(a->label, b->label);
+}
+
+/* Colour by name over several traces: the classes listed (a label, not
+ * "other") get the palette in order of their time over all the traces, as
+ * one trace's do; past the palette they keep their colour.  False when out
+ * of memory. */
+static bool recolor_names(struct tf_figure *f)
+{
+    size_t n = f->n_cats;
+    double *t = calloc(n ? n : 1, sizeof *t);
+    struct class_time *v = malloc((n ? n : 1) * sizeof *v);
+    if (!t || !v) {
+        free(t);
+        free(v);
+        return false;
+    }
+    for (size_t i = 0; i < f->n_bars; i++) {
+        const struct tf_bar *b = &f->bars[i];
+        double w = b->x1 - b->x0;
+        if (b->shape == TF_SHAPE_DENSE && b->n_shares) {
+            for (size_t k = 0; k < b->n_shares; k++)
+                if (b->shares[k].cat < n)
+                    t[b->shares[k].cat] += b->shares[k].share * w;
+        } else if (b->cat < n) {
+            t[b->cat] += b->shape == TF_SHAPE_DENSE ? b->busy : w;
+        }
+    }
+    size_t nv = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct tf_category *c = &f->cats[i];
+        if (strncmp(c->key, "name/", 5) != 0 || strncmp(c->key, "name/other/", 11) == 0 ||
+            !c->label)
+            continue;
+        size_t j = 0;
+        while (j < nv && strcmp(v[j].label, c->label) != 0)
+            j++;
+        if (j == nv)
+            v[nv++] = (struct class_time){c->label, 0};
+        v[j].t += t[i];
+    }
+    if (nv > 1)
+        qsort(v, nv, sizeof *v, by_class_time);
+    for (size_t j = 0; j < nv && j < NAME_COLORS; j++)
+        for (size_t i = 0; i < n; i++) {
+            struct tf_category *c = &f->cats[i];
+            if (strncmp(c->key, "name/", 5) == 0 && c->label && strcmp(c->label, v[j].label) == 0)
+                c->color = name_colors[j];
+        }
+    free(t);
+    free(v);
+    return true;
+}
+
 bool tf_chrome_recolor(struct tf_figure *f)
 {
     size_t n = f->n_cats;
@@ -582,9 +652,15 @@ bool tf_chrome_recolor(struct tf_figure *f)
         return false;
     }
     size_t n_spare = 0;
+    for (size_t i = 0; i < n; i++)
+        old[i] = f->cats[i].color;
+    if (!recolor_names(f)) {
+        free(old);
+        free(spare);
+        return false;
+    }
     for (size_t i = 0; i < n; i++) {
         struct tf_category *c = &f->cats[i];
-        old[i] = c->color;
         if (strncmp(c->key, "cat/", 4) != 0)
             continue; /* another mode's */
         const char *name = c->name ? c->name : "";
