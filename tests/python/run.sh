@@ -41,6 +41,20 @@ else
     echo "python: SKIP pip install (no pip for $py): the module from the tree, with build/'s library"
     site="$root/python"
 fi
+# The repository's root installs the same module (its setup.py runs
+# python/'s), with the library beside it.
+if [ "$site" = "$tmp/site" ]; then
+    if "$py" -m pip install --no-build-isolation --no-deps --no-index --target "$tmp/site-root" \
+          "$root" >"$tmp/pip-root.log" 2>&1 &&
+        [ -e "$tmp/site-root/tracefig/libtracefig.so.0" ] &&
+        PYTHONPATH="$tmp/site-root" "$py" -c 'import sys, tracefig
+sys.exit(0 if tracefig.library_path.startswith(sys.argv[1]) else 1)' "$tmp/site-root"; then
+        ok
+    else
+        bad "pip install . (the repository's root) --no-build-isolation failed"
+        tail -20 "$tmp/pip-root.log"
+    fi
+fi
 export PYTHONPATH="$site:$root/tests/python" TRACEFIG_BIN="$bin"
 unset TRACEFIG_LIB
 where=$("$py" -c 'import tracefig; print(tracefig.library_path)' 2>"$tmp/import.log")
