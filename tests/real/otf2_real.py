@@ -86,7 +86,7 @@ def run(tracefig, args, out):
 def check(tracefig, traces, tmp, name):
     anchor = os.path.join(traces, "otf2", name, "traces.otf2")
     if not os.path.exists(anchor):
-        print("fail otf2/%s: missing" % name)
+        print("SKIP otf2/%s (%s not found)" % (name, anchor))
         return
     d = os.path.join(tmp, "otf2-" + name)
     os.makedirs(d, exist_ok=True)
