@@ -504,18 +504,8 @@ static void share_boxes(struct lay *L, const struct tf_bar *b, double top, doubl
         double hi = floor ? (i == 0 ? tf_style.share_floor_pt : 0) : sh[i].share * h;
         if (!(hi > 0))
             continue;
-        double xs[4] = {x0, x1, x1, x0}, ys[4] = {y, y, y - hi, y - hi};
         uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : b->color;
-        struct tf_path p = {
-            .xs = xs,
-            .ys = ys,
-            .n = 4,
-            .closed = true,
-            .has_fill = true,
-            .fill = rgb,
-            .fill_opacity = 1.0,
-        };
-        tf_scene_path(L->s, &p);
+        put_rect(L, x0, y - hi, x1, y, rgb, 0, NULL); /* no edge */
         y -= hi;
     }
 }
