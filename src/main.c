@@ -70,6 +70,9 @@ static bool resolve_outputs(struct cli *c, struct tf_diag *d)
     /* TRACEFIG_STATS=off: no statistics, for make bench to price them. */
     const char *st = getenv("TRACEFIG_STATS");
     c->o.rules.no_stats = st && strcmp(st, "off") == 0 && !c->o.stats;
+    /* TRACEFIG_FOLD=off: the statistics keep every interval (tests compare). */
+    const char *fo = getenv("TRACEFIG_FOLD");
+    c->o.rules.no_fold = fo && strcmp(fo, "off") == 0;
     for (size_t i = 0; i < c->o.n_outputs; i++)
         if (!add_output(c, c->o.outputs[i], d))
             return false;

@@ -220,6 +220,7 @@ bool tf_lib_make(struct tracefig_figure *F, const struct tracefig_options *c,
     if (!tf_options_copy(&F->opts, c, d))
         return false;
     F->opts.rules.no_stats = c->rules.no_stats;
+    F->opts.rules.no_fold = c->rules.no_fold;
     return make(F, in, n, record_inputs, d);
 }
 

@@ -76,6 +76,7 @@ struct tf_opts {
     bool stats_compat_hta;             /* --stats-compat hta: the GPU breakdown as HTA
                                           computes it (rules/hta.h) */
     bool no_stats;                     /* TRACEFIG_STATS=off (make bench): compute none */
+    bool no_fold;                      /* TRACEFIG_FOLD=off (tests): keep every interval */
 };
 
 /* --- several traces in one figure (run_multi.c) --- */

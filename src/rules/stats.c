@@ -131,9 +131,56 @@ static bool add_group(struct tf_figure *f, size_t k, const char *label, const si
     return true;
 }
 
+/* The folded time of each group (diagonal) and of each pair of groups
+ * (a lane of each busy at once): past[a * n + b], from the combinations
+ * of lanes in the fold. */
+static bool fold_groups(const struct tf_stats *s, size_t n_lanes, const struct tf_ivfold *fold,
+                        int64_t *past)
+{
+    size_t n = s->n_groups;
+    unsigned char *in = calloc(n && n_lanes ? n * n_lanes : 1, 1);
+    size_t *touch = malloc((n ? n : 1) * sizeof *touch);
+    if (!in || !touch) {
+        free(in);
+        free(touch);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = 0; i < s->groups[k].n_lanes; i++)
+            in[k * n_lanes + s->groups[k].lanes[i]] = 1;
+    for (size_t c = 0; c < fold->n_combo; c++) {
+        const uint32_t *ids = fold->ids + fold->combo[c].off;
+        size_t n_touch = 0;
+        for (size_t k = 0; k < n; k++) {
+            bool hit = false;
+            for (size_t j = 0; j < fold->combo[c].n && !hit; j++)
+                hit = ids[j] < n_lanes && in[k * n_lanes + ids[j]];
+            if (hit)
+                touch[n_touch++] = k;
+        }
+        for (size_t x = 0; x < n_touch; x++)
+            for (size_t y = x; y < n_touch; y++) {
+                past[touch[x] * n + touch[y]] += fold->combo[c].ns;
+                if (x != y)
+                    past[touch[y] * n + touch[x]] += fold->combo[c].ns;
+            }
+    }
+    free(in);
+    free(touch);
+    return true;
+}
+
 bool tf_stats_fill(struct tf_figure *f, const struct tf_stats_clock *c,
                    const struct tf_ivset *lanes, const struct tf_stats_group_in *groups,
                    size_t n_groups, const struct tf_opts *o)
+{
+    return tf_stats_fill_folded(f, c, lanes, NULL, groups, n_groups, o);
+}
+
+bool tf_stats_fill_folded(struct tf_figure *f, const struct tf_stats_clock *c,
+                          const struct tf_ivset *lanes, const struct tf_ivfold *fold,
+                          const struct tf_stats_group_in *groups, size_t n_groups,
+                          const struct tf_opts *o)
 {
     struct tf_stats *s = &f->stats;
     reset(s);
@@ -143,14 +190,16 @@ bool tf_stats_fill(struct tf_figure *f, const struct tf_stats_clock *c,
     if (!s->lane_busy_ms)
         return false;
     for (size_t i = 0; i < f->n_lanes; i++)
-        s->lane_busy_ms[i] = tf_stats_ms(c, tf_ivset_len(&lanes[i]));
+        s->lane_busy_ms[i] = tf_stats_ms(
+            c, tf_ivset_len(&lanes[i]) + (fold ? tf_ivfold_len(fold, (uint32_t)i) : 0));
 
     size_t n_user = o ? o->n_groups : 0;
     size_t n = n_groups + n_user;
     s->groups = calloc(n ? n : 1, sizeof *s->groups);
     s->overlap_ms = calloc(n ? n * n : 1, sizeof *s->overlap_ms);
     struct tf_ivset *busy = calloc(n ? n : 1, sizeof *busy);
-    bool ok = s->groups && s->overlap_ms && busy;
+    int64_t *past = calloc(n ? n * n : 1, sizeof *past);
+    bool ok = s->groups && s->overlap_ms && busy && past;
     for (size_t k = 0; k < n && ok; k++) {
         if (k < n_groups) {
             ok = add_group(f, k, groups[k].label, groups[k].lanes, groups[k].n_lanes);
@@ -163,13 +212,15 @@ bool tf_stats_fill(struct tf_figure *f, const struct tf_stats_clock *c,
         s->n_groups = k + 1;
         const struct tf_stat_group *g = &s->groups[k];
         ok = ok && tf_stats_union_lanes(lanes, g->lanes, g->n_lanes, &busy[k]);
-        if (ok)
-            s->groups[k].busy_ms = tf_stats_ms(c, tf_ivset_len(&busy[k]));
     }
+    ok = ok && (!fold || fold_groups(s, f->n_lanes, fold, past));
+    for (size_t k = 0; k < n && ok; k++)
+        s->groups[k].busy_ms = tf_stats_ms(c, tf_ivset_len(&busy[k]) + past[k * n + k]);
     for (size_t a = 0; a < n && ok; a++)
         for (size_t b = a; b < n; b++) {
             double v = a == b ? s->groups[a].busy_ms
-                              : tf_stats_ms(c, tf_ivset_overlap(&busy[a], &busy[b]));
+                              : tf_stats_ms(c, tf_ivset_overlap(&busy[a], &busy[b]) +
+                                                   past[a * n + b]);
             s->overlap_ms[a * n + b] = v;
             s->overlap_ms[b * n + a] = v;
         }
@@ -177,6 +228,7 @@ bool tf_stats_fill(struct tf_figure *f, const struct tf_stats_clock *c,
         for (size_t k = 0; k < n; k++)
             tf_ivset_fini(&busy[k]);
     free(busy);
+    free(past);
     return ok;
 }
 
@@ -213,11 +265,50 @@ void tf_stats_gpu_breakdown(struct tf_figure *f, const struct tf_stats_clock *c,
                             const struct tf_ivset *all, const struct tf_ivset *compute,
                             const struct tf_ivset *comm)
 {
+    tf_stats_gpu_breakdown_folded(f, c, all, compute, comm, NULL);
+}
+
+bool tf_stats_gpu_fold(struct tf_stats_gpu_past *p, struct tf_ivset *all,
+                       struct tf_ivset *compute, struct tf_ivset *comm, int64_t at)
+{
+    struct tf_ivset a, k, m;
+    tf_ivset_init(&a);
+    tf_ivset_init(&k);
+    tf_ivset_init(&m);
+    bool ok = tf_ivset_take_below(all, at, &a) && tf_ivset_take_below(compute, at, &k) &&
+              tf_ivset_take_below(comm, at, &m);
+    if (ok && a.n) {
+        if (!p->any)
+            p->lo = a.v[0].lo;
+        p->hi = a.v[a.n - 1].hi;
+        p->any = true;
+    }
+    p->all += tf_ivset_len(&a);
+    p->compute += tf_ivset_len(&k);
+    p->comm += tf_ivset_len(&m);
+    p->comm_compute += tf_ivset_overlap(&m, &k);
+    tf_ivset_fini(&a);
+    tf_ivset_fini(&k);
+    tf_ivset_fini(&m);
+    return ok;
+}
+
+void tf_stats_gpu_breakdown_folded(struct tf_figure *f, const struct tf_stats_clock *c,
+                                   const struct tf_ivset *all, const struct tf_ivset *compute,
+                                   const struct tf_ivset *comm,
+                                   const struct tf_stats_gpu_past *p)
+{
+    static const struct tf_stats_gpu_past none;
+    if (!p)
+        p = &none;
     struct tf_gpu_breakdown *g = &f->stats.gpu;
-    int64_t span = all->n ? all->v[all->n - 1].hi - all->v[0].lo : 0;
-    int64_t idle = span - tf_ivset_len(all);
-    int64_t comp = tf_ivset_len(compute);
-    int64_t comm_len = tf_ivset_len(comm);
+    int64_t lo = p->any ? p->lo : all->n ? all->v[0].lo : 0;
+    int64_t hi = all->n ? all->v[all->n - 1].hi : p->any ? p->hi : 0;
+    int64_t span = hi - lo;
+    int64_t idle = span - (tf_ivset_len(all) + p->all);
+    int64_t comp = tf_ivset_len(compute) + p->compute;
+    int64_t comm_len = tf_ivset_len(comm) + p->comm;
+    int64_t both = tf_ivset_overlap(comm, compute) + p->comm_compute;
     f->stats.has_gpu = true;
     g->kernel_span_ms = tf_stats_ms(c, span);
     g->idle_ms = tf_stats_ms(c, idle);
@@ -226,7 +317,7 @@ void tf_stats_gpu_breakdown(struct tf_figure *f, const struct tf_stats_clock *c,
     g->comm_ms = tf_stats_ms(c, comm_len);
     g->has_comm = comm_len > 0;
     g->comm_comp_overlap_pct =
-        comm_len > 0 ? 100.0 * (double)tf_ivset_overlap(comm, compute) / (double)comm_len : 0.0;
+        comm_len > 0 ? 100.0 * (double)both / (double)comm_len : 0.0;
 }
 
 bool tf_stats_summary(struct tf_figure *f)

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "model/figure.h"
+#include "rules/ivfold.h"
 #include "rules/ivset.h"
 #include "rules/kernels.h"
 #include "rules/mode.h"
@@ -88,6 +89,14 @@ struct tf_stats_group_in {
 bool tf_stats_fill(struct tf_figure *f, const struct tf_stats_clock *c,
                    const struct tf_ivset *lanes, const struct tf_stats_group_in *groups,
                    size_t n_groups, const struct tf_opts *o);
+/* The same, with the lanes' folded past (NULL: none): its set indexes are
+ * figure lane indexes, and all of its time lies before every interval
+ * still in `lanes` (rules/ivfold.h), so each busy and overlap time is the
+ * folded part plus the sets' part. */
+bool tf_stats_fill_folded(struct tf_figure *f, const struct tf_stats_clock *c,
+                          const struct tf_ivset *lanes, const struct tf_ivfold *fold,
+                          const struct tf_stats_group_in *groups, size_t n_groups,
+                          const struct tf_opts *o);
 
 /* The pipelined figures from the busy sets of the I/O and GPU groups
  * (normalized, clipped): stats.pipelined, io_hidden_pct =
@@ -113,6 +122,25 @@ bool tf_stats_add_candidate(struct tf_figure *f, const struct tf_stats_clock *c,
 void tf_stats_gpu_breakdown(struct tf_figure *f, const struct tf_stats_clock *c,
                             const struct tf_ivset *all, const struct tf_ivset *compute,
                             const struct tf_ivset *comm);
+
+/* What the GPU breakdown's sets held before a time and gave up (a trace
+ * read in time order folds them as it goes): the lengths of all, compute
+ * and comm and of comm & compute there, and the first start and last end
+ * of `all` there (any: something was given up). */
+struct tf_stats_gpu_past {
+    int64_t all, compute, comm, comm_compute;
+    int64_t lo, hi;
+    bool any;
+};
+/* Moves the part of the three sets (normalized) before `at` into *p. */
+bool tf_stats_gpu_fold(struct tf_stats_gpu_past *p, struct tf_ivset *all,
+                       struct tf_ivset *compute, struct tf_ivset *comm, int64_t at);
+/* tf_stats_gpu_breakdown of the past *p (NULL: none) and the sets, which
+ * hold what came after it. */
+void tf_stats_gpu_breakdown_folded(struct tf_figure *f, const struct tf_stats_clock *c,
+                                   const struct tf_ivset *all, const struct tf_ivset *compute,
+                                   const struct tf_ivset *comm,
+                                   const struct tf_stats_gpu_past *p);
 
 /* stats.summary for --annotate, from the pipelined figures: "I/O hidden
  * 81 %, GPU idle 7 %" (percentages rounded to integers; the I/O part only

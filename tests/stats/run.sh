@@ -203,6 +203,40 @@ if "$py" "$here/hta_reference.py" --self-test >"$tmp/selftest" 2>&1; then ok; el
     bad "hta_reference.py --self-test: $(grep FAIL "$tmp/selftest" | head -3)"
 fi
 
+# Folding (rules/ivfold.h): a trace read in start order has its busy sets
+# folded as it goes; its statistics and its figure must be those of the
+# same trace kept whole (TRACEFIG_FOLD=off), and of its events scrambled.
+if "$py" "$here/gen_ordered.py" "$tmp/ord.json" && "$py" "$here/gen_ordered.py" "$tmp/shuf.json" --shuffle; then
+    for g in "" "--group gpu=GPU*"; do
+        # shellcheck disable=SC2086
+        "$bin" "$tmp/ord.json" $g --stats=csv -o "$tmp/ord.model.json" >"$tmp/ord.csv" 2>"$tmp/ord.err"
+        # shellcheck disable=SC2086
+        TRACEFIG_FOLD=off "$bin" "$tmp/ord.json" $g --stats=csv -o "$tmp/whole.model.json" >"$tmp/whole.csv" 2>&1
+        # shellcheck disable=SC2086
+        "$bin" "$tmp/shuf.json" $g --stats=csv >"$tmp/shuf.csv" 2>/dev/null
+        if [ -s "$tmp/ord.csv" ] && cmp -s "$tmp/ord.csv" "$tmp/whole.csv" && cmp -s "$tmp/ord.csv" "$tmp/shuf.csv"; then ok; else
+            bad "folded statistics ($g) differ from the whole sets': $(diff "$tmp/ord.csv" "$tmp/whole.csv" | head -5)"
+        fi
+        cmp -s "$tmp/ord.model.json" "$tmp/whole.model.json" && ok ||
+            bad "the figure of a folded trace ($g) is not the whole one's"
+        [ ! -s "$tmp/ord.err" ] && ok || bad "folding warned: $(head -c 200 "$tmp/ord.err")"
+    done
+    grep -q 'gpu_breakdown,,,comm_comp_overlap_pct' "$tmp/ord.csv" && ok ||
+        bad "the ordered trace has no GPU breakdown to compare"
+else
+    bad "gen_ordered.py failed"
+fi
+if "$py" -c 'import sqlite3' 2>/dev/null &&
+    "$py" "$root/tests/tools/gennsys.py" bench-kernels --kernels 150000 --out "$tmp/k.sqlite" >/dev/null 2>&1; then
+    "$bin" "$tmp/k.sqlite" --stats=csv -o "$tmp/k1.json" >"$tmp/k1.csv" 2>&1
+    TRACEFIG_FOLD=off "$bin" "$tmp/k.sqlite" --stats=csv -o "$tmp/k2.json" >"$tmp/k2.csv" 2>&1
+    if grep -q busy_ms "$tmp/k1.csv" && cmp -s "$tmp/k1.csv" "$tmp/k2.csv" && cmp -s "$tmp/k1.json" "$tmp/k2.json"; then ok; else
+        bad "an Nsight export's folded statistics or figure differ from the whole ones"
+    fi
+else
+    echo "stats: folding of an Nsight export: SKIP (python3 sqlite3 or gennsys.py failed)"
+fi
+
 # The HTA-produced real traces: the whole-trace GPU breakdown against the
 # independent Python computation of tracefig's definition.
 real="$root/../shared/real-traces"

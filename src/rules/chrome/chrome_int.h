@@ -323,6 +323,21 @@ struct chrome {
      * (stats.c) */
     struct tf_ivset gpu_all, gpu_comp, gpu_comm;
     size_t gpu_added; /* intervals added since the last normalize */
+    /* Folding the statistics' past (stats.c tf_chrome_fold): a trace whose
+     * slices and instants all come in start order (pass 1 checks it) has
+     * its lanes' busy sets and the GPU sets folded, every so often, up to
+     * the start of the record being read, so memory does not grow with
+     * the slices.  pos is that start; fold_pos the last cut. */
+    bool in_order;          /* pass 1: every record so far came in start order */
+    bool order_any;         /* pass 1: order_ts is set */
+    int64_t order_ts;       /* pass 1: the last record's start */
+    bool fold_decided;      /* pass 2 has begun: folding is set */
+    bool folding;           /* pass 2: fold as we go */
+    bool fold_broken;       /* a record came before the last cut after all */
+    int64_t pos, fold_pos;
+    size_t busy_added;      /* busy intervals added since the last fold */
+    struct tf_ivfold fold;  /* the lanes' folded past (ids: lane indexes) */
+    struct tf_stats_gpu_past gpu_past;
     struct tf_chrome_class_cache gpu_classes; /* the kernel class by name (stats.c) */
     struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
     /* counters (counters.c) */
@@ -581,6 +596,16 @@ void tf_chrome_counters_free(struct chrome *c);
 
 /* A record's GPU work within [lo, hi), for the breakdown. */
 void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi);
+/* Pass 1: notes whether records keep coming in start order. */
+void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r);
+/* Pass 2, for each record before it is placed: decides on folding at the
+ * first, and checks the order. */
+void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r);
+/* Pass 2: folds the statistics' past up to c->pos when enough has grown
+ * (placing first every lane's slices that start before it). */
+void tf_chrome_fold_maybe(struct chrome *c);
+/* Places a lane's waiting slices that start before t (rows.c). */
+void tf_chrome_rows_before(struct chrome *c, struct lane *ln, int64_t t);
 /* The window's statistics of the picked lanes, and the --annotate line;
  * false when out of memory. */
 bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,

@@ -85,6 +85,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         break;
     }
     case TF_TEF_SLICE: {
+        tf_chrome_order_note(c, r);
         if (c->o->stats_trace_scope && !c->hta)
             tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);
         if (profiler_span(r))
@@ -103,6 +104,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         break;
     }
     case TF_TEF_INSTANT:
+        tf_chrome_order_note(c, r);
         if (profiler_instant(r))
             break;
         if (r->scope == 'g' || r->scope == 'p')
@@ -112,6 +114,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
             extent(c, r, r->ts, r->ts);
         break;
     case TF_TEF_ASYNC:
+        c->in_order = c->in_order && !c->o->async; /* drawn at its end */
         if (c->o->async)
             extent(c, r, r->ts, r->ts + (r->open_end ? 0 : r->dur));
         break;
@@ -177,6 +180,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         if (r->kind == TF_TEF_FLOW)
             return !c->oom;
     }
+    if (r->kind == TF_TEF_SLICE || r->kind == TF_TEF_INSTANT)
+        tf_chrome_fold_note(c, r);
     if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope && !c->hta)
         tf_chrome_gpu_event(c, r, c->w0, c->w1);
     if (r->kind == TF_TEF_ASYNC && !c->o->async)
@@ -237,7 +242,10 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
      * drawn on their own: the thin ones end in dense spans, and keeping
      * a text per slice would hold the window's every event. */
     p.args = p.t1 - p.t0 >= c->thr_ns ? tf_chrome_args_text(c, r) : c->empty;
-    return tf_chrome_rows_add(c, ln, &p);
+    if (!tf_chrome_rows_add(c, ln, &p))
+        return false;
+    tf_chrome_fold_maybe(c);
+    return !c->oom;
 }
 
 bool tf_chrome_finish(void *ctx, struct tf_diag *d)

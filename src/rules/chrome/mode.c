@@ -40,6 +40,8 @@ static struct chrome *chrome_new(const struct tf_opts *o)
         return NULL;
     c->o = o;
     c->budget_share = 1.0;
+    c->in_order = true;
+    tf_ivfold_init(&c->fold);
     tf_strtab_init(&c->proc_keys);
     tf_strtab_init(&c->thr_keys);
     tf_strtab_init(&c->strs);
@@ -89,6 +91,7 @@ static void chrome_free(struct chrome *c)
     }
     tf_chrome_counters_free(c);
     tf_ivset_fini(&c->gpu_all);
+    tf_ivfold_fini(&c->fold);
     tf_ivset_fini(&c->gpu_comp);
     tf_ivset_fini(&c->gpu_comm);
     for (size_t i = 0; i < c->n_flows; i++)
@@ -427,6 +430,10 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         tf_diag_warn(d, "%s: %zu slice%s came long after their time in the file; their rows "
                         "may not show their nesting",
                      in->file, c->n_late, c->n_late == 1 ? "" : "s");
+    if (c->fold_broken)
+        tf_diag_warn(d, "%s: the records came in another order than in the first pass; the "
+                        "statistics may be off",
+                     in->file);
     struct chrome_pick pk;
     if (!tf_chrome_pick_lanes(c, o, &pk, d)) {
         tf_chrome_pick_fini(&pk);

@@ -248,6 +248,7 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
                 ln->busy_sorted = false;
             if (!tf_ivset_add(u, t0, t1))
                 c->oom = true;
+            c->busy_added++;
         }
     }
     /* Its row in its stack: the first free at its start (at or below its
@@ -347,6 +348,15 @@ static void drain(struct chrome *c, struct lane *ln, size_t n)
         place(c, ln, &ln->pend[i]);
     memmove(ln->pend, ln->pend + n, (ln->n_pend - n) * sizeof *ln->pend);
     ln->n_pend -= n;
+}
+
+void tf_chrome_rows_before(struct chrome *c, struct lane *ln, int64_t t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ln->n_pend; i++)
+        n += ln->pend[i].t0 < t;
+    if (n)
+        drain(c, ln, n);
 }
 
 bool tf_chrome_rows_add(struct chrome *c, struct lane *ln, const struct pend *p)

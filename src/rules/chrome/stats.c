@@ -124,7 +124,68 @@ static long long stream_of(const struct tf_tef_rec *r)
     return (long long)x; /* truncation, as int(float) */
 }
 
-/* Keeps the GPU sets small: merge once they have doubled. */
+/* --- folding the past ---------------------------------------------------------------- */
+
+/* Busy intervals added between two folds: what a fold's sweep sorts. */
+#define FOLD_EVERY 16384
+
+void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r)
+{
+    if (r->depth || r->open_end || (c->order_any && r->ts < c->order_ts))
+        c->in_order = false; /* a B/E pair comes at its end, after its children */
+    c->order_any = true;
+    c->order_ts = r->ts;
+}
+
+void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
+{
+    if (!c->fold_decided) {
+        const struct tf_opts *o = c->o;
+        /* A lean first pass (the export's, given both ends of the window)
+         * did not see every record, so it could not check their order. */
+        bool lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to);
+        c->folding = c->in_order && !lean && !c->hta && !o->no_stats && !o->no_fold;
+        c->fold_decided = true;
+        c->pos = r->ts;
+    }
+    if (!c->folding)
+        return;
+    if (r->ts < c->pos || r->depth || r->open_end) {
+        /* Not the order pass 1 saw: no more folding, and what was folded
+         * is wrong if this reaches before the last cut. */
+        c->folding = false;
+        c->fold_broken = c->fold.any && (r->ts < c->fold_pos || r->depth || r->open_end);
+        return;
+    }
+    c->pos = r->ts;
+}
+
+void tf_chrome_fold_maybe(struct chrome *c)
+{
+    if (!c->folding || c->busy_added < FOLD_EVERY)
+        return;
+    struct tf_ivset **sets = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *sets);
+    if (!sets) {
+        c->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < c->n_lanes; i++) {
+        struct lane *ln = &c->lanes[i];
+        tf_chrome_rows_before(c, ln, c->pos);
+        if (!ln->busy_sorted)
+            tf_ivset_normalize(&ln->busy);
+        ln->busy_sorted = true;
+        sets[i] = &ln->busy;
+    }
+    if (!tf_ivfold_cut(&c->fold, sets, c->n_lanes, c->pos))
+        c->oom = true;
+    c->fold_pos = c->pos;
+    c->busy_added = 0;
+    free(sets);
+}
+
+/* Keeps the GPU sets small: merge once they have doubled, and fold what
+ * lies before the record being read when folding. */
 static void gpu_tidy(struct chrome *c)
 {
     if (c->gpu_added < 4096 || c->gpu_added < c->gpu_all.n / 2)
@@ -133,6 +194,9 @@ static void gpu_tidy(struct chrome *c)
     tf_ivset_normalize(&c->gpu_comp);
     tf_ivset_normalize(&c->gpu_comm);
     c->gpu_added = 0;
+    if (c->folding && c->pass2 &&
+        !tf_stats_gpu_fold(&c->gpu_past, &c->gpu_all, &c->gpu_comp, &c->gpu_comm, c->pos))
+        c->oom = true;
 }
 
 /* A complete event's GPU work, [lo, hi) once clipped: a kernel, memcpy or
@@ -303,6 +367,25 @@ static bool hpc_stats(struct chrome *c, struct tf_figure *f, const size_t *proc_
     return ok;
 }
 
+/* The lanes' folded past with the figure's lane indexes (the drawn lanes
+ * only). */
+static bool fold_for_figure(const struct chrome *c, const size_t *pick, size_t n_pick,
+                            struct tf_ivfold *out)
+{
+    uint32_t *map = malloc((c->n_lanes ? c->n_lanes : 1) * sizeof *map);
+    if (!map) {
+        tf_ivfold_init(out);
+        return false;
+    }
+    for (size_t i = 0; i < c->n_lanes; i++)
+        map[i] = UINT32_MAX;
+    for (size_t i = 0; i < n_pick; i++)
+        map[pick[i]] = (uint32_t)i;
+    bool ok = tf_ivfold_remap(&c->fold, map, c->n_lanes, out);
+    free(map);
+    return ok;
+}
+
 /* The overlap statistics of the window: each drawn lane's busy time (the
  * exact union of its slices, before any merging into dense spans), one
  * group per process, the --group groups, and the GPU breakdown. */
@@ -354,15 +437,19 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     }
     for (size_t g = 0; ok && g < n_groups; g++)
         groups[g].label = labels.data + at[g];
-    ok = ok && tf_stats_fill(f, &clk, sets, groups, n_groups, o);
+    struct tf_ivfold fold;
+    ok = ok && fold_for_figure(c, pick, n_pick, &fold);
+    ok = ok && tf_stats_fill_folded(f, &clk, sets, &fold, groups, n_groups, o);
+    tf_ivfold_fini(&fold);
     ok = ok && (!c->hpc || hpc_stats(c, f, proc_of_group, n_groups));
     if (c->hta) {
         ok = ok && tf_hta_fill(c->hta, f, o->stats_trace_scope, c->w0, c->w1);
-    } else if (ok && c->gpu_all.n) {
+    } else if (ok && (c->gpu_all.n || c->gpu_past.any)) {
         tf_ivset_normalize(&c->gpu_all);
         tf_ivset_normalize(&c->gpu_comp);
         tf_ivset_normalize(&c->gpu_comm);
-        tf_stats_gpu_breakdown(f, &clk, &c->gpu_all, &c->gpu_comp, &c->gpu_comm);
+        tf_stats_gpu_breakdown_folded(f, &clk, &c->gpu_all, &c->gpu_comp, &c->gpu_comm,
+                                      &c->gpu_past);
         f->stats.gpu.scope_trace = o->stats_trace_scope;
     }
     ok = ok && chrome_summary(f);
