@@ -72,13 +72,16 @@ struct tf_nsys {
     size_t idx;
     size_t n_bad;
     struct tf_buf name, pid, tid, args, flow, clean1, clean2, tmp;
+    struct tf_buf dev_args; /* '{"device":D' of the device dev_of (gpu_args) */
+    int64_t dev_of;
+    bool dev_set;
 };
 
-#define N_BUFS 8
+#define N_BUFS 9
 static struct tf_buf *bufs(struct tf_nsys *n, size_t i)
 {
     struct tf_buf *all[N_BUFS] = {&n->name, &n->pid, &n->tid, &n->args,
-                                  &n->flow, &n->clean1, &n->clean2, &n->tmp};
+                                  &n->flow, &n->clean1, &n->clean2, &n->tmp, &n->dev_args};
     return all[i];
 }
 
@@ -261,6 +264,7 @@ bool tf_nsys_add_gpu(struct tf_nsys *n, int64_t id, const char *name)
     if (name && *name && !c)
         return false;
     n->gpus[n->n_gpus++] = (struct gpu){id, c};
+    n->dev_set = false; /* gpu_args names it from now on */
     return true;
 }
 
@@ -493,15 +497,22 @@ static void put_int(struct tf_buf *b, int64_t v)
  * or bytes, then correlation. */
 static void gpu_args(struct tf_nsys *n, const struct tf_nsys_row *r)
 {
-    struct tf_buf *a = &n->args;
+    struct tf_buf *a = &n->args, *dv = &n->dev_args;
+    if (!n->dev_set || n->dev_of != r->device) { /* rows come device after device */
+        tf_buf_clear(dv);
+        tf_buf_puts(dv, "{\"device\":");
+        const char *dev = gpu_name(n, r->device);
+        if (dev)
+            tf_buf_json_str(dv, dev);
+        else
+            put_int(dv, r->device);
+        tf_buf_puts(dv, ",\"stream\":");
+        n->dev_of = r->device;
+        n->dev_set = !dv->oom;
+    }
     tf_buf_clear(a);
-    tf_buf_puts(a, "{\"device\":");
-    const char *dev = gpu_name(n, r->device);
-    if (dev)
-        tf_buf_json_str(a, dev);
-    else
-        put_int(a, r->device);
-    tf_buf_puts(a, ",\"stream\":");
+    tf_buf_putn(a, dv->data ? dv->data : "", dv->len);
+    a->oom = a->oom || dv->oom;
     put_int(a, r->stream);
     if (r->has_grid) {
         const int64_t *v[2] = {r->grid, r->block};

@@ -1,11 +1,11 @@
 /* ivfold.c - the folded past of several interval sets; see ivfold.h.
  *
- * A cut lists both ends of every interval before `at` (the one across it
- * cut there), sorts them, and sweeps: between two consecutive times the
- * sorted list of sets then busy is looked up (open addressing on its
- * FNV-1a hash) and the stretch added to its time.  A cut costs
- * O(p log p) in the p intervals it folds; the combinations live as long
- * as the fold.
+ * A cut sweeps the ends of every interval before `at` (the one across it
+ * cut there) in time order, merging the sets' sorted prefixes through a
+ * heap; between two consecutive times the sorted list of sets then busy
+ * is looked up (open addressing on its FNV-1a hash) and the stretch added
+ * to its time.  A cut costs O(p log k) for p intervals of k sets; the
+ * combinations live as long as the fold.
  */
 #include "rules/ivfold.h"
 
@@ -45,22 +45,6 @@ bool tf_ivset_take_below(struct tf_ivset *s, int64_t at, struct tf_ivset *out)
     memmove(s->v, s->v + k, (s->n - k) * sizeof *s->v);
     s->n -= k;
     return true;
-}
-
-/* One end of a folded interval: set `id` busy from t (start) or no
- * longer (end). */
-struct end {
-    int64_t t;
-    uint32_t id;
-    bool start;
-};
-
-static int by_time(const void *x, const void *y)
-{
-    const struct end *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    return (a->id > b->id) - (a->id < b->id);
 }
 
 static uint32_t hash_ids(const uint32_t *ids, size_t n)
@@ -139,15 +123,74 @@ static void toggle(uint32_t *busy, size_t *n, uint32_t id, bool start)
     }
 }
 
-static bool sweep(struct tf_ivfold *f, struct end *e, size_t n_e, uint32_t *busy)
+/* A set's next end in the sweep: its interval k, the start or the end
+ * (cut at the fold's time). */
+struct cursor {
+    int64_t t;
+    uint32_t id;
+    size_t k;
+    bool start;
+};
+
+static bool before(const struct cursor *a, const struct cursor *b)
 {
-    qsort(e, n_e, sizeof *e, by_time);
-    size_t n_busy = 0;
-    for (size_t i = 0; i < n_e;) {
-        int64_t t = e[i].t;
-        for (; i < n_e && e[i].t == t; i++)
-            toggle(busy, &n_busy, e[i].id, e[i].start);
-        if (i < n_e && n_busy && !add_time(f, busy, n_busy, e[i].t - t))
+    return a->t != b->t ? a->t < b->t : a->id < b->id;
+}
+
+/* The heap of cursors, its least at h[0]: h[i] moved down into place. */
+static void sift(struct cursor *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && before(&h[l], &h[m]))
+            m = l;
+        if (l + 1 < n && before(&h[l + 1], &h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        struct cursor t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/* The cursor's next end before `at`; false when the set has no more. */
+static bool advance(struct tf_ivset *const *sets, struct cursor *c, int64_t at)
+{
+    const struct tf_ivset *s = sets[c->id];
+    if (c->start) {
+        c->start = false;
+        c->t = s->v[c->k].hi < at ? s->v[c->k].hi : at;
+        return true;
+    }
+    if (++c->k >= s->n || s->v[c->k].lo >= at)
+        return false;
+    c->start = true;
+    c->t = s->v[c->k].lo;
+    return true;
+}
+
+/* Sweeps the sets' prefixes before `at` in time order, merging them (each
+ * is sorted already): a heap of one cursor per set, O(p log sets). */
+static bool sweep(struct tf_ivfold *f, struct tf_ivset *const *sets, size_t n, int64_t at,
+                  struct cursor *h, uint32_t *busy)
+{
+    size_t n_h = 0, n_busy = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sets[i] && sets[i]->n && sets[i]->v[0].lo < at)
+            h[n_h++] = (struct cursor){sets[i]->v[0].lo, (uint32_t)i, 0, true};
+    for (size_t i = n_h; i-- > 0;)
+        sift(h, n_h, i);
+    while (n_h) {
+        int64_t t = h[0].t;
+        while (n_h && h[0].t == t) {
+            toggle(busy, &n_busy, h[0].id, h[0].start);
+            if (!advance(sets, &h[0], at))
+                h[0] = h[--n_h];
+            sift(h, n_h, 0);
+        }
+        if (n_h && n_busy && !add_time(f, busy, n_busy, h[0].t - t))
             return false;
     }
     return true;
@@ -155,24 +198,9 @@ static bool sweep(struct tf_ivfold *f, struct end *e, size_t n_e, uint32_t *busy
 
 bool tf_ivfold_cut(struct tf_ivfold *f, struct tf_ivset *const *sets, size_t n, int64_t at)
 {
-    size_t n_e = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; sets[i] && k < sets[i]->n && sets[i]->v[k].lo < at; k++)
-            n_e += 2;
-    struct end *e = malloc((n_e ? n_e : 1) * sizeof *e);
+    struct cursor *h = malloc((n ? n : 1) * sizeof *h);
     uint32_t *busy = malloc((n ? n : 1) * sizeof *busy);
-    bool ok = e && busy;
-    size_t m = 0;
-    for (size_t i = 0; ok && i < n; i++) {
-        if (!sets[i])
-            continue;
-        for (size_t k = 0; k < sets[i]->n && sets[i]->v[k].lo < at; k++) {
-            int64_t hi = sets[i]->v[k].hi < at ? sets[i]->v[k].hi : at;
-            e[m++] = (struct end){sets[i]->v[k].lo, (uint32_t)i, true};
-            e[m++] = (struct end){hi, (uint32_t)i, false};
-        }
-    }
-    ok = ok && sweep(f, e, m, busy);
+    bool ok = h && busy && sweep(f, sets, n, at, h, busy);
     for (size_t i = 0; ok && i < n; i++) {
         struct tf_ivset *s = sets[i];
         if (!s)
@@ -188,7 +216,7 @@ bool tf_ivfold_cut(struct tf_ivfold *f, struct tf_ivset *const *sets, size_t n, 
     if (ok && at > f->upto)
         f->upto = at;
     f->any = f->any || ok;
-    free(e);
+    free(h);
     free(busy);
     return ok;
 }
