@@ -1,5 +1,5 @@
-/* strtab.c - see strtab.h: open addressing on FNV-1a, table at most half
- * full. */
+/* strtab.c - see strtab.h: open addressing on tf_hash_words, table at
+ * most half full; ids count up in the order strings first come. */
 #include "base/strtab.h"
 
 #include <stdlib.h>
@@ -41,7 +41,7 @@ static bool resize(struct tf_strtab *t, size_t n_slots)
 
 bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id)
 {
-    uint32_t h = tf_fnv1a(s, strlen(s));
+    uint32_t h = tf_hash_words(s, strlen(s));
     if (t->n_slots) {
         for (size_t k = h & (t->n_slots - 1); t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
             uint32_t i = t->slots[k] - 1;

@@ -512,10 +512,11 @@ static bool describe(struct ld *l, struct tf_diag *d)
 static bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
 {
     int i = tb->pos[c];
-    if (i < 0 || sq.sqlite3_column_type(st, i) == SQLITE_NULL)
+    if (i < 0)
         return false;
+    /* NULL reads as 0 (and is not converted): ask for the type only then */
     *v = sq.sqlite3_column_int64(st, i);
-    return true;
+    return *v != 0 || sq.sqlite3_column_type(st, i) != SQLITE_NULL;
 }
 
 static const char *enum_label(const char *const *labels, const struct table *tb,

@@ -704,7 +704,7 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
         return tf_diag_oom(d, n->file);
     if (!emit(n, &r, d))
         return false;
-    if (n->pass == 2 && row->has_corr && (gpu || row->table == TF_NSYS_RUNTIME))
+    if (n->pass == 2 && n->sink->flows && row->has_corr && (gpu || row->table == TF_NSYS_RUNTIME))
         return flow(n, &r, row, pid, gpu ? 'f' : 's', d);
     return true;
 }

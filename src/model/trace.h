@@ -312,6 +312,9 @@ struct tf_tef_sink {
     bool index_lean;
     const char *index_name;
     bool osrt; /* OS runtime calls too (an export's OSRT_API: --osrt) */
+    /* Flow records are wanted (--flows); a loader that makes them up (an
+     * export's launch -> kernel links) may leave them out when false. */
+    bool flows;
     /* The --lanes globs (PATTERN or PATTERN=LABEL), for a loader that can
      * leave lanes unread (an OTF2 archive's locations); NULL: none. */
     const char *const *lanes;

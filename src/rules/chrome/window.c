@@ -192,7 +192,7 @@ static bool gather(const struct chrome *c, const size_t *ts, size_t n, struct cl
 
 /* A neighbour farther than this many times the span already taken is on
  * another clock. */
-#define FAR_RUNS 16
+#define FAR_RUNS 1000
 
 /* The main run of clusters: from the fullest one outwards, taking in each
  * neighbour that holds at least 1 % of the events or lies closer than
