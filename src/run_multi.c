@@ -467,9 +467,9 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     struct tf_frame fr = {plan->w0, plan->w1, span, unit, per, chrome ? 8 : 9};
     ok = tf_figure_frame(f, &fr) && f->mode;
     ok = ok && (!chrome || tf_chrome_recolor(f));
-    /* Traces drawn from models were drawn each within a whole figure's
-     * bar budget: the figure of them all is merged to fit one. */
-    ok = ok && (!chrome || !models || tf_chrome_fit_figure(f));
+    /* Models composed keep their bars and counter samples as they are:
+     * the plan draws them at the real width (render/plan_busy.c,
+     * plan_counters.c). */
     /* The --annotate line: each trace's, after its title. */
     struct tf_buf line;
     tf_buf_init(&line);

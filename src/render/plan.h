@@ -200,9 +200,19 @@ struct tf_binned {
     struct tf_bar *bars;
     size_t n_bars, cap_bars;
     double bin_w;          /* axis units (0: not binned) */
-    struct tf_arena arena; /* the new bars' shares and tooltips */
+    struct tf_lane *lanes; /* f's lanes with their counters thinned, or NULL */
+    struct tf_arena arena; /* the new bars' shares and tooltips, the lanes */
 };
 bool tf_plan_bin(const struct tf_figure *f, double plot_w_pt, struct tf_binned *out);
+
+/* The most samples all counter tracks of a figure draw together (about
+ * 100 KB of SVG). */
+#define TF_PLAN_COUNTER_SAMPLES 3125
+/* Each counter track of f thinned per bin of bw axis units (and coarser
+ * until they fit TF_PLAN_COUNTER_SAMPLES; plan_counters.c), into
+ * out->lanes; nothing when f has no counter track.  False when out of
+ * memory. */
+bool tf_plan_thin_counters(const struct tf_figure *f, double bw, struct tf_binned *out);
 void tf_plan_bin_fini(struct tf_binned *b);
 
 /* The figure a back-end draws with plan p: *tmp, a shallow copy of f with

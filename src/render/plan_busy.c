@@ -339,11 +339,19 @@ bool tf_plan_bin(const struct tf_figure *f, double plot_w_pt, struct tf_binned *
     tf_arena_init(&out->arena);
     out->fig = *f;
     out->f = f;
-    if (!f->flame || f->n_bars == 0 || !(f->x_span > 0))
+    if (!f->flame || !(f->x_span > 0))
         return true;
     size_t nb = plot_w_pt > TF_LOD_PT ? (size_t)(plot_w_pt / TF_LOD_PT) : 1;
     struct binner B = {.f = f, .out = out, .nb = nb, .bw = f->x_span / (double)nb};
     out->bin_w = B.bw;
+    if (!tf_plan_thin_counters(f, B.bw, out))
+        return false;
+    if (out->lanes)
+        out->fig.lanes = out->lanes;
+    out->fig.bars = NULL;
+    out->fig.n_bars = out->fig.cap_bars = 0;
+    if (f->n_bars == 0)
+        return true;
     size_t *order = malloc(f->n_bars * sizeof *order);
     struct key *keys = malloc(f->n_bars * sizeof *keys);
     if (!order || !keys) {
@@ -397,5 +405,7 @@ const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_f
     tmp->bars = p->bins->bars;
     tmp->n_bars = p->bins->n_bars;
     tmp->cap_bars = p->bins->cap_bars;
+    if (p->bins->lanes)
+        tmp->lanes = p->bins->lanes;
     return tmp;
 }

@@ -44,13 +44,6 @@ void tf_chrome_short_name(const char *name, char *out, size_t n);
  * description made again.  False when out of memory. */
 bool tf_chrome_remodel(struct tf_figure *f);
 
-/* A figure of several traces (run_multi.c), its traces' figures made on
- * their own (models): their counter tracks thinned coarser, as counters.c
- * thins a trace's, until they fit the counters' budget.  Its bars stay as
- * they are: the plan bins them at the real width.  False when out of
- * memory. */
-bool tf_chrome_fit_figure(struct tf_figure *f);
-
 /* A figure of several traces (run_multi.c): its categories of this mode
  * coloured again as one figure's (the spare colours of unknown categories
  * are chosen over all of them), and the bars drawn in their category's

@@ -263,5 +263,49 @@ if [ -n "$have_cairo" ] && command -v pdftotext >/dev/null 2>&1; then
 else
     echo "SKIP share key/pdf (no cairo or pdftotext)"
 fi
+# Counter tracks are thinned once, by the plan at the plot's real width:
+# a track of 40 000 samples draws at most four steps per point of the
+# plot (fewer at 3 in than at 8 in), while the model keeps the same fine
+# samples at any width; the trace alone and its model give the same line.
+d=$tmp/counter
+mkdir -p "$d"
+"$py" - "$d/trace.json" <<'PY'
+import json, math, sys
+ev = [{"ph": "C", "name": "load", "pid": 1, "ts": 1000 + 25 * i,
+       "args": {"value": round(50 + 40 * math.sin(i / 300.0) + (i * 7919 % 13), 3)}}
+      for i in range(40000)]
+ev.append({"ph": "X", "name": "work", "cat": "c", "pid": 1, "tid": 1, "ts": 1000, "dur": 999975})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+for w in 3in 8in; do
+    "$bin" "$d/trace.json" --width $w --labels above -o "$d/w$w.svg" -o "$d/w$w.json" 2>/dev/null
+done
+"$bin" "$d/trace.json" --width 8in --labels above -o "$d/model.json" 2>/dev/null
+"$bin" "$d/model.json" --width 8in --labels above -o "$d/from-model.svg" 2>/dev/null
+check "counter/thinned at the plot's width, the model's samples at any width" "$py" - "$d" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+def steps(path):
+    svg = open(path).read()
+    m = re.search(r'class="tf-counter-line" d="([^"]*)"', svg)
+    assert m, "no counter line in " + path
+    return len(re.findall(r"[HV]", m.group(1))), svg
+n3, _ = steps(d + "/w3in.svg")
+n8, _ = steps(d + "/w8in.svg")
+m3 = json.load(open(d + "/w3in.json"))
+m8 = json.load(open(d + "/w8in.json"))
+s3 = [l["samples"] for l in m3["lanes"] if l["kind"] == "counter"][0]
+s8 = [l["samples"] for l in m8["lanes"] if l["kind"] == "counter"][0]
+assert s3 == s8, "the model's samples depend on --width: %d and %d" % (len(s3), len(s8))
+assert n3 < n8 < len(s8), "steps drawn: %d at 3in, %d at 8in, %d in the model" % (n3, n8, len(s8))
+# at most four samples (eight H/V moves) per point of an 8 in plot
+assert n8 <= 8 * 8 * 72, "%d steps at 8in" % n8
+PY
+if cmp -s "$d/w8in.svg" "$d/from-model.svg" ||
+    [ "$(grep -o 'class="tf-counter-line" d="[^"]*"' "$d/w8in.svg")" = "$(grep -o 'class="tf-counter-line" d="[^"]*"' "$d/from-model.svg")" ]; then
+    ok "counter/the trace and its model draw the same line"
+else
+    bad "counter/the trace and its model draw the same line"
+fi
 echo "busy: $pass passed, $fail failed"
 [ $fail -eq 0 ]

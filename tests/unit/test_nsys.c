@@ -135,6 +135,7 @@ static struct tf_nsys *setup(struct rec *k, struct tf_tef_sink *s, struct tf_dia
     s->index = s->collect = keep;
     s->window = window;
     s->ctx = k;
+    s->flows = true; /* as with --flows: the launch -> kernel links too */
     tf_diag_init(d);
     d->quiet = true;
     struct tf_nsys *n = tf_nsys_new("t.sqlite", s);

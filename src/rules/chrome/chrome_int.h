@@ -572,13 +572,13 @@ void tf_chrome_counters_window(struct chrome *c);
 /* After pass 2: the series folded, a counter lane for each that holds a
  * value in the window; false when out of memory. */
 bool tf_chrome_counters_finish(struct chrome *c);
-/* Bytes of SVG a thinned counter sample costs (its line and area), and
- * what the counter tracks of one figure may take of its budget (a trace
- * of a figure of several: its budget_share of it). */
-#define TF_CHROME_SAMPLE_BYTES 32
-#define TF_CHROME_COUNTER_BUDGET 100000
-/* Thins the picked counter lanes coarser until they fit their budget;
- * the bytes of SVG they then take (estimated). */
+/* The samples the counter tracks of one figure's model may hold together,
+ * thinned at the fine resolution (a trace of a figure of several: its
+ * budget_share of them); the plan thins what it draws at the real width
+ * (render/plan_counters.c). */
+#define TF_CHROME_COUNTER_MODEL_SAMPLES 32768
+/* Thins the picked counter lanes coarser until they fit the model's
+ * samples; the samples they then hold. */
 size_t tf_chrome_counters_fit(struct chrome *c, const size_t *pick, size_t n_pick);
 /* The figure's lane of counter lane ln, labelled `label` (`per`: ns per
  * axis unit); false when out of memory. */

@@ -36,12 +36,13 @@
  * value, min, max, the time-weighted sum for the mean, and the thinned
  * samples (per stretch of the level of detail, the first, least, greatest
  * and last value; a value equal to the one before is no step and is
- * dropped).  A sample that comes more than a batch after its time is left
- * out and counted (said once).  Once the lanes are picked, the drawn
- * tracks are thinned coarser (stretches twice as wide, as often as needed)
- * until their SVG fits TF_CHROME_COUNTER_BUDGET (a trace of a figure of
- * several: its share of it); the bars get the rest of the trace's budget
- * (rows.c).
+ * dropped), per fine bin of the model (TF_LOD_FINE_BINS across the axis:
+ * the plan thins them again at the plot's real width, render/plan_counters.c).
+ * A sample that comes more than a batch after its time is left out and
+ * counted (said once).  Once the lanes are picked, the drawn tracks are
+ * thinned coarser (stretches twice as wide, as often as needed) until
+ * they fit TF_CHROME_COUNTER_MODEL_SAMPLES (a trace of a figure of
+ * several: its share of it).
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -220,7 +221,7 @@ static struct series *series_of(struct chrome *c, const struct tf_id *pid,
         return c->oom = true, NULL;
     s->th.last_out = (double)NAN;
     s->th.w0 = c->w0;
-    s->th.width = c->thr_ns > 0 ? c->thr_ns : 1;
+    s->th.width = c->bin_ns > 0 ? c->bin_ns : 1; /* the model's fine bins */
     struct tf_buf label;
     tf_buf_init(&label);
     build_label(lp, &label);
@@ -748,7 +749,7 @@ void tf_chrome_counters_window(struct chrome *c)
     for (size_t i = 0; i < c->n_series && !c->oom; i++) {
         struct series *s = &c->series[i];
         s->th.w0 = c->w0;
-        s->th.width = c->thr_ns > 0 ? c->thr_ns : 1;
+        s->th.width = c->bin_ns > 0 ? c->bin_ns : 1; /* the model's fine bins */
         size_t n = 0;
         for (size_t k = 0; k < s->n_chunks; k++) {
             const struct chunk *ch = &s->chunks[k];
@@ -829,14 +830,14 @@ bool tf_chrome_counters_finish(struct chrome *c)
 size_t tf_chrome_counters_fit(struct chrome *c, const size_t *pick, size_t n_pick)
 {
     /* A trace of a figure of several has its share of the counters' part. */
-    size_t budget = (size_t)(TF_CHROME_COUNTER_BUDGET * c->budget_share);
+    size_t budget = (size_t)(TF_CHROME_COUNTER_MODEL_SAMPLES * c->budget_share);
     for (int round = 0; round < 40; round++) {
         size_t n = 0;
         for (size_t i = 0; i < n_pick; i++)
             if (c->lanes[pick[i]].counter)
                 n += c->series[c->lanes[pick[i]].counter - 1].th.n_out;
-        if (n * TF_CHROME_SAMPLE_BYTES <= budget || c->oom)
-            return n * TF_CHROME_SAMPLE_BYTES;
+        if (n <= budget || c->oom)
+            return n;
         for (size_t i = 0; i < n_pick; i++)
             if (c->lanes[pick[i]].counter) {
                 struct thinner *h = &c->series[c->lanes[pick[i]].counter - 1].th;
