@@ -196,9 +196,11 @@ static void emit_bin(struct binner *B, size_t from, size_t to)
     struct tf_buf tip;
     tf_buf_init(&tip);
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
-    tf_buf_printf(&tip, "%zu slices \xC2\xB7 busy %s%% of %s %s", merged,
-                  tf_fmt_num(num, w > 0 ? 100.0 * b->busy / w : 0, 0), tf_fmt_num(num2, w, 3),
-                  f->axis.unit ? f->axis.unit : "");
+    /* A share under half a percent says "<1", not a busy time of 0 %. */
+    double pct = w > 0 ? 100.0 * b->busy / w : 0;
+    tf_buf_printf(&tip, "%zu slice%s \xC2\xB7 busy %s%s%% of %s %s", merged, merged == 1 ? "" : "s",
+                  pct > 0 && pct < 0.5 ? "<" : "", tf_fmt_num(num, pct > 0 && pct < 0.5 ? 1 : pct, 0),
+                  tf_fmt_num(num2, w, 3), f->axis.unit ? f->axis.unit : "");
     for (size_t i = 0; i < n && n > 1; i++) {
         const struct tf_category *ci = &f->cats[sh[i].cat];
         tf_buf_printf(&tip, "%s%s %s%%", i ? ", " : " (", ci->label ? ci->label : ci->key,
