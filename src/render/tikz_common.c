@@ -422,14 +422,13 @@ void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, dou
     }
 }
 
-void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit)
+void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0)
 {
     struct tf_buf *b = t->b;
     const struct tf_figure *f = t->f;
     struct style *s = tz_bar_style(t, r);
-    const char *sp = fit ? "" : " ";
     if (r->shape == TF_SHAPE_INSTANT) {
-        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]%s", s ? s->color : "black", sp);
+        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]", s ? s->color : "black");
         tz_coord(t, tz_xu(t, r->x0), y0 + 0.1);
         tf_buf_puts(b, "--");
         tz_coord(t, tz_xu(t, r->x0), y0 + 0.9);
@@ -437,30 +436,28 @@ void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit)
         return;
     }
     if (r->shape == TF_SHAPE_DENSE && f->flame) {
-        /* busy shares up from the row's bottom (the fit's rows count down) */
-        tz_emit_shares(t, r, fit ? y0 + 1.0 : y0, fit ? -1.0 : 1.0);
+        /* busy shares up from the row's bottom (rows count down) */
+        tz_emit_shares(t, r, y0 + 1.0, -1.0);
         return;
     }
     if (r->shape == TF_SHAPE_DENSE)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]%s",
-                      s ? s->key : "bar", s ? s->color : "black", sp);
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]",
+                      s ? s->key : "bar", s ? s->color : "black");
     else if (f->flame)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]%s", s ? s->key : "bar",
-                      sp);
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]", s ? s->key : "bar");
     else
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]%s", s ? s->key : "bar", sp);
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]", s ? s->key : "bar");
     if (!r->clip_left && !r->clip_right) {
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
         tz_coord(t, tz_xu(t, x0), y0);
-        tf_buf_printf(b, "%srectangle%s", sp, sp);
+        tf_buf_puts(b, "rectangle");
         tz_coord(t, tz_xu(t, x1), y0 + 1.0);
         tf_buf_puts(b, ";\n");
         return;
     }
     double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
-    size_t n = fit ? tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys)
-                   : tf_bar_outline(f, r, y0, y0 + 1.0, xs, ys);
+    size_t n = tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys);
     if (n > 1 && xs[n - 1] == xs[0] && ys[n - 1] == ys[0])
         n--; /* "cycle" closes it */
     for (size_t i = 0; i < n; i++) {
@@ -491,7 +488,7 @@ double tz_slice_right(const struct tf_slice *s, double left)
     return fmin(left + w, 100.0);
 }
 
-void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies)
+void tz_emit_panel_legend(struct tikz *t, const char *comment)
 {
     const struct tf_panel *bd = &t->f->panel;
     struct tf_buf *b = t->b;
@@ -504,9 +501,10 @@ void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies)
     for (size_t i = 0; i < bd->n_slices; i++) {
         struct style *s = tz_slice_style(t, &bd->slices[i]);
         tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
-        for (int k = 0; k < copies; k++) {
+        /* the template's three candidates, alike for a slice */
+        for (int k = 0; k < 3; k++) {
             tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
-            tf_buf_puts(b, k + 1 < copies ? "}{" : "}%\n");
+            tf_buf_puts(b, k < 2 ? "}{" : "}%\n");
         }
     }
 }
@@ -524,20 +522,15 @@ static void pt(struct tikz *t, double v)
     tf_buf_printf(t->b, "%spt", tf_fmt_num(n, v, 3));
 }
 
-void tz_emit_style_defaults(struct tikz *t, enum tz_styles which)
+void tz_emit_style_defaults(struct tikz *t)
 {
     const struct tf_style *S = &tf_style;
     struct tf_buf *b = t->b;
     char n[TF_NUM_MAX];
-    bool fit = which == TZ_STYLES_FIT;
-    if (which == TZ_STYLES_FIT || which == TZ_STYLES_REFERENCE) {
-        default_style(t, "bar");
-        tf_buf_puts(b, "draw=black, line width=");
-        pt(t, fit ? S->tikz_bar_edge_pt : S->bar_edge_pt);
-        tf_buf_printf(b, ", line join=%s}%%\n", fit ? "bevel" : "miter");
-        if (!fit)
-            return;
-    }
+    default_style(t, "bar");
+    tf_buf_puts(b, "draw=black, line width=");
+    pt(t, S->tikz_bar_edge_pt);
+    tf_buf_puts(b, ", line join=bevel}%\n");
     default_style(t, "flame");
     tf_buf_puts(b, "line width=");
     pt(t, S->flame_edge_pt);
@@ -550,11 +543,11 @@ void tz_emit_style_defaults(struct tikz *t, enum tz_styles which)
     tf_buf_puts(b, "draw=none}%\n");
     default_style(t, "instant");
     tf_buf_puts(b, "line width=");
-    pt(t, fit ? S->tikz_instant_pt : S->tikz_ref_instant_pt);
+    pt(t, S->tikz_instant_pt);
     tf_buf_puts(b, "}%\n");
 }
 
-void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which)
+void tz_put_template(struct tikz *t, const struct tf_template *tpl)
 {
     static const char marker[] = "%%TRACEFIG-STYLE%%\n";
     const char *at = strstr(tpl->data, marker);
@@ -563,6 +556,6 @@ void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styl
         return;
     }
     tf_buf_putn(t->b, tpl->data, (size_t)(at - tpl->data));
-    tz_emit_style_defaults(t, which);
+    tz_emit_style_defaults(t);
     tf_buf_puts(t->b, at + sizeof marker - 1);
 }

@@ -1,7 +1,7 @@
-/* tikz_int.h - what the two TikZ writers share (tikz_common.c: text, units,
- * styles and the primitives both draw; tikz.c: the reference's layout and
- * the back-end's entry; tikz_fit.c: a figure fit to its width by
- * templates/tikz-fit.tex).  Internal to render/. */
+/* tikz_int.h - the TikZ back-end's parts (tikz.c: its entry;
+ * tikz_common.c: text, units, styles and the primitives; tikz_fit.c: the
+ * figure fit to its width by templates/tikz-fit.tex).  Internal to
+ * render/. */
 #ifndef TF_TIKZ_INT_H
 #define TF_TIKZ_INT_H
 
@@ -34,8 +34,6 @@ struct tikz {
     struct style *styles;
     size_t n_styles, cap_styles;
     bool oom;        /* the style table could not grow */
-    double rows;     /* lane rows of the whole figure */
-    double *above;   /* per lane: rows of the lanes above it */
     char (*cat_key)[KEY_LEN]; /* per category: its style name (tz_cat_keys) */
 };
 
@@ -64,31 +62,28 @@ void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, doub
                    const char *text);
 /* A point (x,y). */
 void tz_coord(struct tikz *t, double x, double y);
-/* One bar whose row starts at y0 (y up, the reference's layout: spaced
- * out; fit: y down, compact). */
-void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit);
+/* One bar whose row starts at y0 (y in rows, down). */
+void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0);
 /* The right end, in %, of a breakdown slice drawn from `left`. */
 double tz_slice_right(const struct tf_slice *s, double left);
-/* The breakdown panel's titles and legend entries (each label `copies`
+/* The breakdown panel's titles and legend entries (each label three
  * times: the fit template's candidates), after `comment`. */
-void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies);
+void tz_emit_panel_legend(struct tikz *t, const char *comment);
 
-/* The \tikzset defaults the templates leave to the style table
- * (render/style.h), written where a template says %%TRACEFIG-STYLE%%: the
- * fit template's bars, flame edges, dense spans and instants; the
- * reference template's bars; the reference layout's flame chart. */
-enum tz_styles { TZ_STYLES_FIT, TZ_STYLES_REFERENCE, TZ_STYLES_REFERENCE_FLAME };
-void tz_emit_style_defaults(struct tikz *t, enum tz_styles which);
+/* The \tikzset defaults the template leaves to the style table
+ * (render/style.h), written where it says %%TRACEFIG-STYLE%%: bars, flame
+ * edges, dense spans, busy shares and instants. */
+void tz_emit_style_defaults(struct tikz *t);
 struct tf_template;
 /* A template, with the style defaults at its marker. */
-void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which);
+void tz_put_template(struct tikz *t, const struct tf_template *tpl);
 
-/* The fragment of a figure the fit policy lays out (tikz_fit.c). */
 /* A dense bar's busy shares: a box per class from the row's bottom
  * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
  * share of the row (at least TZ_SHARE_FLOOR rows in all). */
 #define TZ_SHARE_FLOOR 0.03
 void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up);
+/* The fragment of a figure the fit policy lays out (tikz_fit.c). */
 bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct tf_plan *plan,
                    struct tf_diag *d);
 
