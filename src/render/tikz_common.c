@@ -121,7 +121,7 @@ void tz_text(struct tf_buf *b, const char *s)
 
 /* Text inside a TeX comment: printable ASCII only, so nothing can end the
  * comment line or upset an engine's input decoding. */
-void tz_comment(struct tf_buf *b, const char *s)
+static void tz_comment(struct tf_buf *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         tf_buf_putc(b, *p >= 0x20 && *p < 0x7F ? (char)*p : '?');
@@ -388,7 +388,11 @@ void tz_coord(struct tikz *t, double x, double y)
     tf_buf_putc(t->b, ')');
 }
 
-void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up)
+/* A dense bar's busy shares: a box per class from the row's bottom
+ * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
+ * share of the row (at least TZ_SHARE_FLOOR rows in all). */
+#define TZ_SHARE_FLOOR 0.03
+static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up)
 {
     struct tf_buf *b = t->b;
     const struct tf_figure *f = t->f;
@@ -522,7 +526,7 @@ static void pt(struct tikz *t, double v)
     tf_buf_printf(t->b, "%spt", tf_fmt_num(n, v, 3));
 }
 
-void tz_emit_style_defaults(struct tikz *t)
+static void tz_emit_style_defaults(struct tikz *t)
 {
     const struct tf_style *S = &tf_style;
     struct tf_buf *b = t->b;

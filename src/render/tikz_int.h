@@ -37,9 +37,8 @@ struct tikz {
     char (*cat_key)[KEY_LEN]; /* per category: its style name (tz_cat_keys) */
 };
 
-/* Free text for TeX (non-ASCII as commands), and text in a comment. */
+/* Free text for TeX (non-ASCII as commands). */
 void tz_text(struct tf_buf *b, const char *s);
-void tz_comment(struct tf_buf *b, const char *s);
 /* A number with DEC decimals; ms from the window start in x units. */
 void tz_num(struct tikz *t, double v);
 double tz_xu(const struct tikz *t, double ms);
@@ -70,19 +69,12 @@ double tz_slice_right(const struct tf_slice *s, double left);
  * times: the fit template's candidates), after `comment`. */
 void tz_emit_panel_legend(struct tikz *t, const char *comment);
 
-/* The \tikzset defaults the template leaves to the style table
- * (render/style.h), written where it says %%TRACEFIG-STYLE%%: bars, flame
- * edges, dense spans, busy shares and instants. */
-void tz_emit_style_defaults(struct tikz *t);
 struct tf_template;
-/* A template, with the style defaults at its marker. */
+/* A template, with the \tikzset defaults it leaves to the style table
+ * (render/style.h: bars, flame edges, dense spans, busy shares, instants)
+ * at its %%TRACEFIG-STYLE%% marker. */
 void tz_put_template(struct tikz *t, const struct tf_template *tpl);
 
-/* A dense bar's busy shares: a box per class from the row's bottom
- * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
- * share of the row (at least TZ_SHARE_FLOOR rows in all). */
-#define TZ_SHARE_FLOOR 0.03
-void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up);
 /* The fragment of a figure the fit policy lays out (tikz_fit.c). */
 bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct tf_plan *plan,
                    struct tf_diag *d);
