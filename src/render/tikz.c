@@ -69,8 +69,7 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
         ok = tf_diag_oom(d, "tikz");
     if (ok)
         ok = tz_render_fit(&t, &fit, plan, d);
-    free(t.styles);
-    free(t.cat_key);
+    tz_fini(&t);
     tf_plan_fini(&own);
     return ok;
 }

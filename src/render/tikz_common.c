@@ -390,12 +390,30 @@ void tz_coord(struct tikz *t, double x, double y)
 
 /* A dense bar's busy shares: a box per class from the row's bottom
  * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
- * share of the row (at least TZ_SHARE_FLOOR rows in all). */
+ * share of the row (at least TZ_SHARE_FLOOR rows in all).  The boxes are
+ * kept per colour and written by tz_flush_shares as one path each: a path
+ * is what TeX pays for, and the boxes of one lane never overlap. */
 #define TZ_SHARE_FLOOR 0.03
+static struct tz_fill *share_fill(struct tikz *t, uint32_t rgb)
+{
+    for (size_t i = 0; i < t->n_fills; i++)
+        if (t->fills[i].rgb == rgb)
+            return &t->fills[i];
+    if (!TF_GROW(t->fills, t->n_fills, t->cap_fills)) {
+        t->oom = true;
+        return NULL;
+    }
+    struct tz_fill *fl = &t->fills[t->n_fills++];
+    fl->rgb = rgb;
+    fl->n = 0;
+    tf_buf_init(&fl->path);
+    return fl;
+}
+
 static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up)
 {
-    struct tf_buf *b = t->b;
     const struct tf_figure *f = t->f;
+    struct tf_buf *out = t->b;
     double x0, x1;
     tf_bar_drawn_extent(f, r, &x0, &x1);
     struct tf_share one = {r->cat, r->x1 > r->x0 ? r->busy / (r->x1 - r->x0) : 0};
@@ -410,20 +428,48 @@ static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bott
         double h = floor ? (i == 0 ? TZ_SHARE_FLOOR : 0) : sh[i].share;
         if (!(h > 0))
             continue;
-        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : r->color;
-        tf_buf_printf(b, "\\fill[tracefig/share,fill={rgb,255:red,%u;green,%u;blue,%u}] (",
-                      (unsigned)(rgb >> 16 & 0xFF), (unsigned)(rgb >> 8 & 0xFF),
-                      (unsigned)(rgb & 0xFF));
+        struct tz_fill *fl = share_fill(t, sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : r->color);
+        if (!fl)
+            return;
+        t->b = &fl->path; /* tz_num writes to t->b */
+        tf_buf_puts(t->b, fl->n && fl->n % 8 == 0 ? "\n(" : " (");
         tz_num(t, tz_xu(t, x0));
-        tf_buf_putc(b, ',');
+        tf_buf_putc(t->b, ',');
         tz_num(t, y);
-        tf_buf_puts(b, ") rectangle (");
+        tf_buf_puts(t->b, ") rectangle (");
         tz_num(t, tz_xu(t, x1));
-        tf_buf_putc(b, ',');
+        tf_buf_putc(t->b, ',');
         tz_num(t, y + up * h);
-        tf_buf_puts(b, ");\n");
+        tf_buf_putc(t->b, ')');
+        t->b = out;
+        fl->n++;
         y += up * h;
     }
+}
+
+void tz_flush_shares(struct tikz *t)
+{
+    for (size_t i = 0; i < t->n_fills; i++) {
+        struct tz_fill *fl = &t->fills[i];
+        uint32_t rgb = fl->rgb;
+        tf_buf_printf(t->b, "\\fill[tracefig/share,fill={rgb,255:red,%u;green,%u;blue,%u}]",
+                      (unsigned)(rgb >> 16 & 0xFF), (unsigned)(rgb >> 8 & 0xFF),
+                      (unsigned)(rgb & 0xFF));
+        tf_buf_putn(t->b, fl->path.data, fl->path.len);
+        tf_buf_puts(t->b, ";\n");
+        t->oom = t->oom || fl->path.oom;
+        tf_buf_fini(&fl->path);
+    }
+    t->n_fills = 0;
+}
+
+void tz_fini(struct tikz *t)
+{
+    for (size_t i = 0; i < t->n_fills; i++)
+        tf_buf_fini(&t->fills[i].path);
+    free(t->fills);
+    free(t->styles);
+    free(t->cat_key);
 }
 
 void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0)

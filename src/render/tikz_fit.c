@@ -330,6 +330,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
             continue;
         if (r->lane != open) {
             if (open != (size_t)-1) {
+                tz_flush_shares(t);
                 emit_labels(t, p, open, first, i);
                 tf_buf_puts(b, "\\end{scope}\n");
             }
@@ -340,6 +341,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
         tz_emit_bar(t, r, row);
     }
     if (open != (size_t)-1) {
+        tz_flush_shares(t);
         emit_labels(t, p, open, first, f->n_bars);
         tf_buf_puts(b, "\\end{scope}\n");
     }

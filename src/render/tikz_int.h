@@ -25,6 +25,13 @@ struct style {
     uint32_t rgb;
 };
 
+/* One colour's busy-share boxes of the lane being written, as a path. */
+struct tz_fill {
+    uint32_t rgb;
+    size_t n;           /* boxes */
+    struct tf_buf path; /* " (x,y) rectangle (x,y)" each */
+};
+
 struct tikz {
     const struct tf_figure *f;
     bool share_key; /* the plan's legend has the key to share bars */
@@ -35,7 +42,12 @@ struct tikz {
     size_t n_styles, cap_styles;
     bool oom;        /* the style table could not grow */
     char (*cat_key)[KEY_LEN]; /* per category: its style name (tz_cat_keys) */
+    struct tz_fill *fills;    /* the lane's share boxes, per colour (tz_flush_shares) */
+    size_t n_fills, cap_fills;
 };
+
+/* Frees what t holds (not t->f or t->b). */
+void tz_fini(struct tikz *t);
 
 /* Free text for TeX (non-ASCII as commands). */
 void tz_text(struct tf_buf *b, const char *s);
@@ -61,8 +73,11 @@ void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, doub
                    const char *text);
 /* A point (x,y). */
 void tz_coord(struct tikz *t, double x, double y);
-/* One bar whose row starts at y0 (y in rows, down). */
+/* One bar whose row starts at y0 (y in rows, down); a dense bar's busy
+ * shares wait for tz_flush_shares, which writes those of a lane, one path
+ * per colour, before its in-bar labels. */
 void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0);
+void tz_flush_shares(struct tikz *t);
 /* The right end, in %, of a breakdown slice drawn from `left`. */
 double tz_slice_right(const struct tf_slice *s, double left);
 /* The breakdown panel's titles and legend entries (each label three
