@@ -647,7 +647,7 @@ static void note_columns(struct tf_tef_columns *c, const unsigned char *data,
 
 /* The kind of record an element of phase ph is (a system event's "p" or
  * "t": a name, as an M event); false for the phases that pass quietly. */
-static bool rec_kind(char ph, bool sys_name, enum tf_tef_kind *kind)
+static inline bool rec_kind(char ph, bool sys_name, enum tf_tef_kind *kind)
 {
     if (sys_name) {
         *kind = TF_TEF_META;
@@ -668,7 +668,7 @@ static bool rec_kind(char ph, bool sys_name, enum tf_tef_kind *kind)
 /* The fields a pass reads of an element: the number tokens and JSON types
  * for HTA (pass 1, when the sink asks), the category, the args where the
  * scanner found them. */
-static void rec_fields(struct tf_tef *t, const unsigned char *data,
+static inline void rec_fields(struct tf_tef *t, const unsigned char *data,
                        const struct tf_scan_field *f, char ph, struct tf_tef_rec *r)
 {
     bool hta = t->pass == 1 && t->sink->args_pass1 &&
@@ -699,7 +699,7 @@ static void rec_fields(struct tf_tef *t, const unsigned char *data,
 
 /* What only pass 2 reads: the colour name, a flow's id and binding
  * point, a slice's bind_id and flow directions. */
-static void rec_pass2(struct tf_tef *t, const unsigned char *data, const struct tf_scan_field *f,
+static inline void rec_pass2(struct tf_tef *t, const unsigned char *data, const struct tf_scan_field *f,
                       char ph, struct tf_tef_rec *r)
 {
     r->cname = field_str(data, &f[TF_TEF_F_CNAME], &t->cname);
@@ -729,7 +729,7 @@ static void rec_pass2(struct tf_tef *t, const unsigned char *data, const struct 
 
 /* Hands the record over: an async event to its track, B and E to their
  * thread's stack, the rest to the sink. */
-static bool rec_dispatch(struct tf_tef *t, const struct tf_scan_field *f, char ph,
+static inline bool rec_dispatch(struct tf_tef *t, const struct tf_scan_field *f, char ph,
                          struct tf_tef_rec *r, struct tf_diag *d)
 {
     if (r->kind == TF_TEF_ASYNC)
