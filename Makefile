@@ -230,6 +230,7 @@ bench: $(BIN) lib
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
 	@sh tests/tools/bench-nesting.sh $(BIN)
+	@sh tests/tools/bench-tex.sh $(BIN)
 	@sh tests/tools/bench-multi.sh $(BIN)
 	@sh tests/tools/bench-nsys.sh $(BIN)
 	@sh tests/tools/bench-otf2.sh $(BIN)

@@ -206,6 +206,7 @@ static void init(struct tracefig_figure *F)
     tf_buf_init(&F->cmdline);
     tf_buf_init(&F->warnings);
     tf_arena_init(&F->plan.arena);
+    tf_arena_init(&F->fit_plan.arena);
 }
 
 static bool make(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
@@ -273,30 +274,43 @@ static bool make(struct tracefig_figure *F, const struct tracefig_input *in, siz
     return ok;
 }
 
-/* The plan, once: what the layout leaves out at the size asked (lanes and
- * nesting rows past the height budget) is a note of the figure, said
- * once. */
-static bool plan_once(struct tracefig_figure *F, struct tf_diag *d)
+/* The plan b draws, once: what the layout leaves out at the size asked
+ * (lanes and nesting rows past the height budget) is a note of the figure,
+ * said once.  A back-end that always fits (TikZ) of a figure whose size
+ * asked keeps the reference layout draws a second plan, the fit one
+ * (tf_render_size): its note is only said, the figure's notes are the
+ * reference layout's. */
+static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct tf_backend *b,
+                                       struct tf_diag *d)
 {
-    if (F->planned)
-        return true;
-    const struct tf_size *size = &F->opts.render.size;
+    const struct tf_size *asked = &F->opts.render.size;
+    struct tf_size size = tf_render_size(b, asked);
+    bool second = tf_plan_fits(&F->fig, &size) && !tf_plan_fits(&F->fig, asked);
+    struct tf_plan *p = second ? &F->fit_plan : &F->plan;
+    bool *planned = second ? &F->fit_planned : &F->planned;
+    if (*planned)
+        return p;
     F->n_plans++;
-    if (!tf_plan_make(&F->fig, size, &F->plan))
-        return tf_diag_oom(d, NULL);
-    F->planned = true;
-    if (!tf_plan_fits(&F->fig, size) || !F->plan.note)
-        return true; /* the reference's layout leaves nothing out */
-    if (!tf_figure_add_note(&F->fig, F->plan.note))
-        return tf_diag_oom(d, NULL);
-    tf_diag_warn(d, "%s: %s", F->name, F->plan.note);
-    return true;
+    if (!tf_plan_make(&F->fig, &size, p)) {
+        tf_diag_oom(d, NULL);
+        return NULL;
+    }
+    *planned = true;
+    if (!tf_plan_fits(&F->fig, &size) || !p->note)
+        return p; /* the reference's layout leaves nothing out */
+    if (!second && !tf_figure_add_note(&F->fig, p->note)) {
+        tf_diag_oom(d, NULL);
+        return NULL;
+    }
+    tf_diag_warn(d, "%s: %s", F->name, p->note);
+    return p;
 }
 
 bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
                    enum tf_stats_format st, struct tf_buf *out, struct tf_diag *d)
 {
     bool ok = true;
+    const struct tf_plan *plan = NULL;
     if (!b) {
         if (st == TF_STATS_CSV)
             tf_stats_write_csv(&F->fig, out);
@@ -309,12 +323,14 @@ bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
                            b->name);
     } else if (b == &tf_backend_palette) {
         ok = b->render(&F->fig, &F->opts.render, out, d); /* no drawing: no plan */
-    } else if ((ok = plan_once(F, d))) {
+    } else if ((plan = plan_once(F, b, d))) {
         struct tf_render_opts ro = F->opts.render;
         ro.cmdline = F->cmdline.data;
-        ro.plan = &F->plan;
+        ro.plan = plan;
         ro.plans_made = &F->n_plans;
         ok = b->render(&F->fig, &ro, out, d);
+    } else {
+        ok = false;
     }
     if (ok && out->oom)
         ok = tf_diag_oom(d, b ? b->name : "stats");
@@ -325,6 +341,7 @@ bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
 void tf_lib_fini(struct tracefig_figure *F)
 {
     tf_plan_fini(&F->plan);
+    tf_plan_fini(&F->fit_plan);
     tf_figure_fini(&F->fig);
     tf_trace_fini(&F->trace);
     tf_options_fini(&F->opts);

@@ -6,7 +6,9 @@
  * layout's decisions at the size asked) is made once, at the first render
  * of a drawing format, and every back-end draws from it: one figure
  * written as SVG, PDF, PNG, TikZ and JSON makes one plan (n_plans counts
- * them, for the tests).
+ * them, for the tests).  One exception: TeX fits a TikZ picture to the
+ * width it gives, so TikZ always draws the fit plan; a seed figure kept at
+ * its reference layout (no size option) gets that plan as a second one.
  *
  * Nothing here prints: warnings go where d->held points (or are counted
  * when it is NULL and d->quiet is set); errors are d's.
@@ -33,7 +35,13 @@ struct tracefig_figure {
     const char *name;       /* the one trace's name in messages ("the figure": several) */
     struct tf_plan plan;
     bool planned;           /* plan made */
-    unsigned n_plans;       /* plans made for this figure: 1 once any drawing format rendered */
+    /* The fit plan of a back-end that always fits (TikZ), when the size
+     * asked keeps the reference layout (the seed's modes without a size
+     * option); otherwise plan serves it too. */
+    struct tf_plan fit_plan;
+    bool fit_planned;
+    unsigned n_plans;       /* plans made for this figure: 1 once any drawing format rendered
+                             * (2 when fit_plan is made too) */
     struct tf_buf warnings; /* the public API's held warnings */
     /* Inputs in memory are staged as files in a private folder while they
      * load; messages name them without it. */

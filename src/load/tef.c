@@ -645,6 +645,115 @@ static void note_columns(struct tf_tef_columns *c, const unsigned char *data,
                       (ts->type == TF_JT_NUMBER && !tf_jl_is_int(data + ts->off, ts->len));
 }
 
+/* The kind of record an element of phase ph is (a system event's "p" or
+ * "t": a name, as an M event); false for the phases that pass quietly. */
+static inline bool rec_kind(char ph, bool sys_name, enum tf_tef_kind *kind)
+{
+    if (sys_name) {
+        *kind = TF_TEF_META;
+        return true;
+    }
+    switch (ph) {
+    case 'X': *kind = TF_TEF_SLICE; return true;
+    case 'B': case 'E': *kind = TF_TEF_SLICE; return true;
+    case 'i': case 'I': case 'R': *kind = TF_TEF_INSTANT; return true;
+    case 'b': case 'e': case 'n': *kind = TF_TEF_ASYNC; return true;
+    case 's': case 't': case 'f': *kind = TF_TEF_FLOW; return true;
+    case 'M': *kind = TF_TEF_META; return true;
+    case 'C': *kind = TF_TEF_COUNTER; return true;
+    default: return false;
+    }
+}
+
+/* The fields a pass reads of an element: the number tokens and JSON types
+ * for HTA (pass 1, when the sink asks), the category, the args where the
+ * scanner found them. */
+static inline void rec_fields(struct tf_tef *t, const unsigned char *data,
+                       const struct tf_scan_field *f, char ph, struct tf_tef_rec *r)
+{
+    bool hta = t->pass == 1 && t->sink->args_pass1 &&
+               (ph == 'X' || f[TF_TEF_F_DUR].type == TF_JT_NUMBER);
+    if (hta) {
+        const struct tf_scan_field *tsf = &f[TF_TEF_F_TS], *df = &f[TF_TEF_F_DUR];
+        if (tsf->type == TF_JT_NUMBER)
+            r->ts_tok = data + tsf->off, r->ts_tok_len = tsf->len;
+        if (df->type == TF_JT_NUMBER)
+            r->dur_tok = data + df->off, r->dur_tok_len = df->len;
+        r->name_type = json_type(f[TF_TEF_F_NAME].type);
+        r->cat_type = json_type(f[TF_TEF_F_CAT].type);
+    }
+    if (t->pass == 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || hta) {
+        if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
+            r->cat = t->cat.data;
+    }
+    if (t->pass == 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || r->kind == TF_TEF_COUNTER ||
+        r->kind == TF_TEF_INSTANT || (ph == 'X' && t->sink->args_pass1)) {
+        /* The args are where the scanner found them: no cost until read. */
+        const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];
+        if (af->type == TF_JT_OBJECT) {
+            r->args = data + af->off;
+            r->args_len = af->len;
+        }
+    }
+}
+
+/* What only pass 2 reads: the colour name, a flow's id and binding
+ * point, a slice's bind_id and flow directions. */
+static inline void rec_pass2(struct tf_tef *t, const unsigned char *data, const struct tf_scan_field *f,
+                      char ph, struct tf_tef_rec *r)
+{
+    r->cname = field_str(data, &f[TF_TEF_F_CNAME], &t->cname);
+    if (r->kind == TF_TEF_FLOW) {
+        r->id = get_async_id(data, f, &t->id);
+        size_t vl;
+        const unsigned char *bp = fval(data, &f[TF_TEF_F_BP], &vl);
+        r->bp = bp && vl == 3 && bp[1] == 'e' ? 'e' : 0;
+    }
+    if (ph == 'X' || ph == 'B') {
+        size_t vl;
+        const unsigned char *b = fval(data, &f[TF_TEF_F_BIND_ID], &vl);
+        if (b) {
+            tf_buf_clear(&t->id);
+            if (b[0] == '"') {
+                tf_jl_string(b + 1, vl - 2, &t->tmp);
+                tf_buf_puts(&t->id, t->tmp.data ? t->tmp.data : "");
+            } else {
+                tf_buf_putn(&t->id, (const char *)b, vl);
+            }
+            r->bind_id = t->id.data;
+            r->flow_in = get_bool(&f[TF_TEF_F_FLOW_IN]);
+            r->flow_out = get_bool(&f[TF_TEF_F_FLOW_OUT]);
+        }
+    }
+}
+
+/* Hands the record over: an async event to its track, B and E to their
+ * thread's stack, the rest to the sink. */
+static inline bool rec_dispatch(struct tf_tef *t, const struct tf_scan_field *f, char ph,
+                         struct tf_tef_rec *r, struct tf_diag *d)
+{
+    if (r->kind == TF_TEF_ASYNC)
+        return async_event(t, r, d);
+    if (ph == 'B') {
+        struct thread *th = thread_of(t, &r->pid, &r->tid, true, d);
+        return th && push_frame(t, th, r, d);
+    }
+    if (ph == 'E') {
+        struct thread *th = thread_of(t, &r->pid, &r->tid, false, d);
+        if (!th || th->n == 0) {
+            if (t->pass == 2)
+                t->n_unmatched_end++;
+            return !tf_diag_failed(d);
+        }
+        struct frame *top = &th->st[th->n - 1];
+        if (t->pass == 2 && f[TF_TEF_F_NAME].type == TF_JT_STRING &&
+            tf_fnv1a(r->name, strlen(r->name)) != top->name_hash)
+            t->n_name_mismatch++;
+        return pop_frame(t, th, r->ts, false, d);
+    }
+    return emit(t, r, d);
+}
+
 /* One element, in either pass. */
 static bool element(struct tf_tef *t, const unsigned char *data,
                     const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
@@ -672,18 +781,8 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     memset(&r, 0, sizeof r);
     r.ph = ph;
     r.idx = idx;
-    if (sys_name)
-        r.kind = TF_TEF_META;
-    else switch (ph) {
-    case 'X': r.kind = TF_TEF_SLICE; break;
-    case 'B': case 'E': r.kind = TF_TEF_SLICE; break;
-    case 'i': case 'I': case 'R': r.kind = TF_TEF_INSTANT; break;
-    case 'b': case 'e': case 'n': r.kind = TF_TEF_ASYNC; break;
-    case 's': case 't': case 'f': r.kind = TF_TEF_FLOW; break;
-    case 'M': r.kind = TF_TEF_META; break;
-    case 'C': r.kind = TF_TEF_COUNTER; break;
-    default: return true; /* the other phases pass quietly */
-    }
+    if (!rec_kind(ph, sys_name, &r.kind))
+        return true; /* the other phases pass quietly */
     bool has_ts = false, has_dur = false;
     if (r.kind != TF_TEF_META) {
         if (!get_time(t, data, &f[TF_TEF_F_TS], "ts", idx, &r.ts, &has_ts, d))
@@ -712,30 +811,7 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     /* No tid: the process's main thread, whose tid is the pid. */
     if (r.tid.kind == TF_ID_NONE)
         r.tid = r.pid;
-    bool hta = t->pass == 1 && t->sink->args_pass1 &&
-               (ph == 'X' || f[TF_TEF_F_DUR].type == TF_JT_NUMBER);
-    if (hta) {
-        const struct tf_scan_field *tsf = &f[TF_TEF_F_TS], *df = &f[TF_TEF_F_DUR];
-        if (tsf->type == TF_JT_NUMBER)
-            r.ts_tok = data + tsf->off, r.ts_tok_len = tsf->len;
-        if (df->type == TF_JT_NUMBER)
-            r.dur_tok = data + df->off, r.dur_tok_len = df->len;
-        r.name_type = json_type(f[TF_TEF_F_NAME].type);
-        r.cat_type = json_type(f[TF_TEF_F_CAT].type);
-    }
-    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC || hta) {
-        if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
-            r.cat = t->cat.data;
-    }
-    if (t->pass == 2 || ph == 'M' || r.kind == TF_TEF_ASYNC || r.kind == TF_TEF_COUNTER ||
-        r.kind == TF_TEF_INSTANT || (ph == 'X' && t->sink->args_pass1)) {
-        /* The args are where the scanner found them: no cost until read. */
-        const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];
-        if (af->type == TF_JT_OBJECT) {
-            r.args = data + af->off;
-            r.args_len = af->len;
-        }
-    }
+    rec_fields(t, data, f, ph, &r);
     if (sys_name) {
         /* As the M event that would say it: {"name": <its name>}. */
         const struct tf_scan_field *nf = &f[TF_TEF_F_NAME];
@@ -770,51 +846,9 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         r.id = get_counter_id(data, &f[TF_TEF_F_ID], &t->id);
     if (t->pass == 1 && (ph == 'b' || ph == 'e') && t->n_blocks)
         t->blocks[t->n_blocks - 1].pairs = true;
-    if (t->pass == 2) {
-        r.cname = field_str(data, &f[TF_TEF_F_CNAME], &t->cname);
-        if (r.kind == TF_TEF_FLOW) {
-            r.id = get_async_id(data, f, &t->id);
-            size_t vl;
-            const unsigned char *bp = fval(data, &f[TF_TEF_F_BP], &vl);
-            r.bp = bp && vl == 3 && bp[1] == 'e' ? 'e' : 0;
-        }
-        if (ph == 'X' || ph == 'B') {
-            size_t vl;
-            const unsigned char *b = fval(data, &f[TF_TEF_F_BIND_ID], &vl);
-            if (b) {
-                tf_buf_clear(&t->id);
-                if (b[0] == '"') {
-                    tf_jl_string(b + 1, vl - 2, &t->tmp);
-                    tf_buf_puts(&t->id, t->tmp.data ? t->tmp.data : "");
-                } else {
-                    tf_buf_putn(&t->id, (const char *)b, vl);
-                }
-                r.bind_id = t->id.data;
-                r.flow_in = get_bool(&f[TF_TEF_F_FLOW_IN]);
-                r.flow_out = get_bool(&f[TF_TEF_F_FLOW_OUT]);
-            }
-        }
-    }
-    if (r.kind == TF_TEF_ASYNC)
-        return async_event(t, &r, d);
-    if (ph == 'B') {
-        struct thread *th = thread_of(t, &r.pid, &r.tid, true, d);
-        return th && push_frame(t, th, &r, d);
-    }
-    if (ph == 'E') {
-        struct thread *th = thread_of(t, &r.pid, &r.tid, false, d);
-        if (!th || th->n == 0) {
-            if (t->pass == 2)
-                t->n_unmatched_end++;
-            return !tf_diag_failed(d);
-        }
-        struct frame *top = &th->st[th->n - 1];
-        if (t->pass == 2 && f[TF_TEF_F_NAME].type == TF_JT_STRING &&
-            tf_fnv1a(r.name, strlen(r.name)) != top->name_hash)
-            t->n_name_mismatch++;
-        return pop_frame(t, th, r.ts, false, d);
-    }
-    return emit(t, &r, d);
+    if (t->pass == 2)
+        rec_pass2(t, data, f, ph, &r);
+    return rec_dispatch(t, f, ph, &r, d);
 }
 
 /* --- the passes ------------------------------------------------------------ */

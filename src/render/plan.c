@@ -229,7 +229,8 @@ static void thin_ticks(struct tf_plan *p, double size)
     }
 }
 
-static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
+/* The reference's fonts and sizes: matplotlib's, in bold. */
+static void ref_fonts(const struct tf_figure *f, struct tf_plan *p)
 {
     p->fit = false;
     p->bold = true;
@@ -243,14 +244,19 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
     p->labels = TF_LABELS_LEFT;
     p->n_lanes = f->n_lanes;
     p->panel = f->has_panel;
-    unsigned n_rows = tf_figure_rows(f);
     p->depth = 0;
     for (size_t i = 0; i < f->n_lanes; i++)
         if (tf_plan_lane_rows(&f->lanes[i]) > p->depth)
             p->depth = tf_plan_lane_rows(&f->lanes[i]);
     p->W = f->width_pt > 0 ? f->width_pt : R_DEFAULT_W;
     p->H = f->height_pt > 0 ? f->height_pt : R_DEFAULT_H;
+}
 
+/* Top to bottom: the plot, the axis, the legend row (legend_y x the
+ * plot's height), the annotation; the figure grows when the rows need it. */
+static bool ref_height(const struct tf_figure *f, struct tf_plan *p)
+{
+    unsigned n_rows = tf_figure_rows(f);
     double axis_h = R_TICK_LABEL_PAD + text_h(R_TICK_PT, true) + R_AXIS_LABEL_PAD +
                     text_h(R_LABEL_PT, true);
     p->bottom_legend = !p->panel && f->n_legend > 0;
@@ -284,11 +290,16 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
     p->row_h = plot_h / (double)n_rows;
     double legend_row_y = p->plot.y1 + axis_h;
     p->legend.y0 = legend_row_y + (leg_h - p->legend.h) / 2;
-    bool annotate = f->annotate && f->stats.summary && f->stats.summary[0];
     p->annot_y = legend_row_y + leg_h + R_ANNOT_GAP;
-    if (annotate)
+    if (f->annotate && f->stats.summary && f->stats.summary[0])
         p->H += R_ANNOT_GAP + text_h(R_LEGEND_PT, true);
+    return true;
+}
 
+/* Left to right: the lane labels, the plot, the side panel (1.75 : 1.05
+ * with a gap); the legend centred under the plot; the axes' baselines. */
+static void ref_across(const struct tf_figure *f, struct tf_plan *p)
+{
     double label_w = 0;
     for (size_t i = 0; i < f->n_lanes; i++)
         label_w = fmax(label_w, tf_plan_text_width(f->lanes[i].label, R_TICK_PT, true));
@@ -322,8 +333,12 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
                    tf_text_ascent(R_LABEL_PT, true);
     p->ptick_base = p->tick_base;
     p->paxis_base = p->axis_base;
+}
 
-    /* Lanes share the plot by their rows; labels centred on them. */
+/* The lanes (sharing the plot by their rows, labels centred on them), the
+ * mode's ticks, and the annotation scaled down to the width. */
+static bool ref_lanes(const struct tf_figure *f, struct tf_plan *p)
+{
     double above = 0;
     for (size_t i = 0; i < f->n_lanes; i++) {
         struct tf_plan_lane *pl = &p->lanes[i];
@@ -344,7 +359,7 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
             f->axis.ticks[i], p->plot.x0 + f->axis.ticks[i] / span * (p->plot.x1 - p->plot.x0),
             f->axis.labels[i], true};
     thin_ticks(p, R_TICK_PT);
-    if (annotate) {
+    if (f->annotate && f->stats.summary && f->stats.summary[0]) {
         p->annot = calloc(1, sizeof *p->annot);
         if (!p->annot)
             return false;
@@ -354,6 +369,16 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
         p->annot_size = w > av && w > 0 ? R_LEGEND_PT * av / w : R_LEGEND_PT;
     }
     return true;
+}
+
+/* The reference script's layout, number for number. */
+static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
+{
+    ref_fonts(f, p);
+    if (!ref_height(f, p))
+        return false;
+    ref_across(f, p);
+    return ref_lanes(f, p);
 }
 
 /* --- the fit policy ---------------------------------------------------------------------- */

@@ -27,6 +27,14 @@ const struct tf_backend tf_backend_palette = {
     .render = render_palette,
 };
 
+struct tf_size tf_render_size(const struct tf_backend *b, const struct tf_size *asked)
+{
+    struct tf_size s = *asked;
+    if (b && b->fit_always)
+        s.given = true;
+    return s;
+}
+
 const struct tf_plan *tf_render_plan(const struct tf_figure *f, const struct tf_render_opts *o,
                                      struct tf_plan *own)
 {

@@ -36,9 +36,18 @@ struct tf_backend {
     const char *exts[3];       /* lower-case extensions with the dot, NULL-terminated */
     const char *description;   /* one line for --help */
     bool available;            /* false when built without its library */
+    /* Its reader fits it to a width it gives (TeX gives a TikZ picture
+     * \tracefigwidth, else \linewidth): it always draws the fit plan,
+     * also of a figure whose size asked keeps the reference layout
+     * (tf_render_size). */
+    bool fit_always;
     bool (*render)(const struct tf_figure *f, const struct tf_render_opts *o,
                    struct tf_buf *out, struct tf_diag *d);
 };
+
+/* The size back-end b plans at: the size asked, marked given when b
+ * always fits (fit_always). */
+struct tf_size tf_render_size(const struct tf_backend *b, const struct tf_size *asked);
 
 /* The plan a back-end draws: o->plan, or one made into *own for this
  * call (tf_plan_fini it after in either case; NULL when out of memory). */

@@ -35,7 +35,6 @@ const struct tf_style tf_style = {
     .leg_panel_axespad = 0.4,
     .tikz_bar_edge_pt = 0.3,
     .tikz_instant_pt = 0.6,
-    .tikz_ref_instant_pt = 0.8,
     .tikz_flame_black_pct = 60,
     .font_tick = 0.875,
     .font_inbar = 0.8,

@@ -37,9 +37,9 @@ struct tf_style {
     double leg_pad, leg_handle_h, leg_textpad, leg_labelspace;
     double leg_bottom_handle, leg_bottom_colspace; /* the bottom legend row */
     double leg_panel_handle, leg_panel_axespad;    /* the breakdown panel's */
-    /* What TikZ draws thinner in print than the scene (the fit template's
-     * bar edge and instant, the reference layout's flame instant). */
-    double tikz_bar_edge_pt, tikz_instant_pt, tikz_ref_instant_pt;
+    /* What TikZ draws thinner in print than the scene (the template's bar
+     * edge and instant). */
+    double tikz_bar_edge_pt, tikz_instant_pt;
     /* A flame edge's colour where no category gives its shade: black!this
      * (a document's own bar styles). */
     unsigned tikz_flame_black_pct;

@@ -121,7 +121,7 @@ void tz_text(struct tf_buf *b, const char *s)
 
 /* Text inside a TeX comment: printable ASCII only, so nothing can end the
  * comment line or upset an engine's input decoding. */
-void tz_comment(struct tf_buf *b, const char *s)
+static void tz_comment(struct tf_buf *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         tf_buf_putc(b, *p >= 0x20 && *p < 0x7F ? (char)*p : '?');
@@ -388,10 +388,32 @@ void tz_coord(struct tikz *t, double x, double y)
     tf_buf_putc(t->b, ')');
 }
 
-void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up)
+/* A dense bar's busy shares: a box per class from the row's bottom
+ * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
+ * share of the row (at least TZ_SHARE_FLOOR rows in all).  The boxes are
+ * kept per colour and written by tz_flush_shares as one path each: a path
+ * is what TeX pays for, and the boxes of one lane never overlap. */
+#define TZ_SHARE_FLOOR 0.03
+static struct tz_fill *share_fill(struct tikz *t, uint32_t rgb)
 {
-    struct tf_buf *b = t->b;
+    for (size_t i = 0; i < t->n_fills; i++)
+        if (t->fills[i].rgb == rgb)
+            return &t->fills[i];
+    if (!TF_GROW(t->fills, t->n_fills, t->cap_fills)) {
+        t->oom = true;
+        return NULL;
+    }
+    struct tz_fill *fl = &t->fills[t->n_fills++];
+    fl->rgb = rgb;
+    fl->n = 0;
+    tf_buf_init(&fl->path);
+    return fl;
+}
+
+static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up)
+{
     const struct tf_figure *f = t->f;
+    struct tf_buf *out = t->b;
     double x0, x1;
     tf_bar_drawn_extent(f, r, &x0, &x1);
     struct tf_share one = {r->cat, r->x1 > r->x0 ? r->busy / (r->x1 - r->x0) : 0};
@@ -406,30 +428,57 @@ void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, dou
         double h = floor ? (i == 0 ? TZ_SHARE_FLOOR : 0) : sh[i].share;
         if (!(h > 0))
             continue;
-        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : r->color;
-        tf_buf_printf(b, "\\fill[tracefig/share,fill={rgb,255:red,%u;green,%u;blue,%u}] (",
-                      (unsigned)(rgb >> 16 & 0xFF), (unsigned)(rgb >> 8 & 0xFF),
-                      (unsigned)(rgb & 0xFF));
+        struct tz_fill *fl = share_fill(t, sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : r->color);
+        if (!fl)
+            return;
+        t->b = &fl->path; /* tz_num writes to t->b */
+        tf_buf_puts(t->b, fl->n && fl->n % 8 == 0 ? "\n(" : " (");
         tz_num(t, tz_xu(t, x0));
-        tf_buf_putc(b, ',');
+        tf_buf_putc(t->b, ',');
         tz_num(t, y);
-        tf_buf_puts(b, ") rectangle (");
+        tf_buf_puts(t->b, ") rectangle (");
         tz_num(t, tz_xu(t, x1));
-        tf_buf_putc(b, ',');
+        tf_buf_putc(t->b, ',');
         tz_num(t, y + up * h);
-        tf_buf_puts(b, ");\n");
+        tf_buf_putc(t->b, ')');
+        t->b = out;
+        fl->n++;
         y += up * h;
     }
 }
 
-void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit)
+void tz_flush_shares(struct tikz *t)
+{
+    for (size_t i = 0; i < t->n_fills; i++) {
+        struct tz_fill *fl = &t->fills[i];
+        uint32_t rgb = fl->rgb;
+        tf_buf_printf(t->b, "\\fill[tracefig/share,fill={rgb,255:red,%u;green,%u;blue,%u}]",
+                      (unsigned)(rgb >> 16 & 0xFF), (unsigned)(rgb >> 8 & 0xFF),
+                      (unsigned)(rgb & 0xFF));
+        tf_buf_putn(t->b, fl->path.data, fl->path.len);
+        tf_buf_puts(t->b, ";\n");
+        t->oom = t->oom || fl->path.oom;
+        tf_buf_fini(&fl->path);
+    }
+    t->n_fills = 0;
+}
+
+void tz_fini(struct tikz *t)
+{
+    for (size_t i = 0; i < t->n_fills; i++)
+        tf_buf_fini(&t->fills[i].path);
+    free(t->fills);
+    free(t->styles);
+    free(t->cat_key);
+}
+
+void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0)
 {
     struct tf_buf *b = t->b;
     const struct tf_figure *f = t->f;
     struct style *s = tz_bar_style(t, r);
-    const char *sp = fit ? "" : " ";
     if (r->shape == TF_SHAPE_INSTANT) {
-        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]%s", s ? s->color : "black", sp);
+        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]", s ? s->color : "black");
         tz_coord(t, tz_xu(t, r->x0), y0 + 0.1);
         tf_buf_puts(b, "--");
         tz_coord(t, tz_xu(t, r->x0), y0 + 0.9);
@@ -437,30 +486,28 @@ void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit)
         return;
     }
     if (r->shape == TF_SHAPE_DENSE && f->flame) {
-        /* busy shares up from the row's bottom (the fit's rows count down) */
-        tz_emit_shares(t, r, fit ? y0 + 1.0 : y0, fit ? -1.0 : 1.0);
+        /* busy shares up from the row's bottom (rows count down) */
+        tz_emit_shares(t, r, y0 + 1.0, -1.0);
         return;
     }
     if (r->shape == TF_SHAPE_DENSE)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]%s",
-                      s ? s->key : "bar", s ? s->color : "black", sp);
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]",
+                      s ? s->key : "bar", s ? s->color : "black");
     else if (f->flame)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]%s", s ? s->key : "bar",
-                      sp);
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]", s ? s->key : "bar");
     else
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]%s", s ? s->key : "bar", sp);
+        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]", s ? s->key : "bar");
     if (!r->clip_left && !r->clip_right) {
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
         tz_coord(t, tz_xu(t, x0), y0);
-        tf_buf_printf(b, "%srectangle%s", sp, sp);
+        tf_buf_puts(b, "rectangle");
         tz_coord(t, tz_xu(t, x1), y0 + 1.0);
         tf_buf_puts(b, ";\n");
         return;
     }
     double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
-    size_t n = fit ? tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys)
-                   : tf_bar_outline(f, r, y0, y0 + 1.0, xs, ys);
+    size_t n = tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys);
     if (n > 1 && xs[n - 1] == xs[0] && ys[n - 1] == ys[0])
         n--; /* "cycle" closes it */
     for (size_t i = 0; i < n; i++) {
@@ -491,7 +538,7 @@ double tz_slice_right(const struct tf_slice *s, double left)
     return fmin(left + w, 100.0);
 }
 
-void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies)
+void tz_emit_panel_legend(struct tikz *t, const char *comment)
 {
     const struct tf_panel *bd = &t->f->panel;
     struct tf_buf *b = t->b;
@@ -504,9 +551,10 @@ void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies)
     for (size_t i = 0; i < bd->n_slices; i++) {
         struct style *s = tz_slice_style(t, &bd->slices[i]);
         tf_buf_printf(b, "\\tracefiglegendentry{%s}{", s ? s->key : "bar");
-        for (int k = 0; k < copies; k++) {
+        /* the template's three candidates, alike for a slice */
+        for (int k = 0; k < 3; k++) {
             tz_text(b, bd->slices[i].label ? bd->slices[i].label : "");
-            tf_buf_puts(b, k + 1 < copies ? "}{" : "}%\n");
+            tf_buf_puts(b, k < 2 ? "}{" : "}%\n");
         }
     }
 }
@@ -524,20 +572,15 @@ static void pt(struct tikz *t, double v)
     tf_buf_printf(t->b, "%spt", tf_fmt_num(n, v, 3));
 }
 
-void tz_emit_style_defaults(struct tikz *t, enum tz_styles which)
+static void tz_emit_style_defaults(struct tikz *t)
 {
     const struct tf_style *S = &tf_style;
     struct tf_buf *b = t->b;
     char n[TF_NUM_MAX];
-    bool fit = which == TZ_STYLES_FIT;
-    if (which == TZ_STYLES_FIT || which == TZ_STYLES_REFERENCE) {
-        default_style(t, "bar");
-        tf_buf_puts(b, "draw=black, line width=");
-        pt(t, fit ? S->tikz_bar_edge_pt : S->bar_edge_pt);
-        tf_buf_printf(b, ", line join=%s}%%\n", fit ? "bevel" : "miter");
-        if (!fit)
-            return;
-    }
+    default_style(t, "bar");
+    tf_buf_puts(b, "draw=black, line width=");
+    pt(t, S->tikz_bar_edge_pt);
+    tf_buf_puts(b, ", line join=bevel}%\n");
     default_style(t, "flame");
     tf_buf_puts(b, "line width=");
     pt(t, S->flame_edge_pt);
@@ -550,11 +593,11 @@ void tz_emit_style_defaults(struct tikz *t, enum tz_styles which)
     tf_buf_puts(b, "draw=none}%\n");
     default_style(t, "instant");
     tf_buf_puts(b, "line width=");
-    pt(t, fit ? S->tikz_instant_pt : S->tikz_ref_instant_pt);
+    pt(t, S->tikz_instant_pt);
     tf_buf_puts(b, "}%\n");
 }
 
-void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which)
+void tz_put_template(struct tikz *t, const struct tf_template *tpl)
 {
     static const char marker[] = "%%TRACEFIG-STYLE%%\n";
     const char *at = strstr(tpl->data, marker);
@@ -563,6 +606,6 @@ void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styl
         return;
     }
     tf_buf_putn(t->b, tpl->data, (size_t)(at - tpl->data));
-    tz_emit_style_defaults(t, which);
+    tz_emit_style_defaults(t);
     tf_buf_puts(t->b, at + sizeof marker - 1);
 }

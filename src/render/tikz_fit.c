@@ -1,6 +1,5 @@
 /* tikz_fit.c - a TikZ figure fit to its width (templates/tikz-fit.tex):
- * the chrome mode's figures, and the seed modes' when a size option is
- * given.
+ * every figure, since TeX gives each its width (tikz.c).
  *
  * What C decides and what TeX decides.  The plan (render/plan.c) decides
  * what is drawn at the size asked: the lanes and nesting rows within the
@@ -185,8 +184,7 @@ static void emit_data(struct tikz *t, const struct tf_plan *p)
         const struct tf_panel *bd = &f->panel;
         tz_emit_panel_legend(t,
                              "% Breakdown panel: its title, its legend, its slices\n"
-                             "% {style}{left}{right}{middle}{width}{label colour}{text} in %.\n",
-                             3);
+                             "% {style}{left}{right}{middle}{width}{label colour}{text} in %.\n");
         tf_buf_puts(b, "\\def\\tracefigfslices{%\n");
         double left = 0.0;
         for (size_t i = 0; i < bd->n_slices; i++) {
@@ -332,6 +330,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
             continue;
         if (r->lane != open) {
             if (open != (size_t)-1) {
+                tz_flush_shares(t);
                 emit_labels(t, p, open, first, i);
                 tf_buf_puts(b, "\\end{scope}\n");
             }
@@ -339,9 +338,10 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
             first = i;
             tf_buf_printf(b, "\\tracefiglanescope{%zu}\n", open);
         }
-        tz_emit_bar(t, r, row, true);
+        tz_emit_bar(t, r, row);
     }
     if (open != (size_t)-1) {
+        tz_flush_shares(t);
         emit_labels(t, p, open, first, f->n_bars);
         tf_buf_puts(b, "\\end{scope}\n");
     }
@@ -389,7 +389,7 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct 
     if (ok) {
         tz_emit_header(t, o);
         tf_buf_puts(b, "\\begingroup\n");
-        tz_put_template(t, style, TZ_STYLES_FIT);
+        tz_put_template(t, style);
         const struct tf_template *ct = tf_template_get("tikz-counters.tex");
         if (tf_figure_counters(t->f) && ct)
             tf_buf_putn(b, ct->data, ct->len);

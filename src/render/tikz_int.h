@@ -1,7 +1,7 @@
-/* tikz_int.h - what the two TikZ writers share (tikz_common.c: text, units,
- * styles and the primitives both draw; tikz.c: the reference's layout and
- * the back-end's entry; tikz_fit.c: a figure fit to its width by
- * templates/tikz-fit.tex).  Internal to render/. */
+/* tikz_int.h - the TikZ back-end's parts (tikz.c: its entry;
+ * tikz_common.c: text, units, styles and the primitives; tikz_fit.c: the
+ * figure fit to its width by templates/tikz-fit.tex).  Internal to
+ * render/. */
 #ifndef TF_TIKZ_INT_H
 #define TF_TIKZ_INT_H
 
@@ -25,6 +25,13 @@ struct style {
     uint32_t rgb;
 };
 
+/* One colour's busy-share boxes of the lane being written, as a path. */
+struct tz_fill {
+    uint32_t rgb;
+    size_t n;           /* boxes */
+    struct tf_buf path; /* " (x,y) rectangle (x,y)" each */
+};
+
 struct tikz {
     const struct tf_figure *f;
     bool share_key; /* the plan's legend has the key to share bars */
@@ -34,14 +41,16 @@ struct tikz {
     struct style *styles;
     size_t n_styles, cap_styles;
     bool oom;        /* the style table could not grow */
-    double rows;     /* lane rows of the whole figure */
-    double *above;   /* per lane: rows of the lanes above it */
     char (*cat_key)[KEY_LEN]; /* per category: its style name (tz_cat_keys) */
+    struct tz_fill *fills;    /* the lane's share boxes, per colour (tz_flush_shares) */
+    size_t n_fills, cap_fills;
 };
 
-/* Free text for TeX (non-ASCII as commands), and text in a comment. */
+/* Frees what t holds (not t->f or t->b). */
+void tz_fini(struct tikz *t);
+
+/* Free text for TeX (non-ASCII as commands). */
 void tz_text(struct tf_buf *b, const char *s);
-void tz_comment(struct tf_buf *b, const char *s);
 /* A number with DEC decimals; ms from the window start in x units. */
 void tz_num(struct tikz *t, double v);
 double tz_xu(const struct tikz *t, double ms);
@@ -64,31 +73,24 @@ void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, doub
                    const char *text);
 /* A point (x,y). */
 void tz_coord(struct tikz *t, double x, double y);
-/* One bar whose row starts at y0 (y up, the reference's layout: spaced
- * out; fit: y down, compact). */
-void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0, bool fit);
+/* One bar whose row starts at y0 (y in rows, down); a dense bar's busy
+ * shares wait for tz_flush_shares, which writes those of a lane, one path
+ * per colour, before its in-bar labels. */
+void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0);
+void tz_flush_shares(struct tikz *t);
 /* The right end, in %, of a breakdown slice drawn from `left`. */
 double tz_slice_right(const struct tf_slice *s, double left);
-/* The breakdown panel's titles and legend entries (each label `copies`
+/* The breakdown panel's titles and legend entries (each label three
  * times: the fit template's candidates), after `comment`. */
-void tz_emit_panel_legend(struct tikz *t, const char *comment, int copies);
+void tz_emit_panel_legend(struct tikz *t, const char *comment);
 
-/* The \tikzset defaults the templates leave to the style table
- * (render/style.h), written where a template says %%TRACEFIG-STYLE%%: the
- * fit template's bars, flame edges, dense spans and instants; the
- * reference template's bars; the reference layout's flame chart. */
-enum tz_styles { TZ_STYLES_FIT, TZ_STYLES_REFERENCE, TZ_STYLES_REFERENCE_FLAME };
-void tz_emit_style_defaults(struct tikz *t, enum tz_styles which);
 struct tf_template;
-/* A template, with the style defaults at its marker. */
-void tz_put_template(struct tikz *t, const struct tf_template *tpl, enum tz_styles which);
+/* A template, with the \tikzset defaults it leaves to the style table
+ * (render/style.h: bars, flame edges, dense spans, busy shares, instants)
+ * at its %%TRACEFIG-STYLE%% marker. */
+void tz_put_template(struct tikz *t, const struct tf_template *tpl);
 
 /* The fragment of a figure the fit policy lays out (tikz_fit.c). */
-/* A dense bar's busy shares: a box per class from the row's bottom
- * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
- * share of the row (at least TZ_SHARE_FLOOR rows in all). */
-#define TZ_SHARE_FLOOR 0.03
-void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bottom, double up);
 bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct tf_plan *plan,
                    struct tf_diag *d);
 

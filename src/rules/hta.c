@@ -529,102 +529,100 @@ static const size_t *cmap_find(const struct cmap *m, double k)
     return NULL;
 }
 
-/* The rows HTA keeps, as indexes into h->rows in its order (repeats
- * included); *n their count.  NULL when out of memory. */
-static size_t *step_filter(struct tf_hta *h, int64_t *stream, size_t *n)
+/* HTA's filter_gpu_kernels_with_cpu_correlation: the CPU rows that
+ * start before the last step's start, and each GPU row once per CPU row of
+ * its correlation, GPU rows first, grouped by correlation in the order the
+ * values first appear (NaN last).  Into a new array; *n its length. */
+static size_t *filter_gpu_correlated(struct tf_hta *h, size_t *n)
 {
     size_t nr = h->n_rows;
-    bool mtia = h->mtia_backend || (!h->sym_cuda && !h->sym_hip && h->sym_mtia);
-    *n = 0;
-    if (h->steps.n < 2 || (!mtia && h->n_cpu == 0)) {
-        size_t *all = malloc((nr ? nr : 1) * sizeof *all);
-        for (size_t i = 0; all && i < nr; i++)
-            all[i] = i;
-        *n = nr;
-        return all;
+    bool any_step = false;
+    double lim = h->min_cpu_ts;
+    for (size_t i = 0; i < nr; i++) {
+        const struct row *w = &h->rows[i];
+        if ((w->flags & (F_STEP | F_GPU)) == F_STEP) {
+            double t = ceil(w->ts);
+            lim = any_step && t < lim ? lim : t;
+            any_step = true;
+        }
     }
-    if (!mtia) {
-        /* filter_gpu_kernels_with_cpu_correlation. */
-        bool any_step = false;
-        double lim = h->min_cpu_ts;
-        for (size_t i = 0; i < nr; i++) {
-            const struct row *w = &h->rows[i];
-            if ((w->flags & (F_STEP | F_GPU)) == F_STEP) {
-                double t = ceil(w->ts);
-                lim = any_step && t < lim ? lim : t;
-                any_step = true;
-            }
-        }
-        if (!any_step)
-            lim = h->min_cpu_ts; /* no CPU row starts before it: none stays */
-        struct cmap count = {0}, group = {0};
-        size_t *order = NULL, *gid = NULL, *start = NULL, *out = NULL;
-        bool ok = cmap_init(&count, nr) && cmap_init(&group, nr);
-        if (ok)
-            *cmap_slot(&count, -1) = any_step ? h->neg1.below : 0;
-        for (size_t i = 0; ok && i < nr; i++) {
-            const struct row *w = &h->rows[i];
-            if (!(w->flags & F_GPU) && w->corr != -1 && ceil(w->ts) < lim)
-                ++*cmap_slot(&count, w->corr);
-        }
-        /* The merge: GPU rows grouped by correlation in the order the
-         * values first appear (NaN last), each once per CPU row. */
-        size_t n_groups = 0, total = 0, n_gpu = 0;
-        gid = malloc((nr ? nr : 1) * sizeof *gid);
-        ok = ok && gid;
-        for (size_t i = 0; ok && i < nr; i++) {
-            const struct row *w = &h->rows[i];
-            if (!(w->flags & F_GPU) || w->corr != w->corr)
-                continue;
-            size_t *g = cmap_slot(&group, w->corr);
-            if (*g == 0)
-                *g = ++n_groups;
-            gid[i] = *g - 1;
-            n_gpu++;
-        }
-        size_t nan_group = n_groups;
-        for (size_t i = 0; ok && i < nr; i++)
-            if ((h->rows[i].flags & F_GPU) && h->rows[i].corr != h->rows[i].corr)
-                gid[i] = nan_group, n_gpu++;
-        start = calloc(n_groups + 2, sizeof *start);
-        order = malloc((n_gpu ? n_gpu : 1) * sizeof *order);
-        ok = ok && start && order;
-        for (size_t i = 0; ok && i < nr; i++)
-            if (h->rows[i].flags & F_GPU)
-                start[gid[i] + 1]++;
-        for (size_t g = 0; ok && g <= n_groups; g++)
-            start[g + 1] += start[g];
-        for (size_t i = 0; ok && i < nr; i++)
-            if (h->rows[i].flags & F_GPU)
-                order[start[gid[i]]++] = i;
-        for (size_t k = 0; ok && k < n_gpu; k++) {
-            const size_t *c = cmap_find(&count, h->rows[order[k]].corr);
-            total += c ? *c : 0;
-        }
-        for (size_t i = 0; ok && i < nr; i++)
-            total += !(h->rows[i].flags & F_GPU) && ceil(h->rows[i].ts) < lim;
-        out = ok ? malloc((total ? total : 1) * sizeof *out) : NULL;
-        ok = ok && out;
-        for (size_t k = 0; ok && k < n_gpu; k++) {
-            const size_t *c = cmap_find(&count, h->rows[order[k]].corr);
-            for (size_t r = 0; c && r < *c; r++)
-                out[(*n)++] = order[k];
-        }
-        for (size_t i = 0; ok && i < nr; i++)
-            if (!(h->rows[i].flags & F_GPU) && ceil(h->rows[i].ts) < lim)
-                out[(*n)++] = i;
-        cmap_fini(&count);
-        cmap_fini(&group);
-        free(order);
-        free(gid);
-        free(start);
-        if (!ok) {
-            free(out);
-            return NULL;
-        }
-        return out;
+    if (!any_step)
+        lim = h->min_cpu_ts; /* no CPU row starts before it: none stays */
+    struct cmap count = {0}, group = {0};
+    size_t *order = NULL, *gid = NULL, *start = NULL, *out = NULL;
+    bool ok = cmap_init(&count, nr) && cmap_init(&group, nr);
+    if (ok)
+        *cmap_slot(&count, -1) = any_step ? h->neg1.below : 0;
+    for (size_t i = 0; ok && i < nr; i++) {
+        const struct row *w = &h->rows[i];
+        if (!(w->flags & F_GPU) && w->corr != -1 && ceil(w->ts) < lim)
+            ++*cmap_slot(&count, w->corr);
     }
-    /* filter_mtia_kernels_for_one_rank. */
+    /* The merge: GPU rows grouped by correlation in the order the
+     * values first appear (NaN last), each once per CPU row. */
+    size_t n_groups = 0, total = 0, n_gpu = 0;
+    gid = malloc((nr ? nr : 1) * sizeof *gid);
+    ok = ok && gid;
+    for (size_t i = 0; ok && i < nr; i++) {
+        const struct row *w = &h->rows[i];
+        if (!(w->flags & F_GPU) || w->corr != w->corr)
+            continue;
+        size_t *g = cmap_slot(&group, w->corr);
+        if (*g == 0)
+            *g = ++n_groups;
+        gid[i] = *g - 1;
+        n_gpu++;
+    }
+    size_t nan_group = n_groups;
+    for (size_t i = 0; ok && i < nr; i++)
+        if ((h->rows[i].flags & F_GPU) && h->rows[i].corr != h->rows[i].corr)
+            gid[i] = nan_group, n_gpu++;
+    start = calloc(n_groups + 2, sizeof *start);
+    order = malloc((n_gpu ? n_gpu : 1) * sizeof *order);
+    ok = ok && start && order;
+    for (size_t i = 0; ok && i < nr; i++)
+        if (h->rows[i].flags & F_GPU)
+            start[gid[i] + 1]++;
+    for (size_t g = 0; ok && g <= n_groups; g++)
+        start[g + 1] += start[g];
+    for (size_t i = 0; ok && i < nr; i++)
+        if (h->rows[i].flags & F_GPU)
+            order[start[gid[i]]++] = i;
+    for (size_t k = 0; ok && k < n_gpu; k++) {
+        const size_t *c = cmap_find(&count, h->rows[order[k]].corr);
+        total += c ? *c : 0;
+    }
+    for (size_t i = 0; ok && i < nr; i++)
+        total += !(h->rows[i].flags & F_GPU) && ceil(h->rows[i].ts) < lim;
+    out = ok ? malloc((total ? total : 1) * sizeof *out) : NULL;
+    ok = ok && out;
+    for (size_t k = 0; ok && k < n_gpu; k++) {
+        const size_t *c = cmap_find(&count, h->rows[order[k]].corr);
+        for (size_t r = 0; c && r < *c; r++)
+            out[(*n)++] = order[k];
+    }
+    for (size_t i = 0; ok && i < nr; i++)
+        if (!(h->rows[i].flags & F_GPU) && ceil(h->rows[i].ts) < lim)
+            out[(*n)++] = i;
+    cmap_fini(&count);
+    cmap_fini(&group);
+    free(order);
+    free(gid);
+    free(start);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* HTA's filter_mtia_kernels_for_one_rank: the CPU rows within the steps,
+ * the kernels they launched, and memory kernels that start within a step
+ * (*stream: their tid when they had none).  Into a new array; *n its
+ * length. */
+static size_t *filter_mtia(struct tf_hta *h, int64_t *stream, size_t *n)
+{
+    size_t nr = h->n_rows;
     double t0 = (double)INFINITY, t1 = -(double)INFINITY;
     for (size_t i = 0; i < nr; i++) {
         const struct row *w = &h->rows[i];
@@ -678,6 +676,23 @@ static size_t *step_filter(struct tf_hta *h, int64_t *stream, size_t *n)
         return NULL;
     }
     return out;
+}
+
+/* The rows HTA keeps, as indexes into h->rows in its order (repeats
+ * included); *n their count.  NULL when out of memory. */
+static size_t *step_filter(struct tf_hta *h, int64_t *stream, size_t *n)
+{
+    size_t nr = h->n_rows;
+    bool mtia = h->mtia_backend || (!h->sym_cuda && !h->sym_hip && h->sym_mtia);
+    *n = 0;
+    if (h->steps.n < 2 || (!mtia && h->n_cpu == 0)) {
+        size_t *all = malloc((nr ? nr : 1) * sizeof *all);
+        for (size_t i = 0; all && i < nr; i++)
+            all[i] = i;
+        *n = nr;
+        return all;
+    }
+    return mtia ? filter_mtia(h, stream, n) : filter_gpu_correlated(h, n);
 }
 
 static bool hta_fail(struct tf_diag *d, const char *msg)

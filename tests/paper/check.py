@@ -178,6 +178,14 @@ def main():
             stray = strays(tikz_labels(tex, level)) if level >= 1 else []
             result(not stray, "%s tikz %s: a lane after a header, under none: %s"
                    % (name, kind, stray[:4]))
+            if name.startswith("seed") and kind != "col":
+                # The seed's v2 + breakdown in a 0.48\columnwidth subfigure
+                # (issue 26): labels short or above, the breakdown under the
+                # timeline.
+                result(plan["labels"] == "above" or level >= 1,
+                       "%s tikz %s: full lane labels left of the plot" % (name, kind))
+                result(plan["panel"] == "below",
+                       "%s tikz %s: the breakdown is %s, not below" % (name, kind, plan["panel"]))
             if kind != "sub2":
                 print("paper: %-18s tikz %-4s %3.0f %%  %5.1fpt  %5.2fpt  %s" %
                       (name, kind, 100 * share, ht + dp, small, plan["labels"]))

@@ -3,7 +3,8 @@
 #
 # Are figures fit to print in a two-column paper?  Figures of the project's
 # own traces (tests/tools/gentrace.py: long process names, many threads,
-# deep nesting, many categories, a Kineto trace, the seed's v2 + breakdown;
+# deep nesting, many categories, a Kineto trace, the seed's v2 + breakdown
+# with --labels auto and without any option, and examples/' v2 + breakdown;
 # tests/tools/genotf2.py: an OTF2 archive of 4 ranks)
 # and of ../shared/real-traces with the windows its README names (SKIP for
 # those without it), each
@@ -17,7 +18,9 @@
 # and checked by check.py: width at most the room and no overfull box,
 # height at most 400 pt, plot at least 60 % of the width at the column and
 # 50 % in the pair, no text smaller than 5 pt and no two words overlapping
-# (from the PDFs' word boxes, pdftotext -bbox), no two lane labels alike.
+# (from the PDFs' word boxes, pdftotext -bbox), no two lane labels alike;
+# the seed's figures in the pair: labels short or above, the breakdown under
+# the timeline.
 # Prints one line per figure and size (plot share, height, smallest text).
 # Ends with "paper: N passed, N failed"; exit 1 on failure.  SKIP without
 # pdflatex or pdftotext.
@@ -71,6 +74,8 @@ deep|$out/deep.json|
 cats|$out/cats.json|
 kineto|$out/kineto.json|--window-event ProfilerStep#3
 seed|$out/seed.json|--breakdown $out/seed-bd.json --labels auto
+seed-plain|$out/seed.json|--breakdown $out/seed-bd.json
+seed-example|$root/examples/overlap_timeline_v2.json|--breakdown $root/examples/candidate_breakdown.json
 EOF
 real=$root/../shared/real-traces
 if [ -d "$real" ]; then

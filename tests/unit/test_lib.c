@@ -1,6 +1,7 @@
 /* test_lib.c - the library's figure (lib/figure.h): one plan per figure,
  * whatever the formats rendered, and the public API's error values. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "lib/figure.h"
@@ -35,6 +36,43 @@ TF_TEST(lib_one_plan_for_every_format)
     }
     /* One plan, and no back-end made one of its own (that would count). */
     TF_CHECK(f->n_plans == 1);
+    tracefig_figure_free(f);
+    tracefig_options_free(o);
+}
+
+static const char seed_trace[] =
+    "{\"format\": \"pipelined_timeline_v2\", \"events\": ["
+    "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 0, \"dur_ms\": 40,"
+    " \"candidate\": 4, \"buffer\": 0},"
+    "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 1, \"dur_ms\": 39,"
+    " \"candidate\": 4, \"buffer\": 0}]}";
+
+TF_TEST(lib_seed_tikz_is_fit_with_a_plan_of_its_own)
+{
+    /* A seed figure without a size option keeps the reference layout in
+     * SVG and JSON, and TikZ (always fit: TeX gives it its width) draws a
+     * second plan, the fit one, made once however often it renders. */
+    struct tracefig_error err;
+    struct tracefig_options *o = tracefig_options_new();
+    struct tracefig_figure *f =
+        o ? tracefig_figure_from_memory(o, seed_trace, sizeof seed_trace - 1, "seed.json", &err)
+          : NULL;
+    TF_CHECK(f != NULL);
+    if (!f) {
+        tracefig_options_free(o);
+        return;
+    }
+    static const char *const formats[] = {"svg", "tikz", "json", "tikz", "svg"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        char *out = NULL;
+        size_t len = 0;
+        TF_CHECK(tracefig_render(f, formats[i], &out, &len, &err) == 0);
+        if (i == 1)
+            TF_CHECK(out && strstr(out, "\\tracefiglimitshare") != NULL);
+        tracefig_free(out);
+    }
+    TF_CHECK(f->n_plans == 2);
+    TF_CHECK(!tf_plan_fits(&f->fig, &f->opts.render.size));
     tracefig_figure_free(f);
     tracefig_options_free(o);
 }

@@ -89,16 +89,19 @@ TF_TEST(tikz_fragment_shape)
     TF_CHECK(has(s, "\\definecolor{tracefig-main-await-dispatch}{HTML}{E67E22}"));
     TF_CHECK(has(s, "\\tracefigdefaultstyle{main/await_dispatch}{fill=tracefig-main-await-dispatch}"));
     TF_CHECK(has(s, "\\tracefigdefaultstyle{gpu2}{fill=tracefig-gpu2}"));
-    /* x in ms: the span is written as it is, bars as rectangles or outlines */
+    /* x in ms: the span is written as it is, bars as rectangles or outlines,
+     * y in rows down from their lane's top, each lane in its scope */
     TF_CHECK(has(s, "\\def\\tracefigspan{1165.767}"));
-    TF_CHECK(has(s, "\\draw[tracefig/bar,tracefig/main/await_dispatch] (0,1) rectangle (466.307,2);"));
-    TF_CHECK(has(s, "\\draw[tracefig/bar,tracefig/gpu2] (582.884,0)--(1165.767,0)--(1151.778,0.125)"));
+    TF_CHECK(has(s, "\\tracefiglanescope{0}\n"
+                    "\\draw[tracefig/bar,tracefig/main/await_dispatch](0,0)rectangle(466.307,1);"));
+    TF_CHECK(has(s, "\\draw[tracefig/bar,tracefig/gpu2](582.884,1)--(1165.767,1)--(1151.778,0.875)"));
     TF_CHECK(has(s, "--cycle;"));
-    TF_CHECK(has(s, "\\tracefiglabel{white}{233.153}{1.5}{466.307}{7}"));
+    TF_CHECK(has(s, "\\tracefiglabel{white}{233.153}{0.5}{466.307}{7}"));
     /* the legend swatches use the bar styles of the same colour */
     TF_CHECK(has(s, "\\tracefiglegendentry{main/await_dispatch}{Ready $\\rightarrow$ launch}"));
     TF_CHECK(has(s, "\\tracefiglegendentry{gpu2}{GPU compute}"));
-    TF_CHECK(has(s, "\\tracefiglane{1.5}{Main\\_Thread \\#1}"));
+    /* a lane: its rows, no header, its label at every level */
+    TF_CHECK(has(s, "\\tracefiglane{1}{-1}{Main\\_Thread \\#1}{Main\\_Thread \\#1}"));
     free(s);
     tf_figure_fini(&f);
 }
@@ -113,9 +116,9 @@ TF_TEST(tikz_huge_span_stays_small)
         double span = span_units(s);
         TF_CHECK(span >= 1000.0 && span < 10000.0);
         TF_CHECK(max_coordinate(s) < 10000.0);
-        TF_CHECK(has(s, "% x unit: 1e14 ms"));
+        TF_CHECK(has(s, "; x unit: 1e14 ms.\n"));
         /* tick labels stay in ms */
-        TF_CHECK(has(s, "}{0}%\n\\tracefigxtick{") && has(s, "000000000000000}%"));
+        TF_CHECK(has(s, "\\tracefigxtick{0}{0}\\tracefigxtick{250}{25000000000000000}"));
     }
     free(s);
     tf_figure_fini(&f);
@@ -130,8 +133,8 @@ TF_TEST(tikz_tiny_span_stays_precise)
     if (s) {
         double span = span_units(s);
         TF_CHECK(span >= 1000.0 && span < 10000.0);
-        TF_CHECK(has(s, "% x unit: 1e-6 ms"));
-        TF_CHECK(has(s, "{0.001}%")); /* a tick label, in ms */
+        TF_CHECK(has(s, "; x unit: 1e-6 ms.\n"));
+        TF_CHECK(has(s, "\\tracefigxtick{1000}{0.001}")); /* a tick label, in ms */
     }
     free(s);
     tf_figure_fini(&f);
@@ -181,8 +184,9 @@ TF_TEST(tikz_breakdown_panel)
     TF_CHECK(has(s, "\\def\\tracefigpaneltitle{GPU Runtime Breakdown (\\%)}"));
     TF_CHECK(has(s, "\\def\\tracefiglegtitle{Candidate 5}"));
     TF_CHECK(has(s, "\\tracefiglegendentry{breakdown/cast}{Preprocess}"));
-    TF_CHECK(has(s, "\\draw[tracefig/breakdown/bar,tracefig/breakdown/trsm] (18.42,0) rectangle (100,1);"));
-    TF_CHECK(has(s, "\\tracefiglabel{black}{9.21}{0.5}{18.42}{18\\%}"));
+    /* a slice: {style}{left}{right}{middle}{width}{label colour}{text} */
+    TF_CHECK(has(s, "\\tracefigslice{breakdown/trsm}{18.42}{100}{59.21}{81.58}{white}{82\\%}"));
+    TF_CHECK(has(s, "\\tracefigslice{breakdown/cast}{0}{18.42}{9.21}{18.42}{black}{18\\%}"));
     free(s);
     tf_figure_fini(&f);
 }

@@ -432,6 +432,134 @@ static void lanes_miss(const struct chrome *c, const struct tf_opts *o, const si
                       n_match > 1 ? "them" : "it");
 }
 
+/* Lanes with something drawn (counter lanes hold a value in the window)
+ * into order[], labelled together (alike labels told apart); *n_bar: those
+ * of slices.  False when out of memory. */
+static bool drawn_lanes(struct chrome *c, size_t *order, size_t *ts, struct chrome_label *lb,
+                        size_t *n_order, size_t *n_bar)
+{
+    size_t n = 0;
+    *n_bar = 0;
+    for (size_t i = 0; i < c->n_lanes; i++)
+        if (c->lanes[i].counter || c->lanes[i].n_bars > 0) {
+            ts[n] = c->lanes[i].thread;
+            order[n++] = i;
+            *n_bar += !c->lanes[i].counter;
+        }
+    *n_order = n;
+    if (!tf_chrome_labels(c, ts, n, lb))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        struct lane *ln = &c->lanes[order[i]];
+        tf_chrome_labels_fini(&ln->lbl, 1);
+        ln->lbl = lb[i];
+        memset(&lb[i], 0, sizeof lb[i]);
+        ln->label = ln->lbl.label;
+    }
+    return true;
+}
+
+/* --hide, then the default rules, on the lanes in order: keeps the others
+ * at the front of order[] (their count is returned), the hidden ones by
+ * the default rules go to hidden[]. */
+static size_t hide_lanes(const struct chrome *c, const struct tf_opts *o, size_t *order,
+                         size_t n_order, size_t n_bar, size_t *hidden, size_t *n_hidden)
+{
+    size_t n_keep = 0;
+    for (size_t i = 0; i < n_order; i++) {
+        const char *label = c->lanes[order[i]].label;
+        if (o->n_hide && glob_any(o->hide, o->n_hide, label))
+            continue;
+        if (!o->all_lanes &&
+            (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label) ||
+             ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_bar > 1))) {
+            hidden[(*n_hidden)++] = order[i];
+            continue;
+        }
+        order[n_keep++] = order[i];
+    }
+    return n_keep;
+}
+
+/* Aggregates and duplicates of the lanes kept so far go to hidden[]. */
+static bool drop_repeats(struct chrome *c, size_t *order, size_t *n_keep, size_t *hidden,
+                         size_t *n_hidden)
+{
+    for (size_t i = 0; i < *n_keep; i++) {
+        struct lane *ln = &c->lanes[order[i]];
+        if (ln->n_sample > 1)
+            qsort(ln->sample, ln->n_sample, sizeof *ln->sample, cmp_u64);
+    }
+    bool *drop = calloc(*n_keep ? *n_keep : 1, sizeof *drop);
+    if (!drop)
+        return false;
+    for (size_t i = 0; i < *n_keep; i++)
+        drop[i] = repeats_others(c, order, *n_keep, order[i], i);
+    size_t k = 0;
+    for (size_t i = 0; i < *n_keep; i++) {
+        if (drop[i])
+            hidden[(*n_hidden)++] = order[i];
+        else
+            order[k++] = order[i];
+    }
+    *n_keep = k;
+    free(drop);
+    return true;
+}
+
+/* --lanes picks and orders the kept lanes (PATTERN=LABEL also renames the
+ * lanes it picks) into pick[] and rename[]; *n_pick of them.  False when
+ * out of memory. */
+static bool pick_by_pattern(const struct chrome *c, const struct tf_opts *o, const size_t *order,
+                            size_t n_keep, size_t *pick, const char **rename, size_t *n_pick)
+{
+    struct tf_buf pat;
+    tf_buf_init(&pat);
+    bool ok = true;
+    for (size_t q = 0; ok && q < o->n_lanes; q++) {
+        const char *eq = strchr(o->lanes[q], '=');
+        tf_buf_clear(&pat);
+        tf_buf_putn(&pat, o->lanes[q], eq ? (size_t)(eq - o->lanes[q]) : strlen(o->lanes[q]));
+        if (!(ok = !pat.oom))
+            break;
+        for (size_t i = 0; i < n_keep; i++) {
+            bool taken = false;
+            for (size_t k = 0; k < *n_pick; k++)
+                taken |= pick[k] == order[i];
+            if (!taken && fnmatch(pat.data ? pat.data : "", c->lanes[order[i]].label, 0) == 0) {
+                rename[*n_pick] = eq ? eq + 1 : NULL;
+                pick[(*n_pick)++] = order[i];
+            }
+        }
+    }
+    tf_buf_fini(&pat);
+    return ok;
+}
+
+/* The caps: one on lanes of slices, one on counter lanes; p->n lanes of
+ * pick[] stay. */
+static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
+                      size_t n_pick)
+{
+    p->cap = o->max_lanes > 0 ? (size_t)o->max_lanes
+             : c->hpc        ? TF_CHROME_MAX_RANK_LANES
+                             : TF_CHROME_MAX_LANES;
+    p->ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
+    size_t n_kept = 0, n_slices = 0;
+    for (size_t i = 0; i < n_pick; i++) {
+        bool counter = c->lanes[p->lanes[i]].counter != 0;
+        size_t *n = counter ? &p->n_counters : &n_slices;
+        if (*n >= (counter ? p->ccap : p->cap)) {
+            ++*(counter ? &p->n_ccut : &p->n_cut);
+            continue;
+        }
+        (*n)++;
+        p->rename[n_kept] = p->rename[i];
+        p->lanes[n_kept++] = p->lanes[i];
+    }
+    p->n = n_kept;
+}
+
 bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
                           struct tf_diag *d)
 {
@@ -449,92 +577,25 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
     const char *fail = NULL;
     enum tf_exit fail_code = TF_EBADINPUT;
 
-    /* Lanes with something drawn (counter lanes hold a value in the
-     * window), labelled together (alike labels told apart), in the
-     * author's order. */
+    /* The lanes drawn, in the author's order. */
     size_t n_order = 0, n_bar_lanes = 0;
-    for (size_t i = 0; ok && i < c->n_lanes; i++)
-        if (c->lanes[i].counter || c->lanes[i].n_bars > 0) {
-            ts[n_order] = c->lanes[i].thread;
-            order[n_order++] = i;
-            n_bar_lanes += !c->lanes[i].counter;
-        }
-    ok = ok && tf_chrome_labels(c, ts, n_order, lb);
-    for (size_t i = 0; ok && i < n_order; i++) {
-        struct lane *ln = &c->lanes[order[i]];
-        tf_chrome_labels_fini(&ln->lbl, 1);
-        ln->lbl = lb[i];
-        memset(&lb[i], 0, sizeof lb[i]);
-        ln->label = ln->lbl.label;
-    }
+    ok = ok && drawn_lanes(c, order, ts, lb, &n_order, &n_bar_lanes);
     if (ok && n_order == 0)
         fail = "nothing to draw in the window";
     if (ok && !fail)
         ok = sort_author(c, order, n_order, false);
-    /* --hide, then the default rules, on the lanes in order. */
     size_t n_keep = 0, n_hidden = 0;
-    for (size_t i = 0; ok && !fail && i < n_order; i++) {
-        const char *label = c->lanes[order[i]].label;
-        if (o->n_hide && glob_any(o->hide, o->n_hide, label))
-            continue;
-        if (!o->all_lanes &&
-            (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label) ||
-             ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_bar_lanes > 1))) {
-            hidden[n_hidden++] = order[i];
-            continue;
-        }
-        order[n_keep++] = order[i];
-    }
-    if (ok && !fail && !o->all_lanes) {
-        /* Aggregates and duplicates of the lanes kept so far. */
-        size_t k = 0;
-        for (size_t i = 0; i < n_keep; i++) {
-            struct lane *ln = &c->lanes[order[i]];
-            if (ln->n_sample > 1)
-                qsort(ln->sample, ln->n_sample, sizeof *ln->sample, cmp_u64);
-        }
-        bool *drop = calloc(n_keep ? n_keep : 1, sizeof *drop);
-        if (!drop)
-            ok = false;
-        for (size_t i = 0; ok && i < n_keep; i++)
-            drop[i] = repeats_others(c, order, n_keep, order[i], i);
-        for (size_t i = 0; ok && i < n_keep; i++) {
-            if (drop[i])
-                hidden[n_hidden++] = order[i];
-            else
-                order[k++] = order[i];
-        }
-        if (ok)
-            n_keep = k;
-        free(drop);
-    }
+    if (ok && !fail)
+        n_keep = hide_lanes(c, o, order, n_order, n_bar_lanes, hidden, &n_hidden);
+    if (ok && !fail && !o->all_lanes)
+        ok = drop_repeats(c, order, &n_keep, hidden, &n_hidden);
     p->n_by_default = n_hidden;
     if (ok && !fail && n_keep == 0)
         fail = "every lane is hidden (--hide, or --all-lanes to see the default-hidden ones)",
         fail_code = TF_EUSAGE;
-    /* --lanes picks and orders. */
     size_t n_pick = 0;
     if (ok && !fail && o->n_lanes) {
-        /* PATTERN=LABEL also renames the lanes it picks. */
-        struct tf_buf pat;
-        tf_buf_init(&pat);
-        for (size_t q = 0; ok && q < o->n_lanes; q++) {
-            const char *eq = strchr(o->lanes[q], '=');
-            tf_buf_clear(&pat);
-            tf_buf_putn(&pat, o->lanes[q], eq ? (size_t)(eq - o->lanes[q]) : strlen(o->lanes[q]));
-            if (!(ok = !pat.oom))
-                break;
-            for (size_t i = 0; ok && i < n_keep; i++) {
-                bool taken = false;
-                for (size_t k = 0; k < n_pick; k++)
-                    taken |= pick[k] == order[i];
-                if (!taken && fnmatch(pat.data ? pat.data : "", c->lanes[order[i]].label, 0) == 0) {
-                    rename[n_pick] = eq ? eq + 1 : NULL;
-                    pick[n_pick++] = order[i];
-                }
-            }
-        }
-        tf_buf_fini(&pat);
+        ok = pick_by_pattern(c, o, order, n_keep, pick, rename, &n_pick);
         if (ok && n_pick == 0) {
             lanes_miss(c, o, order, n_keep, hidden, n_hidden, &msg);
             fail = msg.oom || !msg.data ? "--lanes: no lane label matches" : msg.data;
@@ -544,24 +605,10 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
         memcpy(pick, order, n_keep * sizeof *pick);
         n_pick = n_keep;
     }
-    /* The caps: one on lanes of slices, one on counter lanes. */
-    p->cap = o->max_lanes > 0 ? (size_t)o->max_lanes
-             : c->hpc        ? TF_CHROME_MAX_RANK_LANES
-                             : TF_CHROME_MAX_LANES;
-    p->ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
-    size_t n_kept = 0, n_slices = 0;
-    for (size_t i = 0; ok && !fail && i < n_pick; i++) {
-        bool counter = c->lanes[pick[i]].counter != 0;
-        size_t *n = counter ? &p->n_counters : &n_slices;
-        if (*n >= (counter ? p->ccap : p->cap)) {
-            ++*(counter ? &p->n_ccut : &p->n_cut);
-            continue;
-        }
-        (*n)++;
-        rename[n_kept] = rename[i];
-        pick[n_kept++] = pick[i];
-    }
-    p->n = n_kept;
+    if (ok && !fail)
+        cap_lanes(c, o, p, n_pick);
+    else
+        cap_lanes(c, o, p, 0);
     if (fail)
         tf_diag_error(d, fail_code, "%s", fail);
     if (lb)

@@ -135,14 +135,10 @@ static bool python_name(const char *name, char *out, size_t n)
     return false;
 }
 
-void tf_chrome_short_name(const char *name, char *out, size_t n)
+/* The length of name without its trailing qualifiers (" const",
+ * " noexcept", '&', spaces). */
+static size_t strip_qualifiers(const char *name, size_t len)
 {
-    if (n == 0)
-        return;
-    if (python_name(name, out, n))
-        return;
-    size_t len = strlen(name);
-    /* Trailing qualifiers. */
     for (;;) {
         while (len > 0 && name[len - 1] == ' ')
             len--;
@@ -153,10 +149,15 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
         else if (len > 0 && name[len - 1] == '&')
             len--;
         else
-            break;
+            return len;
     }
-    /* A signature ends in ')' whose '(' follows an identifier, '>' or an
-     * operator token directly. */
+}
+
+/* Where the parameter list of a signature name[0, len) opens, SIZE_MAX when
+ * it is not one: it ends in ')' whose '(' follows an identifier, '>' or an
+ * operator token directly. */
+static size_t param_open(const char *name, size_t len)
+{
     size_t open = len > 0 && name[len - 1] == ')' ? match_open(name, len - 1) : SIZE_MAX;
     /* match_open does not know "operator<(": look for an operator token
      * ending right before a '(' of the last group. */
@@ -170,12 +171,15 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
     for (size_t k = open != SIZE_MAX && open >= 12 ? open - 12 : 0; open != SIZE_MAX && k < open; k++)
         op_before |= operator_len(name + k, open - k) == open - k;
     if (open == SIZE_MAX || open == 0 ||
-        !(ident_char(name[open - 1]) || name[open - 1] == '>' || op_before)) {
-        snprintf(out, n, "%s", name);
-        return;
-    }
-    /* Whatever precedes the parameter list: the last depth-0 word. */
-    size_t end = open, start = 0;
+        !(ident_char(name[open - 1]) || name[open - 1] == '>' || op_before))
+        return SIZE_MAX;
+    return open;
+}
+
+/* Where the last depth-0 word before `end` starts. */
+static size_t last_word(const char *name, size_t end)
+{
+    size_t start = 0;
     for (size_t k = 0; k < end; k++) {
         size_t op = operator_len(name + k, end - k);
         if (op) {
@@ -190,10 +194,15 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
             start = k + 1;
         }
     }
-    /* Its depth-0 "::" parts: keep the last that names something (not a
-     * lambda, "operator()" or an anonymous namespace). */
-    size_t part_b[64], part_e[64], np = 0;
-    size_t b = start;
+    return start;
+}
+
+/* The depth-0 "::" parts of name[start, end) into part_b/part_e (room for
+ * 64); their count. */
+static size_t scope_parts(const char *name, size_t start, size_t end, size_t *part_b,
+                          size_t *part_e)
+{
+    size_t np = 0, b = start;
     for (size_t k = start; k < end && np < 63; k++) {
         size_t op = operator_len(name + k, end - k);
         if (op) {
@@ -211,6 +220,86 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
         }
     }
     part_b[np] = b, part_e[np] = end, np++;
+    return np;
+}
+
+/* Where part [pb, pe) ends without its template arguments ("fn<4, T>" ->
+ * "fn") and without a parameter list of its own ("bar()"). */
+static size_t base_end(const char *name, size_t pb, size_t pe)
+{
+    size_t tb = pe;
+    for (size_t k = pb; k < pe; k++) {
+        if (operator_len(name + k, pe - k)) {
+            k += operator_len(name + k, pe - k) - 1;
+            continue;
+        }
+        if (name[k] == '<') {
+            tb = k;
+            break;
+        }
+    }
+    if (tb == pe && pe > pb && name[pe - 1] == ')') {
+        size_t ob = match_open(name, pe - 1);
+        if (ob != SIZE_MAX && ob > pb)
+            tb = ob;
+    }
+    return tb;
+}
+
+/* A generic "kernel" wrapper [pb, tb) with template arguments from tb is
+ * named after its first template argument when that is a long
+ * identifier, else after its scope (the part before, `pick` >= 2): true
+ * when out holds that name. */
+static bool wrapper_name(const char *name, size_t pb, size_t tb, size_t pe, const size_t *part_b,
+                         const size_t *part_e, size_t pick, char *out, size_t n)
+{
+    size_t bl = tb - pb;
+    bool wrapper = (bl == 6 && strncmp(name + pb, "kernel", 6) == 0) ||
+                   (bl == 6 && strncmp(name + pb, "Kernel", 6) == 0) ||
+                   (bl == 13 && strncmp(name + pb, "device_kernel", 13) == 0);
+    if (!wrapper || tb >= pe)
+        return false;
+    size_t ab = tb + 1, ae = ab;
+    while (ae < pe && ident_char(name[ae]))
+        ae++;
+    if (ae - ab >= 8 && ae < pe && (name[ae] == '>' || name[ae] == ',')) {
+        put_span(out, n, name + ab, ae - ab);
+        return true;
+    }
+    if (pick < 2)
+        return false;
+    size_t sb = part_b[pick - 2], se = part_e[pick - 2];
+    char scope[128];
+    size_t sl = se - sb;
+    size_t lt = sl;
+    for (size_t k = 0; k < sl; k++)
+        if (name[sb + k] == '<') {
+            lt = k;
+            break;
+        }
+    put_span(scope, sizeof scope, name + sb, lt);
+    snprintf(out, n, "%s::%.*s", scope, (int)bl, name + pb);
+    return true;
+}
+
+void tf_chrome_short_name(const char *name, char *out, size_t n)
+{
+    if (n == 0)
+        return;
+    if (python_name(name, out, n))
+        return;
+    size_t len = strip_qualifiers(name, strlen(name));
+    size_t open = param_open(name, len);
+    if (open == SIZE_MAX) {
+        snprintf(out, n, "%s", name);
+        return;
+    }
+    /* Whatever precedes the parameter list: the last depth-0 word; of its
+     * "::" parts, the last that names something (not a lambda,
+     * "operator()" or an anonymous namespace). */
+    size_t end = open, start = last_word(name, end);
+    size_t part_b[64], part_e[64];
+    size_t np = scope_parts(name, start, end, part_b, part_e);
     size_t pick = np;
     while (pick > 0) {
         const char *p = name + part_b[pick - 1];
@@ -226,54 +315,9 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
         return;
     }
     size_t pb = part_b[pick - 1], pe = part_e[pick - 1];
-    /* Without its template arguments ("fn<4, T>" -> "fn"); a generic
-     * "kernel" wrapper is named after its first template argument when
-     * that is a long identifier, else after its scope. */
-    size_t tb = pe;
-    for (size_t k = pb; k < pe; k++) {
-        if (operator_len(name + k, pe - k)) {
-            k += operator_len(name + k, pe - k) - 1;
-            continue;
-        }
-        if (name[k] == '<') {
-            tb = k;
-            break;
-        }
-    }
-    /* ... and without a parameter list of its own ("bar()"). */
-    if (tb == pe && pe > pb && name[pe - 1] == ')') {
-        size_t ob = match_open(name, pe - 1);
-        if (ob != SIZE_MAX && ob > pb)
-            tb = ob;
-    }
-    size_t bl = tb - pb;
-    bool wrapper = (bl == 6 && strncmp(name + pb, "kernel", 6) == 0) ||
-                   (bl == 6 && strncmp(name + pb, "Kernel", 6) == 0) ||
-                   (bl == 13 && strncmp(name + pb, "device_kernel", 13) == 0);
-    if (wrapper && tb < pe) {
-        size_t ab = tb + 1, ae = ab;
-        while (ae < pe && ident_char(name[ae]))
-            ae++;
-        if (ae - ab >= 8 && ae < pe && (name[ae] == '>' || name[ae] == ',')) {
-            put_span(out, n, name + ab, ae - ab);
-            return;
-        }
-        if (pick >= 2) {
-            size_t sb = part_b[pick - 2], se = part_e[pick - 2];
-            char scope[128];
-            size_t sl = se - sb;
-            size_t lt = sl;
-            for (size_t k = 0; k < sl; k++)
-                if (name[sb + k] == '<') {
-                    lt = k;
-                    break;
-                }
-            put_span(scope, sizeof scope, name + sb, lt);
-            snprintf(out, n, "%s::%.*s", scope, (int)bl, name + pb);
-            return;
-        }
-    }
-    put_span(out, n, name + pb, bl);
+    size_t tb = base_end(name, pb, pe);
+    if (!wrapper_name(name, pb, tb, pe, part_b, part_e, pick, out, n))
+        put_span(out, n, name + pb, tb - pb);
 }
 
 /* --- process names ----------------------------------------------------------------- */
