@@ -42,7 +42,8 @@ bool tf_ivset_take_below(struct tf_ivset *s, int64_t at, struct tf_ivset *out)
         return false;
     if (across)
         s->v[k].lo = at;
-    memmove(s->v, s->v + k, (s->n - k) * sizeof *s->v);
+    if (s->n > k)
+        memmove(s->v, s->v + k, (s->n - k) * sizeof *s->v);
     s->n -= k;
     return true;
 }
@@ -210,7 +211,8 @@ bool tf_ivfold_cut(struct tf_ivfold *f, struct tf_ivset *const *sets, size_t n, 
             k++;
         if (k < s->n && s->v[k].lo < at)
             s->v[k].lo = at;
-        memmove(s->v, s->v + k, (s->n - k) * sizeof *s->v);
+        if (s->n > k)
+            memmove(s->v, s->v + k, (s->n - k) * sizeof *s->v);
         s->n -= k;
     }
     if (ok && at > f->upto)
