@@ -47,8 +47,9 @@ endif
 endif
 ifeq ($(HAVE_ISAL),1)
 CPPFLAGS_ISAL = -DTF_HAVE_ISAL=1
-LIBS_ISAL := $(or $(shell pkg-config --libs libisal 2>/dev/null),-lisal)
 endif
+# (not linked: src/load/input.c dlopen()s libisal.so.2 at the first gzip'd
+# trace, and inflates with zlib when it is missing at run time)
 # libxml2 (SVG) is compiled against but not linked: src/render/svg.c
 # dlopen()s it at the first SVG render, so other runs do not load it and the
 # ICU and libstdc++ it brings.  The unit tests link it (they parse SVG).
@@ -108,7 +109,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
              $(SANFLAGS) $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) $(CPPFLAGS_OTF2) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 # -pthread: the input layer's optional reader thread (src/load/input.c).
-LIBS = $(PKG_LIBS) $(LIBS_ISAL) -ldl -lm -pthread
+LIBS = $(PKG_LIBS) -ldl -lm -pthread
 
 # The source tree follows the pipeline: src/base (shared utilities), src/load
 # (input formats: the only code that sees JSON), src/model (trace and figure

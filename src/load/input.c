@@ -50,6 +50,44 @@
 
 #ifdef TF_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
+
+#include "base/dl.h"
+
+/* ISA-L is dlopen()ed at the first gzip'd trace (base/dl.h), so that other
+ * runs do not load and relocate it; without the library at run time,
+ * zlib inflates. */
+#define TF_ISAL_FUNCS(X)                                                                        \
+    X(0, void, isal_inflate_init, (struct inflate_state *))                                     \
+    X(0, void, isal_inflate_reset, (struct inflate_state *))                                    \
+    X(0, int, isal_inflate, (struct inflate_state *))
+TF_ISAL_FUNCS(TF_DL_TYPEDEF)
+TF_ISAL_FUNCS(TF_DL_CHECK)
+static struct isal_api {
+    TF_ISAL_FUNCS(TF_DL_MEMBER)
+} isal;
+static pthread_once_t isal_once = PTHREAD_ONCE_INIT;
+static bool isal_loaded;
+
+#define TF_DL_API struct isal_api
+static const struct tf_dl_sym isal_syms[] = {TF_ISAL_FUNCS(TF_DL_SYM)};
+#undef TF_DL_API
+static const struct tf_dl_lib isal_lib = {"libisal.so.2", "libisal2"};
+
+static void isal_load_once(void)
+{
+    struct tf_diag d;
+    tf_diag_init(&d);
+    d.quiet = true;
+    isal_loaded = tf_dl_load("Inflating with ISA-L", &isal_lib, 1, isal_syms,
+                             sizeof isal_syms / sizeof isal_syms[0], &isal, sizeof isal, &d);
+}
+
+/* Whether ISA-L is there to inflate with (loaded at the first call). */
+static bool isal_ready(void)
+{
+    pthread_once(&isal_once, isal_load_once);
+    return isal_loaded;
+}
 #endif
 
 enum { RAW_CHUNK = 1 << 17, SKIP_CHUNK = 1 << 16, MAX_READ = 1 << 30 };
@@ -248,7 +286,7 @@ static bool dec_start(const struct tf_input *in, struct dec *dc, const struct ch
         if (cp) {
             *dc->st = *cp->st;
         } else {
-            isal_inflate_init(dc->st);
+            isal.isal_inflate_init(dc->st);
             dc->st->crc_flag = ISAL_GZIP;
         }
         dc->st->next_in = dc->ibuf;
@@ -300,14 +338,14 @@ static ssize_t isal_read(struct tf_input *in, struct dec *dc, unsigned char *buf
         if (dc->member_end) {
             if (st->avail_in == 0)
                 return 0;
-            isal_inflate_reset(st);
+            isal.isal_inflate_reset(st);
             st->crc_flag = ISAL_GZIP;
             dc->member_end = false;
             dc->member_raw = dc->raw - st->avail_in;
             dc->member_out = dc->out;
         }
         uint32_t in_before = st->avail_in;
-        int rc = isal_inflate(st);
+        int rc = isal.isal_inflate(st);
         if (rc != ISAL_DECOMP_OK)
             return -2;
         if (st->block_state == ISAL_BLOCK_FINISH)
@@ -557,7 +595,8 @@ static struct tf_input *input_new(int fd, bool own_fd, const char *path, const c
     in->gzip = n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 #ifdef TF_HAVE_ISAL
     const char *inflater = getenv("TRACEFIG_INFLATE");
-    in->isal = in->gzip && tf_input_can_seek(in) && !(inflater && strcmp(inflater, "zlib") == 0);
+    in->isal = in->gzip && tf_input_can_seek(in) && !(inflater && strcmp(inflater, "zlib") == 0) &&
+               isal_ready();
 #endif
     if (opts && opts->thread) {
         bool ok = pthread_mutex_init(&in->mu, NULL) == 0;

@@ -213,10 +213,106 @@ static void emit_bin(struct binner *B, size_t from, size_t to)
     B->oom = B->oom || !b->title;
 }
 
+/* An instant bar and where it starts, to sort a row's instants by. */
+struct at_x {
+    double x0;
+    size_t i;
+};
+
+static int by_x(const void *x, const void *y)
+{
+    const struct at_x *a = x, *b = y;
+    if (a->x0 != b->x0)
+        return a->x0 < b->x0 ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* One instant bar for the run of them at[0..n) (sorted by x): the first's
+ * category and colour, over the run, counting what each stood for. */
+static void emit_instants(struct binner *B, const size_t *at, size_t n, double x1)
+{
+    const struct tf_figure *f = B->f;
+    size_t anchor = at[0], merged = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct tf_bar *s = &f->bars[at[i]];
+        merged += s->merged ? s->merged : 1;
+        anchor = at[i] < anchor ? at[i] : anchor;
+        B->absorbed[at[i]] = true;
+    }
+    struct group g = {anchor, B->n_gbars, 1};
+    struct tf_bar *b = out_bar(B);
+    if (!b)
+        return;
+    const struct tf_bar *first = &f->bars[at[0]];
+    *b = *first;
+    b->x1 = x1;
+    b->merged = merged;
+    double k = first->x1 > first->x0 ? first->dur_ms / (first->x1 - first->x0) : 0;
+    b->dur_ms = k > 0 ? (x1 - first->x0) * k : first->dur_ms;
+    const struct tf_category *cat = &f->cats[first->cat];
+    const char *cls = cat->label ? cat->label : cat->name ? cat->name : cat->key;
+    b->name = cls;
+    b->props = NULL;
+    b->n_props = 0;
+    struct tf_buf tip;
+    tf_buf_init(&tip);
+    char num[TF_NUM_MAX], num2[TF_NUM_MAX];
+    const char *unit = f->axis.unit ? f->axis.unit : "";
+    tf_buf_printf(&tip, "%zu %s instants \xC2\xB7 at %s %s over %s %s", merged, cls,
+                  tf_fmt_num(num, first->x0, 3), unit, tf_fmt_num(num2, x1 - first->x0, 3), unit);
+    b->title = tip.oom ? NULL : tf_arena_buf(&B->out->arena, &tip);
+    tf_buf_fini(&tip);
+    B->oom = B->oom || !b->title;
+    if (!B->oom && TF_GROW(B->groups, B->n_groups, B->cap_groups))
+        B->groups[B->n_groups++] = g;
+    else
+        B->oom = true;
+}
+
+/* A row's instants (and marks) closer than a bin, one instant bar: the
+ * rules merge them at the model's fine bins, the plan at its width. */
+static void merge_instants(struct binner *B, const size_t *order, size_t from, size_t to)
+{
+    const struct tf_figure *f = B->f;
+    size_t n = 0;
+    for (size_t i = from; i < to; i++)
+        n += f->bars[order[i]].shape == TF_SHAPE_INSTANT;
+    if (n < 2)
+        return;
+    struct at_x *ax = malloc(n * sizeof *ax);
+    size_t *at = malloc(n * sizeof *at);
+    if (!ax || !at) {
+        free(ax);
+        free(at);
+        B->oom = true;
+        return;
+    }
+    n = 0;
+    for (size_t i = from; i < to; i++)
+        if (f->bars[order[i]].shape == TF_SHAPE_INSTANT)
+            ax[n++] = (struct at_x){f->bars[order[i]].x0, order[i]};
+    qsort(ax, n, sizeof *ax, by_x);
+    for (size_t i = 0; i < n; i++)
+        at[i] = ax[i].i;
+    free(ax);
+    for (size_t i = 0; i < n && !B->oom;) {
+        double x1 = f->bars[at[i]].x1;
+        size_t j = i + 1;
+        for (; j < n && f->bars[at[j]].x0 - x1 < B->bw; j++)
+            if (f->bars[at[j]].x1 > x1)
+                x1 = f->bars[at[j]].x1;
+        if (j - i > 1)
+            emit_instants(B, at + i, j - i, x1);
+        i = j;
+    }
+    free(at);
+}
+
 /* The bars of one lane's row: order[from, to) (indexes into f->bars). */
 static void bin_row(struct binner *B, const size_t *order, size_t from, size_t to)
 {
     const struct tf_figure *f = B->f;
+    merge_instants(B, order, from, to);
     B->n_cells = 0;
     for (size_t i = from; i < to; i++) {
         const struct tf_bar *b = &f->bars[order[i]];

@@ -22,8 +22,9 @@
 #define TF_CHROME_MAX_SERIES 1024
 /* Nesting rows drawn per lane, unless --depth says otherwise. */
 #define TF_CHROME_DEPTH 6
-/* Instants and marks closer than this (points of a 640 pt plot) merge;
- * slices are binned by the plan (render/plan_busy.c). */
+/* The level of detail, in points of the plot: slices, instants, marks
+ * and counter samples closer than this are binned or merged by the plan
+ * at its real width (render/plan_busy.c, plan_counters.c). */
 #define TF_CHROME_LOD_PT 1.0
 /* Bars a figure holds at most: beyond, the merging threshold doubles until
  * it fits (an SVG stays well under 300 KB, TikZ compiles in a second). */

@@ -307,5 +307,34 @@ if cmp -s "$d/w8in.svg" "$d/from-model.svg" ||
 else
     bad "counter/the trace and its model draw the same line"
 fi
+# Instants too are merged once, by the plan at its width: 500 of them 2 ms
+# apart in a 1 s window are 500 in the model at any width, drawn one by
+# one on an 8 in plot (1.7 ms a point) and merged on a 3 in one.
+d=$tmp/instants
+mkdir -p "$d"
+"$py" - "$d/trace.json" <<'PY'
+import json, sys
+ev = [{"ph": "i", "s": "t", "name": "tick", "cat": "mark", "pid": 1, "tid": 1, "ts": 1000 + 2000 * i}
+      for i in range(500)]
+ev.append({"ph": "X", "name": "work", "cat": "c", "pid": 1, "tid": 1, "ts": 1000, "dur": 1000000})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+for w in 3in 8in; do
+    "$bin" "$d/trace.json" --width $w --labels above -o "$d/w$w.svg" -o "$d/w$w.json" 2>/dev/null
+done
+check "instants/merged at the plot's width, the model's at any width" "$py" - "$d" <<'PY'
+import json, sys
+d = sys.argv[1]
+def model(w):
+    return sum(1 for b in json.load(open("%s/w%s.json" % (d, w)))["bars"] if b["shape"] == "instant")
+def drawn(w):
+    svg = open("%s/w%s.svg" % (d, w)).read()
+    return svg.count("<title>tick"), svg.count(" instants \u00b7")
+assert model("3in") == model("8in") == 500, (model("3in"), model("8in"))
+one3, merged3 = drawn("3in")
+one8, merged8 = drawn("8in")
+assert (one8, merged8) == (500, 0), "8in: %d single, %d merged" % (one8, merged8)
+assert merged3 >= 1 and one3 + merged3 < 100, "3in: %d single, %d merged" % (one3, merged3)
+PY
 echo "busy: $pass passed, $fail failed"
 [ $fail -eq 0 ]

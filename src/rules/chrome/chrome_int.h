@@ -303,7 +303,7 @@ struct chrome {
      * traces share one axis); the share of the bar budget. */
     int64_t x_origin, axis_ns;
     double budget_share;
-    int64_t thr_ns; /* merging threshold of instants and marks (rows.c) */
+    int64_t thr_ns; /* slices at least this long keep their args (rows.c) */
     int64_t bin_ns; /* the fine bins' width, from x_origin on (rows.c) */
     /* pass 2 */
     struct tf_strtab strs; /* names, categories, args text */
@@ -463,7 +463,8 @@ void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);
 /* Whether a category is that of the annotations. */
 bool tf_chrome_is_annotation(const char *cat);
 
-/* The merging threshold, c->thr_ns, once the window is known. */
+/* The fine bins (c->bin_ns) and the args threshold (c->thr_ns), once the
+ * window is known. */
 void tf_chrome_lod_threshold(struct chrome *c);
 /* A slice or instant for ln (in about start order); false when out of
  * memory. */

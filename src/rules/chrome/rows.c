@@ -40,8 +40,10 @@
  * bin that holds one whole slice only keeps it as a slice; any other is a
  * dense bar over the bin with the classes' times (struct part).  The plan
  * re-bins these at the plot's real width (render/plan_busy.c).  Memory is
- * bounded by the bins: a row holds one bin at a time.  Instants still merge
- * among themselves where they are closer than thr_ns.
+ * bounded by the bins: a row holds one bin at a time.  Instants merge
+ * among themselves where they are closer than a fine bin, and marks the
+ * same way (coarser only past TF_CHROME_MAX_BARS); the plan merges both
+ * again at its width.
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -50,13 +52,14 @@
 #include <string.h>
 
 #define REORDER 8192
-/* The plot width (pt) at which instants and marks merge. */
-#define MARK_PLOT_PT 640.0
+/* A slice keeps its args text (the tooltip's) when at least 1 pt wide
+ * on a plot this wide (pt): thinner ones end in share bars. */
+#define ARGS_PLOT_PT 640.0
 
-/* The fine bins and the instants' threshold once the window is known. */
+/* The fine bins and the args' threshold once the window is known. */
 void tf_chrome_lod_threshold(struct chrome *c)
 {
-    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / MARK_PLOT_PT;
+    double thr = (double)c->axis_ns * TF_CHROME_LOD_PT / ARGS_PLOT_PT;
     c->thr_ns = thr < 1.0 ? 1 : (int64_t)thr;
     int64_t bin = (c->axis_ns + TF_LOD_FINE_BINS - 1) / TF_LOD_FINE_BINS;
     c->bin_ns = bin < 1 ? 1 : bin;
@@ -307,7 +310,7 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         return;
     }
     struct acc *a = &ln->iacc;
-    if (a->on && t0 - a->b.t1 < c->thr_ns) {
+    if (a->on && t0 - a->b.t1 < c->bin_ns) {
         a->b.merged = (a->b.merged ? a->b.merged : 1) + 1;
         a->b.mixed = a->b.mixed || a->b.name != b.name;
         if (t1 > a->b.t1)
@@ -492,7 +495,7 @@ void tf_chrome_fit_marks(struct chrome *c, size_t rows, const size_t *proc_rows,
 {
     if (c->n_marks_in > 1)
         qsort(c->marks, c->n_marks_in, sizeof *c->marks, by_mark);
-    int64_t thr = c->thr_ns;
+    int64_t thr = c->bin_ns;
     for (int round = 0; round < 64; round++) {
         /* Marks of one scope (and process) closer than thr: one mark. */
         size_t k = 0;
