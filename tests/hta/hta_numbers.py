@@ -9,7 +9,9 @@ TraceAnalysis (HTA's defaults: include_last_profiler_step=False) on
 non-compute and kernel time in us and its overlap percentage (null for
 NaN), or {"error": CLASS, "message": ...} when HTA raises, or
 {"error": "NoRank"} when it reports no rank at all.  Nothing here computes
-anything: every number is HTA's.
+anything: every number is HTA's.  Without HTA on the path (../shared/hta is
+other people's code, absent from a bare clone) it prints one line "SKIP ..."
+with the reason and exits 0.
 """
 import json
 import logging
@@ -23,6 +25,11 @@ def main():
     path = os.path.abspath(sys.argv[1])
     logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
+    try:
+        import hta.trace_analysis  # noqa: F401  (HTA itself, or SKIP)
+    except ImportError as e:
+        print("SKIP hta_numbers.py: HTA itself is needed (../shared/hta on PYTHONPATH): %s" % e)
+        return 0
     try:
         from hta.trace_analysis import TraceAnalysis
         ta = TraceAnalysis(trace_files={0: path}, trace_dir="/")
