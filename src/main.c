@@ -9,7 +9,6 @@
  * into place).  A failure therefore writes nothing and never clobbers an
  * existing output.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,20 +42,10 @@ static void usage_hint(void)
     fputs("Try 'tracefig --help' for more information.\n", stderr);
 }
 
-static bool usage_error(struct tf_diag *d, const char *fmt, ...) TF_PRINTF(2, 3);
-static bool usage_error(struct tf_diag *d, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tf_diag_verror(d, TF_EUSAGE, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 static bool add_output(struct cli *c, const char *path, struct tf_diag *d)
 {
     if (c->n_outputs == TF_MAX_OUTPUTS)
-        return usage_error(d, "too many outputs (at most %d)", TF_MAX_OUTPUTS);
+        return tf_diag_usage(d, "too many outputs (at most %d)", TF_MAX_OUTPUTS);
     c->outputs[c->n_outputs].path = path;
     tf_buf_init(&c->outputs[c->n_outputs].buf);
     c->n_outputs++;
@@ -109,20 +98,20 @@ static bool resolve_outputs(struct cli *c, struct tf_diag *d)
         else
             o->backend = tf_backend_by_path(o->path);
         if (!o->backend)
-            return usage_error(d, "cannot tell the format of '%.200s': use --format", o->path);
+            return tf_diag_usage(d, "cannot tell the format of '%.200s': use --format", o->path);
         if (!o->backend->available)
             return tf_diag_error(d, TF_EUSAGE,
                                  "%s output is not available: tracefig was built without cairo "
                                  "(install libcairo2-dev and rebuild)",
                                  o->backend->name);
         if (c->o.stats && strcmp(o->path, "-") == 0)
-            return usage_error(d, "--stats prints on standard output: write the figure to a "
+            return tf_diag_usage(d, "--stats prints on standard output: write the figure to a "
                                   "file, not '-'");
     }
     /* --palette-out: the table beside the figures, written with them. */
     if (c->o.palette_out) {
         if (c->o.stats && strcmp(c->o.palette_out, "-") == 0)
-            return usage_error(d, "--stats prints on standard output: write the palette to a "
+            return tf_diag_usage(d, "--stats prints on standard output: write the palette to a "
                                   "file, not '-'");
         if (!add_output(c, c->o.palette_out, d))
             return false;
@@ -177,7 +166,7 @@ static bool pick_traces(struct cli *c, struct tracefig_input **in, size_t *n, bo
         return true;
     *no_trace = access(DEFAULT_TRACE, F_OK) != 0;
     if (*no_trace)
-        return usage_error(d, "no trace given (and no " DEFAULT_TRACE " here, the default)");
+        return tf_diag_usage(d, "no trace given (and no " DEFAULT_TRACE " here, the default)");
     *in = &def;
     *n = 1;
     return true;

@@ -35,6 +35,15 @@ bool tf_diag_error(struct tf_diag *d, enum tf_exit code, const char *fmt, ...)
     return false;
 }
 
+bool tf_diag_usage(struct tf_diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tf_diag_verror(d, TF_EUSAGE, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
 bool tf_diag_oom(struct tf_diag *d, const char *where)
 {
     if (where)

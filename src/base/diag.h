@@ -43,6 +43,9 @@ bool tf_diag_error(struct tf_diag *d, enum tf_exit code, const char *fmt, ...)
     TF_PRINTF(3, 4);
 bool tf_diag_verror(struct tf_diag *d, enum tf_exit code, const char *fmt,
                     va_list ap) TF_PRINTF(3, 0);
+/* tf_diag_error with TF_EUSAGE: a command line or options the tool cannot
+ * take (the CLI and the library's option setters). */
+bool tf_diag_usage(struct tf_diag *d, const char *fmt, ...) TF_PRINTF(2, 3);
 /* Records "WHERE: out of memory" (or just "out of memory" when where is
  * NULL) with TF_ENOMEM; returns false. */
 bool tf_diag_oom(struct tf_diag *d, const char *where);

@@ -4,7 +4,6 @@
  */
 #include "lib/options.h"
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +16,6 @@
 #include "tracefig.h"
 
 #define TF_VERSION TRACEFIG_VERSION
-
-static bool usage_error(struct tf_diag *d, const char *fmt, ...) TF_PRINTF(2, 3);
-static bool usage_error(struct tf_diag *d, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tf_diag_verror(d, TF_EUSAGE, fmt, ap);
-    va_end(ap);
-    return false;
-}
 
 /* --- the options' own setters (opt.h has the generic ones) --- */
 
@@ -41,7 +30,7 @@ static bool set_file(void *ctx, const struct tf_optdef *o, const char *val, stru
     struct tracefig_options *c = ctx;
     const char **path = tf_field_of(c, o->field);
     if (*path)
-        return usage_error(d, "more than one %s file: '%.200s'", o->name, val);
+        return tf_diag_usage(d, "more than one %s file: '%.200s'", o->name, val);
     *path = val;
     return true;
 }
@@ -85,14 +74,14 @@ static bool set_align(void *ctx, const struct tf_optdef *o, const char *val, str
     struct tracefig_options *c = ctx;
     (void)o;
     if (!tf_align_parse(val, &c->align))
-        return usage_error(d, "--align: expected clock, event or start, got '%.200s'", val);
+        return tf_diag_usage(d, "--align: expected clock, event or start, got '%.200s'", val);
     return true;
 }
 
 static bool add_output(struct tracefig_options *c, const char *path, struct tf_diag *d)
 {
     if (c->n_outputs == TF_MAX_OUTPUTS)
-        return usage_error(d, "too many outputs (at most %d)", TF_MAX_OUTPUTS);
+        return tf_diag_usage(d, "too many outputs (at most %d)", TF_MAX_OUTPUTS);
     c->outputs[c->n_outputs++] = path;
     return true;
 }
@@ -109,9 +98,9 @@ static bool set_format(void *ctx, const struct tf_optdef *o, const char *val, st
     struct tracefig_options *c = ctx;
     (void)o;
     if (!tf_backend_by_name(val))
-        return usage_error(d, "unknown format '%.200s' (see --help)", val);
+        return tf_diag_usage(d, "unknown format '%.200s' (see --help)", val);
     if (c->format && strcmp(c->format, val) != 0)
-        return usage_error(d, "more than one --format: '%.50s' and '%.50s'", c->format, val);
+        return tf_diag_usage(d, "more than one --format: '%.50s' and '%.50s'", c->format, val);
     c->format = val;
     return true;
 }
@@ -123,7 +112,7 @@ static bool set_mode(void *ctx, const struct tf_optdef *o, const char *val, stru
     if (strcmp(val, "auto") == 0)
         c->mode = NULL;
     else if (!(c->mode = tf_mode_by_name(val)))
-        return usage_error(d, "unknown mode '%.200s' (see --help)", val);
+        return tf_diag_usage(d, "unknown mode '%.200s' (see --help)", val);
     return true;
 }
 
@@ -133,7 +122,7 @@ static bool set_time(void *ctx, const struct tf_optdef *o, const char *val, stru
     struct tracefig_options *c = ctx;
     int64_t ns;
     if (!tf_chrome_parse_time(val, &ns) || ns < 0)
-        return usage_error(d, "--%s: expected a time such as 12.5ms, 300us or 1.2s, got "
+        return tf_diag_usage(d, "--%s: expected a time such as 12.5ms, 300us or 1.2s, got "
                               "'%.200s'",
                            o->name, val);
     *(int64_t *)tf_field_of(c, o->field) = ns;
@@ -185,7 +174,7 @@ static bool set_color(void *ctx, const struct tf_optdef *o, const char *val, str
         hex++;
     bool ok = eq && eq > val && strlen(hex) == 6 && strspn(hex, "0123456789abcdefABCDEF") == 6;
     if (!ok)
-        return usage_error(d, "--color: expected PATTERN=#RRGGBB, got '%.200s'", val);
+        return tf_diag_usage(d, "--color: expected PATTERN=#RRGGBB, got '%.200s'", val);
     char *pat = tf_arena_strndup(&c->arena, val, (size_t)(eq - val));
     if (!pat || !TF_GROW(c->colors, c->n_colors, c->cap_colors))
         return tf_diag_oom(d, NULL);
@@ -204,7 +193,7 @@ static bool set_group(void *ctx, const struct tf_optdef *o, const char *val, str
     for (const char *p = eq ? eq + 1 : ""; *p; p++)
         n += *p == ',' ? 0 : (p == eq + 1 || p[-1] == ',');
     if (!eq || eq == val || n == 0)
-        return usage_error(d, "--group: expected NAME=PATTERN,..., got '%.200s'", val);
+        return tf_diag_usage(d, "--group: expected NAME=PATTERN,..., got '%.200s'", val);
     char *name = tf_arena_strndup(&c->arena, val, (size_t)(eq - val));
     const char **pats = tf_arena_alloc(&c->arena, n * sizeof *pats);
     if (!name || !pats || !TF_GROW(c->groups, c->n_groups, c->cap_groups))
@@ -235,7 +224,7 @@ static bool set_labels(void *ctx, const struct tf_optdef *o, const char *val, st
             c->render.size.given = true;
             return true;
         }
-    return usage_error(d, "--labels: expected left, above, none or auto, got '%.200s'", val);
+    return tf_diag_usage(d, "--labels: expected left, above, none or auto, got '%.200s'", val);
 }
 
 /* --stats or --stats=FORMAT. */
@@ -248,7 +237,7 @@ static bool set_stats(void *ctx, const struct tf_optdef *o, const char *val, str
     else if (strcmp(val, "csv") == 0)
         c->stats = TF_STATS_CSV;
     else
-        return usage_error(d, "--stats: expected text or csv, got '%.200s'", val);
+        return tf_diag_usage(d, "--stats: expected text or csv, got '%.200s'", val);
     return true;
 }
 
@@ -264,7 +253,7 @@ static bool set_color_by(void *ctx, const struct tf_optdef *o, const char *val,
     else if (strcmp(val, "name") == 0)
         c->rules.color_by = TF_COLOR_BY_NAME;
     else
-        return usage_error(d, "--color-by: expected category, name or auto, got '%.200s'", val);
+        return tf_diag_usage(d, "--color-by: expected category, name or auto, got '%.200s'", val);
     return true;
 }
 
@@ -274,7 +263,7 @@ static bool set_stats_compat(void *ctx, const struct tf_optdef *o, const char *v
     struct tracefig_options *c = ctx;
     (void)o;
     if (strcmp(val, "hta") != 0 && strcmp(val, "none") != 0)
-        return usage_error(d, "--stats-compat: expected hta or none, got '%.200s'", val);
+        return tf_diag_usage(d, "--stats-compat: expected hta or none, got '%.200s'", val);
     c->rules.stats_compat_hta = val[0] == 'h';
     return true;
 }
@@ -285,7 +274,7 @@ static bool set_stats_scope(void *ctx, const struct tf_optdef *o, const char *va
     struct tracefig_options *c = ctx;
     (void)o;
     if (strcmp(val, "window") != 0 && strcmp(val, "trace") != 0)
-        return usage_error(d, "--stats-scope: expected window or trace, got '%.200s'", val);
+        return tf_diag_usage(d, "--stats-scope: expected window or trace, got '%.200s'", val);
     c->rules.stats_trace_scope = val[0] == 't';
     return true;
 }
@@ -636,11 +625,11 @@ bool tf_options_set(struct tracefig_options *c, const char *name, const char *va
     if (!o) {
         const char *near = tf_opt_nearest(&p, n, strlen(n));
         if (near)
-            return usage_error(d, "unknown option '--%.200s' (did you mean '--%s'?)", n, near);
-        return usage_error(d, "unknown option '--%.200s'", n);
+            return tf_diag_usage(d, "unknown option '--%.200s' (did you mean '--%s'?)", n, near);
+        return tf_diag_usage(d, "unknown option '--%.200s'", n);
     }
     if (cli_only(o))
-        return usage_error(d, "--%s is an option of the command line: the library renders "
+        return tf_diag_usage(d, "--%s is an option of the command line: the library renders "
                               "into memory (tracefig_render)",
                            o->name);
     return set_copy(c, o, value, d);
@@ -668,7 +657,7 @@ bool tf_options_check_stdin(const struct tracefig_options *c, const char *path,
                             struct tf_diag *d)
 {
     if (c->breakdown_path && strcmp(path, "-") == 0 && strcmp(c->breakdown_path, "-") == 0)
-        return usage_error(d, "standard input can be read only once: '-' for both the trace "
+        return tf_diag_usage(d, "standard input can be read only once: '-' for both the trace "
                               "and the breakdown");
     return true;
 }
@@ -687,10 +676,10 @@ bool tf_options_finish(struct tracefig_options *c, struct tf_diag *d)
     c->rules.groups = c->groups;
     c->rules.n_groups = c->n_groups;
     if (c->rules.has_from && c->rules.has_to && c->rules.to_ns <= c->rules.from_ns)
-        return usage_error(d, "--to must come after --from");
+        return tf_diag_usage(d, "--to must come after --from");
     if (c->rules.window_event && (c->rules.has_from || c->rules.has_to))
-        return usage_error(d, "--window-event and --from/--to both choose the window: give one");
+        return tf_diag_usage(d, "--window-event and --from/--to both choose the window: give one");
     if (c->n_traces > 1 && c->breakdown_path)
-        return usage_error(d, "--breakdown adds the panel of one trace: give one trace with it");
+        return tf_diag_usage(d, "--breakdown adds the panel of one trace: give one trace with it");
     return c->n_traces != 1 || tf_options_check_stdin(c, c->traces[0], d);
 }
