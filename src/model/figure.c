@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/num.h"
 
 void tf_figure_init(struct tf_figure *f)
@@ -171,6 +172,22 @@ bool tf_figure_bar_shares(struct tf_figure *f, struct tf_bar *b, const struct tf
 const char *tf_category_class(const struct tf_category *c)
 {
     return c->label ? c->label : c->name ? c->name : c->key;
+}
+
+void tf_bar_busy_json(struct tf_buf *out, const struct tf_figure *f, const struct tf_bar *b,
+                      int decimals)
+{
+    struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
+    const struct tf_share *sh = b->n_shares ? b->shares : &one;
+    size_t n = b->n_shares ? b->n_shares : 1;
+    tf_buf_putc(out, '{');
+    for (size_t i = 0; i < n; i++) {
+        tf_buf_puts(out, i ? ", " : "");
+        tf_buf_json_str(out, sh[i].cat < f->n_cats ? tf_category_class(&f->cats[sh[i].cat]) : "");
+        tf_buf_puts(out, ": ");
+        tf_buf_num(out, sh[i].share, decimals);
+    }
+    tf_buf_putc(out, '}');
 }
 
 double tf_bar_share(const struct tf_bar *b, size_t cat)

@@ -624,22 +624,6 @@ static void counter(struct tf_buf *b, const struct tf_counter *k)
     tf_buf_puts(b, k->n_samples ? "\n    ]" : "]");
 }
 
-/* A dense bar's "busy": {"CLASS": share, ...}, each class's share of its
- * span (CLASS: tf_category_class). */
-static void busy_shares(struct tf_buf *b, const struct tf_figure *f, const struct tf_bar *r)
-{
-    struct tf_share one = {r->cat, r->x1 > r->x0 ? r->busy / (r->x1 - r->x0) : 0};
-    const struct tf_share *sh = r->n_shares ? r->shares : &one;
-    size_t n = r->n_shares ? r->n_shares : 1;
-    tf_buf_puts(b, ", \"busy\": {");
-    for (size_t i = 0; i < n; i++) {
-        tf_buf_puts(b, i ? ", " : "");
-        tf_buf_json_str(b, sh[i].cat < f->n_cats ? tf_category_class(&f->cats[sh[i].cat]) : "");
-        tf_buf_puts(b, ": ");
-        tf_buf_num(b, sh[i].share, 6);
-    }
-    tf_buf_putc(b, '}');
-}
 
 static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
                       struct tf_buf *b)
@@ -712,8 +696,10 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         key(b, "merged");
         tf_buf_printf(b, "%zu, ", r->merged);
         str(b, "shape", shapes[r->shape]);
-        if (r->shape == TF_SHAPE_DENSE)
-            busy_shares(b, f, r);
+        if (r->shape == TF_SHAPE_DENSE) {
+            tf_buf_puts(b, ", \"busy\": ");
+            tf_bar_busy_json(b, f, r, 6);
+        }
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_bars);

@@ -510,22 +510,6 @@ static void share_boxes(struct lay *L, const struct tf_bar *b, double top, doubl
     }
 }
 
-/* The data-busy attribute of a dense bar: {"CLASS": share, ...}. */
-static void busy_attr(const struct tf_figure *f, const struct tf_bar *b, struct tf_buf *out)
-{
-    tf_buf_clear(out);
-    tf_buf_putc(out, '{');
-    struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
-    const struct tf_share *sh = b->n_shares ? b->shares : &one;
-    size_t n = b->n_shares ? b->n_shares : 1;
-    for (size_t i = 0; i < n; i++) {
-        tf_buf_puts(out, i ? ", " : "");
-        tf_buf_json_str(out, sh[i].cat < f->n_cats ? tf_category_class(&f->cats[sh[i].cat]) : "");
-        tf_buf_puts(out, ": ");
-        tf_buf_num(out, sh[i].share, 4);
-    }
-    tf_buf_putc(out, '}');
-}
 
 static void bars(struct lay *L)
 {
@@ -574,7 +558,8 @@ static void bars(struct lay *L)
         attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, b->dur_ms, 3)};
         bool shares = f->flame && b->shape == TF_SHAPE_DENSE;
         if (shares) {
-            busy_attr(f, b, &busy);
+            tf_buf_clear(&busy);
+            tf_bar_busy_json(&busy, f, b, 4);
             if (!busy.oom)
                 attrs[n_attrs++] = (struct tf_attr){"busy", busy.data};
         }
