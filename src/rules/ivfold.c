@@ -28,23 +28,35 @@ void tf_ivfold_fini(struct tf_ivfold *f)
     memset(f, 0, sizeof *f);
 }
 
-bool tf_ivset_take_below(struct tf_ivset *s, int64_t at, struct tf_ivset *out)
+/* The intervals of s wholly before `at`: s->v[0 .. return). */
+static size_t below(const struct tf_ivset *s, int64_t at)
 {
-    tf_ivset_clear(out);
     size_t k = 0;
     while (k < s->n && s->v[k].hi <= at)
         k++;
-    bool across = k < s->n && s->v[k].lo < at;
-    for (size_t i = 0; i < k; i++)
-        if (!tf_ivset_add(out, s->v[i].lo, s->v[i].hi))
-            return false;
-    if (across && !tf_ivset_add(out, s->v[k].lo, at))
-        return false;
-    if (across)
+    return k;
+}
+
+/* Drops the part of s before `at`, its first k intervals wholly. */
+static void drop_below(struct tf_ivset *s, size_t k, int64_t at)
+{
+    if (k < s->n && s->v[k].lo < at)
         s->v[k].lo = at;
     if (s->n > k)
         memmove(s->v, s->v + k, (s->n - k) * sizeof *s->v);
     s->n -= k;
+}
+
+bool tf_ivset_take_below(struct tf_ivset *s, int64_t at, struct tf_ivset *out)
+{
+    tf_ivset_clear(out);
+    size_t k = below(s, at);
+    for (size_t i = 0; i < k; i++)
+        if (!tf_ivset_add(out, s->v[i].lo, s->v[i].hi))
+            return false;
+    if (k < s->n && s->v[k].lo < at && !tf_ivset_add(out, s->v[k].lo, at))
+        return false;
+    drop_below(s, k, at);
     return true;
 }
 
@@ -202,21 +214,9 @@ bool tf_ivfold_cut(struct tf_ivfold *f, struct tf_ivset *const *sets, size_t n, 
     struct cursor *h = malloc((n ? n : 1) * sizeof *h);
     uint32_t *busy = malloc((n ? n : 1) * sizeof *busy);
     bool ok = h && busy && sweep(f, sets, n, at, h, busy);
-    for (size_t i = 0; ok && i < n; i++) {
-        struct tf_ivset *s = sets[i];
-        if (!s)
-            continue;
-        size_t k = 0;
-        while (k < s->n && s->v[k].hi <= at)
-            k++;
-        if (k < s->n && s->v[k].lo < at)
-            s->v[k].lo = at;
-        if (s->n > k)
-            memmove(s->v, s->v + k, (s->n - k) * sizeof *s->v);
-        s->n -= k;
-    }
-    if (ok && at > f->upto)
-        f->upto = at;
+    for (size_t i = 0; ok && i < n; i++)
+        if (sets[i])
+            drop_below(sets[i], below(sets[i], at), at);
     f->any = f->any || ok;
     free(h);
     free(busy);
@@ -233,7 +233,6 @@ bool tf_ivfold_remap(const struct tf_ivfold *in, const uint32_t *map, size_t n_m
                      struct tf_ivfold *out)
 {
     tf_ivfold_init(out);
-    out->upto = in->upto;
     out->any = in->any;
     uint32_t *ids = malloc((in->n_ids ? in->n_ids : 1) * sizeof *ids);
     bool ok = ids != NULL;

@@ -38,7 +38,6 @@ struct tf_ivfold {
     size_t n_ids, cap_ids;
     size_t *slot; /* open addressing: combination index + 1, 0 empty */
     size_t n_slot;
-    int64_t upto; /* everything before this is folded */
     bool any;     /* a cut was made */
 };
 
