@@ -328,6 +328,7 @@ struct chrome {
      * its lanes' busy sets and the GPU sets folded, every so often, up to
      * the start of the record being read, so memory does not grow with
      * the slices.  pos is that start; fold_pos the last cut. */
+    bool index_lean;        /* the loader's first pass needs not see every record */
     bool in_order;          /* pass 1: every record so far came in start order */
     bool order_any;         /* pass 1: order_ts is set */
     int64_t order_ts;       /* pass 1: the last record's start */

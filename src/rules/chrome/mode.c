@@ -500,6 +500,8 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
     t->generic_state = c;
     if (o->stats_compat_hta && !o->no_stats && !(c->hta = tf_hta_new()))
         return tf_diag_oom(d, NULL);
+    /* A glob asks for every name (an export is then read whole). */
+    c->index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to);
     k->tef = (struct tf_tef_sink){
         .index = tf_chrome_index,
         .window = window_hook,
@@ -511,8 +513,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,
         .top_ctx = c->hta,
-        /* A glob asks for every name (an export is then read whole). */
-        .index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to),
+        .index_lean = c->index_lean,
         .index_name = o->window_event,
         .lanes = o->lanes,
         .n_lanes = o->n_lanes,

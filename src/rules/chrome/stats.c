@@ -143,8 +143,7 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
         const struct tf_opts *o = c->o;
         /* A lean first pass (the export's, given both ends of the window)
          * did not see every record, so it could not check their order. */
-        bool lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to);
-        c->folding = c->in_order && !lean && !c->hta && !o->no_stats && !o->no_fold;
+        c->folding = c->in_order && !c->index_lean && !c->hta && !o->no_stats && !o->no_fold;
         c->fold_decided = true;
         c->pos = r->ts;
     }
