@@ -180,6 +180,25 @@ static uint64_t eight_digits_value(const unsigned char *p)
 #endif
 }
 
+/* The digits from raw[*i] on (before n) added to *m, eight at a time where
+ * there are (*m overflowing only past 19 digits, which the caller
+ * rejects); their count, *i past them. */
+static size_t take_digits(const unsigned char *raw, size_t n, size_t *i, uint64_t *m)
+{
+    size_t k = *i;
+    uint64_t v = *m;
+    while (n - k >= 8 && eight_digits(raw + k)) {
+        v = v * 100000000u + eight_digits_value(raw + k);
+        k += 8;
+    }
+    while (k < n && raw[k] >= '0' && raw[k] <= '9')
+        v = v * 10 + (uint64_t)(raw[k++] - '0');
+    size_t count = k - *i;
+    *i = k;
+    *m = v;
+    return count;
+}
+
 /* The common numbers (at most 19 digits, no exponent) in one pass; false
  * for anything else, which tf_jl_fixed then decomposes. */
 static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *out)
@@ -190,45 +209,36 @@ static bool fixed_fast(const unsigned char *raw, size_t n, int scale, int64_t *o
                                        100000000000000u, 1000000000000000u,
                                        10000000000000000u, 100000000000000000u,
                                        1000000000000000000u};
+    /* INT64_MAX / pow10[k], so that the range check needs no division */
+    static const uint64_t limit[19] = {
+        9223372036854775807u, 922337203685477580u, 92233720368547758u, 9223372036854775u,
+        922337203685477u,     92233720368547u,     9223372036854u,     922337203685u,
+        92233720368u,         9223372036u,         922337203u,         92233720u,
+        9223372u,             922337u,             92233u,             9223u,
+        922u,                 92u,                 9u};
     size_t i = raw[0] == '-';
     uint64_t m = 0;
-    int digits = 0, frac = -1;
-    for (; i < n; i++) {
-        /* Eight digits at once where there are (m overflowing only when
-         * there are over 19 digits, which fail below). */
-        while (n - i >= 8 && eight_digits(raw + i)) {
-            m = m * 100000000u + eight_digits_value(raw + i);
-            digits += 8;
-            frac += frac >= 0 ? 8 : 0;
-            i += 8;
-        }
-        if (i == n)
-            break;
-        unsigned char c = raw[i];
-        if (c >= '0' && c <= '9') {
-            m = m * 10 + (uint64_t)(c - '0');
-            digits++;
-            frac += frac >= 0;
-        } else if (c == '.' && frac < 0) {
-            frac = 0;
-        } else {
+    size_t digits = take_digits(raw, n, &i, &m), frac = 0;
+    if (i < n) {
+        if (raw[i] != '.')
             return false;
-        }
+        i++;
+        frac = take_digits(raw, n, &i, &m);
+        if (i < n)
+            return false;
+        digits += frac;
     }
-    if (frac < 0)
-        frac = 0;
     /* frac - scale > 18 (".1234567890123456789" at scale 0) has no power
      * in the table: the slow path takes it. */
-    if (digits == 0 || digits > 19 || scale < 0 || scale > 18 || frac - scale > 18)
+    if (digits == 0 || digits > 19 || scale < 0 || scale > 18 || (int)frac - scale > 18)
         return false;
-    if (frac <= scale) {
-        uint64_t k = pow10[scale - frac];
-        if (m > (uint64_t)INT64_MAX / k)
+    if ((int)frac <= scale) {
+        if (m > limit[scale - (int)frac])
             return false;
-        m *= k;
+        m *= pow10[scale - (int)frac];
     } else {
         /* Half and above rounds away from zero, as tf_jl_fixed does. */
-        uint64_t p = pow10[frac - scale], q = m / p, r = m % p;
+        uint64_t p = pow10[(int)frac - scale], q = m / p, r = m % p;
         m = q + (r >= p - r ? 1 : 0);
     }
     *out = raw[0] == '-' ? -(int64_t)m : (int64_t)m;
