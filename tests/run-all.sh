@@ -62,6 +62,9 @@ fi
 # The golden and bad-input cases again through the streaming loader, which
 # large files and pipes take: the same figures and the same messages.
 suite golden-stream env TRACEFIG_LOAD=stream sh tests/golden/run.sh "$bin"
+# Every Chrome case with the scanner on its own thread (src/load/pipe.c)
+# from the first event: the same figures, messages and statuses.
+suite chrome-pipe env TRACEFIG_PIPE=on sh tests/chrome/run.sh "$bin"
 suite bad-input-stream env TRACEFIG_LOAD=stream sh tests/bad/run.sh "$bin"
 
 # The same golden bytes under another locale and time zone.

@@ -652,6 +652,13 @@ struct tf_input *tf_input_fdopen(int fd, const char *name, const struct tf_input
     return input_new(fd, false, name, name, opts, d);
 }
 
+struct tf_diag *tf_input_set_diag(struct tf_input *in, struct tf_diag *d)
+{
+    struct tf_diag *old = in->d;
+    in->d = d;
+    return old;
+}
+
 void tf_input_close(struct tf_input *in)
 {
     if (!in)

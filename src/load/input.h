@@ -72,6 +72,10 @@ struct tf_input *tf_input_fdopen(int fd, const char *name, const struct tf_input
 
 void tf_input_close(struct tf_input *in);
 
+/* Where the input reports its errors from now on; returns the diag it
+ * reported to before (pipe.c gives a scan on another thread its own). */
+struct tf_diag *tf_input_set_diag(struct tf_input *in, struct tf_diag *d);
+
 /* Reads up to n decompressed bytes into buf: the count (> 0), 0 at the end
  * of the data, -1 on an error (reported; later calls return -1 too). */
 ssize_t tf_input_read(struct tf_input *in, void *buf, size_t n);

@@ -34,6 +34,7 @@
 #include "base/jsonlite.h"
 #include "load/chrome.h"
 #include "load/kind.h"
+#include "load/pipe.h"
 #include "load/tef.h"
 #include "load/timeline.h"
 
@@ -41,6 +42,10 @@ static const char *const meta_keys[] = {
     "format", "start_candidate", "timeline_record_from", "focus_candidate", "num_candidates",
 };
 enum { META_FORMAT, META_START, META_RECORD_FROM, META_FOCUS, META_NUM, N_META };
+
+/* A Chrome events array goes through a pipe (pipe.h) once the scan is this
+ * far into the file, so a small trace keeps one thread. */
+#define TF_PIPE_AFTER ((uint64_t)16 << 20)
 
 /* Elements per block of the events index (see index_events). */
 #define TF_INDEX_BLOCK 1024
@@ -182,13 +187,90 @@ static bool scan_chrome_events(struct stream *st, bool system)
     return ok;
 }
 
+/* An element of a Chrome events array, scanned, to the converters that
+ * still read (mark: where it starts, at the first of a block of tef.c's
+ * index). */
+static void chrome_element(struct stream *st, bool system, const unsigned char *data,
+                           size_t len, const struct tf_scan_field *f, size_t idx,
+                           const struct tf_scan_mark *mark)
+{
+    bool to_chrome = st->chrome && !system && !tf_diag_failed(&st->pending);
+    bool to_tef = st->tef && !tf_diag_failed(&st->tef_pending);
+    if (to_tef && mark)
+        tf_tef_block(st->tef, mark, idx, &st->tef_pending);
+    /* tf_chrome_field_names are the first two of tef's. */
+    if (to_chrome)
+        tf_load_chrome_scanned(st->chrome, data, len, f, idx, &st->pending);
+    if (to_tef && !tf_diag_failed(&st->tef_pending))
+        tf_tef_index(st->tef, data, len, f, idx, system, &st->tef_pending);
+}
+
+/* The rest of a Chrome events array, from element idx, scanned on the
+ * pipe's thread (pipe.h). */
+struct chrome_src {
+    struct stream *st;
+    bool marks; /* tef.c's blocks are marked */
+    size_t idx;
+};
+
+static bool produce_chrome(void *ctx, struct tf_pipe *p)
+{
+    struct chrome_src *c = ctx;
+    struct tf_scan *s = &c->st->scan;
+    struct tf_scan_field f[TF_TEF_N_FIELDS];
+    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
+        f[i].name = tf_tef_field_names[i];
+    for (size_t idx = c->idx;; idx++) {
+        bool more;
+        if (!tf_scan_next(s, &more))
+            return false;
+        if (!more)
+            return true;
+        struct tf_scan_mark m;
+        bool marked = c->marks && idx % TF_TEF_BLOCK == 0;
+        if (marked && !tf_scan_mark(s, &m))
+            return false;
+        const unsigned char *data;
+        size_t len;
+        if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS) ||
+            !tf_pipe_put(p, data, len, f, idx, marked ? &m : NULL))
+            return false;
+    }
+}
+
+/* Scans the rest of the array through a pipe; false with *started false
+ * when no pipe could be had (nothing was read: the caller goes on). */
+static bool chrome_piped(struct stream *st, bool system, size_t idx, bool *started)
+{
+    struct chrome_src src = {st, st->tef && !system, idx};
+    struct tf_pipe *p = tf_pipe_start(&st->scan, TF_TEF_N_FIELDS, produce_chrome, &src);
+    *started = p != NULL;
+    if (!p)
+        return false;
+    struct tf_scan_field f[TF_TEF_N_FIELDS] = {{0}};
+    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
+        f[i].name = tf_tef_field_names[i];
+    struct tf_pipe_elem e;
+    while (tf_pipe_get(p, &e, f))
+        chrome_element(st, system, e.data, e.len, f, e.idx, e.has_mark ? &e.mark : NULL);
+    return tf_pipe_finish(p, false);
+}
+
 static bool scan_chrome_array(struct stream *st, bool system)
 {
     struct tf_scan *s = &st->scan;
     struct tf_scan_field f[TF_TEF_N_FIELDS];
     for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
         f[i].name = tf_tef_field_names[i];
+    enum tf_pipe_mode pipe = tf_pipe_mode();
     for (size_t idx = 0;; idx++) {
+        if (pipe == TF_PIPE_ON || (pipe == TF_PIPE_AUTO && s->base + s->pos >= TF_PIPE_AFTER)) {
+            bool started;
+            bool ok = chrome_piped(st, system, idx, &started);
+            if (started)
+                return ok;
+            pipe = TF_PIPE_OFF;
+        }
         bool more;
         if (!tf_scan_next(s, &more))
             return false;
@@ -201,34 +283,116 @@ static bool scan_chrome_array(struct stream *st, bool system)
                 return false;
             continue;
         }
-        if (to_tef && !system && idx % TF_TEF_BLOCK == 0) {
-            struct tf_scan_mark m;
-            if (!tf_scan_mark(s, &m))
-                return false;
-            tf_tef_block(st->tef, &m, idx, &st->tef_pending);
-        }
+        struct tf_scan_mark m;
+        bool marked = to_tef && !system && idx % TF_TEF_BLOCK == 0;
+        if (marked && !tf_scan_mark(s, &m))
+            return false;
         const unsigned char *data;
         size_t len;
         if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS))
             return false;
-        /* tf_chrome_field_names are the first two of tef's. */
-        if (to_chrome)
-            tf_load_chrome_scanned(st->chrome, data, len, f, idx, &st->pending);
-        if (to_tef && !tf_diag_failed(&st->tef_pending))
-            tf_tef_index(st->tef, data, len, f, idx, system, &st->tef_pending);
+        chrome_element(st, system, data, len, f, idx, marked ? &m : NULL);
     }
+}
+
+/* The second pass of the generic mode on the pipe's thread: the blocks
+ * listed, from their marks. */
+struct tef_block {
+    struct tf_scan_mark mark;
+    size_t first; /* the index of its first element */
+};
+
+struct tef_src {
+    struct stream *st;
+    const struct tef_block *blocks;
+    size_t n;
+};
+
+static bool produce_tef(void *ctx, struct tf_pipe *p)
+{
+    struct tef_src *c = ctx;
+    struct tf_scan *s = &c->st->scan;
+    struct tf_scan_field f[TF_TEF_N_FIELDS];
+    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
+        f[i].name = tf_tef_field_names[i];
+    for (size_t b = 0; b < c->n; b++) {
+        if (!tf_scan_seek(s, &c->blocks[b].mark))
+            return false;
+        for (size_t n = 0; n < TF_TEF_BLOCK; n++) {
+            bool more = true;
+            if (n > 0 && !tf_scan_next(s, &more))
+                return false;
+            if (!more)
+                break;
+            const unsigned char *data;
+            size_t len;
+            if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS) ||
+                !tf_pipe_put(p, data, len, f, c->blocks[b].first + n, NULL))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Blocks to revisit from which a pipe pays (each holds TF_TEF_BLOCK
+ * elements). */
+#define TF_PIPE_BLOCKS 16
+
+/* The second pass through a pipe when it has at least min_blocks blocks;
+ * *started false when it had fewer or no pipe could be had (nothing read:
+ * the caller scans itself). */
+static bool tef_piped(struct stream *st, struct tf_diag *d, size_t min_blocks, bool *started)
+{
+    *started = false;
+    struct {
+        struct tef_block *v;
+        size_t n, cap;
+    } list = {NULL, 0, 0};
+    struct tef_block blk;
+    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &blk.mark, &blk.first);) {
+        if (!TF_GROW(list.v, list.n, list.cap)) {
+            free(list.v);
+            return false;
+        }
+        list.v[list.n++] = blk;
+    }
+    struct tef_src src = {st, list.v, list.n};
+    struct tf_pipe *p = list.n >= min_blocks
+                            ? tf_pipe_start(&st->scan, TF_TEF_N_FIELDS, produce_tef, &src)
+                            : NULL;
+    bool ok = false;
+    if (p) {
+        *started = true;
+        struct tf_scan_field f[TF_TEF_N_FIELDS] = {{0}};
+        for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
+            f[i].name = tf_tef_field_names[i];
+        struct tf_pipe_elem e;
+        bool early = false;
+        while (!early && tf_pipe_get(p, &e, f))
+            early = !tf_tef_collect(st->tef, e.data, e.len, f, e.idx, d);
+        ok = tf_pipe_finish(p, early) && !early;
+    }
+    free(list.v);
+    return ok;
 }
 
 /* The second pass of the generic mode: its window's blocks. */
 static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
 {
     struct tf_scan *s = &st->scan;
+    tf_scan_set_flags(s, TF_SCAN_LENIENT); /* as in the first pass */
+    enum tf_pipe_mode pipe = tf_pipe_mode();
+    if (pipe != TF_PIPE_OFF) {
+        bool started;
+        bool ok = tef_piped(st, d, pipe == TF_PIPE_ON ? 1 : TF_PIPE_BLOCKS, &started);
+        if (started)
+            return ok;
+    }
     struct tf_scan_field f[TF_TEF_N_FIELDS];
     for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
         f[i].name = tf_tef_field_names[i];
     struct tf_scan_mark m;
     size_t first;
-    tf_scan_set_flags(s, TF_SCAN_LENIENT); /* as in the first pass */
     for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);) {
         if (!tf_scan_seek(s, &m))
             return false;

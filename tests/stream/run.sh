@@ -209,6 +209,83 @@ open(sys.argv[2], "wb").write(data.replace(b'"num_candidates": 3', b'"num_candid
 EOF
 fails timeline-syntax-error-in-metadata "$tmp/tl_bad.json" "tl_bad.json:[0-9][0-9]*:[0-9][0-9]*: invalid token"
 
+# --- the scanner on a thread of its own (src/load/pipe.c) ------------------------
+# pipe_same RC NAME FILE [ARGS...]: one thread (TRACEFIG_PIPE=off), a pipe
+# from the first element (on) and the default (a pipe once the scan is 16 MB
+# into the file) give the same output, stderr and status, and the status is
+# RC.  The output file exists before: an error must leave it as it was.
+pipe_same() {
+    want=$1
+    name=$2
+    file=$3
+    shift 3
+    ok=1
+    for mode in off on auto; do
+        printf 'before\n' >"$tmp/p-$mode.out"
+        if [ $mode = auto ]; then
+            "$bin" "$file" "$@" -o "$tmp/p-$mode.out" 2>"$tmp/p-$mode.err"
+        else
+            TRACEFIG_PIPE=$mode "$bin" "$file" "$@" -o "$tmp/p-$mode.out" 2>"$tmp/p-$mode.err"
+        fi
+        rc=$?
+        if [ $rc -ne "$want" ]; then
+            ok=0
+            echo "FAIL stream pipe $name: $mode rc=$rc (want $want): $(head -c 300 "$tmp/p-$mode.err")"
+        fi
+    done
+    for mode in on auto; do
+        if ! cmp -s "$tmp/p-off.out" "$tmp/p-$mode.out" ||
+            ! cmp -s "$tmp/p-off.err" "$tmp/p-$mode.err"; then
+            ok=0
+            echo "FAIL stream pipe $name: $mode differs from off"
+            diff "$tmp/p-off.err" "$tmp/p-$mode.err" | head -5
+        fi
+    done
+    if [ "$want" -ne 0 ] && [ "$(cat "$tmp/p-off.out")" != before ]; then
+        ok=0
+        echo "FAIL stream pipe $name: the existing output was overwritten"
+    fi
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+
+# About 20 MB of Kineto events, so the default takes the pipe for the last
+# fifth of the first pass and for the second; the same gzip'd (with the
+# inflater's thread as well).
+g kineto --size 2e7 --seed 7 --out "$tmp/big.json"
+gzip -c "$tmp/big.json" >"$tmp/big.json.gz"
+pipe_same 0 kineto-20MB "$tmp/big.json" --format json
+pipe_same 0 kineto-20MB-svg "$tmp/big.json" --format svg
+pipe_same 0 kineto-20MB-window "$tmp/big.json" --from 100ms --to 130ms --format json
+pipe_same 0 kineto-20MB-stats "$tmp/big.json" --stats=csv --format json
+pipe_same 0 kineto-20MB-gzip "$tmp/big.json.gz" --format json
+pipe_same 0 kineto-20MB-window-event "$tmp/big.json" --window-event 'ProfilerStep#5' --format json
+TRACEFIG_CHUNK=4096 pipe_same 0 kineto-20MB-small-chunks "$tmp/big.json" --format json
+# Past 16 MB: a syntax error; the same after a type error in an event (the
+# syntax error wins, as with one thread); one element larger than a batch
+# (2 MB of args); a gzip'd file cut short.
+"$py" - "$tmp/big.json" "$tmp/big_bad.json" "$tmp/big_type.json" "$tmp/big_huge.json" <<'EOF'
+import sys
+data = open(sys.argv[1], "rb").read()
+late = data.rfind(b'"ph": "X"', 0, len(data) - 3000)
+open(sys.argv[2], "wb").write(data[:late] + b'"ph" "X"' + data[late + 9:])
+early = data.find(b'"dur": ', len(data) // 2)
+typed = data[:early] + b'"dur": "7", "x": ' + data[early + 7:]
+late = typed.rfind(b'"ph": "X"', 0, len(typed) - 3000)
+open(sys.argv[3], "wb").write(typed[:late] + b'"ph" "X"' + typed[late + 9:])
+at = data.rfind(b'"args": {', 0, len(data) - 5000) + len(b'"args": {')
+open(sys.argv[4], "wb").write(data[:at] + b'"blob": "' + b"x" * (2 << 20) + b'", ' + data[at:])
+EOF
+pipe_same 1 kineto-20MB-syntax-error "$tmp/big_bad.json" --format json
+check kineto-20MB-syntax-error-located \
+    grep -q "big_bad.json:[0-9][0-9]*:[0-9][0-9]*: ':' expected" "$tmp/p-off.err"
+pipe_same 1 kineto-20MB-type-then-syntax-error "$tmp/big_type.json" --format json
+check kineto-20MB-type-then-syntax-error-located \
+    grep -q "big_type.json:[0-9][0-9]*:[0-9][0-9]*: ':' expected" "$tmp/p-off.err"
+pipe_same 0 kineto-20MB-huge-element "$tmp/big_huge.json" --format json
+head -c $(($(wc -c <"$tmp/big.json.gz") / 2)) "$tmp/big.json.gz" >"$tmp/big_cut.json.gz"
+pipe_same 1 kineto-20MB-gzip-cut "$tmp/big_cut.json.gz" --format json
+check kineto-20MB-gzip-cut-message grep -q "gzip: unexpected end of file" "$tmp/p-off.err"
+
 # --- every golden case: the same figure, and the same warnings, which the
 # golden suite (also run with TRACEFIG_LOAD=stream by run-all.sh) does not
 # compare.
