@@ -260,6 +260,12 @@ pipe_same 0 kineto-20MB-stats "$tmp/big.json" --stats=csv --format json
 pipe_same 0 kineto-20MB-gzip "$tmp/big.json.gz" --format json
 pipe_same 0 kineto-20MB-window-event "$tmp/big.json" --window-event 'ProfilerStep#5' --format json
 TRACEFIG_CHUNK=4096 pipe_same 0 kineto-20MB-small-chunks "$tmp/big.json" --format json
+# From standard input (spooled for the second pass): the pipe from the first
+# element gives what one thread gives.
+TRACEFIG_PIPE=off "$bin" - --format json -o "$tmp/stdin-off.json" <"$tmp/big.json" 2>&1
+TRACEFIG_PIPE=on "$bin" - --format json -o "$tmp/stdin-on.json" <"$tmp/big.json" 2>&1
+check kineto-20MB-stdin-pipe cmp -s "$tmp/stdin-off.json" "$tmp/stdin-on.json"
+check kineto-20MB-stdin-drawn nonempty "$tmp/stdin-off.json"
 # Past 16 MB: a syntax error; the same after a type error in an event (the
 # syntax error wins, as with one thread); one element larger than a batch
 # (2 MB of args); a gzip'd file cut short.

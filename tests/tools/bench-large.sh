@@ -214,6 +214,12 @@ for simd in "" portable; do
     measure "$tmp/tf.log" env ${simd:+TRACEFIG_SIMD=$simd} "$bin" "$kt" -o "$tmp/out.svg" &&
         limits "kineto 1 GB, whole$label" cat 8 cat "$kt" || status=1
 done
+# The same with the scanner on the caller's thread (no pipe: src/load/pipe.c).
+# shellcheck disable=SC2086
+measure "$tmp/tf.log" env TRACEFIG_PIPE=off "$bin" "$kt" $win -o "$tmp/out.svg" &&
+    limits "kineto 1 GB, 100 ms (one thread)" cat 4 cat "$kt" || status=1
+measure "$tmp/tf.log" env TRACEFIG_PIPE=off "$bin" "$kt" -o "$tmp/out.svg" &&
+    limits "kineto 1 GB, whole (one thread)" cat 8 cat "$kt" || status=1
 echo "statistics: best of $runs runs with and without (TRACEFIG_STATS=off)"
 stats_cost "timeline 1e6 events" "$tl" -o "$tmp/s.svg" || status=1
 # shellcheck disable=SC2086
