@@ -7,7 +7,9 @@
  * chunk sizes.)  Then the streaming path again with the default chunk
  * (where values lie whole in the buffer, so the scanner's fast path runs)
  * under each set of scanner kernels this CPU has (TRACEFIG_SIMD=portable,
- * sse2, avx2, avx512): the same again. */
+ * sse2, avx2, avx512): the same again.  And the streamed path once more
+ * with the scanner on its own thread (TRACEFIG_PIPE=on, src/load/pipe.c)
+ * at the input's chunk size: the same again. */
 #include "fuzz_common.h"
 
 #include "load/scan_simd.h"
@@ -17,8 +19,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The model as JSON, or the error as "ERROR code: message". */
 static void figure_of(const char *path, const char *load, size_t chunk, struct tf_buf *out,
-                      const char *simd)
+                      const char *simd, bool pipe)
 {
+    if (pipe)
+        setenv("TRACEFIG_PIPE", "on", 1);
+    else
+        setenv("TRACEFIG_PIPE", "off", 1);
     if (simd)
         setenv("TRACEFIG_SIMD", simd, 1);
     else
@@ -52,6 +58,7 @@ static void figure_of(const char *path, const char *load, size_t chunk, struct t
     unsetenv("TRACEFIG_LOAD");
     unsetenv("TRACEFIG_CHUNK");
     unsetenv("TRACEFIG_SIMD");
+    unsetenv("TRACEFIG_PIPE");
 }
 
 static void same(const struct tf_buf *a, const struct tf_buf *b, const char *what, size_t chunk)
@@ -77,15 +84,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct tf_buf whole, stream;
     tf_buf_init(&whole);
     tf_buf_init(&stream);
-    figure_of(path, "whole", 0, &whole, NULL);
-    figure_of(path, "stream", chunk, &stream, "portable");
+    figure_of(path, "whole", 0, &whole, NULL, false);
+    figure_of(path, "stream", chunk, &stream, "portable", false);
     same(&whole, &stream, "portable", chunk);
+    tf_buf_clear(&stream);
+    figure_of(path, "stream", chunk, &stream, NULL, true);
+    same(&whole, &stream, "pipe", chunk);
     for (int level = 0; level < TF_SIMD_N; level++) {
         const struct tf_scan_kernels *k = tf_scan_kernels_of((enum tf_simd)level);
         if (!k)
             continue;
         tf_buf_clear(&stream);
-        figure_of(path, "stream", 0, &stream, k->name);
+        figure_of(path, "stream", 0, &stream, k->name, false);
         same(&whole, &stream, k->name, 0);
     }
     tf_buf_fini(&whole);
