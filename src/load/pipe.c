@@ -77,14 +77,15 @@ struct tf_pipe {
     struct tf_diag priv, *scan_d, *input_d;
 };
 
-enum tf_pipe_mode tf_pipe_mode(void)
+enum tf_pipe_mode tf_pipe_mode(const struct tf_input *in)
 {
     const char *env = getenv("TRACEFIG_PIPE");
     if (env && strcmp(env, "off") == 0)
         return TF_PIPE_OFF;
     if (env && strcmp(env, "on") == 0)
         return TF_PIPE_ON;
-    return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? TF_PIPE_AUTO : TF_PIPE_OFF;
+    long need = tf_input_is_gzip(in) ? 3 : 2;
+    return sysconf(_SC_NPROCESSORS_ONLN) >= need ? TF_PIPE_AUTO : TF_PIPE_OFF;
 }
 
 static bool batch_alloc(struct batch *b)
@@ -172,18 +173,13 @@ bool tf_pipe_put(struct tf_pipe *p, const unsigned char *data, size_t len,
         e->mark = *mark;
     memcpy(b->bytes + b->n_bytes, data, len);
     b->n_bytes += len;
-    for (size_t i = 0; i < p->nf; i++) {
-        if (f[i].type == TF_JT_NONE)
-            continue;
-        struct member *m = &b->members[b->n_members++];
-        m->i = (uint8_t)i;
-        m->type = (uint8_t)f[i].type;
-        m->escaped = f[i].escaped;
-        m->is_int = f[i].is_int;
-        m->off = (uint32_t)f[i].off;
-        m->len = (uint32_t)f[i].len;
-    }
-    e->n = b->n_members - e->first;
+    struct member *m = b->members + b->n_members;
+    for (size_t i = 0; i < p->nf; i++)
+        if (f[i].type != TF_JT_NONE)
+            *m++ = (struct member){(uint8_t)i, (uint8_t)f[i].type, f[i].escaped, f[i].is_int,
+                                   (uint32_t)f[i].off, (uint32_t)f[i].len};
+    e->n = (size_t)(m - b->members) - e->first;
+    b->n_members += e->n;
     return true;
 }
 

@@ -35,10 +35,14 @@ struct tf_pipe;
  * scan error).  When tf_pipe_put returns false it returns at once. */
 typedef bool (*tf_pipe_produce)(void *ctx, struct tf_pipe *p);
 
-/* When a pipe is used: TRACEFIG_PIPE=off never; =on always (tests run
- * every suite so); else (auto) for large arrays on two processors or more. */
+/* When a pipe is used for input `in`: TRACEFIG_PIPE=off never; =on always
+ * (tests run every suite so); else (auto) for large arrays when a
+ * processor is free for it: two or more, three for a gzip'd input, whose
+ * inflater has a thread of its own already (on two, the three threads
+ * measured slower than two). */
 enum tf_pipe_mode { TF_PIPE_OFF, TF_PIPE_AUTO, TF_PIPE_ON };
-enum tf_pipe_mode tf_pipe_mode(void);
+struct tf_input;
+enum tf_pipe_mode tf_pipe_mode(const struct tf_input *in);
 
 /* Starts produce(ctx) on a new thread over the scan s, for elements with
  * nf located members; NULL when that cannot be done (no memory, no

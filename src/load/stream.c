@@ -262,7 +262,7 @@ static bool scan_chrome_array(struct stream *st, bool system)
     struct tf_scan_field f[TF_TEF_N_FIELDS];
     for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
         f[i].name = tf_tef_field_names[i];
-    enum tf_pipe_mode pipe = tf_pipe_mode();
+    enum tf_pipe_mode pipe = tf_pipe_mode(s->in);
     for (size_t idx = 0;; idx++) {
         if (pipe == TF_PIPE_ON || (pipe == TF_PIPE_AUTO && s->base + s->pos >= TF_PIPE_AFTER)) {
             bool started;
@@ -381,7 +381,7 @@ static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
 {
     struct tf_scan *s = &st->scan;
     tf_scan_set_flags(s, TF_SCAN_LENIENT); /* as in the first pass */
-    enum tf_pipe_mode pipe = tf_pipe_mode();
+    enum tf_pipe_mode pipe = tf_pipe_mode(s->in);
     if (pipe != TF_PIPE_OFF) {
         bool started;
         bool ok = tef_piped(st, d, pipe == TF_PIPE_ON ? 1 : TF_PIPE_BLOCKS, &started);
