@@ -29,7 +29,7 @@ static bool ident_char(char c)
 /* Length of an operator token at s ("operator()", "operator<<", ...), or 0. */
 static size_t operator_len(const char *s, size_t n)
 {
-    if (n < 9 || strncmp(s, "operator", 8) != 0 || (n > 8 && ident_char(s[8])))
+    if (n < 9 || s[0] != 'o' || strncmp(s, "operator", 8) != 0 || (n > 8 && ident_char(s[8])))
         return 0;
     size_t i = 8;
     while (i < n && s[i] == ' ')
@@ -105,12 +105,12 @@ static bool python_name(const char *name, char *out, size_t n)
     if (py) {
         const char *colon = strstr(py, "): ");
         if (colon) {
-            snprintf(out, n, "%s", colon + 3);
+            put_span(out, n, colon + 3, strlen(colon + 3));
             return true;
         }
     }
     if (strncmp(name, "nn.Module: ", 11) == 0) {
-        snprintf(out, n, "%s", name + 11);
+        put_span(out, n, name + 11, strlen(name + 11));
         return true;
     }
     static const char *const builtin[] = {"<built-in method ", "<built-in function "};
@@ -291,7 +291,7 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
     size_t len = strip_qualifiers(name, strlen(name));
     size_t open = param_open(name, len);
     if (open == SIZE_MAX) {
-        snprintf(out, n, "%s", name);
+        put_span(out, n, name, strlen(name));
         return;
     }
     /* Whatever precedes the parameter list: the last depth-0 word; of its
@@ -311,7 +311,7 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
         pick--;
     }
     if (pick == 0) {
-        snprintf(out, n, "%s", name);
+        put_span(out, n, name, strlen(name));
         return;
     }
     size_t pb = part_b[pick - 1], pe = part_e[pick - 1];
@@ -469,6 +469,26 @@ uint32_t tf_chrome_args_text(struct chrome *c, const struct tf_tef_rec *r)
     return id;
 }
 
+/* The tooltip's separator, " · ". */
+#define DOT " \xC2\xB7 "
+
+/* "N LABEL" then rest: a merged bar's count (no printf: one per bar). */
+static void tip_count(struct tf_buf *tip, size_t n, const char *label, const char *rest)
+{
+    tf_buf_uint(tip, (unsigned)n);
+    tf_buf_putc(tip, ' ');
+    tf_buf_puts(tip, label);
+    tf_buf_puts(tip, rest);
+}
+
+/* "NUM UNIT" */
+static void tip_num(struct tf_buf *tip, const char *num, const char *unit)
+{
+    tf_buf_puts(tip, num);
+    tf_buf_putc(tip, ' ');
+    tf_buf_puts(tip, unit);
+}
+
 bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_bar *b,
                         const struct obar *ob, const char *cat_label, double per,
                         const char *unit)
@@ -480,16 +500,21 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     double len = (double)(ob->t1 - ob->t0);
     if (ob->merged && ob->instant) {
+        /* "N CAT instants · at X UNIT over LEN UNIT" */
         b->name = cat_label;
-        tf_buf_printf(&tip, "%u %s instants \xC2\xB7 at %s %s over %s %s", (unsigned)ob->merged,
-                      cat_label, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit,
-                      tf_fmt_num(num2, len / per, 3), unit);
+        tip_count(&tip, ob->merged, cat_label, " instants" DOT "at ");
+        tip_num(&tip, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
+        tf_buf_puts(&tip, " over ");
+        tip_num(&tip, tf_fmt_num(num2, len / per, 3), unit);
     } else if (ob->n_parts) {
+        /* "N CAT slices · busy P% of LEN UNIT" */
         b->name = cat_label;
-        tf_buf_printf(&tip, "%u %s slices \xC2\xB7 busy %s%% of %s %s", (unsigned)ob->merged,
-                      cat_label, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0),
-                      tf_fmt_num(num2, len / per, 3), unit);
+        tip_count(&tip, ob->merged, cat_label, " slices" DOT "busy ");
+        tf_buf_puts(&tip, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0));
+        tf_buf_puts(&tip, "% of ");
+        tip_num(&tip, tf_fmt_num(num2, len / per, 3), unit);
     } else {
+        /* "NAME[ · CAT] · at X UNIT[ · LEN UNIT][ · ARGS]" */
         b->name = tf_figure_str(f, name);
         char shortn[128];
         tf_chrome_short_name(name, shortn, sizeof shortn);
@@ -500,17 +525,23 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
             tf_buf_putn(&tip, name, TF_CHROME_TIP_NAME_MAX);
             tf_buf_puts(&tip, "\xE2\x80\xA6");
         } else {
-            tf_buf_puts(&tip, name);
+            tf_buf_putn(&tip, name, nlen);
         }
-        if (*cat)
-            tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
-        tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
-                      tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
-        if (!ob->instant)
-            tf_buf_printf(&tip, " \xC2\xB7 %s %s", tf_fmt_num(num2, len / per, 3), unit);
+        if (*cat) {
+            tf_buf_puts(&tip, DOT);
+            tf_buf_puts(&tip, cat);
+        }
+        tf_buf_puts(&tip, DOT "at ");
+        tip_num(&tip, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
+        if (!ob->instant) {
+            tf_buf_puts(&tip, DOT);
+            tip_num(&tip, tf_fmt_num(num2, len / per, 3), unit);
+        }
         const char *args = tf_strtab_str(&c->strs, ob->args);
-        if (*args)
-            tf_buf_printf(&tip, " \xC2\xB7 %s", args);
+        if (*args) {
+            tf_buf_puts(&tip, DOT);
+            tf_buf_puts(&tip, args);
+        }
     }
     b->title = tf_figure_buf(f, &tip);
     tf_buf_fini(&tip);
