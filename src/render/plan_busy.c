@@ -24,7 +24,6 @@
  */
 #include "render/plan.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,13 +197,23 @@ static void emit_bin(struct binner *B, size_t from, size_t to)
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     /* A share under half a percent says "<1", not a busy time of 0 %. */
     double pct = w > 0 ? 100.0 * b->busy / w : 0;
-    tf_buf_printf(&tip, "%zu slice%s \xC2\xB7 busy %s%s%% of %s %s", merged, merged == 1 ? "" : "s",
-                  pct > 0 && pct < 0.5 ? "<" : "", tf_fmt_num(num, pct > 0 && pct < 0.5 ? 1 : pct, 0),
-                  tf_fmt_num(num2, w, 3), f->axis.unit ? f->axis.unit : "");
+    /* "N slice[s] · busy [<]P% of W UNIT[ (CLASS P%, CLASS P%...)]" */
+    tf_buf_uint(&tip, merged);
+    tf_buf_puts(&tip, merged == 1 ? " slice \xC2\xB7 busy " : " slices \xC2\xB7 busy ");
+    if (pct > 0 && pct < 0.5)
+        tf_buf_putc(&tip, '<');
+    tf_buf_puts(&tip, tf_fmt_num(num, pct > 0 && pct < 0.5 ? 1 : pct, 0));
+    tf_buf_puts(&tip, "% of ");
+    tf_buf_puts(&tip, tf_fmt_num(num2, w, 3));
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, f->axis.unit ? f->axis.unit : "");
     for (size_t i = 0; i < n && n > 1; i++) {
         const struct tf_category *ci = &f->cats[sh[i].cat];
-        tf_buf_printf(&tip, "%s%s %s%%", i ? ", " : " (", ci->label ? ci->label : ci->key,
-                      tf_fmt_num(num, 100.0 * sh[i].share, 0));
+        tf_buf_puts(&tip, i ? ", " : " (");
+        tf_buf_puts(&tip, ci->label ? ci->label : ci->key);
+        tf_buf_putc(&tip, ' ');
+        tf_buf_puts(&tip, tf_fmt_num(num, 100.0 * sh[i].share, 0));
+        tf_buf_putc(&tip, '%');
     }
     if (n > 1)
         tf_buf_putc(&tip, ')');
@@ -258,8 +267,18 @@ static void emit_instants(struct binner *B, const size_t *at, size_t n, double x
     tf_buf_init(&tip);
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     const char *unit = f->axis.unit ? f->axis.unit : "";
-    tf_buf_printf(&tip, "%zu %s instants \xC2\xB7 at %s %s over %s %s", merged, cls,
-                  tf_fmt_num(num, first->x0, 3), unit, tf_fmt_num(num2, x1 - first->x0, 3), unit);
+    /* "N CLASS instants · at X UNIT over W UNIT" */
+    tf_buf_uint(&tip, merged);
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, cls);
+    tf_buf_puts(&tip, " instants \xC2\xB7 at ");
+    tf_buf_puts(&tip, tf_fmt_num(num, first->x0, 3));
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, unit);
+    tf_buf_puts(&tip, " over ");
+    tf_buf_puts(&tip, tf_fmt_num(num2, x1 - first->x0, 3));
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, unit);
     b->title = tip.oom ? NULL : tf_arena_buf(&B->out->arena, &tip);
     tf_buf_fini(&tip);
     B->oom = B->oom || !b->title;

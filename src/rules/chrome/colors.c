@@ -498,7 +498,8 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
             cat_rgb = NCCL_COLOR;
             tf_buf_puts(&key, "cat/kernel/nccl");
         } else {
-            tf_buf_printf(&key, "cat/%s", *cat ? cat : "none");
+            tf_buf_puts(&key, "cat/");
+            tf_buf_puts(&key, *cat ? cat : "none");
         }
         ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, cat_rgb);
         tf_buf_fini(&key);
