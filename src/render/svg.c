@@ -87,6 +87,7 @@ struct svg {
     bool failed;
     struct tf_buf d;   /* scratch for path data */
     struct tf_buf cls; /* scratch for class lists */
+    struct tf_buf clean; /* scratch for text that needs cleaning */
 };
 
 static const xmlChar *X(const char *s)
@@ -111,13 +112,12 @@ static void attr(struct svg *s, const char *name, const char *value)
 {
     if (s->failed)
         return;
-    char *clean = tf_xml_clean(value);
+    const char *clean = tf_xml_clean_view(value, &s->clean);
     if (!clean) {
         s->failed = true;
         return;
     }
     check(s, xml.xmlTextWriterWriteAttribute(s->w, X(name), X(clean)));
-    free(clean);
 }
 
 /* A class list with each class prefixed "tf-". */
@@ -176,13 +176,12 @@ static void text_content(struct svg *s, const char *str)
 {
     if (s->failed)
         return;
-    char *clean = tf_xml_clean(str);
+    const char *clean = tf_xml_clean_view(str, &s->clean);
     if (!clean) {
         s->failed = true;
         return;
     }
     check(s, xml.xmlTextWriterWriteString(s->w, X(clean)));
-    free(clean);
 }
 
 static void element_text(struct svg *s, const char *name, const char *str)
@@ -413,6 +412,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     struct svg s = {.w = w};
     tf_buf_init(&s.d);
     tf_buf_init(&s.cls);
+    tf_buf_init(&s.clean);
     tf_scene_draw(&scene, &svg_draw, &s);
     xml.xmlFreeTextWriter(w); /* flushes into xb */
     bool ok = !s.failed && !s.d.oom;
@@ -423,6 +423,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     xml.xmlBufferFree(xb);
     tf_buf_fini(&s.d);
     tf_buf_fini(&s.cls);
+    tf_buf_fini(&s.clean);
     tf_scene_fini(&scene);
     if (!ok)
         return tf_diag_oom(d, "svg: writing the document");
