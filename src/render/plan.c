@@ -943,16 +943,25 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     return fit_note(p);
 }
 
-/* The level of detail, decided once at the plot's real width. */
-static bool plan_bins(const struct tf_figure *f, struct tf_plan *p)
+/* The level of detail, decided once at the plot's real width: *reuse
+ * (bins made by an earlier plan of the same figure) when they were made
+ * at this width, which alone decides them; *reuse is taken either way. */
+static bool plan_bins(const struct tf_figure *f, struct tf_plan *p, struct tf_binned **reuse,
+                      double reuse_w)
 {
+    double w = p->plot.x1 - p->plot.x0;
+    if (*reuse && reuse_w == w) {
+        p->bins = *reuse;
+        *reuse = NULL;
+        return true;
+    }
     if (!(p->bins = malloc(sizeof *p->bins)))
         return false;
-    return tf_plan_bin(f, p->plot.x1 - p->plot.x0, p->bins);
+    return tf_plan_bin(f, w, p->bins);
 }
 
 static bool plan_once(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p,
-                      bool share_key)
+                      bool share_key, struct tf_binned **reuse, double reuse_w)
 {
     static const struct tf_size none;
     memset(p, 0, sizeof *p);
@@ -963,12 +972,12 @@ static bool plan_once(const struct tf_figure *f, const struct tf_size *size, str
     if (!alloc_lanes(f, p))
         return false;
     if (!tf_plan_fits(f, size))
-        return plan_reference(f, p) && plan_bins(f, p);
+        return plan_reference(f, p) && plan_bins(f, p, reuse, reuse_w);
     struct fit F;
     memset(&F, 0, sizeof F);
     bool ok = plan_fit(&F, f, size, p);
     tf_label_levels_fini(&F.lv);
-    return ok && plan_bins(f, p);
+    return ok && plan_bins(f, p, reuse, reuse_w);
 }
 
 /* Whether the plan draws a share bar. */
@@ -987,10 +996,20 @@ bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct 
     /* The bins follow the plot's width, which the legend does not change:
      * a figure with share bars is planned again with the key in its
      * legend (figures without keep their plan, byte for byte). */
-    if (!plan_once(f, size, p, false))
+    struct tf_binned *none = NULL;
+    if (!plan_once(f, size, p, false, &none, 0))
         return false;
     if (!p->bottom_legend || f->n_legend == 0 || !draws_shares(f, p))
         return true;
+    /* The second plan takes the first's bins when its plot is as wide. */
+    struct tf_binned *bins = p->bins;
+    double w = p->plot.x1 - p->plot.x0;
+    p->bins = NULL;
     tf_plan_fini(p);
-    return plan_once(f, size, p, true);
+    bool ok = plan_once(f, size, p, true, &bins, w);
+    if (bins) {
+        tf_plan_bin_fini(bins);
+        free(bins);
+    }
+    return ok;
 }
