@@ -540,10 +540,14 @@ static void bars(struct lay *L)
          * an identifier other than the key. */
         tf_buf_clear(&cls);
         tf_buf_puts(&cls, "bar");
-        if (css_ident(ln->key))
-            tf_buf_printf(&cls, " %s", ln->key);
-        if (css_ident(b->name) && !(ln->key && strcmp(ln->key, b->name) == 0))
-            tf_buf_printf(&cls, " %s", b->name);
+        if (css_ident(ln->key)) {
+            tf_buf_putc(&cls, ' ');
+            tf_buf_puts(&cls, ln->key);
+        }
+        if (css_ident(b->name) && !(ln->key && strcmp(ln->key, b->name) == 0)) {
+            tf_buf_putc(&cls, ' ');
+            tf_buf_puts(&cls, b->name);
+        }
         size_t n_attrs = 0;
         if (!TF_GROW(attrs, b->n_props + 3, cap_attrs)) {
             L->s->oom = true;

@@ -13,8 +13,13 @@
 /* An id as text: "5555", "stream 7", "?". */
 static void id_text(struct tf_buf *b, const struct tf_id *id)
 {
-    if (id->kind == TF_ID_NUM)
-        tf_buf_printf(b, "%lld", id->num);
+    if (id->kind == TF_ID_NUM) {
+        /* "%lld" without printf (a label per lane, an id in each) */
+        long long v = id->num;
+        if (v < 0)
+            tf_buf_putc(b, '-');
+        tf_buf_uint(b, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+    }
     else if (id->kind == TF_ID_STR)
         tf_buf_puts(b, id->str);
     else
@@ -72,9 +77,11 @@ static void join(struct label_work *w)
     tf_buf_clear(&w->whole);
     if (w->proc.data && w->thr.data && strcmp(w->proc.data, w->thr.data) == 0)
         tf_buf_puts(&w->whole, w->proc.data);
-    else
-        tf_buf_printf(&w->whole, "%s / %s", w->proc.data ? w->proc.data : "",
-                      w->thr.data ? w->thr.data : "");
+    else {
+        tf_buf_puts(&w->whole, w->proc.data ? w->proc.data : "");
+        tf_buf_puts(&w->whole, " / ");
+        tf_buf_puts(&w->whole, w->thr.data ? w->thr.data : "");
+    }
 }
 
 static int by_whole(const void *x, const void *y)
