@@ -18,6 +18,7 @@
  *
  * This file knows nothing of modes, lanes or traces: only the scene.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <libxml/xmlwriter.h>
 #include <stdlib.h>
@@ -44,6 +45,9 @@
     X(0, int, xmlTextWriterEndElement, (xmlTextWriterPtr))                                               \
     X(0, int, xmlTextWriterWriteAttribute, (xmlTextWriterPtr, const xmlChar *, const xmlChar *))         \
     X(0, int, xmlTextWriterWriteString, (xmlTextWriterPtr, const xmlChar *))                             \
+    X(0, int, xmlTextWriterStartAttribute, (xmlTextWriterPtr, const xmlChar *))                          \
+    X(0, int, xmlTextWriterEndAttribute, (xmlTextWriterPtr))                                             \
+    X(0, int, xmlTextWriterWriteRawLen, (xmlTextWriterPtr, const xmlChar *, int))                        \
     X(0, int, xmlTextWriterSetIndent, (xmlTextWriterPtr, int))                                           \
     X(0, int, xmlTextWriterSetIndentString, (xmlTextWriterPtr, const xmlChar *))                         \
     X(0, void, xmlInitParser, (void))                                                                    \
@@ -82,12 +86,41 @@ static bool xml_load(struct tf_diag *d)
     return tf_dl_outcome(&xml_outcome, d);
 }
 
+/* --- Attribute runs -----------------------------------------------------------
+ * Most attributes are numbers, colours, path data and class lists, which
+ * libxml2's attribute escaping leaves as they are.  xmlTextWriter spends
+ * more on each attribute than on its bytes, so a run of such attributes
+ * in a row is written as one: the writer starts the first
+ * (xmlTextWriterStartAttribute writes ` NAME="`), the bytes in between
+ * (`VALUE" NAME2="VALUE2`) go in as they are (xmlTextWriterWriteRawLen, in
+ * the attribute), and the writer ends it (`"`).  Those are exactly the
+ * bytes one xmlTextWriterWriteAttribute per attribute writes, because a
+ * value joins a run only when every byte of it is one the escaping keeps
+ * (printable ASCII other than & < > "); any other value ends the run and
+ * is written by libxml2 as before.  The writer's one other use of its
+ * state, indentation before end tags, writes the indent string, "". */
+
+/* Whether libxml2 writes s unchanged as an attribute value (and, cleaned,
+ * tf_xml_clean leaves it unchanged). */
+static bool attr_verbatim(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p > 0x7E || *p == '&' || *p == '<' || *p == '>' || *p == '"')
+            return false;
+    return true;
+}
+
 struct svg {
     xmlTextWriterPtr w;
     bool failed;
     struct tf_buf d;   /* scratch for path data */
     struct tf_buf cls; /* scratch for class lists */
     struct tf_buf clean; /* scratch for text that needs cleaning */
+    /* the attribute run: the first attribute's name, and what follows the
+     * `="` that starts it, up to its closing quote */
+    bool in_run;
+    char run_name[96];
+    struct tf_buf run;
 };
 
 static const xmlChar *X(const char *s)
@@ -101,15 +134,65 @@ static void check(struct svg *s, int rc)
         s->failed = true;
 }
 
+/* The attribute run so far, written (see above); before anything else. */
+static void flush(struct svg *s)
+{
+    if (!s->in_run)
+        return;
+    const char *name = s->run_name;
+    s->in_run = false;
+    if (s->failed)
+        return;
+    if (s->run.oom || s->run.len > (size_t)INT_MAX) {
+        s->failed = true;
+        return;
+    }
+    check(s, xml.xmlTextWriterStartAttribute(s->w, X(name)));
+    if (!s->failed && s->run.len)
+        check(s, xml.xmlTextWriterWriteRawLen(s->w, X(s->run.data), (int)s->run.len));
+    if (!s->failed)
+        check(s, xml.xmlTextWriterEndAttribute(s->w));
+}
+
+/* An attribute whose value libxml2 keeps as it is, into the run; false
+ * (nothing done) for a name too long to keep. */
+static bool attr_run(struct svg *s, const char *name, const char *value)
+{
+    if (!s->in_run) {
+        size_t n = strlen(name);
+        if (n >= sizeof s->run_name)
+            return false;
+        memcpy(s->run_name, name, n + 1);
+        s->in_run = true;
+        tf_buf_clear(&s->run);
+    } else {
+        tf_buf_puts(&s->run, "\" ");
+        tf_buf_puts(&s->run, name);
+        tf_buf_puts(&s->run, "=\"");
+    }
+    tf_buf_puts(&s->run, value);
+    return true;
+}
+
 /* An attribute whose value needs no cleaning (numbers, colours). */
 static void attr_plain(struct svg *s, const char *name, const char *value)
 {
+    if (s->failed)
+        return;
+    if (attr_verbatim(value) && attr_run(s, name, value))
+        return;
+    flush(s);
     if (!s->failed)
         check(s, xml.xmlTextWriterWriteAttribute(s->w, X(name), X(value)));
 }
 
 static void attr(struct svg *s, const char *name, const char *value)
 {
+    if (s->failed)
+        return;
+    if (attr_verbatim(value) && attr_run(s, name, value)) /* cleaning keeps it too */
+        return;
+    flush(s);
     if (s->failed)
         return;
     const char *clean = tf_xml_clean_view(value, &s->clean);
@@ -162,18 +245,21 @@ static void attr_color(struct svg *s, const char *name, uint32_t rgb)
 
 static void start(struct svg *s, const char *name)
 {
+    flush(s);
     if (!s->failed)
         check(s, xml.xmlTextWriterStartElement(s->w, X(name)));
 }
 
 static void end(struct svg *s)
 {
+    flush(s);
     if (!s->failed)
         check(s, xml.xmlTextWriterEndElement(s->w));
 }
 
 static void text_content(struct svg *s, const char *str)
 {
+    flush(s);
     if (s->failed)
         return;
     const char *clean = tf_xml_clean_view(str, &s->clean);
@@ -413,6 +499,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     tf_buf_init(&s.d);
     tf_buf_init(&s.cls);
     tf_buf_init(&s.clean);
+    tf_buf_init(&s.run);
     tf_scene_draw(&scene, &svg_draw, &s);
     xml.xmlFreeTextWriter(w); /* flushes into xb */
     bool ok = !s.failed && !s.d.oom;
@@ -424,6 +511,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     tf_buf_fini(&s.d);
     tf_buf_fini(&s.cls);
     tf_buf_fini(&s.clean);
+    tf_buf_fini(&s.run);
     tf_scene_fini(&scene);
     if (!ok)
         return tf_diag_oom(d, "svg: writing the document");
