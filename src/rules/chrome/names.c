@@ -383,85 +383,107 @@ void tf_chrome_process_name(const char *s, struct tf_buf *out)
 
 /* --- tooltips ---------------------------------------------------------------------- */
 
-/* The text of the args worth a tooltip: a few named ones, else the first
- * few scalars. */
+/* An arg a tooltip shows: its key at p[k, k + klen), its value p[j, ve). */
+struct arg_span {
+    size_t k, klen, j, ve;
+};
+
+/* Whether an arg's key is one of those a tooltip names first. */
+static bool useful_key(const unsigned char *key, size_t klen)
+{
+    static const struct {
+        const char *s;
+        size_t n;
+    } useful[] = {{"stream", 6}, {"grid", 4},   {"block", 5},  {"correlation", 11},
+                  {"External id", 11}, {"bytes", 5}, {"device", 6}, {"Memcpy Bytes", 12}};
+    for (size_t k = 0; k < sizeof useful / sizeof useful[0]; k++)
+        if (useful[k].n == klen && memcmp(useful[k].s, key, klen) == 0)
+            return true;
+    return false;
+}
+
+/* The end of the string whose opening quote is at p[i] (its closing quote). */
+static size_t string_end(const unsigned char *p, size_t n, size_t i)
+{
+    size_t e = i + 1;
+    while (e < n && p[e] != '"')
+        e += p[e] == '\\' ? 2 : 1;
+    return e;
+}
+
+/* The text of the args worth a tooltip: a few named ones (up to four, in
+ * the args' order), else the first three scalars.  One walk over the args
+ * collects both. */
 uint32_t tf_chrome_args_text(struct chrome *c, const struct tf_tef_rec *r)
 {
     if (!r->args)
         return c->empty;
-    static const char *const useful[] = {"stream", "grid", "block", "correlation",
-                                         "External id", "bytes", "device", "Memcpy Bytes"};
     struct tf_buf *b = &c->tmp;
     tf_buf_clear(b);
     tf_buf_putn(b, "", 0);
-    size_t shown = 0;
+    struct arg_span named[4], plain[3];
+    size_t n_named = 0, n_plain = 0;
     const unsigned char *p = r->args;
     size_t n = r->args_len;
-    /* Named first, in the order above; else up to three scalars. */
-    for (int pass = 0; pass < 2 && shown < 4; pass++) {
-        for (size_t i = 0; i < n && shown < 4; i++) {
-            if (p[i] != '"')
-                continue;
-            size_t ke = i + 1;
-            while (ke < n && p[ke] != '"')
-                ke += p[ke] == '\\' ? 2 : 1;
-            if (ke >= n)
-                break;
-            size_t j = ke + 1;
-            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
-                j++;
-            if (j >= n || p[j] != ':') {
-                i = ke;
-                continue;
-            }
+    for (size_t i = 0; i < n && n_named < 4; i++) {
+        if (p[i] != '"')
+            continue;
+        size_t ke = string_end(p, n, i);
+        if (ke >= n)
+            break;
+        size_t j = ke + 1;
+        while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
             j++;
-            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
-                j++;
-            size_t ve = j;
-            bool scalar = j < n && p[j] != '{' && p[j] != '[';
-            if (j < n && p[j] == '"') {
-                ve = j + 1;
-                while (ve < n && p[ve] != '"')
-                    ve += p[ve] == '\\' ? 2 : 1;
+        if (j >= n || p[j] != ':') {
+            i = ke;
+            continue;
+        }
+        j++;
+        while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
+            j++;
+        size_t ve = j;
+        bool scalar = j < n && p[j] != '{' && p[j] != '[';
+        if (j < n && p[j] == '"') {
+            ve = string_end(p, n, j) + 1;
+        } else {
+            while (ve < n && p[ve] != ',' && p[ve] != '}' && p[ve] != ']')
                 ve++;
-            } else {
-                while (ve < n && p[ve] != ',' && p[ve] != '}' && p[ve] != ']')
-                    ve++;
-            }
-            size_t klen = ke - i - 1;
-            bool named = false;
-            for (size_t k = 0; k < sizeof useful / sizeof useful[0]; k++)
-                named |= strlen(useful[k]) == klen && memcmp(useful[k], p + i + 1, klen) == 0;
-            if (scalar && ve - j < 80 && (pass == 0 ? named : (!named && shown < 3))) {
-                if (shown)
-                    tf_buf_puts(b, ", ");
-                tf_buf_putn(b, (const char *)p + i + 1, klen);
-                tf_buf_puts(b, ": ");
-                if (p[j] == '"')
-                    tf_buf_putn(b, (const char *)p + j + 1, ve - j >= 2 ? ve - j - 2 : 0);
-                else
-                    tf_buf_putn(b, (const char *)p + j, ve - j);
-                shown++;
-            }
-            /* Skip the value (containers by bracket depth). */
-            if (!scalar) {
-                int depth = 0;
-                for (ve = j; ve < n; ve++) {
-                    if (p[ve] == '"') {
-                        ve++;
-                        while (ve < n && p[ve] != '"')
-                            ve += p[ve] == '\\' ? 2 : 1;
-                    } else if (p[ve] == '{' || p[ve] == '[') {
-                        depth++;
-                    } else if ((p[ve] == '}' || p[ve] == ']') && --depth == 0) {
-                        break;
-                    }
+        }
+        size_t klen = ke - i - 1;
+        if (scalar && ve - j < 80) {
+            struct arg_span a = {i + 1, klen, j, ve};
+            if (useful_key(p + i + 1, klen))
+                named[n_named++] = a;
+            else if (n_plain < 3)
+                plain[n_plain++] = a;
+        }
+        /* Skip the value (containers by bracket depth). */
+        if (!scalar) {
+            int depth = 0;
+            for (ve = j; ve < n; ve++) {
+                if (p[ve] == '"') {
+                    ve = string_end(p, n, ve);
+                } else if (p[ve] == '{' || p[ve] == '[') {
+                    depth++;
+                } else if ((p[ve] == '}' || p[ve] == ']') && --depth == 0) {
+                    break;
                 }
             }
-            i = ve;
         }
-        if (pass == 0 && shown)
-            break;
+        i = ve;
+    }
+    const struct arg_span *show = n_named ? named : plain;
+    size_t n_show = n_named ? n_named : n_plain;
+    for (size_t k = 0; k < n_show; k++) {
+        const struct arg_span *a = &show[k];
+        if (k)
+            tf_buf_puts(b, ", ");
+        tf_buf_putn(b, (const char *)p + a->k, a->klen);
+        tf_buf_puts(b, ": ");
+        if (p[a->j] == '"')
+            tf_buf_putn(b, (const char *)p + a->j + 1, a->ve - a->j >= 2 ? a->ve - a->j - 2 : 0);
+        else
+            tf_buf_putn(b, (const char *)p + a->j, a->ve - a->j);
     }
     uint32_t id = c->empty;
     if (b->oom || !tf_strtab_id(&c->strs, b->data ? b->data : "", &id))
