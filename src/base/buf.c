@@ -76,6 +76,13 @@ static bool buf_reserve(struct tf_buf *b, size_t extra)
 
 void tf_buf_putn(struct tf_buf *b, const char *s, size_t n)
 {
+    /* Room already (the usual case): no call to grow. */
+    if (!b->oom && b->cap > b->len && n < b->cap - b->len) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return;
+    }
     if (!buf_reserve(b, n))
         return;
     memcpy(b->data + b->len, s, n);

@@ -20,6 +20,7 @@
  */
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <libxml/xmlwriter.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,14 +101,24 @@ static bool xml_load(struct tf_diag *d)
  * is written by libxml2 as before.  The writer's one other use of its
  * state, indentation before end tags, writes the indent string, "". */
 
-/* Whether libxml2 writes s unchanged as an attribute value (and, cleaned,
- * tf_xml_clean leaves it unchanged). */
-static bool attr_verbatim(const char *s)
+/* The length of s when libxml2 writes it unchanged as an attribute value
+ * (and tf_xml_clean leaves it unchanged), else SIZE_MAX. */
+static size_t attr_verbatim(const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p > 0x7E || *p == '&' || *p == '<' || *p == '>' || *p == '"')
-            return false;
-    return true;
+    static const unsigned char esc[128] = {
+        [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+        [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0A] = 1, [0x0B] = 1, [0x0C] = 1, [0x0D] = 1,
+        [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+        [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1A] = 1, [0x1B] = 1,
+        [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, ['&'] = 1,  ['<'] = 1,  ['>'] = 1,
+        ['"'] = 1,  [0x7F] = 1,
+    };
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p < 0x80 && !esc[*p])
+        p++;
+    /* The end, or a byte libxml2 would escape (or one of a non-ASCII
+     * character, which it writes as a reference). */
+    return *p ? SIZE_MAX : (size_t)(p - (const unsigned char *)s);
 }
 
 struct svg {
@@ -155,22 +166,25 @@ static void flush(struct svg *s)
 }
 
 /* An attribute whose value libxml2 keeps as it is, into the run; false
- * (nothing done) for a name too long to keep. */
+ * (nothing done) when it is not one, or its name is too long to keep. */
 static bool attr_run(struct svg *s, const char *name, const char *value)
 {
+    size_t vn = attr_verbatim(value);
+    if (vn == SIZE_MAX)
+        return false;
+    size_t n = strlen(name);
     if (!s->in_run) {
-        size_t n = strlen(name);
         if (n >= sizeof s->run_name)
             return false;
         memcpy(s->run_name, name, n + 1);
         s->in_run = true;
         tf_buf_clear(&s->run);
     } else {
-        tf_buf_puts(&s->run, "\" ");
-        tf_buf_puts(&s->run, name);
-        tf_buf_puts(&s->run, "=\"");
+        tf_buf_putn(&s->run, "\" ", 2);
+        tf_buf_putn(&s->run, name, n);
+        tf_buf_putn(&s->run, "=\"", 2);
     }
-    tf_buf_puts(&s->run, value);
+    tf_buf_putn(&s->run, value, vn);
     return true;
 }
 
@@ -179,7 +193,7 @@ static void attr_plain(struct svg *s, const char *name, const char *value)
 {
     if (s->failed)
         return;
-    if (attr_verbatim(value) && attr_run(s, name, value))
+    if (attr_run(s, name, value))
         return;
     flush(s);
     if (!s->failed)
@@ -190,7 +204,7 @@ static void attr(struct svg *s, const char *name, const char *value)
 {
     if (s->failed)
         return;
-    if (attr_verbatim(value) && attr_run(s, name, value)) /* cleaning keeps it too */
+    if (attr_run(s, name, value)) /* cleaning keeps such a value too */
         return;
     flush(s);
     if (s->failed)
