@@ -7,22 +7,28 @@
 
 void tf_buf_json_str(struct tf_buf *b, const char *s)
 {
+    static const char hex[] = "0123456789abcdef";
     tf_buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *run = (const unsigned char *)s, *p = run;
+    for (;; p++) {
+        /* Bytes that stand for themselves are copied a run at a time. */
+        if (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7F)
+            continue;
+        tf_buf_putn(b, (const char *)run, (size_t)(p - run));
+        run = p + 1;
         switch (*p) {
+        case '\0': tf_buf_putc(b, '"'); return;
         case '"': tf_buf_puts(b, "\\\""); break;
         case '\\': tf_buf_puts(b, "\\\\"); break;
         case '\n': tf_buf_puts(b, "\\n"); break;
         case '\r': tf_buf_puts(b, "\\r"); break;
         case '\t': tf_buf_puts(b, "\\t"); break;
-        default:
-            if (*p < 0x20 || *p == 0x7F)
-                tf_buf_printf(b, "\\u%04x", *p);
-            else
-                tf_buf_putc(b, (char)*p);
+        default: { /* "\u%04x" */
+            char u[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 0xF]};
+            tf_buf_putn(b, u, sizeof u);
+        }
         }
     }
-    tf_buf_putc(b, '"');
 }
 
 void tf_buf_tex_escape(struct tf_buf *b, const char *s)
