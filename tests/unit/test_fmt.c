@@ -69,6 +69,12 @@ TF_TEST(json_string_escapes_controls)
     tf_buf_init(&b);
     tf_buf_json_str(&b, "a\"b\\c\n\x01");
     TF_CHECK_STR(b.data, "\"a\\\"b\\\\c\\n\\u0001\"");
+    tf_buf_clear(&b);
+    tf_buf_json_str(&b, "caf\xC3\xA9\x7F\x1f\r\t end");
+    TF_CHECK_STR(b.data, "\"caf\xC3\xA9\\u007f\\u001f\\r\\t end\"");
+    tf_buf_clear(&b);
+    tf_buf_json_str(&b, "");
+    TF_CHECK_STR(b.data, "\"\"");
     tf_buf_fini(&b);
 }
 
