@@ -115,10 +115,7 @@ void tf_plan_fini(struct tf_plan *p)
     free(p->legend.text);
     free(p->legend.order);
     free(p->annot);
-    if (p->bins) {
-        tf_plan_bin_fini(p->bins);
-        free(p->bins);
-    }
+    tf_plan_bins_free(p->bins);
     tf_arena_fini(&p->arena);
     memset(p, 0, sizeof *p);
 }
@@ -943,23 +940,6 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     return fit_note(p);
 }
 
-/* The level of detail, decided once at the plot's real width: *reuse
- * (bins made by an earlier plan of the same figure) when they were made
- * at this width, which alone decides them; *reuse is taken either way. */
-static bool plan_bins(const struct tf_figure *f, struct tf_plan *p, struct tf_binned **reuse,
-                      double reuse_w)
-{
-    double w = p->plot.x1 - p->plot.x0;
-    if (*reuse && reuse_w == w) {
-        p->bins = *reuse;
-        *reuse = NULL;
-        return true;
-    }
-    if (!(p->bins = malloc(sizeof *p->bins)))
-        return false;
-    return tf_plan_bin(f, w, p->bins);
-}
-
 static bool plan_once(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p,
                       bool share_key, struct tf_binned **reuse, double reuse_w)
 {
@@ -972,12 +952,13 @@ static bool plan_once(const struct tf_figure *f, const struct tf_size *size, str
     if (!alloc_lanes(f, p))
         return false;
     if (!tf_plan_fits(f, size))
-        return plan_reference(f, p) && plan_bins(f, p, reuse, reuse_w);
+        return plan_reference(f, p) &&
+               tf_plan_bins(f, p->plot.x1 - p->plot.x0, &p->bins, reuse, reuse_w);
     struct fit F;
     memset(&F, 0, sizeof F);
     bool ok = plan_fit(&F, f, size, p);
     tf_label_levels_fini(&F.lv);
-    return ok && plan_bins(f, p, reuse, reuse_w);
+    return ok && tf_plan_bins(f, p->plot.x1 - p->plot.x0, &p->bins, reuse, reuse_w);
 }
 
 /* Whether the plan draws a share bar. */
@@ -1007,9 +988,6 @@ bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct 
     p->bins = NULL;
     tf_plan_fini(p);
     bool ok = plan_once(f, size, p, true, &bins, w);
-    if (bins) {
-        tf_plan_bin_fini(bins);
-        free(bins);
-    }
+    tf_plan_bins_free(bins);
     return ok;
 }

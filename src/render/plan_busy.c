@@ -575,6 +575,29 @@ void tf_plan_bin_fini(struct tf_binned *b)
     memset(b, 0, sizeof *b);
 }
 
+bool tf_plan_bins(const struct tf_figure *f, double plot_w_pt, struct tf_binned **bins,
+                  struct tf_binned **reuse, double reuse_w)
+{
+    if (*reuse && reuse_w == plot_w_pt) {
+        *bins = *reuse;
+        *reuse = NULL;
+        return true;
+    }
+    tf_plan_bins_free(*reuse);
+    *reuse = NULL;
+    if (!(*bins = malloc(sizeof **bins)))
+        return false;
+    return tf_plan_bin(f, plot_w_pt, *bins);
+}
+
+void tf_plan_bins_free(struct tf_binned *b)
+{
+    if (b) {
+        tf_plan_bin_fini(b);
+        free(b);
+    }
+}
+
 const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_figure *f,
                                       struct tf_figure *tmp)
 {
