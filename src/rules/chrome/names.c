@@ -50,7 +50,7 @@ static size_t match_close(const char *s, size_t n, size_t i)
 {
     int depth = 0;
     for (size_t k = i; k < n; k++) {
-        size_t op = operator_len(s + k, n - k);
+        size_t op = s[k] == 'o' ? operator_len(s + k, n - k) : 0;
         if (op) {
             k += op - 1;
             continue;
@@ -181,7 +181,7 @@ static size_t last_word(const char *name, size_t end)
 {
     size_t start = 0;
     for (size_t k = 0; k < end; k++) {
-        size_t op = operator_len(name + k, end - k);
+        size_t op = name[k] == 'o' ? operator_len(name + k, end - k) : 0;
         if (op) {
             k += op - 1;
             continue;
@@ -204,7 +204,7 @@ static size_t scope_parts(const char *name, size_t start, size_t end, size_t *pa
 {
     size_t np = 0, b = start;
     for (size_t k = start; k < end && np < 63; k++) {
-        size_t op = operator_len(name + k, end - k);
+        size_t op = name[k] == 'o' ? operator_len(name + k, end - k) : 0;
         if (op) {
             k += op - 1;
             continue;
