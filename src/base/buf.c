@@ -76,6 +76,13 @@ static bool buf_reserve(struct tf_buf *b, size_t extra)
 
 void tf_buf_putn(struct tf_buf *b, const char *s, size_t n)
 {
+    /* Room already (the usual case): no call to grow. */
+    if (!b->oom && b->cap > b->len && n < b->cap - b->len) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return;
+    }
     if (!buf_reserve(b, n))
         return;
     memcpy(b->data + b->len, s, n);
@@ -98,11 +105,26 @@ void tf_buf_puts(struct tf_buf *b, const char *s)
     tf_buf_putn(b, s, strlen(s));
 }
 
+void tf_buf_uint(struct tf_buf *b, unsigned long long v)
+{
+    char tmp[24];
+    size_t i = sizeof tmp;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    tf_buf_putn(b, tmp + i, sizeof tmp - i);
+}
+
 void tf_buf_printf(struct tf_buf *b, const char *fmt, ...)
 {
     /* Straight into the room the buffer has (one pass when it fits), else
      * again once it has grown. */
     if (b->oom)
+        return;
+    /* A fresh buffer gets its first block now: formatting into no room
+     * would take two passes. */
+    if (!b->cap && !buf_reserve(b, 0))
         return;
     size_t room = b->cap > b->len ? b->cap - b->len : 0;
     va_list ap;

@@ -51,6 +51,8 @@ void tf_buf_clear(struct tf_buf *b);
 void tf_buf_putc(struct tf_buf *b, char c);
 void tf_buf_puts(struct tf_buf *b, const char *s);
 void tf_buf_putn(struct tf_buf *b, const char *s, size_t n);
+/* v in decimal, as "%llu" prints it (no printf). */
+void tf_buf_uint(struct tf_buf *b, unsigned long long v);
 /* printf-style, for integers and strings only: never pass a double (use
  * tf_buf_num, which is locale-free). */
 void tf_buf_printf(struct tf_buf *b, const char *fmt, ...) TF_PRINTF(2, 3);

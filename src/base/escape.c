@@ -7,22 +7,28 @@
 
 void tf_buf_json_str(struct tf_buf *b, const char *s)
 {
+    static const char hex[] = "0123456789abcdef";
     tf_buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *run = (const unsigned char *)s, *p = run;
+    for (;; p++) {
+        /* Bytes that stand for themselves are copied a run at a time. */
+        if (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7F)
+            continue;
+        tf_buf_putn(b, (const char *)run, (size_t)(p - run));
+        run = p + 1;
         switch (*p) {
+        case '\0': tf_buf_putc(b, '"'); return;
         case '"': tf_buf_puts(b, "\\\""); break;
         case '\\': tf_buf_puts(b, "\\\\"); break;
         case '\n': tf_buf_puts(b, "\\n"); break;
         case '\r': tf_buf_puts(b, "\\r"); break;
         case '\t': tf_buf_puts(b, "\\t"); break;
-        default:
-            if (*p < 0x20 || *p == 0x7F)
-                tf_buf_printf(b, "\\u%04x", *p);
-            else
-                tf_buf_putc(b, (char)*p);
+        default: { /* "\u%04x" */
+            char u[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 0xF]};
+            tf_buf_putn(b, u, sizeof u);
+        }
         }
     }
-    tf_buf_putc(b, '"');
 }
 
 void tf_buf_tex_escape(struct tf_buf *b, const char *s)
@@ -55,29 +61,66 @@ void tf_buf_tex_escape(struct tf_buf *b, const char *s)
     }
 }
 
+/* Not an XML character (controls other than tab/LF/CR, DEL, U+FFFE/FFFF)
+ * or not UTF-8: each such character (one byte when invalid) becomes
+ * U+FFFD.  A U+FFFD of the input counts as bad too; it is written as it
+ * was. */
+static bool xml_bad(uint32_t cp)
+{
+    return cp == TF_UTF8_REPLACEMENT || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
+           cp == 0x7F || cp == 0xFFFE || cp == 0xFFFF;
+}
+
+/* The bytes from p up to the first bad character or the end, which
+ * tf_xml_clean copies as they are. */
+static const unsigned char *good_run(const unsigned char *p)
+{
+    for (;;) {
+        while ((*p >= 0x20 && *p < 0x7F) || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (*p < 0x80)
+            return p; /* the end, a control or DEL */
+        uint32_t cp;
+        size_t n = tf_utf8_next(p, &cp);
+        if (xml_bad(cp))
+            return p;
+        p += n;
+    }
+}
+
+/* s cleaned into b (appended): each good run copied at once. */
+static void clean_into(struct tf_buf *b, const unsigned char *p)
+{
+    for (;;) {
+        const unsigned char *e = good_run(p);
+        tf_buf_putn(b, (const char *)p, (size_t)(e - p));
+        if (!*e)
+            return;
+        uint32_t cp;
+        size_t n = tf_utf8_next(e, &cp);
+        tf_buf_puts(b, "\xEF\xBF\xBD");
+        p = e + n;
+    }
+}
+
+const char *tf_xml_clean_view(const char *s, struct tf_buf *scratch)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (!*good_run(p))
+        return s;
+    tf_buf_clear(scratch);
+    clean_into(scratch, p);
+    return scratch->oom ? NULL : scratch->data;
+}
+
 char *tf_xml_clean(const char *s)
 {
-    /* Most text is printable ASCII: copy it as it is. */
-    const unsigned char *q = (const unsigned char *)s;
-    while (*q >= 0x20 && *q < 0x7F)
-        q++;
-    if (*q == '\0')
+    const unsigned char *p = (const unsigned char *)s;
+    if (!*good_run(p))
         return strdup(s);
     struct tf_buf b;
     tf_buf_init(&b);
-    tf_buf_puts(&b, ""); /* an empty string still gets a buffer */
-    const unsigned char *p = (const unsigned char *)s;
-    uint32_t cp;
-    for (size_t n; (n = tf_utf8_next(p, &cp)) > 0; p += n) {
-        /* Not XML characters: controls other than tab/LF/CR, U+FFFE/FFFF. */
-        bool bad = cp == TF_UTF8_REPLACEMENT || (cp < 0x20 && cp != '\t' && cp != '\n' &&
-                                                 cp != '\r') ||
-                   cp == 0x7F || cp == 0xFFFE || cp == 0xFFFF;
-        if (bad)
-            tf_buf_puts(&b, "\xEF\xBF\xBD");
-        else
-            tf_buf_putn(&b, (const char *)p, n);
-    }
+    clean_into(&b, p);
     if (b.oom) {
         tf_buf_fini(&b);
         return NULL;

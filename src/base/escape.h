@@ -20,4 +20,9 @@ void tf_buf_tex_escape(struct tf_buf *b, const char *s);
  * Caller frees.  Returns NULL when out of memory. */
 char *tf_xml_clean(const char *s);
 
+/* The same text without a copy when it needs none: s itself when it is
+ * already safe, else the cleaned text in scratch (cleared first; valid
+ * until scratch changes).  NULL when out of memory. */
+const char *tf_xml_clean_view(const char *s, struct tf_buf *scratch);
+
 #endif

@@ -675,9 +675,11 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         const struct tf_bar *r = &f->bars[i];
         item(b, i);
         key(b, "lane");
-        tf_buf_printf(b, "%zu, ", r->lane);
+        tf_buf_uint(b, r->lane);
+        tf_buf_puts(b, ", ");
         key(b, "row");
-        tf_buf_printf(b, "%u, ", r->row);
+        tf_buf_uint(b, r->row);
+        tf_buf_puts(b, ", ");
         key(b, "x0");
         tf_buf_num(b, r->x0, 6);
         tf_buf_puts(b, ", ");
@@ -694,7 +696,8 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         boolean(b, "clip_right", r->clip_right);
         tf_buf_puts(b, ", ");
         key(b, "merged");
-        tf_buf_printf(b, "%zu, ", r->merged);
+        tf_buf_uint(b, r->merged);
+        tf_buf_puts(b, ", ");
         str(b, "shape", shapes[r->shape]);
         if (r->shape == TF_SHAPE_DENSE) {
             tf_buf_puts(b, ", \"busy\": ");

@@ -418,8 +418,9 @@ static void bar_label(struct lay *L, const struct tf_bar *b, double x0, double x
         sizes[1] = sizes[2] = fmax(5.0, P->f_inbar * 0.85);
     double inset = (b->clip_left || b->clip_right) ? 2.0 : 1.0;
     double size = 0, w = 0;
+    long units = tf_text_units(b->label, P->bold);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && size == 0; i++) {
-        w = tf_text_width(b->label, sizes[i], P->bold);
+        w = tf_text_units_width(units, sizes[i]);
         if (w <= x1 - x0 - 2 * inset &&
             (!P->fit || text_h(L, sizes[i]) + INBAR_SLACK_PT <= L->row_h))
             size = sizes[i];
@@ -540,10 +541,14 @@ static void bars(struct lay *L)
          * an identifier other than the key. */
         tf_buf_clear(&cls);
         tf_buf_puts(&cls, "bar");
-        if (css_ident(ln->key))
-            tf_buf_printf(&cls, " %s", ln->key);
-        if (css_ident(b->name) && !(ln->key && strcmp(ln->key, b->name) == 0))
-            tf_buf_printf(&cls, " %s", b->name);
+        if (css_ident(ln->key)) {
+            tf_buf_putc(&cls, ' ');
+            tf_buf_puts(&cls, ln->key);
+        }
+        if (css_ident(b->name) && !(ln->key && strcmp(ln->key, b->name) == 0)) {
+            tf_buf_putc(&cls, ' ');
+            tf_buf_puts(&cls, b->name);
+        }
         size_t n_attrs = 0;
         if (!TF_GROW(attrs, b->n_props + 3, cap_attrs)) {
             L->s->oom = true;

@@ -26,13 +26,34 @@ int tf_metrics_advance(uint32_t cp, bool bold)
     return TF_METRICS_FALLBACK;
 }
 
-double tf_text_width(const char *utf8, double size, bool bold)
+long tf_text_units(const char *utf8, bool bold)
 {
     const unsigned char *p = (const unsigned char *)utf8;
     long units = 0;
-    uint32_t cp;
-    for (size_t n; (n = tf_utf8_next(p, &cp)) > 0; p += n)
+    while (*p) {
+        /* Printable ASCII straight from the table's head (as
+         * tf_metrics_advance looks it up), the rest decoded. */
+        if (*p >= 0x20 && *p < 0x7F && tf_metrics_table[*p - 0x20].cp == *p) {
+            const struct tf_glyph_width *g = &tf_metrics_table[*p - 0x20];
+            units += bold ? g->bold : g->book;
+            p++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = tf_utf8_next(p, &cp);
         units += tf_metrics_advance(cp, bold);
+        p += n;
+    }
+    return units;
+}
+
+double tf_text_width(const char *utf8, double size, bool bold)
+{
+    return tf_text_units_width(tf_text_units(utf8, bold), size);
+}
+
+double tf_text_units_width(long units, double size)
+{
     return (double)units * size / TF_METRICS_UPEM;
 }
 

@@ -37,6 +37,11 @@ int tf_metrics_advance(uint32_t cp, bool bold);
 /* Advance width of a UTF-8 string at `size` points, in points.  Each byte
  * of an invalid sequence counts as one U+FFFD, as tf_xml_clean writes it. */
 double tf_text_width(const char *utf8, double size, bool bold);
+/* The same in two steps, for one text at several sizes: its advance in
+ * font units, then the width of that many units at a size (the same
+ * double as tf_text_width). */
+long tf_text_units(const char *utf8, bool bold);
+double tf_text_units_width(long units, double size);
 
 /* Ascent and descent (both positive) at `size` points, in points: the text
  * box spans baseline - ascent .. baseline + descent, as browsers report it

@@ -115,10 +115,7 @@ void tf_plan_fini(struct tf_plan *p)
     free(p->legend.text);
     free(p->legend.order);
     free(p->annot);
-    if (p->bins) {
-        tf_plan_bin_fini(p->bins);
-        free(p->bins);
-    }
+    tf_plan_bins_free(p->bins);
     tf_arena_fini(&p->arena);
     memset(p, 0, sizeof *p);
 }
@@ -943,16 +940,8 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     return fit_note(p);
 }
 
-/* The level of detail, decided once at the plot's real width. */
-static bool plan_bins(const struct tf_figure *f, struct tf_plan *p)
-{
-    if (!(p->bins = malloc(sizeof *p->bins)))
-        return false;
-    return tf_plan_bin(f, p->plot.x1 - p->plot.x0, p->bins);
-}
-
 static bool plan_once(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p,
-                      bool share_key)
+                      bool share_key, struct tf_binned **reuse, double reuse_w)
 {
     static const struct tf_size none;
     memset(p, 0, sizeof *p);
@@ -963,12 +952,13 @@ static bool plan_once(const struct tf_figure *f, const struct tf_size *size, str
     if (!alloc_lanes(f, p))
         return false;
     if (!tf_plan_fits(f, size))
-        return plan_reference(f, p) && plan_bins(f, p);
+        return plan_reference(f, p) &&
+               tf_plan_bins(f, p->plot.x1 - p->plot.x0, &p->bins, reuse, reuse_w);
     struct fit F;
     memset(&F, 0, sizeof F);
     bool ok = plan_fit(&F, f, size, p);
     tf_label_levels_fini(&F.lv);
-    return ok && plan_bins(f, p);
+    return ok && tf_plan_bins(f, p->plot.x1 - p->plot.x0, &p->bins, reuse, reuse_w);
 }
 
 /* Whether the plan draws a share bar. */
@@ -987,10 +977,17 @@ bool tf_plan_make(const struct tf_figure *f, const struct tf_size *size, struct 
     /* The bins follow the plot's width, which the legend does not change:
      * a figure with share bars is planned again with the key in its
      * legend (figures without keep their plan, byte for byte). */
-    if (!plan_once(f, size, p, false))
+    struct tf_binned *none = NULL;
+    if (!plan_once(f, size, p, false, &none, 0))
         return false;
     if (!p->bottom_legend || f->n_legend == 0 || !draws_shares(f, p))
         return true;
+    /* The second plan takes the first's bins when its plot is as wide. */
+    struct tf_binned *bins = p->bins;
+    double w = p->plot.x1 - p->plot.x0;
+    p->bins = NULL;
     tf_plan_fini(p);
-    return plan_once(f, size, p, true);
+    bool ok = plan_once(f, size, p, true, &bins, w);
+    tf_plan_bins_free(bins);
+    return ok;
 }

@@ -204,6 +204,14 @@ struct tf_binned {
     struct tf_arena arena; /* the new bars' shares and tooltips, the lanes */
 };
 bool tf_plan_bin(const struct tf_figure *f, double plot_w_pt, struct tf_binned *out);
+/* A plan's bins on the heap, into *bins (NULL when out of memory before
+ * they exist): *reuse, bins an earlier plan of the same figure made at
+ * reuse_w, when that is plot_w_pt (the width alone decides them), else
+ * made anew; *reuse is taken either way (NULL after).  tf_plan_bins_free
+ * frees such bins (NULL: nothing).  False when out of memory. */
+bool tf_plan_bins(const struct tf_figure *f, double plot_w_pt, struct tf_binned **bins,
+                  struct tf_binned **reuse, double reuse_w);
+void tf_plan_bins_free(struct tf_binned *b);
 
 /* The most samples all counter tracks of a figure draw together (about
  * 100 KB of SVG). */

@@ -24,7 +24,6 @@
  */
 #include "render/plan.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +98,16 @@ static int by_bin(const void *x, const void *y)
     if (a->cat != b->cat)
         return a->cat < b->cat ? -1 : 1;
     return (a->src > b->src) - (a->src < b->src);
+}
+
+/* Whether cells are in by_bin's order already (a row's bars mostly come
+ * in time order); qsort, stable, would leave them as they are. */
+static bool cells_sorted(const struct cell *c, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (by_bin(&c[i - 1], &c[i]) > 0)
+            return false;
+    return true;
 }
 
 static struct tf_bar *out_bar(struct binner *B)
@@ -198,13 +207,23 @@ static void emit_bin(struct binner *B, size_t from, size_t to)
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     /* A share under half a percent says "<1", not a busy time of 0 %. */
     double pct = w > 0 ? 100.0 * b->busy / w : 0;
-    tf_buf_printf(&tip, "%zu slice%s \xC2\xB7 busy %s%s%% of %s %s", merged, merged == 1 ? "" : "s",
-                  pct > 0 && pct < 0.5 ? "<" : "", tf_fmt_num(num, pct > 0 && pct < 0.5 ? 1 : pct, 0),
-                  tf_fmt_num(num2, w, 3), f->axis.unit ? f->axis.unit : "");
+    /* "N slice[s] · busy [<]P% of W UNIT[ (CLASS P%, CLASS P%...)]" */
+    tf_buf_uint(&tip, merged);
+    tf_buf_puts(&tip, merged == 1 ? " slice \xC2\xB7 busy " : " slices \xC2\xB7 busy ");
+    if (pct > 0 && pct < 0.5)
+        tf_buf_putc(&tip, '<');
+    tf_buf_puts(&tip, tf_fmt_num(num, pct > 0 && pct < 0.5 ? 1 : pct, 0));
+    tf_buf_puts(&tip, "% of ");
+    tf_buf_puts(&tip, tf_fmt_num(num2, w, 3));
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, f->axis.unit ? f->axis.unit : "");
     for (size_t i = 0; i < n && n > 1; i++) {
         const struct tf_category *ci = &f->cats[sh[i].cat];
-        tf_buf_printf(&tip, "%s%s %s%%", i ? ", " : " (", ci->label ? ci->label : ci->key,
-                      tf_fmt_num(num, 100.0 * sh[i].share, 0));
+        tf_buf_puts(&tip, i ? ", " : " (");
+        tf_buf_puts(&tip, ci->label ? ci->label : ci->key);
+        tf_buf_putc(&tip, ' ');
+        tf_buf_puts(&tip, tf_fmt_num(num, 100.0 * sh[i].share, 0));
+        tf_buf_putc(&tip, '%');
     }
     if (n > 1)
         tf_buf_putc(&tip, ')');
@@ -258,8 +277,18 @@ static void emit_instants(struct binner *B, const size_t *at, size_t n, double x
     tf_buf_init(&tip);
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     const char *unit = f->axis.unit ? f->axis.unit : "";
-    tf_buf_printf(&tip, "%zu %s instants \xC2\xB7 at %s %s over %s %s", merged, cls,
-                  tf_fmt_num(num, first->x0, 3), unit, tf_fmt_num(num2, x1 - first->x0, 3), unit);
+    /* "N CLASS instants · at X UNIT over W UNIT" */
+    tf_buf_uint(&tip, merged);
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, cls);
+    tf_buf_puts(&tip, " instants \xC2\xB7 at ");
+    tf_buf_puts(&tip, tf_fmt_num(num, first->x0, 3));
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, unit);
+    tf_buf_puts(&tip, " over ");
+    tf_buf_puts(&tip, tf_fmt_num(num2, x1 - first->x0, 3));
+    tf_buf_putc(&tip, ' ');
+    tf_buf_puts(&tip, unit);
     b->title = tip.oom ? NULL : tf_arena_buf(&B->out->arena, &tip);
     tf_buf_fini(&tip);
     B->oom = B->oom || !b->title;
@@ -335,7 +364,7 @@ static void bin_row(struct binner *B, const size_t *order, size_t from, size_t t
         for (size_t k = 0; k < b->n_shares; k++)
             spread(B, x0, x1, b->shares[k].cat, order[i], b->shares[k].share * (x1 - x0));
     }
-    if (B->n_cells > 1)
+    if (B->n_cells > 1 && !cells_sorted(B->cells, B->n_cells))
         qsort(B->cells, B->n_cells, sizeof *B->cells, by_bin);
     /* A thin slice alone in every bin it touches is drawn as it is (at
      * least a hairline wide): no share bar would say more. */
@@ -431,6 +460,66 @@ static int by_lane_row(const void *x, const void *y)
     return (a->i > b->i) - (a->i < b->i);
 }
 
+/* The same order by qsort, for lanes or rows too far apart to count. */
+static bool sort_by_lane_row(const struct tf_figure *f, size_t *order)
+{
+    struct key *keys = malloc(f->n_bars * sizeof *keys);
+    if (!keys)
+        return false;
+    for (size_t i = 0; i < f->n_bars; i++)
+        keys[i] = (struct key){f->bars[i].lane, i, f->bars[i].row};
+    qsort(keys, f->n_bars, sizeof *keys, by_lane_row);
+    for (size_t i = 0; i < f->n_bars; i++)
+        order[i] = keys[i].i;
+    free(keys);
+    return true;
+}
+
+/* The bars' indexes by lane, then row, then index: two stable counting
+ * passes (rows, then lanes), each walking the bars in the order the last
+ * left them.  False when out of memory. */
+static bool order_by_lane_row(const struct tf_figure *f, size_t *order)
+{
+    size_t n = f->n_bars, max_lane = 0;
+    unsigned max_row = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (f->bars[i].lane > max_lane)
+            max_lane = f->bars[i].lane;
+        if (f->bars[i].row > max_row)
+            max_row = f->bars[i].row;
+    }
+    size_t nk = max_lane > max_row ? max_lane : max_row;
+    if (nk > n + f->n_lanes + 1024)
+        return sort_by_lane_row(f, order);
+    nk++;
+    size_t *count = malloc((nk + 1) * sizeof *count);
+    size_t *tmp = malloc(n * sizeof *tmp);
+    if (!count || !tmp) {
+        free(count);
+        free(tmp);
+        return false;
+    }
+    /* By row, in index order. */
+    memset(count, 0, ((size_t)max_row + 2) * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[f->bars[i].row + 1]++;
+    for (size_t k = 1; k <= (size_t)max_row + 1; k++)
+        count[k] += count[k - 1];
+    for (size_t i = 0; i < n; i++)
+        tmp[count[f->bars[i].row]++] = i;
+    /* Then by lane, keeping that order within a lane. */
+    memset(count, 0, (max_lane + 2) * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[f->bars[i].lane + 1]++;
+    for (size_t k = 1; k <= max_lane + 1; k++)
+        count[k] += count[k - 1];
+    for (size_t k = 0; k < n; k++)
+        order[count[f->bars[tmp[k]].lane]++] = tmp[k];
+    free(count);
+    free(tmp);
+    return true;
+}
+
 bool tf_plan_bin(const struct tf_figure *f, double plot_w_pt, struct tf_binned *out)
 {
     memset(out, 0, sizeof *out);
@@ -451,18 +540,10 @@ bool tf_plan_bin(const struct tf_figure *f, double plot_w_pt, struct tf_binned *
     if (f->n_bars == 0)
         return true;
     size_t *order = malloc(f->n_bars * sizeof *order);
-    struct key *keys = malloc(f->n_bars * sizeof *keys);
-    if (!order || !keys) {
+    if (!order || !order_by_lane_row(f, order)) {
         free(order);
-        free(keys);
         return false;
     }
-    for (size_t i = 0; i < f->n_bars; i++)
-        keys[i] = (struct key){f->bars[i].lane, i, f->bars[i].row};
-    qsort(keys, f->n_bars, sizeof *keys, by_lane_row);
-    for (size_t i = 0; i < f->n_bars; i++)
-        order[i] = keys[i].i;
-    free(keys);
     B.absorbed = calloc(f->n_bars, sizeof *B.absorbed);
     B.oom = !B.absorbed;
     for (size_t i = 0; i < f->n_bars && !B.oom;) {
@@ -492,6 +573,29 @@ void tf_plan_bin_fini(struct tf_binned *b)
     free(b->bars);
     tf_arena_fini(&b->arena);
     memset(b, 0, sizeof *b);
+}
+
+bool tf_plan_bins(const struct tf_figure *f, double plot_w_pt, struct tf_binned **bins,
+                  struct tf_binned **reuse, double reuse_w)
+{
+    if (*reuse && reuse_w == plot_w_pt) {
+        *bins = *reuse;
+        *reuse = NULL;
+        return true;
+    }
+    tf_plan_bins_free(*reuse);
+    *reuse = NULL;
+    if (!(*bins = malloc(sizeof **bins)))
+        return false;
+    return tf_plan_bin(f, plot_w_pt, *bins);
+}
+
+void tf_plan_bins_free(struct tf_binned *b)
+{
+    if (b) {
+        tf_plan_bin_fini(b);
+        free(b);
+    }
 }
 
 const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_figure *f,

@@ -18,7 +18,9 @@
  *
  * This file knows nothing of modes, lanes or traces: only the scene.
  */
+#include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <libxml/xmlwriter.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,9 @@
     X(0, int, xmlTextWriterEndElement, (xmlTextWriterPtr))                                               \
     X(0, int, xmlTextWriterWriteAttribute, (xmlTextWriterPtr, const xmlChar *, const xmlChar *))         \
     X(0, int, xmlTextWriterWriteString, (xmlTextWriterPtr, const xmlChar *))                             \
+    X(0, int, xmlTextWriterStartAttribute, (xmlTextWriterPtr, const xmlChar *))                          \
+    X(0, int, xmlTextWriterEndAttribute, (xmlTextWriterPtr))                                             \
+    X(0, int, xmlTextWriterWriteRawLen, (xmlTextWriterPtr, const xmlChar *, int))                        \
     X(0, int, xmlTextWriterSetIndent, (xmlTextWriterPtr, int))                                           \
     X(0, int, xmlTextWriterSetIndentString, (xmlTextWriterPtr, const xmlChar *))                         \
     X(0, void, xmlInitParser, (void))                                                                    \
@@ -82,11 +87,51 @@ static bool xml_load(struct tf_diag *d)
     return tf_dl_outcome(&xml_outcome, d);
 }
 
+/* --- Attribute runs -----------------------------------------------------------
+ * Most attributes are numbers, colours, path data and class lists, which
+ * libxml2's attribute escaping leaves as they are.  xmlTextWriter spends
+ * more on each attribute than on its bytes, so a run of such attributes
+ * in a row is written as one: the writer starts the first
+ * (xmlTextWriterStartAttribute writes ` NAME="`), the bytes in between
+ * (`VALUE" NAME2="VALUE2`) go in as they are (xmlTextWriterWriteRawLen, in
+ * the attribute), and the writer ends it (`"`).  Those are exactly the
+ * bytes one xmlTextWriterWriteAttribute per attribute writes, because a
+ * value joins a run only when every byte of it is one the escaping keeps
+ * (printable ASCII other than & < > "); any other value ends the run and
+ * is written by libxml2 as before.  The writer's one other use of its
+ * state, indentation before end tags, writes the indent string, "". */
+
+/* The length of s when libxml2 writes it unchanged as an attribute value
+ * (and tf_xml_clean leaves it unchanged), else SIZE_MAX. */
+static size_t attr_verbatim(const char *s)
+{
+    static const unsigned char esc[128] = {
+        [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1,
+        [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0A] = 1, [0x0B] = 1, [0x0C] = 1, [0x0D] = 1,
+        [0x0E] = 1, [0x0F] = 1, [0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1,
+        [0x15] = 1, [0x16] = 1, [0x17] = 1, [0x18] = 1, [0x19] = 1, [0x1A] = 1, [0x1B] = 1,
+        [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, ['&'] = 1,  ['<'] = 1,  ['>'] = 1,
+        ['"'] = 1,  [0x7F] = 1,
+    };
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p < 0x80 && !esc[*p])
+        p++;
+    /* The end, or a byte libxml2 would escape (or one of a non-ASCII
+     * character, which it writes as a reference). */
+    return *p ? SIZE_MAX : (size_t)(p - (const unsigned char *)s);
+}
+
 struct svg {
     xmlTextWriterPtr w;
     bool failed;
     struct tf_buf d;   /* scratch for path data */
     struct tf_buf cls; /* scratch for class lists */
+    struct tf_buf clean; /* scratch for text that needs cleaning */
+    /* the attribute run: the first attribute's name, and what follows the
+     * `="` that starts it, up to its closing quote */
+    bool in_run;
+    char run_name[96];
+    struct tf_buf run;
 };
 
 static const xmlChar *X(const char *s)
@@ -100,9 +145,57 @@ static void check(struct svg *s, int rc)
         s->failed = true;
 }
 
+/* The attribute run so far, written (see above); before anything else. */
+static void flush(struct svg *s)
+{
+    if (!s->in_run)
+        return;
+    const char *name = s->run_name;
+    s->in_run = false;
+    if (s->failed)
+        return;
+    if (s->run.oom || s->run.len > (size_t)INT_MAX) {
+        s->failed = true;
+        return;
+    }
+    check(s, xml.xmlTextWriterStartAttribute(s->w, X(name)));
+    if (!s->failed && s->run.len)
+        check(s, xml.xmlTextWriterWriteRawLen(s->w, X(s->run.data), (int)s->run.len));
+    if (!s->failed)
+        check(s, xml.xmlTextWriterEndAttribute(s->w));
+}
+
+/* An attribute whose value libxml2 keeps as it is, into the run; false
+ * (nothing done) when it is not one, or its name is too long to keep. */
+static bool attr_run(struct svg *s, const char *name, const char *value)
+{
+    size_t vn = attr_verbatim(value);
+    if (vn == SIZE_MAX)
+        return false;
+    size_t n = strlen(name);
+    if (!s->in_run) {
+        if (n >= sizeof s->run_name)
+            return false;
+        memcpy(s->run_name, name, n + 1);
+        s->in_run = true;
+        tf_buf_clear(&s->run);
+    } else {
+        tf_buf_putn(&s->run, "\" ", 2);
+        tf_buf_putn(&s->run, name, n);
+        tf_buf_putn(&s->run, "=\"", 2);
+    }
+    tf_buf_putn(&s->run, value, vn);
+    return true;
+}
+
 /* An attribute whose value needs no cleaning (numbers, colours). */
 static void attr_plain(struct svg *s, const char *name, const char *value)
 {
+    if (s->failed)
+        return;
+    if (attr_run(s, name, value))
+        return;
+    flush(s);
     if (!s->failed)
         check(s, xml.xmlTextWriterWriteAttribute(s->w, X(name), X(value)));
 }
@@ -111,13 +204,17 @@ static void attr(struct svg *s, const char *name, const char *value)
 {
     if (s->failed)
         return;
-    char *clean = tf_xml_clean(value);
+    if (attr_run(s, name, value)) /* cleaning keeps such a value too */
+        return;
+    flush(s);
+    if (s->failed)
+        return;
+    const char *clean = tf_xml_clean_view(value, &s->clean);
     if (!clean) {
         s->failed = true;
         return;
     }
     check(s, xml.xmlTextWriterWriteAttribute(s->w, X(name), X(clean)));
-    free(clean);
 }
 
 /* A class list with each class prefixed "tf-". */
@@ -162,27 +259,29 @@ static void attr_color(struct svg *s, const char *name, uint32_t rgb)
 
 static void start(struct svg *s, const char *name)
 {
+    flush(s);
     if (!s->failed)
         check(s, xml.xmlTextWriterStartElement(s->w, X(name)));
 }
 
 static void end(struct svg *s)
 {
+    flush(s);
     if (!s->failed)
         check(s, xml.xmlTextWriterEndElement(s->w));
 }
 
 static void text_content(struct svg *s, const char *str)
 {
+    flush(s);
     if (s->failed)
         return;
-    char *clean = tf_xml_clean(str);
+    const char *clean = tf_xml_clean_view(str, &s->clean);
     if (!clean) {
         s->failed = true;
         return;
     }
     check(s, xml.xmlTextWriterWriteString(s->w, X(clean)));
-    free(clean);
 }
 
 static void element_text(struct svg *s, const char *name, const char *str)
@@ -413,6 +512,8 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     struct svg s = {.w = w};
     tf_buf_init(&s.d);
     tf_buf_init(&s.cls);
+    tf_buf_init(&s.clean);
+    tf_buf_init(&s.run);
     tf_scene_draw(&scene, &svg_draw, &s);
     xml.xmlFreeTextWriter(w); /* flushes into xb */
     bool ok = !s.failed && !s.d.oom;
@@ -423,6 +524,8 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     xml.xmlBufferFree(xb);
     tf_buf_fini(&s.d);
     tf_buf_fini(&s.cls);
+    tf_buf_fini(&s.clean);
+    tf_buf_fini(&s.run);
     tf_scene_fini(&scene);
     if (!ok)
         return tf_diag_oom(d, "svg: writing the document");

@@ -94,5 +94,13 @@ enum tf_kernel_class tf_kernel_classify(const char *name, const char *cat)
 
 bool tf_kernel_is_comm(const char *name)
 {
-    return tf_hta_kernel_type(name) == TF_HTA_COMM;
+    /* tf_hta_kernel_type(name) == TF_HTA_COMM, without its other tests:
+     * one of the prefixes, or "ncclKernel" on the first line (its first
+     * occurrence, and no newline before it). */
+    if (!name)
+        return false;
+    if (starts(name, "nccl") || starts(name, "hip") || starts(name, "hccl"))
+        return true;
+    const char *at = strstr(name, "ncclKernel");
+    return at && !memchr(name, '\n', (size_t)(at - name));
 }

@@ -69,6 +69,12 @@ TF_TEST(json_string_escapes_controls)
     tf_buf_init(&b);
     tf_buf_json_str(&b, "a\"b\\c\n\x01");
     TF_CHECK_STR(b.data, "\"a\\\"b\\\\c\\n\\u0001\"");
+    tf_buf_clear(&b);
+    tf_buf_json_str(&b, "caf\xC3\xA9\x7F\x1f\r\t end");
+    TF_CHECK_STR(b.data, "\"caf\xC3\xA9\\u007f\\u001f\\r\\t end\"");
+    tf_buf_clear(&b);
+    tf_buf_json_str(&b, "");
+    TF_CHECK_STR(b.data, "\"\"");
     tf_buf_fini(&b);
 }
 
@@ -96,6 +102,66 @@ TF_TEST(xml_clean_replaces_controls_and_bad_utf8)
     s = tf_xml_clean("");
     TF_CHECK_STR(s, "");
     free(s);
+}
+
+TF_TEST(buf_uint_prints_as_llu)
+{
+    static const unsigned long long v[] = {0,   1,    9,          10,        99,
+                                           100, 4294967295ULL, 4294967296ULL,
+                                           18446744073709551615ULL};
+    struct tf_buf b;
+    tf_buf_init(&b);
+    char want[32];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        tf_buf_clear(&b);
+        tf_buf_uint(&b, v[i]);
+        snprintf(want, sizeof want, "%llu", v[i]);
+        TF_CHECK_STR(b.data, want);
+    }
+    /* after text already there, and from a fresh buffer */
+    tf_buf_clear(&b);
+    tf_buf_puts(&b, "n=");
+    tf_buf_uint(&b, 42);
+    TF_CHECK_STR(b.data, "n=42");
+    tf_buf_fini(&b);
+    tf_buf_uint(&b, 7);
+    TF_CHECK_STR(b.data, "7");
+    tf_buf_fini(&b);
+}
+
+TF_TEST(buf_printf_into_a_fresh_buffer)
+{
+    struct tf_buf b;
+    tf_buf_init(&b);
+    tf_buf_printf(&b, "%s", "");
+    TF_CHECK(b.data && b.len == 0 && b.data[0] == '\0');
+    tf_buf_fini(&b);
+    char big[600];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    tf_buf_printf(&b, "<%s>", big); /* longer than the first block */
+    TF_CHECK(b.len == sizeof big + 1 && b.data[0] == '<' && b.data[b.len - 1] == '>');
+    tf_buf_fini(&b);
+}
+
+TF_TEST(xml_clean_view_copies_only_when_it_must)
+{
+    struct tf_buf scratch;
+    tf_buf_init(&scratch);
+    static const char *const good[] = {"", "plain", "caf\xC3\xA9 \xE2\x86\x92\ttab\nline\r"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        TF_CHECK(tf_xml_clean_view(good[i], &scratch) == good[i]);
+    static const char *const bad[] = {"ok\x01 \xC3\xA9 \xFF \xE2\x86\x92\tx", "\xED\xA0\x80",
+                                      "\x7F", "end\xC3", "\xEF\xBF\xBE!",
+                                      "\xEF\xBF\xBD kept"}; /* U+FFFD: copied, as it was */
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *want = tf_xml_clean(bad[i]);
+        const char *got = tf_xml_clean_view(bad[i], &scratch);
+        TF_CHECK(got != bad[i]);
+        TF_CHECK_STR(got, want);
+        free(want);
+    }
+    tf_buf_fini(&scratch);
 }
 
 TF_TEST(fmt_repr_as_python_prints_floats)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "support.h"
+#include "base/utf8.h"
 #include "harness.h"
 #include "render/layout.h"
 #include "render/metrics.h"
@@ -145,6 +146,25 @@ TF_TEST(metrics_widths_from_the_table)
     TF_CHECK(tf_metrics_advance('%', true) > 0);
     /* Book is narrower than Bold. */
     TF_CHECK(tf_text_width("GPU Stream 1", 10, false) < tf_text_width("GPU Stream 1", 10, true));
+}
+
+TF_TEST(metrics_units_sum_every_code_point)
+{
+    /* ASCII from the table's head, the rest decoded: the same sum as one
+     * tf_metrics_advance per code point (invalid bytes one U+FFFD each). */
+    static const char *const texts[] = {"Time (ms)", "caf\xC3\xA9 \xE2\x86\x92 \xC2\xB7",
+                                        "\x01tab\tDEL\x7F", "bad \xFF\xC3", ""};
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        for (int bold = 0; bold < 2; bold++) {
+            long want = 0;
+            const unsigned char *p = (const unsigned char *)texts[k];
+            uint32_t cp;
+            for (size_t n; (n = tf_utf8_next(p, &cp)) > 0; p += n)
+                want += tf_metrics_advance(cp, bold);
+            TF_CHECK(tf_text_units(texts[k], bold) == want);
+            TF_CHECK(tf_text_units_width(want, 7.5) == tf_text_width(texts[k], 7.5, bold));
+        }
+    }
 }
 
 TF_TEST(metrics_unknown_and_invalid_code_points)

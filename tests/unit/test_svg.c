@@ -41,6 +41,36 @@ static size_t count(const char *hay, const char *needle)
     return n;
 }
 
+/* Attributes that need escaping between ones that do not: each written as
+ * libxml2 writes it alone, in order (svg.c writes runs of plain ones at
+ * once). */
+TF_TEST(svg_attributes_escaped_in_order)
+{
+    struct tf_figure f;
+    figure(&f);
+    static const struct tf_prop props[] = {
+        {"a", "x&y", false},  {"b", "plain 1.5 #ABC", false}, {"g", "say \"hi\"", false},
+        {"h", "1<2", false},  {"i", "2>1", false},            {"c", "caf\xC3\xA9", false},
+        {"d", "", false},     {"e", "tab\there", false},       {"f", "'q'", false},
+    };
+    TF_CHECK(tf_figure_bar_props(&f, &f.bars[0], props, sizeof props / sizeof props[0]));
+    struct tf_buf b;
+    tf_buf_init(&b);
+    struct tf_diag d;
+    tf_diag_init(&d);
+    struct tf_render_opts o = {0};
+    TF_CHECK(tf_backend_svg.render(&f, &o, &b, &d));
+    TF_CHECK(b.data && strstr(b.data, "<g class=\"tf-bar tf-io tf-hdf5_io\" data-lane=\"io\" "
+                                      "data-a=\"x&amp;y\" data-b=\"plain 1.5 #ABC\" "
+                                      "data-g=\"say &quot;hi&quot;\" data-h=\"1&lt;2\" "
+                                      "data-i=\"2&gt;1\" "
+                                      "data-c=\"caf\xC3\xA9\" data-d=\"\" data-e=\"tab&#9;here\" "
+                                      "data-f=\"'q'\" data-start-ms=\"100\" "
+                                      "data-dur-ms=\"280.9\">\n<title>") != NULL);
+    tf_buf_fini(&b);
+    tf_figure_fini(&f);
+}
+
 TF_TEST(svg_is_a_standalone_web_document)
 {
     struct tf_figure f;

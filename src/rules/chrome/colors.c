@@ -448,10 +448,13 @@ static size_t name_category(const struct chrome *c, const struct color_plan *pla
     }
     struct tf_buf key; /* the whole category in it, as in colour by category */
     tf_buf_init(&key);
+    tf_buf_puts(&key, "name/");
     if (slot == SIZE_MAX)
-        tf_buf_printf(&key, "name/other/%s", *cat ? cat : "none");
+        tf_buf_puts(&key, "other");
     else
-        tf_buf_printf(&key, "name/%zu/%s", slot, *cat ? cat : "none");
+        tf_buf_uint(&key, slot);
+    tf_buf_putc(&key, '/');
+    tf_buf_puts(&key, *cat ? cat : "none");
     size_t ci = key.oom ? (size_t)-1
                         : tf_figure_category(f, key.data,
                                              slot == SIZE_MAX ? OTHER_COLOR : name_colors[slot]);
@@ -498,7 +501,8 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
             cat_rgb = NCCL_COLOR;
             tf_buf_puts(&key, "cat/kernel/nccl");
         } else {
-            tf_buf_printf(&key, "cat/%s", *cat ? cat : "none");
+            tf_buf_puts(&key, "cat/");
+            tf_buf_puts(&key, *cat ? cat : "none");
         }
         ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, cat_rgb);
         tf_buf_fini(&key);

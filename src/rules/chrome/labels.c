@@ -13,8 +13,13 @@
 /* An id as text: "5555", "stream 7", "?". */
 static void id_text(struct tf_buf *b, const struct tf_id *id)
 {
-    if (id->kind == TF_ID_NUM)
-        tf_buf_printf(b, "%lld", id->num);
+    if (id->kind == TF_ID_NUM) {
+        /* "%lld" without printf (a label per lane, an id in each) */
+        long long v = id->num;
+        if (v < 0)
+            tf_buf_putc(b, '-');
+        tf_buf_uint(b, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+    }
     else if (id->kind == TF_ID_STR)
         tf_buf_puts(b, id->str);
     else
@@ -72,9 +77,11 @@ static void join(struct label_work *w)
     tf_buf_clear(&w->whole);
     if (w->proc.data && w->thr.data && strcmp(w->proc.data, w->thr.data) == 0)
         tf_buf_puts(&w->whole, w->proc.data);
-    else
-        tf_buf_printf(&w->whole, "%s / %s", w->proc.data ? w->proc.data : "",
-                      w->thr.data ? w->thr.data : "");
+    else {
+        tf_buf_puts(&w->whole, w->proc.data ? w->proc.data : "");
+        tf_buf_puts(&w->whole, " / ");
+        tf_buf_puts(&w->whole, w->thr.data ? w->thr.data : "");
+    }
 }
 
 static int by_whole(const void *x, const void *y)
@@ -159,6 +166,15 @@ static bool tell_apart(const struct chrome *c, struct label_work **v, size_t n, 
     return alike;
 }
 
+/* The text of b, for the caller to free (b is left empty): its own
+ * memory, not a copy.  NULL when out of memory. */
+static char *take(struct tf_buf *b)
+{
+    char *s = b->data ? b->data : strdup("");
+    tf_buf_init(b);
+    return s;
+}
+
 /* A lane's process part and its place, to sort by (no static context:
  * two traces may be built at once). */
 struct proc_key {
@@ -201,9 +217,9 @@ bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
         ;
     for (size_t i = 0; ok && i < n; i++) {
         ok = !w[i].proc.oom && !w[i].thr.oom && !w[i].whole.oom;
-        out[i].label = ok ? strdup(w[i].whole.data ? w[i].whole.data : "") : NULL;
-        out[i].proc = ok ? strdup(w[i].proc.data ? w[i].proc.data : "") : NULL;
-        out[i].thread = ok ? strdup(w[i].thr.data ? w[i].thr.data : "") : NULL;
+        out[i].label = ok ? take(&w[i].whole) : NULL;
+        out[i].proc = ok ? take(&w[i].proc) : NULL;
+        out[i].thread = ok ? take(&w[i].thr) : NULL;
         ok = ok && out[i].label && out[i].proc && out[i].thread;
     }
     /* The groups: two processes never share one, even where their lanes'
@@ -238,7 +254,7 @@ bool tf_chrome_labels(const struct chrome *c, const size_t *ts, size_t n,
             id_text(&g, &c->procs[th->proc].pid);
             tf_buf_putc(&g, ')');
         }
-        out[i].group = g.oom ? NULL : strdup(g.data ? g.data : "");
+        out[i].group = g.oom ? NULL : take(&g);
         ok = out[i].group != NULL;
         tf_buf_fini(&g);
     }

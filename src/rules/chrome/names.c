@@ -29,7 +29,7 @@ static bool ident_char(char c)
 /* Length of an operator token at s ("operator()", "operator<<", ...), or 0. */
 static size_t operator_len(const char *s, size_t n)
 {
-    if (n < 9 || strncmp(s, "operator", 8) != 0 || (n > 8 && ident_char(s[8])))
+    if (n < 9 || s[0] != 'o' || strncmp(s, "operator", 8) != 0 || (n > 8 && ident_char(s[8])))
         return 0;
     size_t i = 8;
     while (i < n && s[i] == ' ')
@@ -50,7 +50,7 @@ static size_t match_close(const char *s, size_t n, size_t i)
 {
     int depth = 0;
     for (size_t k = i; k < n; k++) {
-        size_t op = operator_len(s + k, n - k);
+        size_t op = s[k] == 'o' ? operator_len(s + k, n - k) : 0;
         if (op) {
             k += op - 1;
             continue;
@@ -105,12 +105,12 @@ static bool python_name(const char *name, char *out, size_t n)
     if (py) {
         const char *colon = strstr(py, "): ");
         if (colon) {
-            snprintf(out, n, "%s", colon + 3);
+            put_span(out, n, colon + 3, strlen(colon + 3));
             return true;
         }
     }
     if (strncmp(name, "nn.Module: ", 11) == 0) {
-        snprintf(out, n, "%s", name + 11);
+        put_span(out, n, name + 11, strlen(name + 11));
         return true;
     }
     static const char *const builtin[] = {"<built-in method ", "<built-in function "};
@@ -181,7 +181,7 @@ static size_t last_word(const char *name, size_t end)
 {
     size_t start = 0;
     for (size_t k = 0; k < end; k++) {
-        size_t op = operator_len(name + k, end - k);
+        size_t op = name[k] == 'o' ? operator_len(name + k, end - k) : 0;
         if (op) {
             k += op - 1;
             continue;
@@ -204,7 +204,7 @@ static size_t scope_parts(const char *name, size_t start, size_t end, size_t *pa
 {
     size_t np = 0, b = start;
     for (size_t k = start; k < end && np < 63; k++) {
-        size_t op = operator_len(name + k, end - k);
+        size_t op = name[k] == 'o' ? operator_len(name + k, end - k) : 0;
         if (op) {
             k += op - 1;
             continue;
@@ -291,7 +291,7 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
     size_t len = strip_qualifiers(name, strlen(name));
     size_t open = param_open(name, len);
     if (open == SIZE_MAX) {
-        snprintf(out, n, "%s", name);
+        put_span(out, n, name, strlen(name));
         return;
     }
     /* Whatever precedes the parameter list: the last depth-0 word; of its
@@ -311,7 +311,7 @@ void tf_chrome_short_name(const char *name, char *out, size_t n)
         pick--;
     }
     if (pick == 0) {
-        snprintf(out, n, "%s", name);
+        put_span(out, n, name, strlen(name));
         return;
     }
     size_t pb = part_b[pick - 1], pe = part_e[pick - 1];
@@ -383,90 +383,132 @@ void tf_chrome_process_name(const char *s, struct tf_buf *out)
 
 /* --- tooltips ---------------------------------------------------------------------- */
 
-/* The text of the args worth a tooltip: a few named ones, else the first
- * few scalars. */
+/* An arg a tooltip shows: its key at p[k, k + klen), its value p[j, ve). */
+struct arg_span {
+    size_t k, klen, j, ve;
+};
+
+/* Whether an arg's key is one of those a tooltip names first. */
+static bool useful_key(const unsigned char *key, size_t klen)
+{
+    static const struct {
+        const char *s;
+        size_t n;
+    } useful[] = {{"stream", 6}, {"grid", 4},   {"block", 5},  {"correlation", 11},
+                  {"External id", 11}, {"bytes", 5}, {"device", 6}, {"Memcpy Bytes", 12}};
+    for (size_t k = 0; k < sizeof useful / sizeof useful[0]; k++)
+        if (useful[k].n == klen && memcmp(useful[k].s, key, klen) == 0)
+            return true;
+    return false;
+}
+
+/* The end of the string whose opening quote is at p[i] (its closing quote). */
+static size_t string_end(const unsigned char *p, size_t n, size_t i)
+{
+    size_t e = i + 1;
+    while (e < n && p[e] != '"')
+        e += p[e] == '\\' ? 2 : 1;
+    return e;
+}
+
+/* The text of the args worth a tooltip: a few named ones (up to four, in
+ * the args' order), else the first three scalars.  One walk over the args
+ * collects both. */
 uint32_t tf_chrome_args_text(struct chrome *c, const struct tf_tef_rec *r)
 {
     if (!r->args)
         return c->empty;
-    static const char *const useful[] = {"stream", "grid", "block", "correlation",
-                                         "External id", "bytes", "device", "Memcpy Bytes"};
     struct tf_buf *b = &c->tmp;
     tf_buf_clear(b);
     tf_buf_putn(b, "", 0);
-    size_t shown = 0;
+    struct arg_span named[4], plain[3];
+    size_t n_named = 0, n_plain = 0;
     const unsigned char *p = r->args;
     size_t n = r->args_len;
-    /* Named first, in the order above; else up to three scalars. */
-    for (int pass = 0; pass < 2 && shown < 4; pass++) {
-        for (size_t i = 0; i < n && shown < 4; i++) {
-            if (p[i] != '"')
-                continue;
-            size_t ke = i + 1;
-            while (ke < n && p[ke] != '"')
-                ke += p[ke] == '\\' ? 2 : 1;
-            if (ke >= n)
-                break;
-            size_t j = ke + 1;
-            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
-                j++;
-            if (j >= n || p[j] != ':') {
-                i = ke;
-                continue;
-            }
+    for (size_t i = 0; i < n && n_named < 4; i++) {
+        if (p[i] != '"')
+            continue;
+        size_t ke = string_end(p, n, i);
+        if (ke >= n)
+            break;
+        size_t j = ke + 1;
+        while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
             j++;
-            while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
-                j++;
-            size_t ve = j;
-            bool scalar = j < n && p[j] != '{' && p[j] != '[';
-            if (j < n && p[j] == '"') {
-                ve = j + 1;
-                while (ve < n && p[ve] != '"')
-                    ve += p[ve] == '\\' ? 2 : 1;
+        if (j >= n || p[j] != ':') {
+            i = ke;
+            continue;
+        }
+        j++;
+        while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\t' || p[j] == '\r'))
+            j++;
+        size_t ve = j;
+        bool scalar = j < n && p[j] != '{' && p[j] != '[';
+        if (j < n && p[j] == '"') {
+            ve = string_end(p, n, j) + 1;
+        } else {
+            while (ve < n && p[ve] != ',' && p[ve] != '}' && p[ve] != ']')
                 ve++;
-            } else {
-                while (ve < n && p[ve] != ',' && p[ve] != '}' && p[ve] != ']')
-                    ve++;
-            }
-            size_t klen = ke - i - 1;
-            bool named = false;
-            for (size_t k = 0; k < sizeof useful / sizeof useful[0]; k++)
-                named |= strlen(useful[k]) == klen && memcmp(useful[k], p + i + 1, klen) == 0;
-            if (scalar && ve - j < 80 && (pass == 0 ? named : (!named && shown < 3))) {
-                if (shown)
-                    tf_buf_puts(b, ", ");
-                tf_buf_putn(b, (const char *)p + i + 1, klen);
-                tf_buf_puts(b, ": ");
-                if (p[j] == '"')
-                    tf_buf_putn(b, (const char *)p + j + 1, ve - j >= 2 ? ve - j - 2 : 0);
-                else
-                    tf_buf_putn(b, (const char *)p + j, ve - j);
-                shown++;
-            }
-            /* Skip the value (containers by bracket depth). */
-            if (!scalar) {
-                int depth = 0;
-                for (ve = j; ve < n; ve++) {
-                    if (p[ve] == '"') {
-                        ve++;
-                        while (ve < n && p[ve] != '"')
-                            ve += p[ve] == '\\' ? 2 : 1;
-                    } else if (p[ve] == '{' || p[ve] == '[') {
-                        depth++;
-                    } else if ((p[ve] == '}' || p[ve] == ']') && --depth == 0) {
-                        break;
-                    }
+        }
+        size_t klen = ke - i - 1;
+        if (scalar && ve - j < 80) {
+            struct arg_span a = {i + 1, klen, j, ve};
+            if (useful_key(p + i + 1, klen))
+                named[n_named++] = a;
+            else if (n_plain < 3)
+                plain[n_plain++] = a;
+        }
+        /* Skip the value (containers by bracket depth). */
+        if (!scalar) {
+            int depth = 0;
+            for (ve = j; ve < n; ve++) {
+                if (p[ve] == '"') {
+                    ve = string_end(p, n, ve);
+                } else if (p[ve] == '{' || p[ve] == '[') {
+                    depth++;
+                } else if ((p[ve] == '}' || p[ve] == ']') && --depth == 0) {
+                    break;
                 }
             }
-            i = ve;
         }
-        if (pass == 0 && shown)
-            break;
+        i = ve;
+    }
+    const struct arg_span *show = n_named ? named : plain;
+    size_t n_show = n_named ? n_named : n_plain;
+    for (size_t k = 0; k < n_show; k++) {
+        const struct arg_span *a = &show[k];
+        if (k)
+            tf_buf_puts(b, ", ");
+        tf_buf_putn(b, (const char *)p + a->k, a->klen);
+        tf_buf_puts(b, ": ");
+        if (p[a->j] == '"')
+            tf_buf_putn(b, (const char *)p + a->j + 1, a->ve - a->j >= 2 ? a->ve - a->j - 2 : 0);
+        else
+            tf_buf_putn(b, (const char *)p + a->j, a->ve - a->j);
     }
     uint32_t id = c->empty;
     if (b->oom || !tf_strtab_id(&c->strs, b->data ? b->data : "", &id))
         c->oom = true;
     return id;
+}
+
+/* The tooltip's separator, " · ". */
+#define DOT " \xC2\xB7 "
+
+/* "N LABEL" then rest: a merged bar's count (no printf: one per bar). */
+static void tip_count(struct tf_buf *tip, size_t n, const char *label, const char *rest)
+{
+    tf_buf_uint(tip, (unsigned)n);
+    tf_buf_putc(tip, ' ');
+    tf_buf_puts(tip, label);
+    tf_buf_puts(tip, rest);
+}
+
+/* "NUM UNIT" */
+static void tip_num(struct tf_buf *tip, const char *num, const char *unit)
+{
+    tf_buf_puts(tip, num);
+    tf_buf_putc(tip, ' ');
+    tf_buf_puts(tip, unit);
 }
 
 bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_bar *b,
@@ -480,16 +522,21 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     double len = (double)(ob->t1 - ob->t0);
     if (ob->merged && ob->instant) {
+        /* "N CAT instants · at X UNIT over LEN UNIT" */
         b->name = cat_label;
-        tf_buf_printf(&tip, "%u %s instants \xC2\xB7 at %s %s over %s %s", (unsigned)ob->merged,
-                      cat_label, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit,
-                      tf_fmt_num(num2, len / per, 3), unit);
+        tip_count(&tip, ob->merged, cat_label, " instants" DOT "at ");
+        tip_num(&tip, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
+        tf_buf_puts(&tip, " over ");
+        tip_num(&tip, tf_fmt_num(num2, len / per, 3), unit);
     } else if (ob->n_parts) {
+        /* "N CAT slices · busy P% of LEN UNIT" */
         b->name = cat_label;
-        tf_buf_printf(&tip, "%u %s slices \xC2\xB7 busy %s%% of %s %s", (unsigned)ob->merged,
-                      cat_label, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0),
-                      tf_fmt_num(num2, len / per, 3), unit);
+        tip_count(&tip, ob->merged, cat_label, " slices" DOT "busy ");
+        tf_buf_puts(&tip, tf_fmt_num(num, 100.0 * (double)ob->busy / (len > 0 ? len : 1), 0));
+        tf_buf_puts(&tip, "% of ");
+        tip_num(&tip, tf_fmt_num(num2, len / per, 3), unit);
     } else {
+        /* "NAME[ · CAT] · at X UNIT[ · LEN UNIT][ · ARGS]" */
         b->name = tf_figure_str(f, name);
         char shortn[128];
         tf_chrome_short_name(name, shortn, sizeof shortn);
@@ -500,17 +547,23 @@ bool tf_chrome_bar_text(const struct chrome *c, struct tf_figure *f, struct tf_b
             tf_buf_putn(&tip, name, TF_CHROME_TIP_NAME_MAX);
             tf_buf_puts(&tip, "\xE2\x80\xA6");
         } else {
-            tf_buf_puts(&tip, name);
+            tf_buf_putn(&tip, name, nlen);
         }
-        if (*cat)
-            tf_buf_printf(&tip, " \xC2\xB7 %s", cat);
-        tf_buf_printf(&tip, " \xC2\xB7 at %s %s",
-                      tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
-        if (!ob->instant)
-            tf_buf_printf(&tip, " \xC2\xB7 %s %s", tf_fmt_num(num2, len / per, 3), unit);
+        if (*cat) {
+            tf_buf_puts(&tip, DOT);
+            tf_buf_puts(&tip, cat);
+        }
+        tf_buf_puts(&tip, DOT "at ");
+        tip_num(&tip, tf_fmt_num(num, (double)(ob->t0 - c->x_origin) / per, 3), unit);
+        if (!ob->instant) {
+            tf_buf_puts(&tip, DOT);
+            tip_num(&tip, tf_fmt_num(num2, len / per, 3), unit);
+        }
         const char *args = tf_strtab_str(&c->strs, ob->args);
-        if (*args)
-            tf_buf_printf(&tip, " \xC2\xB7 %s", args);
+        if (*args) {
+            tf_buf_puts(&tip, DOT);
+            tf_buf_puts(&tip, args);
+        }
     }
     b->title = tf_figure_buf(f, &tip);
     tf_buf_fini(&tip);
