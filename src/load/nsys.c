@@ -170,7 +170,7 @@ struct ld {
     size_t n_slots, cap_slots;
     struct tf_arena arena;
     const char *copy_kind[N_ENUM], *mem_kind[N_ENUM];
-    struct tf_buf sql, ids;
+    struct tf_buf sql, ids, tmp;
 };
 
 /* --- errors -------------------------------------------------------------------- */
@@ -358,7 +358,10 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
         return false;
     const char *s = NULL;
     if (row && sq.sqlite3_column_type(l->str_st, 0) != SQLITE_NULL) {
-        s = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(l->str_st, 0));
+        /* kept valid UTF-8: rows need not check it each time */
+        const char *c =
+            tf_nsys_clean(&l->tmp, (const char *)sq.sqlite3_column_text(l->str_st, 0));
+        s = c ? tf_arena_strdup(&l->arena, c) : NULL;
         if (!s)
             return tf_diag_oom(d, l->file);
     }
@@ -368,8 +371,9 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
     return true;
 }
 
-/* A name column: text as it is, an integer through StringIds. */
-static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out,
+/* A name column: text as it is (*raw set: not checked as UTF-8 yet), an
+ * integer through StringIds (made valid UTF-8 once). */
+static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
                      struct tf_diag *d)
 {
     switch (sq.sqlite3_column_type(st, col)) {
@@ -380,6 +384,7 @@ static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out,
         return string_id(l, sq.sqlite3_column_int64(st, col), out, d);
     default:
         *out = (const char *)sq.sqlite3_column_text(st, col);
+        *raw = true;
         return true;
     }
 }
@@ -428,7 +433,8 @@ static bool on_thread(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
     if (sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
         return true; /* a name of no thread */
     const char *name;
-    if (!name_col(l, st, 0, &name, d))
+    bool raw = false;
+    if (!name_col(l, st, 0, &name, &raw, d))
         return false;
     return !name || tf_nsys_add_thread(l->conv, sq.sqlite3_column_int64(st, 1), name) ||
            tf_diag_oom(d, l->file);
@@ -564,8 +570,12 @@ static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
         r->name = (const char *)sq.sqlite3_column_text(st, tb->pos[C_TEXT]);
         return true;
     }
-    return (tb->pos[C_NAME] < 0 || name_col(l, st, tb->pos[C_NAME], &r->name, d)) &&
-           (tb->pos[C_SHORT] < 0 || name_col(l, st, tb->pos[C_SHORT], &r->short_name, d));
+    bool raw = false;
+    bool ok = (tb->pos[C_NAME] < 0 || name_col(l, st, tb->pos[C_NAME], &r->name, &raw, d)) &&
+              (tb->pos[C_SHORT] < 0 ||
+               name_col(l, st, tb->pos[C_SHORT], &r->short_name, &raw, d));
+    r->clean_names = !raw;
+    return ok;
 }
 
 /* The select list of table t: the columns it has (table.pos says where);
@@ -871,6 +881,7 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_arena_init(&l.arena);
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
+    tf_buf_init(&l.tmp);
     bool loaded = check_header(db_path, file, d) && sq_load(d);
     bool ok = loaded;
     if (!ok && unlink_db)
@@ -902,5 +913,6 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_arena_fini(&l.arena);
     tf_buf_fini(&l.sql);
     tf_buf_fini(&l.ids);
+    tf_buf_fini(&l.tmp);
     return ok;
 }
