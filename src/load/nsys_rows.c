@@ -641,6 +641,10 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
         gpu_args(n, ln, row);
         r.args = (const unsigned char *)n->args.data;
         r.args_len = n->args.len;
+        /* args.stream as read back from the args: a number there, exact
+         * below 2^53 */
+        r.has_stream = row->stream > -(INT64_C(1) << 53) && row->stream < INT64_C(1) << 53;
+        r.stream = row->stream;
         if (n->args.oom)
             return tf_diag_oom(d, n->file);
     } else {

@@ -241,6 +241,10 @@ struct tf_tef_rec {
                                   M, async, counter and instant records only, and of X
                                   with args_pass1) */
     size_t args_len;
+    /* args.stream when the loader knows it without the args (an export's
+     * GPU rows): then the sink need not read the args for it */
+    bool has_stream;
+    int64_t stream;
     bool has_rgb;           /* the trace gives the event a colour of its own */
     uint32_t rgb;           /* 0xRRGGBB (an NVTX range's colour) */
     /* What HTA reads of an element (pass 1 with args_pass1; rules/hta.h):

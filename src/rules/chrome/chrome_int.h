@@ -62,10 +62,24 @@ struct tf_chrome_class_slot {
     unsigned char cls; /* enum tf_kernel_class */
 };
 
+/* Addresses whose name stats.c remembers the class of (a power of 2). */
+#define TF_CHROME_CLASS_MEMO 64
+
 struct tf_chrome_class_cache {
     struct tf_chrome_class_slot *slots; /* 2 * TF_CHROME_CLASS_CACHE, NULL until used */
     size_t n;
     struct tf_arena arena;
+    /* The slot of the name last seen at an address, tried first (a loader
+     * hands the same string over at the same address; checked byte for
+     * byte, the address never read through). */
+    struct {
+        uintptr_t addr;
+        const struct tf_chrome_class_slot *slot;
+    } memo[TF_CHROME_CLASS_MEMO];
+    /* The category last seen, and what it says (stats.c's cat_kind). */
+    uintptr_t cat_addr;
+    char cat[32];
+    int cat_kind;
 };
 /* Bytes of a name in a tooltip (names.c; rows.c counts them). */
 #define TF_CHROME_TIP_NAME_MAX 400
