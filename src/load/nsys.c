@@ -149,6 +149,13 @@ struct table {
     sqlite3_stmt *st;   /* the running query */
     bool live;          /* st holds a row */
     int64_t cur;        /* its start */
+    /* Pass 2 of GPU work: the columns only args show (lazy_col) are read
+     * by rowid for the rows the sink wants args of (lazy_row). */
+    bool lazy;
+    int rowid_pos;          /* the rowid's place in st's select list */
+    sqlite3_stmt *lazy_st;  /* SELECT those columns WHERE rowid = ?1 */
+    int lpos[N_COLS];       /* their places in it, -1: not there */
+    bool lrow;              /* lazy_st holds the current row's */
 };
 
 struct slot {
@@ -171,6 +178,7 @@ struct ld {
     struct tf_arena arena;
     const char *copy_kind[N_ENUM], *mem_kind[N_ENUM];
     struct tf_buf sql, ids, tmp;
+    int64_t args_floor;    /* pass 2: GPU work shorter than this needs no args */
 };
 
 /* --- errors -------------------------------------------------------------------- */
@@ -518,6 +526,10 @@ static bool describe(struct ld *l, struct tf_diag *d)
 static bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
 {
     int i = tb->pos[c];
+    if (i < 0 && tb->lrow && tb->lpos[c] >= 0) {
+        st = tb->lazy_st;
+        i = tb->lpos[c];
+    }
     if (i < 0)
         return false;
     /* NULL reads as 0 (and is not converted): ask for the type only then */
@@ -532,14 +544,33 @@ static const char *enum_label(const char *const *labels, const struct table *tb,
     return get(tb, st, c, &k) && k >= 0 && k < N_ENUM ? labels[k] : NULL;
 }
 
+/* The columns of a lazy table's current row that only args show, into
+ * its lazy statement (tb->lrow), when the sink wants the row's args. */
+static bool lazy_row(struct ld *l, struct table *tb, sqlite3_stmt *st, const struct tf_nsys_row *r,
+                     const char *what, struct tf_diag *d)
+{
+    int64_t dur = r->has_end && r->end > r->start ? r->end - r->start : 0;
+    tb->lrow = false;
+    if (dur < l->args_floor)
+        return true;
+    sq.sqlite3_reset(tb->lazy_st);
+    sq.sqlite3_bind_int64(tb->lazy_st, 1, sq.sqlite3_column_int64(st, tb->rowid_pos));
+    return step(l, tb->lazy_st, &tb->lrow, what, d);
+}
+
 static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
                      struct tf_nsys_row *r, struct tf_diag *d)
 {
-    const struct table *tb = &l->t[t];
+    struct table *tb = &l->t[t];
     memset(r, 0, sizeof *r);
     r->table = t;
     r->start = sq.sqlite3_column_int64(st, 0);
     r->has_end = get(tb, st, C_END, &r->end);
+    if (tb->lazy) {
+        if (!lazy_row(l, tb, st, r, specs[t].table, d))
+            return false;
+        r->no_args = !tb->lrow;
+    }
     r->has_gid = get(tb, st, C_GID, &r->gid);
     get(tb, st, C_DEVICE, &r->device);
     get(tb, st, C_STREAM, &r->stream);
@@ -578,17 +609,40 @@ static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
     return ok;
 }
 
-/* The select list of table t: the columns it has (table.pos says where);
- * with times_only, only those the extent of a row needs. */
-static void select_list(struct ld *l, enum tf_nsys_table t, bool times_only)
+/* The columns of GPU work that only its args show (the tooltip's):
+ * correlation (unless flows pair by it), grid, block, bytes. */
+static bool lazy_col(const struct ld *l, enum col c)
 {
+    return (c == C_CORR && !l->sink->flows) || (c >= C_GRIDX && c <= C_BLOCKZ) || c == C_BYTES;
+}
+
+enum sel {
+    SEL_ALL,   /* every column the table has */
+    SEL_TIMES, /* those the extent of a row needs */
+    SEL_EAGER, /* all but lazy_col's, and the rowid */
+    SEL_LAZY   /* lazy_col's only */
+};
+
+/* The select list of table t (pos, or lpos for SEL_LAZY, says where each
+ * column is). */
+static void select_list(struct ld *l, enum tf_nsys_table t, enum sel sel)
+{
+    struct table *tb = &l->t[t];
+    int *pos = sel == SEL_LAZY ? tb->lpos : tb->pos;
     tf_buf_puts(&l->sql, "SELECT ");
-    for (int c = 0, k = 0; c < N_COLS; c++) {
-        l->t[t].pos[c] = -1;
-        if (!l->t[t].has[c] || (times_only && c != C_START && c != C_END && c != C_TYPE))
+    int k = 0;
+    for (int c = 0; c < N_COLS; c++) {
+        pos[c] = -1;
+        if (!tb->has[c] || (sel == SEL_TIMES && c != C_START && c != C_END && c != C_TYPE) ||
+            (sel == SEL_EAGER && lazy_col(l, (enum col)c)) ||
+            (sel == SEL_LAZY && !lazy_col(l, (enum col)c)))
             continue;
         tf_buf_printf(&l->sql, "%s\"%s\"", k ? ", " : "", specs[t].cols[c]);
-        l->t[t].pos[c] = k++;
+        pos[c] = k++;
+    }
+    if (sel == SEL_EAGER) {
+        tf_buf_puts(&l->sql, ", rowid");
+        tb->rowid_pos = k;
     }
     tf_buf_printf(&l->sql, " FROM \"%s\"", specs[t].table);
 }
@@ -619,8 +673,9 @@ static bool run_merged(struct ld *l, struct tf_diag *d)
     }
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
         sq.sqlite3_finalize(l->t[t].st);
-        l->t[t].st = NULL;
-        l->t[t].live = false;
+        sq.sqlite3_finalize(l->t[t].lazy_st);
+        l->t[t].st = l->t[t].lazy_st = NULL;
+        l->t[t].live = l->t[t].lazy = l->t[t].lrow = false;
     }
     return ok;
 }
@@ -672,7 +727,7 @@ static bool pass1(struct ld *l, struct tf_diag *d)
         const bool *h = l->t[t].has;
         bool gpu = t <= TF_NSYS_MEMSET;
         tf_buf_clear(&l->sql);
-        select_list(l, (enum tf_nsys_table)t, times_only);
+        select_list(l, (enum tf_nsys_table)t, times_only ? SEL_TIMES : SEL_ALL);
         bool all = !s->index_lean || (gpu && s->args_pass1) ||
                    (name && t == TF_NSYS_MEMCPY && strncmp(name, "Memcpy", 6) == 0) ||
                    (name && t == TF_NSYS_MEMSET && strncmp(name, "Memset", 6) == 0);
@@ -731,18 +786,46 @@ static bool use_index(struct ld *l, int t, int64_t hi, bool *yes, struct tf_diag
     return ok;
 }
 
+/* Whether GPU table t is read lazily in pass 2 (its lazy statement
+ * prepared): when the sink wants no args of its thin rows and the table
+ * has columns only args show.  A table without a rowid is read whole. */
+static bool lazy_table(struct ld *l, int t, struct tf_diag *d)
+{
+    struct table *tb = &l->t[t];
+    tb->lazy = tb->lrow = false;
+    bool any = false;
+    for (int c = 0; c < N_COLS; c++)
+        any = any || (tb->has[c] && lazy_col(l, (enum col)c));
+    if (l->args_floor <= 0 || t > TF_NSYS_MEMSET || !any)
+        return true;
+    tf_buf_clear(&l->sql);
+    select_list(l, (enum tf_nsys_table)t, SEL_LAZY);
+    tf_buf_puts(&l->sql, " WHERE rowid = ?1");
+    if (l->sql.oom)
+        return tf_diag_oom(d, l->file);
+    if (sq.sqlite3_prepare_v2(l->db, l->sql.data, -1, &tb->lazy_st, NULL) != SQLITE_OK) {
+        sq.sqlite3_finalize(tb->lazy_st);
+        tb->lazy_st = NULL;
+        return sq.sqlite3_errcode(l->db) == SQLITE_ERROR || db_error(l, specs[t].table, d);
+    }
+    tb->lazy = true;
+    return true;
+}
+
 /* Pass 2: the window's rows. */
 static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
 {
+    const struct tf_tef_sink *s = l->sink;
+    l->args_floor = s->args_floor ? s->args_floor(s->ctx) : 0;
     bool ok = true;
     for (int t = 0; ok && t < TF_NSYS_N_TABLES; t++) {
         if (!drawn(l, t))
             continue;
         bool idx;
-        if (!use_index(l, t, hi, &idx, d))
+        if (!use_index(l, t, hi, &idx, d) || !lazy_table(l, t, d))
             return false;
         tf_buf_clear(&l->sql);
-        select_list(l, (enum tf_nsys_table)t, false);
+        select_list(l, (enum tf_nsys_table)t, l->t[t].lazy ? SEL_EAGER : SEL_ALL);
         if (idx) { /* the index's name as an SQL identifier: " doubled */
             tf_buf_puts(&l->sql, " INDEXED BY \"");
             for (const char *c = l->t[t].index; *c; c++) {
@@ -902,8 +985,10 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     if (ok && l.arena.oom)
         ok = tf_diag_oom(d, file);
     if (loaded) {
-        for (int t = 0; t < TF_NSYS_N_TABLES; t++)
+        for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
             sq.sqlite3_finalize(l.t[t].st);
+            sq.sqlite3_finalize(l.t[t].lazy_st);
+        }
         sq.sqlite3_finalize(l.str_st);
         if (l.db)
             sq.sqlite3_close(l.db);

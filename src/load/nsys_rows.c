@@ -638,9 +638,11 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
         struct lane *ln = &n->lanes[n->last_lane];
         r.pid = (struct tf_id){.kind = TF_ID_STR, .str = ln->pid_id};
         r.tid = (struct tf_id){.kind = TF_ID_STR, .str = ln->tid_id};
-        gpu_args(n, ln, row);
-        r.args = (const unsigned char *)n->args.data;
-        r.args_len = n->args.len;
+        if (!row->no_args) {
+            gpu_args(n, ln, row);
+            r.args = (const unsigned char *)n->args.data;
+            r.args_len = n->args.len;
+        }
         /* args.stream as read back from the args: a number there, exact
          * below 2^53 */
         r.has_stream = row->stream > -(INT64_C(1) << 53) && row->stream < INT64_C(1) << 53;

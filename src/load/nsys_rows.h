@@ -85,6 +85,9 @@ struct tf_nsys_row {
     const char *mem_kind; /* memset: "Device" */
     bool has_grid;
     int64_t grid[3], block[3];
+    /* GPU work the sink needs no args of (shorter than its args_floor):
+     * correlation, grid, block and bytes may be left unread then */
+    bool no_args;
 };
 
 /* Labels of nsys's enums, for exports without their ENUM_* tables:

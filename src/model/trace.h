@@ -298,6 +298,11 @@ struct tf_tef_sink {
     bool (*window)(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
     bool (*collect)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     bool (*finish)(void *ctx, struct tf_diag *d);
+    /* After window(): the complete events (X) of pass 2 whose dur is below
+     * this (ns) need no args if has_stream gives args.stream; a loader for
+     * which args cost (an export's columns) may leave them NULL.  NULL, or
+     * a value <= 0: every event needs its args. */
+    int64_t (*args_floor)(void *ctx);
     void *ctx;
     bool args_pass1; /* index() also gets the category and args of X events,
                         and of other events that carry a numeric dur */

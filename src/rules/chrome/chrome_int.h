@@ -375,6 +375,8 @@ struct chrome {
 bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
 bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
 bool tf_chrome_finish(void *ctx, struct tf_diag *d);
+/* The sink's args_floor (model/trace.h): thinner slices keep no args. */
+int64_t tf_chrome_args_floor(void *ctx);
 /* Arrows between the drawn lanes (fig_lane: lane index -> figure lane or
  * SIZE_MAX); `per` is ns per axis unit.  False when out of memory. */
 bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *fig_lane,
