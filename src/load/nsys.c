@@ -43,6 +43,7 @@
 
 #include "base/buf.h"
 #include "base/dl.h"
+#include "load/nsys_pipe.h"
 #include "load/nsys_rows.h"
 
 /* --- Lazy loading -----------------------------------------------------------
@@ -179,6 +180,8 @@ struct ld {
     const char *copy_kind[N_ENUM], *mem_kind[N_ENUM];
     struct tf_buf sql, ids, tmp;
     int64_t args_floor;    /* pass 2: GPU work shorter than this needs no args */
+    bool threaded;         /* rows read on a second thread (nsys_pipe.h) */
+    int last;              /* the table of the row given last (next_row), -1: none */
 };
 
 /* --- errors -------------------------------------------------------------------- */
@@ -208,7 +211,7 @@ static uint32_t be32(const unsigned char *p)
 /* A file cut short (a copy that stopped) by its header's own account: the
  * page count it records (when valid: the "version-valid-for" number equals
  * the change counter), else whole pages. */
-static bool check_header(const char *path, const char *file, struct tf_diag *d)
+static bool check_header(const char *path, const char *file, uint64_t *bytes, struct tf_diag *d)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -231,6 +234,7 @@ static bool check_header(const char *path, const char *file, struct tf_diag *d)
         return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: page size %u",
                              file, (unsigned)page);
     uint64_t pages = be32(h + 28), size = (uint64_t)st.st_size;
+    *bytes = size;
     if (pages && be32(h + 92) == be32(h + 24) && size < pages * page)
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: a truncated SQLite database: %llu of its %llu bytes", file,
@@ -647,8 +651,41 @@ static void select_list(struct ld *l, enum tf_nsys_table t, enum sel sel)
     tf_buf_printf(&l->sql, " FROM \"%s\"", specs[t].table);
 }
 
+/* The reader of the merge (nsys_pipe.h): steps the table whose row was
+ * given last, then gives the row of least start of all tables. */
+static bool next_row(void *ctx, struct tf_nsys_row *r, bool *any, struct tf_diag *d)
+{
+    struct ld *l = ctx;
+    *any = false;
+    if (l->last >= 0) {
+        struct table *tb = &l->t[l->last];
+        if (!step(l, tb->st, &tb->live, specs[l->last].table, d))
+            return false;
+        if (tb->live)
+            tb->cur = sq.sqlite3_column_int64(tb->st, 0);
+        l->last = -1;
+    }
+    int best = -1;
+    for (int t = 0; t < TF_NSYS_N_TABLES; t++)
+        if (l->t[t].st && l->t[t].live && (best < 0 || l->t[t].cur < l->t[best].cur))
+            best = t;
+    if (best < 0)
+        return true;
+    if (!fill_row(l, (enum tf_nsys_table)best, l->t[best].st, r, d))
+        return false;
+    l->last = best;
+    *any = true;
+    return true;
+}
+
+static bool take_row(void *ctx, const struct tf_nsys_row *r, struct tf_diag *d)
+{
+    return tf_nsys_row(ctx, r, d);
+}
+
 /* Runs the statements already prepared in l->t[].st, their rows merged
- * by start, into the converter; finalizes them. */
+ * by start, into the converter (on two threads for a large export);
+ * finalizes them. */
 static bool run_merged(struct ld *l, struct tf_diag *d)
 {
     bool ok = true;
@@ -657,20 +694,8 @@ static bool run_merged(struct ld *l, struct tf_diag *d)
         if (tb->st && (ok = step(l, tb->st, &tb->live, specs[t].table, d)) && tb->live)
             tb->cur = sq.sqlite3_column_int64(tb->st, 0);
     }
-    while (ok) {
-        int best = -1;
-        for (int t = 0; t < TF_NSYS_N_TABLES; t++)
-            if (l->t[t].st && l->t[t].live && (best < 0 || l->t[t].cur < l->t[best].cur))
-                best = t;
-        if (best < 0)
-            break;
-        struct table *tb = &l->t[best];
-        struct tf_nsys_row r;
-        ok = fill_row(l, (enum tf_nsys_table)best, tb->st, &r, d) &&
-             tf_nsys_row(l->conv, &r, d) && step(l, tb->st, &tb->live, specs[best].table, d);
-        if (ok && tb->live)
-            tb->cur = sq.sqlite3_column_int64(tb->st, 0);
-    }
+    l->last = -1;
+    ok = ok && tf_nsys_pipe_run(l->threaded, l->file, next_row, l, take_row, l->conv, d);
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
         sq.sqlite3_finalize(l->t[t].st);
         sq.sqlite3_finalize(l->t[t].lazy_st);
@@ -946,6 +971,21 @@ static bool survey(struct ld *l, struct tf_diag *d)
     return true;
 }
 
+/* Whether the rows are read on a second thread: for an export of at least
+ * THREAD_BYTES (below that a thread costs more than it gives), unless
+ * TRACEFIG_NSYS_THREAD says "on" or "off" (tests: both ways, the same
+ * bytes). */
+#define THREAD_BYTES (8u << 20)
+static bool read_threaded(uint64_t bytes)
+{
+    const char *e = getenv("TRACEFIG_NSYS_THREAD");
+    if (e && strcmp(e, "on") == 0)
+        return true;
+    if (e && strcmp(e, "off") == 0)
+        return false;
+    return bytes >= THREAD_BYTES;
+}
+
 bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
                   const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
 {
@@ -965,7 +1005,9 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
     tf_buf_init(&l.tmp);
-    bool loaded = check_header(db_path, file, d) && sq_load(d);
+    uint64_t bytes = 0;
+    bool loaded = check_header(db_path, file, &bytes, d) && sq_load(d);
+    l.threaded = read_threaded(bytes);
     bool ok = loaded;
     if (!ok && unlink_db)
         unlink(db_path);
