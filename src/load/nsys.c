@@ -32,13 +32,10 @@
 #include "load/nsys.h"
 
 #include <pthread.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -196,55 +193,6 @@ static bool db_error(struct ld *l, const char *what, struct tf_diag *d)
         return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: %s (%s)", l->file,
                              msg, what);
     return tf_diag_error(d, TF_EBADINPUT, "%s: %s: %s", l->file, what, msg);
-}
-
-bool tf_nsys_is_sqlite(const unsigned char *head, size_t n)
-{
-    return n >= TF_SQLITE_MAGIC_LEN && memcmp(head, "SQLite format 3", TF_SQLITE_MAGIC_LEN) == 0;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* A file cut short (a copy that stopped) by its header's own account: the
- * page count it records (when valid: the "version-valid-for" number equals
- * the change counter), else whole pages. */
-static bool check_header(const char *path, const char *file, uint64_t *bytes, struct tf_diag *d)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return tf_diag_error(d, TF_EBADINPUT, "%s: cannot open: %s", file, strerror(errno));
-    struct stat st;
-    unsigned char h[100];
-    ssize_t n = fstat(fd, &st) == 0 ? pread(fd, h, sizeof h, 0) : -1;
-    int err = errno;
-    close(fd);
-    if (n < 0)
-        return tf_diag_error(d, TF_EBADINPUT, "%s: cannot read: %s", file, strerror(err));
-    if (n < (ssize_t)sizeof h)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %lld bytes, not even its header",
-                             file, (long long)n);
-    uint32_t page = (uint32_t)h[16] << 8 | h[17];
-    if (page == 1)
-        page = 65536;
-    if (page < 512 || (page & (page - 1)))
-        return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: page size %u",
-                             file, (unsigned)page);
-    uint64_t pages = be32(h + 28), size = (uint64_t)st.st_size;
-    *bytes = size;
-    if (pages && be32(h + 92) == be32(h + 24) && size < pages * page)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %llu of its %llu bytes", file,
-                             (unsigned long long)size, (unsigned long long)(pages * page));
-    if (size % page)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %llu bytes, not a whole number "
-                             "of %u-byte pages",
-                             file, (unsigned long long)size, (unsigned)page);
-    return true;
 }
 
 /* --- queries ------------------------------------------------------------------- */
@@ -878,24 +826,11 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
 
 /* --- the export ------------------------------------------------------------------- */
 
-/* "file:PATH?immutable=1", PATH percent-encoded where a URI needs it. */
-static void uri_of(struct tf_buf *b, const char *path)
-{
-    tf_buf_puts(b, path[0] == '/' ? "file://" : "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if (*p == '%' || *p == '?' || *p == '#' || *p <= 0x20 || *p >= 0x7F)
-            tf_buf_printf(b, "%%%02X", *p);
-        else
-            tf_buf_putc(b, (char)*p);
-    }
-    tf_buf_puts(b, "?immutable=1");
-}
-
 static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_diag *d)
 {
     struct tf_buf uri;
     tf_buf_init(&uri);
-    uri_of(&uri, path);
+    tf_nsys_uri(&uri, path);
     if (uri.oom) {
         tf_buf_fini(&uri);
         return tf_diag_oom(d, l->file);
@@ -1006,7 +941,7 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_buf_init(&l.ids);
     tf_buf_init(&l.tmp);
     uint64_t bytes = 0;
-    bool loaded = check_header(db_path, file, &bytes, d) && sq_load(d);
+    bool loaded = tf_nsys_check_file(db_path, file, &bytes, d) && sq_load(d);
     l.threaded = read_threaded(bytes);
     bool ok = loaded;
     if (!ok && unlink_db)
