@@ -475,7 +475,7 @@ static bool describe(struct ld *l, struct tf_diag *d)
 
 /* Expression c of the row: false when the table has no such column or the
  * value is NULL. */
-static bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
+static inline bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
 {
     int i = tb->pos[c];
     if (i < 0 && tb->lrow && tb->lpos[c] >= 0) {
@@ -497,17 +497,43 @@ static const char *enum_label(const char *const *labels, const struct table *tb,
 }
 
 /* The columns of a lazy table's current row that only args show, into
- * its lazy statement (tb->lrow), when the sink wants the row's args. */
-static bool lazy_row(struct ld *l, struct table *tb, sqlite3_stmt *st, const struct tf_nsys_row *r,
-                     const char *what, struct tf_diag *d)
+ * its lazy statement (tb->lrow). */
+static bool lazy_row(struct ld *l, struct table *tb, sqlite3_stmt *st, const char *what,
+                     struct tf_diag *d)
 {
-    int64_t dur = r->has_end && r->end > r->start ? r->end - r->start : 0;
-    tb->lrow = false;
-    if (dur < l->args_floor)
-        return true;
     sq.sqlite3_reset(tb->lazy_st);
     sq.sqlite3_bind_int64(tb->lazy_st, 1, sq.sqlite3_column_int64(st, tb->rowid_pos));
     return step(l, tb->lazy_st, &tb->lrow, what, d);
+}
+
+/* The names of the row: the NVTX text, else the name and short name (a
+ * kernel's short name is read lazily, only for a kernel without a name),
+ * and the lazy columns when the sink wants the row's args. */
+static bool fill_names(struct ld *l, struct table *tb, const char *what, sqlite3_stmt *st,
+                       struct tf_nsys_row *r, struct tf_diag *d)
+{
+    bool raw = false;
+    tb->lrow = false;
+    if (tb->pos[C_TEXT] >= 0 && sq.sqlite3_column_type(st, tb->pos[C_TEXT]) != SQLITE_NULL) {
+        r->name = (const char *)sq.sqlite3_column_text(st, tb->pos[C_TEXT]);
+        return true; /* not clean_names */
+    }
+    if (tb->pos[C_NAME] >= 0 && !name_col(l, st, tb->pos[C_NAME], &r->name, &raw, d))
+        return false;
+    if (tb->lazy) {
+        int64_t dur = r->has_end && r->end > r->start ? r->end - r->start : 0;
+        bool short_needed = tb->lpos[C_SHORT] >= 0 && (!r->name || !*r->name);
+        r->no_args = dur < l->args_floor;
+        if ((!r->no_args || short_needed) && !lazy_row(l, tb, st, what, d))
+            return false;
+    }
+    bool ok = true;
+    if (tb->pos[C_SHORT] >= 0)
+        ok = name_col(l, st, tb->pos[C_SHORT], &r->short_name, &raw, d);
+    else if (tb->lrow && tb->lpos[C_SHORT] >= 0)
+        ok = name_col(l, tb->lazy_st, tb->lpos[C_SHORT], &r->short_name, &raw, d);
+    r->clean_names = !raw;
+    return ok;
 }
 
 static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
@@ -516,13 +542,10 @@ static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
     struct table *tb = &l->t[t];
     memset(r, 0, sizeof *r);
     r->table = t;
-    r->start = sq.sqlite3_column_int64(st, 0);
+    r->start = tb->cur; /* column 0, read when stepped */
     r->has_end = get(tb, st, C_END, &r->end);
-    if (tb->lazy) {
-        if (!lazy_row(l, tb, st, r, specs[t].table, d))
-            return false;
-        r->no_args = !tb->lrow;
-    }
+    if (!fill_names(l, tb, specs[t].table, st, r, d))
+        return false;
     r->has_gid = get(tb, st, C_GID, &r->gid);
     get(tb, st, C_DEVICE, &r->device);
     get(tb, st, C_STREAM, &r->stream);
@@ -549,23 +572,16 @@ static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
     } else if (t == TF_NSYS_MEMSET) {
         r->mem_kind = enum_label(l->mem_kind, tb, st, C_MEMKIND);
     }
-    if (tb->pos[C_TEXT] >= 0 && sq.sqlite3_column_type(st, tb->pos[C_TEXT]) != SQLITE_NULL) {
-        r->name = (const char *)sq.sqlite3_column_text(st, tb->pos[C_TEXT]);
-        return true;
-    }
-    bool raw = false;
-    bool ok = (tb->pos[C_NAME] < 0 || name_col(l, st, tb->pos[C_NAME], &r->name, &raw, d)) &&
-              (tb->pos[C_SHORT] < 0 ||
-               name_col(l, st, tb->pos[C_SHORT], &r->short_name, &raw, d));
-    r->clean_names = !raw;
-    return ok;
+    return true;
 }
 
 /* The columns of GPU work that only its args show (the tooltip's):
- * correlation (unless flows pair by it), grid, block, bytes. */
+ * correlation (unless flows pair by it), grid, block, bytes; and a
+ * kernel's short name, which is drawn only when it has no other. */
 static bool lazy_col(const struct ld *l, enum col c)
 {
-    return (c == C_CORR && !l->sink->flows) || (c >= C_GRIDX && c <= C_BLOCKZ) || c == C_BYTES;
+    return (c == C_CORR && !l->sink->flows) || (c >= C_GRIDX && c <= C_BLOCKZ) || c == C_BYTES ||
+           c == C_SHORT;
 }
 
 enum sel {

@@ -145,8 +145,24 @@ done
 # kernels keep their tooltips (grid and block are then read by rowid),
 # flows (correlation read for every row) and names stored as text
 "$py" "$gen" hostile --out "$tmp/h.sqlite"
+# kernels without a demangled name (NULL or empty): drawn by their short
+# name (read lazily then), or "(unnamed kernel)" without one either
+cp "$tmp/k.sqlite" "$tmp/nn.sqlite"
+"$py" -c '
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+k = "CUPTI_ACTIVITY_KIND_KERNEL"
+db.execute("INSERT INTO StringIds (id, value) VALUES (9999, \"\")")
+db.execute("UPDATE %s SET demangledName = NULL WHERE rowid %% 3 = 0" % k)
+db.execute("UPDATE %s SET demangledName = 9999 WHERE rowid %% 5 = 0" % k)
+db.execute("UPDATE %s SET shortName = NULL WHERE rowid %% 7 = 0" % k)
+db.commit()' "$tmp/nn.sqlite"
+"$bin" "$tmp/nn.sqlite" --from 100ms --to 100.05ms --format json -o "$tmp/nn.json" 2>/dev/null
+grep -q '"name": "ampere_sgemm_128x64_nn"' "$tmp/nn.json" && grep -q '"name": "(unnamed kernel)"' "$tmp/nn.json" &&
+    grep -q '"name": "reduce_kernel"' "$tmp/nn.json"
+result "kernels by their short name" $? "$(head -c 200 "$tmp/nn.json")"
 for w in "k.sqlite" "k.sqlite --from 100ms --to 100.05ms" "k.sqlite --flows --stats-scope trace" \
-    "v3.sqlite --flows --osrt" "h.sqlite"; do
+    "v3.sqlite --flows --osrt" "h.sqlite" "nn.sqlite --from 100ms --to 100.05ms"; do
     # shellcheck disable=SC2086
     TRACEFIG_NSYS_THREAD=off "$bin" "$tmp"/$w --format json -o "$tmp/t1.json" 2>/dev/null
     # shellcheck disable=SC2086
