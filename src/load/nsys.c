@@ -9,10 +9,12 @@
  * the enums and the TARGET_INFO_* tables are optional.
  *
  * Strings.  Names are ids into StringIds.  Each id is looked up once (a
- * prepared primary-key query) and kept in a hash table: a window holds
- * millions of kernels but a few hundred names, and a JOIN would repeat the
- * lookup for every row.  A column holding text instead of an id (older
- * exports) is read as text.
+ * prepared primary-key query) and kept in a hash table, made valid UTF-8
+ * then: a window holds millions of kernels but a few hundred names, and a
+ * JOIN would repeat the lookup for every row.  The rows then hand over the
+ * same address for the same name, which the sink's tables remember
+ * (base/strtab.h).  A column holding text instead of an id (older exports)
+ * is read as text, and checked for each row.
  *
  * Passes.  Pass 1 gives the sink's index what it needs: with index_lean
  * only the names and the events called index_name (NVTX text, kernel short
@@ -28,6 +30,22 @@
  * start before the window can be anywhere.  The statements of all tables
  * run side by side and their rows are merged by start (nsys writes each
  * table in start order), so each lane gets its events nearly in order.
+ *
+ * Lazy columns.  Of a GPU row the sink keeps the args (the tooltip's
+ * grid, block, bytes, correlation) only when it is at least args_floor
+ * long (model/trace.h); a thinner one needs args.stream only, which the
+ * row says as has_stream.  So pass 2 selects the rowid instead of those
+ * columns (and of a kernel's short name, drawn only for a kernel without
+ * a demangled name) and reads them by rowid, one primary-key step, for
+ * the few rows that need them: a column costs SQLite about as much to
+ * decode as a row costs us to convert.
+ *
+ * Threads.  Stepping SQLite and decoding the columns cost about as much
+ * as converting the rows, so an export of THREAD_BYTES or more is read on
+ * a second thread (load/nsys_pipe.h) while this one converts: the same
+ * rows in the same order, so the same bytes.  The connection is used by
+ * one thread at a time (the reader, from the first step of a pass to its
+ * end; this one otherwise).
  */
 #include "load/nsys.h"
 
@@ -923,7 +941,8 @@ static bool survey(struct ld *l, struct tf_diag *d)
 }
 
 /* Whether the rows are read on a second thread: for an export of at least
- * THREAD_BYTES (below that a thread costs more than it gives), unless
+ * THREAD_BYTES (below that a thread costs more than it gives) on a machine
+ * of several cores, unless
  * TRACEFIG_NSYS_THREAD says "on" or "off" (tests: both ways, the same
  * bytes). */
 #define THREAD_BYTES (8u << 20)
@@ -934,7 +953,7 @@ static bool read_threaded(uint64_t bytes)
         return true;
     if (e && strcmp(e, "off") == 0)
         return false;
-    return bytes >= THREAD_BYTES;
+    return bytes >= THREAD_BYTES && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
 bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,

@@ -9,7 +9,9 @@
  * the events named for --window-event), the second only the window's rows
  * (WHERE start <= hi AND end >= lo, one statement per table, merged by
  * start).  Columns and tables an export version lacks are read as NULL /
- * skipped, from schema 2.9 (nsys 2022.1) to 3.24 (nsys 2026.1).
+ * skipped, from schema 2.9 (nsys 2022.1) to 3.24 (nsys 2026.1).  A large
+ * export is read on a second thread while this one converts its rows
+ * (nsys_pipe.h; TRACEFIG_NSYS_THREAD=on|off decides for tests).
  */
 #ifndef TF_LOAD_NSYS_H
 #define TF_LOAD_NSYS_H
