@@ -28,7 +28,7 @@
  * drawn by default, the instants never. */
 static bool profiler_process(const struct tf_tef_rec *r)
 {
-    return r->pid.kind == TF_ID_STR &&
+    return r->pid.kind == TF_ID_STR && (r->pid.str[0] == 'S' || r->pid.str[0] == 'T') &&
            (strcmp(r->pid.str, "Spans") == 0 || strcmp(r->pid.str, "Traces") == 0);
 }
 

@@ -89,6 +89,8 @@ static size_t first_free(const struct stack *st, size_t from, int64_t t)
 {
     if (from >= st->cap_rows)
         return from;
+    if (st->row_end[st->cap_rows + from] <= t)
+        return from; /* most often: the row asked for is free (a stream's kernels) */
     size_t r = tree_find(st->row_end, 1, 0, st->cap_rows, from, t);
     return r != SIZE_MAX ? r : st->cap_rows;
 }
