@@ -9,17 +9,15 @@
  * the events named for --window-event), the second only the window's rows
  * (WHERE start <= hi AND end >= lo, one statement per table, merged by
  * start).  Columns and tables an export version lacks are read as NULL /
- * skipped, from schema 2.9 (nsys 2022.1) to 3.24 (nsys 2026.1).  A large
- * export is read on a second thread while this one converts its rows
- * (nsys_pipe.h; TRACEFIG_NSYS_THREAD=on|off decides for tests).
+ * skipped, from schema 2.9 (nsys 2022.1) to 3.24 (nsys 2026.1).  With
+ * TRACEFIG_NSYS_THREAD=on the rows are read on a second thread while this
+ * one converts them (nsys_pipe.h).
  */
 #ifndef TF_LOAD_NSYS_H
 #define TF_LOAD_NSYS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-
-#include <stdint.h>
 
 #include "base/buf.h"
 #include "base/diag.h"
@@ -30,8 +28,8 @@
 bool tf_nsys_is_sqlite(const unsigned char *head, size_t n);
 
 /* For nsys.c (nsys_file.c).  Whether the file at `path` is whole by its
- * header's account, with its size in *bytes; false with the message. */
-bool tf_nsys_check_file(const char *path, const char *file, uint64_t *bytes, struct tf_diag *d);
+ * header's account; false with the message. */
+bool tf_nsys_check_file(const char *path, const char *file, struct tf_diag *d);
 /* "file:PATH?immutable=1" into b, PATH percent-encoded where a URI needs
  * it. */
 void tf_nsys_uri(struct tf_buf *b, const char *path);

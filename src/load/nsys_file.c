@@ -26,7 +26,7 @@ static uint32_t be32(const unsigned char *p)
 /* A file cut short (a copy that stopped) by its header's own account: the
  * page count it records (when valid: the "version-valid-for" number equals
  * the change counter), else whole pages. */
-bool tf_nsys_check_file(const char *path, const char *file, uint64_t *bytes, struct tf_diag *d)
+bool tf_nsys_check_file(const char *path, const char *file, struct tf_diag *d)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -49,7 +49,6 @@ bool tf_nsys_check_file(const char *path, const char *file, uint64_t *bytes, str
         return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: page size %u",
                              file, (unsigned)page);
     uint64_t pages = be32(h + 28), size = (uint64_t)st.st_size;
-    *bytes = size;
     if (pages && be32(h + 92) == be32(h + 24) && size < pages * page)
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: a truncated SQLite database: %llu of its %llu bytes", file,

@@ -2,8 +2,8 @@
  * stepping its statements: load/nsys.c) to the converter (nsys_rows.h),
  * on one thread or on two.
  *
- * Reading a row and converting it cost about the same, so a large export
- * is read on a second thread while this one converts: the reader fills
+ * Reading a row and converting it cost about the same, so an export can
+ * be read on a second thread while this one converts: the reader fills
  * blocks of rows, the converter takes them in the order they were filled,
  * so the converter sees the very rows, in the very order, that one thread
  * would give it (the figure's bytes do not depend on the threads).  A

@@ -140,8 +140,8 @@ for w in "--from 100ms --to 101ms" "--from 200ms --to 201ms" "--window-event ste
     result "index $w" $ok "other bytes with the index: $(head -c 200 "$tmp/ki.err")"
 done
 
-# --- the rows read on a second thread (by default for a large export) or
-# on one: the same bytes, of the whole export, a zoomed window whose
+# --- the rows read on a second thread (TRACEFIG_NSYS_THREAD=on) or on
+# one: the same bytes, of the whole export, a zoomed window whose
 # kernels keep their tooltips (grid and block are then read by rowid),
 # flows (correlation read for every row) and names stored as text
 "$py" "$gen" hostile --out "$tmp/h.sqlite"
