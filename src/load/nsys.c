@@ -172,6 +172,10 @@ struct table {
     sqlite3_stmt *lazy_st;  /* SELECT those columns WHERE rowid = ?1 */
     int lpos[N_COLS];       /* their places in it, -1: not there */
     bool lrow;              /* lazy_st holds the current row's */
+    /* What pass 1 saw of every row, when it read them all (seen_all): so
+     * pass 2 needs no WHERE when the window holds every row (whole). */
+    bool seen_all, any_row, null_end;
+    int64_t max_start, min_end;
 };
 
 struct slot {
@@ -196,6 +200,7 @@ struct ld {
     struct tf_buf sql, ids, tmp;
     int64_t args_floor;    /* pass 2: GPU work shorter than this needs no args */
     bool threaded;         /* rows read on a second thread (nsys_pipe.h) */
+    bool pass1;            /* rows are read for pass 1 (next_row notes their extent) */
     int last;              /* the table of the row given last (next_row), -1: none */
 };
 
@@ -633,6 +638,30 @@ static void select_list(struct ld *l, enum tf_nsys_table t, enum sel sel)
     tf_buf_printf(&l->sql, " FROM \"%s\"", specs[t].table);
 }
 
+/* Pass 1: the extent of every row read, before the converter drops any. */
+static void note_extent(struct table *tb, const struct tf_nsys_row *r)
+{
+    if (!tb->any_row || r->start > tb->max_start)
+        tb->max_start = r->start;
+    if (!r->has_end)
+        tb->null_end = true;
+    else if (!tb->any_row || r->end < tb->min_end)
+        tb->min_end = r->end;
+    tb->any_row = true;
+}
+
+/* Whether every row of table t is in the window [lo, hi] as pass 2's WHERE
+ * says it (start <= hi, end >= lo; NVTX ranges never closed too), by what
+ * pass 1 saw of them all. */
+static bool whole(const struct ld *l, int t, int64_t lo, int64_t hi)
+{
+    const struct table *tb = &l->t[t];
+    if (!tb->seen_all)
+        return false;
+    return !tb->any_row || (tb->max_start <= hi && (!tb->null_end || t == TF_NSYS_NVTX) &&
+                            tb->min_end >= lo);
+}
+
 /* The reader of the merge (nsys_pipe.h): steps the table whose row was
  * given last, then gives the row of least start of all tables. */
 static bool next_row(void *ctx, struct tf_nsys_row *r, bool *any, struct tf_diag *d)
@@ -655,6 +684,8 @@ static bool next_row(void *ctx, struct tf_nsys_row *r, bool *any, struct tf_diag
         return true;
     if (!fill_row(l, (enum tf_nsys_table)best, l->t[best].st, r, d))
         return false;
+    if (l->pass1)
+        note_extent(&l->t[best], r);
     l->last = best;
     *any = true;
     return true;
@@ -760,11 +791,15 @@ static bool pass1(struct ld *l, struct tf_diag *d)
         }
         if (l->sql.oom)
             return tf_diag_oom(d, l->file);
+        l->t[t].seen_all = all;
         ok = prepare(l, l->sql.data, &l->t[t].st, specs[t].table, d);
         if (ok && !all)
             sq.sqlite3_bind_text(l->t[t].st, 1, name, -1, SQLITE_STATIC);
     }
-    return ok && run_merged(l, d);
+    l->pass1 = true;
+    ok = ok && run_merged(l, d);
+    l->pass1 = false;
+    return ok;
 }
 
 /* Whether the index on start is the cheaper way to the rows that start by
@@ -843,14 +878,17 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
             tf_buf_putc(&l->sql, '"');
         }
         /* "+start": no index for an open-ended range on start (a scan is
-         * cheaper than a lookup per row). */
-        tf_buf_printf(&l->sql, " WHERE %sstart <= ?2 AND (\"end\" >= ?1%s)",
-                      idx || !l->t[t].index ? "" : "+",
-                      t == TF_NSYS_NVTX ? " OR \"end\" IS NULL" : "");
+         * cheaper than a lookup per row).  No WHERE when it keeps every
+         * row (the whole export drawn): SQLite then tests nothing. */
+        bool where = idx || !whole(l, t, lo, hi);
+        if (where)
+            tf_buf_printf(&l->sql, " WHERE %sstart <= ?2 AND (\"end\" >= ?1%s)",
+                          idx || !l->t[t].index ? "" : "+",
+                          t == TF_NSYS_NVTX ? " OR \"end\" IS NULL" : "");
         if (l->sql.oom)
             return tf_diag_oom(d, l->file);
         ok = prepare(l, l->sql.data, &l->t[t].st, specs[t].table, d);
-        if (ok) {
+        if (ok && where) {
             sq.sqlite3_bind_int64(l->t[t].st, 1, lo);
             sq.sqlite3_bind_int64(l->t[t].st, 2, hi);
         }
