@@ -58,40 +58,21 @@
 
 #include "base/buf.h"
 #include "base/dl.h"
+#include "load/nsys_int.h"
 #include "load/nsys_pipe.h"
 #include "load/nsys_rows.h"
 
 /* --- Lazy loading -----------------------------------------------------------
  * libsqlite3 is dlopen()ed when an export is read (base/dl.h), so that the
  * runs that read JSON do not load and relocate it; every call goes through
- * sq.NAME. */
-#define TF_SQ_FUNCS(X)                                                                          \
-    X(0, int, sqlite3_open_v2, (const char *, sqlite3 **, int, const char *))                  \
-    X(0, int, sqlite3_close, (sqlite3 *))                                                       \
-    X(0, int, sqlite3_prepare_v2, (sqlite3 *, const char *, int, sqlite3_stmt **, const char **)) \
-    X(0, int, sqlite3_step, (sqlite3_stmt *))                                                   \
-    X(0, int, sqlite3_reset, (sqlite3_stmt *))                                                  \
-    X(0, int, sqlite3_finalize, (sqlite3_stmt *))                                               \
-    X(0, int, sqlite3_bind_text, (sqlite3_stmt *, int, const char *, int, void (*)(void *)))    \
-    X(0, int, sqlite3_bind_int64, (sqlite3_stmt *, int, sqlite3_int64))                         \
-    X(0, int, sqlite3_column_type, (sqlite3_stmt *, int))                                       \
-    X(0, sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *, int))                            \
-    X(0, const unsigned char *, sqlite3_column_text, (sqlite3_stmt *, int))                     \
-    X(0, int, sqlite3_errcode, (sqlite3 *))                                                     \
-    X(0, const char *, sqlite3_errmsg, (sqlite3 *))                                             \
-    X(0, int, sqlite3_exec,                                                                     \
-      (sqlite3 *, const char *, int (*)(void *, int, char **, char **), void *, char **))       \
-    X(0, int, sqlite3_stricmp, (const char *, const char *))
-TF_SQ_FUNCS(TF_DL_TYPEDEF)
+ * sq.NAME (nsys_int.h). */
 TF_SQ_FUNCS(TF_DL_CHECK)
-static struct sq_api {
-    TF_SQ_FUNCS(TF_DL_MEMBER)
-} sq;
+struct tf_nsys_sq tf_nsys_sq;
 /* Loaded once per process (see svg.c's xml_load). */
 static pthread_once_t sq_once = PTHREAD_ONCE_INIT;
 static struct tf_diag sq_outcome;
 
-#define TF_DL_API struct sq_api
+#define TF_DL_API struct tf_nsys_sq
 static const struct tf_dl_sym sq_syms[] = {TF_SQ_FUNCS(TF_DL_SYM)};
 #undef TF_DL_API
 static const struct tf_dl_lib sq_lib = {"libsqlite3.so.0", "libsqlite3-0"};
@@ -108,14 +89,6 @@ static bool sq_load(struct tf_diag *d)
     pthread_once(&sq_once, sq_load_once);
     return tf_dl_outcome(&sq_outcome, d);
 }
-
-/* The expressions every event query selects, in this order. */
-enum col {
-    C_START, C_END, C_GID, C_DEVICE, C_STREAM, C_CORR, C_NAME, C_SHORT, C_TEXT,
-    C_GRIDX, C_GRIDY, C_GRIDZ, C_BLOCKX, C_BLOCKY, C_BLOCKZ,
-    C_BYTES, C_COPYKIND, C_SRCKIND, C_DSTKIND, C_MEMKIND, C_CLASS, C_TYPE, C_COLOR,
-    N_COLS
-};
 
 struct spec {
     const char *table;
@@ -154,59 +127,9 @@ static const struct spec specs[TF_NSYS_N_TABLES] = {
                        [C_NAME] = "nameId"}},
 };
 
-/* Labels of enum ids up to this many. */
-#define N_ENUM 64
-
-struct table {
-    bool present;       /* exists, with start and end */
-    bool has[N_COLS];
-    int pos[N_COLS];    /* its place in the select list, -1: not selected */
-    char *index;        /* an index whose first column is start, or NULL */
-    sqlite3_stmt *st;   /* the running query */
-    bool live;          /* st holds a row */
-    int64_t cur;        /* its start */
-    /* Pass 2 of GPU work: the columns only args show (lazy_col) are read
-     * by rowid for the rows the sink wants args of (lazy_row). */
-    bool lazy;
-    int rowid_pos;          /* the rowid's place in st's select list */
-    sqlite3_stmt *lazy_st;  /* SELECT those columns WHERE rowid = ?1 */
-    int lpos[N_COLS];       /* their places in it, -1: not there */
-    bool lrow;              /* lazy_st holds the current row's */
-    /* What pass 1 saw of every row, when it read them all (seen_all): so
-     * pass 2 needs no WHERE when the window holds every row (whole). */
-    bool seen_all, any_row, null_end;
-    int64_t max_start, min_end;
-};
-
-struct slot {
-    int64_t id;
-    const char *s; /* NULL: no such string */
-    bool used;
-};
-
-struct ld {
-    const char *file;
-    sqlite3 *db;
-    const struct tf_tef_sink *sink;
-    struct tf_nsys *conv;
-    struct table t[TF_NSYS_N_TABLES];
-    bool has_meta, has_strings;
-    size_t n_tables;       /* in the database */
-    sqlite3_stmt *str_st;
-    struct slot *slots;
-    size_t n_slots, cap_slots;
-    struct tf_arena arena;
-    const char *copy_kind[N_ENUM], *mem_kind[N_ENUM];
-    struct tf_buf sql, ids, tmp;
-    int64_t args_floor;    /* pass 2: GPU work shorter than this needs no args */
-    bool threaded;         /* rows read on a second thread (nsys_pipe.h) */
-    bool pass1;            /* rows are read for pass 1 (next_row notes their extent) */
-    int last;              /* the table of the row given last (next_row), -1: none */
-};
-
 /* --- errors -------------------------------------------------------------------- */
 
-static bool db_error(struct ld *l, const char *what, struct tf_diag *d)
+bool tf_nsys_db_error(struct ld *l, const char *what, struct tf_diag *d)
 {
     int rc = l->db ? sq.sqlite3_errcode(l->db) : SQLITE_ERROR;
     const char *msg = l->db ? sq.sqlite3_errmsg(l->db) : "cannot open";
@@ -225,23 +148,23 @@ static bool prepare(struct ld *l, const char *sql, sqlite3_stmt **st, const char
 {
     if (sq.sqlite3_prepare_v2(l->db, sql, -1, st, NULL) != SQLITE_OK) {
         *st = NULL;
-        return db_error(l, what, d);
+        return tf_nsys_db_error(l, what, d);
     }
     return true;
 }
 
 /* Steps st: true with *row for a row or at the end, false (reported) on
  * an error. */
-static bool step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d)
+bool tf_nsys_step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d)
 {
     int rc = sq.sqlite3_step(st);
     *row = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW || rc == SQLITE_DONE)
         return true;
-    return db_error(l, what, d);
+    return tf_nsys_db_error(l, what, d);
 }
 
-static bool is_table(struct ld *l, const char *name, struct tf_diag *d, bool *yes)
+bool tf_nsys_is_table(struct ld *l, const char *name, struct tf_diag *d, bool *yes)
 {
     sqlite3_stmt *st;
     if (!prepare(l, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
@@ -249,7 +172,7 @@ static bool is_table(struct ld *l, const char *name, struct tf_diag *d, bool *ye
                  &st, "the schema", d))
         return false;
     sq.sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    bool ok = step(l, st, yes, "the schema", d);
+    bool ok = tf_nsys_step(l, st, yes, "the schema", d);
     sq.sqlite3_finalize(st);
     return ok;
 }
@@ -264,7 +187,7 @@ static bool columns(struct ld *l, const char *table, const char *const *cols, si
     sq.sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     memset(has, 0, n * sizeof *has);
     bool row, ok;
-    while ((ok = step(l, st, &row, table, d)) && row) {
+    while ((ok = tf_nsys_step(l, st, &row, table, d)) && row) {
         const char *c = (const char *)sq.sqlite3_column_text(st, 0);
         for (size_t i = 0; c && i < n; i++)
             if (cols[i] && sq.sqlite3_stricmp(c, cols[i]) == 0)
@@ -287,7 +210,7 @@ static bool start_index(struct ld *l, const char *table, char **out, struct tf_d
         return false;
     sq.sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     bool row;
-    bool ok = step(l, st, &row, table, d);
+    bool ok = tf_nsys_step(l, st, &row, table, d);
     if (ok && row) {
         *out = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(st, 0));
         ok = *out != NULL || tf_diag_oom(d, l->file);
@@ -337,7 +260,7 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
     sq.sqlite3_reset(l->str_st);
     sq.sqlite3_bind_int64(l->str_st, 1, id);
     bool row;
-    if (!step(l, l->str_st, &row, "StringIds", d))
+    if (!tf_nsys_step(l, l->str_st, &row, "StringIds", d))
         return false;
     const char *s = NULL;
     if (row && sq.sqlite3_column_type(l->str_st, 0) != SQLITE_NULL) {
@@ -356,7 +279,7 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
 
 /* A name column: text as it is (*raw set: not checked as UTF-8 yet), an
  * integer through StringIds (made valid UTF-8 once). */
-static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
+bool tf_nsys_name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
                      struct tf_diag *d)
 {
     switch (sq.sqlite3_column_type(st, col)) {
@@ -370,128 +293,6 @@ static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, 
         *raw = true;
         return true;
     }
-}
-
-/* --- what the export says about itself -------------------------------------------- */
-
-/* Runs sql and calls fn for each row; a missing table is no error. */
-static bool each_row(struct ld *l, const char *table, const char *sql,
-                     bool (*fn)(struct ld *, sqlite3_stmt *, struct tf_diag *),
-                     struct tf_diag *d)
-{
-    bool yes;
-    if (!is_table(l, table, d, &yes))
-        return false;
-    if (!yes)
-        return true;
-    sqlite3_stmt *st;
-    if (sq.sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        /* a column this version lacks: the table tells nothing */
-        if (sq.sqlite3_errcode(l->db) == SQLITE_ERROR)
-            return true;
-        return db_error(l, table, d);
-    }
-    bool row, ok;
-    while ((ok = step(l, st, &row, table, d)) && row && (ok = fn(l, st, d)))
-        ;
-    sq.sqlite3_finalize(st);
-    return ok;
-}
-
-static int64_t col_int(sqlite3_stmt *st, int col, int64_t none)
-{
-    return sq.sqlite3_column_type(st, col) == SQLITE_NULL ? none : sq.sqlite3_column_int64(st, col);
-}
-
-static bool on_process(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    int64_t gpid = col_int(st, 0, 0);
-    int64_t pid = col_int(st, 1, (int64_t)(((uint64_t)gpid >> 24) & 0xFFFFFFu));
-    return tf_nsys_add_process(l->conv, pid, (const char *)sq.sqlite3_column_text(st, 2)) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_thread(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    if (sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
-        return true; /* a name of no thread */
-    const char *name;
-    bool raw = false;
-    if (!name_col(l, st, 0, &name, &raw, d))
-        return false;
-    return !name || tf_nsys_add_thread(l->conv, sq.sqlite3_column_int64(st, 1), name) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_gpu(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    if (sq.sqlite3_column_type(st, 0) == SQLITE_NULL)
-        return true;
-    return tf_nsys_add_gpu(l->conv, sq.sqlite3_column_int64(st, 0),
-                           (const char *)sq.sqlite3_column_text(st, 1)) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_stream(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    if (sq.sqlite3_column_type(st, 0) == SQLITE_NULL)
-        return true;
-    return tf_nsys_add_stream(l->conv, col_int(st, 2, -1), sq.sqlite3_column_int64(st, 0),
-                              col_int(st, 1, -1)) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_copy_kind(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    int64_t id = col_int(st, 0, -1);
-    if (id < 0 || id >= N_ENUM || sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
-        return true;
-    char label[64];
-    tf_nsys_copy_kind_label((const char *)sq.sqlite3_column_text(st, 1), label, sizeof label);
-    l->copy_kind[id] = tf_arena_strdup(&l->arena, label);
-    return l->copy_kind[id] || tf_diag_oom(d, l->file);
-}
-
-static bool on_mem_kind(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    int64_t id = col_int(st, 0, -1);
-    if (id < 0 || id >= N_ENUM || sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
-        return true;
-    l->mem_kind[id] = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(st, 1));
-    return l->mem_kind[id] || tf_diag_oom(d, l->file);
-}
-
-static bool describe(struct ld *l, struct tf_diag *d)
-{
-    for (int i = 0; i < N_ENUM; i++) {
-        l->copy_kind[i] = tf_nsys_copy_kind(i);
-        l->mem_kind[i] = tf_nsys_mem_kind(i);
-    }
-    bool ok =
-        each_row(l, "ENUM_CUDA_MEMCPY_OPER", "SELECT id, name FROM ENUM_CUDA_MEMCPY_OPER",
-                 on_copy_kind, d) &&
-        each_row(l, "ENUM_CUDA_MEM_KIND", "SELECT id, label FROM ENUM_CUDA_MEM_KIND",
-                 on_mem_kind, d) &&
-        each_row(l, "PROCESSES", "SELECT globalPid, pid, name FROM PROCESSES ORDER BY rowid",
-                 on_process, d) &&
-        each_row(l, "ThreadNames",
-                 "SELECT nameId, globalTid FROM ThreadNames ORDER BY globalTid, rowid",
-                 on_thread, d) &&
-        each_row(l, "TARGET_INFO_GPU", "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id",
-                 on_gpu, d);
-    ok = ok &&
-         each_row(l, "TARGET_INFO_CUDA_STREAM",
-                  "SELECT streamId, processId, NULL FROM TARGET_INFO_CUDA_STREAM ORDER BY rowid",
-                  on_stream, d) &&
-         each_row(l, "TARGET_INFO_CUDA_CONTEXT_INFO",
-                  "SELECT nullStreamId, processId, deviceId FROM TARGET_INFO_CUDA_CONTEXT_INFO "
-                  "ORDER BY rowid",
-                  on_stream, d) &&
-         each_row(l, "TARGET_INFO_CUDA_NULL_STREAM",
-                  "SELECT streamId, processId, deviceId FROM TARGET_INFO_CUDA_NULL_STREAM "
-                  "ORDER BY rowid",
-                  on_stream, d);
-    return ok;
 }
 
 /* --- rows --------------------------------------------------------------------------- */
@@ -526,7 +327,7 @@ static bool lazy_row(struct ld *l, struct table *tb, sqlite3_stmt *st, const cha
 {
     sq.sqlite3_reset(tb->lazy_st);
     sq.sqlite3_bind_int64(tb->lazy_st, 1, sq.sqlite3_column_int64(st, tb->rowid_pos));
-    return step(l, tb->lazy_st, &tb->lrow, what, d);
+    return tf_nsys_step(l, tb->lazy_st, &tb->lrow, what, d);
 }
 
 /* The names of the row: the NVTX text, else the name and short name (a
@@ -541,7 +342,7 @@ static bool fill_names(struct ld *l, struct table *tb, const char *what, sqlite3
         r->name = (const char *)sq.sqlite3_column_text(st, tb->pos[C_TEXT]);
         return true; /* not clean_names */
     }
-    if (tb->pos[C_NAME] >= 0 && !name_col(l, st, tb->pos[C_NAME], &r->name, &raw, d))
+    if (tb->pos[C_NAME] >= 0 && !tf_nsys_name_col(l, st, tb->pos[C_NAME], &r->name, &raw, d))
         return false;
     if (tb->lazy) {
         int64_t dur = r->has_end && r->end > r->start ? r->end - r->start : 0;
@@ -552,9 +353,9 @@ static bool fill_names(struct ld *l, struct table *tb, const char *what, sqlite3
     }
     bool ok = true;
     if (tb->pos[C_SHORT] >= 0)
-        ok = name_col(l, st, tb->pos[C_SHORT], &r->short_name, &raw, d);
+        ok = tf_nsys_name_col(l, st, tb->pos[C_SHORT], &r->short_name, &raw, d);
     else if (tb->lrow && tb->lpos[C_SHORT] >= 0)
-        ok = name_col(l, tb->lazy_st, tb->lpos[C_SHORT], &r->short_name, &raw, d);
+        ok = tf_nsys_name_col(l, tb->lazy_st, tb->lpos[C_SHORT], &r->short_name, &raw, d);
     r->clean_names = !raw;
     return ok;
 }
@@ -670,7 +471,7 @@ static bool next_row(void *ctx, struct tf_nsys_row *r, bool *any, struct tf_diag
     *any = false;
     if (l->last >= 0) {
         struct table *tb = &l->t[l->last];
-        if (!step(l, tb->st, &tb->live, specs[l->last].table, d))
+        if (!tf_nsys_step(l, tb->st, &tb->live, specs[l->last].table, d))
             return false;
         if (tb->live)
             tb->cur = sq.sqlite3_column_int64(tb->st, 0);
@@ -704,7 +505,7 @@ static bool run_merged(struct ld *l, struct tf_diag *d)
     bool ok = true;
     for (int t = 0; ok && t < TF_NSYS_N_TABLES; t++) {
         struct table *tb = &l->t[t];
-        if (tb->st && (ok = step(l, tb->st, &tb->live, specs[t].table, d)) && tb->live)
+        if (tb->st && (ok = tf_nsys_step(l, tb->st, &tb->live, specs[t].table, d)) && tb->live)
             tb->cur = sq.sqlite3_column_int64(tb->st, 0);
     }
     l->last = -1;
@@ -736,7 +537,7 @@ static bool name_ids(struct ld *l, const char *name, struct tf_diag *d)
     bool row, ok;
     size_t n = strlen(name);
     char call[512];
-    while ((ok = step(l, st, &row, "StringIds", d)) && row) {
+    while ((ok = tf_nsys_step(l, st, &row, "StringIds", d)) && row) {
         const char *v = (const char *)sq.sqlite3_column_text(st, 1);
         if (!v || strncmp(v, name, n) != 0)
             continue;
@@ -819,7 +620,7 @@ static bool use_index(struct ld *l, int t, int64_t hi, bool *yes, struct tf_diag
     if (!prepare(l, l->sql.data, &st, specs[t].table, d))
         return false;
     bool row;
-    bool ok = step(l, st, &row, specs[t].table, d);
+    bool ok = tf_nsys_step(l, st, &row, specs[t].table, d);
     if (ok && row && sq.sqlite3_column_type(st, 0) != SQLITE_NULL) {
         double lo = (double)sq.sqlite3_column_int64(st, 0), top = (double)sq.sqlite3_column_int64(st, 1);
         *yes = (double)hi <= lo || ((double)hi - lo) <= 0.05 * (top - lo);
@@ -848,7 +649,7 @@ static bool lazy_table(struct ld *l, int t, struct tf_diag *d)
     if (sq.sqlite3_prepare_v2(l->db, l->sql.data, -1, &tb->lazy_st, NULL) != SQLITE_OK) {
         sq.sqlite3_finalize(tb->lazy_st);
         tb->lazy_st = NULL;
-        return sq.sqlite3_errcode(l->db) == SQLITE_ERROR || db_error(l, specs[t].table, d);
+        return sq.sqlite3_errcode(l->db) == SQLITE_ERROR || tf_nsys_db_error(l, specs[t].table, d);
     }
     tb->lazy = true;
     return true;
@@ -915,7 +716,7 @@ static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_di
     if (unlink_db)
         unlink(path);
     if (rc != SQLITE_OK)
-        return db_error(l, "cannot open", d);
+        return tf_nsys_db_error(l, "cannot open", d);
     /* Nothing is written; no temporary table either. */
     sq.sqlite3_exec(l->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
     return true;
@@ -929,7 +730,7 @@ static bool survey(struct ld *l, struct tf_diag *d)
                  "the schema", d))
         return false;
     bool row;
-    bool ok = step(l, st, &row, "the schema", d);
+    bool ok = tf_nsys_step(l, st, &row, "the schema", d);
     l->n_tables = ok && row ? (size_t)sq.sqlite3_column_int64(st, 0) : 0;
     sq.sqlite3_finalize(st);
     if (!ok)
@@ -940,14 +741,14 @@ static bool survey(struct ld *l, struct tf_diag *d)
                              "export",
                              l->file);
     bool m1, m2;
-    if (!is_table(l, "META_DATA_EXPORT", d, &m1) || !is_table(l, "EXPORT_META_DATA", d, &m2) ||
-        !is_table(l, "StringIds", d, &l->has_strings))
+    if (!tf_nsys_is_table(l, "META_DATA_EXPORT", d, &m1) || !tf_nsys_is_table(l, "EXPORT_META_DATA", d, &m2) ||
+        !tf_nsys_is_table(l, "StringIds", d, &l->has_strings))
         return false;
     l->has_meta = m1 || m2;
     size_t n_present = 0;
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
         bool yes;
-        if (!is_table(l, specs[t].table, d, &yes))
+        if (!tf_nsys_is_table(l, specs[t].table, d, &yes))
             return false;
         if (!yes)
             continue;
@@ -1022,7 +823,7 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
             pids = pids && (l.t[t].has[C_GID] || !l.t[t].present);
         tf_nsys_set_flow_pids(l.conv, pids);
     }
-    ok = ok && describe(&l, d) && tf_nsys_begin(l.conv, d) && pass1(&l, d);
+    ok = ok && tf_nsys_describe(&l, d) && tf_nsys_begin(l.conv, d) && pass1(&l, d);
     int64_t lo, hi;
     ok = ok && tf_nsys_window(l.conv, &lo, &hi, d) && pass2(&l, lo, hi, d) &&
          tf_nsys_finish(l.conv, d);
