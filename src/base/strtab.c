@@ -1,5 +1,7 @@
 /* strtab.c - see strtab.h: open addressing on tf_hash_words, table at
- * most half full; ids count up in the order strings first come. */
+ * most half full; ids count up in the order strings first come.  The memo
+ * is direct-mapped by address and only ever a shortcut: a hit is checked
+ * byte for byte, so an address reused for other bytes finds the right id. */
 #include "base/strtab.h"
 
 #include <stdlib.h>
@@ -39,7 +41,8 @@ static bool resize(struct tf_strtab *t, size_t n_slots)
     return true;
 }
 
-bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id)
+/* The id of s by its hash (added when new). */
+static bool lookup(struct tf_strtab *t, const char *s, uint32_t *id)
 {
     uint32_t h = tf_hash_words(s, strlen(s));
     if (t->n_slots) {
@@ -67,5 +70,27 @@ bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id)
         k = (k + 1) & (t->n_slots - 1);
     t->slots[k] = (uint32_t)t->n + 1;
     *id = (uint32_t)t->n++;
+    return true;
+}
+
+/* The memo's slot for an address (strings start at any byte). */
+static size_t memo_slot(uintptr_t a)
+{
+    return (size_t)((a ^ (a >> 7) ^ (a >> 13)) & (TF_STRTAB_MEMO - 1));
+}
+
+bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id)
+{
+    uintptr_t a = (uintptr_t)s;
+    struct tf_strtab_memo *m = &t->memo[memo_slot(a)];
+    /* the same address with the same bytes: the same string */
+    if (m->addr == a && m->id < t->n && strcmp(t->strs[m->id], s) == 0) {
+        *id = m->id;
+        return true;
+    }
+    if (!lookup(t, s, id))
+        return false;
+    m->addr = a;
+    m->id = *id;
     return true;
 }

@@ -1,6 +1,9 @@
 /* strtab.h - a table of distinct strings: each string once, named by a
  * small number, for the names and categories of the events a figure keeps
- * (a trace repeats a few thousand names millions of times).
+ * (a trace repeats a few thousand names millions of times).  A loader
+ * often hands over the same string at the same address row after row (an
+ * export's string table, a literal category): the last id found for an
+ * address is tried first, its bytes compared, before any hashing.
  */
 #ifndef TF_STRTAB_H
 #define TF_STRTAB_H
@@ -11,6 +14,8 @@
 
 #include "base/buf.h"
 
+#define TF_STRTAB_MEMO 64 /* addresses remembered (a power of 2) */
+
 struct tf_strtab {
     struct tf_arena arena;
     const char **strs; /* by id */
@@ -18,6 +23,10 @@ struct tf_strtab {
     size_t n, cap, cap_hashes;
     uint32_t *slots; /* id + 1, 0 empty */
     size_t n_slots;
+    struct tf_strtab_memo {
+        uintptr_t addr; /* of a string looked up (never read through) */
+        uint32_t id;    /* the id it had then */
+    } memo[TF_STRTAB_MEMO];
 };
 
 void tf_strtab_init(struct tf_strtab *t);

@@ -9,10 +9,12 @@
  * the enums and the TARGET_INFO_* tables are optional.
  *
  * Strings.  Names are ids into StringIds.  Each id is looked up once (a
- * prepared primary-key query) and kept in a hash table: a window holds
- * millions of kernels but a few hundred names, and a JOIN would repeat the
- * lookup for every row.  A column holding text instead of an id (older
- * exports) is read as text.
+ * prepared primary-key query) and kept in a hash table, made valid UTF-8
+ * then: a window holds millions of kernels but a few hundred names, and a
+ * JOIN would repeat the lookup for every row.  The rows then hand over the
+ * same address for the same name, which the sink's tables remember
+ * (base/strtab.h).  A column holding text instead of an id (older exports)
+ * is read as text, and checked for each row.
  *
  * Passes.  Pass 1 gives the sink's index what it needs: with index_lean
  * only the names and the events called index_name (NVTX text, kernel short
@@ -28,54 +30,49 @@
  * start before the window can be anywhere.  The statements of all tables
  * run side by side and their rows are merged by start (nsys writes each
  * table in start order), so each lane gets its events nearly in order.
+ *
+ * Lazy columns.  Of a GPU row the sink keeps the args (the tooltip's
+ * grid, block, bytes, correlation) only when it is at least args_floor
+ * long (model/trace.h); a thinner one needs args.stream only, which the
+ * row says as has_stream.  So pass 2 selects the rowid instead of those
+ * columns (and of a kernel's short name, drawn only for a kernel without
+ * a demangled name) and reads them by rowid, one primary-key step, for
+ * the few rows that need them: a column costs SQLite about as much to
+ * decode as a row costs us to convert.
+ *
+ * Threads.  Stepping SQLite and decoding the columns cost about as much
+ * as converting the rows, so the rows can be read on a second thread
+ * (load/nsys_pipe.h) while this one converts: the same rows in the same
+ * order, so the same bytes.  Only with TRACEFIG_NSYS_THREAD=on for now
+ * (read_threaded).  The connection is used by one thread at a time (the
+ * reader, from the first step of a pass to its end; this one otherwise).
  */
 #include "load/nsys.h"
 
 #include <pthread.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/buf.h"
 #include "base/dl.h"
+#include "load/nsys_int.h"
+#include "load/nsys_pipe.h"
 #include "load/nsys_rows.h"
 
 /* --- Lazy loading -----------------------------------------------------------
  * libsqlite3 is dlopen()ed when an export is read (base/dl.h), so that the
  * runs that read JSON do not load and relocate it; every call goes through
- * sq.NAME. */
-#define TF_SQ_FUNCS(X)                                                                          \
-    X(0, int, sqlite3_open_v2, (const char *, sqlite3 **, int, const char *))                  \
-    X(0, int, sqlite3_close, (sqlite3 *))                                                       \
-    X(0, int, sqlite3_prepare_v2, (sqlite3 *, const char *, int, sqlite3_stmt **, const char **)) \
-    X(0, int, sqlite3_step, (sqlite3_stmt *))                                                   \
-    X(0, int, sqlite3_reset, (sqlite3_stmt *))                                                  \
-    X(0, int, sqlite3_finalize, (sqlite3_stmt *))                                               \
-    X(0, int, sqlite3_bind_text, (sqlite3_stmt *, int, const char *, int, void (*)(void *)))    \
-    X(0, int, sqlite3_bind_int64, (sqlite3_stmt *, int, sqlite3_int64))                         \
-    X(0, int, sqlite3_column_type, (sqlite3_stmt *, int))                                       \
-    X(0, sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *, int))                            \
-    X(0, const unsigned char *, sqlite3_column_text, (sqlite3_stmt *, int))                     \
-    X(0, int, sqlite3_errcode, (sqlite3 *))                                                     \
-    X(0, const char *, sqlite3_errmsg, (sqlite3 *))                                             \
-    X(0, int, sqlite3_exec,                                                                     \
-      (sqlite3 *, const char *, int (*)(void *, int, char **, char **), void *, char **))       \
-    X(0, int, sqlite3_stricmp, (const char *, const char *))
-TF_SQ_FUNCS(TF_DL_TYPEDEF)
+ * sq.NAME (nsys_int.h). */
 TF_SQ_FUNCS(TF_DL_CHECK)
-static struct sq_api {
-    TF_SQ_FUNCS(TF_DL_MEMBER)
-} sq;
+struct tf_nsys_sq tf_nsys_sq;
 /* Loaded once per process (see svg.c's xml_load). */
 static pthread_once_t sq_once = PTHREAD_ONCE_INIT;
 static struct tf_diag sq_outcome;
 
-#define TF_DL_API struct sq_api
+#define TF_DL_API struct tf_nsys_sq
 static const struct tf_dl_sym sq_syms[] = {TF_SQ_FUNCS(TF_DL_SYM)};
 #undef TF_DL_API
 static const struct tf_dl_lib sq_lib = {"libsqlite3.so.0", "libsqlite3-0"};
@@ -92,14 +89,6 @@ static bool sq_load(struct tf_diag *d)
     pthread_once(&sq_once, sq_load_once);
     return tf_dl_outcome(&sq_outcome, d);
 }
-
-/* The expressions every event query selects, in this order. */
-enum col {
-    C_START, C_END, C_GID, C_DEVICE, C_STREAM, C_CORR, C_NAME, C_SHORT, C_TEXT,
-    C_GRIDX, C_GRIDY, C_GRIDZ, C_BLOCKX, C_BLOCKY, C_BLOCKZ,
-    C_BYTES, C_COPYKIND, C_SRCKIND, C_DSTKIND, C_MEMKIND, C_CLASS, C_TYPE, C_COLOR,
-    N_COLS
-};
 
 struct spec {
     const char *table;
@@ -138,44 +127,9 @@ static const struct spec specs[TF_NSYS_N_TABLES] = {
                        [C_NAME] = "nameId"}},
 };
 
-/* Labels of enum ids up to this many. */
-#define N_ENUM 64
-
-struct table {
-    bool present;       /* exists, with start and end */
-    bool has[N_COLS];
-    int pos[N_COLS];    /* its place in the select list, -1: not selected */
-    char *index;        /* an index whose first column is start, or NULL */
-    sqlite3_stmt *st;   /* the running query */
-    bool live;          /* st holds a row */
-    int64_t cur;        /* its start */
-};
-
-struct slot {
-    int64_t id;
-    const char *s; /* NULL: no such string */
-    bool used;
-};
-
-struct ld {
-    const char *file;
-    sqlite3 *db;
-    const struct tf_tef_sink *sink;
-    struct tf_nsys *conv;
-    struct table t[TF_NSYS_N_TABLES];
-    bool has_meta, has_strings;
-    size_t n_tables;       /* in the database */
-    sqlite3_stmt *str_st;
-    struct slot *slots;
-    size_t n_slots, cap_slots;
-    struct tf_arena arena;
-    const char *copy_kind[N_ENUM], *mem_kind[N_ENUM];
-    struct tf_buf sql, ids;
-};
-
 /* --- errors -------------------------------------------------------------------- */
 
-static bool db_error(struct ld *l, const char *what, struct tf_diag *d)
+bool tf_nsys_db_error(struct ld *l, const char *what, struct tf_diag *d)
 {
     int rc = l->db ? sq.sqlite3_errcode(l->db) : SQLITE_ERROR;
     const char *msg = l->db ? sq.sqlite3_errmsg(l->db) : "cannot open";
@@ -187,54 +141,6 @@ static bool db_error(struct ld *l, const char *what, struct tf_diag *d)
     return tf_diag_error(d, TF_EBADINPUT, "%s: %s: %s", l->file, what, msg);
 }
 
-bool tf_nsys_is_sqlite(const unsigned char *head, size_t n)
-{
-    return n >= TF_SQLITE_MAGIC_LEN && memcmp(head, "SQLite format 3", TF_SQLITE_MAGIC_LEN) == 0;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* A file cut short (a copy that stopped) by its header's own account: the
- * page count it records (when valid: the "version-valid-for" number equals
- * the change counter), else whole pages. */
-static bool check_header(const char *path, const char *file, struct tf_diag *d)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return tf_diag_error(d, TF_EBADINPUT, "%s: cannot open: %s", file, strerror(errno));
-    struct stat st;
-    unsigned char h[100];
-    ssize_t n = fstat(fd, &st) == 0 ? pread(fd, h, sizeof h, 0) : -1;
-    int err = errno;
-    close(fd);
-    if (n < 0)
-        return tf_diag_error(d, TF_EBADINPUT, "%s: cannot read: %s", file, strerror(err));
-    if (n < (ssize_t)sizeof h)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %lld bytes, not even its header",
-                             file, (long long)n);
-    uint32_t page = (uint32_t)h[16] << 8 | h[17];
-    if (page == 1)
-        page = 65536;
-    if (page < 512 || (page & (page - 1)))
-        return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: page size %u",
-                             file, (unsigned)page);
-    uint64_t pages = be32(h + 28), size = (uint64_t)st.st_size;
-    if (pages && be32(h + 92) == be32(h + 24) && size < pages * page)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %llu of its %llu bytes", file,
-                             (unsigned long long)size, (unsigned long long)(pages * page));
-    if (size % page)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %llu bytes, not a whole number "
-                             "of %u-byte pages",
-                             file, (unsigned long long)size, (unsigned)page);
-    return true;
-}
-
 /* --- queries ------------------------------------------------------------------- */
 
 static bool prepare(struct ld *l, const char *sql, sqlite3_stmt **st, const char *what,
@@ -242,23 +148,23 @@ static bool prepare(struct ld *l, const char *sql, sqlite3_stmt **st, const char
 {
     if (sq.sqlite3_prepare_v2(l->db, sql, -1, st, NULL) != SQLITE_OK) {
         *st = NULL;
-        return db_error(l, what, d);
+        return tf_nsys_db_error(l, what, d);
     }
     return true;
 }
 
 /* Steps st: true with *row for a row or at the end, false (reported) on
  * an error. */
-static bool step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d)
+bool tf_nsys_step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d)
 {
     int rc = sq.sqlite3_step(st);
     *row = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW || rc == SQLITE_DONE)
         return true;
-    return db_error(l, what, d);
+    return tf_nsys_db_error(l, what, d);
 }
 
-static bool is_table(struct ld *l, const char *name, struct tf_diag *d, bool *yes)
+bool tf_nsys_is_table(struct ld *l, const char *name, struct tf_diag *d, bool *yes)
 {
     sqlite3_stmt *st;
     if (!prepare(l, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
@@ -266,7 +172,7 @@ static bool is_table(struct ld *l, const char *name, struct tf_diag *d, bool *ye
                  &st, "the schema", d))
         return false;
     sq.sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    bool ok = step(l, st, yes, "the schema", d);
+    bool ok = tf_nsys_step(l, st, yes, "the schema", d);
     sq.sqlite3_finalize(st);
     return ok;
 }
@@ -281,7 +187,7 @@ static bool columns(struct ld *l, const char *table, const char *const *cols, si
     sq.sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     memset(has, 0, n * sizeof *has);
     bool row, ok;
-    while ((ok = step(l, st, &row, table, d)) && row) {
+    while ((ok = tf_nsys_step(l, st, &row, table, d)) && row) {
         const char *c = (const char *)sq.sqlite3_column_text(st, 0);
         for (size_t i = 0; c && i < n; i++)
             if (cols[i] && sq.sqlite3_stricmp(c, cols[i]) == 0)
@@ -304,7 +210,7 @@ static bool start_index(struct ld *l, const char *table, char **out, struct tf_d
         return false;
     sq.sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     bool row;
-    bool ok = step(l, st, &row, table, d);
+    bool ok = tf_nsys_step(l, st, &row, table, d);
     if (ok && row) {
         *out = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(st, 0));
         ok = *out != NULL || tf_diag_oom(d, l->file);
@@ -354,11 +260,14 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
     sq.sqlite3_reset(l->str_st);
     sq.sqlite3_bind_int64(l->str_st, 1, id);
     bool row;
-    if (!step(l, l->str_st, &row, "StringIds", d))
+    if (!tf_nsys_step(l, l->str_st, &row, "StringIds", d))
         return false;
     const char *s = NULL;
     if (row && sq.sqlite3_column_type(l->str_st, 0) != SQLITE_NULL) {
-        s = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(l->str_st, 0));
+        /* kept valid UTF-8: rows need not check it each time */
+        const char *c =
+            tf_nsys_clean(&l->tmp, (const char *)sq.sqlite3_column_text(l->str_st, 0));
+        s = c ? tf_arena_strdup(&l->arena, c) : NULL;
         if (!s)
             return tf_diag_oom(d, l->file);
     }
@@ -368,8 +277,9 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
     return true;
 }
 
-/* A name column: text as it is, an integer through StringIds. */
-static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out,
+/* A name column: text as it is (*raw set: not checked as UTF-8 yet), an
+ * integer through StringIds (made valid UTF-8 once). */
+bool tf_nsys_name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
                      struct tf_diag *d)
 {
     switch (sq.sqlite3_column_type(st, col)) {
@@ -380,138 +290,22 @@ static bool name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out,
         return string_id(l, sq.sqlite3_column_int64(st, col), out, d);
     default:
         *out = (const char *)sq.sqlite3_column_text(st, col);
+        *raw = true;
         return true;
     }
-}
-
-/* --- what the export says about itself -------------------------------------------- */
-
-/* Runs sql and calls fn for each row; a missing table is no error. */
-static bool each_row(struct ld *l, const char *table, const char *sql,
-                     bool (*fn)(struct ld *, sqlite3_stmt *, struct tf_diag *),
-                     struct tf_diag *d)
-{
-    bool yes;
-    if (!is_table(l, table, d, &yes))
-        return false;
-    if (!yes)
-        return true;
-    sqlite3_stmt *st;
-    if (sq.sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        /* a column this version lacks: the table tells nothing */
-        if (sq.sqlite3_errcode(l->db) == SQLITE_ERROR)
-            return true;
-        return db_error(l, table, d);
-    }
-    bool row, ok;
-    while ((ok = step(l, st, &row, table, d)) && row && (ok = fn(l, st, d)))
-        ;
-    sq.sqlite3_finalize(st);
-    return ok;
-}
-
-static int64_t col_int(sqlite3_stmt *st, int col, int64_t none)
-{
-    return sq.sqlite3_column_type(st, col) == SQLITE_NULL ? none : sq.sqlite3_column_int64(st, col);
-}
-
-static bool on_process(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    int64_t gpid = col_int(st, 0, 0);
-    int64_t pid = col_int(st, 1, (int64_t)(((uint64_t)gpid >> 24) & 0xFFFFFFu));
-    return tf_nsys_add_process(l->conv, pid, (const char *)sq.sqlite3_column_text(st, 2)) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_thread(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    if (sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
-        return true; /* a name of no thread */
-    const char *name;
-    if (!name_col(l, st, 0, &name, d))
-        return false;
-    return !name || tf_nsys_add_thread(l->conv, sq.sqlite3_column_int64(st, 1), name) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_gpu(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    if (sq.sqlite3_column_type(st, 0) == SQLITE_NULL)
-        return true;
-    return tf_nsys_add_gpu(l->conv, sq.sqlite3_column_int64(st, 0),
-                           (const char *)sq.sqlite3_column_text(st, 1)) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_stream(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    if (sq.sqlite3_column_type(st, 0) == SQLITE_NULL)
-        return true;
-    return tf_nsys_add_stream(l->conv, col_int(st, 2, -1), sq.sqlite3_column_int64(st, 0),
-                              col_int(st, 1, -1)) ||
-           tf_diag_oom(d, l->file);
-}
-
-static bool on_copy_kind(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    int64_t id = col_int(st, 0, -1);
-    if (id < 0 || id >= N_ENUM || sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
-        return true;
-    char label[64];
-    tf_nsys_copy_kind_label((const char *)sq.sqlite3_column_text(st, 1), label, sizeof label);
-    l->copy_kind[id] = tf_arena_strdup(&l->arena, label);
-    return l->copy_kind[id] || tf_diag_oom(d, l->file);
-}
-
-static bool on_mem_kind(struct ld *l, sqlite3_stmt *st, struct tf_diag *d)
-{
-    int64_t id = col_int(st, 0, -1);
-    if (id < 0 || id >= N_ENUM || sq.sqlite3_column_type(st, 1) == SQLITE_NULL)
-        return true;
-    l->mem_kind[id] = tf_arena_strdup(&l->arena, (const char *)sq.sqlite3_column_text(st, 1));
-    return l->mem_kind[id] || tf_diag_oom(d, l->file);
-}
-
-static bool describe(struct ld *l, struct tf_diag *d)
-{
-    for (int i = 0; i < N_ENUM; i++) {
-        l->copy_kind[i] = tf_nsys_copy_kind(i);
-        l->mem_kind[i] = tf_nsys_mem_kind(i);
-    }
-    bool ok =
-        each_row(l, "ENUM_CUDA_MEMCPY_OPER", "SELECT id, name FROM ENUM_CUDA_MEMCPY_OPER",
-                 on_copy_kind, d) &&
-        each_row(l, "ENUM_CUDA_MEM_KIND", "SELECT id, label FROM ENUM_CUDA_MEM_KIND",
-                 on_mem_kind, d) &&
-        each_row(l, "PROCESSES", "SELECT globalPid, pid, name FROM PROCESSES ORDER BY rowid",
-                 on_process, d) &&
-        each_row(l, "ThreadNames",
-                 "SELECT nameId, globalTid FROM ThreadNames ORDER BY globalTid, rowid",
-                 on_thread, d) &&
-        each_row(l, "TARGET_INFO_GPU", "SELECT id, name FROM TARGET_INFO_GPU ORDER BY id",
-                 on_gpu, d);
-    ok = ok &&
-         each_row(l, "TARGET_INFO_CUDA_STREAM",
-                  "SELECT streamId, processId, NULL FROM TARGET_INFO_CUDA_STREAM ORDER BY rowid",
-                  on_stream, d) &&
-         each_row(l, "TARGET_INFO_CUDA_CONTEXT_INFO",
-                  "SELECT nullStreamId, processId, deviceId FROM TARGET_INFO_CUDA_CONTEXT_INFO "
-                  "ORDER BY rowid",
-                  on_stream, d) &&
-         each_row(l, "TARGET_INFO_CUDA_NULL_STREAM",
-                  "SELECT streamId, processId, deviceId FROM TARGET_INFO_CUDA_NULL_STREAM "
-                  "ORDER BY rowid",
-                  on_stream, d);
-    return ok;
 }
 
 /* --- rows --------------------------------------------------------------------------- */
 
 /* Expression c of the row: false when the table has no such column or the
  * value is NULL. */
-static bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
+static inline bool get(const struct table *tb, sqlite3_stmt *st, enum col c, int64_t *v)
 {
     int i = tb->pos[c];
+    if (i < 0 && tb->lrow && tb->lpos[c] >= 0) {
+        st = tb->lazy_st;
+        i = tb->lpos[c];
+    }
     if (i < 0)
         return false;
     /* NULL reads as 0 (and is not converted): ask for the type only then */
@@ -526,14 +320,56 @@ static const char *enum_label(const char *const *labels, const struct table *tb,
     return get(tb, st, c, &k) && k >= 0 && k < N_ENUM ? labels[k] : NULL;
 }
 
+/* The columns of a lazy table's current row that only args show, into
+ * its lazy statement (tb->lrow). */
+static bool lazy_row(struct ld *l, struct table *tb, sqlite3_stmt *st, const char *what,
+                     struct tf_diag *d)
+{
+    sq.sqlite3_reset(tb->lazy_st);
+    sq.sqlite3_bind_int64(tb->lazy_st, 1, sq.sqlite3_column_int64(st, tb->rowid_pos));
+    return tf_nsys_step(l, tb->lazy_st, &tb->lrow, what, d);
+}
+
+/* The names of the row: the NVTX text, else the name and short name (a
+ * kernel's short name is read lazily, only for a kernel without a name),
+ * and the lazy columns when the sink wants the row's args. */
+static bool fill_names(struct ld *l, struct table *tb, const char *what, sqlite3_stmt *st,
+                       struct tf_nsys_row *r, struct tf_diag *d)
+{
+    bool raw = false;
+    tb->lrow = false;
+    if (tb->pos[C_TEXT] >= 0 && sq.sqlite3_column_type(st, tb->pos[C_TEXT]) != SQLITE_NULL) {
+        r->name = (const char *)sq.sqlite3_column_text(st, tb->pos[C_TEXT]);
+        return true; /* not clean_names */
+    }
+    if (tb->pos[C_NAME] >= 0 && !tf_nsys_name_col(l, st, tb->pos[C_NAME], &r->name, &raw, d))
+        return false;
+    if (tb->lazy) {
+        int64_t dur = r->has_end && r->end > r->start ? r->end - r->start : 0;
+        bool short_needed = tb->lpos[C_SHORT] >= 0 && (!r->name || !*r->name);
+        r->no_args = dur < l->args_floor;
+        if ((!r->no_args || short_needed) && !lazy_row(l, tb, st, what, d))
+            return false;
+    }
+    bool ok = true;
+    if (tb->pos[C_SHORT] >= 0)
+        ok = tf_nsys_name_col(l, st, tb->pos[C_SHORT], &r->short_name, &raw, d);
+    else if (tb->lrow && tb->lpos[C_SHORT] >= 0)
+        ok = tf_nsys_name_col(l, tb->lazy_st, tb->lpos[C_SHORT], &r->short_name, &raw, d);
+    r->clean_names = !raw;
+    return ok;
+}
+
 static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
                      struct tf_nsys_row *r, struct tf_diag *d)
 {
-    const struct table *tb = &l->t[t];
+    struct table *tb = &l->t[t];
     memset(r, 0, sizeof *r);
     r->table = t;
-    r->start = sq.sqlite3_column_int64(st, 0);
+    r->start = tb->cur; /* column 0, read when stepped */
     r->has_end = get(tb, st, C_END, &r->end);
+    if (!fill_names(l, tb, specs[t].table, st, r, d))
+        return false;
     r->has_gid = get(tb, st, C_GID, &r->gid);
     get(tb, st, C_DEVICE, &r->device);
     get(tb, st, C_STREAM, &r->stream);
@@ -560,57 +396,125 @@ static bool fill_row(struct ld *l, enum tf_nsys_table t, sqlite3_stmt *st,
     } else if (t == TF_NSYS_MEMSET) {
         r->mem_kind = enum_label(l->mem_kind, tb, st, C_MEMKIND);
     }
-    if (tb->pos[C_TEXT] >= 0 && sq.sqlite3_column_type(st, tb->pos[C_TEXT]) != SQLITE_NULL) {
-        r->name = (const char *)sq.sqlite3_column_text(st, tb->pos[C_TEXT]);
-        return true;
-    }
-    return (tb->pos[C_NAME] < 0 || name_col(l, st, tb->pos[C_NAME], &r->name, d)) &&
-           (tb->pos[C_SHORT] < 0 || name_col(l, st, tb->pos[C_SHORT], &r->short_name, d));
+    return true;
 }
 
-/* The select list of table t: the columns it has (table.pos says where);
- * with times_only, only those the extent of a row needs. */
-static void select_list(struct ld *l, enum tf_nsys_table t, bool times_only)
+/* The columns of GPU work that only its args show (the tooltip's):
+ * correlation (unless flows pair by it), grid, block, bytes; and a
+ * kernel's short name, which is drawn only when it has no other. */
+static bool lazy_col(const struct ld *l, enum col c)
 {
+    return (c == C_CORR && !l->sink->flows) || (c >= C_GRIDX && c <= C_BLOCKZ) || c == C_BYTES ||
+           c == C_SHORT;
+}
+
+enum sel {
+    SEL_ALL,   /* every column the table has */
+    SEL_TIMES, /* those the extent of a row needs */
+    SEL_EAGER, /* all but lazy_col's, and the rowid */
+    SEL_LAZY   /* lazy_col's only */
+};
+
+/* The select list of table t (pos, or lpos for SEL_LAZY, says where each
+ * column is). */
+static void select_list(struct ld *l, enum tf_nsys_table t, enum sel sel)
+{
+    struct table *tb = &l->t[t];
+    int *pos = sel == SEL_LAZY ? tb->lpos : tb->pos;
     tf_buf_puts(&l->sql, "SELECT ");
-    for (int c = 0, k = 0; c < N_COLS; c++) {
-        l->t[t].pos[c] = -1;
-        if (!l->t[t].has[c] || (times_only && c != C_START && c != C_END && c != C_TYPE))
+    int k = 0;
+    for (int c = 0; c < N_COLS; c++) {
+        pos[c] = -1;
+        if (!tb->has[c] || (sel == SEL_TIMES && c != C_START && c != C_END && c != C_TYPE) ||
+            (sel == SEL_EAGER && lazy_col(l, (enum col)c)) ||
+            (sel == SEL_LAZY && !lazy_col(l, (enum col)c)))
             continue;
         tf_buf_printf(&l->sql, "%s\"%s\"", k ? ", " : "", specs[t].cols[c]);
-        l->t[t].pos[c] = k++;
+        pos[c] = k++;
+    }
+    if (sel == SEL_EAGER) {
+        tf_buf_puts(&l->sql, ", rowid");
+        tb->rowid_pos = k;
     }
     tf_buf_printf(&l->sql, " FROM \"%s\"", specs[t].table);
 }
 
+/* Pass 1: the extent of every row read, before the converter drops any. */
+static void note_extent(struct table *tb, const struct tf_nsys_row *r)
+{
+    if (!tb->any_row || r->start > tb->max_start)
+        tb->max_start = r->start;
+    if (!r->has_end)
+        tb->null_end = true;
+    else if (!tb->any_row || r->end < tb->min_end)
+        tb->min_end = r->end;
+    tb->any_row = true;
+}
+
+/* Whether every row of table t is in the window [lo, hi] as pass 2's WHERE
+ * says it (start <= hi, end >= lo; NVTX ranges never closed too), by what
+ * pass 1 saw of them all. */
+static bool whole(const struct ld *l, int t, int64_t lo, int64_t hi)
+{
+    const struct table *tb = &l->t[t];
+    if (!tb->seen_all)
+        return false;
+    return !tb->any_row || (tb->max_start <= hi && (!tb->null_end || t == TF_NSYS_NVTX) &&
+                            tb->min_end >= lo);
+}
+
+/* The reader of the merge (nsys_pipe.h): steps the table whose row was
+ * given last, then gives the row of least start of all tables. */
+static bool next_row(void *ctx, struct tf_nsys_row *r, bool *any, struct tf_diag *d)
+{
+    struct ld *l = ctx;
+    *any = false;
+    if (l->last >= 0) {
+        struct table *tb = &l->t[l->last];
+        if (!tf_nsys_step(l, tb->st, &tb->live, specs[l->last].table, d))
+            return false;
+        if (tb->live)
+            tb->cur = sq.sqlite3_column_int64(tb->st, 0);
+        l->last = -1;
+    }
+    int best = -1;
+    for (int t = 0; t < TF_NSYS_N_TABLES; t++)
+        if (l->t[t].st && l->t[t].live && (best < 0 || l->t[t].cur < l->t[best].cur))
+            best = t;
+    if (best < 0)
+        return true;
+    if (!fill_row(l, (enum tf_nsys_table)best, l->t[best].st, r, d))
+        return false;
+    if (l->pass1)
+        note_extent(&l->t[best], r);
+    l->last = best;
+    *any = true;
+    return true;
+}
+
+static bool take_row(void *ctx, const struct tf_nsys_row *r, struct tf_diag *d)
+{
+    return tf_nsys_row(ctx, r, d);
+}
+
 /* Runs the statements already prepared in l->t[].st, their rows merged
- * by start, into the converter; finalizes them. */
+ * by start, into the converter (on two threads for a large export);
+ * finalizes them. */
 static bool run_merged(struct ld *l, struct tf_diag *d)
 {
     bool ok = true;
     for (int t = 0; ok && t < TF_NSYS_N_TABLES; t++) {
         struct table *tb = &l->t[t];
-        if (tb->st && (ok = step(l, tb->st, &tb->live, specs[t].table, d)) && tb->live)
+        if (tb->st && (ok = tf_nsys_step(l, tb->st, &tb->live, specs[t].table, d)) && tb->live)
             tb->cur = sq.sqlite3_column_int64(tb->st, 0);
     }
-    while (ok) {
-        int best = -1;
-        for (int t = 0; t < TF_NSYS_N_TABLES; t++)
-            if (l->t[t].st && l->t[t].live && (best < 0 || l->t[t].cur < l->t[best].cur))
-                best = t;
-        if (best < 0)
-            break;
-        struct table *tb = &l->t[best];
-        struct tf_nsys_row r;
-        ok = fill_row(l, (enum tf_nsys_table)best, tb->st, &r, d) &&
-             tf_nsys_row(l->conv, &r, d) && step(l, tb->st, &tb->live, specs[best].table, d);
-        if (ok && tb->live)
-            tb->cur = sq.sqlite3_column_int64(tb->st, 0);
-    }
+    l->last = -1;
+    ok = ok && tf_nsys_pipe_run(l->threaded, l->file, next_row, l, take_row, l->conv, d);
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
         sq.sqlite3_finalize(l->t[t].st);
-        l->t[t].st = NULL;
-        l->t[t].live = false;
+        sq.sqlite3_finalize(l->t[t].lazy_st);
+        l->t[t].st = l->t[t].lazy_st = NULL;
+        l->t[t].live = l->t[t].lazy = l->t[t].lrow = false;
     }
     return ok;
 }
@@ -633,7 +537,7 @@ static bool name_ids(struct ld *l, const char *name, struct tf_diag *d)
     bool row, ok;
     size_t n = strlen(name);
     char call[512];
-    while ((ok = step(l, st, &row, "StringIds", d)) && row) {
+    while ((ok = tf_nsys_step(l, st, &row, "StringIds", d)) && row) {
         const char *v = (const char *)sq.sqlite3_column_text(st, 1);
         if (!v || strncmp(v, name, n) != 0)
             continue;
@@ -662,7 +566,7 @@ static bool pass1(struct ld *l, struct tf_diag *d)
         const bool *h = l->t[t].has;
         bool gpu = t <= TF_NSYS_MEMSET;
         tf_buf_clear(&l->sql);
-        select_list(l, (enum tf_nsys_table)t, times_only);
+        select_list(l, (enum tf_nsys_table)t, times_only ? SEL_TIMES : SEL_ALL);
         bool all = !s->index_lean || (gpu && s->args_pass1) ||
                    (name && t == TF_NSYS_MEMCPY && strncmp(name, "Memcpy", 6) == 0) ||
                    (name && t == TF_NSYS_MEMSET && strncmp(name, "Memset", 6) == 0);
@@ -688,11 +592,15 @@ static bool pass1(struct ld *l, struct tf_diag *d)
         }
         if (l->sql.oom)
             return tf_diag_oom(d, l->file);
+        l->t[t].seen_all = all;
         ok = prepare(l, l->sql.data, &l->t[t].st, specs[t].table, d);
         if (ok && !all)
             sq.sqlite3_bind_text(l->t[t].st, 1, name, -1, SQLITE_STATIC);
     }
-    return ok && run_merged(l, d);
+    l->pass1 = true;
+    ok = ok && run_merged(l, d);
+    l->pass1 = false;
+    return ok;
 }
 
 /* Whether the index on start is the cheaper way to the rows that start by
@@ -712,7 +620,7 @@ static bool use_index(struct ld *l, int t, int64_t hi, bool *yes, struct tf_diag
     if (!prepare(l, l->sql.data, &st, specs[t].table, d))
         return false;
     bool row;
-    bool ok = step(l, st, &row, specs[t].table, d);
+    bool ok = tf_nsys_step(l, st, &row, specs[t].table, d);
     if (ok && row && sq.sqlite3_column_type(st, 0) != SQLITE_NULL) {
         double lo = (double)sq.sqlite3_column_int64(st, 0), top = (double)sq.sqlite3_column_int64(st, 1);
         *yes = (double)hi <= lo || ((double)hi - lo) <= 0.05 * (top - lo);
@@ -721,18 +629,46 @@ static bool use_index(struct ld *l, int t, int64_t hi, bool *yes, struct tf_diag
     return ok;
 }
 
+/* Whether GPU table t is read lazily in pass 2 (its lazy statement
+ * prepared): when the sink wants no args of its thin rows and the table
+ * has columns only args show.  A table without a rowid is read whole. */
+static bool lazy_table(struct ld *l, int t, struct tf_diag *d)
+{
+    struct table *tb = &l->t[t];
+    tb->lazy = tb->lrow = false;
+    bool any = false;
+    for (int c = 0; c < N_COLS; c++)
+        any = any || (tb->has[c] && lazy_col(l, (enum col)c));
+    if (l->args_floor <= 0 || t > TF_NSYS_MEMSET || !any)
+        return true;
+    tf_buf_clear(&l->sql);
+    select_list(l, (enum tf_nsys_table)t, SEL_LAZY);
+    tf_buf_puts(&l->sql, " WHERE rowid = ?1");
+    if (l->sql.oom)
+        return tf_diag_oom(d, l->file);
+    if (sq.sqlite3_prepare_v2(l->db, l->sql.data, -1, &tb->lazy_st, NULL) != SQLITE_OK) {
+        sq.sqlite3_finalize(tb->lazy_st);
+        tb->lazy_st = NULL;
+        return sq.sqlite3_errcode(l->db) == SQLITE_ERROR || tf_nsys_db_error(l, specs[t].table, d);
+    }
+    tb->lazy = true;
+    return true;
+}
+
 /* Pass 2: the window's rows. */
 static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
 {
+    const struct tf_tef_sink *s = l->sink;
+    l->args_floor = s->args_floor ? s->args_floor(s->ctx) : 0;
     bool ok = true;
     for (int t = 0; ok && t < TF_NSYS_N_TABLES; t++) {
         if (!drawn(l, t))
             continue;
         bool idx;
-        if (!use_index(l, t, hi, &idx, d))
+        if (!use_index(l, t, hi, &idx, d) || !lazy_table(l, t, d))
             return false;
         tf_buf_clear(&l->sql);
-        select_list(l, (enum tf_nsys_table)t, false);
+        select_list(l, (enum tf_nsys_table)t, l->t[t].lazy ? SEL_EAGER : SEL_ALL);
         if (idx) { /* the index's name as an SQL identifier: " doubled */
             tf_buf_puts(&l->sql, " INDEXED BY \"");
             for (const char *c = l->t[t].index; *c; c++) {
@@ -743,14 +679,17 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
             tf_buf_putc(&l->sql, '"');
         }
         /* "+start": no index for an open-ended range on start (a scan is
-         * cheaper than a lookup per row). */
-        tf_buf_printf(&l->sql, " WHERE %sstart <= ?2 AND (\"end\" >= ?1%s)",
-                      idx || !l->t[t].index ? "" : "+",
-                      t == TF_NSYS_NVTX ? " OR \"end\" IS NULL" : "");
+         * cheaper than a lookup per row).  No WHERE when it keeps every
+         * row (the whole export drawn): SQLite then tests nothing. */
+        bool where = idx || !whole(l, t, lo, hi);
+        if (where)
+            tf_buf_printf(&l->sql, " WHERE %sstart <= ?2 AND (\"end\" >= ?1%s)",
+                          idx || !l->t[t].index ? "" : "+",
+                          t == TF_NSYS_NVTX ? " OR \"end\" IS NULL" : "");
         if (l->sql.oom)
             return tf_diag_oom(d, l->file);
         ok = prepare(l, l->sql.data, &l->t[t].st, specs[t].table, d);
-        if (ok) {
+        if (ok && where) {
             sq.sqlite3_bind_int64(l->t[t].st, 1, lo);
             sq.sqlite3_bind_int64(l->t[t].st, 2, hi);
         }
@@ -760,24 +699,11 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
 
 /* --- the export ------------------------------------------------------------------- */
 
-/* "file:PATH?immutable=1", PATH percent-encoded where a URI needs it. */
-static void uri_of(struct tf_buf *b, const char *path)
-{
-    tf_buf_puts(b, path[0] == '/' ? "file://" : "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if (*p == '%' || *p == '?' || *p == '#' || *p <= 0x20 || *p >= 0x7F)
-            tf_buf_printf(b, "%%%02X", *p);
-        else
-            tf_buf_putc(b, (char)*p);
-    }
-    tf_buf_puts(b, "?immutable=1");
-}
-
 static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_diag *d)
 {
     struct tf_buf uri;
     tf_buf_init(&uri);
-    uri_of(&uri, path);
+    tf_nsys_uri(&uri, path);
     if (uri.oom) {
         tf_buf_fini(&uri);
         return tf_diag_oom(d, l->file);
@@ -790,7 +716,7 @@ static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_di
     if (unlink_db)
         unlink(path);
     if (rc != SQLITE_OK)
-        return db_error(l, "cannot open", d);
+        return tf_nsys_db_error(l, "cannot open", d);
     /* Nothing is written; no temporary table either. */
     sq.sqlite3_exec(l->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
     return true;
@@ -804,7 +730,7 @@ static bool survey(struct ld *l, struct tf_diag *d)
                  "the schema", d))
         return false;
     bool row;
-    bool ok = step(l, st, &row, "the schema", d);
+    bool ok = tf_nsys_step(l, st, &row, "the schema", d);
     l->n_tables = ok && row ? (size_t)sq.sqlite3_column_int64(st, 0) : 0;
     sq.sqlite3_finalize(st);
     if (!ok)
@@ -815,14 +741,14 @@ static bool survey(struct ld *l, struct tf_diag *d)
                              "export",
                              l->file);
     bool m1, m2;
-    if (!is_table(l, "META_DATA_EXPORT", d, &m1) || !is_table(l, "EXPORT_META_DATA", d, &m2) ||
-        !is_table(l, "StringIds", d, &l->has_strings))
+    if (!tf_nsys_is_table(l, "META_DATA_EXPORT", d, &m1) || !tf_nsys_is_table(l, "EXPORT_META_DATA", d, &m2) ||
+        !tf_nsys_is_table(l, "StringIds", d, &l->has_strings))
         return false;
     l->has_meta = m1 || m2;
     size_t n_present = 0;
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
         bool yes;
-        if (!is_table(l, specs[t].table, d, &yes))
+        if (!tf_nsys_is_table(l, specs[t].table, d, &yes))
             return false;
         if (!yes)
             continue;
@@ -853,6 +779,17 @@ static bool survey(struct ld *l, struct tf_diag *d)
     return true;
 }
 
+/* Whether the rows are read on a second thread: when TRACEFIG_NSYS_THREAD
+ * is "on".  Not by default: on the shared 2-core machine this was measured
+ * on (issue 24), the thread gained no wall time and cost some CPU, as no
+ * core was free for it; a machine with a free core may differ (make bench
+ * measures both). */
+static bool read_threaded(void)
+{
+    const char *e = getenv("TRACEFIG_NSYS_THREAD");
+    return e && strcmp(e, "on") == 0;
+}
+
 bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
                   const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
 {
@@ -871,7 +808,9 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_arena_init(&l.arena);
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
-    bool loaded = check_header(db_path, file, d) && sq_load(d);
+    tf_buf_init(&l.tmp);
+    bool loaded = tf_nsys_check_file(db_path, file, d) && sq_load(d);
+    l.threaded = read_threaded();
     bool ok = loaded;
     if (!ok && unlink_db)
         unlink(db_path);
@@ -884,15 +823,17 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
             pids = pids && (l.t[t].has[C_GID] || !l.t[t].present);
         tf_nsys_set_flow_pids(l.conv, pids);
     }
-    ok = ok && describe(&l, d) && tf_nsys_begin(l.conv, d) && pass1(&l, d);
+    ok = ok && tf_nsys_describe(&l, d) && tf_nsys_begin(l.conv, d) && pass1(&l, d);
     int64_t lo, hi;
     ok = ok && tf_nsys_window(l.conv, &lo, &hi, d) && pass2(&l, lo, hi, d) &&
          tf_nsys_finish(l.conv, d);
     if (ok && l.arena.oom)
         ok = tf_diag_oom(d, file);
     if (loaded) {
-        for (int t = 0; t < TF_NSYS_N_TABLES; t++)
+        for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
             sq.sqlite3_finalize(l.t[t].st);
+            sq.sqlite3_finalize(l.t[t].lazy_st);
+        }
         sq.sqlite3_finalize(l.str_st);
         if (l.db)
             sq.sqlite3_close(l.db);
@@ -902,5 +843,6 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_arena_fini(&l.arena);
     tf_buf_fini(&l.sql);
     tf_buf_fini(&l.ids);
+    tf_buf_fini(&l.tmp);
     return ok;
 }

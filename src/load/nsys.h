@@ -9,7 +9,9 @@
  * the events named for --window-event), the second only the window's rows
  * (WHERE start <= hi AND end >= lo, one statement per table, merged by
  * start).  Columns and tables an export version lacks are read as NULL /
- * skipped, from schema 2.9 (nsys 2022.1) to 3.24 (nsys 2026.1).
+ * skipped, from schema 2.9 (nsys 2022.1) to 3.24 (nsys 2026.1).  With
+ * TRACEFIG_NSYS_THREAD=on the rows are read on a second thread while this
+ * one converts them (nsys_pipe.h).
  */
 #ifndef TF_LOAD_NSYS_H
 #define TF_LOAD_NSYS_H
@@ -17,12 +19,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/buf.h"
 #include "base/diag.h"
 #include "model/trace.h"
 
 /* The 16 bytes every SQLite database begins with ("SQLite format 3\0"). */
 #define TF_SQLITE_MAGIC_LEN 16
 bool tf_nsys_is_sqlite(const unsigned char *head, size_t n);
+
+/* For nsys.c (nsys_file.c).  Whether the file at `path` is whole by its
+ * header's account; false with the message. */
+bool tf_nsys_check_file(const char *path, const char *file, struct tf_diag *d);
+/* "file:PATH?immutable=1" into b, PATH percent-encoded where a URI needs
+ * it. */
+void tf_nsys_uri(struct tf_buf *b, const char *path);
 
 /* Reads the export at `db_path` (a regular file) into the generic mode's
  * sink in keep->tef; `file` names it in messages.  With `unlink_db`, the

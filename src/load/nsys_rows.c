@@ -48,6 +48,11 @@ struct stream {
 struct lane {
     int64_t device, stream, pid;
     char pid_id[32], tid_id[64]; /* its ids as records give them */
+    /* The args of its last row up to the block (gpu_args): a stream's rows
+     * repeat their launch's shape. */
+    struct tf_buf pre;
+    bool pre_set, pre_grid;
+    int64_t grid[3], block[3];
 };
 
 struct tf_nsys {
@@ -72,16 +77,13 @@ struct tf_nsys {
     size_t idx;
     size_t n_bad;
     struct tf_buf name, pid, tid, args, flow, clean1, clean2, tmp;
-    struct tf_buf dev_args; /* '{"device":D' of the device dev_of (gpu_args) */
-    int64_t dev_of;
-    bool dev_set;
 };
 
-#define N_BUFS 9
+#define N_BUFS 8
 static struct tf_buf *bufs(struct tf_nsys *n, size_t i)
 {
     struct tf_buf *all[N_BUFS] = {&n->name, &n->pid, &n->tid, &n->args,
-                                  &n->flow, &n->clean1, &n->clean2, &n->tmp, &n->dev_args};
+                                  &n->flow, &n->clean1, &n->clean2, &n->tmp};
     return all[i];
 }
 
@@ -112,6 +114,8 @@ void tf_nsys_free(struct tf_nsys *n)
     free(n->thrs);
     free(n->gpus);
     free(n->streams);
+    for (size_t i = 0; i < n->n_lanes; i++)
+        tf_buf_fini(&n->lanes[i].pre);
     free(n->lanes);
     free(n->named_gpus);
     for (size_t i = 0; i < N_BUFS; i++)
@@ -121,9 +125,7 @@ void tf_nsys_free(struct tf_nsys *n)
 
 /* --- text -------------------------------------------------------------------- */
 
-/* s as valid UTF-8: s itself when it is, else a copy in b with U+FFFD for
- * each invalid byte.  NULL stays NULL. */
-static const char *clean(struct tf_buf *b, const char *s)
+const char *tf_nsys_clean(struct tf_buf *b, const char *s)
 {
     if (!s)
         return NULL;
@@ -158,7 +160,7 @@ static const char *clean(struct tf_buf *b, const char *s)
 
 static char *clean_dup(struct tf_nsys *n, const char *s)
 {
-    const char *c = clean(&n->tmp, s ? s : "");
+    const char *c = tf_nsys_clean(&n->tmp, s ? s : "");
     return c ? strdup(c) : NULL;
 }
 
@@ -264,7 +266,8 @@ bool tf_nsys_add_gpu(struct tf_nsys *n, int64_t id, const char *name)
     if (name && *name && !c)
         return false;
     n->gpus[n->n_gpus++] = (struct gpu){id, c};
-    n->dev_set = false; /* gpu_args names it from now on */
+    for (size_t i = 0; i < n->n_lanes; i++)
+        n->lanes[i].pre_set = false; /* gpu_args names it from now on */
     return true;
 }
 
@@ -394,6 +397,7 @@ static bool name_lane(struct tf_nsys *n, int64_t device, int64_t stream, int64_t
         return tf_diag_oom(d, n->file);
     struct lane *ln = &n->lanes[n->n_lanes];
     *ln = (struct lane){.device = device, .stream = stream, .pid = pid};
+    tf_buf_init(&ln->pre);
     struct tf_id p, t;
     gpu_lane(n, device, stream, pid, &p, &t);
     snprintf(ln->pid_id, sizeof ln->pid_id, "%s", p.str);
@@ -493,39 +497,53 @@ static void put_int(struct tf_buf *b, int64_t v)
     tf_buf_putn(b, s + k, sizeof s - k);
 }
 
-/* The args of a GPU row: device, stream, then grid and block (kernels)
- * or bytes, then correlation. */
-static void gpu_args(struct tf_nsys *n, const struct tf_nsys_row *r)
+/* Whether the lane's args prefix was written for this row's grid and
+ * block. */
+static bool same_prefix(const struct lane *ln, const struct tf_nsys_row *r)
 {
-    struct tf_buf *a = &n->args, *dv = &n->dev_args;
-    if (!n->dev_set || n->dev_of != r->device) { /* rows come device after device */
-        tf_buf_clear(dv);
-        tf_buf_puts(dv, "{\"device\":");
+    if (!ln->pre_set || ln->pre_grid != r->has_grid)
+        return false;
+    for (int i = 0; r->has_grid && i < 3; i++)
+        if (ln->grid[i] != r->grid[i] || ln->block[i] != r->block[i])
+            return false;
+    return true;
+}
+
+/* The args of a GPU row of lane ln: device, stream, then grid and block
+ * (kernels) or bytes, then correlation. */
+static void gpu_args(struct tf_nsys *n, struct lane *ln, const struct tf_nsys_row *r)
+{
+    struct tf_buf *a = &n->args, *pre = &ln->pre;
+    if (!same_prefix(ln, r)) {
+        tf_buf_clear(pre);
+        tf_buf_puts(pre, "{\"device\":");
         const char *dev = gpu_name(n, r->device);
         if (dev)
-            tf_buf_json_str(dv, dev);
+            tf_buf_json_str(pre, dev);
         else
-            put_int(dv, r->device);
-        tf_buf_puts(dv, ",\"stream\":");
-        n->dev_of = r->device;
-        n->dev_set = !dv->oom;
+            put_int(pre, r->device);
+        tf_buf_puts(pre, ",\"stream\":");
+        put_int(pre, r->stream);
+        ln->pre_grid = r->has_grid;
+        if (r->has_grid) {
+            const int64_t *v[2] = {r->grid, r->block};
+            for (int k = 0; k < 2; k++) {
+                tf_buf_puts(pre, k ? ",\"block\":\"" : ",\"grid\":\"");
+                for (int i = 0; i < 3; i++) {
+                    if (i)
+                        tf_buf_putc(pre, 'x');
+                    put_int(pre, v[k][i]);
+                }
+                tf_buf_putc(pre, '"');
+            }
+            memcpy(ln->grid, r->grid, sizeof ln->grid);
+            memcpy(ln->block, r->block, sizeof ln->block);
+        }
+        ln->pre_set = !pre->oom;
     }
     tf_buf_clear(a);
-    tf_buf_putn(a, dv->data ? dv->data : "", dv->len);
-    a->oom = a->oom || dv->oom;
-    put_int(a, r->stream);
-    if (r->has_grid) {
-        const int64_t *v[2] = {r->grid, r->block};
-        for (int k = 0; k < 2; k++) {
-            tf_buf_puts(a, k ? ",\"block\":\"" : ",\"grid\":\"");
-            for (int i = 0; i < 3; i++) {
-                if (i)
-                    tf_buf_putc(a, 'x');
-                put_int(a, v[k][i]);
-            }
-            tf_buf_putc(a, '"');
-        }
-    }
+    tf_buf_putn(a, pre->data ? pre->data : "", pre->len);
+    a->oom = a->oom || pre->oom;
     if (r->has_bytes) {
         tf_buf_puts(a, ",\"bytes\":");
         put_int(a, r->bytes);
@@ -617,25 +635,32 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
             !name_lane(n, row->device, row->stream, gpid, d))
             return false;
         /* name_lane left the row's lane in last_lane */
-        const struct lane *ln = &n->lanes[n->last_lane];
+        struct lane *ln = &n->lanes[n->last_lane];
         r.pid = (struct tf_id){.kind = TF_ID_STR, .str = ln->pid_id};
         r.tid = (struct tf_id){.kind = TF_ID_STR, .str = ln->tid_id};
-        gpu_args(n, row);
-        r.args = (const unsigned char *)n->args.data;
-        r.args_len = n->args.len;
+        if (!row->no_args) {
+            gpu_args(n, ln, row);
+            r.args = (const unsigned char *)n->args.data;
+            r.args_len = n->args.len;
+        }
+        /* args.stream as read back from the args: a number there, exact
+         * below 2^53 */
+        r.has_stream = row->stream > -(INT64_C(1) << 53) && row->stream < INT64_C(1) << 53;
+        r.stream = row->stream;
         if (n->args.oom)
             return tf_diag_oom(d, n->file);
     } else {
         r.pid = (struct tf_id){.kind = TF_ID_NUM, .num = pid};
         r.tid = (struct tf_id){.kind = TF_ID_NUM, .num = row->has_gid ? tid_of(row->gid) : 0};
     }
-    const char *name = clean(&n->clean1, row->name);
+    const char *name = row->clean_names ? row->name : tf_nsys_clean(&n->clean1, row->name);
     char call[512];
     struct tf_buf *nb = &n->name;
     tf_buf_clear(nb);
     switch (row->table) {
     case TF_NSYS_KERNEL: {
-        const char *shortn = clean(&n->clean2, row->short_name);
+        const char *shortn =
+            row->clean_names ? row->short_name : tf_nsys_clean(&n->clean2, row->short_name);
         r.cat = "kernel";
         /* The index knows a kernel by its short name when that is the one
          * asked for (--window-event). */
@@ -652,14 +677,14 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
             tf_buf_printf(nb, " %s", row->copy_kind);
         if (row->src_kind && row->dst_kind)
             tf_buf_printf(nb, " (%s -> %s)", row->src_kind, row->dst_kind);
-        r.name = clean(&n->clean2, nb->data);
+        r.name = tf_nsys_clean(&n->clean2, nb->data);
         break;
     case TF_NSYS_MEMSET:
         r.cat = "gpu_memset";
         tf_buf_puts(nb, "Memset");
         if (row->mem_kind)
             tf_buf_printf(nb, " (%s)", row->mem_kind);
-        r.name = clean(&n->clean2, nb->data);
+        r.name = tf_nsys_clean(&n->clean2, nb->data);
         break;
     case TF_NSYS_RUNTIME:
     case TF_NSYS_OSRT:

@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/diag.h"
 #include "model/trace.h"
 
@@ -72,6 +73,8 @@ struct tf_nsys_row {
     int64_t corr;        /* correlationId */
     const char *name;    /* kernel: demangled name; calls: function; NVTX: text */
     const char *short_name; /* kernel: shortName */
+    bool clean_names;    /* name and short_name are valid UTF-8 already (made so by
+                            tf_nsys_clean when the export's string table was read) */
     int64_t event_class; /* runtime: 1 for a driver call */
     int64_t nvtx_type;   /* NVTX: eventType */
     bool has_color;
@@ -82,6 +85,9 @@ struct tf_nsys_row {
     const char *mem_kind; /* memset: "Device" */
     bool has_grid;
     int64_t grid[3], block[3];
+    /* GPU work the sink needs no args of (shorter than its args_floor):
+     * correlation, grid, block and bytes may be left unread then */
+    bool no_args;
 };
 
 /* Labels of nsys's enums, for exports without their ENUM_* tables:
@@ -92,6 +98,11 @@ const char *tf_nsys_mem_kind(int64_t id);
 /* A name of ENUM_CUDA_MEMCPY_OPER ("CUDA_MEMCPY_KIND_HTOD", or the older
  * bare "HTOD") as a label ("HtoD"), written to out (n bytes). */
 void tf_nsys_copy_kind_label(const char *enum_name, char *out, size_t n);
+
+/* s as valid UTF-8 (an invalid byte becomes U+FFFD): s itself when it is,
+ * else a copy in `scratch` (valid until its next use); NULL stays NULL, and
+ * NULL when out of memory. */
+const char *tf_nsys_clean(struct tf_buf *scratch, const char *s);
 
 /* A function name as drawn: without nsys's version suffix "_vNNNN" (four
  * or more digits), written to out (n bytes). */

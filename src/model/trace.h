@@ -241,6 +241,10 @@ struct tf_tef_rec {
                                   M, async, counter and instant records only, and of X
                                   with args_pass1) */
     size_t args_len;
+    /* args.stream when the loader knows it without the args (an export's
+     * GPU rows): then the sink need not read the args for it */
+    bool has_stream;
+    int64_t stream;
     bool has_rgb;           /* the trace gives the event a colour of its own */
     uint32_t rgb;           /* 0xRRGGBB (an NVTX range's colour) */
     /* What HTA reads of an element (pass 1 with args_pass1; rules/hta.h):
@@ -294,6 +298,11 @@ struct tf_tef_sink {
     bool (*window)(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d);
     bool (*collect)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
     bool (*finish)(void *ctx, struct tf_diag *d);
+    /* After window(): the complete events (X) of pass 2 whose dur is below
+     * this (ns) need no args if has_stream gives args.stream; a loader for
+     * which args cost (an export's columns) may leave them NULL.  NULL, or
+     * a value <= 0: every event needs its args. */
+    int64_t (*args_floor)(void *ctx);
     void *ctx;
     bool args_pass1; /* index() also gets the category and args of X events,
                         and of other events that carry a numeric dur */

@@ -13,8 +13,10 @@
 #             model; PDF and PNG too; the export is never written (bytes,
 #             time, no journal beside it) and reads from a read-only
 #             directory; a gzip'd file reads as the plain one; an index on
-#             start changes no byte of an early or a late window; --stats
-#             prints the GPU breakdown; another --mode is refused
+#             start changes no byte of an early or a late window; rows
+#             read on a second thread give the same bytes, and the same
+#             message for a damaged page; --stats prints the GPU
+#             breakdown; another --mode is refused
 # Ends with "nsys: N passed, N failed".
 set -u
 if [ $# -lt 1 ]; then
@@ -136,6 +138,55 @@ for w in "--from 100ms --to 101ms" "--from 200ms --to 201ms" "--window-event ste
     ok=1
     [ -s "$tmp/k.json" ] && cmp -s "$tmp/k.json" "$tmp/ki.json" && ok=0
     result "index $w" $ok "other bytes with the index: $(head -c 200 "$tmp/ki.err")"
+done
+
+# --- the rows read on a second thread (TRACEFIG_NSYS_THREAD=on) or on
+# one: the same bytes, of the whole export, a zoomed window whose
+# kernels keep their tooltips (grid and block are then read by rowid),
+# flows (correlation read for every row) and names stored as text
+"$py" "$gen" hostile --out "$tmp/h.sqlite"
+# kernels without a demangled name (NULL or empty): drawn by their short
+# name (read lazily then), or "(unnamed kernel)" without one either
+cp "$tmp/k.sqlite" "$tmp/nn.sqlite"
+"$py" -c '
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+k = "CUPTI_ACTIVITY_KIND_KERNEL"
+db.execute("INSERT INTO StringIds (id, value) VALUES (9999, \"\")")
+db.execute("UPDATE %s SET demangledName = NULL WHERE rowid %% 3 = 0" % k)
+db.execute("UPDATE %s SET demangledName = 9999 WHERE rowid %% 5 = 0" % k)
+db.execute("UPDATE %s SET shortName = NULL WHERE rowid %% 7 = 0" % k)
+db.commit()' "$tmp/nn.sqlite"
+"$bin" "$tmp/nn.sqlite" --from 100ms --to 100.05ms --format json -o "$tmp/nn.json" 2>/dev/null
+grep -q '"name": "ampere_sgemm_128x64_nn"' "$tmp/nn.json" && grep -q '"name": "(unnamed kernel)"' "$tmp/nn.json" &&
+    grep -q '"name": "reduce_kernel"' "$tmp/nn.json"
+result "kernels by their short name" $? "$(head -c 200 "$tmp/nn.json")"
+for w in "k.sqlite" "k.sqlite --from 100ms --to 100.05ms" "k.sqlite --flows --stats-scope trace" \
+    "v3.sqlite --flows --osrt" "h.sqlite" "nn.sqlite --from 100ms --to 100.05ms"; do
+    # shellcheck disable=SC2086
+    TRACEFIG_NSYS_THREAD=off "$bin" "$tmp"/$w --format json -o "$tmp/t1.json" 2>/dev/null
+    # shellcheck disable=SC2086
+    TRACEFIG_NSYS_THREAD=on "$bin" "$tmp"/$w --format json -o "$tmp/t2.json" 2>"$tmp/t2.err"
+    ok=1
+    [ -s "$tmp/t1.json" ] && cmp -s "$tmp/t1.json" "$tmp/t2.json" && ok=0
+    result "thread $w" $ok "other bytes on two threads: $(head -c 200 "$tmp/t2.err")"
+done
+"$bin" "$tmp/k.sqlite" --from 100ms --to 100.05ms -o "$tmp/zoom.svg" 2>/dev/null
+n=$(grep -c 'grid: 128x1x1, block: 256x1x1' "$tmp/zoom.svg")
+[ "$n" -gt 50 ]
+result "tooltips of a zoomed window" $? "$n kernels with grid and block in their tooltips"
+# a damaged page in the middle of the kernels: one message, either way
+cp "$tmp/k.sqlite" "$tmp/bad.sqlite"
+"$py" -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(9000000); f.write(b"\xff" * 20000)' \
+    "$tmp/bad.sqlite"
+for m in off on; do
+    TRACEFIG_NSYS_THREAD=$m "$bin" "$tmp/bad.sqlite" -o "$tmp/bad-$m.svg" 2>"$tmp/bad-$m.err"
+    rc=$?
+    ok=1
+    [ $rc = 1 ] && [ ! -e "$tmp/bad-$m.svg" ] &&
+        grep -q 'bad.sqlite: a damaged SQLite database: .*(CUPTI_ACTIVITY_KIND_KERNEL)' \
+            "$tmp/bad-$m.err" && ok=0
+    result "damaged rows, thread $m" $ok "exit $rc: $(head -c 200 "$tmp/bad-$m.err")"
 done
 
 # --- --stats on an export

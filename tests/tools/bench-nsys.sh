@@ -10,7 +10,9 @@
 #     an index on start, a window near its start (read through the index)
 #     and in its middle (a scan: see src/load/nsys.c); the whole export
 #     (every row twice; issue 24's targets <= 3 s and 64 MB: the
-#     statistics fold their past as the rows come in start order).
+#     statistics fold their past as the rows come in start order), and
+#     the same with its rows read on a second thread
+#     (TRACEFIG_NSYS_THREAD=on: src/load/nsys.c).
 # Inputs are generated once into the cache (TRACEFIG_BENCH_CACHE, default
 # build/bench-large) with a FILE.how beside each; times of the large ones
 # are the best of BENCH_LARGE_RUNS runs (default 3), peak RSS the largest.
@@ -115,4 +117,10 @@ large "10M kernels, --from 4s --to 4.01s" "$big" 2 64 --from 4s --to 4.01s
 large "  indexed, --from 0.1s --to 0.11s" "$bigi" 2 64 --from 0.1s --to 0.11s
 large "  indexed, NVTX step #500" "$bigi" 2 64 --window-event step --occurrence 500
 large "10M kernels, whole export" "$big" 3 64
+# the rows read on a second thread (no target: src/load/nsys.c's
+# read_threaded says why it is not the default)
+TRACEFIG_NSYS_THREAD=on
+export TRACEFIG_NSYS_THREAD
+large "  the same, read on a 2nd thread" "$big" - -
+unset TRACEFIG_NSYS_THREAD
 exit $status

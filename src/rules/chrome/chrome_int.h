@@ -62,10 +62,24 @@ struct tf_chrome_class_slot {
     unsigned char cls; /* enum tf_kernel_class */
 };
 
+/* Addresses whose name stats.c remembers the class of (a power of 2). */
+#define TF_CHROME_CLASS_MEMO 64
+
 struct tf_chrome_class_cache {
     struct tf_chrome_class_slot *slots; /* 2 * TF_CHROME_CLASS_CACHE, NULL until used */
     size_t n;
     struct tf_arena arena;
+    /* The slot of the name last seen at an address, tried first (a loader
+     * hands the same string over at the same address; checked byte for
+     * byte, the address never read through). */
+    struct {
+        uintptr_t addr;
+        const struct tf_chrome_class_slot *slot;
+    } memo[TF_CHROME_CLASS_MEMO];
+    /* The category last seen, and what it says (stats.c's cat_kind). */
+    uintptr_t cat_addr;
+    char cat[32];
+    int cat_kind;
 };
 /* Bytes of a name in a tooltip (names.c; rows.c counts them). */
 #define TF_CHROME_TIP_NAME_MAX 400
@@ -361,6 +375,8 @@ struct chrome {
 bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
 bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
 bool tf_chrome_finish(void *ctx, struct tf_diag *d);
+/* The sink's args_floor (model/trace.h): thinner slices keep no args. */
+int64_t tf_chrome_args_floor(void *ctx);
 /* Arrows between the drawn lanes (fig_lane: lane index -> figure lane or
  * SIZE_MAX); `per` is ns per axis unit.  False when out of memory. */
 bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *fig_lane,

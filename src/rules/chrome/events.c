@@ -28,7 +28,7 @@
  * drawn by default, the instants never. */
 static bool profiler_process(const struct tf_tef_rec *r)
 {
-    return r->pid.kind == TF_ID_STR &&
+    return r->pid.kind == TF_ID_STR && (r->pid.str[0] == 'S' || r->pid.str[0] == 'T') &&
            (strcmp(r->pid.str, "Spans") == 0 || strcmp(r->pid.str, "Traces") == 0);
 }
 
@@ -246,6 +246,15 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         return false;
     tf_chrome_fold_maybe(c);
     return !c->oom;
+}
+
+/* Pass 2 reads the args of a slice for its tooltip only when it is at
+ * least c->thr_ns long (tf_chrome_collect), and args.stream for the GPU
+ * statistics (stats.c, which takes has_stream); HTA's rows read more. */
+int64_t tf_chrome_args_floor(void *ctx)
+{
+    const struct chrome *c = ctx;
+    return c->hta ? 0 : c->thr_ns;
 }
 
 bool tf_chrome_finish(void *ctx, struct tf_diag *d)

@@ -507,6 +507,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .window = window_hook,
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
+        .args_floor = tf_chrome_args_floor,
         .ctx = c,
         .args_pass1 = (o->stats_trace_scope && !o->no_stats) || c->hta,
         .columns = c->hta ? tf_hta_columns(c->hta) : NULL,

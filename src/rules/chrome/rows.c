@@ -89,6 +89,8 @@ static size_t first_free(const struct stack *st, size_t from, int64_t t)
 {
     if (from >= st->cap_rows)
         return from;
+    if (st->row_end[st->cap_rows + from] <= t)
+        return from; /* most often: the row asked for is free (a stream's kernels) */
     size_t r = tree_find(st->row_end, 1, 0, st->cap_rows, from, t);
     return r != SIZE_MAX ? r : st->cap_rows;
 }
@@ -338,10 +340,16 @@ static int by_start(const void *x, const void *y)
     return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* Sorts what waits and places the first `n` (all with n = SIZE_MAX). */
+/* Sorts what waits and places the first `n` (all with n = SIZE_MAX).  The
+ * loader's order is most often the order already (an export's rows come
+ * by start): then nothing is sorted (glibc's qsort, a merge sort, leaves
+ * a sorted array as it is too). */
 static void drain(struct chrome *c, struct lane *ln, size_t n)
 {
-    if (ln->n_pend > 1)
+    size_t sorted = 1;
+    while (sorted < ln->n_pend && by_start(&ln->pend[sorted - 1], &ln->pend[sorted]) <= 0)
+        sorted++;
+    if (sorted < ln->n_pend)
         qsort(ln->pend, ln->n_pend, sizeof *ln->pend, by_start);
     if (n > ln->n_pend)
         n = ln->n_pend;

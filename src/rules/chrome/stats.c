@@ -71,6 +71,8 @@ static const unsigned char *stream_at_once(const unsigned char *a, size_t len,
  * "no stream". */
 static long long stream_of(const struct tf_tef_rec *r)
 {
+    if (r->has_stream)
+        return r->stream;
     if (!r->args)
         return -1;
     /* Most events have no "stream" at all: look for its bytes first
@@ -215,13 +217,13 @@ static uint32_t name_key(const char *name, size_t n)
     return h ^ tf_fnv1a(name, 16) ^ (tf_fnv1a(name + n - 16, 16) * 31u);
 }
 
-static enum tf_kernel_class kernel_class(struct chrome *c, const char *name, const char *cat)
+/* The class of a name not in the memo: the cache's slot for it (NULL
+ * once the cache is full and it is not there), or classified now. */
+static enum tf_kernel_class kernel_class_slow(struct chrome *c, const char *name,
+                                             const struct tf_chrome_class_slot **slot)
 {
-    if (cat && strcmp(cat, "cuda_sync") == 0)
-        return TF_KERNEL_NONE;
-    if (!name)
-        return tf_kernel_classify(name, NULL);
     struct tf_chrome_class_cache *k = &c->gpu_classes;
+    *slot = NULL;
     size_t n = strlen(name);
     uint32_t h = name_key(name, n);
     if (!k->slots) {
@@ -239,12 +241,60 @@ static enum tf_kernel_class kernel_class(struct chrome *c, const char *name, con
                 s->len = n;
                 s->cls = (unsigned char)cls;
                 k->n++;
+                *slot = s;
             }
             return cls;
         }
-        if (s->hash == h && s->len == n && memcmp(s->name, name, n) == 0)
+        if (s->hash == h && s->len == n && memcmp(s->name, name, n) == 0) {
+            *slot = s;
             return (enum tf_kernel_class)s->cls;
+        }
     }
+}
+
+static enum tf_kernel_class kernel_class(struct chrome *c, const char *name)
+{
+    if (!name)
+        return tf_kernel_classify(name, NULL);
+    struct tf_chrome_class_cache *k = &c->gpu_classes;
+    uintptr_t a = (uintptr_t)name;
+    size_t m = (size_t)((a ^ (a >> 7) ^ (a >> 13)) & (TF_CHROME_CLASS_MEMO - 1));
+    const struct tf_chrome_class_slot *s = k->memo[m].slot;
+    if (s && k->memo[m].addr == a && strcmp(s->name, name) == 0)
+        return (enum tf_kernel_class)s->cls;
+    enum tf_kernel_class cls = kernel_class_slow(c, name, &s);
+    k->memo[m].addr = a;
+    k->memo[m].slot = s;
+    return cls;
+}
+
+/* What a category says of a complete event on a GPU stream: */
+enum {
+    CAT_UNKNOWN, /* not looked at yet (the memo's zero) */
+    CAT_CALL,    /* a runtime or driver call, or the profiler's span: no GPU work */
+    CAT_SYNC,    /* synchronisation: no GPU work either, but kept apart (HTA) */
+    CAT_WORK     /* GPU work, of the name's kernel class */
+};
+
+static int cat_kind(struct chrome *c, const char *raw)
+{
+    struct tf_chrome_class_cache *k = &c->gpu_classes;
+    uintptr_t a = (uintptr_t)raw;
+    if (k->cat_kind != CAT_UNKNOWN && k->cat_addr == a && strcmp(k->cat, raw) == 0)
+        return k->cat_kind;
+    const char *cat = tf_chrome_canon_cat(raw); /* the older Kineto names too */
+    int kind = strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0 ||
+                       strcmp(cat, "Trace") == 0
+                   ? CAT_CALL
+               : strcmp(cat, "cuda_sync") == 0 ? CAT_SYNC
+                                               : CAT_WORK;
+    size_t n = strlen(raw);
+    if (n < sizeof k->cat) { /* else not remembered */
+        memcpy(k->cat, raw, n + 1);
+        k->cat_addr = a;
+        k->cat_kind = kind;
+    }
+    return kind;
 }
 
 void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi)
@@ -252,11 +302,10 @@ void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t l
     int64_t t0 = r->ts > lo ? r->ts : lo, t1 = r->ts + r->dur < hi ? r->ts + r->dur : hi;
     if (r->ph != 'X' || t1 <= t0 || c->o->no_stats || !r->cat || stream_of(r) == -1)
         return;
-    const char *cat = tf_chrome_canon_cat(r->cat); /* the older Kineto names too */
-    if (strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0 ||
-        strcmp(cat, "Trace") == 0)
+    int kind = cat_kind(c, r->cat);
+    if (kind == CAT_CALL)
         return;
-    enum tf_kernel_class k = kernel_class(c, r->name, cat);
+    enum tf_kernel_class k = kind == CAT_SYNC ? TF_KERNEL_NONE : kernel_class(c, r->name);
     if (k == TF_KERNEL_NONE)
         return;
     bool ok = tf_ivset_add(&c->gpu_all, t0, t1);

@@ -1,0 +1,117 @@
+/* nsys_int.h - what the files of the export loader share (nsys.c, which
+ * runs the queries, and nsys_meta.c, which reads what the export says
+ * about itself): libsqlite3's entry points, the tables and the loader's
+ * state.  Not for other modules: load/nsys.h is the loader's interface.
+ */
+#ifndef TF_LOAD_NSYS_INT_H
+#define TF_LOAD_NSYS_INT_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/dl.h"
+#include "load/nsys_rows.h"
+#include "model/trace.h"
+
+/* The functions of libsqlite3 called, through tf_nsys_sq (loaded by
+ * nsys.c when an export is read). */
+#define TF_SQ_FUNCS(X)                                                                          \
+    X(0, int, sqlite3_open_v2, (const char *, sqlite3 **, int, const char *))                  \
+    X(0, int, sqlite3_close, (sqlite3 *))                                                       \
+    X(0, int, sqlite3_prepare_v2, (sqlite3 *, const char *, int, sqlite3_stmt **, const char **)) \
+    X(0, int, sqlite3_step, (sqlite3_stmt *))                                                   \
+    X(0, int, sqlite3_reset, (sqlite3_stmt *))                                                  \
+    X(0, int, sqlite3_finalize, (sqlite3_stmt *))                                               \
+    X(0, int, sqlite3_bind_text, (sqlite3_stmt *, int, const char *, int, void (*)(void *)))    \
+    X(0, int, sqlite3_bind_int64, (sqlite3_stmt *, int, sqlite3_int64))                         \
+    X(0, int, sqlite3_column_type, (sqlite3_stmt *, int))                                       \
+    X(0, sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *, int))                            \
+    X(0, const unsigned char *, sqlite3_column_text, (sqlite3_stmt *, int))                     \
+    X(0, int, sqlite3_errcode, (sqlite3 *))                                                     \
+    X(0, const char *, sqlite3_errmsg, (sqlite3 *))                                             \
+    X(0, int, sqlite3_exec,                                                                     \
+      (sqlite3 *, const char *, int (*)(void *, int, char **, char **), void *, char **))       \
+    X(0, int, sqlite3_stricmp, (const char *, const char *))
+TF_SQ_FUNCS(TF_DL_TYPEDEF)
+struct tf_nsys_sq {
+    TF_SQ_FUNCS(TF_DL_MEMBER)
+};
+extern struct tf_nsys_sq tf_nsys_sq;
+#define sq tf_nsys_sq /* every call reads sq.NAME */
+
+/* The expressions every event query selects, in this order. */
+enum col {
+    C_START, C_END, C_GID, C_DEVICE, C_STREAM, C_CORR, C_NAME, C_SHORT, C_TEXT,
+    C_GRIDX, C_GRIDY, C_GRIDZ, C_BLOCKX, C_BLOCKY, C_BLOCKZ,
+    C_BYTES, C_COPYKIND, C_SRCKIND, C_DSTKIND, C_MEMKIND, C_CLASS, C_TYPE, C_COLOR,
+    N_COLS
+};
+
+/* Labels of enum ids up to this many. */
+#define N_ENUM 64
+
+struct table {
+    bool present;       /* exists, with start and end */
+    bool has[N_COLS];
+    int pos[N_COLS];    /* its place in the select list, -1: not selected */
+    char *index;        /* an index whose first column is start, or NULL */
+    sqlite3_stmt *st;   /* the running query */
+    bool live;          /* st holds a row */
+    int64_t cur;        /* its start */
+    /* Pass 2 of GPU work: the columns only args show (lazy_col) are read
+     * by rowid for the rows the sink wants args of (lazy_row). */
+    bool lazy;
+    int rowid_pos;          /* the rowid's place in st's select list */
+    sqlite3_stmt *lazy_st;  /* SELECT those columns WHERE rowid = ?1 */
+    int lpos[N_COLS];       /* their places in it, -1: not there */
+    bool lrow;              /* lazy_st holds the current row's */
+    /* What pass 1 saw of every row, when it read them all (seen_all): so
+     * pass 2 needs no WHERE when the window holds every row (whole). */
+    bool seen_all, any_row, null_end;
+    int64_t max_start, min_end;
+};
+
+struct slot {
+    int64_t id;
+    const char *s; /* NULL: no such string */
+    bool used;
+};
+
+struct ld {
+    const char *file;
+    sqlite3 *db;
+    const struct tf_tef_sink *sink;
+    struct tf_nsys *conv;
+    struct table t[TF_NSYS_N_TABLES];
+    bool has_meta, has_strings;
+    size_t n_tables;       /* in the database */
+    sqlite3_stmt *str_st;
+    struct slot *slots;
+    size_t n_slots, cap_slots;
+    struct tf_arena arena;
+    const char *copy_kind[N_ENUM], *mem_kind[N_ENUM];
+    struct tf_buf sql, ids, tmp;
+    int64_t args_floor;    /* pass 2: GPU work shorter than this needs no args */
+    bool threaded;         /* rows read on a second thread (nsys_pipe.h) */
+    bool pass1;            /* rows are read for pass 1 (next_row notes their extent) */
+    int last;              /* the table of the row given last (next_row), -1: none */
+};
+
+/* nsys.c: an error of the database as a message naming the file (false);
+ * one step of st (*row: a row; false, reported, on an error); whether a
+ * table exists; a name column (text as it is, *raw set; an integer through
+ * StringIds). */
+bool tf_nsys_db_error(struct ld *l, const char *what, struct tf_diag *d);
+bool tf_nsys_step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d);
+bool tf_nsys_is_table(struct ld *l, const char *name, struct tf_diag *d, bool *yes);
+bool tf_nsys_name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
+                      struct tf_diag *d);
+
+/* nsys_meta.c: the processes, threads, GPUs, streams and enum labels the
+ * export lists, to l->conv and l->copy_kind / l->mem_kind. */
+bool tf_nsys_describe(struct ld *l, struct tf_diag *d);
+
+#endif
