@@ -43,7 +43,7 @@
  * Threads.  Stepping SQLite and decoding the columns cost about as much
  * as converting the rows, so the rows can be read on a second thread
  * (load/nsys_pipe.h) while this one converts: the same rows in the same
- * order, so the same bytes.  Only with TRACEFIG_NSYS_THREAD=on for now
+ * order, so the same bytes.  Only with TRACEFIG_PIPE=on for now
  * (read_threaded).  The connection is used by one thread at a time (the
  * reader, from the first step of a pass to its end; this one otherwise).
  */
@@ -779,14 +779,14 @@ static bool survey(struct ld *l, struct tf_diag *d)
     return true;
 }
 
-/* Whether the rows are read on a second thread: when TRACEFIG_NSYS_THREAD
- * is "on".  Not by default: on the shared 2-core machine this was measured
+/* Whether the rows are read on a second thread: when TRACEFIG_PIPE is
+ * "on" (as for the Chrome scanner's thread, load/pipe.h).  Not by default: on the shared 2-core machine this was measured
  * on (issue 24), the thread gained no wall time and cost some CPU, as no
  * core was free for it; a machine with a free core may differ (make bench
  * measures both). */
 static bool read_threaded(void)
 {
-    const char *e = getenv("TRACEFIG_NSYS_THREAD");
+    const char *e = getenv("TRACEFIG_PIPE");
     return e && strcmp(e, "on") == 0;
 }
 

@@ -10,7 +10,7 @@
  * (WHERE start <= hi AND end >= lo, one statement per table, merged by
  * start).  Columns and tables an export version lacks are read as NULL /
  * skipped, from schema 2.9 (nsys 2022.1) to 3.24 (nsys 2026.1).  With
- * TRACEFIG_NSYS_THREAD=on the rows are read on a second thread while this
+ * TRACEFIG_PIPE=on the rows are read on a second thread while this
  * one converts them (nsys_pipe.h).
  */
 #ifndef TF_LOAD_NSYS_H

@@ -110,7 +110,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         {.width_pt = 240, .height_pt = 24, .font_pt = 3, .given = true},
     };
     const struct tf_size *size = &sizes[n % (sizeof sizes / sizeof sizes[0])];
-    ro.plot_w_pt = tf_plan_plot_width_hint(size);
     const char *path = fuzz_path("chrome");
     if (fuzz_write(path, data + 1, n - 1) != 0)
         return 0;

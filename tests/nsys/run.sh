@@ -140,7 +140,7 @@ for w in "--from 100ms --to 101ms" "--from 200ms --to 201ms" "--window-event ste
     result "index $w" $ok "other bytes with the index: $(head -c 200 "$tmp/ki.err")"
 done
 
-# --- the rows read on a second thread (TRACEFIG_NSYS_THREAD=on) or on
+# --- the rows read on a second thread (TRACEFIG_PIPE=on) or on
 # one: the same bytes, of the whole export, a zoomed window whose
 # kernels keep their tooltips (grid and block are then read by rowid),
 # flows (correlation read for every row) and names stored as text
@@ -164,9 +164,9 @@ result "kernels by their short name" $? "$(head -c 200 "$tmp/nn.json")"
 for w in "k.sqlite" "k.sqlite --from 100ms --to 100.05ms" "k.sqlite --flows --stats-scope trace" \
     "v3.sqlite --flows --osrt" "h.sqlite" "nn.sqlite --from 100ms --to 100.05ms"; do
     # shellcheck disable=SC2086
-    TRACEFIG_NSYS_THREAD=off "$bin" "$tmp"/$w --format json -o "$tmp/t1.json" 2>/dev/null
+    TRACEFIG_PIPE=off "$bin" "$tmp"/$w --format json -o "$tmp/t1.json" 2>/dev/null
     # shellcheck disable=SC2086
-    TRACEFIG_NSYS_THREAD=on "$bin" "$tmp"/$w --format json -o "$tmp/t2.json" 2>"$tmp/t2.err"
+    TRACEFIG_PIPE=on "$bin" "$tmp"/$w --format json -o "$tmp/t2.json" 2>"$tmp/t2.err"
     ok=1
     [ -s "$tmp/t1.json" ] && cmp -s "$tmp/t1.json" "$tmp/t2.json" && ok=0
     result "thread $w" $ok "other bytes on two threads: $(head -c 200 "$tmp/t2.err")"
@@ -180,7 +180,7 @@ cp "$tmp/k.sqlite" "$tmp/bad.sqlite"
 "$py" -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(9000000); f.write(b"\xff" * 20000)' \
     "$tmp/bad.sqlite"
 for m in off on; do
-    TRACEFIG_NSYS_THREAD=$m "$bin" "$tmp/bad.sqlite" -o "$tmp/bad-$m.svg" 2>"$tmp/bad-$m.err"
+    TRACEFIG_PIPE=$m "$bin" "$tmp/bad.sqlite" -o "$tmp/bad-$m.svg" 2>"$tmp/bad-$m.err"
     rc=$?
     ok=1
     [ $rc = 1 ] && [ ! -e "$tmp/bad-$m.svg" ] &&

@@ -12,7 +12,7 @@
 #     (every row twice; issue 24's targets <= 3 s and 64 MB: the
 #     statistics fold their past as the rows come in start order), and
 #     the same with its rows read on a second thread
-#     (TRACEFIG_NSYS_THREAD=on: src/load/nsys.c).
+#     (TRACEFIG_PIPE=on: src/load/nsys.c).
 # Inputs are generated once into the cache (TRACEFIG_BENCH_CACHE, default
 # build/bench-large) with a FILE.how beside each; times of the large ones
 # are the best of BENCH_LARGE_RUNS runs (default 3), peak RSS the largest.
@@ -119,8 +119,8 @@ large "  indexed, NVTX step #500" "$bigi" 2 64 --window-event step --occurrence 
 large "10M kernels, whole export" "$big" 3 64
 # the rows read on a second thread (no target: src/load/nsys.c's
 # read_threaded says why it is not the default)
-TRACEFIG_NSYS_THREAD=on
-export TRACEFIG_NSYS_THREAD
+TRACEFIG_PIPE=on
+export TRACEFIG_PIPE
 large "  the same, read on a 2nd thread" "$big" - -
-unset TRACEFIG_NSYS_THREAD
+unset TRACEFIG_PIPE
 exit $status
