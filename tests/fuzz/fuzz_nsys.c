@@ -266,7 +266,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (o.window_event || (o.has_from && o.has_to)) {
         figure_of(&rs, &o, false, false, &b);
         check(!a.oom && !b.oom, "out of memory");
-        if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0) {
+        /* A --window-event that names nothing: the lean pass read only
+         * some rows (those named, the GPU's for the statistics), so what
+         * its message says of the others (how many, the nearest names;
+         * window.c window_event_miss) may differ; up to the name asked
+         * for, the two must agree. */
+        const char *miss_at = "--window-event: no complete event ";
+        const char *ma = a.data ? strstr(a.data, miss_at) : NULL;
+        const char *mb = b.data ? strstr(b.data, miss_at) : NULL;
+        const char *qa = ma ? strchr(ma + strlen(miss_at), '"') : NULL;
+        qa = qa ? strchr(qa + 1, '"') : NULL;
+        size_t upto = qa ? (size_t)(qa - a.data) + 1 : 0;
+        bool miss = qa && mb && b.len >= upto && memcmp(a.data, b.data, upto) == 0;
+        if (!miss && (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)) {
             fprintf(stderr, "fuzz_nsys: a lean pass 1 changes the figure\n--- lean:\n%.2000s\n"
                             "--- full:\n%.2000s\n",
                     a.data ? a.data : "", b.data ? b.data : "");
