@@ -327,7 +327,12 @@ static void merge_instants(struct binner *B, const size_t *order, size_t from, s
     for (size_t i = 0; i < n && !B->oom;) {
         double x1 = f->bars[at[i]].x1;
         size_t j = i + 1;
-        for (; j < n && f->bars[at[j]].x0 - x1 < B->bw; j++)
+        /* Closer than a bin to the run, and within a bin of its first:
+         * uniformly dense instants make a tick per bin, not one over the
+         * whole window. */
+        for (; j < n && f->bars[at[j]].x0 - x1 < B->bw &&
+               f->bars[at[j]].x0 - f->bars[at[i]].x0 < B->bw;
+             j++)
             if (f->bars[at[j]].x1 > x1)
                 x1 = f->bars[at[j]].x1;
         if (j - i > 1)

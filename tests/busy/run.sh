@@ -309,7 +309,8 @@ else
 fi
 # Instants too are merged once, by the plan at its width: 500 of them 2 ms
 # apart in a 1 s window are 500 in the model at any width, drawn one by
-# one on an 8 in plot (1.7 ms a point) and merged on a 3 in one.
+# one on an 8 in plot (1.7 ms a point) and merged on a 3 in one, a tick per
+# point or so (each spans at most two), never one tick over the window.
 d=$tmp/instants
 mkdir -p "$d"
 "$py" - "$d/trace.json" <<'PY'
@@ -323,7 +324,7 @@ for w in 3in 8in; do
     "$bin" "$d/trace.json" --width $w --labels above -o "$d/w$w.svg" -o "$d/w$w.json" 2>/dev/null
 done
 check "instants/merged at the plot's width, the model's at any width" "$py" - "$d" <<'PY'
-import json, sys
+import json, re, sys
 d = sys.argv[1]
 def model(w):
     return sum(1 for b in json.load(open("%s/w%s.json" % (d, w)))["bars"] if b["shape"] == "instant")
@@ -334,7 +335,13 @@ assert model("3in") == model("8in") == 500, (model("3in"), model("8in"))
 one3, merged3 = drawn("3in")
 one8, merged8 = drawn("8in")
 assert (one8, merged8) == (500, 0), "8in: %d single, %d merged" % (one8, merged8)
-assert merged3 >= 1 and one3 + merged3 < 100, "3in: %d single, %d merged" % (one3, merged3)
+assert merged3 >= 1 and one3 + merged3 < 500, "3in: %d single, %d merged" % (one3, merged3)
+# the merged ticks ("N CLASS instants · at X ms over W ms"): each within two
+# points of a plot under 3 in (a point is over 4.6 ms), about one per point
+svg = open("%s/w3in.svg" % d).read()
+wide = [float(w) for w in re.findall(r" instants \u00b7 at [0-9.]+ ms over ([0-9.]+) ms", svg)]
+assert wide and max(wide) < 10.0, "a merged tick over %s ms" % max(wide)
+assert len(wide) + one3 >= 100, "3in: %d ticks in all" % (len(wide) + one3)
 PY
 echo "busy: $pass passed, $fail failed"
 [ $fail -eq 0 ]
