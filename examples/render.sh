@@ -155,12 +155,11 @@ if [ -f paper.tex ] && command -v pdflatex >/dev/null 2>&1; then
         pdflatex -interaction=nonstopmode -halt-on-error paper.tex >paper.build.log 2>&1; then
         echo "examples: paper.pdf"
         rm -f paper.aux paper.log paper.build.log
-        # The README's pictures of the paper: its pages 2 (the profiler step
-        # at \columnwidth) and 3 (two steps as a 0.48\columnwidth pair).
+        # The README's picture of the paper: its page 2 (the profiler step
+        # at \columnwidth and two steps as a 0.48\columnwidth pair).
         if command -v pdftoppm >/dev/null 2>&1; then
             pdftoppm -r 110 -png -f 2 -l 2 -singlefile paper.pdf paper-page2 &&
-                pdftoppm -r 110 -png -f 3 -l 3 -singlefile paper.pdf paper-page3 &&
-                echo "examples: paper-page2.png, paper-page3.png"
+                echo "examples: paper-page2.png"
         fi
     else
         echo "examples: paper.pdf failed; see examples/paper.build.log" >&2
