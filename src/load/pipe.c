@@ -196,6 +196,25 @@ static void *run(void *arg)
     return NULL;
 }
 
+/* Gives the scan (and its input) back the diag it had. */
+static void restore_diag(struct tf_pipe *p)
+{
+    p->scan->d = p->scan_d;
+    tf_input_set_diag(p->scan->in, p->input_d);
+}
+
+/* Frees the pipe; with `sync`, its mutex and condition too. */
+static void pipe_free(struct tf_pipe *p, bool sync)
+{
+    if (sync) {
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->cv);
+    }
+    for (size_t i = 0; i < N_BATCHES; i++)
+        batch_free(&p->b[i]);
+    free(p);
+}
+
 struct tf_pipe *tf_pipe_start(struct tf_scan *s, size_t nf, tf_pipe_produce produce,
                               void *ctx)
 {
@@ -206,9 +225,7 @@ struct tf_pipe *tf_pipe_start(struct tf_scan *s, size_t nf, tf_pipe_produce prod
     for (size_t i = 0; ok && i < N_BATCHES; i++)
         ok = batch_alloc(&p->b[i]);
     if (!ok) {
-        for (size_t i = 0; i < N_BATCHES; i++)
-            batch_free(&p->b[i]);
-        free(p);
+        pipe_free(p, false);
         return NULL;
     }
     p->scan = s;
@@ -224,13 +241,8 @@ struct tf_pipe *tf_pipe_start(struct tf_scan *s, size_t nf, tf_pipe_produce prod
     s->d = &p->priv;
     p->input_d = tf_input_set_diag(s->in, &p->priv);
     if (pthread_create(&p->thread, NULL, run, p) != 0) {
-        s->d = p->scan_d;
-        tf_input_set_diag(s->in, p->input_d);
-        pthread_mutex_destroy(&p->mu);
-        pthread_cond_destroy(&p->cv);
-        for (size_t i = 0; i < N_BATCHES; i++)
-            batch_free(&p->b[i]);
-        free(p);
+        restore_diag(p);
+        pipe_free(p, true);
         return NULL;
     }
     return p;
@@ -310,16 +322,10 @@ bool tf_pipe_finish(struct tf_pipe *p, bool early)
         pthread_mutex_unlock(&p->mu);
     }
     pthread_join(p->thread, NULL);
-    struct tf_scan *s = p->scan;
-    s->d = p->scan_d;
-    tf_input_set_diag(s->in, p->input_d);
+    restore_diag(p);
     bool ok = p->result;
     if (!early && tf_diag_failed(&p->priv))
-        tf_diag_error(s->d, p->priv.code, "%s", p->priv.msg);
-    pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->cv);
-    for (size_t i = 0; i < N_BATCHES; i++)
-        batch_free(&p->b[i]);
-    free(p);
+        tf_diag_error(p->scan->d, p->priv.code, "%s", p->priv.msg);
+    pipe_free(p, true);
     return ok;
 }

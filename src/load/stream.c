@@ -187,6 +187,14 @@ static bool scan_chrome_events(struct stream *st, bool system)
     return ok;
 }
 
+/* The members of a Chrome event to locate: tef.c's, none located yet. */
+static void tef_fields(struct tf_scan_field f[TF_TEF_N_FIELDS])
+{
+    memset(f, 0, TF_TEF_N_FIELDS * sizeof *f);
+    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
+        f[i].name = tf_tef_field_names[i];
+}
+
 /* An element of a Chrome events array, scanned, to the converters that
  * still read (mark: where it starts, at the first of a block of tef.c's
  * index). */
@@ -218,8 +226,7 @@ static bool produce_chrome(void *ctx, struct tf_pipe *p)
     struct chrome_src *c = ctx;
     struct tf_scan *s = &c->st->scan;
     struct tf_scan_field f[TF_TEF_N_FIELDS];
-    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
-        f[i].name = tf_tef_field_names[i];
+    tef_fields(f);
     for (size_t idx = c->idx;; idx++) {
         bool more;
         if (!tf_scan_next(s, &more))
@@ -247,9 +254,8 @@ static bool chrome_piped(struct stream *st, bool system, size_t idx, bool *start
     *started = p != NULL;
     if (!p)
         return false;
-    struct tf_scan_field f[TF_TEF_N_FIELDS] = {{0}};
-    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
-        f[i].name = tf_tef_field_names[i];
+    struct tf_scan_field f[TF_TEF_N_FIELDS];
+    tef_fields(f);
     struct tf_pipe_elem e;
     while (tf_pipe_get(p, &e, f))
         chrome_element(st, system, e.data, e.len, f, e.idx, e.has_mark ? &e.mark : NULL);
@@ -260,8 +266,7 @@ static bool scan_chrome_array(struct stream *st, bool system)
 {
     struct tf_scan *s = &st->scan;
     struct tf_scan_field f[TF_TEF_N_FIELDS];
-    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
-        f[i].name = tf_tef_field_names[i];
+    tef_fields(f);
     enum tf_pipe_mode pipe = tf_pipe_mode(s->in);
     for (size_t idx = 0;; idx++) {
         if (pipe == TF_PIPE_ON || (pipe == TF_PIPE_AUTO && s->base + s->pos >= TF_PIPE_AFTER)) {
@@ -308,29 +313,59 @@ struct tef_src {
     size_t n;
 };
 
+/* Where the elements of a block of the second pass go (tf_tef_collect, or
+ * the pipe); false stops the pass. */
+typedef bool (*take_fn)(void *ctx, const unsigned char *data, size_t len,
+                        const struct tf_scan_field *f, size_t idx);
+
+/* The elements of the block at mark m (the first has index `first`), to
+ * take(ctx, ...); false at a scan error or when take says so. */
+static bool scan_block(struct tf_scan *s, const struct tf_scan_mark *m, size_t first,
+                       struct tf_scan_field *f, take_fn take, void *ctx)
+{
+    if (!tf_scan_seek(s, m))
+        return false;
+    for (size_t n = 0; n < TF_TEF_BLOCK; n++) {
+        bool more = true;
+        if (n > 0 && !tf_scan_next(s, &more))
+            return false;
+        if (!more)
+            break;
+        const unsigned char *data;
+        size_t len;
+        if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS) ||
+            !take(ctx, data, len, f, first + n))
+            return false;
+    }
+    return true;
+}
+
+static bool take_pipe(void *ctx, const unsigned char *data, size_t len,
+                      const struct tf_scan_field *f, size_t idx)
+{
+    return tf_pipe_put(ctx, data, len, f, idx, NULL);
+}
+
+struct collect {
+    struct tf_tef *tef;
+    struct tf_diag *d;
+};
+
+static bool take_collect(void *ctx, const unsigned char *data, size_t len,
+                         const struct tf_scan_field *f, size_t idx)
+{
+    struct collect *c = ctx;
+    return tf_tef_collect(c->tef, data, len, f, idx, c->d);
+}
+
 static bool produce_tef(void *ctx, struct tf_pipe *p)
 {
     struct tef_src *c = ctx;
-    struct tf_scan *s = &c->st->scan;
     struct tf_scan_field f[TF_TEF_N_FIELDS];
-    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
-        f[i].name = tf_tef_field_names[i];
-    for (size_t b = 0; b < c->n; b++) {
-        if (!tf_scan_seek(s, &c->blocks[b].mark))
+    tef_fields(f);
+    for (size_t b = 0; b < c->n; b++)
+        if (!scan_block(&c->st->scan, &c->blocks[b].mark, c->blocks[b].first, f, take_pipe, p))
             return false;
-        for (size_t n = 0; n < TF_TEF_BLOCK; n++) {
-            bool more = true;
-            if (n > 0 && !tf_scan_next(s, &more))
-                return false;
-            if (!more)
-                break;
-            const unsigned char *data;
-            size_t len;
-            if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS) ||
-                !tf_pipe_put(p, data, len, f, c->blocks[b].first + n, NULL))
-                return false;
-        }
-    }
     return true;
 }
 
@@ -363,9 +398,8 @@ static bool tef_piped(struct stream *st, struct tf_diag *d, size_t min_blocks, b
     bool ok = false;
     if (p) {
         *started = true;
-        struct tf_scan_field f[TF_TEF_N_FIELDS] = {{0}};
-        for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
-            f[i].name = tf_tef_field_names[i];
+        struct tf_scan_field f[TF_TEF_N_FIELDS];
+        tef_fields(f);
         struct tf_pipe_elem e;
         bool early = false;
         while (!early && tf_pipe_get(p, &e, f))
@@ -389,26 +423,13 @@ static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
             return ok;
     }
     struct tf_scan_field f[TF_TEF_N_FIELDS];
-    for (size_t i = 0; i < TF_TEF_N_FIELDS; i++)
-        f[i].name = tf_tef_field_names[i];
+    tef_fields(f);
     struct tf_scan_mark m;
     size_t first;
-    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);) {
-        if (!tf_scan_seek(s, &m))
+    struct collect into = {st->tef, d};
+    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);)
+        if (!scan_block(s, &m, first, f, take_collect, &into))
             return false;
-        for (size_t n = 0; n < TF_TEF_BLOCK; n++) {
-            bool more = true;
-            if (n > 0 && !tf_scan_next(s, &more))
-                return false;
-            if (!more)
-                break;
-            const unsigned char *data;
-            size_t len;
-            if (!tf_scan_value(s, &data, &len, f, TF_TEF_N_FIELDS) ||
-                !tf_tef_collect(st->tef, data, len, f, first + n, d))
-                return false;
-        }
-    }
     return true;
 }
 
