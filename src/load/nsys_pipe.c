@@ -1,11 +1,11 @@
 /* nsys_pipe.c - rows from the reader to the converter; see nsys_pipe.h.
  *
- * A ring of N_BLOCKS blocks of BLOCK_ROWS rows under one mutex: the reader
- * fills the block after the full ones and publishes it, the converter
- * takes the oldest full block and gives it back.  One lock per block, not
- * per row.  The reader stops at the end, at its first failure (the rows
- * before it are still converted, as on one thread) or when the converter
- * fails (it is told to stop, and is joined).
+ * N_BLOCKS blocks of BLOCK_ROWS rows handed over by a ring (base/ring.h):
+ * the reader fills a block and publishes it, the converter takes the
+ * oldest full block and gives it back.  One lock per block, not per row.
+ * The reader stops at the end, at its first failure (the rows before it
+ * are still converted, as on one thread) or when the converter fails (it
+ * is told to stop, and is joined).
  */
 #include "load/nsys_pipe.h"
 
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/ring.h"
 
 #define N_BLOCKS 4
 #define BLOCK_ROWS 1024
@@ -27,12 +28,10 @@ struct block {
 };
 
 struct pipe {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    struct tf_ring ring;
     struct block *b; /* N_BLOCKS */
-    size_t head, n_full; /* the oldest full block, and how many are full */
-    bool done, stop, ok; /* the reader has ended (ok: without failure); told to stop */
-    struct tf_diag d;    /* the reader's message */
+    bool ok;         /* the reader ended without failure (read after the join) */
+    struct tf_diag d; /* the reader's message */
     const char *file;
     tf_nsys_next_fn next;
     void *next_ctx;
@@ -88,25 +87,16 @@ static void *reader(void *arg)
     struct pipe *p = arg;
     bool ok = true, more = true;
     while (more) {
-        pthread_mutex_lock(&p->mu);
-        while (p->n_full == N_BLOCKS && !p->stop)
-            pthread_cond_wait(&p->cv, &p->mu);
-        bool stop = p->stop;
-        struct block *b = &p->b[(p->head + p->n_full) % N_BLOCKS];
-        pthread_mutex_unlock(&p->mu);
-        if (stop)
-            break;
+        size_t i = tf_ring_claim(&p->ring);
+        if (i == SIZE_MAX)
+            break; /* the converter stopped */
+        struct block *b = &p->b[i];
         more = fill(p, b, &ok);
-        pthread_mutex_lock(&p->mu);
-        p->n_full += b->n > 0;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
+        if (b->n > 0)
+            tf_ring_publish(&p->ring);
     }
-    pthread_mutex_lock(&p->mu);
     p->ok = ok;
-    p->done = true;
-    pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
+    tf_ring_close(&p->ring);
     return NULL;
 }
 
@@ -114,24 +104,15 @@ static void *reader(void *arg)
 static bool convert(struct pipe *p, tf_nsys_take_fn take, void *take_ctx, struct tf_diag *d)
 {
     bool ok = true;
-    while (ok) {
-        pthread_mutex_lock(&p->mu);
-        while (p->n_full == 0 && !p->done)
-            pthread_cond_wait(&p->cv, &p->mu);
-        struct block *b = p->n_full ? &p->b[p->head] : NULL;
-        pthread_mutex_unlock(&p->mu);
-        if (!b)
-            break;
+    for (size_t i; ok && (i = tf_ring_take(&p->ring)) != SIZE_MAX;) {
+        struct block *b = &p->b[i];
         fix_text(b);
-        for (size_t i = 0; ok && i < b->n; i++)
-            ok = take(take_ctx, &b->rows[i], d);
-        pthread_mutex_lock(&p->mu);
-        p->head = (p->head + 1) % N_BLOCKS;
-        p->n_full--;
-        p->stop = !ok;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
+        for (size_t k = 0; ok && k < b->n; k++)
+            ok = take(take_ctx, &b->rows[k], d);
+        tf_ring_release(&p->ring);
     }
+    if (!ok)
+        tf_ring_stop(&p->ring);
     return ok;
 }
 
@@ -155,11 +136,7 @@ bool tf_nsys_pipe_run(bool threaded, const char *file, tf_nsys_next_fn next, voi
 {
     struct pipe *p = threaded ? calloc(1, sizeof *p) : NULL;
     struct block *b = p ? calloc(N_BLOCKS, sizeof *b) : NULL;
-    bool sync = b && pthread_mutex_init(&p->mu, NULL) == 0;
-    if (sync && pthread_cond_init(&p->cv, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        sync = false;
-    }
+    bool sync = b && tf_ring_init(&p->ring, N_BLOCKS);
     pthread_t th;
     if (sync) {
         p->b = b;
@@ -171,8 +148,7 @@ bool tf_nsys_pipe_run(bool threaded, const char *file, tf_nsys_next_fn next, voi
         for (size_t i = 0; i < N_BLOCKS; i++)
             tf_buf_init(&b[i].text);
         if (pthread_create(&th, NULL, reader, p) != 0) {
-            pthread_mutex_destroy(&p->mu);
-            pthread_cond_destroy(&p->cv);
+            tf_ring_fini(&p->ring);
             sync = false;
         }
     }
@@ -187,8 +163,7 @@ bool tf_nsys_pipe_run(bool threaded, const char *file, tf_nsys_next_fn next, voi
         ok = tf_diag_error(d, p->d.code, "%s", p->d.msg);
     for (size_t i = 0; i < N_BLOCKS; i++)
         tf_buf_fini(&b[i].text);
-    pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->cv);
+    tf_ring_fini(&p->ring);
     free(b);
     free(p);
     return ok;

@@ -1,13 +1,10 @@
 /* pipe.c - the scanner on a thread of its own (pipe.h).
  *
- * A ring of N_BATCHES batches.  The producer fills the batch at `put`
- * (element bytes one after another in an arena, a record per element, the
- * members that are present packed after it) and publishes it full; the
- * consumer reads the batch at `get` and gives it back empty.  One mutex and
- * one condition variable guard the batches' states and the flags; the
- * batches' contents belong to whichever side holds them, so they need no
- * lock.  A batch is handed over when its arena or its records are full, or
- * at the end (`last`, with the producer's result).
+ * N_BATCHES batches handed over by a ring (base/ring.h).  The producer
+ * fills a batch (element bytes one after another in an arena, a record per
+ * element, the members that are present packed after it) and publishes it
+ * when its arena or its records are full, and at the end (possibly empty),
+ * before closing the ring; the consumer reads the batches in order.
  */
 #include "load/pipe.h"
 
@@ -18,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/ring.h"
 #include "load/input.h"
 
 enum {
@@ -42,17 +40,13 @@ struct elem {
     struct tf_scan_mark mark;
 };
 
-enum batch_state { FREE, FILLING, FULL, READING };
-
 struct batch {
-    enum batch_state state;
     unsigned char *bytes;
     size_t n_bytes, cap_bytes;
     struct elem *elems;
     size_t n_elems;
     struct member *members;
     size_t n_members;
-    bool last; /* the producer's end: no batch after this one */
 };
 
 struct tf_pipe {
@@ -61,18 +55,16 @@ struct tf_pipe {
     tf_pipe_produce produce;
     void *ctx;
     pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    struct tf_ring ring;
     struct batch b[N_BATCHES];
-    size_t put, get; /* the producer's batch, the consumer's */
-    bool holding;    /* the consumer is reading b[get] */
-    size_t read;     /* its next element there */
+    size_t put; /* the producer's batch, SIZE_MAX before it claims one */
+    size_t get; /* the consumer's, SIZE_MAX when it holds none */
+    size_t read; /* its next element there */
     /* the members the consumer's fields hold now (tf_pipe_get) */
     uint8_t set[TF_SCAN_MAX_FIELDS];
     size_t n_set;
-    bool stop;       /* the consumer left early */
-    bool result;     /* the producer's, once `last` is published */
-    bool ended;      /* the consumer has seen the last batch */
+    bool result; /* the producer's, once the ring is closed */
+    bool ended;  /* the consumer has seen the end */
     /* the scan's diags while the producer owns it */
     struct tf_diag priv, *scan_d, *input_d;
 };
@@ -104,38 +96,39 @@ static void batch_free(struct batch *b)
     free(b->members);
 }
 
-/* Publishes the producer's batch and waits for the next one to be free;
- * false when the consumer has stopped. */
-static bool hand_over(struct tf_pipe *p, bool last)
+/* The producer's batch: claimed (emptied) when it has none; false when
+ * the consumer has stopped. */
+static bool claim(struct tf_pipe *p)
 {
-    pthread_mutex_lock(&p->mu);
-    struct batch *b = &p->b[p->put];
-    b->last = last;
-    b->state = FULL;
-    pthread_cond_broadcast(&p->cv);
-    bool go = !last;
-    if (go) {
-        p->put = (p->put + 1) % N_BATCHES;
-        while (p->b[p->put].state != FREE && !p->stop)
-            pthread_cond_wait(&p->cv, &p->mu);
-        go = !p->stop;
-        if (go) {
-            struct batch *n = &p->b[p->put];
-            n->state = FILLING;
-            n->n_bytes = n->n_elems = n->n_members = 0;
-        }
-    }
-    pthread_mutex_unlock(&p->mu);
-    return go;
+    if (p->put != SIZE_MAX)
+        return true;
+    p->put = tf_ring_claim(&p->ring);
+    if (p->put == SIZE_MAX)
+        return false;
+    struct batch *n = &p->b[p->put];
+    n->n_bytes = n->n_elems = n->n_members = 0;
+    return true;
+}
+
+/* Hands the producer's batch over. */
+static void publish(struct tf_pipe *p)
+{
+    if (p->put == SIZE_MAX)
+        return;
+    p->put = SIZE_MAX;
+    tf_ring_publish(&p->ring);
 }
 
 /* Room for an element of len bytes in the producer's batch (handing it
  * over first when full); false when the consumer stopped or no memory. */
 static bool make_room(struct tf_pipe *p, size_t len, bool *oom)
 {
+    if (!claim(p))
+        return false;
     struct batch *b = &p->b[p->put];
     if (b->n_elems == BATCH_ELEMS || (b->n_elems && b->n_bytes + len > b->cap_bytes)) {
-        if (!hand_over(p, false))
+        publish(p);
+        if (!claim(p))
             return false;
         b = &p->b[p->put];
     }
@@ -186,13 +179,9 @@ bool tf_pipe_put(struct tf_pipe *p, const unsigned char *data, size_t len,
 static void *run(void *arg)
 {
     struct tf_pipe *p = arg;
-    bool ok = p->produce(p->ctx, p);
-    pthread_mutex_lock(&p->mu);
-    p->result = ok;
-    bool stopped = p->stop;
-    pthread_mutex_unlock(&p->mu);
-    if (!stopped)
-        hand_over(p, true);
+    p->result = p->produce(p->ctx, p);
+    publish(p);
+    tf_ring_close(&p->ring);
     return NULL;
 }
 
@@ -203,13 +192,11 @@ static void restore_diag(struct tf_pipe *p)
     tf_input_set_diag(p->scan->in, p->input_d);
 }
 
-/* Frees the pipe; with `sync`, its mutex and condition too. */
+/* Frees the pipe; with `sync`, its ring too. */
 static void pipe_free(struct tf_pipe *p, bool sync)
 {
-    if (sync) {
-        pthread_mutex_destroy(&p->mu);
-        pthread_cond_destroy(&p->cv);
-    }
+    if (sync)
+        tf_ring_fini(&p->ring);
     for (size_t i = 0; i < N_BATCHES; i++)
         batch_free(&p->b[i]);
     free(p);
@@ -224,7 +211,7 @@ struct tf_pipe *tf_pipe_start(struct tf_scan *s, size_t nf, tf_pipe_produce prod
     bool ok = nf <= TF_SCAN_MAX_FIELDS;
     for (size_t i = 0; ok && i < N_BATCHES; i++)
         ok = batch_alloc(&p->b[i]);
-    if (!ok) {
+    if (!ok || !tf_ring_init(&p->ring, N_BATCHES)) {
         pipe_free(p, false);
         return NULL;
     }
@@ -232,9 +219,7 @@ struct tf_pipe *tf_pipe_start(struct tf_scan *s, size_t nf, tf_pipe_produce prod
     p->nf = nf;
     p->produce = produce;
     p->ctx = ctx;
-    p->b[0].state = FILLING;
-    pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->cv, NULL);
+    p->put = p->get = SIZE_MAX;
     tf_diag_init(&p->priv);
     p->priv.quiet = s->d->quiet;
     p->scan_d = s->d;
@@ -252,30 +237,17 @@ bool tf_pipe_get(struct tf_pipe *p, struct tf_pipe_elem *e, struct tf_scan_field
 {
     if (p->ended)
         return false;
-    struct batch *b = &p->b[p->get];
-    while (!p->holding || p->read == b->n_elems) {
-        pthread_mutex_lock(&p->mu);
-        if (p->holding) {
-            /* done with it */
-            bool last = b->last;
-            b->state = FREE;
-            p->holding = false;
-            pthread_cond_broadcast(&p->cv);
-            if (last) {
-                p->ended = true;
-                pthread_mutex_unlock(&p->mu);
-                return false;
-            }
-            p->get = (p->get + 1) % N_BATCHES;
-            b = &p->b[p->get];
-        }
-        while (b->state != FULL)
-            pthread_cond_wait(&p->cv, &p->mu);
-        b->state = READING;
-        p->holding = true;
+    while (p->get == SIZE_MAX || p->read == p->b[p->get].n_elems) {
+        if (p->get != SIZE_MAX)
+            tf_ring_release(&p->ring); /* done with it */
+        p->get = tf_ring_take(&p->ring);
         p->read = 0;
-        pthread_mutex_unlock(&p->mu);
+        if (p->get == SIZE_MAX) {
+            p->ended = true;
+            return false;
+        }
     }
+    struct batch *b = &p->b[p->get];
     const struct elem *el = &b->elems[p->read++];
     if (p->read + 2 < b->n_elems) {
         /* the element after next comes from the other core's cache */
@@ -315,12 +287,8 @@ bool tf_pipe_get(struct tf_pipe *p, struct tf_pipe_elem *e, struct tf_scan_field
 
 bool tf_pipe_finish(struct tf_pipe *p, bool early)
 {
-    if (early) {
-        pthread_mutex_lock(&p->mu);
-        p->stop = true;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-    }
+    if (early)
+        tf_ring_stop(&p->ring);
     pthread_join(p->thread, NULL);
     restore_diag(p);
     bool ok = p->result;
