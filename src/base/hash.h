@@ -40,4 +40,13 @@ static inline uint32_t tf_hash_words(const char *s, size_t n)
     return (uint32_t)h;
 }
 
+/* The slot of an address in a direct-mapped memo of n slots (n a power
+ * of 2; strings start at any byte, so the low bits alone would do badly).
+ * Never let it pick anything that is printed. */
+static inline size_t tf_addr_slot(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    return (size_t)((a ^ (a >> 7) ^ (a >> 13)) & (n - 1));
+}
+
 #endif

@@ -73,16 +73,10 @@ static bool lookup(struct tf_strtab *t, const char *s, uint32_t *id)
     return true;
 }
 
-/* The memo's slot for an address (strings start at any byte). */
-static size_t memo_slot(uintptr_t a)
-{
-    return (size_t)((a ^ (a >> 7) ^ (a >> 13)) & (TF_STRTAB_MEMO - 1));
-}
-
 bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id)
 {
     uintptr_t a = (uintptr_t)s;
-    struct tf_strtab_memo *m = &t->memo[memo_slot(a)];
+    struct tf_strtab_memo *m = &t->memo[tf_addr_slot(s, TF_STRTAB_MEMO)];
     /* the same address with the same bytes: the same string */
     if (m->addr == a && m->id < t->n && strcmp(t->strs[m->id], s) == 0) {
         *id = m->id;

@@ -50,12 +50,18 @@ static unsigned first_line_has(const char *s)
     return m;
 }
 
+/* The prefixes that make a kernel communication (HTA's). */
+static bool comm_prefix(const char *name)
+{
+    return starts(name, "nccl") || starts(name, "hip") || starts(name, "hccl");
+}
+
 enum tf_hta_kernel tf_hta_kernel_type(const char *name)
 {
     if (!name)
         name = "";
     unsigned has = first_line_has(name);
-    if (starts(name, "nccl") || starts(name, "hip") || starts(name, "hccl") || (has & HAS_NCCLK))
+    if (comm_prefix(name) || (has & HAS_NCCLK))
         return TF_HTA_COMM;
     if (starts(name, "Memcpy") || starts(name, "Memset") || starts(name, "dma"))
         return TF_HTA_MEMORY;
@@ -99,7 +105,7 @@ bool tf_kernel_is_comm(const char *name)
      * occurrence, and no newline before it). */
     if (!name)
         return false;
-    if (starts(name, "nccl") || starts(name, "hip") || starts(name, "hccl"))
+    if (comm_prefix(name))
         return true;
     const char *at = strstr(name, "ncclKernel");
     return at && !memchr(name, '\n', (size_t)(at - name));

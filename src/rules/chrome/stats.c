@@ -258,7 +258,7 @@ static enum tf_kernel_class kernel_class(struct chrome *c, const char *name)
         return tf_kernel_classify(name, NULL);
     struct tf_chrome_class_cache *k = &c->gpu_classes;
     uintptr_t a = (uintptr_t)name;
-    size_t m = (size_t)((a ^ (a >> 7) ^ (a >> 13)) & (TF_CHROME_CLASS_MEMO - 1));
+    size_t m = tf_addr_slot(name, TF_CHROME_CLASS_MEMO);
     const struct tf_chrome_class_slot *s = k->memo[m].slot;
     if (s && k->memo[m].addr == a && strcmp(s->name, name) == 0)
         return (enum tf_kernel_class)s->cls;
