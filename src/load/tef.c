@@ -80,6 +80,17 @@ struct block {
     bool pairs;       /* holds B or E events */
 };
 
+/* The last pid (or tid) read and what it became: most events carry the
+ * ids of the event before them, read again only when their bytes differ. */
+enum { ID_MEMO_BYTES = 32 };
+struct id_memo {
+    bool valid, escaped;
+    enum tf_jtok type;
+    size_t len;
+    unsigned char text[ID_MEMO_BYTES];
+    struct tf_id id; /* a TF_ID_STR's text is the buffer get_id wrote */
+};
+
 struct tf_tef {
     const char *file;
     const struct tf_tef_sink *sink;
@@ -93,6 +104,7 @@ struct tf_tef {
     int64_t lo, hi; /* the window */
     /* decoding scratch */
     struct tf_buf name, cat, pid, tid, id, cname, key, tmp;
+    struct id_memo pid_memo, tid_memo;
     size_t n_unmatched_end, n_name_mismatch, n_open;
     /* what pass 1 passed over or read leniently, for one warning each */
     size_t n_no_dur, n_str_time, n_no_async_id;
@@ -270,7 +282,7 @@ static void get_id(const unsigned char *data, const struct tf_scan_field *f, str
     memset(id, 0, sizeof *id);
     if (f->type == TF_JT_NUMBER) {
         int64_t v;
-        if (tf_jl_is_int(data + f->off, f->len) && tf_jl_fixed(data + f->off, f->len, 0, &v)) {
+        if (f->is_int && tf_jl_fixed(data + f->off, f->len, 0, &v)) {
             id->kind = TF_ID_NUM;
             id->num = (long long)v;
             return;
@@ -288,6 +300,30 @@ static void get_id(const unsigned char *data, const struct tf_scan_field *f, str
         }
         id->kind = TF_ID_STR;
         id->str = b->data;
+    }
+}
+
+/* get_id through the memo of its last call with buffer b (which only get_id
+ * writes, so a string id it gave still holds there). */
+static void get_id_memo(const unsigned char *data, const struct tf_scan_field *f,
+                        struct tf_buf *b, struct id_memo *m, struct tf_id *id)
+{
+    bool keep = f->type != TF_JT_NONE && f->len <= ID_MEMO_BYTES;
+    if (keep && m->valid && m->type == f->type && m->escaped == f->escaped && m->len == f->len &&
+        memcmp(m->text, data + f->off, f->len) == 0) {
+        *id = m->id;
+        if (id->kind == TF_ID_STR)
+            id->str = b->data;
+        return;
+    }
+    get_id(data, f, b, id);
+    m->valid = keep && !b->oom;
+    if (m->valid) {
+        m->type = f->type;
+        m->escaped = f->escaped;
+        m->len = f->len;
+        memcpy(m->text, data + f->off, f->len);
+        m->id = *id;
     }
 }
 
@@ -632,8 +668,7 @@ static char json_type(enum tf_jtok k)
     return k == TF_JT_NONE ? 0 : k == TF_JT_STRING ? 's' : k == TF_JT_NULL ? 'n' : 'o';
 }
 
-static void note_columns(struct tf_tef_columns *c, const unsigned char *data,
-                         const struct tf_scan_field *f)
+static void note_columns(struct tf_tef_columns *c, const struct tf_scan_field *f)
 {
     const struct tf_scan_field *ts = &f[TF_TEF_F_TS];
     c->ts |= ts->type != TF_JT_NONE;
@@ -642,7 +677,7 @@ static void note_columns(struct tf_tef_columns *c, const unsigned char *data,
     c->args |= f[TF_TEF_F_ARGS].type != TF_JT_NONE;
     if (!c->ts_float)
         c->ts_float = ts->type == TF_JT_NONE || ts->type == TF_JT_NULL ||
-                      (ts->type == TF_JT_NUMBER && !tf_jl_is_int(data + ts->off, ts->len));
+                      (ts->type == TF_JT_NUMBER && !ts->is_int);
 }
 
 /* The kind of record an element of phase ph is (a system event's "p" or
@@ -776,7 +811,7 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     if (system && ph != 'M' && !sys_name)
         return true;
     if (t->pass == 1 && !system && t->sink->columns)
-        note_columns(t->sink->columns, data, f);
+        note_columns(t->sink->columns, f);
     struct tf_tef_rec r;
     memset(&r, 0, sizeof r);
     r.ph = ph;
@@ -806,8 +841,8 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     if (!get_str(data, &f[TF_TEF_F_NAME], &t->name))
         tf_buf_clear(&t->name), tf_buf_puts(&t->name, "");
     r.name = t->name.data ? t->name.data : "";
-    get_id(data, &f[TF_TEF_F_PID], &t->pid, &r.pid);
-    get_id(data, &f[TF_TEF_F_TID], &t->tid, &r.tid);
+    get_id_memo(data, &f[TF_TEF_F_PID], &t->pid, &t->pid_memo, &r.pid);
+    get_id_memo(data, &f[TF_TEF_F_TID], &t->tid, &t->tid_memo, &r.tid);
     /* No tid: the process's main thread, whose tid is the pid. */
     if (r.tid.kind == TF_ID_NONE)
         r.tid = r.pid;
