@@ -166,11 +166,14 @@ bool tf_pipe_put(struct tf_pipe *p, const unsigned char *data, size_t len,
         e->mark = *mark;
     memcpy(b->bytes + b->n_bytes, data, len);
     b->n_bytes += len;
+    /* Every member written, the present ones kept: no branch to guess per
+     * member (the records have room for nf members an element). */
     struct member *m = b->members + b->n_members;
-    for (size_t i = 0; i < p->nf; i++)
-        if (f[i].type != TF_JT_NONE)
-            *m++ = (struct member){(uint8_t)i, (uint8_t)f[i].type, f[i].escaped, f[i].is_int,
-                                   (uint32_t)f[i].off, (uint32_t)f[i].len};
+    for (size_t i = 0; i < p->nf; i++) {
+        *m = (struct member){(uint8_t)i, (uint8_t)f[i].type, f[i].escaped, f[i].is_int,
+                             (uint32_t)f[i].off, (uint32_t)f[i].len};
+        m += f[i].type != TF_JT_NONE;
+    }
     e->n = (size_t)(m - b->members) - e->first;
     b->n_members += e->n;
     return true;
