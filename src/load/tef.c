@@ -246,9 +246,9 @@ static bool get_time(struct tf_tef *t, const unsigned char *data, const struct t
                              "%s: traceEvents[%zu].%s: expected a number, got %s", t->file, idx,
                              key, tf_jtok_name(f->type));
     }
-    if (!tf_jl_fixed(raw, n, 3, ns))
+    if (!tf_jl_fixed(raw, n, 3, ns) || *ns > TF_TEF_MAX_NS || *ns < -TF_TEF_MAX_NS)
         return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: traceEvents[%zu].%s: out of range (|value| > 9e15 us)", t->file,
+                             "%s: traceEvents[%zu].%s: out of range (|value| > 4e15 us)", t->file,
                              idx, key);
     *has = true;
     return true;

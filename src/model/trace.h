@@ -23,6 +23,11 @@
  * sense. */
 #define TF_MAX_ABS_TIME 1e18
 
+/* Largest magnitude of a Chrome trace's time in nanoseconds (4e15 us, the
+ * year 2096 in epoch microseconds): the sum or difference of any two such
+ * times (an end, a B/E pair's span, a gap) still fits int64_t. */
+#define TF_TEF_MAX_NS INT64_C(4000000000000000000)
+
 /* What kind of trace a file holds. */
 enum tf_trace_kind {
     TF_TRACE_NONE = 0,

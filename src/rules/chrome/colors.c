@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/sat.h"
 
 /* --- palettes ---------------------------------------------------------------------- */
 
@@ -332,17 +333,6 @@ static bool one_category(const struct chrome *c, const size_t *pick, size_t n_pi
     return true;
 }
 
-/* a + b, held at the int64 range (a trace's times are bounded, a damaged
- * one's need not be: the order of names stays right, nothing overflows). */
-static int64_t add_ns(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 /* The names drawn, their time (the area they cover: the busy time of each
  * bar), which are listed in the legend, and whether there is one. */
 static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
@@ -371,8 +361,8 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
                         v[n] = (struct name_time){(uint32_t)n, 0, NULL}, n++;
                 }
                 if (ok) {
-                    v[id].ns = add_ns(v[id].ns, parts[q].ns);
-                    total = add_ns(total, parts[q].ns);
+                    v[id].ns = tf_add_sat(v[id].ns, parts[q].ns);
+                    total = tf_add_sat(total, parts[q].ns);
                 }
             }
         }
@@ -404,7 +394,7 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
         plan->listed[plan->n_listed] = v[i].id;
         plan->listed_slot[plan->n_listed] = plan->n_listed;
         plan->n_listed++;
-        covered = add_ns(covered, v[i].ns);
+        covered = tf_add_sat(covered, v[i].ns);
     }
     plan->covered = total > 0 ? (double)covered / (double)total : 1.0;
     plan->legend = plan->covered >= LEGEND_COVER;

@@ -39,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sat.h"
+
 /* --- times with units -------------------------------------------------------------------- */
 
 bool tf_chrome_parse_time(const char *s, int64_t *ns)
@@ -84,7 +86,7 @@ static void merge_close(struct cluster *v, size_t *n, int64_t gap)
 {
     size_t k = 0;
     for (size_t i = 0; i < *n; i++) {
-        if (k && v[i].lo - v[k - 1].hi <= gap) {
+        if (k && tf_sub_sat(v[i].lo, v[k - 1].hi) <= gap) {
             if (v[i].hi > v[k - 1].hi)
                 v[k - 1].hi = v[i].hi;
             v[k - 1].count += v[i].count;
@@ -99,7 +101,7 @@ static void merge_close(struct cluster *v, size_t *n, int64_t gap)
 static void bound(struct cluster *v, size_t *n, int64_t *gap)
 {
     while (*n > TF_CHROME_CLUSTERS) {
-        *gap = *gap ? *gap * 2 : 1000;
+        *gap = !*gap ? 1000 : *gap > INT64_MAX / 2 ? INT64_MAX : *gap * 2;
         merge_close(v, n, *gap);
     }
 }
@@ -112,17 +114,17 @@ void tf_chrome_add_extent(struct chrome *c, size_t t, int64_t lo, int64_t hi)
     /* The common case: inside or next to the last cluster touched. */
     for (size_t i = n; i-- > 0;) {
         struct cluster *k = &e->v[i];
-        if (lo > k->hi + e->gap)
+        if (lo > tf_add_sat(k->hi, e->gap))
             break;
-        if (hi >= k->lo - e->gap) {
+        if (hi >= tf_sub_sat(k->lo, e->gap)) {
             if (lo < k->lo)
                 k->lo = lo;
             if (hi > k->hi)
                 k->hi = hi;
             k->count++;
             /* It may now touch its neighbours. */
-            if ((i > 0 && k->lo - e->v[i - 1].hi <= e->gap) ||
-                (i + 1 < n && e->v[i + 1].lo - k->hi <= e->gap))
+            if ((i > 0 && tf_sub_sat(k->lo, e->v[i - 1].hi) <= e->gap) ||
+                (i + 1 < n && tf_sub_sat(e->v[i + 1].lo, k->hi) <= e->gap))
                 merge_close(e->v, &e->n, e->gap);
             return;
         }
@@ -194,6 +196,12 @@ static bool gather(const struct chrome *c, const size_t *ts, size_t n, struct cl
  * another clock. */
 #define FAR_RUNS 1000
 
+/* gap <= FAR_RUNS * span, without leaving int64_t (span >= 0). */
+static bool near_run(int64_t gap, int64_t span)
+{
+    return span > INT64_MAX / FAR_RUNS || gap <= FAR_RUNS * span;
+}
+
 /* The main run of clusters: from the fullest one outwards, taking in each
  * neighbour that holds at least 1 % of the events or lies closer than
  * FAR_RUNS times the span already taken.  [*lo, *hi], and the events left
@@ -208,14 +216,14 @@ static void main_run(const struct cluster *v, size_t n, size_t total, int64_t *l
     size_t a = best, b = best;
     size_t min_count = total / 100;
     for (;;) {
-        int64_t span = v[b].hi - v[a].lo;
         bool grew = false;
-        if (a > 0 && (v[a - 1].count > min_count || v[a].lo - v[a - 1].hi <= FAR_RUNS * span)) {
+        if (a > 0 && (v[a - 1].count > min_count ||
+                      near_run(tf_sub_sat(v[a].lo, v[a - 1].hi), tf_sub_sat(v[b].hi, v[a].lo)))) {
             a--;
             grew = true;
         }
-        span = v[b].hi - v[a].lo;
-        if (b + 1 < n && (v[b + 1].count > min_count || v[b + 1].lo - v[b].hi <= FAR_RUNS * span)) {
+        if (b + 1 < n && (v[b + 1].count > min_count ||
+                          near_run(tf_sub_sat(v[b + 1].lo, v[b].hi), tf_sub_sat(v[b].hi, v[a].lo)))) {
             b++;
             grew = true;
         }
@@ -693,14 +701,23 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
         c->event_t0 = w0;
     } else {
         if (o->has_from)
-            w0 = c->origin + o->from_ns;
+            w0 = tf_add_sat(c->origin, o->from_ns);
         if (o->has_to)
-            w1 = c->origin + o->to_ns;
+            w1 = tf_add_sat(c->origin, o->to_ns);
     }
+    /* A damaged trace's times may lie centuries apart: no axis holds them. */
+    if (tf_sub_sat(w1, w0) == INT64_MAX)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "the window is too long to draw (its times lie over 292 years "
+                             "apart)");
     if (o->pad_pct > 0) {
         double pad = (double)(w1 - w0) * o->pad_pct / 100.0;
-        w0 -= (int64_t)llround(pad);
-        w1 += (int64_t)llround(pad);
+        int64_t p = pad >= 9e18 ? INT64_MAX : (int64_t)llround(pad);
+        w0 = tf_sub_sat(w0, p);
+        w1 = tf_add_sat(w1, p);
+        if (tf_sub_sat(w1, w0) == INT64_MAX)
+            return tf_diag_error(d, TF_EBADINPUT, "the window with its padding is too long to "
+                                                  "draw (over 292 years)");
     }
     if (w1 <= w0) {
         if (w1 == w0 && !o->has_from && !o->has_to && !o->window_event) {
