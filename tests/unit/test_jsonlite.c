@@ -86,9 +86,10 @@ static bool ref_fixed(const char *s, size_t n, int scale, int64_t *out)
     return true;
 }
 
-/* The word-at-a-time reading of digits (any length, any place of the dot,
- * numbers that end where a word would cross) against the reference, each
- * number in a buffer of its own exact size (ASan sees a read past it). */
+/* tf_jl_fixed (its digits read eight at a time where there are eight)
+ * against the reference on random numbers of every length, with the dot
+ * anywhere, each in a buffer of its own exact size (ASan sees a read past
+ * it). */
 TF_TEST(jl_fixed_words_match_digits)
 {
     uint64_t seed = 42;
