@@ -1,10 +1,10 @@
 /* sat.h - int64 sums and differences held at the ends of the range.
  *
- * Times in nanoseconds reach +-9.2e18 (a trace's |ts| may be 9e15 us), so
- * the difference of two of them, or a time plus a gap, can leave int64_t.
- * Where such a result is only compared, holding it at INT64_MAX or
- * INT64_MIN keeps every comparison the exact one would make that a
- * comparison against an in-range value can tell.
+ * A Chrome trace's times are bounded so that any two add and subtract
+ * exactly (TF_TEF_MAX_NS), but other loaders' nanoseconds (an export's
+ * int64 columns) and times plus gaps or padding need not be.  Where such a
+ * result is only compared with an in-range value, holding it at INT64_MAX
+ * or INT64_MIN gives the comparison the exact result would.
  */
 #ifndef TF_SAT_H
 #define TF_SAT_H
