@@ -131,7 +131,7 @@ LIB_SONAME = libtracefig.so.$(LIB_SOVERSION)
 LIB_SO = $(BUILD)/libtracefig.so.$(LIB_VERSION)
 LIB_PC = $(BUILD)/tracefig.pc
 
-.PHONY: FORCE lib fuzz fuzz-build all demo check deps-build deps-test test unit golden golden-check parity \
+.PHONY: FORCE lib fuzz fuzz-build all demo check deps-build deps-test deps-bench test unit golden golden-check parity \
         bench leakcheck install uninstall clean examples parity-refresh
 
 all: $(BIN) lib
@@ -196,6 +196,9 @@ deps-build:
 deps-test:
 	@sh tests/tools/deps.sh test
 
+deps-bench:
+	@sh tests/tools/deps.sh bench
+
 # --- the README's two commands -------------------------------------------------
 
 demo: deps-build
@@ -208,7 +211,7 @@ examples: $(BIN)
 check: deps-test
 	@$(MAKE) --no-print-directory test
 
-test: $(BIN) $(UNIT)
+test: $(BIN) $(UNIT) $(BUILD)/scan_floor
 	@sh tests/run-all.sh $(BUILD)
 
 unit: $(UNIT)
@@ -226,7 +229,11 @@ parity: $(BIN)
 parity-refresh:
 	/usr/bin/python3 tests/tools/mkparity.py
 
-bench: $(BIN) lib
+# tracefig's scanner alone on a Chrome trace, for make bench (bench-large.sh).
+$(BUILD)/scan_floor: tests/tools/scan_floor.c $(LIB_A)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(LIBS)
+
+bench: deps-bench $(BIN) lib $(BUILD)/scan_floor
 	@sh tests/tools/bench.sh $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)

@@ -160,6 +160,20 @@ check kineto-mode grep -q '"mode": "chrome"' "$tmp/s.out"
 same_rc 0 kineto-window-event "$tmp/kt.json" --window-event 'ProfilerStep#4' --flows
 check kineto-window-event-lanes grep -q '"lanes": \[' "$tmp/s.out"
 
+# make bench's scanner-alone driver (tests/tools/scan_floor.c) walks what the
+# loader walks: every event of the trace, and a syntax error stops it.
+floor_bin="$(dirname "$bin")/scan_floor"
+if [ -x "$floor_bin" ]; then
+    n_ev=$("$py" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["traceEvents"]))' "$tmp/kt.json")
+    check scan-floor-events sh -c '"$1" "$2" 1 | grep -qx "scan [0-9.]* events $3"' - \
+        "$floor_bin" "$tmp/kt.json" "$n_ev"
+    head -c 5000 "$tmp/kt.json" >"$tmp/kt_cut.json"
+    check scan-floor-error sh -c '! "$1" "$2" 1 2>"$3" && grep -q "^scan_floor: .*kt_cut.json:" "$3"' - \
+        "$floor_bin" "$tmp/kt_cut.json" "$tmp/floor.err"
+else
+    echo "stream: scan-floor: SKIP ($floor_bin not built)"
+fi
+
 # --- pipelined timelines -------------------------------------------------------
 g timeline --version 2 --num-candidates 12000 --start-candidate 6000 --record-from 0 \
     --trsm-prob 0.2 --stall-prob 0.2 --metadata-last --out "$tmp/tl.json"

@@ -16,6 +16,10 @@
 #     <= 4x cat, gzip'd <= 1.5x igzip -dc, the whole trace <= 8x cat, each
 #     under 64 MB), with the best scanner kernels and the portable ones
 #     (TRACEFIG_SIMD=portable);
+#   - the floors: the same trace's scan alone, tracefig's scanner with no
+#     converter behind it (scan_floor, built by make bench) and simdjson's
+#     On Demand parser (floor_simdjson.cpp; needs g++ and libsimdjson-dev),
+#     each against cat;
 #   - a peer doing the same work on the 1 GB trace: Python's json module
 #     (what HTA, TensorBoard's plugin and most scripts start with) loading
 #     it and picking the window's events (tests/tools/peer_window.py;
@@ -220,6 +224,54 @@ measure "$tmp/tf.log" env TRACEFIG_PIPE=off "$bin" "$kt" $win -o "$tmp/out.svg" 
     limits "kineto 1 GB, 100 ms (one thread)" cat 4 cat "$kt" || status=1
 measure "$tmp/tf.log" env TRACEFIG_PIPE=off "$bin" "$kt" -o "$tmp/out.svg" &&
     limits "kineto 1 GB, whole (one thread)" cat 8 cat "$kt" || status=1
+
+# The floors: what the 1 GB trace's scan alone costs, tracefig's scanner
+# with nothing behind it (tests/tools/scan_floor.c, built by make bench)
+# and simdjson's On Demand parser (tests/tools/floor_simdjson.cpp, built
+# here when g++ and Debian's libsimdjson-dev are installed), each against
+# cat.  They tell the scan's share of the window's time from the rest, and
+# how far the fastest JSON parser known gets on this machine's one core.
+measure "$tmp/base.log" cat "$kt"
+cat_s=$wall
+mem_gb=$(awk '/MemAvailable/ { printf "%d", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+floor() { # NAME SECONDS NOTE: one line against cat
+    awk -v n="$1" -v s="$2" -v c="$cat_s" -v note="$3" 'BEGIN {
+        printf "%-34s %6.3fs = %5.1fx cat  %s\n", n, s, (c > 0) ? s / c : 0, note }'
+}
+echo "floors: the 1 GB trace's scan alone, best of $runs (cat: ${cat_s}s)"
+scan_floor=$(dirname "$bin")/scan_floor
+if [ -x "$scan_floor" ]; then
+    out=$("$scan_floor" "$kt" "$runs") || status=1
+    # shellcheck disable=SC2086
+    set -- $out
+    [ "${1:-}" = scan ] && floor "tracefig's scanner alone" "$2" \
+        "(each event validated, its 16 members located; file read ahead on a thread)"
+    out=$(TRACEFIG_SIMD=portable "$scan_floor" "$kt" "$runs") || status=1
+    # shellcheck disable=SC2086
+    set -- $out
+    [ "${1:-}" = scan ] && floor "  the same, portable kernels" "$2" ""
+else
+    echo "scanner alone: SKIP ($scan_floor not built: make bench builds it)"
+fi
+if ! command -v g++ >/dev/null 2>&1 || [ ! -f /usr/include/simdjson.h ]; then
+    echo "simdjson: SKIP (needs g++ and libsimdjson-dev: apt-get install -y g++ libsimdjson-dev)"
+elif [ "${mem_gb:-0}" -lt 4 ]; then
+    echo "simdjson: SKIP (it holds the whole 1 GB trace and its index: about 2 GB; ${mem_gb:-?} GB available)"
+elif ! g++ -O3 -march=native -std=c++17 -o "$tmp/floor_simdjson" tests/tools/floor_simdjson.cpp \
+    -lsimdjson 2>"$tmp/sj.log"; then
+    echo "simdjson: SKIP (tests/tools/floor_simdjson.cpp did not build: $(head -1 "$tmp/sj.log"))"
+elif out=$("$tmp/floor_simdjson" "$kt" "$runs"); then
+    # shellcheck disable=SC2086
+    set -- $out
+    v=$(dpkg-query -W -f='${Version}' libsimdjson-dev 2>/dev/null)
+    floor "simdjson ${v%%-*} On Demand, stage 1" "$2" "(UTF-8 and the structural index; kernel $8)"
+    floor "  + reading each event's ts" "$(awk -v a="$2" -v b="$4" 'BEGIN { print a + b }')" \
+        "(one core, the file in memory; values it passes over are not validated)"
+else
+    echo "simdjson: failed"
+    status=1
+fi
+
 echo "statistics: best of $runs runs with and without (TRACEFIG_STATS=off)"
 stats_cost "timeline 1e6 events" "$tl" -o "$tmp/s.svg" || status=1
 # shellcheck disable=SC2086
@@ -229,7 +281,6 @@ stats_cost "kineto 1 GB, whole" "$kt" -o "$tmp/s.svg" || status=1
 stats_cost "kineto 1 GB, trace scope" "$kt" $win --stats-scope trace -o "$tmp/s.svg" || status=1
 
 # The peer: Python's json module on the same file, the same window.
-mem_gb=$(awk '/MemAvailable/ { printf "%d", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 if [ "${BENCH_PEER:-1}" = 0 ]; then
     echo "peer: SKIP (BENCH_PEER=0)"
 elif [ "${mem_gb:-0}" -lt 14 ]; then

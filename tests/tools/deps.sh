@@ -4,6 +4,8 @@
 #   deps.sh build   what `make` / `make demo` need
 #   deps.sh test    what `make check` needs as well (with what HTA itself
 #                   needs for tests/hta: pandas, plotly, networkx, psutil, yaml)
+#   deps.sh bench   what `make bench` needs as well (hyperfine; g++ and
+#                   libsimdjson-dev for the scan's floor, bench-large.sh)
 #
 # As root it runs apt-get; otherwise it prints the exact command and fails,
 # so nothing half-works silently.
@@ -18,13 +20,15 @@ test="$build isal libxml2-utils librsvg2-bin poppler-utils valgrind python3 loca
       chromium python3-pip python3-setuptools python3-wheel jupyter-nbconvert
       python3-ipykernel python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml
       otf2-tools python3-otf2"
+bench="$test hyperfine g++ libsimdjson-dev"
 # Installed when the archive has them; their tests say SKIP otherwise.
 optional_test="python3-torch"
 optional=""
 case ${1:-build} in
 build) want=$build ;;
 test) want=$test optional=$optional_test ;;
-*) echo "usage: deps.sh build|test" >&2; exit 2 ;;
+bench) want=$bench optional=$optional_test ;;
+*) echo "usage: deps.sh build|test|bench" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

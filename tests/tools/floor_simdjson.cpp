@@ -1,0 +1,95 @@
+// floor_simdjson.cpp - what simdjson, the fastest JSON parser we know of,
+// takes on this machine for the first half of tracefig's job on a Chrome
+// trace: every event's "ts".  make bench prints it beside tracefig's own
+// times (tests/tools/bench-large.sh) as the floor the scanner can aim at.
+//
+//   floor_simdjson TRACE.json [RUNS]
+//
+// It loads the whole file into memory first (not timed: about a `cat`),
+// then, best of RUNS (default 3) on one core, times simdjson's On Demand
+// API in its two steps: stage 1 (`iterate`: UTF-8 validation and the index
+// of every structural byte) and the walk over "traceEvents" that reads
+// each event's keys and its "ts" as a number.  On Demand validates only
+// what it reads: the values it passes over (names, args, dur, ...) are not
+// checked, where tracefig checks every byte as jansson would.  Built with
+// -march=native, so simdjson uses the widest instructions the machine has.
+//
+// Prints one line: "stage1 S walk W events N kernel K" (seconds).
+#include <simdjson.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+using namespace simdjson;
+
+static double now()
+{
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: floor_simdjson TRACE.json [RUNS]\n");
+        return 2;
+    }
+    int runs = argc > 2 ? std::atoi(argv[2]) : 3;
+    padded_string json;
+    if (auto err = padded_string::load(argv[1]).get(json)) {
+        std::fprintf(stderr, "floor_simdjson: %s: %s\n", argv[1], error_message(err));
+        return 1;
+    }
+    // One parser for every run: its index is allocated and touched once,
+    // as a scanner's buffers are, so the runs after the first time the
+    // work, not the page faults.
+    ondemand::parser parser(json.size());
+    double best_s1 = 1e30, best_walk = 1e30;
+    size_t events = 0;
+    for (int run = 0; run < runs + 1; run++) {
+        double t0 = now();
+        ondemand::document doc;
+        if (auto err = parser.iterate(json).get(doc)) {
+            std::fprintf(stderr, "floor_simdjson: %s: %s\n", argv[1], error_message(err));
+            return 1;
+        }
+        double t1 = now();
+        size_t n = 0;
+        double sum = 0;
+        ondemand::object top;
+        if (auto err = doc.get_object().get(top)) {
+            std::fprintf(stderr, "floor_simdjson: %s: %s\n", argv[1], error_message(err));
+            return 1;
+        }
+        for (auto member : top) {
+            std::string_view key;
+            if (member.unescaped_key().get(key) || key != "traceEvents")
+                continue;
+            for (auto ev : member.value().get_array()) {
+                ondemand::object o;
+                if (ev.get_object().get(o))
+                    continue;
+                n++;
+                for (auto m : o) {
+                    std::string_view k;
+                    double ts;
+                    if (!m.unescaped_key().get(k) && k == "ts" && !m.value().get_double().get(ts))
+                        sum += ts;
+                }
+            }
+        }
+        double t2 = now();
+        if (sum < 0)
+            std::fprintf(stderr, "floor_simdjson: negative time sum\n"); // keeps the walk
+        if (run == 0)
+            continue; // the first run pays the index's page faults
+        best_s1 = t1 - t0 < best_s1 ? t1 - t0 : best_s1;
+        best_walk = t2 - t1 < best_walk ? t2 - t1 : best_walk;
+        events = n;
+    }
+    std::printf("stage1 %.3f walk %.3f events %zu kernel %s\n", best_s1, best_walk, events,
+                get_active_implementation()->name().data());
+    return 0;
+}
