@@ -1,15 +1,17 @@
 /* scan.c - the validating JSON scanner (see scan.h).
  *
- * Why this file is long (about 1,900 lines, past the ~1000 the project
- * keeps to): its hot loops (scan_any, fast_value, scan_str, the number and
- * word runs) share the buffer's invariants and must inline into each other
- * to keep the per-byte cost the benchmarks measure, so they stay in one
- * translation unit.  What is not on the per-byte path already lives
- * elsewhere (fields.c reads members of validated values; scan_int.h names
- * what they share).  For the same reason scan_any (about 170 lines) stays
- * one function, past the ~120 lines the project keeps to: it is the
- * per-value loop, and splitting its cases would move the position it keeps
- * in a local out to memory at every call.
+ * Why this file is long (about 1,600 lines, past the ~1000 the project
+ * keeps to): it is one state machine with its token readers, whose error
+ * positions and messages follow jansson's lexer and parser together, and
+ * its hot loops (scan_any, scan_str, the number and word runs) share the
+ * buffer's invariants and must inline into each other to keep the per-byte
+ * cost the benchmarks measure, so they stay in one translation unit.  What
+ * stands alone already lives elsewhere (fields.c reads members of
+ * validated values; scan_fast.h is the fast path and its kernels;
+ * scan_int.h names what they share).  For the same reason scan_any (about
+ * 170 lines) stays one function, past the ~120 lines the project keeps
+ * to: it is the per-value loop, and splitting its cases would move the
+ * position it keeps in a local out to memory at every call.
  *
  * IMPLEMENTATION NOTES
  *
@@ -57,12 +59,6 @@
  * use (s->kern) are compiled for several instruction sets and chosen at
  * run time (scan_simd.h: portable, SSE2, AVX2, AVX-512); all give the
  * same results.
- *
- * Size.  This file is over 1,000 lines because it is one state machine
- * with its token readers, whose error positions and messages follow
- * jansson's lexer and parser together; the parts that stand alone are
- * already out (fields.c: reading validated bytes; scan_fast.h: the fast
- * path and its kernels).
  */
 #include "load/scan.h"
 #include "load/scan_int.h"
