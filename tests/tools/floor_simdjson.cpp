@@ -32,6 +32,12 @@ static double now()
     return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
+static int fail(const char *path, error_code err)
+{
+    std::fprintf(stderr, "floor_simdjson: %s: %s\n", path, error_message(err));
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -40,10 +46,8 @@ int main(int argc, char **argv)
     }
     int runs = argc > 2 ? std::atoi(argv[2]) : 3;
     padded_string json;
-    if (auto err = padded_string::load(argv[1]).get(json)) {
-        std::fprintf(stderr, "floor_simdjson: %s: %s\n", argv[1], error_message(err));
-        return 1;
-    }
+    if (auto err = padded_string::load(argv[1]).get(json))
+        return fail(argv[1], err);
     // One parser for every run: its index is allocated and touched once,
     // as a scanner's buffers are, so the runs after the first time the
     // work, not the page faults.
@@ -53,18 +57,14 @@ int main(int argc, char **argv)
     for (int run = 0; run < runs + 1; run++) {
         double t0 = now();
         ondemand::document doc;
-        if (auto err = parser.iterate(json).get(doc)) {
-            std::fprintf(stderr, "floor_simdjson: %s: %s\n", argv[1], error_message(err));
-            return 1;
-        }
+        if (auto err = parser.iterate(json).get(doc))
+            return fail(argv[1], err);
         double t1 = now();
         size_t n = 0;
         double sum = 0;
         ondemand::object top;
-        if (auto err = doc.get_object().get(top)) {
-            std::fprintf(stderr, "floor_simdjson: %s: %s\n", argv[1], error_message(err));
-            return 1;
-        }
+        if (auto err = doc.get_object().get(top))
+            return fail(argv[1], err);
         for (auto member : top) {
             std::string_view key;
             if (member.unescaped_key().get(key) || key != "traceEvents")
@@ -95,17 +95,13 @@ int main(int argc, char **argv)
     double best_dom = 1e30;
     {
         dom::parser dp;
-        if (auto err = dp.allocate(json.size())) {
-            std::fprintf(stderr, "floor_simdjson: %s\n", error_message(err));
-            return 1;
-        }
+        if (auto err = dp.allocate(json.size()))
+            return fail(argv[1], err);
         for (int run = 0; run < runs + 1; run++) {
             double t0 = now();
             dom::element doc;
-            if (auto err = dp.parse(json).get(doc)) {
-                std::fprintf(stderr, "floor_simdjson: %s: %s\n", argv[1], error_message(err));
-                return 1;
-            }
+            if (auto err = dp.parse(json).get(doc))
+                return fail(argv[1], err);
             double t = now() - t0;
             if (run > 0 && t < best_dom)
                 best_dom = t;
