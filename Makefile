@@ -131,7 +131,7 @@ LIB_SONAME = libtracefig.so.$(LIB_SOVERSION)
 LIB_SO = $(BUILD)/libtracefig.so.$(LIB_VERSION)
 LIB_PC = $(BUILD)/tracefig.pc
 
-.PHONY: FORCE lib fuzz fuzz-build all demo check deps-build deps-test deps-bench test unit golden golden-check parity \
+.PHONY: FORCE lib fuzz fuzz-build all demo check deps-build deps-test deps-bench bench-run test unit golden golden-check parity \
         bench leakcheck install uninstall clean examples parity-refresh
 
 all: $(BIN) lib
@@ -233,7 +233,10 @@ parity-refresh:
 $(BUILD)/scan_floor: tests/tools/scan_floor.c $(LIB_A)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_A) $(LIBS)
 
-bench: deps-bench $(BIN) lib $(BUILD)/scan_floor
+bench: deps-bench
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: $(BIN) lib $(BUILD)/scan_floor
 	@sh tests/tools/bench.sh $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
