@@ -171,10 +171,10 @@ stats_cost() {
     while [ $_k -lt "$runs" ]; do
         measure1 "$tmp/on.log" "$bin" "$@"
         [ $rc -eq 0 ] || { echo "bench-large: $name: tracefig failed"; return 1; }
-        on=$(awk -v a="$on" -v b="$wall" 'BEGIN { print (a == "" || b < a) ? b : a }')
+        on=$(smaller "$on" "$wall")
         measure1 "$tmp/off.log" env TRACEFIG_STATS=off "$bin" "$@"
         [ $rc -eq 0 ] || { echo "bench-large: $name: tracefig failed"; return 1; }
-        off=$(awk -v a="$off" -v b="$wall" 'BEGIN { print (a == "" || b < a) ? b : a }')
+        off=$(smaller "$off" "$wall")
         _k=$((_k + 1))
     done
     awk -v n="$name" -v a="$on" -v b="$off" 'BEGIN {

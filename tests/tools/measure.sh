@@ -15,6 +15,11 @@ measure1() {
         awk '{ printf "%.1f", $1 / 1024 }')
 }
 
+# smaller A B: the smaller of two times, or B when A is empty.
+smaller() {
+    awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'
+}
+
 # measure LOG CMD...: measure1 ${runs:-3} times: the best wall time, the
 # largest RSS (stops at the first failure, $rc set).
 measure() {
@@ -24,7 +29,7 @@ measure() {
     while [ $_k -lt "${runs:-3}" ]; do
         measure1 "$@"
         [ $rc -eq 0 ] || return
-        _best=$(awk -v a="$_best" -v b="$wall" 'BEGIN { print (a == "" || b < a) ? b : a }')
+        _best=$(smaller "$_best" "$wall")
         _top=$(awk -v a="$_top" -v b="$rss" 'BEGIN { print (b > a) ? b : a }')
         _k=$((_k + 1))
     done

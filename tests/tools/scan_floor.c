@@ -48,21 +48,22 @@ static bool scan_once(const char *path, size_t *events)
         char key[32];
         size_t kl;
         bool more;
-        if (!tf_scan_key(&s, key, sizeof key, &kl, &more) || !more)
+        ok = tf_scan_key(&s, key, sizeof key, &kl, &more);
+        if (!ok || !more)
             break;
         if (strcmp(key, "traceEvents") != 0 || tf_scan_peek(&s) != TF_JT_ARRAY) {
             ok = tf_scan_skip(&s);
             continue;
         }
         ok = tf_scan_enter(&s);
-        while (ok && tf_scan_next(&s, &more) && more) {
+        while (ok && (ok = tf_scan_next(&s, &more)) && more) {
             const unsigned char *data;
             size_t len;
             ok = tf_scan_value(&s, &data, &len, f, TF_TEF_N_FIELDS);
             ++*events;
         }
     }
-    ok = ok && !tf_diag_failed(&d) && tf_scan_finish(&s);
+    ok = ok && tf_scan_finish(&s);
     if (!ok)
         fprintf(stderr, "scan_floor: %s\n", d.msg[0] ? d.msg : "not a Chrome trace object");
     if (inited)
