@@ -16,10 +16,10 @@
 #include "load/model.h"
 #include "model/palette.h"
 #include "rules/chrome.h"
-#include "opt.h"
+#include "lib/opt.h"
 #include "render/stats.h"
 #include "rules/remodel.h"
-#include "run.h"
+#include "lib/run.h"
 
 /* --- inputs in memory -------------------------------------------------------------- */
 

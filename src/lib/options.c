@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/str.h"
-#include "opt.h"
+#include "lib/opt.h"
 #include "rules/chrome.h"
 #include "rules/timeline.h"
 #include "tracefig.h"

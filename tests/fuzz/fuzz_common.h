@@ -17,7 +17,7 @@
 #include "model/figure.h"
 #include "render/render.h"
 #include "render/stats.h"
-#include "run.h"
+#include "lib/run.h"
 
 static const char *fuzz_path(const char *tag)
 {

@@ -19,7 +19,7 @@
 #include "rules/palette.h"
 #include "rules/seed.h"
 #include "base/ticks.h"
-#include "run.h"
+#include "lib/run.h"
 
 /* The pipelined mode's figure of a timeline (breakdown may be NULL). */
 static inline bool tf_test_timeline(const struct tf_timeline *t, const struct tf_breakdown_in *bd,

@@ -9,7 +9,7 @@
 #include "support.h"
 #include "harness.h"
 #include "render/plan.h"
-#include "run.h"
+#include "lib/run.h"
 
 /* One GPU stream: the step's annotation over two kernels and a memcpy,
  * and a kernel after it (outside every annotation). */

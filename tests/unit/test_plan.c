@@ -12,7 +12,7 @@
 #include "render/metrics.h"
 #include "render/plan.h"
 #include "render/render.h"
-#include "run.h"
+#include "lib/run.h"
 
 /* A Chrome-mode-like figure (the fit layout): lanes with the given labels,
  * one bar each, one legend entry per label given. */

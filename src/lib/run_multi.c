@@ -26,7 +26,7 @@
  * clock and one axis unit is `per` ns; the figure's x for it is then
  * x * per / per_fig + (xo + offset - w0_fig) / per_fig.
  */
-#include "run.h"
+#include "lib/run.h"
 
 #include <pthread.h>
 #include <stdio.h>

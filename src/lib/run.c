@@ -1,5 +1,5 @@
 /* run.c - see run.h. */
-#include "run.h"
+#include "lib/run.h"
 
 #include <string.h>
 

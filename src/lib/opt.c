@@ -1,5 +1,5 @@
 /* opt.c - see opt.h. */
-#include "opt.h"
+#include "lib/opt.h"
 
 #include <errno.h>
 #include <stdint.h>
