@@ -53,8 +53,8 @@ endif
 # libxml2 (SVG) is compiled against but not linked: src/render/svg.c
 # dlopen()s it at the first SVG render, so other runs do not load it and the
 # ICU and libstdc++ it brings.  The unit tests link it (they parse SVG).
-# libsqlite3 likewise: src/load/nsys.c dlopen()s it when it reads an Nsight
-# Systems export.
+# libsqlite3 likewise: src/load/sqlite.c dlopen()s it when it reads an SQLite
+# database (an Nsight Systems export).
 PKGS_LAZY = libxml-2.0 sqlite3
 UNIT_LIBS_XML := $(shell pkg-config --libs libxml-2.0 2>/dev/null)
 

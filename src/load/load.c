@@ -29,6 +29,7 @@
 #include "load/kind.h"
 #include "load/nsys.h"
 #include "load/otf2.h"
+#include "load/sqlite.h"
 #include "load/stream.h"
 #include "load/timeline.h"
 
@@ -216,7 +217,7 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
     unsigned char head[TF_SQLITE_MAGIC_LEN];
     size_t n_head = peek(in, head, sizeof head);
     const char *file = tf_diag_name(path);
-    if (!tf_diag_failed(d) && tf_nsys_is_sqlite(head, n_head)) {
+    if (!tf_diag_failed(d) && tf_sq_is_sqlite(head, n_head)) {
         bool as_is = rc == 0 && S_ISREG(st.st_mode) && strcmp(path, "-") != 0 &&
                      !tf_input_is_gzip(in);
         bool ok = load_export(in, path, as_is, keep, out, d);

@@ -8,13 +8,8 @@
  * to 3.24.  A table without start and end is left out; the string tables,
  * the enums and the TARGET_INFO_* tables are optional.
  *
- * Strings.  Names are ids into StringIds.  Each id is looked up once (a
- * prepared primary-key query) and kept in a hash table, made valid UTF-8
- * then: a window holds millions of kernels but a few hundred names, and a
- * JOIN would repeat the lookup for every row.  The rows then hand over the
- * same address for the same name, which the sink's tables remember
- * (base/strtab.h).  A column holding text instead of an id (older exports)
- * is read as text, and checked for each row.
+ * Strings.  Names are ids into StringIds, looked up once each
+ * (nsys_strings.c).
  *
  * Passes.  Pass 1 gives the sink's index what it needs: with index_lean
  * only the names and the events called index_name (NVTX text, kernel short
@@ -49,46 +44,15 @@
  */
 #include "load/nsys.h"
 
-#include <pthread.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "base/dl.h"
 #include "load/nsys_int.h"
 #include "load/nsys_pipe.h"
 #include "load/nsys_rows.h"
-
-/* --- Lazy loading -----------------------------------------------------------
- * libsqlite3 is dlopen()ed when an export is read (base/dl.h), so that the
- * runs that read JSON do not load and relocate it; every call goes through
- * sq.NAME (nsys_int.h). */
-TF_SQ_FUNCS(TF_DL_CHECK)
-struct tf_nsys_sq tf_nsys_sq;
-/* Loaded once per process (see svg.c's xml_load). */
-static pthread_once_t sq_once = PTHREAD_ONCE_INIT;
-static struct tf_diag sq_outcome;
-
-#define TF_DL_API struct tf_nsys_sq
-static const struct tf_dl_sym sq_syms[] = {TF_SQ_FUNCS(TF_DL_SYM)};
-#undef TF_DL_API
-static const struct tf_dl_lib sq_lib = {"libsqlite3.so.0", "libsqlite3-0"};
-
-static void sq_load_once(void)
-{
-    tf_diag_init(&sq_outcome);
-    tf_dl_load("Reading an Nsight Systems export", &sq_lib, 1, sq_syms,
-               sizeof sq_syms / sizeof sq_syms[0], &sq, sizeof sq, &sq_outcome);
-}
-
-static bool sq_load(struct tf_diag *d)
-{
-    pthread_once(&sq_once, sq_load_once);
-    return tf_dl_outcome(&sq_outcome, d);
-}
 
 struct spec {
     const char *table;
@@ -127,74 +91,12 @@ static const struct spec specs[TF_NSYS_N_TABLES] = {
                        [C_NAME] = "nameId"}},
 };
 
-/* --- errors -------------------------------------------------------------------- */
-
-bool tf_nsys_db_error(struct ld *l, const char *what, struct tf_diag *d)
-{
-    int rc = l->db ? sq.sqlite3_errcode(l->db) : SQLITE_ERROR;
-    const char *msg = l->db ? sq.sqlite3_errmsg(l->db) : "cannot open";
-    if (rc == SQLITE_NOMEM)
-        return tf_diag_oom(d, l->file);
-    if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
-        return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: %s (%s)", l->file,
-                             msg, what);
-    return tf_diag_error(d, TF_EBADINPUT, "%s: %s: %s", l->file, what, msg);
-}
-
 /* --- queries ------------------------------------------------------------------- */
 
 static bool prepare(struct ld *l, const char *sql, sqlite3_stmt **st, const char *what,
                     struct tf_diag *d)
 {
-    if (sq.sqlite3_prepare_v2(l->db, sql, -1, st, NULL) != SQLITE_OK) {
-        *st = NULL;
-        return tf_nsys_db_error(l, what, d);
-    }
-    return true;
-}
-
-/* Steps st: true with *row for a row or at the end, false (reported) on
- * an error. */
-bool tf_nsys_step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d)
-{
-    int rc = sq.sqlite3_step(st);
-    *row = rc == SQLITE_ROW;
-    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-        return true;
-    return tf_nsys_db_error(l, what, d);
-}
-
-bool tf_nsys_is_table(struct ld *l, const char *name, struct tf_diag *d, bool *yes)
-{
-    sqlite3_stmt *st;
-    if (!prepare(l, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
-                    "COLLATE NOCASE",
-                 &st, "the schema", d))
-        return false;
-    sq.sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    bool ok = tf_nsys_step(l, st, yes, "the schema", d);
-    sq.sqlite3_finalize(st);
-    return ok;
-}
-
-/* Which of `cols` (n of them) the table has; false (reported) on an error. */
-static bool columns(struct ld *l, const char *table, const char *const *cols, size_t n,
-                    bool *has, struct tf_diag *d)
-{
-    sqlite3_stmt *st;
-    if (!prepare(l, "SELECT name FROM pragma_table_info(?1)", &st, table, d))
-        return false;
-    sq.sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-    memset(has, 0, n * sizeof *has);
-    bool row, ok;
-    while ((ok = tf_nsys_step(l, st, &row, table, d)) && row) {
-        const char *c = (const char *)sq.sqlite3_column_text(st, 0);
-        for (size_t i = 0; c && i < n; i++)
-            if (cols[i] && sq.sqlite3_stricmp(c, cols[i]) == 0)
-                has[i] = true;
-    }
-    sq.sqlite3_finalize(st);
-    return ok;
+    return tf_sq_prepare(l->db, l->file, sql, st, what, d);
 }
 
 /* An index of the table whose first column is start (its name, in the
@@ -217,82 +119,6 @@ static bool start_index(struct ld *l, const char *table, char **out, struct tf_d
     }
     sq.sqlite3_finalize(st);
     return ok;
-}
-
-/* --- strings --------------------------------------------------------------------- */
-
-static bool grow_slots(struct ld *l)
-{
-    size_t cap = l->cap_slots ? l->cap_slots * 2 : 1024;
-    struct slot *s = calloc(cap, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < l->cap_slots; i++) {
-        if (!l->slots[i].used)
-            continue;
-        size_t k = (size_t)((uint64_t)l->slots[i].id * 0x9E3779B97F4A7C15ULL >> 20) & (cap - 1);
-        while (s[k].used)
-            k = (k + 1) & (cap - 1);
-        s[k] = l->slots[i];
-    }
-    free(l->slots);
-    l->slots = s;
-    l->cap_slots = cap;
-    return true;
-}
-
-/* The string of StringIds id (NULL when there is none). */
-static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag *d)
-{
-    *out = NULL;
-    if (!l->str_st)
-        return true;
-    if ((l->n_slots + 1) * 2 > l->cap_slots && !grow_slots(l))
-        return tf_diag_oom(d, l->file);
-    size_t k = (size_t)((uint64_t)id * 0x9E3779B97F4A7C15ULL >> 20) & (l->cap_slots - 1);
-    while (l->slots[k].used) {
-        if (l->slots[k].id == id) {
-            *out = l->slots[k].s;
-            return true;
-        }
-        k = (k + 1) & (l->cap_slots - 1);
-    }
-    sq.sqlite3_reset(l->str_st);
-    sq.sqlite3_bind_int64(l->str_st, 1, id);
-    bool row;
-    if (!tf_nsys_step(l, l->str_st, &row, "StringIds", d))
-        return false;
-    const char *s = NULL;
-    if (row && sq.sqlite3_column_type(l->str_st, 0) != SQLITE_NULL) {
-        /* kept valid UTF-8: rows need not check it each time */
-        const char *c =
-            tf_nsys_clean(&l->tmp, (const char *)sq.sqlite3_column_text(l->str_st, 0));
-        s = c ? tf_arena_strdup(&l->arena, c) : NULL;
-        if (!s)
-            return tf_diag_oom(d, l->file);
-    }
-    l->slots[k] = (struct slot){id, s, true};
-    l->n_slots++;
-    *out = s;
-    return true;
-}
-
-/* A name column: text as it is (*raw set: not checked as UTF-8 yet), an
- * integer through StringIds (made valid UTF-8 once). */
-bool tf_nsys_name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
-                     struct tf_diag *d)
-{
-    switch (sq.sqlite3_column_type(st, col)) {
-    case SQLITE_NULL:
-        *out = NULL;
-        return true;
-    case SQLITE_INTEGER:
-        return string_id(l, sq.sqlite3_column_int64(st, col), out, d);
-    default:
-        *out = (const char *)sq.sqlite3_column_text(st, col);
-        *raw = true;
-        return true;
-    }
 }
 
 /* --- rows --------------------------------------------------------------------------- */
@@ -701,25 +527,10 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
 
 static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_diag *d)
 {
-    struct tf_buf uri;
-    tf_buf_init(&uri);
-    tf_nsys_uri(&uri, path);
-    if (uri.oom) {
-        tf_buf_fini(&uri);
-        return tf_diag_oom(d, l->file);
-    }
-    /* NOMUTEX: one thread uses the connection; the per-call mutex would
-     * cost a quarter of the time of reading a row. */
-    int rc = sq.sqlite3_open_v2(uri.data, &l->db,
-                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
-    tf_buf_fini(&uri);
+    bool ok = tf_sq_open(path, l->file, &l->db, d);
     if (unlink_db)
         unlink(path);
-    if (rc != SQLITE_OK)
-        return tf_nsys_db_error(l, "cannot open", d);
-    /* Nothing is written; no temporary table either. */
-    sq.sqlite3_exec(l->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
-    return true;
+    return ok;
 }
 
 /* Which tables there are, and the message when none can be drawn. */
@@ -752,7 +563,8 @@ static bool survey(struct ld *l, struct tf_diag *d)
             return false;
         if (!yes)
             continue;
-        if (!columns(l, specs[t].table, specs[t].cols, N_COLS, l->t[t].has, d))
+        if (!tf_sq_columns(l->db, l->file, specs[t].table, specs[t].cols, N_COLS,
+                           l->t[t].has, d))
             return false;
         l->t[t].present = l->t[t].has[C_START] && l->t[t].has[C_END];
         if (l->t[t].present && !start_index(l, specs[t].table, &l->t[t].index, d))
@@ -809,7 +621,7 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
     tf_buf_init(&l.tmp);
-    bool loaded = tf_nsys_check_file(db_path, file, d) && sq_load(d);
+    bool loaded = tf_sq_check_file(db_path, file, d) && tf_sq_load(d);
     l.threaded = read_threaded();
     bool ok = loaded;
     if (!ok && unlink_db)

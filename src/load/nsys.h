@@ -23,17 +23,6 @@
 #include "base/diag.h"
 #include "model/trace.h"
 
-/* The 16 bytes every SQLite database begins with ("SQLite format 3\0"). */
-#define TF_SQLITE_MAGIC_LEN 16
-bool tf_nsys_is_sqlite(const unsigned char *head, size_t n);
-
-/* For nsys.c (nsys_file.c).  Whether the file at `path` is whole by its
- * header's account; false with the message. */
-bool tf_nsys_check_file(const char *path, const char *file, struct tf_diag *d);
-/* "file:PATH?immutable=1" into b, PATH percent-encoded where a URI needs
- * it. */
-void tf_nsys_uri(struct tf_buf *b, const char *path);
-
 /* Reads the export at `db_path` (a regular file) into the generic mode's
  * sink in keep->tef; `file` names it in messages.  With `unlink_db`, the
  * file is removed once open (a temporary copy of a pipe).  Failures are

@@ -1,46 +1,22 @@
 /* nsys_int.h - what the files of the export loader share (nsys.c, which
  * runs the queries, and nsys_meta.c, which reads what the export says
- * about itself): libsqlite3's entry points, the tables and the loader's
- * state.  Not for other modules: load/nsys.h is the loader's interface.
+ * about itself, and nsys_strings.c, which looks names up in StringIds):
+ * the tables and the loader's state.  Not for other modules: load/nsys.h is the loader's interface.
  */
 #ifndef TF_LOAD_NSYS_INT_H
 #define TF_LOAD_NSYS_INT_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base/buf.h"
 #include "base/diag.h"
-#include "base/dl.h"
 #include "load/nsys_rows.h"
+#include "load/sqlite.h"
 #include "model/trace.h"
 
-/* The functions of libsqlite3 called, through tf_nsys_sq (loaded by
- * nsys.c when an export is read). */
-#define TF_SQ_FUNCS(X)                                                                          \
-    X(0, int, sqlite3_open_v2, (const char *, sqlite3 **, int, const char *))                  \
-    X(0, int, sqlite3_close, (sqlite3 *))                                                       \
-    X(0, int, sqlite3_prepare_v2, (sqlite3 *, const char *, int, sqlite3_stmt **, const char **)) \
-    X(0, int, sqlite3_step, (sqlite3_stmt *))                                                   \
-    X(0, int, sqlite3_reset, (sqlite3_stmt *))                                                  \
-    X(0, int, sqlite3_finalize, (sqlite3_stmt *))                                               \
-    X(0, int, sqlite3_bind_text, (sqlite3_stmt *, int, const char *, int, void (*)(void *)))    \
-    X(0, int, sqlite3_bind_int64, (sqlite3_stmt *, int, sqlite3_int64))                         \
-    X(0, int, sqlite3_column_type, (sqlite3_stmt *, int))                                       \
-    X(0, sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *, int))                            \
-    X(0, const unsigned char *, sqlite3_column_text, (sqlite3_stmt *, int))                     \
-    X(0, int, sqlite3_errcode, (sqlite3 *))                                                     \
-    X(0, const char *, sqlite3_errmsg, (sqlite3 *))                                             \
-    X(0, int, sqlite3_exec,                                                                     \
-      (sqlite3 *, const char *, int (*)(void *, int, char **, char **), void *, char **))       \
-    X(0, int, sqlite3_stricmp, (const char *, const char *))
-TF_SQ_FUNCS(TF_DL_TYPEDEF)
-struct tf_nsys_sq {
-    TF_SQ_FUNCS(TF_DL_MEMBER)
-};
-extern struct tf_nsys_sq tf_nsys_sq;
-#define sq tf_nsys_sq /* every call reads sq.NAME */
+/* Every call reads sq.NAME (load/sqlite.h). */
+#define sq tf_sq
 
 /* The expressions every event query selects, in this order. */
 enum col {
@@ -100,13 +76,29 @@ struct ld {
     int last;              /* the table of the row given last (next_row), -1: none */
 };
 
-/* nsys.c: an error of the database as a message naming the file (false);
- * one step of st (*row: a row; false, reported, on an error); whether a
- * table exists; a name column (text as it is, *raw set; an integer through
- * StringIds). */
-bool tf_nsys_db_error(struct ld *l, const char *what, struct tf_diag *d);
-bool tf_nsys_step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what, struct tf_diag *d);
-bool tf_nsys_is_table(struct ld *l, const char *name, struct tf_diag *d, bool *yes);
+/* The connection's error as a message naming the file (false); one step
+ * of st (*row: a row; false, reported, on an error); whether a table
+ * exists (load/sqlite.h, for the loader's connection). */
+static inline bool tf_nsys_db_error(struct ld *l, const char *what, struct tf_diag *d)
+{
+    return tf_sq_error(l->db, l->file, what, d);
+}
+
+static inline bool tf_nsys_step(struct ld *l, sqlite3_stmt *st, bool *row, const char *what,
+                                struct tf_diag *d)
+{
+    return tf_sq_step(l->db, l->file, st, row, what, d);
+}
+
+static inline bool tf_nsys_is_table(struct ld *l, const char *name, struct tf_diag *d,
+                                    bool *yes)
+{
+    return tf_sq_exists(l->db, l->file, "table", name, yes, d);
+}
+
+/* nsys_strings.c: a name column (text as it is, *raw set: not checked as
+ * UTF-8 yet; an integer through StringIds, looked up once and made valid
+ * UTF-8 then).  The slots are freed with the loader (free(l->slots)). */
 bool tf_nsys_name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
                       struct tf_diag *d);
 
