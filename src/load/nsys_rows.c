@@ -31,13 +31,20 @@ struct proc {
 };
 
 struct thr {
-    int64_t gtid;
+    int64_t pid, tid;
     char *name;
 };
 
 struct gpu {
     int64_t id;
     char *name;
+    char *label; /* of its lanes, or NULL: "GPU <id>" */
+};
+
+/* A lane key's label ("queue 0"), else "stream <key>". */
+struct lane_label {
+    int64_t key;
+    char *label;
 };
 
 struct stream {
@@ -67,6 +74,9 @@ struct tf_nsys {
     size_t n_gpus, cap_gpus;
     struct stream *streams;
     size_t n_streams, cap_streams;
+    struct lane_label *labels;
+    size_t n_labels, cap_labels;
+    bool no_origin;          /* --from/--to count from the first drawable event */
     struct lane *lanes;
     size_t n_lanes, cap_lanes, last_lane;
     int64_t *named_gpus; /* devices whose process_name was sent */
@@ -108,8 +118,13 @@ void tf_nsys_free(struct tf_nsys *n)
         free(n->procs[i].name);
     for (size_t i = 0; i < n->n_thrs; i++)
         free(n->thrs[i].name);
-    for (size_t i = 0; i < n->n_gpus; i++)
+    for (size_t i = 0; i < n->n_gpus; i++) {
         free(n->gpus[i].name);
+        free(n->gpus[i].label);
+    }
+    for (size_t i = 0; i < n->n_labels; i++)
+        free(n->labels[i].label);
+    free(n->labels);
     free(n->procs);
     free(n->thrs);
     free(n->gpus);
@@ -244,15 +259,30 @@ bool tf_nsys_add_process(struct tf_nsys *n, int64_t pid, const char *name)
     return true;
 }
 
-bool tf_nsys_add_thread(struct tf_nsys *n, int64_t global_tid, const char *name)
+static int64_t pid_of(int64_t gid)
+{
+    return (int64_t)(((uint64_t)gid >> 24) & 0xFFFFFFu);
+}
+
+static int64_t tid_of(int64_t gid)
+{
+    return (int64_t)((uint64_t)gid & 0xFFFFFFu);
+}
+
+bool tf_nsys_add_thread_ids(struct tf_nsys *n, int64_t pid, int64_t tid, const char *name)
 {
     if (!TF_GROW(n->thrs, n->n_thrs, n->cap_thrs))
         return false;
     char *c = clean_dup(n, name);
     if (!c)
         return false;
-    n->thrs[n->n_thrs++] = (struct thr){global_tid, c};
+    n->thrs[n->n_thrs++] = (struct thr){pid, tid, c};
     return true;
+}
+
+bool tf_nsys_add_thread(struct tf_nsys *n, int64_t global_tid, const char *name)
+{
+    return tf_nsys_add_thread_ids(n, pid_of(global_tid), tid_of(global_tid), name);
 }
 
 bool tf_nsys_add_gpu(struct tf_nsys *n, int64_t id, const char *name)
@@ -265,7 +295,7 @@ bool tf_nsys_add_gpu(struct tf_nsys *n, int64_t id, const char *name)
     char *c = name && *name ? clean_dup(n, name) : NULL;
     if (name && *name && !c)
         return false;
-    n->gpus[n->n_gpus++] = (struct gpu){id, c};
+    n->gpus[n->n_gpus++] = (struct gpu){id, c, NULL};
     for (size_t i = 0; i < n->n_lanes; i++)
         n->lanes[i].pre_set = false; /* gpu_args names it from now on */
     return true;
@@ -288,17 +318,47 @@ void tf_nsys_set_flow_pids(struct tf_nsys *n, bool on)
     n->flow_pids = on;
 }
 
+bool tf_nsys_label_gpu(struct tf_nsys *n, int64_t id, const char *label)
+{
+    if (!tf_nsys_add_gpu(n, id, NULL))
+        return false;
+    for (size_t i = 0; i < n->n_gpus; i++) {
+        if (n->gpus[i].id != id)
+            continue;
+        char *c = clean_dup(n, label);
+        if (!c)
+            return false;
+        free(n->gpus[i].label);
+        n->gpus[i].label = c;
+    }
+    return true;
+}
+
+bool tf_nsys_label_lane(struct tf_nsys *n, int64_t key, const char *label)
+{
+    char *c = clean_dup(n, label);
+    if (!c)
+        return false;
+    for (size_t i = 0; i < n->n_labels; i++)
+        if (n->labels[i].key == key) {
+            free(n->labels[i].label);
+            n->labels[i].label = c;
+            return true;
+        }
+    if (!TF_GROW(n->labels, n->n_labels, n->cap_labels)) {
+        free(c);
+        return false;
+    }
+    n->labels[n->n_labels++] = (struct lane_label){key, c};
+    return true;
+}
+
+void tf_nsys_set_origin(struct tf_nsys *n, bool at_zero)
+{
+    n->no_origin = !at_zero;
+}
+
 /* --- records ------------------------------------------------------------------ */
-
-static int64_t pid_of(int64_t gid)
-{
-    return (int64_t)(((uint64_t)gid >> 24) & 0xFFFFFFu);
-}
-
-static int64_t tid_of(int64_t gid)
-{
-    return (int64_t)((uint64_t)gid & 0xFFFFFFu);
-}
 
 /* Hands a record to the sink of the pass; the sink's errors name the file. */
 static bool emit(struct tf_nsys *n, struct tf_tef_rec *r, struct tf_diag *d)
@@ -317,17 +377,57 @@ static bool name_record(struct tf_nsys *n, const char *what, const struct tf_id 
     return emit(n, &r, d);
 }
 
+/* A pid as the system gave it: its low 32 bits.  A loader may tag a pid
+ * above them to keep apart the processes of one pid on two machines
+ * (load/rocpd.h); an export's pids have 24 bits. */
+static int64_t os_pid(int64_t pid)
+{
+    return pid & INT64_C(0xFFFFFFFF);
+}
+
+/* The labels given to device id and lane key (NULL: none). */
+static const char *gpu_label(const struct tf_nsys *n, int64_t device)
+{
+    for (size_t i = 0; i < n->n_gpus; i++)
+        if (n->gpus[i].id == device)
+            return n->gpus[i].label;
+    return NULL;
+}
+
+static const char *lane_label(const struct tf_nsys *n, int64_t key)
+{
+    for (size_t i = 0; i < n->n_labels; i++)
+        if (n->labels[i].key == key)
+            return n->labels[i].label;
+    return NULL;
+}
+
+/* A lane's own name: its label, else "stream s". */
+static void put_lane_label(const struct tf_nsys *n, struct tf_buf *b, int64_t key)
+{
+    const char *l = lane_label(n, key);
+    if (l)
+        tf_buf_puts(b, l);
+    else
+        tf_buf_printf(b, "stream %lld", (long long)key);
+}
+
 /* The ids of a GPU lane: pid "GPU d", tid "stream s (pid p)" (without
- * the pid when the row has none), in n->pid and n->tid. */
+ * the pid when the row has none), in n->pid and n->tid; the labels given
+ * to the device and the lane instead, when given. */
 static void gpu_lane(struct tf_nsys *n, int64_t device, int64_t stream, int64_t pid,
                      struct tf_id *p, struct tf_id *t)
 {
     tf_buf_clear(&n->pid);
-    tf_buf_printf(&n->pid, "GPU %lld", (long long)device);
+    const char *dl = gpu_label(n, device);
+    if (dl)
+        tf_buf_puts(&n->pid, dl);
+    else
+        tf_buf_printf(&n->pid, "GPU %lld", (long long)device);
     tf_buf_clear(&n->tid);
-    tf_buf_printf(&n->tid, "stream %lld", (long long)stream);
+    put_lane_label(n, &n->tid, stream);
     if (pid >= 0)
-        tf_buf_printf(&n->tid, " (pid %lld)", (long long)pid);
+        tf_buf_printf(&n->tid, " (pid %lld)", (long long)os_pid(pid));
     *p = (struct tf_id){.kind = TF_ID_STR, .str = n->pid.data ? n->pid.data : ""};
     *t = (struct tf_id){.kind = TF_ID_STR, .str = n->tid.data ? n->tid.data : ""};
 }
@@ -339,9 +439,9 @@ static bool send_lane_name(struct tf_nsys *n, const struct lane *ln, struct tf_d
     struct tf_id p, t;
     gpu_lane(n, ln->device, ln->stream, ln->pid, &p, &t);
     tf_buf_clear(&n->name);
-    tf_buf_printf(&n->name, "stream %lld", (long long)ln->stream);
+    put_lane_label(n, &n->name, ln->stream);
     if (n->multi && ln->pid >= 0)
-        tf_buf_printf(&n->name, " (pid %lld)", (long long)ln->pid);
+        tf_buf_printf(&n->name, " (pid %lld)", (long long)os_pid(ln->pid));
     if (n->pid.oom || n->tid.oom || n->name.oom)
         return tf_diag_oom(d, n->file);
     return name_record(n, "thread_name", &p, &t, n->name.data, d);
@@ -449,11 +549,11 @@ bool tf_nsys_begin(struct tf_nsys *n, struct tf_diag *d)
      * except on the main thread (tid == pid). */
     for (size_t i = 0; i < n->n_thrs; i++) {
         const struct thr *t = &n->thrs[i];
-        int64_t pid = pid_of(t->gtid), tid = tid_of(t->gtid);
+        int64_t pid = t->pid, tid = t->tid;
         bool shared = false;
         for (size_t k = 0; k < n->n_thrs && !shared && tid != pid; k++)
-            shared = k != i && pid_of(n->thrs[k].gtid) == pid &&
-                     tid_of(n->thrs[k].gtid) != tid && strcmp(n->thrs[k].name, t->name) == 0;
+            shared = k != i && n->thrs[k].pid == pid && n->thrs[k].tid != tid &&
+                     strcmp(n->thrs[k].name, t->name) == 0;
         tf_buf_clear(&n->name);
         tf_buf_puts(&n->name, t->name);
         if (shared)
@@ -466,6 +566,8 @@ bool tf_nsys_begin(struct tf_nsys *n, struct tf_diag *d)
     }
     if (!gpu_names(n, d))
         return false;
+    if (n->no_origin)
+        return true;
     /* The session's start is time 0 of an export. */
     struct tf_tef_rec r;
     memset(&r, 0, sizeof r);
@@ -555,6 +657,24 @@ static void gpu_args(struct tf_nsys *n, struct lane *ln, const struct tf_nsys_ro
     tf_buf_putc(a, '}');
 }
 
+/* The args of a device's memory row: device, bytes. */
+static void memory_args(struct tf_nsys *n, const struct tf_nsys_row *r)
+{
+    struct tf_buf *a = &n->args;
+    tf_buf_clear(a);
+    tf_buf_puts(a, "{\"device\":");
+    const char *dev = gpu_name(n, r->device);
+    if (dev)
+        tf_buf_json_str(a, dev);
+    else
+        put_int(a, r->device);
+    if (r->has_bytes) {
+        tf_buf_puts(a, ",\"bytes\":");
+        put_int(a, r->bytes);
+    }
+    tf_buf_putc(a, '}');
+}
+
 /* One end of a runtime -> GPU flow. */
 static bool flow(struct tf_nsys *n, const struct tf_tef_rec *slice, const struct tf_nsys_row *r,
                  int64_t pid, char ph, struct tf_diag *d)
@@ -626,32 +746,38 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
         return times_only(n, row, &r, d);
     bool gpu = row->table == TF_NSYS_KERNEL || row->table == TF_NSYS_MEMCPY ||
                row->table == TF_NSYS_MEMSET;
-    int64_t pid = row->has_gid ? pid_of(row->gid) : 0;
-    if (gpu) {
-        int64_t gpid = row->has_gid ? pid : -1;
+    bool ids = row->has_ids || row->has_gid;
+    int64_t pid = row->has_ids ? row->pid : row->has_gid ? pid_of(row->gid) : 0;
+    if (gpu || row->table == TF_NSYS_MEMORY) {
+        int64_t gpid = ids ? pid : -1;
         /* Whether lanes need the pid: the listed streams, and what is
          * drawn (not what pass 1 saw, which depends on the options). */
         if ((n->pass == 2 && !gpu_process(n, gpid, d)) ||
-            !name_lane(n, row->device, row->stream, gpid, d))
+            !name_lane(n, row->device, row->has_lane ? row->lane : row->stream, gpid, d))
             return false;
         /* name_lane left the row's lane in last_lane */
         struct lane *ln = &n->lanes[n->last_lane];
         r.pid = (struct tf_id){.kind = TF_ID_STR, .str = ln->pid_id};
         r.tid = (struct tf_id){.kind = TF_ID_STR, .str = ln->tid_id};
-        if (!row->no_args) {
+        if (!gpu) {
+            memory_args(n, row);
+        } else if (!row->no_args) {
             gpu_args(n, ln, row);
+        }
+        if (!gpu || !row->no_args) {
             r.args = (const unsigned char *)n->args.data;
             r.args_len = n->args.len;
         }
         /* args.stream as read back from the args: a number there, exact
-         * below 2^53 */
-        r.has_stream = row->stream > -(INT64_C(1) << 53) && row->stream < INT64_C(1) << 53;
+         * below 2^53 (no GPU work: none) */
+        r.has_stream = gpu && row->stream > -(INT64_C(1) << 53) && row->stream < INT64_C(1) << 53;
         r.stream = row->stream;
         if (n->args.oom)
             return tf_diag_oom(d, n->file);
     } else {
         r.pid = (struct tf_id){.kind = TF_ID_NUM, .num = pid};
-        r.tid = (struct tf_id){.kind = TF_ID_NUM, .num = row->has_gid ? tid_of(row->gid) : 0};
+        r.tid = (struct tf_id){.kind = TF_ID_NUM,
+                               .num = row->has_ids ? row->tid : row->has_gid ? tid_of(row->gid) : 0};
     }
     const char *name = row->clean_names ? row->name : tf_nsys_clean(&n->clean1, row->name);
     char call[512];
@@ -686,9 +812,13 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
             tf_buf_printf(nb, " (%s)", row->mem_kind);
         r.name = tf_nsys_clean(&n->clean2, nb->data);
         break;
+    case TF_NSYS_MEMORY:
+        r.cat = row->cat ? row->cat : "gpu_memory";
+        r.name = name && *name ? name : "(memory)";
+        break;
     case TF_NSYS_RUNTIME:
     case TF_NSYS_OSRT:
-        r.cat = row->table == TF_NSYS_RUNTIME ? "cuda_runtime" : "osrt";
+        r.cat = row->cat ? row->cat : row->table == TF_NSYS_RUNTIME ? "cuda_runtime" : "osrt";
         if (row->table == TF_NSYS_RUNTIME && name)
             tf_nsys_call_name(name, call, sizeof call);
         else
@@ -704,7 +834,7 @@ bool tf_nsys_row(struct tf_nsys *n, const struct tf_nsys_row *row, struct tf_dia
         }
         break;
     case TF_NSYS_NVTX:
-        r.cat = "nvtx";
+        r.cat = row->cat ? row->cat : "nvtx";
         r.name = name ? name : "";
         if (row->nvtx_type == TF_NSYS_NVTX_MARK || row->nvtx_type == TF_NSYS_NVTXT_MARK) {
             r.kind = TF_TEF_INSTANT;

@@ -2,6 +2,9 @@
  * the generic mode (model/trace.h, struct tf_tef_sink): the pure half of
  * the export loader.  nsys.c runs the queries and fills the rows; nothing
  * here knows SQLite, so tests and the fuzz target feed it rows of their own.
+ * The rocpd loader (load/rocpd.h) hands it ROCm's rows too, drawn as an
+ * export's are: with the labels it gives devices and lanes, the category
+ * of each call, explicit process and thread ids, and no origin at 0.
  *
  * What becomes what:
  *   - each process (PROCESSES) and thread (ThreadNames) a name record:
@@ -48,7 +51,11 @@ enum tf_nsys_table {
     TF_NSYS_RUNTIME, /* CUPTI_ACTIVITY_KIND_RUNTIME */
     TF_NSYS_NVTX,    /* NVTX_EVENTS */
     TF_NSYS_OSRT,    /* OSRT_API */
-    TF_NSYS_N_TABLES
+    TF_NSYS_N_TABLES,
+    /* Rows no export table holds (load/rocpd.h): a device's memory
+     * allocations, drawn on a lane of the device but no GPU work (no
+     * args.stream), named and categorised by the row. */
+    TF_NSYS_MEMORY = TF_NSYS_N_TABLES
 };
 
 /* NVTX_EVENTS.eventType values drawn (ENUM_NSYS_EVENT_TYPE). */
@@ -68,7 +75,12 @@ struct tf_nsys_row {
     bool has_end;        /* an NVTX range never closed has none */
     bool has_gid;
     int64_t gid;         /* globalTid (runtime, NVTX, OS runtime), globalPid (GPU) */
+    bool has_ids;        /* pid and tid given as they are (instead of gid) */
+    int64_t pid, tid;
     int64_t device, stream;
+    bool has_lane;       /* GPU rows: the lane's key, when it is not the stream */
+    int64_t lane;
+    const char *cat;     /* the category, when not the table's (calls, NVTX), or NULL */
     bool has_corr;
     int64_t corr;        /* correlationId */
     const char *name;    /* kernel: demangled name; calls: function; NVTX: text */
@@ -119,8 +131,17 @@ void tf_nsys_free(struct tf_nsys *n);
  * known process. */
 bool tf_nsys_add_process(struct tf_nsys *n, int64_t pid, const char *name);
 bool tf_nsys_add_thread(struct tf_nsys *n, int64_t global_tid, const char *name);
+bool tf_nsys_add_thread_ids(struct tf_nsys *n, int64_t pid, int64_t tid, const char *name);
 bool tf_nsys_add_gpu(struct tf_nsys *n, int64_t id, const char *name);
 bool tf_nsys_add_stream(struct tf_nsys *n, int64_t device, int64_t stream, int64_t pid);
+/* The label of device id's lanes ("GPU 0 (node-a)"; default "GPU <id>"),
+ * and of the lanes whose key (stream, or the row's lane) is `key`
+ * ("queue 0"; default "stream <key>"); false when out of memory. */
+bool tf_nsys_label_gpu(struct tf_nsys *n, int64_t id, const char *label);
+bool tf_nsys_label_lane(struct tf_nsys *n, int64_t key, const char *label);
+/* Whether time 0 is the trace's origin (an export's session start; the
+ * default), or --from/--to count from the first drawable event. */
+void tf_nsys_set_origin(struct tf_nsys *n, bool at_zero);
 /* Correlation ids are per process: flows pair (pid, correlationId).  Set
  * when every table read has globalTid / globalPid. */
 void tf_nsys_set_flow_pids(struct tf_nsys *n, bool on);
