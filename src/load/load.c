@@ -27,7 +27,7 @@
 
 #include "load/input.h"
 #include "load/kind.h"
-#include "load/nsys.h"
+#include "load/sqlite_load.h"
 #include "load/otf2.h"
 #include "load/sqlite.h"
 #include "load/stream.h"
@@ -145,6 +145,16 @@ static bool ends_with(const char *s, const char *tail)
     return n >= k && strcmp(s + n - k, tail) == 0;
 }
 
+/* Whether the first bytes could begin a JSON document (after white space,
+ * an object or an array). */
+static bool json_head(const unsigned char *head, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+        i++;
+    return i == n || head[i] == '{' || head[i] == '[';
+}
+
 /* SQLite reads a file by name: a pipe or a gzip'd export is first copied,
  * inflated, to an unlinked temporary file in $TMPDIR. */
 static bool load_export(struct tf_input *in, const char *path, bool as_is,
@@ -152,7 +162,7 @@ static bool load_export(struct tf_input *in, const char *path, bool as_is,
 {
     const char *file = tf_diag_name(path);
     if (as_is)
-        return tf_load_nsys(path, file, false, keep, out, d);
+        return tf_load_sqlite(path, file, false, keep, out, d);
     const char *dir = getenv("TMPDIR");
     char tmpl[4096];
     snprintf(tmpl, sizeof tmpl, "%s/tracefig-export-XXXXXX", dir && *dir ? dir : "/tmp");
@@ -181,7 +191,7 @@ static bool load_export(struct tf_input *in, const char *path, bool as_is,
         unlink(tmpl);
         return false;
     }
-    return tf_load_nsys(tmpl, file, true, keep, out, d);
+    return tf_load_sqlite(tmpl, file, true, keep, out, d);
 }
 
 /* How a trace's input is opened: a reader thread reads (and inflates)
@@ -241,6 +251,19 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
                                            "Nsight Systems export)"
                                          : "%s: not an SQLite database (it does not begin with "
                                            "\"SQLite format 3\"): not an Nsight Systems export",
+                             file);
+    }
+    /* rocprofv3 and rocprof name their databases results.db: one that is no
+     * SQLite database (a damaged copy) is not read as JSON unless it looks
+     * like JSON. */
+    if (!tf_diag_failed(d) && ends_with(path, ".db") && !json_head(head, n_head)) {
+        tf_input_close(in);
+        *in_out = NULL;
+        return tf_diag_error(d, TF_EBADINPUT,
+                             n_head == 0 ? "%s: an empty file, not an SQLite database (a rocpd "
+                                           "database)"
+                                         : "%s: not an SQLite database (it does not begin with "
+                                           "\"SQLite format 3\"): not a rocpd database",
                              file);
     }
     /* The streaming path reads every trace; TRACEFIG_LOAD=whole asks for

@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/buf.h"
 #include "load/nsys_int.h"
@@ -525,14 +524,6 @@ static bool pass2(struct ld *l, int64_t lo, int64_t hi, struct tf_diag *d)
 
 /* --- the export ------------------------------------------------------------------- */
 
-static bool open_db(struct ld *l, const char *path, bool unlink_db, struct tf_diag *d)
-{
-    bool ok = tf_sq_open(path, l->file, &l->db, d);
-    if (unlink_db)
-        unlink(path);
-    return ok;
-}
-
 /* Which tables there are, and the message when none can be drawn. */
 static bool survey(struct ld *l, struct tf_diag *d)
 {
@@ -549,7 +540,7 @@ static bool survey(struct ld *l, struct tf_diag *d)
     if (l->n_tables == 0)
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: an empty SQLite database (no tables): not an Nsight Systems "
-                             "export",
+                             "export or a rocpd database",
                              l->file);
     bool m1, m2;
     if (!tf_nsys_is_table(l, "META_DATA_EXPORT", d, &m1) || !tf_nsys_is_table(l, "EXPORT_META_DATA", d, &m2) ||
@@ -559,7 +550,7 @@ static bool survey(struct ld *l, struct tf_diag *d)
     size_t n_present = 0;
     for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
         bool yes;
-        if (!tf_nsys_is_table(l, specs[t].table, d, &yes))
+        if (!specs[t].table || !tf_nsys_is_table(l, specs[t].table, d, &yes))
             return false;
         if (!yes)
             continue;
@@ -573,8 +564,9 @@ static bool survey(struct ld *l, struct tf_diag *d)
     }
     if (n_present == 0 && !l->has_meta)
         return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: an SQLite database, but not an Nsight Systems export (no "
-                             "META_DATA_EXPORT or EXPORT_META_DATA table, no event table)",
+                             "%s: an SQLite database, but not an Nsight Systems export or a "
+                             "rocpd database (no META_DATA_EXPORT or EXPORT_META_DATA table, no "
+                             "event table, no rocpd_metadata)",
                              l->file);
     if (n_present == 0)
         return tf_diag_error(d, TF_EBADINPUT,
@@ -602,31 +594,22 @@ static bool read_threaded(void)
     return e && strcmp(e, "on") == 0;
 }
 
-bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
-                  const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
+bool tf_load_nsys(sqlite3 *db, const char *file, const struct tf_keep *keep,
+                  struct tf_trace *out, struct tf_diag *d)
 {
     out->kind = TF_TRACE_CHROME;
     out->generic = true;
-    if (!keep->tef.index && !keep->tef.collect) {
-        /* Another mode was asked for: run.c says it reads another kind. */
-        if (unlink_db)
-            unlink(db_path);
-        return true;
-    }
     struct ld l;
     memset(&l, 0, sizeof l);
     l.file = file;
+    l.db = db;
     l.sink = &keep->tef;
     tf_arena_init(&l.arena);
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
     tf_buf_init(&l.tmp);
-    bool loaded = tf_sq_check_file(db_path, file, d) && tf_sq_load(d);
     l.threaded = read_threaded();
-    bool ok = loaded;
-    if (!ok && unlink_db)
-        unlink(db_path);
-    ok = ok && open_db(&l, db_path, unlink_db, d) && survey(&l, d);
+    bool ok = survey(&l, d);
     if (ok && !(l.conv = tf_nsys_new(file, l.sink)))
         ok = tf_diag_oom(d, file);
     if (ok) {
@@ -641,15 +624,11 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
          tf_nsys_finish(l.conv, d);
     if (ok && l.arena.oom)
         ok = tf_diag_oom(d, file);
-    if (loaded) {
-        for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
-            sq.sqlite3_finalize(l.t[t].st);
-            sq.sqlite3_finalize(l.t[t].lazy_st);
-        }
-        sq.sqlite3_finalize(l.str_st);
-        if (l.db)
-            sq.sqlite3_close(l.db);
+    for (int t = 0; t < TF_NSYS_N_TABLES; t++) {
+        sq.sqlite3_finalize(l.t[t].st);
+        sq.sqlite3_finalize(l.t[t].lazy_st);
     }
+    sq.sqlite3_finalize(l.str_st);
     tf_nsys_free(l.conv);
     free(l.slots);
     tf_arena_fini(&l.arena);

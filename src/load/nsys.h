@@ -2,7 +2,7 @@
  * through libsqlite3 for the generic mode: the SQLite half of the loader
  * (nsys_rows.h turns the rows into records).
  *
- * The database is opened read-only and immutable (URI "file:...?immutable=1"):
+ * The database is opened (sqlite_load.c) read-only and immutable (URI "file:...?immutable=1"):
  * no lock, no journal, nothing written, so a file on a read-only mount
  * works too.  The tables are queried, never loaded: the first pass reads
  * what the sink's index needs (the names, and either every event or only
@@ -21,13 +21,14 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "load/sqlite.h"
 #include "model/trace.h"
 
-/* Reads the export at `db_path` (a regular file) into the generic mode's
- * sink in keep->tef; `file` names it in messages.  With `unlink_db`, the
- * file is removed once open (a temporary copy of a pipe).  Failures are
- * one message naming the file and what is missing. */
-bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
-                  const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d);
+/* Reads the export open in `db` (load/sqlite_load.h opens it, and closes
+ * it after) into the generic mode's sink in keep->tef; `file` names it in
+ * messages.  Failures are one message naming the file and what is
+ * missing. */
+bool tf_load_nsys(sqlite3 *db, const char *file, const struct tf_keep *keep,
+                  struct tf_trace *out, struct tf_diag *d);
 
 #endif
