@@ -256,7 +256,7 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
     /* rocprofv3 and rocprof name their databases results.db: one that is no
      * SQLite database (a damaged copy) is not read as JSON unless it looks
      * like JSON. */
-    if (!tf_diag_failed(d) && ends_with(path, ".db") && !json_head(head, n_head)) {
+    if (!tf_diag_failed(d) && ends_with(path, ".db") && (n_head == 0 || !json_head(head, n_head))) {
         tf_input_close(in);
         *in_out = NULL;
         return tf_diag_error(d, TF_EBADINPUT,

@@ -455,13 +455,65 @@ static bool kernel_ids(struct rp *p, const char *name, bool *usable, struct tf_d
     return ok && (!p->ids.oom || tf_diag_oom(d, p->file));
 }
 
-/* Pass 1: what the sink's index needs. */
-static bool pass1(struct rp *p, struct tf_diag *d)
+/* Up to this many occurrences are looked up by id (first_kernels). */
+#define FIRST_MAX 100000
+
+/* The kernels of those ids (p->ids) that pass 1 needs when the window is
+ * the K-th earliest (index_first): "id IN (the K earliest, by the view of
+ * their table, which has no joins)", in p->tmp, so that only K rows go
+ * through the data view's joins; empty when the two views disagree on
+ * them (the data view drops a row its joins miss): then every row of the
+ * name is read. */
+static bool first_kernels(struct rp *p, const struct rsrc *s, size_t k, struct tf_diag *d)
+{
+    tf_buf_clear(&p->tmp);
+    if (!k || k > FIRST_MAX || !s->times_view)
+        return true;
+    static const char *const cols[] = {"id", "kernel_id"};
+    bool has[2], has_id;
+    if (!tf_sq_columns(p->db, p->file, s->def->times_view, cols, 2, has, d) ||
+        !tf_sq_columns(p->db, p->file, s->def->view, cols, 1, &has_id, d))
+        return false;
+    if (!has[0] || !has[1] || !has_id)
+        return true;
+    struct tf_buf q;
+    tf_buf_init(&q);
+    tf_buf_printf(&q, "SELECT \"id\" FROM \"%s\" WHERE \"kernel_id\" IN (%s) ORDER BY \"%s\" "
+                      "LIMIT %zu",
+                  s->def->times_view, p->ids.data, s->def->col[RC_START], k);
+    sqlite3_stmt *st = NULL;
+    bool ok = q.oom ? tf_diag_oom(d, p->file)
+                    : tf_sq_prepare(p->db, p->file, q.data, &st, s->def->times_view, d);
+    bool row;
+    size_t n = 0;
+    tf_buf_puts(&p->tmp, "\"id\" IN (");
+    while (ok && (ok = tf_sq_step(p->db, p->file, st, &row, s->def->times_view, d)) && row)
+        tf_buf_printf(&p->tmp, "%s%lld", n++ ? ", " : "",
+                      (long long)sq.sqlite3_column_int64(st, 0));
+    tf_buf_putc(&p->tmp, ')');
+    sq.sqlite3_finalize(st);
+    st = NULL;
+    /* the data view keeps them all? */
+    tf_buf_clear(&q);
+    tf_buf_printf(&q, "SELECT count(*) FROM \"%s\" WHERE %s", s->def->view,
+                  p->tmp.data ? p->tmp.data : "");
+    if (ok && (q.oom || p->tmp.oom))
+        ok = tf_diag_oom(d, p->file);
+    ok = ok && tf_sq_prepare(p->db, p->file, q.data, &st, s->def->view, d) &&
+         tf_sq_step(p->db, p->file, st, &row, s->def->view, d);
+    bool same = ok && row && sq.sqlite3_column_int64(st, 0) == (int64_t)n;
+    sq.sqlite3_finalize(st);
+    tf_buf_fini(&q);
+    if (!same)
+        tf_buf_clear(&p->tmp);
+    return ok;
+}
+
+/* Pass 1: what the sink's index needs (lean: only the rows named
+ * index_name). */
+static bool pass1_rows(struct rp *p, bool lean, struct tf_diag *d)
 {
     const struct tf_tef_sink *k = p->sink;
-    /* Lean only for --window-event: --from and --to count from the first
-     * drawable event, which only every row's time tells (no origin at 0). */
-    bool lean = k->index_lean && k->index_name;
     const char *name = lean ? k->index_name : NULL;
     bool times = !k->index_name && !k->args_pass1;
     bool ok = true;
@@ -485,7 +537,13 @@ static bool pass1(struct rp *p, struct tf_diag *d)
             if (how == RL_KERNEL && usable) {
                 if (!p->ids.len || !name)
                     continue;
-                tf_buf_printf(&p->sql, " AND \"%s\" IN (%s)", def->col[RC_NAME_ID], p->ids.data);
+                if (!first_kernels(p, s, k->index_first, d))
+                    return false;
+                if (p->tmp.len)
+                    tf_buf_printf(&p->sql, " AND %s", p->tmp.data);
+                else
+                    tf_buf_printf(&p->sql, " AND \"%s\" IN (%s)", def->col[RC_NAME_ID],
+                                  p->ids.data);
             } else if ((how == RL_KERNEL || how == RL_NAME) && name &&
                        can_select(s, RC_NAME)) {
                 tf_buf_puts(&p->sql, " AND ((");
@@ -512,10 +570,27 @@ static bool pass1(struct rp *p, struct tf_diag *d)
     p->pass1 = true;
     ok = ok && run_merged(p, d);
     p->pass1 = false;
+    return ok;
+}
+
+static bool pass1(struct rp *p, struct tf_diag *d)
+{
+    const struct tf_tef_sink *k = p->sink;
+    /* Lean only for --window-event: --from and --to count from the first
+     * drawable event, which only every row's time tells (no origin at 0). */
+    bool lean = k->index_lean && k->index_name;
+    bool ok = pass1_rows(p, lean, d);
     bool any = false;
     for (size_t i = 0; i < p->n_src; i++)
         any = any || p->src[i].any_row;
-    if (ok && !lean && !any)
+    /* Nothing of that name: every row, for the names the message offers
+     * instead (the index has had none yet). */
+    if (ok && lean && !any) {
+        ok = pass1_rows(p, false, d);
+        for (size_t i = 0; i < p->n_src; i++)
+            any = any || p->src[i].any_row;
+    }
+    if (ok && !any)
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: %s with nothing to draw (no kernels, memory copies, "
                              "allocations, API calls or markers)",

@@ -22,6 +22,17 @@ bool tf_load_sqlite(const char *db_path, const char *file, bool unlink_db,
             unlink(db_path);
         return true;
     }
+    if (keep->tef.columns) {
+        /* HTA's columns are asked for: --stats-compat hta */
+        if (unlink_db)
+            unlink(db_path);
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: --stats-compat hta: HTA reads the Chrome traces of PyTorch's "
+                             "profiler, not SQLite databases (an Nsight Systems export, rocpd); "
+                             "without it, --stats gives tracefig's GPU breakdown, whose kernel "
+                             "classes are HTA's",
+                             file);
+    }
     bool loaded = tf_sq_check_file(db_path, file, d) && tf_sq_load(d);
     sqlite3 *db = NULL;
     bool ok = loaded && tf_sq_open(db_path, file, &db, d);

@@ -325,6 +325,10 @@ struct tf_tef_sink {
      * every record regardless. */
     bool index_lean;
     const char *index_name;
+    /* With index_lean and index_name a name (not a glob): the window is
+     * the index_first-th earliest slice of that name, so index() needs no
+     * more than the index_first earliest of each table (0: all of them). */
+    size_t index_first;
     bool osrt; /* OS runtime calls too (an export's OSRT_API: --osrt) */
     /* Flow records are wanted (--flows); a loader that makes them up (an
      * export's launch -> kernel links) may leave them out when false. */

@@ -321,6 +321,7 @@ class Rocpd:
         self.queues = {}  # id -> name
         self.streams = {}
         self.hosts = {}  # nid -> hostname
+        self.allocs = {}  # (nid, address) -> agent
 
     def ins(self, table, cols, rows):
         sql = 'INSERT INTO "rocpd_%s%s" (%s) VALUES (%s)' % (
@@ -398,7 +399,7 @@ class Rocpd:
         self.ins("region", ["nid", "pid", "tid", "start", "end", "name_id", "event_id"],
                  [(nid, self.pkey(nid, pid), self.pkey(nid, tid), start, end, self.string(name),
                    ev)])
-        self.truth.host.add((pid, tid))
+        self.truth.host.add((nid, pid, tid))
         self.truth.span(start, end)
 
     def mark(self, nid, pid, tid, ts, message):
@@ -410,7 +411,7 @@ class Rocpd:
                        self.string("MARKER_CORE_RANGE_API"))])
         ev = self.event("MARKER_CORE_RANGE_API", 0, message)
         self.ins("sample", ["track_id", "timestamp", "event_id"], [(self.tracks[key], ts, ev)])
-        self.truth.host.add((pid, tid))
+        self.truth.host.add((nid, pid, tid))
         self.truth.span(ts, ts)
 
     def gpu_label(self, aid, lane):
@@ -456,6 +457,12 @@ class Rocpd:
         self.truth.work(self.gpu_label(gpu, lane), (nid, pid), start, end)
 
     def alloc(self, nid, pid, tid, start, end, kind, level, aid, address, size, qid=None):
+        # a free names no agent: it is the one of the allocation at its address
+        gpu = aid if aid is not None else self.allocs.get((nid, address))
+        if kind == "ALLOC":
+            self.allocs[(nid, address)] = aid
+        if gpu is not None:
+            self.truth.work(self.gpu_label(gpu, "memory"), (nid, pid), start, end)
         ev = self.event("MEMORY_ALLOCATION" if level != "SCRATCH" else "SCRATCH_MEMORY", 0)
         self.ins("memory_allocate", ["nid", "pid", "tid", "agent_id", "type", "level", "start",
                                      "end", "address", "size", "queue_id", "stream_id",
@@ -829,9 +836,9 @@ def build_plain(path, truth):
 
 
 def build_bench(path, truth, kernels):
-    """N kernels made by SQLite itself (a recursive CTE), in start order: kernel i on GPU
-    i % 2, queue i % 4 of it, 5 us each, 10 us apart on its queue; a hipLaunchKernel region
-    before each (the one host thread); a roctx range "step" every N / 1000 kernels."""
+    """N kernels made by SQLite itself (a recursive CTE), in start order: kernel i on queue
+    i % 4 (queues 0 and 2 of GPU 0, 1 and 3 of GPU 1), 5 us each, 10 us apart on its queue;
+    a roctx range "step" on the one host thread every N / 1000 kernels."""
     r = Rocpd(path)
     r.node(1, "bench")
     r.process(1, 100, "./bench")
@@ -843,9 +850,7 @@ def build_bench(path, truth, kernels):
     r.stream(0, 1, 100, "Default Stream")
     ids = r.symbols(1, 100, [GEMM, KERNELS[4], KERNELS[3]])
     cat_k = r.string("KERNEL_DISPATCH")
-    cat_h = r.string(HIP)
     cat_m = r.string(MARKER)
-    launch = r.string("hipLaunchKernel")
     empty = r.string("")
     rng = r.string("roctxThreadRangeA")
     db = r.db
@@ -854,13 +859,10 @@ def build_bench(path, truth, kernels):
     step = max(1, n // 1000)
     db.commit()
     db.execute("BEGIN")
-    # events 1..n: the kernels; n+1..2n: the launches; 2n+1..: the steps
+    # events 1..n: the kernels; 2n+1..: the steps
     db.execute(f"""WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < {n})
         INSERT INTO "rocpd_event{U}" (id, category_id, stack_id, parent_stack_id, correlation_id)
         SELECT i + 1, {cat_k}, i + 1, 0, 0 FROM s""")
-    db.execute(f"""WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < {n})
-        INSERT INTO "rocpd_event{U}" (id, category_id, stack_id, parent_stack_id, correlation_id)
-        SELECT {n} + i + 1, {cat_h}, i + 1, 0, 0 FROM s""")
     nsteps = (n + step - 1) // step
     db.execute(f"""WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < {nsteps})
         INSERT INTO "rocpd_event{U}" (id, category_id, stack_id, parent_stack_id, correlation_id,
@@ -871,10 +873,6 @@ def build_bench(path, truth, kernels):
         INSERT INTO "rocpd_region{U}" (nid, pid, tid, start, end, name_id, event_id)
         SELECT 1, 100, 100, {T0} + 2500 * i * {step}, {T0} + 2500 * (i + 1) * {step} - 100,
             {rng}, {2 * n} + i + 1 FROM s""")
-    db.execute(f"""WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < {n})
-        INSERT INTO "rocpd_region{U}" (nid, pid, tid, start, end, name_id, event_id)
-        SELECT 1, 100, 100, {T0} + 2500 * i + 100, {T0} + 2500 * i + 900, {launch}, {n} + i + 1
-        FROM s""")
     k0, k1, k2 = ids[GEMM], ids[KERNELS[4]], ids[KERNELS[3]]
     db.execute(f"""WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < {n})
         INSERT INTO "rocpd_kernel_dispatch{U}" (nid, pid, tid, agent_id, kernel_id, dispatch_id,

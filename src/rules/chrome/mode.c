@@ -516,6 +516,9 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .top_ctx = c->hta,
         .index_lean = c->index_lean,
         .index_name = o->window_event,
+        .index_first = c->index_lean && o->window_event && !c->we_glob
+                           ? (size_t)(o->occurrence > 0 ? o->occurrence : 1)
+                           : 0,
         .lanes = o->lanes,
         .n_lanes = o->n_lanes,
         .osrt = o->osrt,
