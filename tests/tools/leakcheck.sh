@@ -4,7 +4,9 @@
 # --stats-scope trace), over the statistics
 # options' usage errors, over every bad-input case, over Nsight Systems
 # exports made by tests/tools/gennsys.py (both layouts, hostile names, two
-# processes; a plain, a windowed, a piped gzip'd run), and over figures of
+# processes; a plain, a windowed, a piped gzip'd run), over rocpd databases
+# made by tests/tools/genrocpd.py (figures, windows, flows, ranks, the bad
+# ones), and over figures of
 # several traces and their models: no invalid access, no definite or
 # indirect leak.
 #
@@ -126,6 +128,45 @@ if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
     done
 else
     echo "leakcheck: nsys: SKIP (needs /usr/bin/python3 with sqlite3)"
+fi
+# rocpd databases and rocprof v1's results.db (tests/tools/genrocpd.py):
+# figures, windows, flows, statistics, two ranks, and the bad ones.
+if /usr/bin/python3 -c 'import sqlite3' 2>/dev/null; then
+    gen="$root/tests/tools/genrocpd.py"
+    r="$tmp/rocpd"
+    mkdir -p "$r"
+    for c in full streams multinode rocprofv1 cut v4 noviews empty; do
+        /usr/bin/python3 "$gen" $c --out "$r/$c.db" || fail=$((fail + 1))
+    done
+    /usr/bin/python3 "$gen" rank --rank 0 --out "$r/r0.db" &&
+        /usr/bin/python3 "$gen" rank --rank 1 --out "$r/r1.db" || fail=$((fail + 1))
+    outs=""
+    for e in $exts; do outs="$outs -o $tmp/out.$e"; done
+    while IFS='|' read -r what args; do
+        # shellcheck disable=SC2086
+        (cd "$r" && $vg "$bin" $args) >"$tmp/log" 2>&1 </dev/null
+        if [ $? -eq 99 ]; then
+            fail=$((fail + 1))
+            echo "FAIL leakcheck rocpd/$what"
+            head -30 "$tmp/log"
+        else
+            pass=$((pass + 1))
+        fi
+    done <<EOF_ROCPD
+full|full.db --flows --stats $outs
+window|full.db --window-event step?2 --flows $outs
+kernel|full.db --window-event Cijk_Alik_Bljk_SB_MT128x128x16_MI32x32x2x1 --occurrence 2 -o $tmp/x.svg
+fromto|full.db --from 4ms --to 5ms --lanes GPU* -o $tmp/x.svg
+miss|full.db --window-event nosuch -o $tmp/x.svg
+streams|streams.db --stats $outs
+nodes|multinode.db $outs
+v1|rocprofv1.db --flows --window-event step?1 $outs
+ranks|r1.db r0.db --stats $outs
+cut|cut.db -o $tmp/x.svg
+v4|v4.db -o $tmp/x.svg
+noviews|noviews.db -o $tmp/x.svg
+empty|empty.db -o $tmp/x.svg
+EOF_ROCPD
 fi
 # Several traces: ranks from gentrace.py with memory tracks (on two
 # threads), their models, a model of several, two traces of counters and
