@@ -48,6 +48,11 @@ render before-after "$src/hta-diff-control.json.gz" "$src/hta-diff-test.json.gz"
 # range with its CUDA calls, the kernels they launch and the flows between.
 render nsys-nvfuser --trace "$src/nsys/fuser-2024-report1.sqlite" \
     --window-event KernelExecutor::runFusion --pad 20 --flows
+# rocpd (rocprofv3, ROCm 7.1.1, a batched GEMM on an MI300X): the whole run,
+# and 160 us of it with the kernels coloured by name and the launches' flows.
+render rocpd-bmm --trace "$src/rocpd/mi300x-bmm-15.rocpd.db"
+render rocpd-bmm-zoom --trace "$src/rocpd/mi300x-bmm-15.rocpd.db" --from 679.64ms --to 679.8ms \
+    --flows --color-by name --width 7in
 # OTF2 (Score-P 3.0, a 4-D stencil on 32 MPI ranks): one iteration of its
 # TRACER_Loop on every rank, with the point-to-point messages as arrows,
 # at a column's width.

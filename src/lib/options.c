@@ -305,7 +305,8 @@ static const struct tf_optdef options[] = {
      .record = TF_REC_PATH, .set = set_trace,
      .help = "a trace, as TRACE: a pipelined_timeline_v1/_v2, a Chrome trace (traceEvents "
              "or a bare array, plain or gzip), an Nsight Systems SQLite export "
-             "(report.sqlite), or an OTF2 archive (its anchor traces.otf2, or its folder: "
+             "(report.sqlite), a rocpd database (rocprofv3's results.db; rocprof's too), "
+             "or an OTF2 archive (its anchor traces.otf2, or its folder: "
              "Score-P, TAU, APEX, rocprofv3); '-' reads standard input; repeat, or give "
              "several TRACEs, for "
              "one figure of several traces; a figure model written by --format json is read "
@@ -352,7 +353,8 @@ static const struct tf_optdef options[] = {
     TF_OPT_HEADING("Chrome traces (the chrome mode):"),
     {.name = "from", .value = TF_VAL_REQUIRED, .meta = "T", .record = TF_REC_VALUE,
      .set = set_time, .field = FIELD(rules.from_ns), .has = FIELD(rules.has_from),
-     .help = "the window's start, from the trace's origin (an export's: its session start); T "
+     .help = "the window's start, from the trace's origin (an export's: its session start; a "
+             "rocpd database's: its first drawable event); T "
              "is 12.5ms, 300us, 1.2s, 450000ns, "
              "or a number of ms"},
     {.name = "to", .value = TF_VAL_REQUIRED, .meta = "T", .record = TF_REC_VALUE, .set = set_time,
@@ -410,7 +412,9 @@ static const struct tf_optdef options[] = {
      .field = FIELD(palette_out),
      .help = "also write the figure's class -> colour table to FILE, for --palette"},
     {.name = "flows", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
-     .field = FIELD(rules.flows), .help = "draw flow arrows (s/t/f events, bind_id)"},
+     .field = FIELD(rules.flows),
+     .help = "draw flow arrows (s/t/f events, bind_id; an export's or a rocpd database's "
+             "launch -> GPU work, by correlation id)"},
     {.name = "async", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.async),
      .help = "draw async events (b/e/n) on a lane per process and category"},
@@ -494,8 +498,9 @@ void tf_options_print_help(void)
            "Turn a performance trace into a publication figure of a chosen window: a\n"
            "pipelined I/O timeline, or any Chrome Trace Event Format file (PyTorch\n"
            "profiler, Chrome, Perfetto, TensorFlow, clang -ftime-trace), gzip'd or not,\n"
-           "an Nsight Systems export (nsys export --type sqlite), or an OTF2 archive\n"
-           "(Score-P, TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank.\n"
+           "an Nsight Systems export (nsys export --type sqlite), a rocpd database\n"
+           "(rocprofv3 --output-format rocpd; rocprof v1's results.db), or an OTF2\n"
+           "archive (Score-P, TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank.\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
     tf_opt_help(options, N_OPTIONS);
     printf("\n"
