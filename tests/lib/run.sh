@@ -93,6 +93,10 @@ case_ v2 "$root/examples/overlap_timeline_v2.json" width 3.3in
 case_ kineto "$root/examples/kineto_trace.json" window-event "ProfilerStep#*" occurrence 2 \
     flows - lanes "*"
 case_ chrome-gz "$root/tests/golden/chrome_gzip/trace.json.gz" width 240bp
+# a rocpd database (tests/tools/genrocpd.py): from a path and from memory
+if /usr/bin/python3 "$root/tests/tools/genrocpd.py" full --out "$tmp/full.db" 2>/dev/null; then
+    case_ rocpd "$tmp/full.db" window-event "step?1" flows - width 3.3in
+fi
 
 echo "lib: $pass passed, $fail failed"
 [ $fail -eq 0 ]
