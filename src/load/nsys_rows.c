@@ -377,9 +377,10 @@ static bool name_record(struct tf_nsys *n, const char *what, const struct tf_id 
     return emit(n, &r, d);
 }
 
-/* A pid as the system gave it: its low 32 bits.  A loader may tag a pid
- * above them to keep apart the processes of one pid on two machines
- * (load/rocpd.h); an export's pids have 24 bits. */
+/* A pid as the system gave it, for a lane's name: its low 32 bits.  A
+ * loader may tag a pid above them to keep apart the processes of one pid
+ * on two machines (load/rocpd.h), and the lane's id keeps the tag; an
+ * export's pids have 24 bits. */
 static int64_t os_pid(int64_t pid)
 {
     return pid & INT64_C(0xFFFFFFFF);
@@ -427,7 +428,7 @@ static void gpu_lane(struct tf_nsys *n, int64_t device, int64_t stream, int64_t 
     tf_buf_clear(&n->tid);
     put_lane_label(n, &n->tid, stream);
     if (pid >= 0)
-        tf_buf_printf(&n->tid, " (pid %lld)", (long long)os_pid(pid));
+        tf_buf_printf(&n->tid, " (pid %lld)", (long long)pid);
     *p = (struct tf_id){.kind = TF_ID_STR, .str = n->pid.data ? n->pid.data : ""};
     *t = (struct tf_id){.kind = TF_ID_STR, .str = n->tid.data ? n->tid.data : ""};
 }

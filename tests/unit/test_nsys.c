@@ -309,3 +309,107 @@ TF_TEST(nsys_pass1_without_names_gives_times_only)
     TF_CHECK(strcmp(k.g[k.n - 1].name, "k") == 0);
     tf_nsys_free(n);
 }
+
+/* The rows of another SQLite format (load/rocpd.h): the labels it gives
+ * devices and lanes, its own pids and tids, its categories, no origin at
+ * 0, and memory rows drawn on a device's lane without being GPU work. */
+TF_TEST(nsys_rows_of_other_formats)
+{
+    struct rec k;
+    memset(&k, 0, sizeof k);
+    k.pass = 1;
+    struct tf_tef_sink s;
+    memset(&s, 0, sizeof s);
+    s.index = s.collect = keep;
+    s.window = window;
+    s.ctx = &k;
+    s.flows = true;
+    struct tf_diag d;
+    tf_diag_init(&d);
+    d.quiet = true;
+    struct tf_nsys *n = tf_nsys_new("t.db", &s);
+    TF_CHECK(n != NULL);
+    tf_nsys_set_origin(n, false);
+    tf_nsys_set_flow_pids(n, true);
+    TF_CHECK(tf_nsys_add_process(n, 15, "./batched_gemm"));
+    TF_CHECK(tf_nsys_add_thread_ids(n, 15, 16, "loader"));
+    TF_CHECK(tf_nsys_add_gpu(n, 2, "AMD Instinct MI300X"));
+    TF_CHECK(tf_nsys_label_gpu(n, 2, "GPU 0 (node-a)"));
+    TF_CHECK(tf_nsys_label_lane(n, 16, "queue 0"));
+    TF_CHECK(tf_nsys_label_lane(n, -3, "memory"));
+    TF_CHECK(tf_nsys_begin(n, &d));
+    const struct got *g = meta(&k, "thread_name", "15", "16");
+    TF_CHECK(g && strcmp(g->args, "{\"name\":\"loader\"}") == 0);
+    for (int i = 0; i < k.n; i++)
+        TF_CHECK(k.g[i].kind != TF_TEF_ORIGIN);
+    int64_t lo, hi;
+    TF_CHECK(tf_nsys_window(n, &lo, &hi, &d));
+
+    struct tf_nsys_row r;
+    memset(&r, 0, sizeof r);
+    r.table = TF_NSYS_KERNEL;
+    r.start = 1000;
+    r.end = 2000;
+    r.has_end = r.has_ids = r.has_lane = r.has_corr = true;
+    r.pid = 15;
+    r.tid = 15;
+    r.device = 2;
+    r.lane = 16;  /* the queue */
+    r.stream = 0; /* the stream, in the tooltip */
+    r.corr = 9;
+    r.name = "__amd_rocclr_fillBufferAligned";
+    TF_CHECK(tf_nsys_row(n, &r, &d));
+    g = find(&k, TF_TEF_SLICE, "__amd_rocclr_fillBufferAligned", 2);
+    TF_CHECK(g && strcmp(g->pid, "GPU 0 (node-a)") == 0 && strcmp(g->tid, "queue 0 (pid 15)") == 0);
+    TF_CHECK(g && strcmp(g->args, "{\"device\":\"AMD Instinct MI300X\",\"stream\":0,"
+                                  "\"correlation\":9}") == 0);
+    g = meta(&k, "thread_name", "GPU 0 (node-a)", "queue 0 (pid 15)");
+    TF_CHECK(g && strcmp(g->args, "{\"name\":\"queue 0\"}") == 0);
+
+    /* a call in its own category, on the thread its ids name */
+    memset(&r, 0, sizeof r);
+    r.table = TF_NSYS_RUNTIME;
+    r.start = 500;
+    r.end = 900;
+    r.has_end = r.has_ids = r.has_corr = true;
+    r.pid = 15;
+    r.tid = 16;
+    r.corr = 9;
+    r.cat = "HIP_RUNTIME_API_EXT";
+    r.name = "hipMemset";
+    TF_CHECK(tf_nsys_row(n, &r, &d));
+    g = find(&k, TF_TEF_SLICE, "hipMemset", 2);
+    TF_CHECK(g && strcmp(g->cat, "HIP_RUNTIME_API_EXT") == 0 && strcmp(g->pid, "15") == 0 &&
+             strcmp(g->tid, "16") == 0);
+    int flows = 0;
+    for (int i = 0; i < k.n; i++)
+        flows += k.g[i].kind == TF_TEF_FLOW && strcmp(k.g[i].id, "15:9") == 0;
+    TF_CHECK(flows == 2);
+
+    /* an allocation: on the device's memory lane, bytes but no stream */
+    memset(&r, 0, sizeof r);
+    r.table = TF_NSYS_MEMORY;
+    r.start = 300;
+    r.end = 400;
+    r.has_end = r.has_ids = r.has_lane = r.has_bytes = true;
+    r.pid = 15;
+    r.tid = 15;
+    r.device = 2;
+    r.lane = -3;
+    r.bytes = 65536;
+    r.name = "Scratch alloc";
+    TF_CHECK(tf_nsys_row(n, &r, &d));
+    g = find(&k, TF_TEF_SLICE, "Scratch alloc", 2);
+    TF_CHECK(g && strcmp(g->cat, "gpu_memory") == 0 && strcmp(g->tid, "memory (pid 15)") == 0);
+    TF_CHECK(g && strcmp(g->args, "{\"device\":\"AMD Instinct MI300X\",\"bytes\":65536}") == 0);
+    /* a pid tagged above 32 bits (a second node's): a lane of its own,
+     * named with the pid the system gave it */
+    r.pid = 15 + (INT64_C(2) << 32);
+    r.name = "Memory free";
+    TF_CHECK(tf_nsys_row(n, &r, &d));
+    g = find(&k, TF_TEF_SLICE, "Memory free", 2);
+    TF_CHECK(g && strcmp(g->tid, "memory (pid 8589934607)") == 0);
+    g = meta(&k, "thread_name", "GPU 0 (node-a)", "memory (pid 8589934607)");
+    TF_CHECK(g && strcmp(g->args, "{\"name\":\"memory (pid 15)\"}") == 0);
+    tf_nsys_free(n);
+}
