@@ -583,17 +583,6 @@ static bool survey(struct ld *l, struct tf_diag *d)
     return true;
 }
 
-/* Whether the rows are read on a second thread: when TRACEFIG_PIPE is
- * "on" (as for the Chrome scanner's thread, load/pipe.h).  Not by default: on the shared 2-core machine this was measured
- * on (issue 24), the thread gained no wall time and cost some CPU, as no
- * core was free for it; a machine with a free core may differ (make bench
- * measures both). */
-static bool read_threaded(void)
-{
-    const char *e = getenv("TRACEFIG_PIPE");
-    return e && strcmp(e, "on") == 0;
-}
-
 bool tf_load_nsys(sqlite3 *db, const char *file, const struct tf_keep *keep,
                   struct tf_trace *out, struct tf_diag *d)
 {
@@ -608,7 +597,7 @@ bool tf_load_nsys(sqlite3 *db, const char *file, const struct tf_keep *keep,
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
     tf_buf_init(&l.tmp);
-    l.threaded = read_threaded();
+    l.threaded = tf_nsys_pipe_wanted();
     bool ok = survey(&l, d);
     if (ok && !(l.conv = tf_nsys_new(file, l.sink)))
         ok = tf_diag_oom(d, file);
@@ -630,7 +619,7 @@ bool tf_load_nsys(sqlite3 *db, const char *file, const struct tf_keep *keep,
     }
     sq.sqlite3_finalize(l.str_st);
     tf_nsys_free(l.conv);
-    free(l.slots);
+    tf_idnames_fini(&l.names);
     tf_arena_fini(&l.arena);
     tf_buf_fini(&l.sql);
     tf_buf_fini(&l.ids);

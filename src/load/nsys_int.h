@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "load/idnames.h"
 #include "load/nsys_rows.h"
 #include "load/sqlite.h"
 #include "model/trace.h"
@@ -50,12 +51,6 @@ struct table {
     int64_t max_start, min_end;
 };
 
-struct slot {
-    int64_t id;
-    const char *s; /* NULL: no such string */
-    bool used;
-};
-
 struct ld {
     const char *file;
     sqlite3 *db;
@@ -65,8 +60,7 @@ struct ld {
     bool has_meta, has_strings;
     size_t n_tables;       /* in the database */
     sqlite3_stmt *str_st;
-    struct slot *slots;
-    size_t n_slots, cap_slots;
+    struct tf_idnames names; /* StringIds looked up so far */
     struct tf_arena arena;
     const char *copy_kind[N_ENUM], *mem_kind[N_ENUM];
     struct tf_buf sql, ids, tmp;
@@ -98,7 +92,7 @@ static inline bool tf_nsys_is_table(struct ld *l, const char *name, struct tf_di
 
 /* nsys_strings.c: a name column (text as it is, *raw set: not checked as
  * UTF-8 yet; an integer through StringIds, looked up once and made valid
- * UTF-8 then).  The slots are freed with the loader (free(l->slots)). */
+ * UTF-8 then).  The table is freed with the loader. */
 bool tf_nsys_name_col(struct ld *l, sqlite3_stmt *st, int col, const char **out, bool *raw,
                       struct tf_diag *d);
 

@@ -131,6 +131,12 @@ static bool run_here(tf_nsys_next_fn next, void *next_ctx, tf_nsys_take_fn take,
     }
 }
 
+bool tf_nsys_pipe_wanted(void)
+{
+    const char *e = getenv("TRACEFIG_PIPE");
+    return e && strcmp(e, "on") == 0;
+}
+
 bool tf_nsys_pipe_run(bool threaded, const char *file, tf_nsys_next_fn next, void *next_ctx,
                       tf_nsys_take_fn take, void *take_ctx, struct tf_diag *d)
 {

@@ -32,4 +32,12 @@ typedef bool (*tf_nsys_take_fn)(void *ctx, const struct tf_nsys_row *r, struct t
 bool tf_nsys_pipe_run(bool threaded, const char *file, tf_nsys_next_fn next, void *next_ctx,
                       tf_nsys_take_fn take, void *take_ctx, struct tf_diag *d);
 
+/* Whether an SQLite loader reads its rows on a second thread: when
+ * TRACEFIG_PIPE is "on" (as for the Chrome scanner's thread, load/pipe.h).
+ * Not by default: on the shared 2-core machine this was measured on
+ * (issue 24), the thread gained no wall time and cost some CPU, as no core
+ * was free for it; a machine with a free core may differ (make bench
+ * measures both). */
+bool tf_nsys_pipe_wanted(void);
+
 #endif

@@ -1,7 +1,7 @@
 /* nsys_strings.c - the names of an Nsight Systems export (see nsys.h).
  *
  * Names are ids into StringIds.  Each id is looked up once (a prepared
- * primary-key query, l->str_st) and kept in a hash table, made valid
+ * primary-key query, l->str_st) and kept in a table (load/idnames.h), made valid
  * UTF-8 then: a window holds millions of kernels but a few hundred names,
  * and a JOIN would repeat the lookup for every row.  The rows then hand
  * over the same address for the same name, which the sink's tables
@@ -13,41 +13,18 @@
 
 #include "load/nsys_int.h"
 
-static bool grow_slots(struct ld *l)
-{
-    size_t cap = l->cap_slots ? l->cap_slots * 2 : 1024;
-    struct slot *s = calloc(cap, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < l->cap_slots; i++) {
-        if (!l->slots[i].used)
-            continue;
-        size_t k = (size_t)((uint64_t)l->slots[i].id * 0x9E3779B97F4A7C15ULL >> 20) & (cap - 1);
-        while (s[k].used)
-            k = (k + 1) & (cap - 1);
-        s[k] = l->slots[i];
-    }
-    free(l->slots);
-    l->slots = s;
-    l->cap_slots = cap;
-    return true;
-}
-
 /* The string of StringIds id (NULL when there is none). */
 static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag *d)
 {
     *out = NULL;
     if (!l->str_st)
         return true;
-    if ((l->n_slots + 1) * 2 > l->cap_slots && !grow_slots(l))
+    struct tf_idname *slot = tf_idnames_slot(&l->names, id);
+    if (!slot)
         return tf_diag_oom(d, l->file);
-    size_t k = (size_t)((uint64_t)id * 0x9E3779B97F4A7C15ULL >> 20) & (l->cap_slots - 1);
-    while (l->slots[k].used) {
-        if (l->slots[k].id == id) {
-            *out = l->slots[k].s;
-            return true;
-        }
-        k = (k + 1) & (l->cap_slots - 1);
+    if (slot->used) {
+        *out = slot->s;
+        return true;
     }
     sq.sqlite3_reset(l->str_st);
     sq.sqlite3_bind_int64(l->str_st, 1, id);
@@ -63,8 +40,7 @@ static bool string_id(struct ld *l, int64_t id, const char **out, struct tf_diag
         if (!s)
             return tf_diag_oom(d, l->file);
     }
-    l->slots[k] = (struct slot){id, s, true};
-    l->n_slots++;
+    tf_idnames_keep(&l->names, slot, id, s);
     *out = s;
     return true;
 }

@@ -398,14 +398,6 @@ static bool take_row(void *ctx, const struct tf_nsys_row *r, struct tf_diag *d)
     return tf_nsys_row(ctx, r, d);
 }
 
-/* Whether the rows are read on a second thread (TRACEFIG_PIPE=on, as for
- * an export: nsys.c says why not by default). */
-static bool read_threaded(void)
-{
-    const char *e = getenv("TRACEFIG_PIPE");
-    return e && strcmp(e, "on") == 0;
-}
-
 /* Runs the statements prepared in p->src[].st, their rows merged by start,
  * into the converter; finalizes them. */
 static bool run_merged(struct rp *p, struct tf_diag *d)
@@ -415,7 +407,7 @@ static bool run_merged(struct rp *p, struct tf_diag *d)
         if (p->src[i].st)
             ok = step(p, &p->src[i], d);
     p->last = -1;
-    ok = ok && tf_nsys_pipe_run(read_threaded(), p->file, next_row, p, take_row, p->conv, d);
+    ok = ok && tf_nsys_pipe_run(tf_nsys_pipe_wanted(), p->file, next_row, p, take_row, p->conv, d);
     for (size_t i = 0; i < p->n_src; i++) {
         sq.sqlite3_finalize(p->src[i].st);
         p->src[i].st = NULL;
@@ -573,6 +565,15 @@ static bool pass1_rows(struct rp *p, bool lean, struct tf_diag *d)
     return ok;
 }
 
+/* Whether pass 1 read a row of any source. */
+static bool any_rows(const struct rp *p)
+{
+    for (size_t i = 0; i < p->n_src; i++)
+        if (p->src[i].any_row)
+            return true;
+    return false;
+}
+
 static bool pass1(struct rp *p, struct tf_diag *d)
 {
     const struct tf_tef_sink *k = p->sink;
@@ -580,17 +581,11 @@ static bool pass1(struct rp *p, struct tf_diag *d)
      * drawable event, which only every row's time tells (no origin at 0). */
     bool lean = k->index_lean && k->index_name;
     bool ok = pass1_rows(p, lean, d);
-    bool any = false;
-    for (size_t i = 0; i < p->n_src; i++)
-        any = any || p->src[i].any_row;
     /* Nothing of that name: every row, for the names the message offers
      * instead (the index has had none yet). */
-    if (ok && lean && !any) {
+    if (ok && lean && !any_rows(p))
         ok = pass1_rows(p, false, d);
-        for (size_t i = 0; i < p->n_src; i++)
-            any = any || p->src[i].any_row;
-    }
-    if (ok && !any)
+    if (ok && !any_rows(p))
         return tf_diag_error(d, TF_EBADINPUT,
                              "%s: %s with nothing to draw (no kernels, memory copies, "
                              "allocations, API calls or markers)",
@@ -700,7 +695,7 @@ static void rp_fini(struct rp *p)
     free(p->agents);
     free(p->procs);
     free(p->nodes);
-    free(p->names);
+    tf_idnames_fini(&p->names);
     free(p->cats);
     free(p->addrs);
     free(p->keys);

@@ -14,6 +14,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "load/idnames.h"
 #include "load/nsys_rows.h"
 #include "load/rocpd.h"
 #include "load/sqlite.h"
@@ -114,12 +115,6 @@ struct rjob {
     long long rank, size;
 };
 
-struct rname {
-    int64_t id;
-    const char *s;         /* in the arena, valid UTF-8; NULL: no such name */
-    bool used;
-};
-
 struct rp {
     const char *file;
     sqlite3 *db;
@@ -141,9 +136,9 @@ struct rp {
     size_t n_nodes;
     struct rjob job;
     bool pid_clash;        /* two nodes have a process of one pid */
-    /* kernel_id -> its name (rows hand over one address per kernel) */
-    struct rname *names;
-    size_t n_names, cap_names;
+    /* kernel_id -> its name (in the arena, valid UTF-8; rows hand over one
+     * address per kernel) */
+    struct tf_idnames names;
     /* categories seen, interned */
     const char **cats;
     size_t n_cats, cap_cats;

@@ -4,9 +4,9 @@
  * becomes what.  The statement is stepped by rocpd.c; nothing here runs a
  * query.
  *
- * Names.  A kernel's name is kept once per kernel_id (made valid UTF-8
- * then), so that rows of one kernel hand over one address; other names
- * are the row's text, checked by the converter.
+ * Names.  A kernel's name is kept once per kernel_id (load/idnames.h,
+ * made valid UTF-8 then), so that rows of one kernel hand over one
+ * address; other names are the row's text, checked by the converter.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,47 +94,23 @@ static bool is_gpu(const struct rp *p, int64_t dev)
 
 /* --- names -------------------------------------------------------------------------- */
 
-static bool grow_names(struct rp *p)
-{
-    size_t cap = p->cap_names ? p->cap_names * 2 : 256;
-    struct rname *s = calloc(cap, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < p->cap_names; i++) {
-        if (!p->names[i].used)
-            continue;
-        size_t k = (size_t)((uint64_t)p->names[i].id * 0x9E3779B97F4A7C15ULL >> 20) & (cap - 1);
-        while (s[k].used)
-            k = (k + 1) & (cap - 1);
-        s[k] = p->names[i];
-    }
-    free(p->names);
-    p->names = s;
-    p->cap_names = cap;
-    return true;
-}
-
 /* A kernel's name by its kernel_id: read (and made valid) once. */
 static bool kernel_name(struct rp *p, const struct rsrc *s, int64_t id, const char **out,
                         struct tf_diag *d)
 {
-    if ((p->n_names + 1) * 2 > p->cap_names && !grow_names(p))
+    struct tf_idname *slot = tf_idnames_slot(&p->names, id);
+    if (!slot)
         return tf_diag_oom(d, p->file);
-    size_t k = (size_t)((uint64_t)id * 0x9E3779B97F4A7C15ULL >> 20) & (p->cap_names - 1);
-    while (p->names[k].used) {
-        if (p->names[k].id == id) {
-            *out = p->names[k].s;
-            return true;
-        }
-        k = (k + 1) & (p->cap_names - 1);
+    if (slot->used) {
+        *out = slot->s;
+        return true;
     }
     const char *raw = text(s, RC_NAME);
     const char *c = raw ? tf_nsys_clean(&p->tmp, raw) : NULL;
     const char *keep = c ? tf_arena_strdup(&p->arena, c) : NULL;
     if (raw && !keep)
         return tf_diag_oom(d, p->file);
-    p->names[k] = (struct rname){id, keep, true};
-    p->n_names++;
+    tf_idnames_keep(&p->names, slot, id, keep);
     *out = keep;
     return true;
 }
