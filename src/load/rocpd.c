@@ -12,7 +12,7 @@
  * Passes, as for an Nsight export (nsys.c).  Pass 1 gives the sink's index
  * what it needs: only the times when nothing else is asked, from the
  * view of each table (rocpd_kernel_dispatch, ...: the same rows, in the
- * same order, without the data view's eight joins a row, which cost ten
+ * same order, without the data view's eight joins a row, which cost six
  * times the scan); for --window-event (index_lean) only the rows named
  * index_name (a kernel's name through the ids rocpd_info_kernel_symbol
  * has for it, which the view can test before its joins); else every row.
