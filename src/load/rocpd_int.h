@@ -24,7 +24,7 @@
  * view lacks are left out). */
 enum rcol {
     RC_START, RC_END, RC_NAME, RC_NAME_ID, RC_CAT, RC_MSG, RC_NID, RC_PID, RC_TID,
-    RC_AGENT, RC_AGENT2, RC_QUEUE, RC_STREAM, RC_CORR,
+    RC_AGENT, RC_AGENT2, RC_TI, RC_TI2, RC_ATYPE, RC_ATYPE2, RC_QUEUE, RC_STREAM, RC_CORR,
     RC_GX, RC_GY, RC_GZ, RC_BX, RC_BY, RC_BZ, RC_BYTES, RC_TYPE, RC_LEVEL, RC_ADDR,
     N_RCOL
 };
@@ -93,7 +93,7 @@ struct rsrc {
 struct ragent {
     int64_t nid, abs_index, type_index;
     bool gpu;
-    char label[96];        /* "GPU 0", "CPU 1", "GPU 0 (node-a)" */
+    const char *label;     /* "GPU 0", "CPU 1", "GPU 0 (node-a)" (in the arena) */
 };
 
 /* A process: its node and pid, and the pid its records carry (the pid
@@ -171,6 +171,11 @@ struct rp {
 bool tf_rocpd_describe(struct rp *p, struct tf_trace *out, struct tf_diag *d);
 /* The agent of (nid, abs_index) (its index in p->agents), -1: none. */
 int64_t tf_rocpd_agent(const struct rp *p, int64_t nid, int64_t abs_index);
+/* An agent rocpd_info_agent does not list, as a row's view names it (its
+ * type_index, its type): added and labelled; its index, -1 when out of
+ * memory. */
+int64_t tf_rocpd_add_agent(struct rp *p, int64_t nid, int64_t abs_index, int64_t type_index,
+                           bool gpu);
 /* The pid the records of (nid, pid) carry. */
 int64_t tf_rocpd_pid(const struct rp *p, int64_t nid, int64_t pid);
 

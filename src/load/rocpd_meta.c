@@ -128,7 +128,7 @@ static bool on_agent(struct rp *p, sqlite3_stmt *st, struct tf_diag *d)
     const char *name = col_text(st, 4) ? col_text(st, 4) : col_text(st, 5);
     if (a->gpu && !tf_nsys_add_gpu(p->conv, (int64_t)(p->n_agents - 1), name))
         return tf_diag_oom(d, p->file);
-    a->label[0] = '\0';
+    a->label = NULL;
     return true;
 }
 
@@ -161,21 +161,38 @@ static void several_nodes(struct rp *p)
     }
 }
 
-/* "GPU <type_index>" (the host's name after it: several_nodes). */
+/* Agent i's label, "GPU <type_index>" (the host's name after it:
+ * several_nodes); false when out of memory. */
+static bool label_agent(struct rp *p, size_t i)
+{
+    struct ragent *a = &p->agents[i];
+    tf_buf_clear(&p->name);
+    tf_buf_printf(&p->name, "%s %lld", a->gpu ? "GPU" : "CPU", (long long)a->type_index);
+    put_host(p, &p->name, a->nid);
+    a->label = p->name.oom ? NULL : tf_arena_strdup(&p->arena, p->name.data);
+    return a->label && (!a->gpu || tf_nsys_label_gpu(p->conv, (int64_t)i, a->label));
+}
+
 static bool label_agents(struct rp *p, struct tf_diag *d)
 {
-    for (size_t i = 0; i < p->n_agents; i++) {
-        struct ragent *a = &p->agents[i];
-        tf_buf_clear(&p->name);
-        tf_buf_printf(&p->name, "%s %lld", a->gpu ? "GPU" : "CPU", (long long)a->type_index);
-        put_host(p, &p->name, a->nid);
-        if (p->name.oom)
+    for (size_t i = 0; i < p->n_agents; i++)
+        if (!label_agent(p, i))
             return tf_diag_oom(d, p->file);
-        snprintf(a->label, sizeof a->label, "%s", p->name.data);
-        if (a->gpu && !tf_nsys_label_gpu(p->conv, (int64_t)i, a->label))
-            return tf_diag_oom(d, p->file);
-    }
     return true;
+}
+
+int64_t tf_rocpd_add_agent(struct rp *p, int64_t nid, int64_t abs_index, int64_t type_index,
+                           bool gpu)
+{
+    struct ragent *a = realloc(p->agents, (p->n_agents + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    p->agents = a;
+    a[p->n_agents] = (struct ragent){nid, abs_index, type_index, gpu, NULL};
+    size_t i = p->n_agents++;
+    if ((gpu && !tf_nsys_add_gpu(p->conv, (int64_t)i, NULL)) || !label_agent(p, i))
+        return -1;
+    return (int64_t)i;
 }
 
 /* --- processes and threads ----------------------------------------------------------- */
@@ -404,6 +421,12 @@ bool tf_rocpd_describe(struct rp *p, struct tf_trace *out, struct tf_diag *d)
                  "SELECT nid, absolute_index, type_index, type, product_name, name "
                  "FROM rocpd_info_agent ORDER BY nid, absolute_index",
                  on_agent, d) &&
+        /* a version whose agents lack a column: the ones every version has */
+        (p->n_agents ||
+         each_row(p, "rocpd_info_agent",
+                  "SELECT nid, absolute_index, NULL, type, NULL, NULL FROM rocpd_info_agent "
+                  "ORDER BY nid, absolute_index",
+                  on_agent, d)) &&
         each_row(p, "processes",
                  "SELECT nid, pid, command FROM processes ORDER BY nid, pid", on_process, d);
     if (ok && p->n_procs == 0)

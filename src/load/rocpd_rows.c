@@ -75,14 +75,25 @@ static bool labelled(struct rp *p, int64_t key, struct tf_diag *d)
     return true;
 }
 
-/* The row's device: an agent of rocpd_info_agent (its index), or the
- * device number itself (rocprof v1); -1: none known. */
-static int64_t device_of(const struct rp *p, const struct rsrc *s, enum rcol c, int64_t nid)
+/* The row's device: an agent of rocpd_info_agent (its index; one the
+ * table lacks is added as the row's view names it, by its type_index and
+ * type in column ti and type), or the device number itself (rocprof v1);
+ * -1: none known (*oom: out of memory). */
+static int64_t device_of(struct rp *p, const struct rsrc *s, enum rcol c, enum rcol ti,
+                         enum rcol type, int64_t nid, bool *oom)
 {
-    int64_t a;
+    int64_t a, t;
     if (!get(s, c, &a))
         return -1;
-    return p->kind == TF_ROCPD_ROCPROF1 ? a : tf_rocpd_agent(p, nid, a);
+    if (p->kind == TF_ROCPD_ROCPROF1)
+        return a;
+    int64_t dev = tf_rocpd_agent(p, nid, a);
+    if (dev >= 0 || !get(s, ti, &t))
+        return dev;
+    const char *kind = text(s, type);
+    dev = tf_rocpd_add_agent(p, nid, a, t, !kind || strcmp(kind, "CPU") != 0);
+    *oom = *oom || dev < 0;
+    return dev;
 }
 
 static bool is_gpu(const struct rp *p, int64_t dev)
@@ -186,9 +197,9 @@ static void alloc_name(const char *type, const char *level, char *out, size_t n)
 
 /* The agent an allocation was made on: its own, else that of the
  * allocation at its address. */
-static int64_t alloc_device(const struct rp *p, const struct rsrc *s, int64_t nid)
+static int64_t alloc_device(struct rp *p, const struct rsrc *s, int64_t nid, bool *oom)
 {
-    int64_t dev = device_of(p, s, RC_AGENT, nid), addr;
+    int64_t dev = device_of(p, s, RC_AGENT, RC_TI, RC_ATYPE, nid, oom), addr;
     if (dev >= 0 || !get(s, RC_ADDR, &addr))
         return dev;
     for (size_t i = p->n_addrs; i-- > 0;)
@@ -218,10 +229,11 @@ static bool gpu_row(struct rp *p, struct rsrc *s, struct tf_nsys_row *r, int64_t
 {
     int64_t queue = 0, stream = 0, key;
     bool has_queue = get(s, RC_QUEUE, &queue), has_stream = get(s, RC_STREAM, &stream);
+    bool oom = false;
     r->stream = has_stream ? stream : queue;
     if (s->def->kind == RK_KERNEL) {
         r->table = TF_NSYS_KERNEL;
-        r->device = device_of(p, s, RC_AGENT, nid);
+        r->device = device_of(p, s, RC_AGENT, RC_TI, RC_ATYPE, nid, &oom);
         key = p->by_stream ? r->stream : queue;
         int64_t id;
         if (get(s, RC_NAME_ID, &id)) {
@@ -242,7 +254,8 @@ static bool gpu_row(struct rp *p, struct rsrc *s, struct tf_nsys_row *r, int64_t
     } else if (s->def->kind == RK_COPY) {
         const char *name = text(s, RC_NAME);
         r->table = name && strncmp(name, "Fill", 4) == 0 ? TF_NSYS_MEMSET : TF_NSYS_MEMCPY;
-        int64_t dst = device_of(p, s, RC_AGENT, nid), src = device_of(p, s, RC_AGENT2, nid);
+        int64_t dst = device_of(p, s, RC_AGENT, RC_TI, RC_ATYPE, nid, &oom);
+        int64_t src = device_of(p, s, RC_AGENT2, RC_TI2, RC_ATYPE2, nid, &oom);
         r->device = is_gpu(p, dst) || !is_gpu(p, src) ? dst : src;
         key = p->by_stream ? r->stream : has_queue ? queue : RP_LANE_COPIES;
         char kind[64];
@@ -256,7 +269,7 @@ static bool gpu_row(struct rp *p, struct rsrc *s, struct tf_nsys_row *r, int64_t
         r->has_bytes = get(s, RC_BYTES, &r->bytes);
     } else {
         r->table = TF_NSYS_MEMORY;
-        r->device = alloc_device(p, s, nid);
+        r->device = alloc_device(p, s, nid, &oom);
         key = RP_LANE_MEMORY;
         char what[64];
         alloc_name(text(s, RC_TYPE), text(s, RC_LEVEL), what, sizeof what);
@@ -268,7 +281,7 @@ static bool gpu_row(struct rp *p, struct rsrc *s, struct tf_nsys_row *r, int64_t
     r->has_lane = true;
     r->lane = key;
     r->has_corr = correlation(s, &r->corr);
-    return labelled(p, key, d);
+    return oom ? tf_diag_oom(d, p->file) : labelled(p, key, d);
 }
 
 bool tf_rocpd_fill(struct rp *p, struct rsrc *s, struct tf_nsys_row *r, bool *skip,

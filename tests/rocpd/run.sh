@@ -86,7 +86,7 @@ EOF
 
 d=$tmp/db
 mkdir -p "$d"
-for k in full streams multinode empty v4 cut rocprofv1 rpd plain noviews nokernels; do
+for k in full streams multinode empty v4 lz4 cut rocprofv1 rpd plain noviews nokernels; do
     "$py" "$gen" "$k" --out "$d/$k.db" --truth "$d/$k.json" ||
         { echo "FAIL rocpd: genrocpd.py $k failed"; fail=$((fail + 1)); }
 done
@@ -301,6 +301,7 @@ bad damaged "$d/damaged.db" 'damaged SQLite database|malformed'
 bad noviews "$d/noviews.db" 'rocpd database without its views'
 bad nokernels "$d/nokernels.db" 'without the views tracefig reads'
 bad v4 "$d/v4.db" 'rocpd schema version 4\.0\.0'
+bad lz4 "$d/lz4.db" 'rocpd schema version 4\.0\.0: the view kernels cannot be read: no such function: lz4_decompress'
 bad rpd "$d/rpd.db" "RPD tracer \\(rocpd schema version 2"
 bad plain "$d/plain.db" 'not an Nsight Systems export or a rocpd database'
 bad empty "$d/empty.db" 'rocpd database with nothing to draw'

@@ -26,6 +26,7 @@ KIND:
   noviews     `full` without any view
   nokernels   `full` without the data views (kernels, regions, ...)
   v4          a schema version whose views have no start column
+  lz4         a schema version whose views call a function SQLite lacks
   empty       a rocpd database without events
   rocprofv1   rocprof (v1)'s results.db: tables HIP, HSA, OPS, COPY, KERN, rocTX
   rpd         rocmProfileData's RPD trace (rocpd_metadata schema_version 2)
@@ -704,6 +705,17 @@ def build_v4(path, truth):
     return r.truth, {}
 
 
+def build_lz4(path, truth):
+    """A later version whose views decompress the JSON with a function of ROCm's own
+    library (lz4_decompress), which SQLite does not have."""
+    r = Rocpd(path, version="4.0.0", data_views=False)
+    r.db.execute('CREATE VIEW kernels AS SELECT K.id, K.start, K.end, '
+                 'CAST(lz4_decompress(K.extdata) AS TEXT) AS extdata FROM rocpd_kernel_dispatch K')
+    r.node(1, "node-lz4")
+    r.close()
+    return r.truth, {}
+
+
 def build_noviews(path, truth, keep_plain):
     truth_full, extra = build_full(path + ".tmp", truth)
     src = sqlite3.connect(path + ".tmp")
@@ -909,7 +921,7 @@ def main():
     a = ap.parse_args()
     builders = {
         "full": build_full, "streams": build_streams, "multinode": build_multinode,
-        "empty": build_empty, "v4": build_v4, "cut": build_cut,
+        "empty": build_empty, "v4": build_v4, "lz4": build_lz4, "cut": build_cut,
         "rocprofv1": build_rocprofv1, "rpd": build_rpd, "plain": build_plain,
         "noviews": lambda p, t: build_noviews(p, t, False),
         "nokernels": lambda p, t: build_noviews(p, t, True),
