@@ -72,7 +72,8 @@ static bool any_row(sqlite3 *db, const char *file, const char *sql, bool *yes, s
     return ok;
 }
 
-/* rocprof (v1)'s tables, and the column each has. */
+/* rocprof (v1)'s tables (as its tblextr.py names them): one with BeginNs
+ * and EndNs makes a results.db. */
 static const char *const v1_tables[] = {"OPS", "KERN", "HIP", "HSA", "COPY", "rocTX"};
 
 bool tf_rocpd_kind_of(sqlite3 *db, const char *file, enum tf_rocpd_kind *kind,

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Real-trace suite: run.sh TRACEFIG
 #
-# Renders every trace of ../shared/real-traces and every Nsight Systems
-# export of ../shared/real-traces/nsys (beside the repository: files other
+# Renders every trace of ../shared/real-traces, every Nsight Systems
+# export of ../shared/real-traces/nsys and every rocpd database of
+# ../shared/real-traces/rocpd (beside the repository: files other
 # projects wrote, never copied into this one; SKIP when the folder is
 # absent) with the default options and checks, per file:
 #   render   json, svg, tikz (and pdf, png when built with cairo): exit 0
@@ -100,10 +101,10 @@ ext() { case $1 in json) echo json ;; svg) echo svg ;; tikz) echo tex ;; pdf) ec
 
 svgs=""
 summary=""
-for src in "$traces"/* "$traces"/nsys/*; do
+for src in "$traces"/* "$traces"/nsys/* "$traces"/rocpd/*; do
     [ -f "$src" ] || continue
     file=$(basename "$src")
-    case $file in *.json | *.json.gz | *.gz | *.sqlite) ;; *) continue ;; esac
+    case $file in *.json | *.json.gz | *.gz | *.sqlite | *.db) ;; *) continue ;; esac
     name=$(printf '%s' "$file" | sed 's/\.gz$//; s/\.json$//; s/[^A-Za-z0-9._-]/_/g')
     d=$tmp/$name
     mkdir -p "$d"
