@@ -15,6 +15,10 @@ Cases:
            with 10 us gaps, in each op two launches of 5 us
   names    colour by name: numbered names (ProfilerStep#0..4, layer.N.mlp) and
            names whose hashes collide, with their time in that order
+  lone     lone thin slices (issue 38): a stream of six kernels of 2 ms and
+           up to thirty kernels of 5 us, each alone far from the others, and
+           a stream of lone memcpys of 3 us; DIR/lone.json gives each lone
+           slice's start on the trace's clock (ms), per lane label
 """
 import json
 import sys
@@ -91,10 +95,36 @@ def names(ev, exp):
     return t
 
 
+LONE = {}
+
+
+def lone(ev, exp):
+    meta(ev, 1, "GPU 0", 7, "stream 7")
+    meta(ev, 1, "GPU 0", 9, "stream 9")
+    # The window is [0, 200 ms]: kernels of 2 ms at its ends and between.
+    for t in (0, 39000, 78000, 117000, 156000, 198000):
+        x(ev, 1, 7, t, 2000, "gemm", "kernel", exp)
+    # Each lone slice in the middle of one of the model's fine bins (200 ms
+    # / 2048), so it stays a slice of its own there (rules/chrome/rows.c).
+    fine = 200000 / 2048.0
+    at = [int((n + 0.5) * fine) for n in range(40, 2040, 62)]
+    at = [t for t in at if all(abs(t - w - 1000) > 3000 for w in (0, 39000, 78000, 117000,
+                                                                 156000, 198000))][:30]
+    for t in at:
+        x(ev, 1, 7, t, 5, "elementwise", "kernel", exp)
+    LONE["GPU 0 / stream 7"] = [t / 1000.0 for t in at]
+    mem = [int((n + 0.5) * fine) for n in range(70, 2040, 195)]
+    for t in mem:
+        x(ev, 1, 9, t, 3, "Memcpy HtoD", "gpu_memcpy", exp)
+    LONE["GPU 0 / stream 9"] = [t / 1000.0 for t in mem]
+    return 200000
+
+
 def main():
     case, out = sys.argv[1], sys.argv[2]
     ev, exp = [], {}
-    end = {"gpu": gpu, "mixed": mixed, "flame": flame, "names": names}[case](ev, exp)
+    end = {"gpu": gpu, "mixed": mixed, "flame": flame, "names": names,
+           "lone": lone}[case](ev, exp)
     meta(ev, 9, "calibration", 1, "calib")
     x(ev, 9, 1, end // 4, end // 2, "calib", "calib", exp)
     ev.sort(key=lambda e: (e.get("ts", -1), -e.get("dur", 0)))
@@ -102,6 +132,9 @@ def main():
         json.dump({"traceEvents": ev}, f)
     with open(out + "/expect.json", "w") as f:
         json.dump(exp, f, sort_keys=True)
+    if LONE:
+        with open(out + "/lone.json", "w") as f:
+            json.dump(LONE, f, sort_keys=True)
 
 
 main()
