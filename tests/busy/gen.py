@@ -2,9 +2,10 @@
 """gen.py CASE DIR: a small trace for the busy-share suite (tests/busy/run.sh).
 
 Writes DIR/trace.json and DIR/expect.json ({"CLASS": ms}: the time each
-colour class covers in the window).  Every case has a calibration lane: one
-slice of category "calib" over half the window, drawn whole, so a figure's
-ink can be read back in any unit (pixels, points, TikZ units).
+colour class covers in the window).  Every case but manynames has a
+calibration lane: one slice of category "calib" over half the window, drawn
+whole, so a figure's ink can be read back in any unit (pixels, points, TikZ
+units).
 
 Cases:
   gpu      a GPU stream of 10,000 kernels of 5 us with 15 us gaps, and four
@@ -15,6 +16,9 @@ Cases:
            with 10 us gaps, in each op two launches of 5 us
   names    colour by name: numbered names (ProfilerStep#0..4, layer.N.mlp) and
            names whose hashes collide, with their time in that order
+  manynames  colour by name with more names than a legend holds (issue 38):
+           a CPU lane of 170 thread names (category "sched") in slices of
+           3 us every 10 us, and a traced_probes lane
   lone     lone thin slices (issue 38): a stream of six kernels of 2 ms and
            up to thirty kernels of 5 us, each alone far from the others, and
            a stream of lone memcpys of 3 us; DIR/lone.json gives each lone
@@ -95,6 +99,18 @@ def names(ev, exp):
     return t
 
 
+def manynames(ev, exp):
+    meta(ev, 1, "system", 1, "cpu 0")
+    meta(ev, 1, "system", 2, "probes")
+    names = ["proc" + chr(97 + i // 26) + chr(97 + i % 26) for i in range(170)]
+    t = 0
+    for i in range(4000):
+        x(ev, 1, 1, t, 3, names[i % 170], "sched", exp, names[i % 170])
+        t += 10
+    x(ev, 1, 2, 0, 5000, "traced_probes", "traced_probes", exp)
+    return t
+
+
 LONE = {}
 
 
@@ -124,9 +140,10 @@ def main():
     case, out = sys.argv[1], sys.argv[2]
     ev, exp = [], {}
     end = {"gpu": gpu, "mixed": mixed, "flame": flame, "names": names,
-           "lone": lone}[case](ev, exp)
-    meta(ev, 9, "calibration", 1, "calib")
-    x(ev, 9, 1, end // 4, end // 2, "calib", "calib", exp)
+           "manynames": manynames, "lone": lone}[case](ev, exp)
+    if case != "manynames":  # its names must keep the legend out
+        meta(ev, 9, "calibration", 1, "calib")
+        x(ev, 9, 1, end // 4, end // 2, "calib", "calib", exp)
     ev.sort(key=lambda e: (e.get("ts", -1), -e.get("dur", 0)))
     with open(out + "/trace.json", "w") as f:
         json.dump({"traceEvents": ev}, f)

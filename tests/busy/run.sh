@@ -159,6 +159,36 @@ colors = [c for _, c in leg]
 assert len(set(colors)) == len(colors), "two entries share a colour: %r" % leg
 assert all(c != "#DDDDDD" for l, c in leg if l != "other"), leg
 PY
+# More names than a legend holds (issue 38): the legend is left out, and
+# the model still names each class once, in each dense bar's "busy" and in
+# "categories", read with duplicate keys refused (its classes those the
+# bars' "busy" name); tracefig reads the model back to the same model.
+mkdir -p "$tmp/many"
+"$py" "$here/gen.py" manynames "$tmp/many"
+"$bin" "$tmp/many/trace.json" --color-by name --format json -o "$tmp/many/m.json" 2>/dev/null
+# (its reader refuses repeated keys too)
+check "manynames/tracefig reads its model back" "$bin" "$tmp/many/m.json" --format json \
+    -o "$tmp/many/m2.json"
+check "manynames/one key per class, duplicate keys refused" "$py" - "$tmp/many/m.json" \
+    "$tmp/many/m2.json" <<'PY'
+import json, sys
+def strict(pairs):
+    keys = [k for k, _ in pairs]
+    dup = sorted(set(k for k in keys if keys.count(k) > 1))
+    if dup:
+        raise ValueError("repeated keys %r" % dup[:5])
+    return dict(pairs)
+m, m2 = (json.load(open(p), object_pairs_hook=strict) for p in sys.argv[1:3])
+assert not m["legend"] and any("legend left out" in n for n in m["notes"]), m["notes"]
+classes = [c.get("class", c["name"]) for c in m["categories"]]
+assert len(classes) == len(set(classes)), "a class listed twice: %r" % classes
+dense = [b for b in m["bars"] if b["shape"] == "dense"]
+assert dense, "no dense bars"
+keys = set(k for b in dense for k in b["busy"])
+assert keys <= set(classes), "busy names classes not listed: %r" % sorted(keys - set(classes))[:5]
+assert len(keys) >= 100, "%d classes in busy, want one per name" % len(keys)
+assert m2["bars"] == m["bars"] and m2["categories"] == m["categories"], "the model read back differs"
+PY
 # Palette files (--palette-out, --palette): two figures of different traces
 # that share names; the second, read with the first's table, draws the
 # shared names in the first's colours and its own names in others.
