@@ -11,6 +11,7 @@
 #define TF_LOAD_SQLITE_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/diag.h"
 #include "model/trace.h"
@@ -21,5 +22,9 @@
  * one message naming the file. */
 bool tf_load_sqlite(const char *db_path, const char *file, bool unlink_db,
                     const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d);
+/* The same of a database's len bytes in memory, read where they are
+ * (tf_sq_open_memory); they must outlive the call. */
+bool tf_load_sqlite_memory(const void *data, size_t len, const char *file,
+                           const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d);
 
 #endif

@@ -18,8 +18,8 @@
 #   ranks      the databases of a job's ranks: one figure, rank order, one
 #              clock
 #   back-ends  json, svg, tikz, pdf, png: each written, the same bytes twice
-#   memory     the library from memory and the Python module: the command's
-#              bytes
+#   memory     the library from memory (plain and gzip'd, nothing written to
+#              $TMPDIR) and the Python module: the command's bytes
 #   input      standard input and gzip; the database never written to
 #   errors     a cut file, a damaged page, views missing, a later schema
 #              version, RPD, an SQLite file of no profiler, no events, a
@@ -226,14 +226,17 @@ if grep -q __asan_init "$lib" 2>/dev/null; then
 elif [ -e "$lib" ]; then
     "$bin" "$d/full.db" --window-event 'step 1' --width 3.3in -o "$tmp/cli.svg" 2>/dev/null
     "$bin" "$d/full.db" --window-event 'step 1' --width 3.3in -o "$tmp/cli.png" 2>/dev/null
-    TRACEFIG_LIB="$lib" PYTHONPATH="$root/python" "$py" - "$d/full.db" "$tmp" <<'EOF' >"$tmp/py.log" 2>&1
-import sys, tracefig
+    # bytes are read where they are: a TMPDIR nothing can be made in (/proc)
+    TMPDIR=/proc TRACEFIG_LIB="$lib" PYTHONPATH="$root/python" "$py" - "$d/full.db" "$tmp" <<'EOF' >"$tmp/py.log" 2>&1
+import gzip, sys, tracefig
 db, out = sys.argv[1], sys.argv[2]
 opts = dict(window_event="step 1", width="3.3in")
 svg = tracefig.Figure(db, **opts).svg()
-mem = tracefig.Figure(open(db, "rb").read(), **opts)
+data = open(db, "rb").read()
+mem = tracefig.Figure(data, **opts)
 ok = svg == open(out + "/cli.svg").read()
 ok = ok and mem.png() == open(out + "/cli.png", "rb").read()
+ok = ok and tracefig.Figure(gzip.compress(data), **opts).svg() == svg
 stats = tracefig.Figure(db).stats()
 ok = ok and "gpu_breakdown" in stats
 try:
