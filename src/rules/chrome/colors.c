@@ -90,12 +90,15 @@ static const struct {
     {"nvtx", 0xAA4499},            {"osrt", 0xDDDDDD},
     /* rocpd databases (load/rocpd.h): the API regions' categories, HIP's
      * runtime as CUDA's, the calls compilers insert around each launch as
-     * background, HSA's (the runtime under HIP) apart, RCCL's as NCCL's */
+     * background, HSA's (the runtime under HIP) apart, RCCL's calls in the
+     * light red of collectives (not the NCCL kernels' own), a GPU's
+     * allocations in pink */
     {"HIP_RUNTIME_API", 0xDDCC77}, {"HIP_RUNTIME_API_EXT", 0xDDCC77},
     {"HIP_COMPILER_API", 0xDDDDDD}, {"HIP_COMPILER_API_EXT", 0xDDDDDD},
     {"HSA_CORE_API", 0x999933},    {"HSA_AMD_EXT_API", 0x999933},
     {"HSA_IMAGE_EXT_API", 0x999933}, {"HSA_FINALIZE_EXT_API", 0x999933},
-    {"HSA_API", 0x999933},         {"RCCL_API", 0xCC6677},
+    {"HSA_API", 0x999933},         {"RCCL_API", 0xEE8866},
+    {"gpu_memory", 0xFFAABB},
     /* OTF2 archives (load/otf2_conv.h): the paradigms, MPI in one family
      * of reds as HPC readers know it from Vampir (point-to-point darker,
      * collectives lighter), the others in Tol's muted and light schemes */
