@@ -176,8 +176,8 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
         tf_diag_warn(d, "--titles and --align are for several traces: one trace is drawn as "
                         "it is");
     if (several) {
-        struct tf_multi_run multi = {paths, n, c->titles, c->n_titles, c->align, c->mode,
-                                     &c->rules};
+        struct tf_multi_run multi = {paths,   n,       c->titles,         c->n_titles,
+                                     c->align, c->mode, &c->rules,         &c->render.size};
         if (!tf_run_multi(&multi, &F->fig, d))
             return false;
     } else if (!model) {

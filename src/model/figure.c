@@ -35,6 +35,7 @@ void tf_figure_fini(struct tf_figure *f)
     for (size_t i = 0; i < f->n_traces; i++)
         tf_stats_fini(&f->traces[i].stats);
     free(f->traces);
+    free(f->overview.ranks);
     tf_arena_fini(&f->arena);
     memset(f, 0, sizeof *f);
 }

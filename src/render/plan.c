@@ -37,6 +37,7 @@
  * with the built-in metrics of its weight.
  */
 #include "render/plan.h"
+#include "render/plan_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +92,11 @@ static double clampd(double v, double lo, double hi)
 static double text_h(double size, bool bold)
 {
     return tf_text_ascent(size, bold) + tf_text_descent(size, bold);
+}
+
+double tf_plan_text_h(double size, bool bold)
+{
+    return text_h(size, bold);
 }
 
 double tf_plan_default_font(double width_pt)
@@ -380,29 +386,6 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
 
 /* --- the fit policy ---------------------------------------------------------------------- */
 
-struct fit {
-    const struct tf_figure *f;
-    struct tf_plan *p;
-    struct tf_label_levels lv;
-    int level;          /* the label level drawn (-1: none) */
-    double margin, gap; /* canvas edge to text; label to plot */
-    double lab_line;    /* a label's line (left: the least lane height) */
-    double header_h;
-    double below_h;     /* everything under the plot */
-    /* A figure of many traces of one lane each (ranks): lanes need not be
-     * as tall as a label (sparse), and every `every`-th lane is labelled
-     * (0, 1: all) when they are thinner. */
-    bool sparse;
-    size_t every;
-    /* Set as plan_fit goes: the base font; the plot's left end and the
-     * panel's needs; the pads and height of a time axis; whether the
-     * summary line is drawn; the plot's top. */
-    double fb;
-    double x0, pneed, plh;
-    double tick_pad, title_pad, axis_h;
-    bool annotate;
-    double top;
-};
 
 /* Whether lane i's label is drawn. */
 static bool labeled(const struct fit *F, size_t i)
@@ -444,7 +427,8 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
      * narrow the figure: above each of 32 thin lanes they would double its
      * height. */
     if (want == TF_LABELS_LEFT ||
-        (want == TF_LABELS_AUTO && (p->W >= L->above_below_pt || F->f->rank_lanes))) {
+        (want == TF_LABELS_AUTO &&
+         (p->W >= L->above_below_pt || F->f->rank_lanes || F->f->overview.on))) {
         for (int lv = 0; lv < TF_PLAN_LEVELS; lv++) {
             if (lv >= 2 && TF_PLAN_ELIDE[lv - 2] < L->elide_min_chars && want == TF_LABELS_AUTO)
                 break;
@@ -467,6 +451,18 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
     F->level = 1;
 }
 
+size_t tf_plan_lane_header(const struct fit *F, size_t i)
+{
+    return F->level >= 1 || F->f->overview.on ? F->lv.header_of[i] : (size_t)-1;
+}
+
+double tf_plan_budget(const struct tf_plan *p, const struct tf_size *size)
+{
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    return size->height_pt > 0 ? size->height_pt
+                               : clampd(L->height_per_w * p->W, L->height_min_pt, L->height_max_pt);
+}
+
 /* The height of the timeline block (plot and its headers) at row height rh,
  * depth d, with the first n lanes. */
 static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
@@ -480,7 +476,7 @@ static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
             lane = F->lab_line;
         if (p->labels == TF_LABELS_ABOVE)
             lane += p->label_h;
-        size_t hd = F->level >= 1 ? F->lv.header_of[i] : (size_t)-1;
+        size_t hd = tf_plan_lane_header(F, i);
         if (hd != (size_t)-1 && hd != last_header)
             lane += F->header_h;
         last_header = hd;
@@ -495,10 +491,11 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     struct tf_plan *p = F->p;
     const struct tf_plan_limits *L = &tf_plan_limits;
     const struct tf_figure *f = F->f;
-    double budget = size->height_pt > 0
-                        ? size->height_pt
-                        : clampd(L->height_per_w * p->W, L->height_min_pt, L->height_max_pt);
-    double room = budget - top - F->below_h;
+    if (f->overview.on) {
+        tf_plan_fit_overview(F, size, top);
+        return;
+    }
+    double room = tf_plan_budget(p, size) - top - F->below_h;
     double rh0 = L->row_em * p->font, rmin = fmax(2.0, L->row_min_em * p->font);
     unsigned depth = 1;
     for (size_t i = 0; i < f->n_lanes; i++)
@@ -815,7 +812,7 @@ static bool fit_lanes(struct fit *F)
     for (size_t i = 0; i < p->n_lanes; i++) {
         struct tf_plan_lane *pl = &p->lanes[i];
         const struct tf_lane *ln = &f->lanes[i];
-        size_t hd = F->level >= 1 ? F->lv.header_of[i] : (size_t)-1;
+        size_t hd = tf_plan_lane_header(F, i);
         double band_top = y;
         if (hd != (size_t)-1 && hd != last_header && p->labels != TF_LABELS_NONE) {
             struct tf_plan_header *h = &p->headers[p->n_headers++];
@@ -836,6 +833,10 @@ static bool fit_lanes(struct fit *F)
         if (!fit_lane_label(F, i, &y))
             return false;
         double lane_h = (double)pl->rows * p->row_h;
+        /* An overview's first label, centred on a thin row, clears the
+         * rank axis above it. */
+        if (f->overview.on && i == 0 && p->labels == TF_LABELS_LEFT && lane_h < F->lab_line)
+            y += (F->lab_line - lane_h) / 2;
         if (p->labels == TF_LABELS_LEFT && lane_h < F->lab_line && label_tall(F, i))
             lane_h = F->lab_line;
         pl->top = y;
@@ -899,8 +900,10 @@ static void fit_bottom(struct fit *F, const struct tf_size *size)
 }
 
 /* The note that names what was left out to fit the height (none: true). */
-static bool fit_note(struct tf_plan *p)
+static bool fit_note(struct tf_plan *p, const struct tf_figure *f)
 {
+    if (f->overview.on)
+        return tf_plan_overview_note(p, f);
     if (!p->cut_lanes && !p->cut_rows)
         return true;
     char note[240];
@@ -937,7 +940,32 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     if (!fit_across(F) || !fit_lanes(F))
         return false;
     fit_bottom(F, size);
-    return fit_note(p);
+    return fit_note(p, f);
+}
+
+size_t tf_plan_overview_rows(const struct tf_figure *f, const struct tf_size *size)
+{
+    static const struct tf_size none;
+    struct tf_plan p;
+    struct fit F;
+    memset(&p, 0, sizeof p);
+    memset(&F, 0, sizeof F);
+    tf_arena_init(&p.arena);
+    p.legend.share_key = true; /* the rows are share bars */
+    if (!size)
+        size = &none;
+    F.f = f;
+    F.p = &p;
+    size_t rows = 1;
+    if (alloc_lanes(f, &p) && fit_fonts(&F, size) && fit_below(&F)) {
+        double top = F.margin + 0.5 * text_h(p.f_lane, false) + F.header_h + F.lab_line / 2;
+        double room = tf_plan_budget(&p, size) - top - F.below_h;
+        if (room > TF_PLAN_OV_ROW_MIN)
+            rows = (size_t)(room / TF_PLAN_OV_ROW_MIN);
+    }
+    tf_label_levels_fini(&F.lv);
+    tf_plan_fini(&p);
+    return rows;
 }
 
 static bool plan_once(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p,

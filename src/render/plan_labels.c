@@ -185,6 +185,21 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n, struct tf_arena *
         shrt[i] = full[i];
         out->header_of[i] = (size_t)-1;
     }
+    /* A job's overview: its rows under one header, the rank axis; labels
+     * elided keep their ends (the last rank). */
+    if (f->overview.on) {
+        if (f->overview.axis && n) {
+            out->headers[out->n_headers++] = f->overview.axis;
+            for (size_t i = 0; i < n; i++)
+                out->header_of[i] = 0;
+        }
+        for (size_t lv = 2; lv < TF_PLAN_LEVELS; lv++)
+            for (size_t i = 0; i < n; i++)
+                if (!(out->text[lv * n + i] = elide_chars(a, full[i], TF_PLAN_ELIDE[lv - 2],
+                                                          n_chars(full[i]) / 2)))
+                    return false;
+        return true;
+    }
     /* Runs of two or more lanes of one process: a header, and the lanes
      * named by thread alone (with the id when two names are alike). */
     for (size_t i = 0; i < n;) {
