@@ -390,6 +390,13 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
 /* Whether lane i's label is drawn. */
 static bool labeled(const struct fit *F, size_t i)
 {
+    if (F->mark1 && F->every > 1) {
+        size_t m = F->mark1 - 1, d = i > m ? i - m : m - i;
+        if (i == m)
+            return true;
+        if (d < F->every)
+            return false;
+    }
     return F->every <= 1 || i % F->every == 0;
 }
 
@@ -440,7 +447,7 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
                 return;
             }
         }
-        if (want == TF_LABELS_LEFT) {
+        if (want == TF_LABELS_LEFT || F->f->overview.on) {
             F->level = TF_PLAN_LEVELS - 1;
             p->labels = TF_LABELS_LEFT;
             p->label_w = fmin(cap, widest_at(F, F->level, n, p->f_lane));

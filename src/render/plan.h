@@ -236,7 +236,7 @@ const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_f
  * legend count, with the share key; its lanes do not).  The caller puts
  * that many ranks' runs, or fewer, in its rows; the plan then draws them
  * all, as tall as fits. */
-#define TF_PLAN_OV_ROW_MIN 1.5
+#define TF_PLAN_OV_ROW_MIN 2.0
 size_t tf_plan_overview_rows(const struct tf_figure *f, const struct tf_size *size);
 /* The most lanes any fit figure holds at this size (its rows no thinner
  * than 2 pt in its height budget; NULL: the defaults). */

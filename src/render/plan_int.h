@@ -21,6 +21,9 @@ struct fit {
      * (0, 1: all) when they are thinner. */
     bool sparse;
     size_t every;
+    /* An overview's row of its last rank to end, always labelled (the
+     * labels within `every` of it give way); 0: none, else its index + 1. */
+    size_t mark1;
     /* Set as plan_fit goes: the base font; the plot's left end and the
      * panel's needs; the pads and height of a time axis; whether the
      * summary line is drawn; the plot's top. */

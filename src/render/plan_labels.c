@@ -193,10 +193,16 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n, struct tf_arena *
             for (size_t i = 0; i < n; i++)
                 out->header_of[i] = 0;
         }
+        /* The short label: the ranks alone ("16–19"), the rank axis saying
+         * they are ranks. */
+        for (size_t i = 0; i < n; i++) {
+            const char *sp = strchr(full[i], ' ');
+            shrt[i] = sp && strncmp(full[i], "rank", 4) == 0 ? sp + 1 : full[i];
+        }
         for (size_t lv = 2; lv < TF_PLAN_LEVELS; lv++)
             for (size_t i = 0; i < n; i++)
-                if (!(out->text[lv * n + i] = elide_chars(a, full[i], TF_PLAN_ELIDE[lv - 2],
-                                                          n_chars(full[i]) / 2)))
+                if (!(out->text[lv * n + i] = elide_chars(a, shrt[i], TF_PLAN_ELIDE[lv - 2],
+                                                          n_chars(shrt[i]) / 2)))
                     return false;
         return true;
     }

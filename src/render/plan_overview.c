@@ -38,6 +38,13 @@ void tf_plan_fit_overview(struct fit *F, const struct tf_size *size, double top)
     F->every = 1;
     while ((double)F->every * rh < F->lab_line && F->every < n)
         F->every *= 2;
+    /* The straggler's row is named, whichever it is. */
+    const struct tf_overview *o = &f->overview;
+    for (size_t i = 0; o->has_last && i < o->n_ranks; i++)
+        if (o->ranks[i].rank == o->last_rank && o->ranks[i].row < n) {
+            F->mark1 = o->ranks[i].row + 1;
+            break;
+        }
 }
 
 bool tf_plan_overview_note(struct tf_plan *p, const struct tf_figure *f)
