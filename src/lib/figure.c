@@ -184,7 +184,14 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
         struct tf_run run = {path, c->breakdown_path, c->mode, &c->rules};
         if (!tf_run(&run, &F->trace, &F->fig, d))
             return false;
+        if (F->fig.ov_set &&
+            !tf_ranks_finish_set(&F->fig, &c->render.size, c->rules.order_ranks, d))
+            return false;
     }
+    /* (the Chrome mode says so of a trace that is no HPC job's) */
+    if (c->rules.n_ranks && !several && !(F->fig.mode && strcmp(F->fig.mode, "chrome") == 0))
+        tf_diag_warn(d, "--ranks is for the ranks of a job (several traces, or an OTF2 "
+                        "archive): one trace is drawn as it is");
     if (c->palette_path && !apply_palette(F, c->palette_path, d))
         return false;
     if (c->annotate) {

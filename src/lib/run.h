@@ -50,6 +50,12 @@ struct tf_multi_run {
 };
 bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf_diag *d);
 
+/* A figure whose mode reduced a job's ranks (an OTF2 archive of more
+ * ranks than lanes: fig->ov_set) gets its rows here, as many ranks to a
+ * row as fit the height at `size` (run_ranks.c).  False with a message. */
+bool tf_ranks_finish_set(struct tf_figure *fig, const struct tf_size *size,
+                         enum tf_rank_order order, struct tf_diag *d);
+
 /* --- the steps of tf_run, for run_multi.c ------------------------------- */
 
 /* The modes that may read a trace: the forced one, or every mode (for

@@ -310,6 +310,47 @@ static const char *axis_text(struct tf_figure *f, size_t n, size_t per_row,
     return tf_figure_str(f, t);
 }
 
+/* The rows of the members m, in the order asked, as many ranks to a row as
+ * make them fit the height at the size asked (their legend first pruned to
+ * what they ink: its height counts). */
+static bool make_rows(struct tf_figure *f, struct tf_ov_member *mem, size_t n,
+                      const struct tf_size *size, enum tf_rank_order order, const char *lane)
+{
+    if (!tf_ov_prune_legend(f, mem, n))
+        return false;
+    size_t fit = tf_plan_overview_rows(f, size), per_row = 1;
+    while ((n + per_row - 1) / per_row > fit && per_row < n)
+        per_row *= 2;
+    tf_ov_order(mem, n, order);
+    double w = size && size->width_pt > 0 ? size->width_pt : TF_PLAN_DEFAULT_W;
+    size_t bins = w < 64 ? 64 : w > 2048 ? 2048 : (size_t)ceil(w);
+    f->overview.axis = axis_text(f, n, per_row, order);
+    return f->overview.axis && tf_ov_rows(f, mem, n, per_row, bins, order, lane);
+}
+
+bool tf_ranks_finish_set(struct tf_figure *f, const struct tf_size *size,
+                         enum tf_rank_order order, struct tf_diag *d)
+{
+    struct tf_ov_set *set = f->ov_set;
+    f->ov_set = NULL;
+    bool ok = set->n == 0 || make_rows(f, set->m, set->n, size, order, set->lane_text);
+    if (ok && set->left_out) {
+        char note[200];
+        snprintf(note, sizeof note,
+                 "%zu GPU stream%s of no rank not drawn: --lanes 'GPU*' draws them",
+                 set->left_out, set->left_out == 1 ? "" : "s");
+        ok = tf_figure_add_note(f, note);
+    }
+    if (ok && set->n == 0)
+        ok = tf_diag_error(d, TF_EBADINPUT, "no rank has a lane of slices to draw") || true;
+    if (ok) {
+        tf_figure_frame_size(f, 0, (double)f->n_lanes);
+        f->flame = true;
+    }
+    tf_ov_set_free(set);
+    return ok || tf_diag_oom(d, NULL);
+}
+
 bool tf_ranks_compose(struct multi *m, const struct tf_align_plan *plan, struct tf_figure *f,
                       struct tf_diag *d)
 {
@@ -365,37 +406,9 @@ bool tf_ranks_compose(struct multi *m, const struct tf_align_plan *plan, struct 
         struct tf_frame fr = {plan->w0, plan->w1, span, unit, per, 8};
         ok = f->mode && tf_figure_frame(f, &fr) && tf_chrome_recolor(f);
     }
-    size_t per_row = 1;
-    if (ok) {
-        /* The legend of the classes the rows ink (their height depends on it). */
-        bool *inked = calloc(f->n_cats ? f->n_cats : 1, sizeof *inked);
-        ok = inked != NULL;
-        for (size_t i = 0; ok && i < n; i++)
-            for (size_t c = 0; c < mem[i].s->n_cls; c++)
-                if (mem[i].s->cat[c] < f->n_cats)
-                    inked[mem[i].s->cat[c]] = true;
-        size_t k = 0;
-        for (size_t i = 0; ok && i < f->n_legend; i++)
-            if (f->legend[i].cat < f->n_cats && inked[f->legend[i].cat])
-                f->legend[k++] = f->legend[i];
-        if (ok)
-            f->n_legend = k;
-        free(inked);
-    }
-    if (ok) {
-        size_t fit = tf_plan_overview_rows(f, r->size);
-        while ((n + per_row - 1) / per_row > fit && per_row < n)
-            per_row *= 2;
-        enum tf_rank_order order = r->opts->order_ranks;
-        tf_ov_order(mem, n, order);
-        double w = r->size && r->size->width_pt > 0 ? r->size->width_pt : TF_PLAN_DEFAULT_W;
-        size_t bins = w < 64 ? 64 : w > 2048 ? 2048 : (size_t)ceil(w);
-        f->overview.axis = axis_text(f, n, per_row, order);
-        ok = f->overview.axis &&
-             tf_ov_rows(f, mem, n, per_row, bins, order,
-                        r->opts->n_lanes ? TF_OV_PICKED_TEXT : TF_OV_PICK_TEXT) &&
-             add_notes(f, notes, n_notes);
-    }
+    ok = ok && make_rows(f, mem, n, r->size, r->opts->order_ranks,
+                         r->opts->n_lanes ? TF_OV_PICKED_TEXT : TF_OV_PICK_TEXT) &&
+         add_notes(f, notes, n_notes);
     for (size_t i = 0; i < n_notes; i++)
         free(notes[i].ranks);
     free(notes);

@@ -9,6 +9,7 @@
 
 #include "base/escape.h"
 #include "base/num.h"
+#include "model/overview.h"
 
 void tf_figure_init(struct tf_figure *f)
 {
@@ -36,6 +37,7 @@ void tf_figure_fini(struct tf_figure *f)
         tf_stats_fini(&f->traces[i].stats);
     free(f->traces);
     free(f->overview.ranks);
+    tf_ov_set_free(f->ov_set);
     tf_arena_fini(&f->arena);
     memset(f, 0, sizeof *f);
 }

@@ -354,6 +354,8 @@ struct tf_overview {
     size_t left_out;         /* lanes of the job not in any rank (GPUs of no rank), noted */
 };
 
+struct tf_ov_set;
+
 struct tf_figure {
     const char *mode;       /* the mode that made it ("timeline") */
     const char *schema;     /* JSON schema name ("tracefig-figure-1") */
@@ -418,6 +420,9 @@ struct tf_figure {
 
     /* Its lanes are the rows of a job's overview (above). */
     struct tf_overview overview;
+    /* A job's ranks reduced but not yet in rows (model/overview.h), owned:
+     * the caller that knows the size makes the rows. */
+    struct tf_ov_set *ov_set;
 
     struct tf_arena arena; /* every string and prop above */
 };

@@ -267,6 +267,37 @@ void tf_ov_order(struct tf_ov_member *m, size_t n, enum tf_rank_order order)
     free(k);
 }
 
+/* --- a set of ranks ----------------------------------------------------------------- */
+
+void tf_ov_set_free(struct tf_ov_set *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++)
+        tf_ov_strip_fini(&s->strips[i]);
+    free(s->strips);
+    free(s->m);
+    free(s);
+}
+
+bool tf_ov_prune_legend(struct tf_figure *f, const struct tf_ov_member *m, size_t n)
+{
+    bool *inked = calloc(f->n_cats ? f->n_cats : 1, sizeof *inked);
+    if (!inked)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < m[i].s->n_cls; c++)
+            if (m[i].s->cat[c] < f->n_cats)
+                inked[m[i].s->cat[c]] = true;
+    size_t k = 0;
+    for (size_t i = 0; i < f->n_legend; i++)
+        if (f->legend[i].cat < f->n_cats && inked[f->legend[i].cat])
+            f->legend[k++] = f->legend[i];
+    f->n_legend = k;
+    free(inked);
+    return true;
+}
+
 /* --- the ranks' texts --------------------------------------------------------------- */
 
 static int cmp_ll(const void *x, const void *y)

@@ -82,6 +82,23 @@ void tf_ov_order(struct tf_ov_member *m, size_t n, enum tf_rank_order order);
 bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, size_t per_row,
                 size_t bins, enum tf_rank_order order, const char *lane_text);
 
+/* A job's ranks reduced, not yet in rows: what a mode that reads a whole
+ * job at once (the Chrome mode, an OTF2 archive) hands on in its figure
+ * (tf_figure.ov_set), for the caller that knows the height to make the
+ * rows (lib/run_ranks.c).  It owns the strips. */
+struct tf_ov_set {
+    struct tf_ov_member *m; /* n, each m[i].s is strips + i */
+    struct tf_ov_strip *strips;
+    size_t n;
+    const char *lane_text;  /* which lane of each rank (a static string) */
+    size_t left_out;        /* lanes of no rank left out (GPU streams of no rank) */
+};
+void tf_ov_set_free(struct tf_ov_set *s);
+
+/* f's legend without the classes none of the strips of m inks (a GPU
+ * stream's annotations, which are not work); false when out of memory. */
+bool tf_ov_prune_legend(struct tf_figure *f, const struct tf_ov_member *m, size_t n);
+
 /* The ranks a row holds as --ranks writes them ("3,5-7,17", sorted), or
  * as a label says them ("ranks 3, 5–7, 17"; "rank 17" for one). */
 void tf_ov_ranks_list(struct tf_buf *out, const long long *ranks, size_t n, bool label);
