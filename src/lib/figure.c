@@ -305,7 +305,10 @@ static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct t
     *planned = true;
     if (!tf_plan_fits(&F->fig, &size) || !p->note)
         return p; /* the reference's layout leaves nothing out */
-    if (!second && !tf_figure_add_note(&F->fig, p->note)) {
+    bool had = false; /* a model drawn again holds its note already */
+    for (size_t i = 0; i < F->fig.n_notes && !had; i++)
+        had = strcmp(F->fig.notes[i], p->note) == 0;
+    if (!second && !had && !tf_figure_add_note(&F->fig, p->note)) {
         tf_diag_oom(d, NULL);
         return NULL;
     }

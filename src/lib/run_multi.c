@@ -152,6 +152,13 @@ static void read_model(struct multi *m, struct input *in)
             struct unit *u = &in->units[i];
             u->fig = mt[i].fig;
             tf_figure_init(&mt[i].fig);
+            if (u->fig.overview.on) {
+                tf_diag_error(&in->d, TF_EUSAGE,
+                              "%s: the overview of a job's ranks cannot be one of several "
+                              "traces: give the ranks' own models",
+                              tf_diag_name(in->path));
+                break;
+            }
             u->built = true;
             u->from_model = true;
             if (!tf_remodel(&u->fig)) {
