@@ -46,6 +46,7 @@ suite stats sh tests/stats/run.sh "$bin"
 suite hta sh tests/hta/run.sh "$bin"
 suite chrome sh tests/chrome/run.sh "$bin"
 suite multi sh tests/multi/run.sh "$bin"
+suite ranks sh tests/ranks/run.sh "$bin"
 suite nsys sh tests/nsys/run.sh "$bin"
 suite otf2 sh tests/otf2/run.sh "$bin"
 # libtracefig from a staged make install, through pkg-config (C), and the

@@ -529,6 +529,7 @@ static void free_multi(struct multi *m)
     free(m->in);
     free(m->u);
     pthread_mutex_destroy(&m->mu);
+    tf_arena_fini(&m->arena);
 }
 
 bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf_diag *d)
@@ -537,10 +538,12 @@ bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf
         return false;
     struct multi m = {.r = r, .n_in = r->n};
     pthread_mutex_init(&m.mu, NULL);
+    tf_arena_init(&m.arena);
     m.lanes_max = tf_plan_lanes_max(r->size);
     m.in = calloc(r->n ? r->n : 1, sizeof *m.in);
     if (!m.in) {
         pthread_mutex_destroy(&m.mu);
+        tf_arena_fini(&m.arena);
         return tf_diag_oom(d, NULL);
     }
     bool ok = true;
@@ -574,7 +577,7 @@ bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf
     if (ok && m.n_u == 0)
         ok = tf_diag_error(d, TF_EBADINPUT, "no trace to draw");
     struct tf_align_plan plan;
-    ok = ok && set_titles(&m, &fig->arena, d) && plan_window(&m, &plan, d);
+    ok = ok && set_titles(&m, &m.arena, d) && plan_window(&m, &plan, d);
     if (ok) {
         run_pool(&m, m.n_in, threads, step_draw);
         ok = after_step(&m, d);

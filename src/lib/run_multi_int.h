@@ -73,6 +73,7 @@ struct multi {
     pthread_mutex_t mu;
     size_t kept_lanes, most_lanes, lanes_max;
     bool reducing;
+    struct tf_arena arena; /* the units' titles (the figure copies them) */
 };
 
 /* ns per unit of an axis or clock unit ("ms", "us", "s", "ns"). */

@@ -450,7 +450,7 @@ static int share_desc(const void *x, const void *y)
 
 /* The row's dense bars (lane `lane`, n_members ranks). */
 static bool row_bars(struct tf_figure *f, size_t lane, const struct row_acc *r, size_t nb,
-                     double bw, size_t n_members, double ms_per_unit)
+                     double bw, size_t n_members, double ms_per_unit, double clock_ms)
 {
     for (size_t k = 0; k < nb; k++) {
         struct tf_share sh[ROW_CLASSES];
@@ -486,7 +486,7 @@ static bool row_bars(struct tf_figure *f, size_t lane, const struct row_acc *r, 
         b->merged = n_members;
         b->busy = total * scale * (b->x1 - b->x0);
         b->name = tf_category_class(cat);
-        b->start_ms = b->x0 * ms_per_unit;
+        b->start_ms = clock_ms + b->x0 * ms_per_unit;
         b->dur_ms = (b->x1 - b->x0) * ms_per_unit;
         if (!tf_figure_bar_shares(f, b, sh, n))
             return false;
@@ -600,6 +600,8 @@ bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, siz
     if (bins < 1)
         bins = 1;
     double ms_per_unit = unit_ns(f->axis.unit) / 1e6;
+    /* the window's start in ms on the clock, for the bars' start_ms */
+    double clock_ms = f->window_start * unit_ns(f->clock_unit ? f->clock_unit : "us") / 1e6;
     double bw = f->x_span > 0 ? f->x_span / (double)bins : 1;
     o->on = true;
     o->n_ranks = n;
@@ -642,7 +644,7 @@ bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, siz
         ln->rank_hi = sorted[cnt - 1];
         ln->ranks = tf_figure_buf(f, &list);
         ln->trace = SIZE_MAX;
-        ok = ln->ranks && row_bars(f, row, &r, bins, bw, cnt, ms_per_unit);
+        ok = ln->ranks && row_bars(f, row, &r, bins, bw, cnt, ms_per_unit, clock_ms);
         for (size_t j = 0; ok && j < cnt; j++) {
             const struct tf_ov_member *x = &m[i0 + j];
             double per_ms = x->k * ms_per_unit; /* ms per unit of its own axis */

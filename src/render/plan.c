@@ -856,7 +856,12 @@ static bool fit_lanes(struct fit *F)
         if (ln->kind == TF_LANE_COUNTER && !counter_labels(f, p, i, lane_h))
             return false;
     }
+    /* An overview's last row ends over the axis, which would hide its ink. */
+    if (f->overview.on)
+        y += tf_style.spine_pt;
     p->plot.y1 = y;
+    if (f->overview.on && p->n_lanes)
+        p->plot.y0 = p->lanes[0].top; /* the rank axis above the rows */
     if (p->panel && !p->panel_below) {
         p->pbox.y0 = p->plot.y0;
         p->pbox.y1 = p->plot.y1;
