@@ -500,8 +500,7 @@ static void share_boxes(struct lay *L, const struct tf_bar *b, double top, doubl
     double h = bottom - top, total = 0;
     for (size_t i = 0; i < n; i++)
         total += sh[i].share * h;
-    /* (an overview's rows ink their ranks' mean exactly: no floor) */
-    bool floor = total < tf_style.share_floor_pt && !f->lanes[b->lane].n_ranks;
+    bool floor = total < tf_style.share_floor_pt;
     double y = bottom;
     for (size_t i = 0; i < n; i++) {
         double hi = floor ? (i == 0 ? tf_style.share_floor_pt : 0) : sh[i].share * h;

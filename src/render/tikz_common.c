@@ -422,8 +422,7 @@ static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bott
     double total = 0;
     for (size_t i = 0; i < n; i++)
         total += sh[i].share;
-    /* (an overview's rows ink their ranks' mean exactly: no floor) */
-    bool floor = total < TZ_SHARE_FLOOR && !(r->lane < f->n_lanes && f->lanes[r->lane].n_ranks);
+    bool floor = total < TZ_SHARE_FLOOR;
     double y = y_bottom;
     for (size_t i = 0; i < n; i++) {
         double h = floor ? (i == 0 ? TZ_SHARE_FLOOR : 0) : sh[i].share;
