@@ -98,20 +98,9 @@ static unsigned worker_count(void)
 
 /* --- units --------------------------------------------------------------------- */
 
-double tf_multi_unit_ns(const char *u)
-{
-    if (!u || strcmp(u, "ms") == 0)
-        return 1e6;
-    if (strcmp(u, "s") == 0)
-        return 1e9;
-    if (strcmp(u, "ns") == 0)
-        return 1.0;
-    return 1e3; /* "us", "µs" */
-}
-
 static int64_t to_ns(double v, const char *unit)
 {
-    double x = v * tf_multi_unit_ns(unit);
+    double x = v * tf_unit_ns(unit);
     return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
 }
 
@@ -121,7 +110,7 @@ static void unit_from_figure(struct unit *u)
 {
     const struct tf_figure *f = &u->fig;
     u->xo = to_ns(f->window_start, f->clock_unit);
-    u->per = tf_multi_unit_ns(f->axis.unit);
+    u->per = tf_unit_ns(f->axis.unit);
     int64_t w1 = to_ns(f->window_end, f->clock_unit);
     u->al.span = (struct tf_span){u->xo, w1, u->xo, u->xo, w1};
 }
@@ -298,7 +287,7 @@ static void step_draw(struct multi *m, size_t i)
     tf_trace_fini(&in->trace);
     tf_trace_init(&in->trace);
     u->xo = u->rw.x0;
-    u->per = tf_multi_unit_ns(u->fig.axis.unit);
+    u->per = tf_unit_ns(u->fig.axis.unit);
     if (u->built)
         tf_ranks_built(m, u, &in->d);
 }

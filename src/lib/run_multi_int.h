@@ -76,9 +76,6 @@ struct multi {
     struct tf_arena arena; /* the units' titles (the figure copies them) */
 };
 
-/* ns per unit of an axis or clock unit ("ms", "us", "s", "ns"). */
-double tf_multi_unit_ns(const char *u);
-
 /* --- run_ranks.c ---------------------------------------------------------- */
 
 /* Whether unit u is of the ranks --ranks asks for (true without it). */

@@ -186,16 +186,11 @@ static bool copy_bar(struct tf_figure *dst, const struct tf_figure *src, const s
 bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
                       double k, double dx)
 {
-    if (!TF_GROW(dst->traces, dst->n_traces, dst->cap_traces))
+    size_t ti = tf_figure_add_trace(dst, ref);
+    if (ti == SIZE_MAX)
         return false;
-    size_t ti = dst->n_traces++;
     struct tf_trace_ref *t = &dst->traces[ti];
     bool ok = true;
-    *t = *ref;
-    memset(&t->stats, 0, sizeof t->stats);
-    t->file = dup(dst, ref->file, &ok);
-    t->title = dup(dst, ref->title, &ok);
-    t->mode = dup(dst, ref->mode, &ok);
     t->first_lane = dst->n_lanes;
     t->n_lanes = src->n_lanes;
     size_t lane0 = dst->n_lanes;

@@ -57,6 +57,17 @@ void tf_stats_fini(struct tf_stats *s)
     memset(s, 0, sizeof *s);
 }
 
+double tf_unit_ns(const char *u)
+{
+    if (!u || strcmp(u, "ms") == 0)
+        return 1e6;
+    if (strcmp(u, "s") == 0)
+        return 1e9;
+    if (strcmp(u, "ns") == 0)
+        return 1.0;
+    return 1e3;
+}
+
 const char *tf_figure_str(struct tf_figure *f, const char *s)
 {
     return tf_arena_strdup(&f->arena, s);

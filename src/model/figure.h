@@ -479,6 +479,10 @@ bool tf_figure_set_ticks(struct tf_figure *f, const double *ticks, size_t n);
  * the lanes, and the panel's slices (for screen readers and PDF metadata). */
 bool tf_figure_describe(struct tf_figure *f, const char *title, const char *subject);
 
+/* ns per unit of an axis or clock unit: "s", "ms" (and NULL), "ns", else
+ * microseconds ("us", "\xC2\xB5s"). */
+double tf_unit_ns(const char *unit);
+
 /* --- the frame (frame.c) ------------------------------------------------------ */
 
 /* The time axis's unit for a window span_ns long: s from 10 s, ms from

@@ -61,18 +61,24 @@ static void spread(double *bins, size_t nb, double bw, double x0, double x1, dou
     }
 }
 
-/* The class slot of category cat in s (a new one while there is room,
- * else the last). */
+/* The slot of category cat among cats[0 .. *n): a new one while there
+ * are fewer than max, else the last. */
+static size_t slot_in(size_t *cats, size_t *n, size_t max, size_t cat)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (cats[i] == cat)
+            return i;
+    if (*n < max) {
+        cats[*n] = cat;
+        return (*n)++;
+    }
+    return max - 1;
+}
+
+/* A strip's class slot for category cat. */
 static size_t slot_of(struct tf_ov_strip *s, size_t cat)
 {
-    for (size_t i = 0; i < s->n_cls; i++)
-        if (s->cat[i] == cat)
-            return i;
-    if (s->n_cls < TF_SHARES_MAX) {
-        s->cat[s->n_cls] = cat;
-        return s->n_cls++;
-    }
-    return TF_SHARES_MAX - 1;
+    return slot_in(s->cat, &s->n_cls, TF_SHARES_MAX, cat);
 }
 
 /* The lane's work rows: [*r0, rows). */
@@ -412,14 +418,7 @@ struct row_acc {
 
 static size_t row_slot(struct row_acc *r, size_t cat)
 {
-    for (size_t i = 0; i < r->n; i++)
-        if (r->cat[i] == cat)
-            return i;
-    if (r->n < ROW_CLASSES) {
-        r->cat[r->n] = cat;
-        return r->n++;
-    }
-    return ROW_CLASSES - 1;
+    return slot_in(r->cat, &r->n, ROW_CLASSES, cat);
 }
 
 /* One member's strip onto the row's bins (the figure's, nb of width bw). */
@@ -545,26 +544,6 @@ static bool spread_stats(struct tf_overview *o)
     return true;
 }
 
-/* The legend without the classes no row inks (a GPU stream's
- * annotations, which are not its work). */
-static bool prune_legend(struct tf_figure *f)
-{
-    bool *inked = calloc(f->n_cats ? f->n_cats : 1, sizeof *inked);
-    if (!inked)
-        return false;
-    for (size_t i = 0; i < f->n_bars; i++)
-        for (size_t k = 0; k < f->bars[i].n_shares; k++)
-            if (f->bars[i].shares[k].cat < f->n_cats)
-                inked[f->bars[i].shares[k].cat] = true;
-    size_t k = 0;
-    for (size_t i = 0; i < f->n_legend; i++)
-        if (f->legend[i].cat < f->n_cats && inked[f->legend[i].cat])
-            f->legend[k++] = f->legend[i];
-    f->n_legend = k;
-    free(inked);
-    return true;
-}
-
 /* A member by its rank (and its place, for two alike). */
 struct at_rank {
     long long rank;
@@ -579,18 +558,6 @@ static int by_at_rank(const void *x, const void *y)
     return (a->i > b->i) - (a->i < b->i);
 }
 
-/* ns per unit of an axis unit. */
-static double unit_ns(const char *u)
-{
-    if (!u || strcmp(u, "ms") == 0)
-        return 1e6;
-    if (strcmp(u, "s") == 0)
-        return 1e9;
-    if (strcmp(u, "ns") == 0)
-        return 1.0;
-    return 1e3;
-}
-
 bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, size_t per_row,
                 size_t bins, enum tf_rank_order order, const char *lane_text)
 {
@@ -599,9 +566,9 @@ bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, siz
         per_row = 1;
     if (bins < 1)
         bins = 1;
-    double ms_per_unit = unit_ns(f->axis.unit) / 1e6;
+    double ms_per_unit = tf_unit_ns(f->axis.unit) / 1e6;
     /* the window's start in ms on the clock, for the bars' start_ms */
-    double clock_ms = f->window_start * unit_ns(f->clock_unit ? f->clock_unit : "us") / 1e6;
+    double clock_ms = f->window_start * tf_unit_ns(f->clock_unit ? f->clock_unit : "us") / 1e6;
     double bw = f->x_span > 0 ? f->x_span / (double)bins : 1;
     o->on = true;
     o->n_ranks = n;
@@ -664,5 +631,5 @@ bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, siz
     free(at);
     tf_buf_fini(&text);
     tf_buf_fini(&list);
-    return ok && prune_legend(f) && spread_stats(o);
+    return ok && tf_ov_prune_legend(f, m, n) && spread_stats(o);
 }

@@ -357,9 +357,7 @@ static void overview_stats(struct tf_buf *b, const struct tf_figure *f)
 {
     const struct tf_overview *o = &f->overview;
     tf_buf_puts(b, "{\n    ");
-    stat_ms(b, "window_ms", f->x_span * (f->axis.unit && strcmp(f->axis.unit, "s") == 0    ? 1e3
-                                         : f->axis.unit && strcmp(f->axis.unit, "ms") == 0 ? 1
-                                                                                           : 1e-3));
+    stat_ms(b, "window_ms", f->x_span * tf_unit_ns(f->axis.unit) / 1e6);
     tf_buf_printf(b, ",\n    \"ranks\": {\"count\": %zu, \"per_row\": %zu, ", o->n_ranks,
                   o->per_row);
     str(b, "order", order_names[o->order]);

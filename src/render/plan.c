@@ -128,66 +128,6 @@ void tf_plan_fini(struct tf_plan *p)
 
 
 
-/* The bottom legend as one row when it fits in `avail`, else in as few
- * rows as fit; columns as wide as their widest entry. */
-static bool legend_grid(const struct tf_figure *f, struct tf_plan *p, double avail)
-{
-    struct tf_plan_legend *d = &p->legend;
-    size_t n = d->n;
-    (void)f;
-    double *tw = malloc((n ? n : 1) * sizeof *tw);
-    if (!tw)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        tw[i] = tf_plan_text_width(d->text[d->order[i]], d->size, p->bold);
-    for (size_t ncol = n; ncol >= 1; ncol--) {
-        double w = 2 * d->pad + (double)(ncol - 1) * d->colspace;
-        for (size_t c = 0; c < ncol; c++) {
-            double cw = 0;
-            for (size_t i = c; i < n; i += ncol)
-                cw = fmax(cw, d->handle_w + d->textpad + tw[i]);
-            d->col_w[c] = cw;
-            w += cw;
-        }
-        d->ncol = ncol;
-        d->nrow = (n + ncol - 1) / ncol;
-        d->w = w;
-        if (w <= avail)
-            break;
-    }
-    d->h = 2 * d->pad + (double)d->nrow * d->row_h + (double)(d->nrow - 1) * d->spacing;
-    free(tw);
-    return true;
-}
-
-static bool legend_init(const struct tf_figure *f, struct tf_plan *p, double fs, double handle,
-                        double textpad, double colspace, double pad)
-{
-    struct tf_plan_legend *d = &p->legend;
-    size_t n = f->n_legend + 1; /* and the share key's */
-    d->col_w = calloc(n, sizeof *d->col_w);
-    d->text = calloc(n, sizeof *d->text);
-    d->order = calloc(n, sizeof *d->order);
-    if (!d->col_w || !d->text || !d->order)
-        return false;
-    d->share_key = d->share_key && f->n_legend > 0;
-    d->n = f->n_legend + d->share_key;
-    for (size_t i = 0; i < d->n; i++)
-        d->order[i] = i;
-    d->text[f->n_legend] = TF_SHARE_KEY_TEXT;
-    d->size = fs;
-    d->pad = pad * fs;
-    d->row_h = text_h(fs, p->bold);
-    d->handle_w = handle * fs;
-    d->handle_h = tf_style.leg_handle_h * fs;
-    d->textpad = textpad * fs;
-    d->colspace = colspace * fs;
-    d->spacing = tf_style.leg_labelspace * fs;
-    for (size_t i = 0; i < f->n_legend; i++)
-        d->text[i] = f->legend[i].label ? f->legend[i].label : "";
-    return true;
-}
-
 static bool alloc_lanes(const struct tf_figure *f, struct tf_plan *p)
 {
     p->lanes = calloc(f->n_lanes ? f->n_lanes : 1, sizeof *p->lanes);
@@ -264,12 +204,12 @@ static bool ref_height(const struct tf_figure *f, struct tf_plan *p)
                     text_h(R_LABEL_PT, true);
     p->bottom_legend = !p->panel && f->n_legend > 0;
     const struct tf_style *S = &tf_style;
-    if (!legend_init(f, p, R_LEGEND_PT, S->leg_bottom_handle, S->leg_textpad,
+    if (!tf_plan_legend_init(f, p, R_LEGEND_PT, S->leg_bottom_handle, S->leg_textpad,
                      S->leg_bottom_colspace, S->leg_pad))
         return false;
     double r = 0, need = 0;
     if (p->bottom_legend) {
-        if (!legend_grid(f, p, p->W - 2 * R_MARGIN))
+        if (!tf_plan_legend_grid(f, p, p->W - 2 * R_MARGIN))
             return false;
         r = f->has_legend_y ? clampd(f->legend_y, R_LEGEND_ROW_MIN, R_LEGEND_ROW_MAX)
                             : R_LEGEND_ROW_DEFAULT;
@@ -592,7 +532,7 @@ static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
     if (k == d->n || k == 0)
         return true;
     d->n = k;
-    return legend_grid(f, p, p->W - 2 * p->margin);
+    return tf_plan_legend_grid(f, p, p->W - 2 * p->margin);
 }
 
 static bool fit_ticks(struct fit *F)
@@ -712,7 +652,7 @@ static bool fit_below(struct fit *F)
     F->axis_h = F->tick_pad + text_h(p->f_tick, false) + F->title_pad + text_h(p->f_axis, false);
     p->panel = f->has_panel;
     p->bottom_legend = !p->panel && f->n_legend > 0;
-    if (!legend_init(f, p, p->f_legend, 1.2, 0.4, 1.0, 0.3))
+    if (!tf_plan_legend_init(f, p, p->f_legend, 1.2, 0.4, 1.0, 0.3))
         return false;
     double avail_w = p->W - 2 * m;
     double text_room = avail_w - 2 * p->legend.pad - p->legend.handle_w - p->legend.textpad;
@@ -722,7 +662,7 @@ static bool fit_below(struct fit *F)
             return false;
     double below = F->axis_h;
     if (p->bottom_legend) {
-        if (!legend_grid(f, p, avail_w))
+        if (!tf_plan_legend_grid(f, p, avail_w))
             return false;
         below += 0.5 * fb + p->legend.h;
     }
@@ -955,29 +895,9 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     return fit_note(p, f);
 }
 
-size_t tf_plan_overview_rows(const struct tf_figure *f, const struct tf_size *size)
+bool tf_plan_fit_start(struct fit *F, const struct tf_size *size)
 {
-    static const struct tf_size none;
-    struct tf_plan p;
-    struct fit F;
-    memset(&p, 0, sizeof p);
-    memset(&F, 0, sizeof F);
-    tf_arena_init(&p.arena);
-    p.legend.share_key = true; /* the rows are share bars */
-    if (!size)
-        size = &none;
-    F.f = f;
-    F.p = &p;
-    size_t rows = 1;
-    if (alloc_lanes(f, &p) && fit_fonts(&F, size) && fit_below(&F)) {
-        double top = F.margin + 0.5 * text_h(p.f_lane, false) + F.header_h + F.lab_line / 2;
-        double room = tf_plan_budget(&p, size) - top - F.below_h;
-        if (room > TF_PLAN_OV_ROW_MIN)
-            rows = (size_t)(room / TF_PLAN_OV_ROW_MIN);
-    }
-    tf_label_levels_fini(&F.lv);
-    tf_plan_fini(&p);
-    return rows;
+    return alloc_lanes(F->f, F->p) && fit_fonts(F, size) && fit_below(F);
 }
 
 static bool plan_once(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p,

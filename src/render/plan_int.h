@@ -37,6 +37,20 @@ struct fit {
 /* A text's height (ascent and descent) at a size. */
 double tf_plan_text_h(double size, bool bold);
 
+/* The bottom legend's entries (the figure's, and the share key's when
+ * p->legend.share_key) at text size fs, with the handle, text pad, column
+ * space and pad in fs (plan_legend.c); false when out of memory. */
+bool tf_plan_legend_init(const struct tf_figure *f, struct tf_plan *p, double fs, double handle,
+                         double textpad, double colspace, double pad);
+/* Its grid: one row when it fits in `avail`, else in as few rows as fit,
+ * columns as wide as their widest entry. */
+bool tf_plan_legend_grid(const struct tf_figure *f, struct tf_plan *p, double avail);
+
+/* The fit policy's first steps on F (its f and p set): the plan's arrays,
+ * the fonts and label level, and what goes under the plot (F->below_h);
+ * false when out of memory. */
+bool tf_plan_fit_start(struct fit *F, const struct tf_size *size);
+
 /* The header over lane i at the level drawn, or (size_t)-1: every lane of
  * an overview is under one, the rank axis. */
 size_t tf_plan_lane_header(const struct fit *F, size_t i);

@@ -12,6 +12,7 @@
 #include "render/plan_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void tf_plan_fit_overview(struct fit *F, const struct tf_size *size, double top)
 {
@@ -46,6 +47,32 @@ void tf_plan_fit_overview(struct fit *F, const struct tf_size *size, double top)
             break;
         }
 }
+
+size_t tf_plan_overview_rows(const struct tf_figure *f, const struct tf_size *size)
+{
+    static const struct tf_size none;
+    struct tf_plan p;
+    struct fit F;
+    memset(&p, 0, sizeof p);
+    memset(&F, 0, sizeof F);
+    tf_arena_init(&p.arena);
+    p.legend.share_key = true; /* the rows are share bars */
+    if (!size)
+        size = &none;
+    F.f = f;
+    F.p = &p;
+    size_t rows = 1;
+    if (tf_plan_fit_start(&F, size)) {
+        double top = F.margin + 0.5 * tf_plan_text_h(p.f_lane, false) + F.header_h + F.lab_line / 2;
+        double room = tf_plan_budget(&p, size) - top - F.below_h;
+        if (room > TF_PLAN_OV_ROW_MIN)
+            rows = (size_t)(room / TF_PLAN_OV_ROW_MIN);
+    }
+    tf_label_levels_fini(&F.lv);
+    tf_plan_fini(&p);
+    return rows;
+}
+
 
 bool tf_plan_overview_note(struct tf_plan *p, const struct tf_figure *f)
 {

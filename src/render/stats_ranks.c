@@ -13,9 +13,7 @@ static const char *const order_text[] = {"rank", "finish", "busy"};
 
 static double window_ms(const struct tf_figure *f)
 {
-    const char *u = f->axis.unit ? f->axis.unit : "ms";
-    double k = strcmp(u, "s") == 0 ? 1e3 : strcmp(u, "ms") == 0 ? 1 : strcmp(u, "ns") == 0 ? 1e-6 : 1e-3;
-    return f->x_span * k;
+    return f->x_span * tf_unit_ns(f->axis.unit) / 1e6;
 }
 
 /* "name  value[  unit]" with the names padded to w. */

@@ -116,46 +116,24 @@ def check_ink(m, busy_us, what, tol=0.02):
 # --- PNG ---------------------------------------------------------------------------
 
 def png_rgb(data):
-    """An 8-bit RGB or RGBA PNG: (width, height, rows of (r, g, b) bytes)."""
+    """cairo's PNG (8-bit RGB or RGBA, every row unfiltered): (width,
+    height, rows of (r, g, b) bytes)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat = 8, b""
-    w = h = ctype = None
+    pos, idat, w, h, ctype = 8, b"", 0, 0, 2
     while pos < len(data):
         n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
         if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            w, h, depth, ctype = struct.unpack(">IIBB", data[pos + 8:pos + 18])
             assert depth == 8 and ctype in (2, 6)
         elif kind == b"IDAT":
-            idat += body
+            idat += data[pos + 8:pos + 8 + n]
         pos += 12 + n
     bpp = 3 if ctype == 2 else 4
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        if f == 0:  # cairo's rows: no filter
-            rows.append(bytes(line) if bpp == 3 else bytes(v for i, v in enumerate(line) if i % 4 != 3))
-            prev = line
-            continue
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b = prev[x]
-            c = prev[x - bpp] if x >= bpp else 0
-            if f == 1:
-                line[x] = (line[x] + a) & 255
-            elif f == 2:
-                line[x] = (line[x] + b) & 255
-            elif f == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line) if bpp == 3 else bytes(v for i, v in enumerate(line) if i % 4 != 3))
-        prev = line
+    raw, stride = zlib.decompress(idat), w * bpp + 1
+    assert all(raw[y * stride] == 0 for y in range(h)), "a filtered row: not cairo's PNG"
+    rows = [raw[y * stride + 1:(y + 1) * stride] for y in range(h)]
+    if bpp == 4:
+        rows = [bytes(v for i, v in enumerate(r) if i % 4 != 3) for r in rows]
     return w, h, rows
 
 
