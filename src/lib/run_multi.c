@@ -342,6 +342,12 @@ static int by_rank(const void *x, const void *y)
     return (a->ref.rank > b->ref.rank) - (a->ref.rank < b->ref.rank);
 }
 
+static int cmp_rank(const void *x, const void *y)
+{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return (a > b) - (a < b);
+}
+
 static bool set_titles(struct multi *m, struct tf_arena *a, struct tf_diag *d)
 {
     const struct tf_multi_run *r = m->r;
@@ -352,9 +358,18 @@ static bool set_titles(struct multi *m, struct tf_arena *a, struct tf_diag *d)
     for (size_t i = 0; i < m->n_u && ranks; i++) {
         const struct tf_trace_ref *t = &m->u[i]->ref;
         ranks = t->has_rank && t->has_world_size && t->world_size == m->u[0]->ref.world_size;
-        for (size_t k = 0; k < i && ranks; k++)
-            ranks = m->u[k]->ref.rank != t->rank;
     }
+    /* no rank twice (sorted: thousands of ranks) */
+    long long *rk = ranks ? malloc((m->n_u ? m->n_u : 1) * sizeof *rk) : NULL;
+    if (ranks && !rk)
+        return tf_diag_oom(d, NULL);
+    for (size_t i = 0; ranks && i < m->n_u; i++)
+        rk[i] = m->u[i]->ref.rank;
+    if (ranks)
+        qsort(rk, m->n_u, sizeof *rk, cmp_rank);
+    for (size_t i = 1; ranks && i < m->n_u; i++)
+        ranks = rk[i] != rk[i - 1];
+    free(rk);
     struct tf_buf b;
     tf_buf_init(&b);
     for (size_t i = 0; i < m->n_u; i++) {
