@@ -34,9 +34,10 @@
  * by its _free function (NULL is accepted).  Buffers that tracefig_render
  * returns belong to the caller, who frees them with tracefig_free.
  * Strings passed in are copied; nothing keeps the caller's pointers after
- * a call returns.
+ * a call returns (a trace's bytes are read in place during the call).
  *
- * Threads: the library has no global mutable state.  Different figures
+ * Threads: the library has no global mutable state but one table, behind
+ * a lock, of the traces in memory being loaded.  Different figures
  * and options may be used on different threads at the same time, and give
  * the bytes they give alone.  One object must not be used by two threads
  * at once (a figure makes its layout at its first render).  The libraries
@@ -111,7 +112,14 @@ TRACEFIG_API void tracefig_options_free(struct tracefig_options *o);
 /* One trace: a path, or bytes in memory.  With data set, the len bytes
  * at data are the trace (a JSON document, gzip'd or not, or an Nsight
  * Systems export) and `path` only names it, in messages and in the
- * recorded command line (NULL: "<memory>"). */
+ * recorded command line (NULL: "<memory>").  The bytes are read where they
+ * are, never written to a file: JSON and gzip through the library's own
+ * reader, an Nsight Systems export by SQLite in memory
+ * (sqlite3_deserialize; a gzip'd one inflated into memory first).  Only
+ * what a library reads from a path alone goes to a private folder of
+ * $TMPDIR while it loads: an OTF2 anchor (named *.otf2; libotf2 reads an
+ * archive from its folder, so give an archive by its path).  The bytes are
+ * not copied: they must stay unchanged until the call returns. */
 struct tracefig_input {
     const char *path;
     const void *data;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/str.h"
+#include "load/input.h"
 #include "load/model.h"
 #include "model/palette.h"
 #include "rules/chrome.h"
@@ -22,6 +23,59 @@
 #include "lib/run.h"
 
 /* --- inputs in memory -------------------------------------------------------------- */
+
+/* Input k's path: PREFIX/K/NAME (a folder each, so that two inputs may
+ * have one name), PREFIX the staging folder or the memory prefix. */
+static bool input_path(const char *prefix, size_t k, const char *name, char *out, size_t cap,
+                       bool dir)
+{
+    int len = dir ? snprintf(out, cap, "%s/%zu", prefix, k)
+                  : snprintf(out, cap, "%s/%zu/%s", prefix, k, name);
+    return len > 0 && (size_t)len < cap;
+}
+
+/* The name an input in memory is known by: its path's base name, with
+ * nothing a file name cannot hold. */
+static const char *memory_name(const struct tracefig_input *in)
+{
+    const char *n = in->path && *in->path ? tf_base_name(in->path) : "<memory>";
+    return strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strchr(n, '/') ? "<memory>" : n;
+}
+
+/* Whether an input in memory must be a file: an OTF2 archive's anchor
+ * (libotf2 reads an archive from its folder alone).  Everything else is
+ * read in memory: JSON and gzip through load/input.h, an Nsight Systems
+ * export through SQLite's sqlite3_deserialize. */
+static bool staged(const struct tracefig_input *in)
+{
+    const char *n = memory_name(in);
+    size_t len = strlen(n);
+    return in->data && len >= 5 && strcmp(n + len - 5, ".otf2") == 0;
+}
+
+/* The inputs in memory under their paths in memory (F->mem/K/NAME), for
+ * the loaders to read where they are. */
+static bool name_memory(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
+                        char **paths, struct tf_diag *d)
+{
+    /* The figure's address tells its inputs from another figure's loading
+     * at the same time.  Such a path names memory only while its figure
+     * loads, and only the library names one: a command line cannot. */
+    snprintf(F->mem, sizeof F->mem, "<tracefig memory %p>", (void *)F);
+    for (size_t k = 0; k < n; k++) {
+        if (!in[k].data || staged(&in[k]))
+            continue;
+        char path[512];
+        if (!input_path(F->mem, k, memory_name(&in[k]), path, sizeof path, false) ||
+            !tf_input_memory_add(path, in[k].data, in[k].len) ||
+            !(paths[k] = tf_arena_strdup(&F->opts.arena, path))) {
+            if (input_path(F->mem, k, memory_name(&in[k]), path, sizeof path, false))
+                tf_input_memory_remove(path);
+            return tf_diag_oom(d, NULL);
+        }
+    }
+    return true;
+}
 
 static bool write_all(int fd, const unsigned char *p, size_t n)
 {
@@ -37,27 +91,16 @@ static bool write_all(int fd, const unsigned char *p, size_t n)
     return true;
 }
 
-/* Input k's staged path: TMP/K/NAME (a folder each, so that two inputs
- * may have one name). */
-static bool staged_path(const struct tracefig_figure *F, size_t k, const char *name, char *out,
-                        size_t cap, bool dir)
-{
-    int len = dir ? snprintf(out, cap, "%s/%zu", F->tmp, k)
-                  : snprintf(out, cap, "%s/%zu/%s", F->tmp, k, name);
-    return len > 0 && (size_t)len < cap;
-}
-
-/* The name an input in memory is known by: its path's base name, with
- * nothing a file name cannot hold. */
-static const char *memory_name(const struct tracefig_input *in)
-{
-    const char *n = in->path && *in->path ? tf_base_name(in->path) : "<memory>";
-    return strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strchr(n, '/') ? "<memory>" : n;
-}
-
+/* The inputs that must be files (staged), written to TMP/K/NAME in a
+ * private folder of $TMPDIR. */
 static bool stage(struct tracefig_figure *F, const struct tracefig_input *in, size_t n,
                   char **paths, struct tf_diag *d)
 {
+    bool any = false;
+    for (size_t k = 0; k < n; k++)
+        any = any || staged(&in[k]);
+    if (!any)
+        return true;
     const char *dir = getenv("TMPDIR");
     if (!dir || !*dir)
         dir = "/tmp";
@@ -65,15 +108,17 @@ static bool stage(struct tracefig_figure *F, const struct tracefig_input *in, si
     if (len <= 0 || (size_t)len >= sizeof F->tmp || !mkdtemp(F->tmp)) {
         int e = errno;
         F->tmp[0] = '\0';
-        return tf_diag_error(d, TF_EIO, "cannot make a folder in %.300s for a trace in memory: %s",
+        return tf_diag_error(d, TF_EIO,
+                             "cannot make a folder in %.300s for an OTF2 archive in memory (it "
+                             "is read from files): %s",
                              dir, strerror(e));
     }
     for (size_t k = 0; k < n; k++) {
-        if (!in[k].data)
+        if (!staged(&in[k]))
             continue;
         char path[512];
-        if (!staged_path(F, k, "", path, sizeof path, true) || mkdir(path, 0700) != 0 ||
-            !staged_path(F, k, memory_name(&in[k]), path, sizeof path, false))
+        if (!input_path(F->tmp, k, "", path, sizeof path, true) || mkdir(path, 0700) != 0 ||
+            !input_path(F->tmp, k, memory_name(&in[k]), path, sizeof path, false))
             return tf_diag_error(d, TF_EIO, "%s: cannot stage a trace in memory: %s", F->tmp,
                                  strerror(errno));
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -90,42 +135,51 @@ static bool stage(struct tracefig_figure *F, const struct tracefig_input *in, si
     return true;
 }
 
-/* Removes the staged files and their folders (once loaded, or failed). */
+/* Forgets the inputs' paths in memory, and removes the staged files and
+ * their folders (once loaded, or failed). */
 static void unstage(struct tracefig_figure *F, const struct tracefig_input *in, size_t n)
 {
+    char path[512];
+    for (size_t k = 0; F->mem[0] && k < n; k++)
+        if (in[k].data && !staged(&in[k]) &&
+            input_path(F->mem, k, memory_name(&in[k]), path, sizeof path, false))
+            tf_input_memory_remove(path);
     if (!F->tmp[0])
         return;
     for (size_t k = 0; k < n; k++) {
-        char path[512];
-        if (!in[k].data)
+        if (!staged(&in[k]))
             continue;
-        if (staged_path(F, k, memory_name(&in[k]), path, sizeof path, false))
+        if (input_path(F->tmp, k, memory_name(&in[k]), path, sizeof path, false))
             unlink(path);
-        if (staged_path(F, k, "", path, sizeof path, true))
+        if (input_path(F->tmp, k, "", path, sizeof path, true))
             rmdir(path);
     }
     rmdir(F->tmp);
 }
 
-/* Drops "TMP/K/" from a message, so that it names an input in memory as
- * the caller did. */
+/* Drops "PREFIX/K/" (PREFIX: F->tmp or F->mem) from a message, so that it
+ * names an input in memory as the caller did. */
 static size_t unstaged(const struct tracefig_figure *F, char *s, size_t len)
 {
-    size_t tl = strlen(F->tmp);
-    if (!tl)
-        return len;
+    const char *prefixes[2] = {F->tmp, F->mem};
     size_t w = 0;
     for (size_t r = 0; r < len;) {
-        if (len - r > tl + 1 && memcmp(s + r, F->tmp, tl) == 0 && s[r + tl] == '/') {
+        bool cut = false;
+        for (int i = 0; i < 2 && !cut; i++) {
+            size_t tl = strlen(prefixes[i]);
+            if (!tl || len - r <= tl + 1 || memcmp(s + r, prefixes[i], tl) != 0 ||
+                s[r + tl] != '/')
+                continue;
             size_t q = r + tl + 1;
             while (q < len && s[q] >= '0' && s[q] <= '9')
                 q++;
             if (q < len && q > r + tl + 1 && s[q] == '/') {
                 r = q + 1;
-                continue;
+                cut = true;
             }
         }
-        s[w++] = s[r++];
+        if (!cut)
+            s[w++] = s[r++];
     }
     s[w] = '\0';
     return w;
@@ -271,7 +325,7 @@ static bool make(struct tracefig_figure *F, const struct tracefig_input *in, siz
             if (!in[k].data && !in[k].path)
                 return tf_diag_error(d, TF_EUSAGE, "input %zu has neither a path nor data", k);
         }
-        ok = !memory || stage(F, in, n, p, d);
+        ok = !memory || (name_memory(F, in, n, p, d) && stage(F, in, n, p, d));
         paths = (const char *const *)p;
         np = n;
     }

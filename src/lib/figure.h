@@ -43,8 +43,12 @@ struct tracefig_figure {
     unsigned n_plans;       /* plans made for this figure: 1 once any drawing format rendered
                              * (2 when fit_plan is made too) */
     struct tf_buf warnings; /* the public API's held warnings */
-    /* Inputs in memory are staged as files in a private folder while they
-     * load; messages name them without it. */
+    /* Inputs in memory are read where they are, under paths that begin
+     * with mem (load/input.h, tf_input_memory_add) while they load; only
+     * what a library reads from a path alone (an OTF2 archive) is staged
+     * as files in a private folder, tmp.  Messages name them without
+     * either. */
+    char mem[64];
     char tmp[256];
 };
 

@@ -51,6 +51,7 @@
 #ifdef TF_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
 
+#include "base/buf.h"
 #include "base/dl.h"
 
 /* ISA-L is dlopen()ed at the first gzip'd trace (base/dl.h), so that other
@@ -105,7 +106,7 @@ struct slot {
     bool err, eof; /* the producer stopped here: an error (in dec), the end */
 };
 
-enum src_kind { SRC_FILE, SRC_PIPE, SRC_SPOOL };
+enum src_kind { SRC_FILE, SRC_PIPE, SRC_SPOOL, SRC_MEMORY };
 
 enum dec_err { DEC_OK, DEC_IO, DEC_SPOOL, DEC_TRUNCATED, DEC_CORRUPT, DEC_NOMEM };
 
@@ -147,6 +148,8 @@ struct tf_input {
     unsigned char head[2];   /* SRC_PIPE: the first bytes, read to detect gzip */
     size_t n_head;
     uint64_t pipe_off;       /* SRC_PIPE, SRC_SPOOL: raw bytes taken from the pipe */
+    const unsigned char *mem; /* SRC_MEMORY: the bytes (the caller's), mem_len of them */
+    size_t mem_len;
     int spool_fd;
     bool gzip;
     bool isal;               /* decoders may use ISA-L (see the notes) */
@@ -198,7 +201,13 @@ static ssize_t raw_read_at(struct tf_input *in, uint64_t off, unsigned char *buf
     *spool_err = false;
     for (;;) {
         ssize_t r;
-        if (in->kind == SRC_FILE) {
+        if (in->kind == SRC_MEMORY) {
+            size_t left = off >= in->mem_len ? 0 : in->mem_len - (size_t)off;
+            size_t k = left < n ? left : n;
+            if (k)
+                memcpy(buf, in->mem + off, k);
+            return (ssize_t)k;
+        } else if (in->kind == SRC_FILE) {
             r = pread(in->fd, buf, n, (off_t)(in->start + off));
         } else if (in->kind == SRC_PIPE && off < in->n_head) {
             size_t k = in->n_head - (size_t)off < n ? in->n_head - (size_t)off : n;
@@ -533,7 +542,9 @@ static const struct checkpoint *cp_before(const struct tf_input *in, uint64_t of
 
 /* --- opening -------------------------------------------------------------- */
 
-static struct tf_input *input_new(int fd, bool own_fd, const char *path, const char *file,
+/* An input over fd, or (mem set, fd -1) over the mem_len bytes at mem. */
+static struct tf_input *input_new(int fd, bool own_fd, const void *mem, size_t mem_len,
+                                  const char *path, const char *file,
                                   const struct tf_input_opts *opts, struct tf_diag *d)
 {
     struct tf_input *in = calloc(1, sizeof *in);
@@ -548,20 +559,26 @@ static struct tf_input *input_new(int fd, bool own_fd, const char *path, const c
     in->fd = fd;
     in->own_fd = own_fd;
     in->spool_fd = -1;
-    struct stat st;
-    bool stat_ok = fstat(fd, &st) == 0;
-    if (!stat_ok || S_ISDIR(st.st_mode)) {
-        tf_diag_error(d, TF_EBADINPUT, "%s: cannot read: %s", path,
-                      strerror(stat_ok ? EISDIR : errno));
-        tf_input_close(in);
-        return NULL;
-    }
-    off_t here = S_ISREG(st.st_mode) ? lseek(fd, 0, SEEK_CUR) : (off_t)-1;
     unsigned char magic[2];
     size_t n_magic = 0;
     bool spool_err = false;
-    in->kind = here != (off_t)-1 ? SRC_FILE : SRC_PIPE;
-    in->start = here != (off_t)-1 ? (uint64_t)here : 0;
+    if (mem) {
+        in->kind = SRC_MEMORY;
+        in->mem = mem;
+        in->mem_len = mem_len;
+    } else {
+        struct stat st;
+        bool stat_ok = fstat(fd, &st) == 0;
+        if (!stat_ok || S_ISDIR(st.st_mode)) {
+            tf_diag_error(d, TF_EBADINPUT, "%s: cannot read: %s", path,
+                          strerror(stat_ok ? EISDIR : errno));
+            tf_input_close(in);
+            return NULL;
+        }
+        off_t here = S_ISREG(st.st_mode) ? lseek(fd, 0, SEEK_CUR) : (off_t)-1;
+        in->kind = here != (off_t)-1 ? SRC_FILE : SRC_PIPE;
+        in->start = here != (off_t)-1 ? (uint64_t)here : 0;
+    }
     if (in->kind == SRC_PIPE && opts && opts->spool) {
         const char *dir = getenv("TMPDIR");
         char tmpl[4096];
@@ -633,23 +650,104 @@ static struct tf_input *input_new(int fd, bool own_fd, const char *path, const c
     return in;
 }
 
+/* --- traces in memory -------------------------------------------------------------- */
+
+/* The table of the byte ranges named as paths (tf_input_memory_add): the
+ * one state this file shares between threads, behind its lock. */
+struct memory_file {
+    char *path;
+    const unsigned char *data;
+    size_t len;
+};
+static pthread_mutex_t memory_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct memory_file *memory_files;
+static size_t n_memory_files, cap_memory_files;
+
+bool tf_input_memory_add(const char *path, const void *data, size_t len)
+{
+    size_t n = strlen(path) + 1;
+    char *p = malloc(n);
+    if (!p)
+        return false;
+    memcpy(p, path, n);
+    pthread_mutex_lock(&memory_mu);
+    bool ok = TF_GROW(memory_files, n_memory_files, cap_memory_files);
+    if (ok)
+        memory_files[n_memory_files++] = (struct memory_file){p, data, len};
+    pthread_mutex_unlock(&memory_mu);
+    if (!ok)
+        free(p);
+    return ok;
+}
+
+void tf_input_memory_remove(const char *path)
+{
+    pthread_mutex_lock(&memory_mu);
+    for (size_t i = 0; i < n_memory_files; i++)
+        if (strcmp(memory_files[i].path, path) == 0) {
+            free(memory_files[i].path);
+            memory_files[i] = memory_files[--n_memory_files];
+            break;
+        }
+    if (n_memory_files == 0) {
+        free(memory_files);
+        memory_files = NULL;
+        cap_memory_files = 0;
+    }
+    pthread_mutex_unlock(&memory_mu);
+}
+
+bool tf_input_memory_find(const char *path, const void **data, size_t *len)
+{
+    bool found = false;
+    pthread_mutex_lock(&memory_mu);
+    for (size_t i = 0; i < n_memory_files && !found; i++)
+        if (strcmp(memory_files[i].path, path) == 0) {
+            *data = memory_files[i].data;
+            *len = memory_files[i].len;
+            found = true;
+        }
+    pthread_mutex_unlock(&memory_mu);
+    return found;
+}
+
 struct tf_input *tf_input_open(const char *path, const struct tf_input_opts *opts,
                                struct tf_diag *d)
 {
     if (strcmp(path, "-") == 0)
-        return input_new(STDIN_FILENO, false, path, tf_diag_name(path), opts, d);
+        return input_new(STDIN_FILENO, false, NULL, 0, path, tf_diag_name(path), opts, d);
+    const void *data;
+    size_t len;
+    if (tf_input_memory_find(path, &data, &len))
+        return input_new(-1, false, data ? data : (const void *)"", len, path, tf_diag_name(path),
+                         opts, d);
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         tf_diag_error(d, TF_EBADINPUT, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    return input_new(fd, true, path, tf_diag_name(path), opts, d);
+    return input_new(fd, true, NULL, 0, path, tf_diag_name(path), opts, d);
 }
 
 struct tf_input *tf_input_fdopen(int fd, const char *name, const struct tf_input_opts *opts,
                                  struct tf_diag *d)
 {
-    return input_new(fd, false, name, name, opts, d);
+    return input_new(fd, false, NULL, 0, name, name, opts, d);
+}
+
+struct tf_input *tf_input_memopen(const void *data, size_t len, const char *name,
+                                  const struct tf_input_opts *opts, struct tf_diag *d)
+{
+    return input_new(-1, false, data ? data : (const void *)"", len, name, name, opts, d);
+}
+
+bool tf_input_bytes(const struct tf_input *in, const void **data, size_t *len)
+{
+    if (in->kind != SRC_MEMORY)
+        return false;
+    *data = in->mem;
+    *len = in->mem_len;
+    return true;
 }
 
 struct tf_diag *tf_input_set_diag(struct tf_input *in, struct tf_diag *d)

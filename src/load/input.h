@@ -30,6 +30,14 @@
  * through the struct tf_diag given at open, as "FILE: message" with "gzip:"
  * in the message for compressed-data errors.
  *
+ * Bytes in memory (a library caller's trace) are read where they are, as
+ * a regular file is: tf_input_memopen over them, or, for the loaders that
+ * take a path, a path the library names them by (tf_input_memory_add):
+ * tf_input_open of that path reads the bytes, and nothing is written to
+ * disk.  The table of such paths is shared by the threads, behind a lock;
+ * a path is only ever found while its caller keeps it there, so a command
+ * line cannot name memory.
+ *
  * Ownership: tf_input_open/tf_input_fdopen allocate, tf_input_close frees
  * and closes what the input opened (the file, the spool file; never the
  * descriptor passed to tf_input_fdopen, nor standard input).  The diag
@@ -69,6 +77,23 @@ struct tf_input *tf_input_open(const char *path, const struct tf_input_opts *opt
  * caller's. */
 struct tf_input *tf_input_fdopen(int fd, const char *name, const struct tf_input_opts *opts,
                                  struct tf_diag *d);
+
+/* The same over the len bytes at data (kept, not copied: they must
+ * outlive the input), gzip'd or not; `name` names them in messages. */
+struct tf_input *tf_input_memopen(const void *data, size_t len, const char *name,
+                                  const struct tf_input_opts *opts, struct tf_diag *d);
+
+/* Names the len bytes at data `path` until tf_input_memory_remove(path):
+ * tf_input_open(path) then reads them (the bytes stay the caller's, and
+ * must outlive the name).  False when out of memory. */
+bool tf_input_memory_add(const char *path, const void *data, size_t len);
+void tf_input_memory_remove(const char *path);
+/* Whether `path` names bytes in memory, and which. */
+bool tf_input_memory_find(const char *path, const void **data, size_t *len);
+
+/* Whether the input reads bytes in memory, and which (as they are: still
+ * compressed when gzip'd). */
+bool tf_input_bytes(const struct tf_input *in, const void **data, size_t *len);
 
 void tf_input_close(struct tf_input *in);
 

@@ -145,12 +145,39 @@ static bool ends_with(const char *s, const char *tail)
     return n >= k && strcmp(s + n - k, tail) == 0;
 }
 
+/* An export in memory is read where it is; gzip'd, it is inflated into
+ * memory first (never to disk). */
+static bool load_export_memory(struct tf_input *in, const char *file, const struct tf_keep *keep,
+                               struct tf_trace *out, struct tf_diag *d)
+{
+    const void *data;
+    size_t len;
+    if (tf_input_bytes(in, &data, &len) && !tf_input_is_gzip(in))
+        return tf_load_nsys_memory(data, len, file, keep, out, d);
+    struct tf_buf db;
+    tf_buf_init(&db);
+    char buf[1 << 16];
+    ssize_t r;
+    while (!db.oom && (r = tf_input_read(in, buf, sizeof buf)) > 0)
+        tf_buf_putn(&db, buf, (size_t)r);
+    bool ok = db.oom ? tf_diag_oom(d, file)
+                     : !tf_diag_failed(d) && /* a read error, reported by the input */
+                           tf_load_nsys_memory(db.data ? db.data : "", db.len, file, keep, out, d);
+    tf_buf_fini(&db);
+    return ok;
+}
+
 /* SQLite reads a file by name: a pipe or a gzip'd export is first copied,
- * inflated, to an unlinked temporary file in $TMPDIR. */
+ * inflated, to an unlinked temporary file in $TMPDIR; an export in memory
+ * is read in memory. */
 static bool load_export(struct tf_input *in, const char *path, bool as_is,
                         const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
 {
     const char *file = tf_diag_name(path);
+    const void *data;
+    size_t len;
+    if (tf_input_bytes(in, &data, &len))
+        return load_export_memory(in, file, keep, out, d);
     if (as_is)
         return tf_load_nsys(path, file, false, keep, out, d);
     const char *dir = getenv("TMPDIR");
@@ -189,11 +216,20 @@ static bool load_export(struct tf_input *in, const char *path, bool as_is,
  * that a trace read twice can come from standard input too (see input.h).
  * A regular file under 4 MiB is read without the thread, which would cost
  * more than it saves. */
-static struct tf_input *open_trace(const char *path, struct stat *st, int *rc,
-                                   struct tf_diag *d)
+static struct tf_input *open_trace(const char *path, bool *regular, struct tf_diag *d)
 {
-    *rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, st) : stat(path, st);
-    bool small = *rc == 0 && S_ISREG(st->st_mode) && st->st_size < ((off_t)4 << 20);
+    const void *data;
+    size_t len;
+    struct stat st;
+    bool small;
+    if (tf_input_memory_find(path, &data, &len)) {
+        *regular = true; /* bytes in memory read as a regular file would be */
+        small = len < ((size_t)4 << 20);
+    } else {
+        int rc = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+        *regular = rc == 0 && S_ISREG(st.st_mode);
+        small = *regular && st.st_size < ((off_t)4 << 20);
+    }
     struct tf_input_opts opts = {.thread = !small, .spool = true};
     return tf_input_open(path, &opts, d);
 }
@@ -207,9 +243,8 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
     /* An OTF2 archive is a folder of files, read through libotf2. */
     if (tf_otf2_is_archive(path))
         return tf_load_otf2(path, tf_diag_name(path), keep, out, d);
-    struct stat st;
-    int rc;
-    struct tf_input *in = open_trace(path, &st, &rc, d);
+    bool regular;
+    struct tf_input *in = open_trace(path, &regular, d);
     *in_out = in;
     if (!in)
         return false;
@@ -218,8 +253,7 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
     size_t n_head = peek(in, head, sizeof head);
     const char *file = tf_diag_name(path);
     if (!tf_diag_failed(d) && tf_sq_is_sqlite(head, n_head)) {
-        bool as_is = rc == 0 && S_ISREG(st.st_mode) && strcmp(path, "-") != 0 &&
-                     !tf_input_is_gzip(in);
+        bool as_is = regular && strcmp(path, "-") != 0 && !tf_input_is_gzip(in);
         bool ok = load_export(in, path, as_is, keep, out, d);
         tf_input_close(in);
         *in_out = NULL;
@@ -247,7 +281,7 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
      * jansson's whole-document parse instead (timelines only: the tests
      * hold the two against each other). */
     const char *mode = getenv("TRACEFIG_LOAD");
-    bool stream = !(mode && strcmp(mode, "whole") == 0) || rc != 0 || !S_ISREG(st.st_mode) ||
+    bool stream = !(mode && strcmp(mode, "whole") == 0) || !regular ||
                   !tf_input_can_seek(in) || looks_chrome(in);
     return stream ? tf_stream_first(in, path, keep, out, rest, d)
                   : load_whole(in, path, keep, out, d);
@@ -305,9 +339,8 @@ bool tf_load_begin(const char *path, const struct tf_keep *keep, struct tf_trace
 
 bool tf_load_finish(struct tf_load_job *job, struct tf_trace *out, struct tf_diag *d)
 {
-    struct stat st;
-    int rc;
-    struct tf_input *in = open_trace(job->path, &st, &rc, d);
+    bool regular;
+    struct tf_input *in = open_trace(job->path, &regular, d);
     bool ok = in && tf_stream_second(job->rest, in, d);
     tf_input_close(in);
     tf_load_cancel(job);

@@ -189,8 +189,11 @@ static bool read_categories(struct reader *r, const json_t *root, const json_t *
         const char *name, *label = NULL;
         uint32_t rgb = 0;
         ok = get_str(r, e, "name", at(r, "categories", i, "name"), false, &name) &&
-             get_color(r, e, "color", at(r, "categories", i, "color"), &rgb);
-        if (ok && one_to_one)
+             get_color(r, e, "color", at(r, "categories", i, "color"), &rgb) &&
+             get_str(r, e, "class", at(r, "categories", i, "class"), true, &label);
+        /* Without its class (a model before classes were listed): the
+         * legend's label when the legend has one entry per category. */
+        if (ok && !label && one_to_one)
             ok = get_str(r, json_array_get(legend, i), "label",
                          at(r, "legend", i, "label"), false, &label);
         if (!ok)
@@ -229,6 +232,39 @@ static size_t category_named(const struct tf_figure *f, const char *name, const 
             return i;
     }
     return first;
+}
+
+/* The category of a bar of category `name` and class `cls` (its "class",
+ * or its category's name): the one of both, else a new one of that name
+ * in the class's colour (a class over several of the trace's categories
+ * is listed once, as the first's).  (size_t)-1 when the model has no such
+ * class, or when out of memory (r->oom). */
+static size_t category_of_class(struct reader *r, const char *name, const char *cls)
+{
+    struct tf_figure *f = r->f;
+    size_t same = (size_t)-1;
+    for (size_t i = 0; i < f->n_cats; i++) {
+        if (strcmp(tf_category_class(&f->cats[i]), cls) != 0)
+            continue;
+        if (f->cats[i].name && strcmp(f->cats[i].name, name) == 0)
+            return i;
+        if (same == (size_t)-1)
+            same = i;
+    }
+    if (same == (size_t)-1)
+        return same;
+    struct tf_buf key;
+    tf_buf_init(&key);
+    tf_buf_printf(&key, "%s/%zu", f->cats[same].key, f->n_cats);
+    size_t ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, f->cats[same].color);
+    tf_buf_fini(&key);
+    if (ci == (size_t)-1) {
+        r->oom = true;
+        return ci;
+    }
+    f->cats[ci].name = name;
+    f->cats[ci].label = f->cats[same].label;
+    return ci;
 }
 
 /* The category a dense bar's "busy" names CLASS (tf_category_class), else
@@ -301,11 +337,23 @@ static bool read_bar2(struct reader *r, const json_t *e, size_t i)
     b->merged = merged > 0 ? (size_t)merged : 0;
     b->shape = strcmp(shape, "dense") == 0 ? TF_SHAPE_DENSE
                : strcmp(shape, "instant") == 0 ? TF_SHAPE_INSTANT : TF_SHAPE_SLICE;
-    size_t ci = category_named(f, cat, b->shape == TF_SHAPE_DENSE ? b->name : NULL);
-    if (ci == (size_t)-1)
+    const char *cls;
+    if (!get_str(r, e, "class", at(r, "bars", i, "class"), true, &cls))
+        return false;
+    size_t ci;
+    if (cls) {
+        if ((ci = category_of_class(r, cat, cls)) == (size_t)-1)
+            return r->oom ? tf_diag_oom(r->d, r->file)
+                          : tf_diag_error(r->d, TF_EBADINPUT,
+                                          "%s: bars[%zu].class: \"%.80s\" is not the class of "
+                                          "a category",
+                                          r->file, i, cls);
+    } else if ((ci = category_named(f, cat, b->shape == TF_SHAPE_DENSE ? b->name : NULL)) ==
+               (size_t)-1) {
         return tf_diag_error(r->d, TF_EBADINPUT,
                              "%s: bars[%zu].category: \"%.80s\" is not one of the categories",
                              r->file, i, cat);
+    }
     b->cat = ci;
     b->color = f->cats[ci].color;
     b->label_color = tf_color_text_on(b->color);

@@ -602,8 +602,11 @@ static bool read_threaded(void)
     return e && strcmp(e, "on") == 0;
 }
 
-bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
-                  const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
+/* The export at db_path (removed once open with unlink_db), or, db_path
+ * NULL, the len bytes at data. */
+static bool load(const char *db_path, const void *data, size_t len, const char *file,
+                 bool unlink_db, const struct tf_keep *keep, struct tf_trace *out,
+                 struct tf_diag *d)
 {
     out->kind = TF_TRACE_CHROME;
     out->generic = true;
@@ -621,12 +624,17 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_buf_init(&l.sql);
     tf_buf_init(&l.ids);
     tf_buf_init(&l.tmp);
-    bool loaded = tf_sq_check_file(db_path, file, d) && tf_sq_load(d);
+    bool loaded = (db_path ? tf_sq_check_file(db_path, file, d)
+                           : tf_sq_check_memory(data, len, file, d)) &&
+                  tf_sq_load(d);
     l.threaded = read_threaded();
     bool ok = loaded;
     if (!ok && unlink_db)
         unlink(db_path);
-    ok = ok && open_db(&l, db_path, unlink_db, d) && survey(&l, d);
+    ok = ok &&
+         (db_path ? open_db(&l, db_path, unlink_db, d)
+                  : tf_sq_open_memory(data, len, file, &l.db, d)) &&
+         survey(&l, d);
     if (ok && !(l.conv = tf_nsys_new(file, l.sink)))
         ok = tf_diag_oom(d, file);
     if (ok) {
@@ -657,4 +665,16 @@ bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
     tf_buf_fini(&l.ids);
     tf_buf_fini(&l.tmp);
     return ok;
+}
+
+bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
+                  const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
+{
+    return load(db_path, NULL, 0, file, unlink_db, keep, out, d);
+}
+
+bool tf_load_nsys_memory(const void *data, size_t len, const char *file,
+                         const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d)
+{
+    return load(NULL, data, len, file, false, keep, out, d);
 }

@@ -29,5 +29,9 @@
  * one message naming the file and what is missing. */
 bool tf_load_nsys(const char *db_path, const char *file, bool unlink_db,
                   const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d);
+/* The same of an export's len bytes in memory, read where they are
+ * (tf_sq_open_memory); they must outlive the call. */
+bool tf_load_nsys_memory(const void *data, size_t len, const char *file,
+                         const struct tf_keep *keep, struct tf_trace *out, struct tf_diag *d);
 
 #endif

@@ -1,7 +1,8 @@
 /* sqlite.c - libsqlite3 for the loaders of SQLite databases; see sqlite.h.
  * The file before SQLite reads it (the magic, the header's own account of
- * the file's length, the URI that opens it read-only and immutable), the
- * library loaded once, and the queries' errors.  Nothing here knows the
+ * the file's length, the URI that opens it read-only and immutable), or a
+ * database in memory opened where it is, the library loaded once, and the
+ * queries' errors.  Nothing here knows the
  * tables of any format.
  */
 #include "load/sqlite.h"
@@ -25,9 +26,36 @@ static uint32_t be32(const unsigned char *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* A file cut short (a copy that stopped) by its header's own account: the
- * page count it records (when valid: the "version-valid-for" number equals
- * the change counter), else whole pages. */
+/* A database of `size` bytes whose first n (at most 100) are h, cut short
+ * (a copy that stopped) by its header's own account: the page count it
+ * records (when valid: the "version-valid-for" number equals the change
+ * counter), else whole pages. */
+static bool check_header(const unsigned char *h, size_t n, uint64_t size, const char *file,
+                         struct tf_diag *d)
+{
+    if (n < 100)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: a truncated SQLite database: %lld bytes, not even its header",
+                             file, (long long)n);
+    uint32_t page = (uint32_t)h[16] << 8 | h[17];
+    if (page == 1)
+        page = 65536;
+    if (page < 512 || (page & (page - 1)))
+        return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: page size %u",
+                             file, (unsigned)page);
+    uint64_t pages = be32(h + 28);
+    if (pages && be32(h + 92) == be32(h + 24) && size < pages * page)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: a truncated SQLite database: %llu of its %llu bytes", file,
+                             (unsigned long long)size, (unsigned long long)(pages * page));
+    if (size % page)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: a truncated SQLite database: %llu bytes, not a whole number "
+                             "of %u-byte pages",
+                             file, (unsigned long long)size, (unsigned)page);
+    return true;
+}
+
 bool tf_sq_check_file(const char *path, const char *file, struct tf_diag *d)
 {
     int fd = open(path, O_RDONLY);
@@ -40,27 +68,12 @@ bool tf_sq_check_file(const char *path, const char *file, struct tf_diag *d)
     close(fd);
     if (n < 0)
         return tf_diag_error(d, TF_EBADINPUT, "%s: cannot read: %s", file, strerror(err));
-    if (n < (ssize_t)sizeof h)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %lld bytes, not even its header",
-                             file, (long long)n);
-    uint32_t page = (uint32_t)h[16] << 8 | h[17];
-    if (page == 1)
-        page = 65536;
-    if (page < 512 || (page & (page - 1)))
-        return tf_diag_error(d, TF_EBADINPUT, "%s: a damaged SQLite database: page size %u",
-                             file, (unsigned)page);
-    uint64_t pages = be32(h + 28), size = (uint64_t)st.st_size;
-    if (pages && be32(h + 92) == be32(h + 24) && size < pages * page)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %llu of its %llu bytes", file,
-                             (unsigned long long)size, (unsigned long long)(pages * page));
-    if (size % page)
-        return tf_diag_error(d, TF_EBADINPUT,
-                             "%s: a truncated SQLite database: %llu bytes, not a whole number "
-                             "of %u-byte pages",
-                             file, (unsigned long long)size, (unsigned)page);
-    return true;
+    return check_header(h, (size_t)n, (uint64_t)st.st_size, file, d);
+}
+
+bool tf_sq_check_memory(const void *data, size_t len, const char *file, struct tf_diag *d)
+{
+    return check_header(data, len < 100 ? len : 100, len, file, d);
 }
 
 /* "file:PATH?immutable=1", PATH percent-encoded where a URI needs it. */
@@ -123,6 +136,24 @@ bool tf_sq_open(const char *path, const char *file, sqlite3 **db, struct tf_diag
     if (rc != SQLITE_OK)
         return tf_sq_error(*db, file, "cannot open", d);
     /* Nothing is written; no temporary table either. */
+    tf_sq.sqlite3_exec(*db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+    return true;
+}
+
+bool tf_sq_open_memory(const void *data, size_t len, const char *file, sqlite3 **db,
+                       struct tf_diag *d)
+{
+    *db = NULL;
+    if (tf_sq.sqlite3_open_v2(":memory:", db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                              NULL) != SQLITE_OK)
+        return tf_sq_error(*db, file, "cannot open", d);
+    /* READONLY: SQLite never writes the bytes (so they may be const) and
+     * never frees or grows them. */
+    int rc = tf_sq.sqlite3_deserialize(*db, "main", (unsigned char *)(uintptr_t)data,
+                                       (sqlite3_int64)len, (sqlite3_int64)len,
+                                       SQLITE_DESERIALIZE_READONLY);
+    if (rc != SQLITE_OK)
+        return tf_sq_error(*db, file, "cannot open", d);
     tf_sq.sqlite3_exec(*db, "PRAGMA query_only = 1", NULL, NULL, NULL);
     return true;
 }

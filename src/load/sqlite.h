@@ -1,7 +1,8 @@
 /* sqlite.h - libsqlite3 for the loaders that read SQLite databases (an
  * Nsight Systems export, nsys*.c; a rocpd database): the library loaded
- * when first needed, the file checked before SQLite opens it, and the
- * queries' errors as one message naming the file.
+ * when first needed, the file checked before SQLite opens it (or the
+ * bytes in memory, which SQLite reads where they are), and the queries'
+ * errors as one message naming the file.
  *
  * libsqlite3 is dlopen()ed (base/dl.h), so that the runs that read JSON do
  * not load and relocate it; every call goes through tf_sq.NAME.  Nothing
@@ -37,7 +38,9 @@
     X(0, const char *, sqlite3_errmsg, (sqlite3 *))                                             \
     X(0, int, sqlite3_exec,                                                                     \
       (sqlite3 *, const char *, int (*)(void *, int, char **, char **), void *, char **))       \
-    X(0, int, sqlite3_stricmp, (const char *, const char *))
+    X(0, int, sqlite3_stricmp, (const char *, const char *))                                   \
+    X(0, int, sqlite3_deserialize,                                                              \
+      (sqlite3 *, const char *, unsigned char *, sqlite3_int64, sqlite3_int64, unsigned))
 TF_SQ_FUNCS(TF_DL_TYPEDEF)
 struct tf_sq_api {
     TF_SQ_FUNCS(TF_DL_MEMBER)
@@ -56,6 +59,8 @@ bool tf_sq_is_sqlite(const unsigned char *head, size_t n);
 /* Whether the file at `path` is whole by its header's account (the page
  * size, the page count it records); false with the message naming `file`. */
 bool tf_sq_check_file(const char *path, const char *file, struct tf_diag *d);
+/* The same of a database's len bytes at data. */
+bool tf_sq_check_memory(const void *data, size_t len, const char *file, struct tf_diag *d);
 
 /* "file:PATH?immutable=1" into b, PATH percent-encoded where a URI needs
  * it: opened so, nothing is locked or written. */
@@ -65,6 +70,12 @@ void tf_sq_uri(struct tf_buf *b, const char *path);
  * set; on failure *db may still need tf_sq.sqlite3_close (it is NULL or a
  * handle) and the message names `file`. */
 bool tf_sq_open(const char *path, const char *file, sqlite3 **db, struct tf_diag *d);
+
+/* The same over a database's len bytes at data, where they are
+ * (sqlite3_deserialize, read-only: nothing is copied or written, and the
+ * bytes, the caller's, must outlive the connection). */
+bool tf_sq_open_memory(const void *data, size_t len, const char *file, sqlite3 **db,
+                       struct tf_diag *d);
 
 /* The connection's last error as one message naming `file` and `what`
  * (a damaged database, out of memory, or SQLite's own words); false. */

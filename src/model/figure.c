@@ -194,12 +194,28 @@ void tf_bar_busy_json(struct tf_buf *out, const struct tf_figure *f, const struc
     struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
     const struct tf_share *sh = b->n_shares ? b->shares : &one;
     size_t n = b->n_shares ? b->n_shares : 1;
+    /* One key per class: the shares of categories of one class (its slices
+     * of two trace categories) summed, at the first's place. */
     tf_buf_putc(out, '{');
+    bool any = false;
     for (size_t i = 0; i < n; i++) {
-        tf_buf_puts(out, i ? ", " : "");
-        tf_buf_json_str(out, sh[i].cat < f->n_cats ? tf_category_class(&f->cats[sh[i].cat]) : "");
+        const char *cls = sh[i].cat < f->n_cats ? tf_category_class(&f->cats[sh[i].cat]) : "";
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(sh[j].cat < f->n_cats ? tf_category_class(&f->cats[sh[j].cat]) : "",
+                          cls) == 0;
+        if (seen)
+            continue;
+        double s = sh[i].share;
+        for (size_t j = i + 1; j < n; j++)
+            if (strcmp(sh[j].cat < f->n_cats ? tf_category_class(&f->cats[sh[j].cat]) : "",
+                       cls) == 0)
+                s += sh[j].share;
+        tf_buf_puts(out, any ? ", " : "");
+        any = true;
+        tf_buf_json_str(out, cls);
         tf_buf_puts(out, ": ");
-        tf_buf_num(out, sh[i].share, decimals);
+        tf_buf_num(out, s, decimals);
     }
     tf_buf_putc(out, '}');
 }

@@ -461,7 +461,8 @@ bool tf_figure_bar_shares(struct tf_figure *f, struct tf_bar *b, const struct tf
 /* A dense bar's share of class `cat` (0 when it has none). */
 double tf_bar_share(const struct tf_bar *b, size_t cat);
 /* Appends a dense bar's shares as a JSON object, {"CLASS": share, ...}
- * (CLASS: tf_category_class; shares with `decimals` digits): the model's
+ * (CLASS: tf_category_class, each once: the shares of one class summed;
+ * shares with `decimals` digits): the model's
  * "busy" and the SVG's data-busy. */
 void tf_bar_busy_json(struct tf_buf *out, const struct tf_figure *f, const struct tf_bar *b,
                       int decimals);

@@ -641,12 +641,32 @@ static void strings(struct tf_buf *b, const char *k, const char *const *v, size_
  * clock (start_us/end_us), "axis" (title, unit, ticks), "lanes" (label,
  * pid, tid as the trace has them, kind "slices" or "counter", rows; a
  * counter lane also unit, color, range and its samples [[t_us, value],
- * ...] on the trace's clock), "categories" (name, color),
- * "bars" (lane and row indexes, x0/x1 in axis units from the window start,
- * name, category, clip flags, merged: the count of slices a dense span
- * stands for, 0 for one slice, shape), "arrows", "legend", "notes" and,
+ * ...] on the trace's clock), "categories" (one per colour class: name,
+ * the trace's category, of its first bar; class, when it is not that
+ * name; color), "bars" (lane and row indexes, x0/x1 in axis units from the
+ * window start, name, category, class when it is not the category's name,
+ * clip flags, merged: the count of slices a dense span stands for, 0 for
+ * one slice, shape; a dense one "busy", one key per class),
+ * "arrows", "legend", "notes" and,
  * last, "stats" as in schema 1, with "counters" (lane, min, max, mean)
  * after "overlap_ms". */
+/* A category's name in the model: the trace's category. */
+static const char *cat_name(const struct tf_category *c)
+{
+    return c->name ? c->name : c->key;
+}
+
+/* Whether category i is the first of its class (tf_category_class): the
+ * model lists each class once, as "busy" keys it. */
+static bool first_of_class(const struct tf_figure *f, size_t i)
+{
+    const char *cls = tf_category_class(&f->cats[i]);
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(tf_category_class(&f->cats[j]), cls) == 0)
+            return false;
+    return true;
+}
+
 /* The legend's entries: label and swatch colour (the list's '[' written). */
 static void legend(struct tf_buf *b, const struct tf_figure *f)
 {
@@ -760,14 +780,22 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
     }
     end_list(b, f->n_lanes);
     tf_buf_puts(b, ",\n  \"categories\": [");
+    size_t n_classes = 0;
     for (size_t i = 0; i < f->n_cats; i++) {
-        item(b, i);
-        str(b, "name", f->cats[i].name ? f->cats[i].name : f->cats[i].key);
+        if (!first_of_class(f, i))
+            continue;
+        item(b, n_classes++);
+        const struct tf_category *c = &f->cats[i];
+        str(b, "name", cat_name(c));
+        if (strcmp(tf_category_class(c), cat_name(c)) != 0) {
+            tf_buf_puts(b, ", ");
+            str(b, "class", tf_category_class(c));
+        }
         tf_buf_puts(b, ", ");
-        color(b, "color", f->cats[i].color);
+        color(b, "color", c->color);
         tf_buf_putc(b, '}');
     }
-    end_list(b, f->n_cats);
+    end_list(b, n_classes);
     tf_buf_puts(b, ",\n  \"bars\": [");
     static const char *const shapes[] = {"slice", "dense", "instant"};
     for (size_t i = 0; i < f->n_bars; i++) {
@@ -788,8 +816,12 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         str(b, "name", r->name);
         tf_buf_puts(b, ", ");
         const struct tf_category *c = &f->cats[r->cat];
-        str(b, "category", c->name ? c->name : c->key);
+        str(b, "category", cat_name(c));
         tf_buf_puts(b, ", ");
+        if (strcmp(tf_category_class(c), cat_name(c)) != 0) {
+            str(b, "class", tf_category_class(c));
+            tf_buf_puts(b, ", ");
+        }
         boolean(b, "clip_left", r->clip_left);
         tf_buf_puts(b, ", ");
         boolean(b, "clip_right", r->clip_right);

@@ -485,8 +485,24 @@ static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p
     }
 }
 
+/* Half the width of the line drawn along y, the bottom of a row: the axis
+ * (drawn over the bars) or a line between lanes (under them); 0 when none. */
+static double line_at(const struct lay *L, double y)
+{
+    const double eps = 1e-6;
+    if (fabs(y - L->pb) < eps)
+        return tf_style.spine_pt / 2;
+    for (size_t i = 1; L->f->flame && i < L->P->n_lanes; i++)
+        if (fabs(y - L->P->lanes[i].band) < eps)
+            return tf_style.hgrid_pt / 2;
+    return 0;
+}
+
 /* A dense bar's busy shares: one box per class, stacked from the row's
- * bottom, each as high as its share of the row; at least the floor. */
+ * bottom, each as high as its share of the row.  A bin that would ink
+ * less than the floor (a lone thin slice, a few short ones) is one box the
+ * floor high, resting on the line along the row's bottom if there is one,
+ * so that no line hides it. */
 static void share_boxes(struct lay *L, const struct tf_bar *b, double top, double bottom)
 {
     const struct tf_figure *f = L->f;
@@ -501,7 +517,7 @@ static void share_boxes(struct lay *L, const struct tf_bar *b, double top, doubl
     for (size_t i = 0; i < n; i++)
         total += sh[i].share * h;
     bool floor = total < tf_style.share_floor_pt;
-    double y = bottom;
+    double y = floor ? bottom - line_at(L, bottom) : bottom;
     for (size_t i = 0; i < n; i++) {
         double hi = floor ? (i == 0 ? tf_style.share_floor_pt : 0) : sh[i].share * h;
         if (!(hi > 0))

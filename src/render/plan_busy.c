@@ -5,7 +5,9 @@
  * in a fine bin.  Here, once the plan knows the plot's width (its label
  * column taken off), each lane's row is cut in bins of TF_LOD_PT:
  *
- *   - a slice at least one bin wide is drawn as it is;
+ *   - a slice at least one bin wide is drawn as it is, and so is a
+ *     thinner one alone in its bins that is at least the least bar width
+ *     (tf_style.min_bar_pt) wide;
  *   - the time of thinner slices and of the fine dense bars goes to the
  *     bins it covers (split at bin edges; a fine bar's time spread evenly
  *     over its span), per class;
@@ -28,6 +30,7 @@
 #include <string.h>
 
 #include "base/num.h"
+#include "render/style.h"
 
 /* One class's time in one bin, from one bar. */
 struct cell {
@@ -378,21 +381,28 @@ static void bin_row(struct binner *B, const size_t *order, size_t from, size_t t
     }
     if (B->n_cells > 1 && !cells_sorted(B->cells, B->n_cells))
         qsort(B->cells, B->n_cells, sizeof *B->cells, by_bin);
-    /* A thin slice alone in every bin it touches is drawn as it is (at
-     * least a hairline wide): no share bar would say more. */
+    /* A thin slice alone in every bin it touches is drawn as it is when
+     * it is at least the least bar width wide (as wide as its time): no
+     * share bar would say more.  A thinner one is a share bar, its share
+     * of the bin high, not a mark widened to many times its time. */
     bool *shared = calloc(to - from, sizeof *shared);
     if (!shared) {
         B->oom = true;
         return;
     }
+    double least = B->bw * tf_style.min_bar_pt / TF_LOD_PT;
     for (size_t i = 0; i < B->n_cells;) {
         size_t j = i + 1;
         bool one = true;
         for (; j < B->n_cells && B->cells[j].bin == B->cells[i].bin; j++)
             one = one && B->cells[j].src == B->cells[i].src;
-        for (size_t k = i; k < j; k++)
+        for (size_t k = i; k < j; k++) {
+            const struct tf_bar *s = &f->bars[B->cells[k].src];
+            double x0, x1;
+            tf_bar_drawn_extent(f, s, &x0, &x1);
             shared[B->cells[k].loc] = shared[B->cells[k].loc] || !one ||
-                                      f->bars[B->cells[k].src].shape != TF_SHAPE_SLICE;
+                                      s->shape != TF_SHAPE_SLICE || x1 - x0 < least;
+        }
         i = j;
     }
     struct group g = {SIZE_MAX, B->n_gbars, 0};

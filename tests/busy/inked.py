@@ -12,6 +12,23 @@ known time), times that slice's time, is the class's time as drawn.
 
 Prints one line per class and exits 1 when a class that covers at least
 1 % of the window is off by more than 5 %, or a smaller one has no ink.
+
+inked.py lanes PNG SVG MODEL [TOL]: each lane's ink against its busy time.
+PNG is the figure at some dpi (or a PPM of its PDF), SVG the same figure (where the rows are: the
+lines between lanes, and the bottoms of the bars' paths), MODEL its JSON
+model (each row's busy time: its slices' widths and its fine dense bars'
+span x share, as the rules took them from the trace).  A row's ink is the
+sum over the pixels of its band, across the plot, of how much of each pixel
+a class colour covers (weigh), over the band's pixels: the share of the row
+the eye sees inked.  Where the grid's lines or the axes run, a grey pixel
+is theirs unless it is a grey class's own colour.  A lane's ink and busy
+time are its rows' summed.  Prints each row and each lane, and exits 1 when
+a lane busy at least 1 % of the window is inked more than TOL (default
+0.25) away from its busy share, relatively, or a busy lane has no ink.
+
+inked.py seen PNG SVG MODEL LABEL MS...: whether each moment MS (on the
+trace's clock, in ms) is inked, two pixels' worth at least, within a point
+of it in the first row of the lane labelled LABEL.
 """
 import json
 import re
@@ -105,7 +122,11 @@ def read_png(data):
     for r in range(h):
         ft = raw[r * (stride + 1)]
         line = bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
-        for i in range(stride):
+        if ft == 0 and bpp == 3:  # no filter (cairo's): the bytes as they are
+            prev = line
+            rows.append(list(zip(line[0::3], line[1::3], line[2::3])))
+            continue
+        for i in range(stride if ft else 0):
             a = line[i - bpp] if i >= bpp else 0
             b = prev[i]
             c = prev[i - bpp] if i >= bpp else 0
@@ -135,7 +156,11 @@ def read_ppm(data):
     m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
     w, h = int(m.group(1)), int(m.group(2))
     body = data[m.end():]
-    return [[tuple(body[(r * w + c) * 3:(r * w + c) * 3 + 3]) for c in range(w)] for r in range(h)]
+    rows = []
+    for r in range(h):
+        line = body[r * w * 3:(r + 1) * w * 3]
+        rows.append(list(zip(line[0::3], line[1::3], line[2::3])))
+    return rows
 
 
 def from_pixels(rows, cls):
@@ -198,7 +223,184 @@ def weigh(p, cols):
     return out
 
 
+def path_ys(d):
+    """The y of each point of an SVG path of M/L/H/V/Z commands."""
+    ys, y = [], 0.0
+    for cmd, args in re.findall(r"([MLHVZ])([^MLHVZ]*)", d):
+        v = [float(a) for a in re.findall(r"-?[0-9.]+", args)]
+        if cmd in "ML":
+            ys += v[1::2]
+        elif cmd == "V":
+            ys += v
+        elif cmd == "H" and ys:
+            ys.append(ys[-1])
+    return ys
+
+
+def row_bands(svg, model):
+    """{(lane, row): (top, bottom)} in points, from the SVG: the lanes'
+    bands between the lines drawn between them, and in each band the bottom
+    of its deepest row (the greatest bottom of a bar's filled path in it,
+    or the band's end just under it; the rows above it a row apart)."""
+    lay = model["layout"]
+    plot, row_h = lay["plot"], lay["row_pt"]
+    cuts = [float(y) for y in re.findall(r'class="tf-hgrid" d="M[-0-9.]+ ([-0-9.]+)H', svg)]
+    edges = [plot["y"]] + cuts + [plot["y"] + plot["h"]]
+    bottoms = [[] for _ in range(len(edges) - 1)]
+    for g in re.findall(r'<g class="[^"]*\bbar\b[^"]*"[^>]*>(.*?)</g>', svg, re.S):
+        for d in re.findall(r'<path d="([^"]*)" fill="#', g):
+            y1 = max(path_ys(d))
+            for i in range(len(edges) - 1):
+                if edges[i] <= y1 <= edges[i + 1] + 0.5:
+                    bottoms[i].append(y1)
+                    break
+    out = {}
+    lanes = [l for l in model["lanes"]][:lay["lanes_drawn"]]
+    for i, ln in enumerate(lanes):
+        if i >= len(bottoms) or not bottoms[i] or ln["kind"] == "counter":
+            continue
+        n = min(ln.get("rows", 1) or 1, lay["depth"])
+        # The deepest row's bottom: a share box stacks up from it, or rests
+        # on the line along it (half the line's width higher, layout.c).
+        last = max(bottoms[i])
+        if 0 < edges[i + 1] - last <= 0.55:
+            last = edges[i + 1]
+        for r in range(n):
+            out[(i, r)] = (last - (n - r) * row_h, last - (n - 1 - r) * row_h)
+    return out
+
+
+def row_busy(model):
+    """{(lane, row): busy time over the window} from the model's bars."""
+    span = model["axis"]["span"]
+    busy = {}
+    for b in model["bars"]:
+        if b["shape"] == "instant":
+            continue
+        x0, x1 = max(b["x0"], 0.0), min(b["x1"], span)
+        if x1 <= x0:
+            continue
+        w = (x1 - x0) * (sum(b["busy"].values()) if b["shape"] == "dense" else 1.0)
+        k = (b["lane"], b.get("row", 0))
+        busy[k] = busy.get(k, 0.0) + w
+    return {k: v / span for k, v in busy.items()}
+
+
+class Drawn:
+    """A figure drawn as a PNG, with its SVG and its model: the ink of a
+    class colour over any part of a row, in the PNG's pixels."""
+
+    def __init__(self, png, svg, model):
+        self.model, self.svg = model, svg
+        cls = classes(model)
+        self.cols = [(c, name, None) for c, name in sorted(cls.items())]
+        data = open(png, "rb").read()
+        self.rows = read_ppm(data) if data[:2] == b"P6" else read_png(data)
+        lay = model["layout"]
+        self.k = k = len(self.rows[0]) / lay["width_pt"]  # pixels a point
+        plot = lay["plot"]
+        self.px0 = int(round(plot["x"] * k))
+        self.px1 = int(round((plot["x"] + plot["w"]) * k))
+        self.bands = row_bands(svg, model)
+        # The grid's grey lines (between lanes, and at the ticks) and the
+        # axes: where they run, a grey pixel is a line's unless it is a grey
+        # class's own colour (a box over the line).
+        hgrid = [float(y) for y in re.findall(r'class="tf-hgrid" d="M[-0-9.]+ ([-0-9.]+)H', svg)]
+        vgrid = [float(x) for x in re.findall(r'class="tf-grid" d="M([-0-9.]+) ', svg)]
+        hgrid.append(plot["y"] + plot["h"])  # the axes, over the bars
+        vgrid.append(plot["x"])
+        self.near = near = 0.5 + 1.5 / k  # half the widest line, and its antialiased edge
+        self.hgrid = hgrid
+        self.grid_cols = set(c for c in range(self.px0, self.px1)
+                             if any(abs((c + 0.5) / k - x) <= near for x in vgrid))
+        self.greys = [g for g in cls if max(g) - min(g) <= 3]
+        self.memo = {}
+
+    def x_px(self, ms):
+        """The pixel column of ms on the trace's clock."""
+        m = self.model
+        plot, span = m["layout"]["plot"], m["axis"]["span"]
+        per = {"s": 1000.0, "ms": 1.0}.get(m["axis"]["unit"], 0.001)  # ms an axis unit
+        x = (ms - m["window"]["start_us"] / 1000.0) / per
+        return int((plot["x"] + x / span * plot["w"]) * self.k)
+
+    def ink(self, lane, row, c0=None, c1=None):
+        """(ink, pixels): the class colours' cover summed over the row's
+        band, columns [c0, c1) (the plot's by default), and its pixels."""
+        top, bottom = self.bands[(lane, row)]
+        c0 = self.px0 if c0 is None else max(c0, self.px0)
+        c1 = self.px1 if c1 is None else min(c1, self.px1)
+        ink, n = 0.0, 0
+        for py in range(len(self.rows)):
+            y = (py + 0.5) / self.k
+            if not top <= y < bottom:
+                continue
+            n += 1
+            grid_row = any(abs(y - g) <= self.near for g in self.hgrid)
+            for c, p in enumerate(self.rows[py][c0:c1], c0):
+                if p == (255, 255, 255):
+                    continue
+                if (max(p) - min(p) <= 3 and (grid_row or c in self.grid_cols) and
+                        not any(max(abs(a - b) for a, b in zip(p, g)) <= 1 for g in self.greys)):
+                    continue
+                if p not in self.memo:
+                    self.memo[p] = weigh(p, self.cols)
+                ink += sum(a for _, a in self.memo[p])
+        return ink, n * (c1 - c0)
+
+
+def lanes(d, tol):
+    """Each row's ink against its busy time, then each lane's (its rows'
+    ink against their busy time, summed); 1 when a lane is off."""
+    busy = row_busy(d.model)
+    per_lane, bad = {}, 0
+    for (lane, r) in sorted(d.bands):
+        ink, n = d.ink(lane, r)
+        want = busy.get((lane, r), 0.0)
+        acc = per_lane.setdefault(lane, [0.0, 0.0, 0])
+        acc[0] += ink / n if n else 0.0
+        acc[1] += want
+        acc[2] += 1
+        if want > 0 or ink > 0:
+            print("  lane %d row %d: busy %.2f %%, inked %.2f %%" % (
+                lane, r, 100 * want, 100 * ink / n if n else 0))
+    for lane, (inked, want, rows) in sorted(per_lane.items()):
+        inked, want = inked / rows, want / rows
+        if want == 0 and inked == 0:
+            continue
+        ok = abs(inked - want) <= tol * want if want >= 0.01 else inked > 0
+        bad += not ok
+        print("lane %d (%s): busy %.2f %%, inked %.2f %% (%+.0f %%)%s" % (
+            lane, d.model["lanes"][lane]["label"], 100 * want, 100 * inked,
+            100 * (inked / want - 1) if want > 0 else float("inf"), "" if ok else "  <-- off"))
+    return bad
+
+
+def seen(d, label, ats):
+    """Whether each moment of ats (ms on the trace's clock) is inked in the
+    first row of the lane labelled label, within a point of it; 1 when one
+    is not."""
+    lane = [i for i, ln in enumerate(d.model["lanes"]) if ln["label"] == label][0]
+    bad = 0
+    for x in ats:
+        c = d.x_px(x)
+        ink, _ = d.ink(lane, 0, c - int(d.k) - 1, c + int(d.k) + 2)
+        ok = ink >= 2  # two pixels' worth
+        bad += not ok
+        if not ok:
+            print("%s: nothing seen at %s ms (%.2f pixels of ink)" % (label, x, ink))
+    print("%s: %d of %d seen" % (label, len(ats) - bad, len(ats)))
+    return bad
+
+
 def main():
+    if sys.argv[1] in ("lanes", "seen"):
+        png, svg, model = sys.argv[2:5]
+        d = Drawn(png, open(svg).read(), load(model))
+        if sys.argv[1] == "lanes":
+            tol = float(sys.argv[5]) if len(sys.argv) > 5 else 0.25
+            sys.exit(1 if lanes(d, tol) else 0)
+        sys.exit(1 if seen(d, sys.argv[5], [float(v) for v in sys.argv[6:]]) else 0)
     kind, path, model, expect = sys.argv[1:5]
     model, expect = load(model), load(expect)
     if kind == "json":

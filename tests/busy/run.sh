@@ -11,8 +11,11 @@
 # traces and a figure of per-trace models give the same share bars for the
 # same lanes at the same size.  Palette files (--palette-out, --palette)
 # keep shared names in one colour across two figures, and bad ones fail
-# located; figures with share bars have the legend key.  Back-ends whose
-# tool is missing (cairo, pdflatex, pdftoppm) print SKIP.  Ends with "busy: N passed, N failed".
+# located; figures with share bars have the legend key.  Lone thin slices
+# (issue 38): each lane's ink in PNG and PDF pixels, coverage-weighted,
+# within 25 % of its busy time, every lone slice still seen; the same on
+# ../shared/real-traces (SKIP without).  Back-ends whose tool is missing
+# (cairo, pdflatex, pdftoppm) print SKIP.  Ends with "busy: N passed, N failed".
 set -u
 if [ $# -lt 1 ]; then
     echo "usage: $0 TRACEFIG" >&2
@@ -155,6 +158,36 @@ for n in ("Frontend", "Backend", "SyncChannel::SendWithTimeout", "SomeSlice"):
 colors = [c for _, c in leg]
 assert len(set(colors)) == len(colors), "two entries share a colour: %r" % leg
 assert all(c != "#DDDDDD" for l, c in leg if l != "other"), leg
+PY
+# More names than a legend holds (issue 38): the legend is left out, and
+# the model still names each class once, in each dense bar's "busy" and in
+# "categories", read with duplicate keys refused (its classes those the
+# bars' "busy" name); tracefig reads the model back to the same model.
+mkdir -p "$tmp/many"
+"$py" "$here/gen.py" manynames "$tmp/many"
+"$bin" "$tmp/many/trace.json" --color-by name --format json -o "$tmp/many/m.json" 2>/dev/null
+# (its reader refuses repeated keys too)
+check "manynames/tracefig reads its model back" "$bin" "$tmp/many/m.json" --format json \
+    -o "$tmp/many/m2.json"
+check "manynames/one key per class, duplicate keys refused" "$py" - "$tmp/many/m.json" \
+    "$tmp/many/m2.json" <<'PY'
+import json, sys
+def strict(pairs):
+    keys = [k for k, _ in pairs]
+    dup = sorted(set(k for k in keys if keys.count(k) > 1))
+    if dup:
+        raise ValueError("repeated keys %r" % dup[:5])
+    return dict(pairs)
+m, m2 = (json.load(open(p), object_pairs_hook=strict) for p in sys.argv[1:3])
+assert not m["legend"] and any("legend left out" in n for n in m["notes"]), m["notes"]
+classes = [c.get("class", c["name"]) for c in m["categories"]]
+assert len(classes) == len(set(classes)), "a class listed twice: %r" % classes
+dense = [b for b in m["bars"] if b["shape"] == "dense"]
+assert dense, "no dense bars"
+keys = set(k for b in dense for k in b["busy"])
+assert keys <= set(classes), "busy names classes not listed: %r" % sorted(keys - set(classes))[:5]
+assert len(keys) >= 100, "%d classes in busy, want one per name" % len(keys)
+assert m2["bars"] == m["bars"] and m2["categories"] == m["categories"], "the model read back differs"
 PY
 # Palette files (--palette-out, --palette): two figures of different traces
 # that share names; the second, read with the first's table, draws the
@@ -343,5 +376,68 @@ wide = [float(w) for w in re.findall(r" instants \u00b7 at [0-9.]+ ms over ([0-9
 assert wide and max(wide) < 10.0, "a merged tick over %s ms" % max(wide)
 assert len(wide) + one3 >= 100, "3in: %d ticks in all" % (len(wide) + one3)
 PY
+# Lone thin slices (issue 38): a slice far thinner than a point, alone in
+# its bins, is drawn its share of the bin high (at least the floor), not a
+# full-height mark a hundred times its time.  Each lane's ink in the PNG at
+# 300 dpi (and in the PDF rasterised at 300 dpi), each pixel counted by how
+# much of it a class colour covers, is within 25 % of its busy time, at a
+# column's width and at 6 in; and every lone slice is still seen.
+d=$tmp/lone
+mkdir -p "$d"
+"$py" "$here/gen.py" lone "$d"
+"$py" - "$d/lone.json" >"$d/lone.sh" <<'PY'
+import json, shlex, sys
+for label, ms in sorted(json.load(open(sys.argv[1])).items()):
+    print("lone_seen %s %s" % (shlex.quote(label), " ".join(repr(v) for v in ms)))
+PY
+lone_seen() { # LABEL MS...: each lone slice of that lane seen in $d/$w.png
+    check "lone/$w/$1 every lone slice seen" "$py" "$here/inked.py" seen "$d/$w.png" "$d/$w.svg" \
+        "$d/$w.json" "$@"
+}
+if [ -n "$have_cairo" ]; then
+    for w in column 6in; do
+        sz=
+        [ "$w" = 6in ] && sz=$size
+        # shellcheck disable=SC2086
+        "$bin" "$d/trace.json" --dpi 300 $sz -o "$d/$w.png" -o "$d/$w.svg" -o "$d/$w.json" \
+            -o "$d/$w.pdf" 2>/dev/null
+        check "lone/$w/png ink within 25 % of busy, lane by lane" "$py" "$here/inked.py" lanes \
+            "$d/$w.png" "$d/$w.svg" "$d/$w.json"
+        if command -v pdftoppm >/dev/null 2>&1; then
+            pdftoppm -r 300 "$d/$w.pdf" "$d/$w-pdf"
+            check "lone/$w/pdf ink within 25 % of busy, lane by lane" "$py" "$here/inked.py" \
+                lanes "$d/$w-pdf-1.ppm" "$d/$w.svg" "$d/$w.json"
+        else
+            echo "SKIP lone/$w/pdf (no pdftoppm)"
+        fi
+        # shellcheck disable=SC1090
+        . "$d/lone.sh"
+    done
+else
+    echo "SKIP lone (built without cairo)"
+fi
+# The same measure on real traces with GPU lanes: every lane busy at least
+# 1 % of the window inked within 25 % of its busy time, the others seen.
+real=$(cd "$here/../.." && pwd)/../shared/real-traces
+if [ -n "$have_cairo" ] && [ -d "$real" ]; then
+    for t in hta-dist-rank0.json.gz hta-dist-rank1.json.gz hta-amd-mi250.json.gz \
+        hta-simple-add.pt.trace.json.gz hta-diff-control.json.gz hta-diff-test.json.gz \
+        hta-mtia-inference.json.gz kineto-resnet50-nw0.pt.trace.json.gz tf1-timeline.ctf.json \
+        nsys/fuser-2024-report1.sqlite nsys/recon-2023-report3.sqlite \
+        nsys/testcuda-2026-report1.sqlite; do
+        [ -e "$real/$t" ] || continue
+        n=$tmp/real-$(basename "$t")
+        if "$bin" "$real/$t" --dpi 300 -o "$n.png" -o "$n.svg" -o "$n.json" 2>/dev/null &&
+            "$py" "$here/inked.py" lanes "$n.png" "$n.svg" "$n.json" >"$n.txt" 2>&1; then
+            ok "real/$t ink within 25 % of busy, lane by lane"
+        else
+            fail=$((fail + 1))
+            echo "FAIL real/$t ink within 25 % of busy, lane by lane"
+        fi
+        grep '^lane' "$n.txt" | sed 's/^/    /'
+    done
+else
+    echo "SKIP real traces' lanes (no ../shared/real-traces, or built without cairo)"
+fi
 echo "busy: $pass passed, $fail failed"
 [ $fail -eq 0 ]

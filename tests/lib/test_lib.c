@@ -130,14 +130,28 @@ int main(int argc, char **argv)
     check(strcmp(tracefig_version(), TRACEFIG_VERSION) == 0, "version", tracefig_version());
     check(draw_path("path", &err) == 0, "from a path", err.message);
 
-    /* From memory, named as the file is: the same recorded command line. */
+    /* From memory, named as the file is: the same recorded command line.
+     * Read where it is: with TEST_LIB_RO_TMPDIR, TMPDIR is a folder that
+     * cannot be written meanwhile (no other thread runs yet), so a copy
+     * staged on disk would fail. */
     size_t len = 0;
     char *bytes = read_file(trace_path, &len);
     const char *base = strrchr(trace_path, '/') ? strrchr(trace_path, '/') + 1 : trace_path;
     struct tracefig_options *o = make_options(&err);
+    const char *ro = getenv("TEST_LIB_RO_TMPDIR"), *old_tmp = getenv("TMPDIR");
+    char *saved = old_tmp ? strdup(old_tmp) : NULL;
+    if (ro)
+        setenv("TMPDIR", ro, 1);
     struct tracefig_figure *f =
         bytes && o ? tracefig_figure_from_memory(o, bytes, len, base, &err) : NULL;
-    check(f && render_all(f, "memory", &err) == 0, "from memory", err.message);
+    if (ro && saved)
+        setenv("TMPDIR", saved, 1);
+    else if (ro)
+        unsetenv("TMPDIR");
+    free(saved);
+    check(f && render_all(f, "memory", &err) == 0,
+          ro ? "from memory, TMPDIR a folder that cannot be written" : "from memory",
+          err.message);
     tracefig_figure_free(f);
     tracefig_options_free(o);
     free(bytes);

@@ -211,6 +211,76 @@ class TraceKinds(Base):
         self.same_bytes(fig, [a, b], self.args)
 
 
+class InMemory(Base):
+    """Bytes, dicts and lists are read where they are: with TMPDIR a folder
+    that cannot be written (as root, /proc), nothing is staged on disk, and
+    the figure is the command line's of the same bytes in a file."""
+
+    opts = {"width": "3.3in"}
+    args = ["--width", "3.3in"]
+
+    def setUp(self):
+        super().setUp()
+        self.ro = os.path.join(self.tmp, "ro")
+        os.mkdir(self.ro)
+        os.chmod(self.ro, 0o555)
+        try:
+            with open(os.path.join(self.ro, "probe"), "w"):
+                pass
+            os.remove(os.path.join(self.ro, "probe"))
+            self.ro = "/proc"  # root writes any folder
+        except OSError:
+            pass
+        self.old = os.environ.get("TMPDIR")
+
+    def tearDown(self):
+        if self.old is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = self.old
+        os.chmod(os.path.join(self.tmp, "ro"), 0o755)
+        super().tearDown()
+
+    def drawn(self, trace, data):
+        """The figure of trace made with TMPDIR unwritable, against the
+        command line's of data in a file."""
+        os.environ["TMPDIR"] = self.ro
+        try:
+            fig = tracefig.Figure(trace, **self.opts)
+            got = lib_outputs(fig)
+        finally:
+            if self.old is None:
+                os.environ.pop("TMPDIR", None)
+            else:
+                os.environ["TMPDIR"] = self.old
+        path = os.path.join(self.tmp, "<memory>")
+        with open(path, "wb") as f:
+            f.write(data)
+        want = common.cli_outputs(self.tmp, [path], self.args)
+        for fmt in FORMATS:
+            self.assertEqual(got[fmt], want[fmt], f"{fmt} differs from the command line's")
+
+    def test_bytes(self):
+        with open(common.KINETO, "rb") as f:
+            data = f.read()
+        self.drawn(data, data)
+
+    def test_gzip_bytes(self):
+        with open(common.GZIP, "rb") as f:
+            data = f.read()
+        self.drawn(data, data)
+
+    def test_dict(self):
+        with open(common.KINETO) as f:
+            doc = json.load(f)
+        self.drawn(doc, json.dumps(doc).encode())
+
+    def test_list(self):
+        with open(common.KINETO) as f:
+            events = json.load(f)["traceEvents"]
+        self.drawn(events, json.dumps(events).encode())
+
+
 class Options(Base):
     def test_kinds_of_values(self):
         fig = tracefig.Figure(common.KINETO, window_event="ProfilerStep#*", occurrence=2,

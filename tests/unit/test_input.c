@@ -137,6 +137,56 @@ TF_TEST(input_plain_and_gzip_read_the_same)
     free(data);
 }
 
+/* Bytes in memory read where they are: plain and gzip'd, with and without
+ * the reader thread, seeking back; through a path named for them, which
+ * reads them only while it is named. */
+TF_TEST(input_memory)
+{
+    size_t n = 300000;
+    char *data = text_data(n);
+    size_t zn;
+    unsigned char *z = gz(data, n, 6, &zn);
+    unsigned char *got = malloc(n + 10);
+    for (int kind = 0; kind < 8; kind++) {
+        bool gzip = kind & 1, by_path = kind & 4;
+        const void *bytes = gzip ? (const void *)z : data;
+        size_t len = gzip ? zn : n;
+        struct tf_diag d;
+        tf_diag_init(&d);
+        struct tf_input_opts o = {.thread = kind & 2};
+        const char *path = "<tracefig memory test>/0/t.json";
+        if (by_path)
+            TF_CHECK(tf_input_memory_add(path, bytes, len));
+        struct tf_input *in = by_path ? tf_input_open(path, &o, &d)
+                                      : tf_input_memopen(bytes, len, "t.json", &o, &d);
+        const void *p = NULL;
+        size_t pl = 0;
+        TF_CHECK(in && tf_input_is_gzip(in) == gzip && tf_input_can_seek(in));
+        TF_CHECK(in && tf_input_bytes(in, &p, &pl) && p == bytes && pl == len);
+        TF_CHECK(in && read_all(in, got, n + 10, 7777) == (long long)n);
+        TF_CHECK(memcmp(got, data, n) == 0);
+        TF_CHECK(in && tf_input_seek(in, 123457));
+        TF_CHECK(in && tf_input_read(in, got, 100) == 100 && memcmp(got, data + 123457, 100) == 0);
+        tf_input_close(in);
+        if (by_path) {
+            tf_input_memory_remove(path);
+            TF_CHECK(!tf_input_memory_find(path, &p, &pl));
+            in = tf_input_open(path, NULL, &d); /* a file of that name now: none */
+            TF_CHECK(!in && strstr(d.msg, "cannot open") != NULL);
+        }
+        TF_CHECK(!by_path || tf_diag_failed(&d));
+    }
+    /* Empty bytes: read as an empty file. */
+    struct tf_diag d;
+    tf_diag_init(&d);
+    struct tf_input *in = tf_input_memopen(NULL, 0, "e.json", NULL, &d);
+    TF_CHECK(in && tf_input_read(in, got, 10) == 0 && !tf_input_is_gzip(in));
+    tf_input_close(in);
+    free(got);
+    free(z);
+    free(data);
+}
+
 TF_TEST(input_concatenated_members)
 {
     const char *a = "{\"traceEvents\": [", *b = "{\"ph\": \"X\"}]}";

@@ -540,6 +540,10 @@ struct color_plan {
     size_t n_listed;
     double covered;
     bool legend;
+    /* the figure category of each category key made so far (a figure
+     * coloured by name without a legend has one per name): found by hash,
+     * not by tf_figure_category's walk over them all */
+    struct cat_memo *memo;
 };
 
 /* The colour of one of Chrome's reserved colour names, else

@@ -17,6 +17,13 @@
  * it into NAME_COLORS colours.  When the names listed would
  * cover less than half of the time, no legend can explain the colours:
  * every name keeps its own colour and a note says the legend is left out.
+ *
+ * Classes.  A figure category is one class (what the legend, a dense
+ * bar's "busy" and a palette file call it: tf_category_class) of one
+ * trace category: by category, the category (NCCL kernels a class of
+ * their own); by name, a listed name or "other", and without a legend
+ * each name, so that no two names that share a hash colour are one class.
+ * The JSON model lists each class once (render/json.c).
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -402,11 +409,20 @@ static bool color_names(struct chrome *c, const size_t *pick, size_t n_pick,
     return true;
 }
 
+struct cat_memo {
+    struct tf_strtab keys; /* category keys, by id */
+    size_t *ci;            /* the figure category of each */
+    size_t n, cap;
+};
+
 bool tf_chrome_color_plan(struct chrome *c, const struct tf_opts *o, const size_t *pick,
                           size_t n_pick, struct color_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
     tf_strtab_init(&plan->names);
+    if (!(plan->memo = calloc(1, sizeof *plan->memo)))
+        return false;
+    tf_strtab_init(&plan->memo->keys);
     if (!color_categories(c, pick, n_pick, plan))
         return false;
     plan->by_name = o->color_by == TF_COLOR_BY_NAME ||
@@ -418,6 +434,30 @@ void tf_chrome_color_plan_fini(struct color_plan *plan)
 {
     free(plan->cc);
     tf_strtab_fini(&plan->names);
+    if (plan->memo) {
+        tf_strtab_fini(&plan->memo->keys);
+        free(plan->memo->ci);
+        free(plan->memo);
+    }
+    plan->memo = NULL;
+}
+
+/* The figure category keyed key (made with colour rgb when new), found
+ * through the plan's memo; (size_t)-1 when out of memory. */
+static size_t memo_category(const struct color_plan *plan, struct tf_figure *f, const char *key,
+                            uint32_t rgb)
+{
+    struct cat_memo *m = plan->memo;
+    uint32_t id;
+    if (!m || !tf_strtab_id(&m->keys, key, &id))
+        return (size_t)-1;
+    if (id < m->n)
+        return m->ci[id];
+    size_t ci = tf_figure_category(f, key, rgb);
+    if (ci == (size_t)-1 || !TF_GROW(m->ci, m->n, m->cap))
+        return (size_t)-1;
+    m->ci[m->n++] = ci;
+    return ci;
 }
 
 /* The listed index of a name, or SIZE_MAX. */
@@ -429,9 +469,11 @@ static size_t listed_index(const struct color_plan *plan, const char *shortn)
     return SIZE_MAX;
 }
 
-/* A bar's figure category when colouring by name: its name's colour slot
- * (with the name as the category's label when listed), or "other", for
- * its own category (which the model keeps as the category's name). */
+/* A bar's figure category when colouring by name: its class for its own
+ * category (which the model keeps as the category's name).  The class is
+ * a listed name (in its palette slot), "other" (grey), or without a
+ * legend the name itself, in its hash colour: its own class, never that
+ * of the names its colour is shared with. */
 static size_t name_category(const struct chrome *c, const struct color_plan *plan,
                             struct tf_figure *f, const struct obar *ob, const char **kind)
 {
@@ -447,23 +489,26 @@ static size_t name_category(const struct chrome *c, const struct color_plan *pla
         else if (plan->legend)
             slot = SIZE_MAX;
     }
+    bool own = slot != SIZE_MAX && li == SIZE_MAX; /* a class of its own, unlisted */
     struct tf_buf key; /* the whole category in it, as in colour by category */
     tf_buf_init(&key);
     tf_buf_puts(&key, "name/");
     if (slot == SIZE_MAX)
         tf_buf_puts(&key, "other");
+    else if (own)
+        tf_buf_printf(&key, "own/%zu/%s", slot, shortn);
     else
         tf_buf_uint(&key, slot);
     tf_buf_putc(&key, '/');
     tf_buf_puts(&key, *cat ? cat : "none");
     size_t ci = key.oom ? (size_t)-1
-                        : tf_figure_category(f, key.data,
-                                             slot == SIZE_MAX ? OTHER_COLOR : name_colors[slot]);
+                        : memo_category(plan, f, key.data,
+                                        slot == SIZE_MAX ? OTHER_COLOR : name_colors[slot]);
     tf_buf_fini(&key);
     if (ci == (size_t)-1)
         return SIZE_MAX;
     if (!f->cats[ci].name) {
-        const char *label = slot == SIZE_MAX ? "other" : li != SIZE_MAX ? shortn : NULL;
+        const char *label = slot == SIZE_MAX ? "other" : shortn;
         f->cats[ci].name = tf_figure_str(f, cat);
         if (!f->cats[ci].name || (label && !(f->cats[ci].label = tf_figure_str(f, label))))
             return SIZE_MAX;
@@ -624,8 +669,8 @@ static bool recolor_names(struct tf_figure *f)
     for (size_t i = 0; i < n; i++) {
         const struct tf_category *c = &f->cats[i];
         if (strncmp(c->key, "name/", 5) != 0 || strncmp(c->key, "name/other/", 11) == 0 ||
-            !c->label)
-            continue;
+            strncmp(c->key, "name/own/", 9) == 0 || !c->label)
+            continue; /* "other", and names that keep their hash colour */
         size_t j = 0;
         while (j < nv && strcmp(v[j].label, c->label) != 0)
             j++;
@@ -638,7 +683,8 @@ static bool recolor_names(struct tf_figure *f)
     for (size_t j = 0; j < nv && j < NAME_COLORS; j++)
         for (size_t i = 0; i < n; i++) {
             struct tf_category *c = &f->cats[i];
-            if (strncmp(c->key, "name/", 5) == 0 && c->label && strcmp(c->label, v[j].label) == 0)
+            if (strncmp(c->key, "name/", 5) == 0 && strncmp(c->key, "name/own/", 9) != 0 &&
+                c->label && strcmp(c->label, v[j].label) == 0)
                 c->color = name_colors[j];
         }
     free(t);

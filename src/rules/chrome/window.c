@@ -13,13 +13,15 @@
  * default window.  Pass 1 keeps each thread's extents as at most
  * TF_CHROME_CLUSTERS disjoint intervals, merging any two closer than a gap
  * that doubles whenever there would be more.  For a set of threads their
- * clusters are gathered and bounded the same way; the window is then
- * grown from the cluster holding the most events towards its neighbours,
- * taking in each one that holds at least 1 % of the events or lies closer
- * than FAR_RUNS times the span already taken (so an idle lead-in and the
- * first kernels after it stay in; only a clock days away is cut); what is
- * left out is counted (c->n_stray)
- * and reported once by build().  The default window is the main run of
+ * clusters are gathered and bounded the same way; the window then keeps
+ * them all but a part on another clock: fewer than 1 % of the events and
+ * of their time, farther from the rest than FAR_RUNS times the rest's
+ * span.  The parts are cut at the widest gaps, from the outside in, so a
+ * part holding more than 1 % of the events or of the time is never left
+ * out and of two parts far apart the larger is kept (an idle lead-in, a
+ * host's setup calls a second before its work, stay in; only a clock days
+ * away is cut); what is left out is counted (c->n_stray) and reported
+ * once by build().  The default window is the main run of
  * the threads whose lanes the figure draws (so hidden lanes do not
  * stretch it); the origin of --from and --to that of the lanes drawn by
  * default, whatever --lanes and --hide say, or the trace's own clock
@@ -192,50 +194,117 @@ static bool gather(const struct chrome *c, const size_t *ts, size_t n, struct cl
     return true;
 }
 
-/* A neighbour farther than this many times the span already taken is on
+/* A part farther from the rest than this many times the rest's span is on
  * another clock. */
 #define FAR_RUNS 1000
 
-/* gap <= FAR_RUNS * span, without leaving int64_t (span >= 0). */
-static bool near_run(int64_t gap, int64_t span)
+/* gap > FAR_RUNS * span, without leaving int64_t (span >= 0). */
+static bool far_run(int64_t gap, int64_t span)
 {
-    return span > INT64_MAX / FAR_RUNS || gap <= FAR_RUNS * span;
+    return span <= INT64_MAX / FAR_RUNS && gap > FAR_RUNS * span;
 }
 
-/* The main run of clusters: from the fullest one outwards, taking in each
- * neighbour that holds at least 1 % of the events or lies closer than
- * FAR_RUNS times the span already taken.  [*lo, *hi], and the events left
- * out. */
+/* Clusters v[a .. b] (sorted, disjoint) as the main run sees them. */
+struct runs {
+    const struct cluster *v;
+    size_t total;    /* events of all the clusters */
+    int64_t time;    /* their time: the clusters' spans summed */
+    size_t a, b;     /* the run kept so far */
+};
+
+static size_t part_count(const struct runs *r, size_t a, size_t b)
+{
+    size_t n = 0;
+    for (size_t i = a; i <= b; i++)
+        n += r->v[i].count;
+    return n;
+}
+
+static int64_t part_time(const struct runs *r, size_t a, size_t b)
+{
+    int64_t t = 0;
+    for (size_t i = a; i <= b; i++)
+        t = tf_add_sat(t, tf_sub_sat(r->v[i].hi, r->v[i].lo));
+    return t;
+}
+
+/* The widest gap between clusters a .. b (a < b): the last cluster before it. */
+static size_t widest_gap(const struct runs *r, size_t a, size_t b)
+{
+    size_t m = a;
+    for (size_t i = a; i < b; i++)
+        if (tf_sub_sat(r->v[i + 1].lo, r->v[i].hi) > tf_sub_sat(r->v[m + 1].lo, r->v[m].hi))
+            m = i;
+    return m;
+}
+
+/* Whether clusters [a, b] are another clock's, beside the rest [ra, rb]
+ * across gap: fewer than 1 % of the events and of the time, and farther
+ * from the rest than FAR_RUNS times the rest's span. */
+static bool stray_part(const struct runs *r, size_t a, size_t b, size_t ra, size_t rb,
+                       int64_t gap)
+{
+    size_t n = part_count(r, a, b);
+    int64_t t = part_time(r, a, b);
+    bool few = n < (r->total + 99) / 100; /* n * 100 < total */
+    bool brief = t == 0 || (double)t * 100.0 < (double)r->time;
+    return few && brief && far_run(gap, tf_sub_sat(r->v[rb].hi, r->v[ra].lo));
+}
+
+/* Trims the outer end of [a, b] (its start when left, else its end), the
+ * other end being next to the run kept: at its widest gap the outer part
+ * is left out when it is another clock's, and the rest trimmed again;
+ * otherwise the outer part is trimmed instead, the inner one kept whole. */
+static void trim(struct runs *r, size_t a, size_t b, bool left)
+{
+    while (a < b) {
+        size_t m = widest_gap(r, a, b);
+        int64_t gap = tf_sub_sat(r->v[m + 1].lo, r->v[m].hi);
+        if (left && stray_part(r, a, m, m + 1, r->b, gap)) {
+            a = r->a = m + 1;
+        } else if (!left && stray_part(r, m + 1, b, r->a, m, gap)) {
+            b = r->b = m;
+        } else if (left) {
+            b = m;
+        } else {
+            a = m + 1;
+        }
+    }
+}
+
+/* The main run of clusters v[0 .. n) (sorted, disjoint) of total events:
+ * every part is kept but one on another clock (stray_part), so a part of
+ * more than 1 % of the events or of the time is never left out, and of two
+ * parts far apart the larger is kept.  At the widest gap, a side on
+ * another clock is left out and the other looked at again; when neither
+ * side is, each is trimmed at its outer end.  [*lo, *hi], and the events
+ * left out. */
 static void main_run(const struct cluster *v, size_t n, size_t total, int64_t *lo, int64_t *hi,
                      size_t *stray)
 {
-    size_t best = 0;
-    for (size_t i = 1; i < n; i++)
-        if (v[i].count > v[best].count)
-            best = i;
-    size_t a = best, b = best;
-    size_t min_count = total / 100;
-    for (;;) {
-        bool grew = false;
-        if (a > 0 && (v[a - 1].count > min_count ||
-                      near_run(tf_sub_sat(v[a].lo, v[a - 1].hi), tf_sub_sat(v[b].hi, v[a].lo)))) {
-            a--;
-            grew = true;
-        }
-        if (b + 1 < n && (v[b + 1].count > min_count ||
-                          near_run(tf_sub_sat(v[b + 1].lo, v[b].hi), tf_sub_sat(v[b].hi, v[a].lo)))) {
-            b++;
-            grew = true;
-        }
-        if (!grew)
+    struct runs r = {v, total, 0, 0, n - 1};
+    r.time = part_time(&r, 0, n - 1);
+    while (r.a < r.b) {
+        size_t m = widest_gap(&r, r.a, r.b);
+        int64_t gap = tf_sub_sat(v[m + 1].lo, v[m].hi);
+        bool left = stray_part(&r, r.a, m, m + 1, r.b, gap);
+        bool right = stray_part(&r, m + 1, r.b, r.a, m, gap);
+        if (left && right) /* both small: keep the one with more events */
+            left = part_count(&r, r.a, m) < part_count(&r, m + 1, r.b);
+        if (left) {
+            r.a = m + 1;
+        } else if (right) {
+            r.b = m;
+        } else {
+            size_t a = r.a, b = r.b;
+            trim(&r, a, m, true);
+            trim(&r, m + 1, b, false);
             break;
+        }
     }
-    *stray = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i < a || i > b)
-            *stray += v[i].count;
-    *lo = v[a].lo;
-    *hi = v[b].hi;
+    *stray = total - part_count(&r, r.a, r.b);
+    *lo = v[r.a].lo;
+    *hi = v[r.b].hi;
 }
 
 /* The main run of the events of threads ts[0 .. n): false when they have
