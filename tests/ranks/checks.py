@@ -302,6 +302,11 @@ def order_and_select(files):
         ends = [p["end_ms"] for p in pr]
         ok(ends == sorted(ends), "--order-ranks finish: the rows by when each rank ends")
         ok("by finish" in m["overview"]["axis"], "--order-ranks finish: the rank axis says so")
+        k = m["overview"]["per_row"]
+        labels = [(i, t) for i, t in enumerate(m["layout"]["lane_labels"]) if t]
+        ok(k > 1 and labels and all(t == "#%d%s%d" % (i * k + 1, DASH, i * k + len(row_ranks(m["lanes"][i])))
+                                    for i, t in labels),
+           "--order-ranks finish: shared rows labelled by their places in the order (%s)" % labels[:3])
         check_rows(m, range(300), "--order-ranks finish")
     m = model(files + STEP + ["--order-ranks", "busy"])
     if ok(m is not None, "--order-ranks busy: a figure"):
