@@ -243,6 +243,7 @@ bench-run: $(BIN) lib $(BUILD)/scan_floor
 	@sh tests/tools/bench-nesting.sh $(BIN)
 	@sh tests/tools/bench-tex.sh $(BIN)
 	@sh tests/tools/bench-multi.sh $(BIN)
+	@sh tests/tools/bench-ranks.sh $(BIN)
 	@sh tests/tools/bench-nsys.sh $(BIN)
 	@sh tests/tools/bench-rocpd.sh $(BIN)
 	@sh tests/tools/bench-otf2.sh $(BIN)

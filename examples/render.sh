@@ -17,6 +17,8 @@
 #               whole (busy shares) and zoomed in to 0.6 ms (whole kernels)
 #   ranks       8 ranks of one job from gentrace.py ranks, one lane each (SVG, PNG)
 #   ranks64     64 ranks, their GPU stream 7 at --width 229.5pt, one step (PNG)
+#   ranks1024   the overview of a job of 1024 ranks from gentrace.py job (rank
+#               617 the straggler), one step, at 3.3 in and at 7 in (PNG)
 #   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
 #               full (in $TMPDIR: SQLite files are not committed), one step
 #               by its NVTX range, with flows and OS runtime calls; skipped
@@ -139,6 +141,19 @@ if [ -x "$py" ]; then
             --occurrence 2 --width 229.5pt -o ranks64.png) &&
         cp "$rk/ranks64.png" .; then
         echo "examples: ranks64.png"
+    else
+        status=1
+    fi
+    rm -rf "$rk"
+    # 1024 ranks: the overview, at a column's width and at a page's.
+    rk=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-ranks.XXXXXX")
+    if "$py" ../tests/tools/gentrace.py job --out-dir "$rk" --world-size 1024 --straggler 617 &&
+        (cd "$rk" && "$bin" rank*.json --window-event 'ProfilerStep#*' --occurrence 2 \
+            --width 3.3in -o ranks1024.png 2>/dev/null &&
+            "$bin" rank*.json --window-event 'ProfilerStep#*' --occurrence 2 --width 7in \
+            -o ranks1024-wide.png 2>/dev/null) &&
+        cp "$rk/ranks1024.png" "$rk/ranks1024-wide.png" .; then
+        echo "examples: ranks1024.png, ranks1024-wide.png"
     else
         status=1
     fi

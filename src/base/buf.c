@@ -151,7 +151,10 @@ struct tf_arena_block {
     alignas(max_align_t) unsigned char data[];
 };
 
-enum { ARENA_BLOCK_MIN = 16384 };
+/* An arena's first block is small and each next one twice the last, up to
+ * ARENA_BLOCK_MIN: thousands of small arenas (a figure of 4096 traces
+ * holds four string tables per trace between its passes) stay small. */
+enum { ARENA_BLOCK_FIRST = 512, ARENA_BLOCK_MIN = 16384 };
 
 void tf_arena_init(struct tf_arena *a)
 {
@@ -179,7 +182,8 @@ void *tf_arena_alloc(struct tf_arena *a, size_t n)
     n = (n + align - 1) & ~(align - 1);
     struct tf_arena_block *b = a->head;
     if (!b || b->cap - b->used < n) {
-        size_t cap = n > ARENA_BLOCK_MIN ? n : ARENA_BLOCK_MIN;
+        size_t grow = !b ? ARENA_BLOCK_FIRST : b->cap < ARENA_BLOCK_MIN / 2 ? 2 * b->cap : ARENA_BLOCK_MIN;
+        size_t cap = n > grow ? n : grow;
         b = malloc(sizeof *b + cap);
         if (!b) {
             a->oom = true;

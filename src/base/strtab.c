@@ -18,6 +18,7 @@ void tf_strtab_init(struct tf_strtab *t)
 void tf_strtab_fini(struct tf_strtab *t)
 {
     tf_arena_fini(&t->arena);
+    free(t->memo);
     free(t->strs);
     free(t->hashes);
     free(t->slots);
@@ -76,6 +77,8 @@ static bool lookup(struct tf_strtab *t, const char *s, uint32_t *id)
 bool tf_strtab_id(struct tf_strtab *t, const char *s, uint32_t *id)
 {
     uintptr_t a = (uintptr_t)s;
+    if (!t->memo && !(t->memo = calloc(TF_STRTAB_MEMO, sizeof *t->memo)))
+        return false;
     struct tf_strtab_memo *m = &t->memo[tf_addr_slot(s, TF_STRTAB_MEMO)];
     /* the same address with the same bytes: the same string */
     if (m->addr == a && m->id < t->n && strcmp(t->strs[m->id], s) == 0) {

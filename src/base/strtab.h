@@ -23,10 +23,13 @@ struct tf_strtab {
     size_t n, cap, cap_hashes;
     uint32_t *slots; /* id + 1, 0 empty */
     size_t n_slots;
+    /* TF_STRTAB_MEMO entries, made at the first lookup (a table made and
+     * never used, of which a figure of thousands of traces holds many,
+     * costs no more than its struct) */
     struct tf_strtab_memo {
         uintptr_t addr; /* of a string looked up (never read through) */
         uint32_t id;    /* the id it had then */
-    } memo[TF_STRTAB_MEMO];
+    } *memo;
 };
 
 void tf_strtab_init(struct tf_strtab *t);

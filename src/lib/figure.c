@@ -230,15 +230,22 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
         tf_diag_warn(d, "--titles and --align are for several traces: one trace is drawn as "
                         "it is");
     if (several) {
-        struct tf_multi_run multi = {paths, n, c->titles, c->n_titles, c->align, c->mode,
-                                     &c->rules};
+        struct tf_multi_run multi = {paths,   n,       c->titles,         c->n_titles,
+                                     c->align, c->mode, &c->rules,         &c->render.size};
         if (!tf_run_multi(&multi, &F->fig, d))
             return false;
     } else if (!model) {
         struct tf_run run = {path, c->breakdown_path, c->mode, &c->rules};
         if (!tf_run(&run, &F->trace, &F->fig, d))
             return false;
+        if (F->fig.ov_set &&
+            !tf_ranks_finish_set(&F->fig, &c->render.size, c->rules.order_ranks, d))
+            return false;
     }
+    /* (the Chrome mode says so of a trace that is no HPC job's) */
+    if (c->rules.n_ranks && !several && !(F->fig.mode && strcmp(F->fig.mode, "chrome") == 0))
+        tf_diag_warn(d, "--ranks is for the ranks of a job (several traces, or an OTF2 "
+                        "archive): one trace is drawn as it is");
     if (c->palette_path && !apply_palette(F, c->palette_path, d))
         return false;
     if (c->annotate) {
@@ -352,7 +359,10 @@ static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct t
     *planned = true;
     if (!tf_plan_fits(&F->fig, &size) || !p->note)
         return p; /* the reference's layout leaves nothing out */
-    if (!second && !tf_figure_add_note(&F->fig, p->note)) {
+    bool had = false; /* a model drawn again holds its note already */
+    for (size_t i = 0; i < F->fig.n_notes && !had; i++)
+        had = strcmp(F->fig.notes[i], p->note) == 0;
+    if (!second && !had && !tf_figure_add_note(&F->fig, p->note)) {
         tf_diag_oom(d, NULL);
         return NULL;
     }

@@ -11,6 +11,7 @@
 
 #include "base/str.h"
 #include "lib/opt.h"
+#include "model/overview.h"
 #include "rules/chrome.h"
 #include "rules/timeline.h"
 #include "tracefig.h"
@@ -75,6 +76,49 @@ static bool set_align(void *ctx, const struct tf_optdef *o, const char *val, str
     (void)o;
     if (!tf_align_parse(val, &c->align))
         return tf_diag_usage(d, "--align: expected clock, event or start, got '%.200s'", val);
+    return true;
+}
+
+/* --ranks LIST: ranks and ranges, appended to those given before. */
+static bool set_ranks(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    struct tracefig_options *c = ctx;
+    (void)o;
+    struct tf_rank_range *v;
+    size_t n;
+    char err[200];
+    if (!tf_ov_parse_ranks(val, &v, &n, err, sizeof err))
+        return strcmp(err, "out of memory") == 0 ? tf_diag_oom(d, NULL)
+                                                 : tf_diag_usage(d, "%s", err);
+    size_t have = c->rules.n_ranks;
+    struct tf_rank_range *all = tf_arena_alloc(&c->arena, (have + n) * sizeof *all);
+    if (!all) {
+        free(v);
+        return tf_diag_oom(d, NULL);
+    }
+    if (have)
+        memcpy(all, c->rules.ranks, have * sizeof *all);
+    memcpy(all + have, v, n * sizeof *all);
+    free(v);
+    c->rules.ranks = all;
+    c->rules.n_ranks = have + n;
+    return true;
+}
+
+static bool set_order_ranks(void *ctx, const struct tf_optdef *o, const char *val,
+                            struct tf_diag *d)
+{
+    struct tracefig_options *c = ctx;
+    (void)o;
+    if (strcmp(val, "rank") == 0)
+        c->rules.order_ranks = TF_ORDER_RANK;
+    else if (strcmp(val, "finish") == 0)
+        c->rules.order_ranks = TF_ORDER_FINISH;
+    else if (strcmp(val, "busy") == 0)
+        c->rules.order_ranks = TF_ORDER_BUSY;
+    else
+        return tf_diag_usage(d, "--order-ranks: expected rank, finish or busy, got '%.200s'",
+                             val);
     return true;
 }
 
@@ -329,6 +373,15 @@ static const struct tf_optdef options[] = {
              "the ranks of one job and for traces whose spans overlap); event: each trace's "
              "--window-event occurrence at 0, the window the longest (default otherwise); "
              "start: each trace's first event at 0"},
+    {.name = "ranks", .value = TF_VAL_REQUIRED, .meta = "LIST", .record = TF_REC_VALUE,
+     .set = set_ranks,
+     .help = "draw only these ranks of a job (several traces, or an OTF2 archive): ranks and "
+             "ranges, 0-7,769,1000-1023"},
+    {.name = "order-ranks", .value = TF_VAL_REQUIRED, .meta = "rank|finish|busy",
+     .record = TF_REC_VALUE, .set = set_order_ranks,
+     .help = "the ranks' rows in rank order (the default), by when each rank's work in the "
+             "window ends (the last to end at the bottom), or by busy share (the least busy "
+             "first)"},
 
     TF_OPT_HEADING("Pipelined timelines and legacy PyTorch traces:"),
     {.name = "start-candidate", .value = TF_VAL_REQUIRED, .meta = "N", .record = TF_REC_VALUE,

@@ -11,6 +11,7 @@
 #include "base/diag.h"
 #include "model/figure.h"
 #include "model/trace.h"
+#include "render/plan.h"
 #include "rules/align.h"
 #include "rules/mode.h"
 
@@ -43,8 +44,17 @@ struct tf_multi_run {
     enum tf_align align;       /* --align */
     const struct tf_mode *mode; /* NULL: auto */
     const struct tf_opts *opts;
+    /* The size asked (NULL: the defaults): a job of more ranks than its
+     * height holds is drawn as an overview of rows that fit it. */
+    const struct tf_size *size;
 };
 bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf_diag *d);
+
+/* A figure whose mode reduced a job's ranks (an OTF2 archive of more
+ * ranks than lanes: fig->ov_set) gets its rows here, as many ranks to a
+ * row as fit the height at `size` (run_ranks.c).  False with a message. */
+bool tf_ranks_finish_set(struct tf_figure *fig, const struct tf_size *size,
+                         enum tf_rank_order order, struct tf_diag *d);
 
 /* --- the steps of tf_run, for run_multi.c ------------------------------- */
 

@@ -27,6 +27,7 @@
  * x * per / per_fig + (xo + offset - w0_fig) / per_fig.
  */
 #include "lib/run.h"
+#include "lib/run_multi_int.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@
 #include <unistd.h>
 
 #include "base/num.h"
+#include "render/plan.h"
 #include "base/str.h"
 #include "load/input.h"
 #include "load/load.h"
@@ -42,40 +44,6 @@
 #include "rules/align.h"
 #include "rules/chrome.h"
 #include "rules/remodel.h"
-
-struct unit {
-    struct tf_figure fig;
-    bool built;
-    struct tf_trace_ref ref;   /* who it is (title decided later) */
-    struct tf_align_in al;     /* where its time lies */
-    int64_t xo;                /* its figure's x = 0, ns on its clock */
-    bool from_model;
-    double per;                /* ns per axis unit of its figure */
-    /* a trace with a second pass left */
-    struct tf_load_job *job;
-    const struct tf_mode *mode;
-    struct tf_rewindow rw;
-};
-
-struct input {
-    const char *path;
-    bool is_model;
-    struct tf_trace trace;
-    struct tf_modes modes;
-    bool modes_on;             /* modes begun, not yet released */
-    struct unit *units;
-    size_t n_units;
-    struct tf_diag d;
-    struct tf_buf held;        /* its warnings */
-};
-
-struct multi {
-    const struct tf_multi_run *r;
-    struct input *in;
-    size_t n_in;
-    struct unit **u;           /* every unit, in order */
-    size_t n_u;
-};
 
 /* --- a pool of workers ----------------------------------------------------------- */
 
@@ -130,21 +98,9 @@ static unsigned worker_count(void)
 
 /* --- units --------------------------------------------------------------------- */
 
-/* ns per unit of an axis or clock unit. */
-static double unit_ns(const char *u)
-{
-    if (!u || strcmp(u, "ms") == 0)
-        return 1e6;
-    if (strcmp(u, "s") == 0)
-        return 1e9;
-    if (strcmp(u, "ns") == 0)
-        return 1.0;
-    return 1e3; /* "us", "µs" */
-}
-
 static int64_t to_ns(double v, const char *unit)
 {
-    double x = v * unit_ns(unit);
+    double x = v * tf_unit_ns(unit);
     return (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
 }
 
@@ -154,7 +110,7 @@ static void unit_from_figure(struct unit *u)
 {
     const struct tf_figure *f = &u->fig;
     u->xo = to_ns(f->window_start, f->clock_unit);
-    u->per = unit_ns(f->axis.unit);
+    u->per = tf_unit_ns(f->axis.unit);
     int64_t w1 = to_ns(f->window_end, f->clock_unit);
     u->al.span = (struct tf_span){u->xo, w1, u->xo, u->xo, w1};
 }
@@ -185,6 +141,13 @@ static void read_model(struct multi *m, struct input *in)
             struct unit *u = &in->units[i];
             u->fig = mt[i].fig;
             tf_figure_init(&mt[i].fig);
+            if (u->fig.overview.on) {
+                tf_diag_error(&in->d, TF_EUSAGE,
+                              "%s: the overview of a job's ranks cannot be one of several "
+                              "traces: give the ranks' own models",
+                              tf_diag_name(in->path));
+                break;
+            }
             u->built = true;
             u->from_model = true;
             if (!tf_remodel(&u->fig)) {
@@ -210,10 +173,16 @@ static void read_model(struct multi *m, struct input *in)
                 u->al.has_rank = r->has_rank;
                 u->al.rank = r->rank;
             }
+            if (!tf_ranks_selected(m, u)) {
+                u->dropped = true;
+                tf_figure_fini(&u->fig);
+                tf_figure_init(&u->fig);
+            } else if (!tf_ranks_built(m, u, &in->d)) {
+                break;
+            }
         }
     }
     tf_model_traces_free(mt, n);
-    (void)m;
 }
 
 static void read_trace(struct multi *m, struct input *in)
@@ -268,6 +237,23 @@ static void read_trace(struct multi *m, struct input *in)
     u->al.world_size = u->ref.world_size;
     u->al.has_base = u->ref.has_base_time;
     u->al.base_ns = u->ref.base_time_ns;
+    if (!tf_ranks_selected(m, u)) {
+        /* Not a rank --ranks asks for: its second pass is never read. */
+        u->dropped = true;
+        tf_load_cancel(u->job);
+        u->job = NULL;
+        if (in->modes_on) {
+            tf_modes_end(&in->modes);
+            tf_modes_release(&in->modes, &in->trace);
+            in->modes_on = false;
+        }
+        tf_trace_fini(&in->trace);
+        tf_trace_init(&in->trace);
+        tf_figure_fini(&u->fig);
+        tf_figure_init(&u->fig);
+    } else if (u->built) {
+        tf_ranks_built(m, u, &in->d);
+    }
 }
 
 static void step_read(struct multi *m, size_t i)
@@ -301,7 +287,9 @@ static void step_draw(struct multi *m, size_t i)
     tf_trace_fini(&in->trace);
     tf_trace_init(&in->trace);
     u->xo = u->rw.x0;
-    u->per = unit_ns(u->fig.axis.unit);
+    u->per = tf_unit_ns(u->fig.axis.unit);
+    if (u->built)
+        tf_ranks_built(m, u, &in->d);
 }
 
 /* The first failure in input order, and the warnings held so far. */
@@ -354,6 +342,12 @@ static int by_rank(const void *x, const void *y)
     return (a->ref.rank > b->ref.rank) - (a->ref.rank < b->ref.rank);
 }
 
+static int cmp_rank(const void *x, const void *y)
+{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return (a > b) - (a < b);
+}
+
 static bool set_titles(struct multi *m, struct tf_arena *a, struct tf_diag *d)
 {
     const struct tf_multi_run *r = m->r;
@@ -364,9 +358,18 @@ static bool set_titles(struct multi *m, struct tf_arena *a, struct tf_diag *d)
     for (size_t i = 0; i < m->n_u && ranks; i++) {
         const struct tf_trace_ref *t = &m->u[i]->ref;
         ranks = t->has_rank && t->has_world_size && t->world_size == m->u[0]->ref.world_size;
-        for (size_t k = 0; k < i && ranks; k++)
-            ranks = m->u[k]->ref.rank != t->rank;
     }
+    /* no rank twice (sorted: thousands of ranks) */
+    long long *rk = ranks ? malloc((m->n_u ? m->n_u : 1) * sizeof *rk) : NULL;
+    if (ranks && !rk)
+        return tf_diag_oom(d, NULL);
+    for (size_t i = 0; ranks && i < m->n_u; i++)
+        rk[i] = m->u[i]->ref.rank;
+    if (ranks)
+        qsort(rk, m->n_u, sizeof *rk, cmp_rank);
+    for (size_t i = 1; ranks && i < m->n_u; i++)
+        ranks = rk[i] != rk[i - 1];
+    free(rk);
     struct tf_buf b;
     tf_buf_init(&b);
     for (size_t i = 0; i < m->n_u; i++) {
@@ -429,8 +432,10 @@ static bool plan_window(struct multi *m, struct tf_align_plan *plan, struct tf_d
 
 /* --- step 5: one figure ----------------------------------------------------------------- */
 
+/* keep: the units' figures stay (for the overview, should the figure
+ * leave lanes out). */
 static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf_figure *f,
-                    struct tf_diag *d)
+                    bool keep, struct tf_diag *d)
 {
     bool chrome = false, same_mode = true, schema2 = false, models = false;
     double width = 0;
@@ -455,12 +460,14 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
         double k = u->per / per;
         double dx = (double)(u->xo + u->ref.offset_ns - plan->w0) / per;
         ok = tf_figure_append(f, &u->fig, &u->ref, k, dx);
-        tf_figure_fini(&u->fig);
-        tf_figure_init(&u->fig);
+        if (!keep) {
+            tf_figure_fini(&u->fig);
+            tf_figure_init(&u->fig);
+        }
     }
     if (!ok)
         return tf_diag_oom(d, NULL);
-    /* (The units' figures are gone: their strings are the traces' now.) */
+    /* (The units' strings are the figure's now.) */
     f->mode = same_mode && f->n_traces && f->traces[0].mode ? f->traces[0].mode : "several";
     f->schema = schema2 ? "tracefig-figure-2" : "tracefig-figure-1";
     f->flame = chrome;
@@ -513,6 +520,7 @@ static void free_multi(struct multi *m)
         for (size_t k = 0; k < in->n_units; k++) {
             tf_load_cancel(in->units[k].job);
             tf_figure_fini(&in->units[k].fig);
+            tf_ranks_reduced_fini(&in->units[k].red);
         }
         free(in->units);
         if (in->modes_on) {
@@ -524,6 +532,8 @@ static void free_multi(struct multi *m)
     }
     free(m->in);
     free(m->u);
+    pthread_mutex_destroy(&m->mu);
+    tf_arena_fini(&m->arena);
 }
 
 bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf_diag *d)
@@ -531,9 +541,15 @@ bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf
     if (!check_files(r, d))
         return false;
     struct multi m = {.r = r, .n_in = r->n};
+    pthread_mutex_init(&m.mu, NULL);
+    tf_arena_init(&m.arena);
+    m.lanes_max = tf_plan_lanes_max(r->size);
     m.in = calloc(r->n ? r->n : 1, sizeof *m.in);
-    if (!m.in)
+    if (!m.in) {
+        pthread_mutex_destroy(&m.mu);
+        tf_arena_fini(&m.arena);
         return tf_diag_oom(d, NULL);
+    }
     bool ok = true;
     for (size_t i = 0; ok && i < r->n; i++) {
         struct input *in = &m.in[i];
@@ -550,23 +566,44 @@ bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf
         run_pool(&m, m.n_in, threads, step_read);
         ok = after_step(&m, d);
     }
-    /* Every unit, in order. */
+    /* Every unit, in order (those --ranks leaves out aside). */
+    size_t n_all = 0;
     for (size_t i = 0; ok && i < m.n_in; i++)
-        m.n_u += m.in[i].n_units;
-    if (ok && !(m.u = malloc((m.n_u ? m.n_u : 1) * sizeof *m.u)))
+        n_all += m.in[i].n_units;
+    if (ok && !(m.u = malloc((n_all ? n_all : 1) * sizeof *m.u)))
         ok = tf_diag_oom(d, NULL);
-    for (size_t i = 0, k = 0; ok && i < m.n_in; i++)
+    for (size_t i = 0; ok && i < m.n_in; i++)
         for (size_t j = 0; j < m.in[i].n_units; j++)
-            m.u[k++] = &m.in[i].units[j];
+            if (!m.in[i].units[j].dropped)
+                m.u[m.n_u++] = &m.in[i].units[j];
+    if (ok && m.n_u == 0 && n_all && r->opts->n_ranks)
+        ok = tf_ranks_none(&m, d);
     if (ok && m.n_u == 0)
         ok = tf_diag_error(d, TF_EBADINPUT, "no trace to draw");
     struct tf_align_plan plan;
-    ok = ok && set_titles(&m, &fig->arena, d) && plan_window(&m, &plan, d);
+    ok = ok && set_titles(&m, &m.arena, d) && plan_window(&m, &plan, d);
     if (ok) {
         run_pool(&m, m.n_in, threads, step_draw);
         ok = after_step(&m, d);
     }
-    ok = ok && compose(&m, &plan, fig, d);
+    /* The ranks of a job: every lane as ever, unless they are more than
+     * the figure's height holds; then each rank is one row, or shares one
+     * (run_ranks.c). */
+    bool ranks = ok && m.n_u > 1 && tf_ranks_all(&m);
+    if (ok && ranks && m.reducing) {
+        ok = tf_ranks_compose(&m, &plan, fig, d);
+    } else if (ok && ranks) {
+        ok = tf_ranks_order_units(&m, &plan, d) && compose(&m, &plan, fig, true, d);
+        if (ok && tf_ranks_overflow(&m, fig)) {
+            tf_figure_fini(fig);
+            tf_figure_init(fig);
+            ok = tf_ranks_compose(&m, &plan, fig, d);
+        }
+    } else if (ok && m.reducing) {
+        ok = tf_ranks_mixed(&m, d);
+    } else if (ok) {
+        ok = compose(&m, &plan, fig, false, d);
+    }
     free_multi(&m);
     return ok;
 }

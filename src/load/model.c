@@ -847,7 +847,18 @@ bool tf_load_model(const char *path, struct tf_model_trace **out, size_t *n_out,
     int64_t w0 = exact_ns(all.window_start,
                           strcmp(all.clock_unit ? all.clock_unit : "us", "ms") == 0 ? 1e6 : 1e3);
     double w0_ns = (double)w0;
-    if (ok && nt == 0) {
+    if (ok && json_object_get(root, "overview")) {
+        /* A job's overview: one figure of rows, as it was. */
+        struct tf_trace_ref *refs = tf_arena_alloc(&all.arena, (nt ? nt : 1) * sizeof *refs);
+        ok = refs && read_traces(&r, tr, refs, nt) && tf_model_read_overview(&r, root, refs, nt);
+        if (ok) {
+            mt[0].fig = all;
+            tf_figure_init(&all);
+            *out = mt;
+            *n_out = 1;
+            mt = NULL;
+        }
+    } else if (ok && nt == 0) {
         /* One trace: the figure as it is. */
         place_samples(&all, NULL, 0, w0_ns, per);
         ok = tf_model_read_stats(&r, st, all.n_lanes, 0, &all.stats);

@@ -159,4 +159,9 @@ static inline bool get_id(struct reader *r, const json_t *o, const char *k, cons
 bool tf_model_read_stats(struct reader *r, const json_t *o, size_t n_lanes, size_t lane0,
                          struct tf_stats *s);
 
+/* A job's overview (model_overview.c): "overview", the rows' ranks, its
+ * ranks' entries (refs, read already) and its "stats", into r->f. */
+bool tf_model_read_overview(struct reader *r, const json_t *root, const struct tf_trace_ref *refs,
+                            size_t n_refs);
+
 #endif

@@ -454,6 +454,20 @@ bool tf_otf2_location_end(struct tf_otf2 *n, struct tf_diag *d)
             return false;
     }
     n->n_stack = 0;
+    if (n->pass == 2 && n->cur->lane) {
+        /* its lane has all it gets: the mode may reduce it (a job's overview) */
+        struct tf_tef_rec r;
+        memset(&r, 0, sizeof r);
+        r.kind = TF_TEF_LANE_DONE;
+        r.pid = n->cur->pid;
+        r.tid = n->cur->tid;
+        r.name = "";
+        size_t idx = n->idx;
+        bool ok = tf_otf2_emit(n, &r, d);
+        n->idx = idx; /* no place in the file */
+        if (!ok)
+            return false;
+    }
     n->cur = NULL;
     return true;
 }

@@ -74,6 +74,38 @@ static size_t merge_category(struct tf_figure *dst, const struct tf_category *c)
     return ok ? i : (size_t)-1;
 }
 
+size_t tf_figure_merge_category(struct tf_figure *dst, const struct tf_category *c)
+{
+    return merge_category(dst, c);
+}
+
+bool tf_figure_merge_legend(struct tf_figure *dst, const char *label, size_t cat)
+{
+    for (size_t j = 0; j < dst->n_legend; j++)
+        if (dst->legend[j].cat == cat && strcmp(dst->legend[j].label, label) == 0)
+            return true;
+    return tf_figure_add_legend(dst, label, cat);
+}
+
+size_t tf_figure_add_trace(struct tf_figure *dst, const struct tf_trace_ref *ref)
+{
+    if (!TF_GROW(dst->traces, dst->n_traces, dst->cap_traces))
+        return SIZE_MAX;
+    size_t ti = dst->n_traces;
+    struct tf_trace_ref *t = &dst->traces[ti];
+    bool ok = true;
+    *t = *ref;
+    memset(&t->stats, 0, sizeof t->stats);
+    t->file = dup(dst, ref->file, &ok);
+    t->title = dup(dst, ref->title, &ok);
+    t->mode = dup(dst, ref->mode, &ok);
+    t->first_lane = t->n_lanes = 0;
+    if (!ok)
+        return SIZE_MAX;
+    dst->n_traces++;
+    return ti;
+}
+
 /* Moves src's statistics into the trace, their strings copied into dst and
  * their lane indexes made dst's. */
 static bool move_stats(struct tf_figure *dst, struct tf_figure *src, struct tf_trace_ref *t)
@@ -154,16 +186,11 @@ static bool copy_bar(struct tf_figure *dst, const struct tf_figure *src, const s
 bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
                       double k, double dx)
 {
-    if (!TF_GROW(dst->traces, dst->n_traces, dst->cap_traces))
+    size_t ti = tf_figure_add_trace(dst, ref);
+    if (ti == SIZE_MAX)
         return false;
-    size_t ti = dst->n_traces++;
     struct tf_trace_ref *t = &dst->traces[ti];
     bool ok = true;
-    *t = *ref;
-    memset(&t->stats, 0, sizeof t->stats);
-    t->file = dup(dst, ref->file, &ok);
-    t->title = dup(dst, ref->title, &ok);
-    t->mode = dup(dst, ref->mode, &ok);
     t->first_lane = dst->n_lanes;
     t->n_lanes = src->n_lanes;
     size_t lane0 = dst->n_lanes;
@@ -190,15 +217,8 @@ bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct
     for (size_t i = 0; ok && i < src->n_bars; i++)
         ok = copy_bar(dst, src, &src->bars[i], lane0, cat_of, k, dx);
     /* The legend: src's entries that dst lacks, in src's order. */
-    for (size_t i = 0; ok && i < src->n_legend; i++) {
-        const struct tf_legend_entry *e = &src->legend[i];
-        size_t cat = cat_of[e->cat];
-        bool have = false;
-        for (size_t j = 0; j < dst->n_legend && !have; j++)
-            have = dst->legend[j].cat == cat && strcmp(dst->legend[j].label, e->label) == 0;
-        if (!have)
-            ok = tf_figure_add_legend(dst, e->label, cat);
-    }
+    for (size_t i = 0; ok && i < src->n_legend; i++)
+        ok = tf_figure_merge_legend(dst, src->legend[i].label, cat_of[src->legend[i].cat]);
     free(cat_of);
     for (size_t i = 0; ok && i < src->n_arrows; i++) {
         struct tf_arrow a = src->arrows[i];

@@ -9,6 +9,7 @@
 
 #include "base/escape.h"
 #include "base/num.h"
+#include "model/overview.h"
 
 void tf_figure_init(struct tf_figure *f)
 {
@@ -35,6 +36,8 @@ void tf_figure_fini(struct tf_figure *f)
     for (size_t i = 0; i < f->n_traces; i++)
         tf_stats_fini(&f->traces[i].stats);
     free(f->traces);
+    free(f->overview.ranks);
+    tf_ov_set_free(f->ov_set);
     tf_arena_fini(&f->arena);
     memset(f, 0, sizeof *f);
 }
@@ -52,6 +55,17 @@ void tf_stats_fini(struct tf_stats *s)
         free(s->paradigms[i].group_ms);
     free(s->paradigms);
     memset(s, 0, sizeof *s);
+}
+
+double tf_unit_ns(const char *u)
+{
+    if (!u || strcmp(u, "ms") == 0)
+        return 1e6;
+    if (strcmp(u, "s") == 0)
+        return 1e9;
+    if (strcmp(u, "ns") == 0)
+        return 1.0;
+    return 1e3;
 }
 
 const char *tf_figure_str(struct tf_figure *f, const char *s)

@@ -118,6 +118,12 @@ struct tf_lane {
      * job's rank: its MPI calls and compute, not the main() around them)
      * rather than the outermost. */
     bool keep_inner;
+    /* A row of a job's overview (tf_overview): the ranks it holds, their
+     * count, least and greatest, and their list as --ranks writes one
+     * ("16-19", "3,5,17"); n_ranks 0: a lane of its own. */
+    size_t n_ranks;
+    long long rank_lo, rank_hi;
+    const char *ranks;
 };
 
 /* What colours a bar and names its style: TikZ tracefig/<key>, and a
@@ -302,6 +308,54 @@ struct tf_trace_ref {
     struct tf_stats stats;     /* over its window and its lanes (lane indexes: the figure's) */
 };
 
+/* --- the overview of a job's ranks (model/overview.h makes it) ----------------
+ * When a figure of many ranks has more lanes than its height holds, each
+ * rank is drawn as one row, or consecutive ranks (in the order drawn)
+ * share a row inked with their mean busy share: the figure's lanes are
+ * then those rows (tf_lane.n_ranks > 0) and `overview` says what they
+ * hold. */
+
+/* --ranks LIST: one range of it, lo..hi inclusive. */
+struct tf_rank_range {
+    long long lo, hi;
+};
+
+/* --order-ranks: the rows by rank, by when each rank's work in the window
+ * ends (its window event), or by busy share (the least busy first). */
+enum tf_rank_order { TF_ORDER_RANK = 0, TF_ORDER_FINISH, TF_ORDER_BUSY };
+
+/* One rank of an overview, in the order drawn. */
+struct tf_rank_stat {
+    long long rank;
+    size_t row;      /* the row that holds it */
+    size_t trace;    /* its trace (figures of several traces), else SIZE_MAX */
+    double busy_ms;  /* its lane's work in its window (each moment once) */
+    double window_ms; /* its window */
+    bool has_end;
+    double end_ms;   /* when its last slice ends, from the figure's window start */
+};
+
+struct tf_overview {
+    bool on;
+    size_t n_ranks, per_row; /* ranks drawn; the most a row holds */
+    enum tf_rank_order order;
+    const char *axis;        /* the rank axis' text ("1024 ranks, 8 a row") */
+    const char *lane;        /* which lane of each rank ("busiest GPU stream, else main thread") */
+    struct tf_rank_stat *ranks; /* n_ranks, owned */
+    /* The spread across ranks: busy shares in % (least, median,
+     * greatest, and the ranks of the least and the greatest), and the
+     * rank that ends last, with how long after the median rank's end and
+     * after the next rank's (ms). */
+    double busy_min, busy_median, busy_max;
+    long long min_rank, max_rank;
+    bool has_last;
+    long long last_rank;
+    double last_end_ms, after_median_ms, after_next_ms;
+    size_t left_out;         /* lanes of the job not in any rank (GPUs of no rank), noted */
+};
+
+struct tf_ov_set;
+
 struct tf_figure {
     const char *mode;       /* the mode that made it ("timeline") */
     const char *schema;     /* JSON schema name ("tracefig-figure-1") */
@@ -364,6 +418,12 @@ struct tf_figure {
     bool has_one_trace;
     struct tf_trace_ref one_trace;
 
+    /* Its lanes are the rows of a job's overview (above). */
+    struct tf_overview overview;
+    /* A job's ranks reduced but not yet in rows (model/overview.h), owned:
+     * the caller that knows the size makes the rows. */
+    struct tf_ov_set *ov_set;
+
     struct tf_arena arena; /* every string and prop above */
 };
 
@@ -420,6 +480,10 @@ bool tf_figure_set_ticks(struct tf_figure *f, const double *ticks, size_t n);
  * the lanes, and the panel's slices (for screen readers and PDF metadata). */
 bool tf_figure_describe(struct tf_figure *f, const char *title, const char *subject);
 
+/* ns per unit of an axis or clock unit: "s", "ms" (and NULL), "ns", else
+ * microseconds ("us", "\xC2\xB5s"). */
+double tf_unit_ns(const char *unit);
+
 /* --- the frame (frame.c) ------------------------------------------------------ */
 
 /* The time axis's unit for a window span_ns long: s from 10 s, ms from
@@ -459,6 +523,15 @@ void tf_stats_fini(struct tf_stats *s);
  * first_lane, n_lanes and stats are set here).  False when out of memory. */
 bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
                       double k, double dx);
+/* dst's category for c (added when dst has none of its class), as
+ * tf_figure_append merges them; (size_t)-1 when out of memory. */
+size_t tf_figure_merge_category(struct tf_figure *dst, const struct tf_category *c);
+/* A legend entry dst lacks (same label and category), appended; false
+ * when out of memory. */
+bool tf_figure_merge_legend(struct tf_figure *dst, const char *label, size_t cat);
+/* Appends a trace entry without lanes or statistics (ref's strings
+ * copied); its index, SIZE_MAX when out of memory. */
+size_t tf_figure_add_trace(struct tf_figure *dst, const struct tf_trace_ref *ref);
 /* A text colour that reads on the fill rgb (black or white). */
 uint32_t tf_color_text_on(uint32_t rgb);
 

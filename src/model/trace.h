@@ -217,10 +217,13 @@ enum tf_tef_kind {
                        processes are ranks (the lane cap, --stats' MPI share) */
     TF_TEF_NOTE,    /* a note for the figure, in name (the loader's: what
                        the archive says about the lanes, such as gaps) */
-    TF_TEF_PARADIGM /* pass 2, an HPC job's: process pid's time in the window
+    TF_TEF_PARADIGM, /* pass 2, an HPC job's: process pid's time in the window
                        in slices of category `cat` (dur, ns: the union over its
                        threads, nested slices once); cat NULL: in MPI of any
                        kind (the categories "MPI" and "MPI collective") */
+    TF_TEF_LANE_DONE /* pass 2, an HPC job's: every record of thread (pid, tid)
+                       has been given (its location was read to its end), so a
+                       mode may reduce its lane now */
 };
 
 struct tf_tef_rec {

@@ -345,6 +345,86 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
     boolean(b, "summary_drawn", f->annotate && s->summary);
 }
 
+static const char *const order_names[] = {"rank", "finish", "busy"};
+
+/* The statistics of a job's overview: the spread across its ranks
+ * ("ranks": count, busy_pct min / median / max with the ranks of the
+ * least and the greatest, the last rank to end, its end and how long
+ * after the median rank's and the next rank's), then each rank in the
+ * order drawn ("per_rank": rank, row, busy_ms, busy_pct, end_ms: from the
+ * window's start, null without a slice). */
+static void overview_stats(struct tf_buf *b, const struct tf_figure *f)
+{
+    const struct tf_overview *o = &f->overview;
+    tf_buf_puts(b, "{\n    ");
+    stat_ms(b, "window_ms", f->x_span * tf_unit_ns(f->axis.unit) / 1e6);
+    tf_buf_printf(b, ",\n    \"ranks\": {\"count\": %zu, \"per_row\": %zu, ", o->n_ranks,
+                  o->per_row);
+    str(b, "order", order_names[o->order]);
+    tf_buf_puts(b, ", \"busy_pct\": {");
+    stat_pct(b, "min", o->busy_min, true);
+    tf_buf_puts(b, ", ");
+    stat_pct(b, "median", o->busy_median, true);
+    tf_buf_puts(b, ", ");
+    stat_pct(b, "max", o->busy_max, true);
+    tf_buf_printf(b, "}, \"min_rank\": %lld, \"max_rank\": %lld,\n      ", o->min_rank,
+                  o->max_rank);
+    key(b, "last_rank");
+    if (o->has_last)
+        tf_buf_printf(b, "%lld", o->last_rank);
+    else
+        tf_buf_puts(b, "null");
+    tf_buf_puts(b, ", ");
+    key(b, "last_end_ms");
+    if (o->has_last)
+        tf_buf_num(b, o->last_end_ms, TF_STATS_MS_DEC);
+    else
+        tf_buf_puts(b, "null");
+    tf_buf_puts(b, ", ");
+    key(b, "after_median_ms");
+    if (o->has_last)
+        tf_buf_num(b, o->after_median_ms, TF_STATS_MS_DEC);
+    else
+        tf_buf_puts(b, "null");
+    tf_buf_puts(b, ", ");
+    key(b, "after_next_ms");
+    if (o->has_last)
+        tf_buf_num(b, o->after_next_ms, TF_STATS_MS_DEC);
+    else
+        tf_buf_puts(b, "null");
+    tf_buf_puts(b, "},\n    \"per_rank\": [");
+    for (size_t i = 0; i < o->n_ranks; i++) {
+        const struct tf_rank_stat *r = &o->ranks[i];
+        tf_buf_printf(b, "%s{\"rank\": %lld, \"row\": %zu, ", i ? ",\n      " : "\n      ",
+                      r->rank, r->row);
+        stat_ms(b, "busy_ms", r->busy_ms);
+        tf_buf_puts(b, ", ");
+        stat_pct(b, "busy_pct", r->window_ms > 0 ? 100.0 * r->busy_ms / r->window_ms : 0, true);
+        tf_buf_puts(b, ", ");
+        key(b, "end_ms");
+        if (r->has_end)
+            tf_buf_num(b, r->end_ms, TF_STATS_MS_DEC);
+        else
+            tf_buf_puts(b, "null");
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, o->n_ranks ? "\n    ]\n  }" : "]\n  }");
+}
+
+/* "overview": what the rows of a job's overview hold (figure.h). */
+static void overview(struct tf_buf *b, const struct tf_figure *f)
+{
+    const struct tf_overview *o = &f->overview;
+    tf_buf_printf(b, ",\n  \"overview\": {\"ranks\": %zu, \"rows\": %zu, \"per_row\": %zu, ",
+                  o->n_ranks, f->n_lanes, o->per_row);
+    str(b, "order", order_names[o->order]);
+    tf_buf_puts(b, ", ");
+    str(b, "axis", o->axis);
+    tf_buf_puts(b, ", ");
+    str(b, "lane", o->lane);
+    tf_buf_putc(b, '}');
+}
+
 /* "stats": the overlap statistics of the window (render/stats.h for the
  * digits), or null when the mode computed none.  One lane, group, matrix
  * row or candidate per line.  A figure of several traces: one object per
@@ -354,6 +434,10 @@ static void stats(struct tf_buf *b, const struct tf_figure *f, bool v2)
 {
     const struct tf_stats *s = &f->stats;
     key(b, "stats");
+    if (f->overview.on) {
+        overview_stats(b, f);
+        return;
+    }
     if (f->n_traces) {
         tf_buf_putc(b, '[');
         for (size_t t = 0; t < f->n_traces; t++) {
@@ -431,9 +515,21 @@ static void traces(struct tf_buf *b, const struct tf_figure *f)
     end_list(b, n);
 }
 
-/* A lane's trace (a figure of several traces only). */
+/* A lane's trace (a figure of several traces only); a row of an overview:
+ * its ranks, least and greatest ("ranks": [16, 19]), their count, and
+ * their list when they are not every rank between ("rank_list":
+ * "3,5,17"). */
 static void lane_trace(struct tf_buf *b, const struct tf_figure *f, const struct tf_lane *l)
 {
+    if (l->n_ranks) {
+        tf_buf_printf(b, ", \"ranks\": [%lld, %lld], \"n_ranks\": %zu", l->rank_lo, l->rank_hi,
+                      l->n_ranks);
+        if ((unsigned long long)(l->rank_hi - l->rank_lo) + 1 != l->n_ranks) {
+            tf_buf_puts(b, ", ");
+            str(b, "rank_list", l->ranks);
+        }
+        return;
+    }
     if (f->n_traces)
         tf_buf_printf(b, ", \"trace\": %zu", l->trace);
 }
@@ -660,7 +756,10 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
     tf_buf_num(b, f->x_span, 6);
     tf_buf_puts(b, ", ");
     strings(b, "ticks", f->axis.labels, f->axis.n_ticks);
-    tf_buf_puts(b, "},\n  \"lanes\": [");
+    tf_buf_putc(b, '}');
+    if (f->overview.on)
+        overview(b, f);
+    tf_buf_puts(b, ",\n  \"lanes\": [");
     for (size_t i = 0; i < f->n_lanes; i++) {
         const struct tf_lane *l = &f->lanes[i];
         item(b, i);

@@ -258,7 +258,8 @@ static void lane_grid(struct lay *L)
      * a flame chart, lines between the lanes instead. */
     for (size_t i = 0; i < L->P->n_lanes; i++) {
         if (f->flame) {
-            if (i == 0)
+            /* an overview's thin rows: a line over each labelled one */
+            if (i == 0 || (f->overview.on && !L->P->lanes[i].text))
                 continue;
             double y = L->P->lanes[i].band;
             put_line(L, L->pl, y, L->pr, y, tf_style.spine, 1.0, tf_style.hgrid_pt, NULL, 0, "hgrid");

@@ -37,6 +37,7 @@
  * with the built-in metrics of its weight.
  */
 #include "render/plan.h"
+#include "render/plan_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -93,6 +94,11 @@ static double text_h(double size, bool bold)
     return tf_text_ascent(size, bold) + tf_text_descent(size, bold);
 }
 
+double tf_plan_text_h(double size, bool bold)
+{
+    return text_h(size, bold);
+}
+
 double tf_plan_default_font(double width_pt)
 {
     const struct tf_plan_limits *L = &tf_plan_limits;
@@ -121,66 +127,6 @@ void tf_plan_fini(struct tf_plan *p)
 }
 
 
-
-/* The bottom legend as one row when it fits in `avail`, else in as few
- * rows as fit; columns as wide as their widest entry. */
-static bool legend_grid(const struct tf_figure *f, struct tf_plan *p, double avail)
-{
-    struct tf_plan_legend *d = &p->legend;
-    size_t n = d->n;
-    (void)f;
-    double *tw = malloc((n ? n : 1) * sizeof *tw);
-    if (!tw)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        tw[i] = tf_plan_text_width(d->text[d->order[i]], d->size, p->bold);
-    for (size_t ncol = n; ncol >= 1; ncol--) {
-        double w = 2 * d->pad + (double)(ncol - 1) * d->colspace;
-        for (size_t c = 0; c < ncol; c++) {
-            double cw = 0;
-            for (size_t i = c; i < n; i += ncol)
-                cw = fmax(cw, d->handle_w + d->textpad + tw[i]);
-            d->col_w[c] = cw;
-            w += cw;
-        }
-        d->ncol = ncol;
-        d->nrow = (n + ncol - 1) / ncol;
-        d->w = w;
-        if (w <= avail)
-            break;
-    }
-    d->h = 2 * d->pad + (double)d->nrow * d->row_h + (double)(d->nrow - 1) * d->spacing;
-    free(tw);
-    return true;
-}
-
-static bool legend_init(const struct tf_figure *f, struct tf_plan *p, double fs, double handle,
-                        double textpad, double colspace, double pad)
-{
-    struct tf_plan_legend *d = &p->legend;
-    size_t n = f->n_legend + 1; /* and the share key's */
-    d->col_w = calloc(n, sizeof *d->col_w);
-    d->text = calloc(n, sizeof *d->text);
-    d->order = calloc(n, sizeof *d->order);
-    if (!d->col_w || !d->text || !d->order)
-        return false;
-    d->share_key = d->share_key && f->n_legend > 0;
-    d->n = f->n_legend + d->share_key;
-    for (size_t i = 0; i < d->n; i++)
-        d->order[i] = i;
-    d->text[f->n_legend] = TF_SHARE_KEY_TEXT;
-    d->size = fs;
-    d->pad = pad * fs;
-    d->row_h = text_h(fs, p->bold);
-    d->handle_w = handle * fs;
-    d->handle_h = tf_style.leg_handle_h * fs;
-    d->textpad = textpad * fs;
-    d->colspace = colspace * fs;
-    d->spacing = tf_style.leg_labelspace * fs;
-    for (size_t i = 0; i < f->n_legend; i++)
-        d->text[i] = f->legend[i].label ? f->legend[i].label : "";
-    return true;
-}
 
 static bool alloc_lanes(const struct tf_figure *f, struct tf_plan *p)
 {
@@ -258,12 +204,12 @@ static bool ref_height(const struct tf_figure *f, struct tf_plan *p)
                     text_h(R_LABEL_PT, true);
     p->bottom_legend = !p->panel && f->n_legend > 0;
     const struct tf_style *S = &tf_style;
-    if (!legend_init(f, p, R_LEGEND_PT, S->leg_bottom_handle, S->leg_textpad,
+    if (!tf_plan_legend_init(f, p, R_LEGEND_PT, S->leg_bottom_handle, S->leg_textpad,
                      S->leg_bottom_colspace, S->leg_pad))
         return false;
     double r = 0, need = 0;
     if (p->bottom_legend) {
-        if (!legend_grid(f, p, p->W - 2 * R_MARGIN))
+        if (!tf_plan_legend_grid(f, p, p->W - 2 * R_MARGIN))
             return false;
         r = f->has_legend_y ? clampd(f->legend_y, R_LEGEND_ROW_MIN, R_LEGEND_ROW_MAX)
                             : R_LEGEND_ROW_DEFAULT;
@@ -380,33 +326,17 @@ static bool plan_reference(const struct tf_figure *f, struct tf_plan *p)
 
 /* --- the fit policy ---------------------------------------------------------------------- */
 
-struct fit {
-    const struct tf_figure *f;
-    struct tf_plan *p;
-    struct tf_label_levels lv;
-    int level;          /* the label level drawn (-1: none) */
-    double margin, gap; /* canvas edge to text; label to plot */
-    double lab_line;    /* a label's line (left: the least lane height) */
-    double header_h;
-    double below_h;     /* everything under the plot */
-    /* A figure of many traces of one lane each (ranks): lanes need not be
-     * as tall as a label (sparse), and every `every`-th lane is labelled
-     * (0, 1: all) when they are thinner. */
-    bool sparse;
-    size_t every;
-    /* Set as plan_fit goes: the base font; the plot's left end and the
-     * panel's needs; the pads and height of a time axis; whether the
-     * summary line is drawn; the plot's top. */
-    double fb;
-    double x0, pneed, plh;
-    double tick_pad, title_pad, axis_h;
-    bool annotate;
-    double top;
-};
 
 /* Whether lane i's label is drawn. */
 static bool labeled(const struct fit *F, size_t i)
 {
+    if (F->mark1 && F->every > 1) {
+        size_t m = F->mark1 - 1, d = i > m ? i - m : m - i;
+        if (i == m)
+            return true;
+        if (d < F->every)
+            return false;
+    }
     return F->every <= 1 || i % F->every == 0;
 }
 
@@ -444,7 +374,8 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
      * narrow the figure: above each of 32 thin lanes they would double its
      * height. */
     if (want == TF_LABELS_LEFT ||
-        (want == TF_LABELS_AUTO && (p->W >= L->above_below_pt || F->f->rank_lanes))) {
+        (want == TF_LABELS_AUTO &&
+         (p->W >= L->above_below_pt || F->f->rank_lanes || F->f->overview.on))) {
         for (int lv = 0; lv < TF_PLAN_LEVELS; lv++) {
             if (lv >= 2 && TF_PLAN_ELIDE[lv - 2] < L->elide_min_chars && want == TF_LABELS_AUTO)
                 break;
@@ -456,7 +387,7 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
                 return;
             }
         }
-        if (want == TF_LABELS_LEFT) {
+        if (want == TF_LABELS_LEFT || F->f->overview.on) {
             F->level = TF_PLAN_LEVELS - 1;
             p->labels = TF_LABELS_LEFT;
             p->label_w = fmin(cap, widest_at(F, F->level, n, p->f_lane));
@@ -465,6 +396,18 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
     }
     p->labels = TF_LABELS_ABOVE;
     F->level = 1;
+}
+
+size_t tf_plan_lane_header(const struct fit *F, size_t i)
+{
+    return F->level >= 1 || F->f->overview.on ? F->lv.header_of[i] : (size_t)-1;
+}
+
+double tf_plan_budget(const struct tf_plan *p, const struct tf_size *size)
+{
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    return size->height_pt > 0 ? size->height_pt
+                               : clampd(L->height_per_w * p->W, L->height_min_pt, L->height_max_pt);
 }
 
 /* The height of the timeline block (plot and its headers) at row height rh,
@@ -480,7 +423,7 @@ static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
             lane = F->lab_line;
         if (p->labels == TF_LABELS_ABOVE)
             lane += p->label_h;
-        size_t hd = F->level >= 1 ? F->lv.header_of[i] : (size_t)-1;
+        size_t hd = tf_plan_lane_header(F, i);
         if (hd != (size_t)-1 && hd != last_header)
             lane += F->header_h;
         last_header = hd;
@@ -495,10 +438,11 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     struct tf_plan *p = F->p;
     const struct tf_plan_limits *L = &tf_plan_limits;
     const struct tf_figure *f = F->f;
-    double budget = size->height_pt > 0
-                        ? size->height_pt
-                        : clampd(L->height_per_w * p->W, L->height_min_pt, L->height_max_pt);
-    double room = budget - top - F->below_h;
+    if (f->overview.on) {
+        tf_plan_fit_overview(F, size, top);
+        return;
+    }
+    double room = tf_plan_budget(p, size) - top - F->below_h;
     double rh0 = L->row_em * p->font, rmin = fmax(2.0, L->row_min_em * p->font);
     unsigned depth = 1;
     for (size_t i = 0; i < f->n_lanes; i++)
@@ -588,7 +532,7 @@ static bool drop_cut_entries(const struct tf_figure *f, struct tf_plan *p)
     if (k == d->n || k == 0)
         return true;
     d->n = k;
-    return legend_grid(f, p, p->W - 2 * p->margin);
+    return tf_plan_legend_grid(f, p, p->W - 2 * p->margin);
 }
 
 static bool fit_ticks(struct fit *F)
@@ -708,7 +652,7 @@ static bool fit_below(struct fit *F)
     F->axis_h = F->tick_pad + text_h(p->f_tick, false) + F->title_pad + text_h(p->f_axis, false);
     p->panel = f->has_panel;
     p->bottom_legend = !p->panel && f->n_legend > 0;
-    if (!legend_init(f, p, p->f_legend, 1.2, 0.4, 1.0, 0.3))
+    if (!tf_plan_legend_init(f, p, p->f_legend, 1.2, 0.4, 1.0, 0.3))
         return false;
     double avail_w = p->W - 2 * m;
     double text_room = avail_w - 2 * p->legend.pad - p->legend.handle_w - p->legend.textpad;
@@ -718,7 +662,7 @@ static bool fit_below(struct fit *F)
             return false;
     double below = F->axis_h;
     if (p->bottom_legend) {
-        if (!legend_grid(f, p, avail_w))
+        if (!tf_plan_legend_grid(f, p, avail_w))
             return false;
         below += 0.5 * fb + p->legend.h;
     }
@@ -815,7 +759,7 @@ static bool fit_lanes(struct fit *F)
     for (size_t i = 0; i < p->n_lanes; i++) {
         struct tf_plan_lane *pl = &p->lanes[i];
         const struct tf_lane *ln = &f->lanes[i];
-        size_t hd = F->level >= 1 ? F->lv.header_of[i] : (size_t)-1;
+        size_t hd = tf_plan_lane_header(F, i);
         double band_top = y;
         if (hd != (size_t)-1 && hd != last_header && p->labels != TF_LABELS_NONE) {
             struct tf_plan_header *h = &p->headers[p->n_headers++];
@@ -836,6 +780,10 @@ static bool fit_lanes(struct fit *F)
         if (!fit_lane_label(F, i, &y))
             return false;
         double lane_h = (double)pl->rows * p->row_h;
+        /* An overview's first label, centred on a thin row, clears the
+         * rank axis above it. */
+        if (f->overview.on && i == 0 && p->labels == TF_LABELS_LEFT && lane_h < F->lab_line)
+            y += (F->lab_line - lane_h) / 2;
         if (p->labels == TF_LABELS_LEFT && lane_h < F->lab_line && label_tall(F, i))
             lane_h = F->lab_line;
         pl->top = y;
@@ -848,7 +796,12 @@ static bool fit_lanes(struct fit *F)
         if (ln->kind == TF_LANE_COUNTER && !counter_labels(f, p, i, lane_h))
             return false;
     }
+    /* An overview's last row ends over the axis, which would hide its ink. */
+    if (f->overview.on)
+        y += tf_style.spine_pt;
     p->plot.y1 = y;
+    if (f->overview.on && p->n_lanes)
+        p->plot.y0 = p->lanes[0].top; /* the rank axis above the rows */
     if (p->panel && !p->panel_below) {
         p->pbox.y0 = p->plot.y0;
         p->pbox.y1 = p->plot.y1;
@@ -899,8 +852,10 @@ static void fit_bottom(struct fit *F, const struct tf_size *size)
 }
 
 /* The note that names what was left out to fit the height (none: true). */
-static bool fit_note(struct tf_plan *p)
+static bool fit_note(struct tf_plan *p, const struct tf_figure *f)
 {
+    if (f->overview.on)
+        return tf_plan_overview_note(p, f);
     if (!p->cut_lanes && !p->cut_rows)
         return true;
     char note[240];
@@ -937,7 +892,12 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     if (!fit_across(F) || !fit_lanes(F))
         return false;
     fit_bottom(F, size);
-    return fit_note(p);
+    return fit_note(p, f);
+}
+
+bool tf_plan_fit_start(struct fit *F, const struct tf_size *size)
+{
+    return alloc_lanes(F->f, F->p) && fit_fonts(F, size) && fit_below(F);
 }
 
 static bool plan_once(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p,

@@ -230,6 +230,18 @@ void tf_plan_bin_fini(struct tf_binned *b);
 const struct tf_figure *tf_plan_drawn(const struct tf_plan *p, const struct tf_figure *f,
                                       struct tf_figure *tmp);
 
+/* The rows of a job's overview (model/figure.h, struct tf_overview): the
+ * least height of a row that reads, in points, and how many such rows the
+ * height budget of a figure like f holds at this size (its categories and
+ * legend count, with the share key; its lanes do not).  The caller puts
+ * that many ranks' runs, or fewer, in its rows; the plan then draws them
+ * all, as tall as fits. */
+#define TF_PLAN_OV_ROW_MIN 2.0
+size_t tf_plan_overview_rows(const struct tf_figure *f, const struct tf_size *size);
+/* The most lanes any fit figure holds at this size (its rows no thinner
+ * than 2 pt in its height budget; NULL: the defaults). */
+size_t tf_plan_lanes_max(const struct tf_size *size);
+
 /* Whether a figure is laid out by the fit policy at this size. */
 bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size);
 

@@ -210,9 +210,16 @@ static void emit_bin(struct binner *B, size_t from, size_t to)
     char num[TF_NUM_MAX], num2[TF_NUM_MAX];
     /* A share under half a percent says "<1", not a busy time of 0 %. */
     double pct = w > 0 ? 100.0 * b->busy / w : 0;
-    /* "N slice[s] · busy [<]P% of W UNIT[ (CLASS P%, CLASS P%...)]" */
-    tf_buf_uint(&tip, merged);
-    tf_buf_puts(&tip, merged == 1 ? " slice \xC2\xB7 busy " : " slices \xC2\xB7 busy ");
+    /* "N slice[s] · busy [<]P% of W UNIT[ (CLASS P%, CLASS P%...)]"; a
+     * row of a job's overview: "ranks 16–19 · busy ..." (its ranks' mean) */
+    const struct tf_lane *ln = b->lane < f->n_lanes ? &f->lanes[b->lane] : NULL;
+    if (ln && ln->n_ranks) {
+        tf_buf_puts(&tip, ln->label);
+        tf_buf_puts(&tip, " \xC2\xB7 busy ");
+    } else {
+        tf_buf_uint(&tip, merged);
+        tf_buf_puts(&tip, merged == 1 ? " slice \xC2\xB7 busy " : " slices \xC2\xB7 busy ");
+    }
     if (pct > 0 && pct < 0.5)
         tf_buf_putc(&tip, '<');
     tf_buf_puts(&tip, tf_fmt_num(num, pct > 0 && pct < 0.5 ? 1 : pct, 0));

@@ -5,6 +5,7 @@
  * characters.  plan.c picks among them for SVG, PDF and PNG; tikz_fit.c
  * writes them all for TeX to pick. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/escape.h"
@@ -184,6 +185,38 @@ bool tf_plan_label_levels(const struct tf_figure *f, size_t n, struct tf_arena *
         full[i] = f->lanes[i].label ? f->lanes[i].label : "";
         shrt[i] = full[i];
         out->header_of[i] = (size_t)-1;
+    }
+    /* A job's overview: its rows under one header, the rank axis; labels
+     * elided keep their ends (the last rank). */
+    if (f->overview.on) {
+        if (f->overview.axis && n) {
+            out->headers[out->n_headers++] = f->overview.axis;
+            for (size_t i = 0; i < n; i++)
+                out->header_of[i] = 0;
+        }
+        /* The short label: the ranks alone ("16–19"), the rank axis saying
+         * they are ranks; a row of ranks that are not all those between
+         * (another order than rank's) by its places in that order
+         * ("#1009–1024": the last sixteen to end). */
+        size_t k = f->overview.per_row ? f->overview.per_row : 1;
+        for (size_t i = 0; i < n; i++) {
+            const struct tf_lane *ln = &f->lanes[i];
+            const char *sp = strchr(full[i], ' ');
+            shrt[i] = sp && strncmp(full[i], "rank", 4) == 0 ? sp + 1 : full[i];
+            if (ln->n_ranks > 1 &&
+                (unsigned long long)(ln->rank_hi - ln->rank_lo) + 1 != ln->n_ranks) {
+                char t[64];
+                snprintf(t, sizeof t, "#%zu\xE2\x80\x93%zu", i * k + 1, i * k + ln->n_ranks);
+                if (!(shrt[i] = tf_arena_strdup(a, t)))
+                    return false;
+            }
+        }
+        for (size_t lv = 2; lv < TF_PLAN_LEVELS; lv++)
+            for (size_t i = 0; i < n; i++)
+                if (!(out->text[lv * n + i] = elide_chars(a, shrt[i], TF_PLAN_ELIDE[lv - 2],
+                                                          n_chars(shrt[i]) / 2)))
+                    return false;
+        return true;
     }
     /* Runs of two or more lanes of one process: a header, and the lanes
      * named by thread alone (with the id when two names are alike). */

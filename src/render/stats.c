@@ -370,6 +370,10 @@ static void table_gpu(const struct tf_figure *f, struct tf_buf *b)
 
 void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
 {
+    if (f->overview.on) {
+        tf_stats_write_table_ranks(f, b);
+        return;
+    }
     if (f->n_traces) {
         tf_stats_write_table_traces(f, b);
         return;
@@ -507,6 +511,10 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
 
 void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
 {
+    if (f->overview.on) {
+        tf_stats_write_csv_ranks(f, b);
+        return;
+    }
     if (f->n_traces) {
         tf_stats_write_csv_traces(f, b);
         return;

@@ -63,11 +63,14 @@ static void emit_limits(struct tikz *t, const struct tf_size *sz)
     tf_buf_puts(b, "}%\n\\def\\tracefiglimitrow{");
     tz_num(t, L->row_em);
     tf_buf_puts(b, "}\\def\\tracefiglimitrowmin{");
-    tz_num(t, L->row_min_em);
+    /* an overview's rows were fitted at 2 pt (the template's floor) */
+    tz_num(t, t->f && t->f->overview.on ? 0.2 : L->row_min_em);
     static const char *const place[] = {"auto", "left", "above", "none"};
-    /* an HPC job's ranks: their short labels stay left (plan.c) */
+    /* an HPC job's ranks, an overview's rows: their short labels stay left (plan.c) */
     enum tf_label_place want =
-        sz->labels == TF_LABELS_AUTO && t->f && t->f->rank_lanes ? TF_LABELS_LEFT : sz->labels;
+        sz->labels == TF_LABELS_AUTO && t->f && (t->f->rank_lanes || t->f->overview.on)
+            ? TF_LABELS_LEFT
+            : sz->labels;
     tf_buf_printf(b, "}\\def\\tracefiglabelplace{%s}%%\n", place[want]);
     if (sz->label_w_pt > 0) {
         tf_buf_puts(b, "\\def\\tracefiglabelcap{");
@@ -97,7 +100,8 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
          * reckoned (\tracefigfblock) as if the labels were not left of
          * it.  Only such figures carry this. */
         bool sparse = false;
-        for (size_t i = 0; (f->n_traces || f->rank_lanes) && p->labels == TF_LABELS_LEFT &&
+        bool ranks = f->n_traces || f->rank_lanes || f->overview.on;
+        for (size_t i = 0; ranks && p->labels == TF_LABELS_LEFT &&
                             i < p->n_lanes;
              i++)
             sparse = sparse || !p->lanes[i].text;
@@ -107,11 +111,13 @@ static bool emit_lanes(struct tikz *t, const struct tf_plan *p)
                            "\\tracefigfblockall{#1}\\tracefigflefttrue"
                            "\\else\\tracefigfblockall{#1}\\fi}%\n");
         for (size_t i = 0; i < p->n_lanes; i++) {
+            /* (an overview's rank axis is its own node: emit_picture) */
             tf_buf_printf(b, "\\tracefiglane{%u}{%lld}", p->lanes[i].rows,
-                          lv.header_of[i] == (size_t)-1 ? -1LL : (long long)lv.header_of[i]);
+                          lv.header_of[i] == (size_t)-1 || f->overview.on
+                              ? -1LL
+                              : (long long)lv.header_of[i]);
             /* A lane the plan leaves unlabelled among many (ranks): none. */
-            bool blank = (f->n_traces || f->rank_lanes) && p->labels == TF_LABELS_LEFT &&
-                         !p->lanes[i].text;
+            bool blank = ranks && p->labels == TF_LABELS_LEFT && !p->lanes[i].text;
             for (size_t k = 0; k < TF_PLAN_LEVELS; k++) {
                 tf_buf_putc(b, '{');
                 if (!blank)
@@ -367,6 +373,13 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
     }
     tf_buf_puts(b, "% Headers, lane labels, tick labels, the axis title and the legend.\n"
                    "\\tracefigforeground\n");
+    if (f->overview.on && f->overview.axis && p->labels != TF_LABELS_NONE) {
+        /* The rank axis over the rows, a label's line above them. */
+        tf_buf_puts(b, "% The rank axis: what the rows hold.\n"
+                       "\\node[tracefig/header,anchor=base west] at (-\\tracefigfx,\\tracefigfline) {");
+        tz_text(b, f->overview.axis);
+        tf_buf_puts(b, "};\n");
+    }
     if (f->has_panel)
         tf_buf_puts(b, "\\tracefigpanel\n");
     if (tz_annotated(f))

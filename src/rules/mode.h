@@ -68,6 +68,11 @@ struct tf_opts {
                                           window holds any */
     long long max_counters;            /* --max-counters N (0: the default) */
     bool osrt;                         /* --osrt: an export's OS runtime calls too */
+    /* The ranks of a job (several traces, an OTF2 archive): --ranks LIST
+     * (ranges, in any order; n_ranks 0: all) and --order-ranks. */
+    const struct tf_rank_range *ranks;
+    size_t n_ranks;
+    enum tf_rank_order order_ranks;
     /* The statistics (rules/stats.h). */
     const struct tf_group_opt *groups; /* --group NAME=PATTERN,..., in the order given */
     size_t n_groups;

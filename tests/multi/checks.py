@@ -249,10 +249,15 @@ def sixty_four():
     rc, out, _ = run(["r64/" + f for f in files] + ["--lanes", "GPU*stream 7*", "--format", "tikz",
                                                      "-o", "-"])
     ok(rc == 0 and out.count(b"\n\\tracefiglane{") == 64, "64 ranks: TikZ has the 64 lanes")
-    rc, out, _ = run(["r64/" + f for f in files] + ["--stats=csv"])
+    one = ["--lanes", "GPU*stream 7*"]
+    rc, out, _ = run(["r64/" + f for f in files] + one + ["--stats=csv"])
     ok(rc == 0 and out.split(b"\n")[0].count(b",") == 4 + 63, "64 ranks: 64 columns of statistics")
-    rc, out, _ = run(["r64/" + f for f in files] + ["--stats"])
+    rc, out, _ = run(["r64/" + f for f in files] + one + ["--stats"])
     ok(rc == 0 and b"rank 63" in out.split(b"\n")[0], "64 ranks: the --stats table has 64 columns")
+    # every lane of 64 ranks is more than a column holds: the overview, and its spread
+    rc, out, _ = run(["r64/" + f for f in files] + ["--stats"])
+    ok(rc == 0 and out.startswith(b"ranks              64\n") and b"busy %" in out,
+       "64 ranks, every lane: the overview's --stats gives the spread (%r)" % out[:60])
 
 
 def svg_bar_rows(svg, category):

@@ -30,6 +30,10 @@ Sub-commands (each takes --seed N and --out FILE, '-' or nothing for stdout):
              numbers as strings, null stopping a series that restarts later;
              --bad-values, --shuffle (a trace out of time order).
 
+  job        a job of many ranks, one small Kineto trace per rank (DIR/rankN.json):
+             busy shares that differ by node and by rank, one straggler
+             (--straggler R), --truth FILE: each rank's busy time and end
+             (gentrace_job.py).
   hta        small Kineto-style traces for the HTA comparison (tests/hta):
              --case kineto-frac (fractional ns timestamps, several
              ProfilerSteps, NCCL on its own stream, sub-microsecond kernels
@@ -78,6 +82,7 @@ import tempfile
 from gentrace_base import (Durations, Out, Rand, epoch_ns, exp_, gpu_properties, jstr,
                            non_negative, parse_size, positive, positive_float, probability, us3)
 from gentrace_hta import HTA_CASES, cmd_hta
+from gentrace_job import add_parser as add_job_parser
 from gentrace_kineto import cmd_kineto, cmd_ranks, parse_ranks
 
 # ---------------------------------------------------------------------------
@@ -867,6 +872,8 @@ def main(argv=None):
     p.add_argument("--memory", choices=("current", "2021"), default=None,
                    help="also [memory] instants, as kineto --memory (on the rank's own GPU)")
     p.set_defaults(func=cmd_ranks, out="-")
+
+    add_job_parser(sub, positive, non_negative)
 
     p = sub.add_parser("chrome", help="a generic Chrome trace: processes, threads, nesting, "
                                       "categories (the paper figures' shapes)")

@@ -44,6 +44,7 @@
 #include "base/str.h" /* tf_strdup_oom(s, &c->oom): the files' copies of strings */
 #include "base/strtab.h"
 #include "model/figure.h"
+#include "model/overview.h"
 #include "model/trace.h"
 #include "rules/chrome.h"
 #include "rules/hta.h"
@@ -223,6 +224,12 @@ struct lane {
     struct chrome_label lbl;
     const char *label;
     size_t counter;   /* a counter lane: its series + 1 (counters.c), else 0 */
+    /* A job's overview (ranks.c): the lane reduced to its strip once its
+     * location was read, its bars then one per class (for the colours);
+     * ov_cls: each strip class's id in strs (its category, or its name
+     * with --color-by name). */
+    struct tf_ov_strip *ov;
+    uint32_t ov_cls[TF_SHARES_MAX];
 };
 
 /* One end of a flow arrow (events.c): an s, t or f event at ts, or (v2)
@@ -296,6 +303,11 @@ struct chrome {
     size_t we_rank_most; /* the most occurrences of one thread */
     bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
     bool hpc;              /* an HPC job's trace (TF_TEF_HPC): processes are ranks */
+    /* its ranks are more than its lanes' cap holds: each lane is reduced to
+     * a strip as its location ends, and the figure is the job's overview
+     * (ranks.c); records of a lane after that (none, from OTF2) */
+    bool ov;
+    size_t ov_late;
     char **notes;          /* the loader's notes (TF_TEF_NOTE), owned */
     size_t n_notes, cap_notes;
     /* an HPC job's time per process and paradigm in the window, as the
@@ -632,5 +644,27 @@ void tf_chrome_rows_before(struct chrome *c, struct lane *ln, int64_t t);
  * false when out of memory. */
 bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
                      const size_t *pick, size_t n_pick);
+
+/* --- an HPC job's ranks (ranks.c) ------------------------------------------------ */
+
+/* The rank of thread t (an HPC job's: a rank's process, or a GPU stream
+ * named "(rank R)"); false: none. */
+bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank);
+/* Whether thread t is of a rank --ranks asks for (true without it, and in
+ * a trace that is no HPC job's). */
+bool tf_chrome_rank_selected(const struct chrome *c, size_t t);
+/* After pass 1: whether the figure is the job's overview (c->ov): its
+ * lanes, after --lanes, --hide and --ranks, are more than the cap holds
+ * and the cap would leave a whole rank out. */
+bool tf_chrome_ranks_window(struct chrome *c);
+/* A lane's location is read (TF_TEF_LANE_DONE): its lane reduced. */
+bool tf_chrome_lane_done(struct chrome *c, const struct tf_tef_rec *r);
+/* At the end of pass 2: every lane reduced that was not. */
+void tf_chrome_ranks_finish(struct chrome *c);
+/* The overview's figure: categories, legend, notes, and f->ov_set, the
+ * ranks' strips for the caller to put in rows (model/overview.h). */
+bool tf_chrome_ranks_build(struct chrome *c, const struct tf_opts *o,
+                           const struct tf_mode_input *in, struct tf_figure *f,
+                           struct tf_diag *d);
 
 #endif

@@ -157,6 +157,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
     (void)d;
+    if (r->kind == TF_TEF_LANE_DONE)
+        return tf_chrome_lane_done(c, r);
     if (r->kind == TF_TEF_META) { /* names that come with the events (an export's) */
         tf_chrome_meta(c, r);
         return !c->oom;
@@ -221,9 +223,15 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     if ((end > r->ts || r->open_end) && (r->ts >= c->w1 || (!r->open_end && end <= c->w0)))
         return true;
     size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
+    if (t != SIZE_MAX && c->o->n_ranks && !tf_chrome_rank_selected(c, t))
+        return true; /* not a rank --ranks asks for */
     struct lane *ln = t == SIZE_MAX ? NULL : tf_chrome_lane_for(c, t);
     if (!ln)
         return false;
+    if (ln->ov) { /* its location was read already (never, from OTF2) */
+        c->ov_late++;
+        return true;
+    }
     struct pend p = {
         .t0 = r->ts,
         .t1 = r->ts + (r->dur > 0 ? r->dur : 0),
@@ -260,8 +268,10 @@ int64_t tf_chrome_args_floor(void *ctx)
 bool tf_chrome_finish(void *ctx, struct tf_diag *d)
 {
     struct chrome *c = ctx;
+    tf_chrome_ranks_finish(c);
     for (size_t i = 0; i < c->n_lanes; i++)
-        tf_chrome_rows_finish(c, &c->lanes[i]);
+        if (!c->lanes[i].ov)
+            tf_chrome_rows_finish(c, &c->lanes[i]);
     tf_chrome_counters_finish(c);
     if (c->oom)
         return tf_diag_oom(d, NULL);

@@ -247,7 +247,7 @@ bool tf_chrome_lane_note(struct chrome *c, struct lane *ln, const struct pend *p
         ln->all_span = false;
     if (ln->all_total && strncmp(tf_strtab_str(&c->strs, p->name), "Total ", 6) != 0)
         ln->all_total = false;
-    if (ln->n_sample < SAMPLE) {
+    if (ln->n_sample < SAMPLE && !c->ov) { /* (an overview keeps no duplicates' test) */
         if (!TF_GROW(ln->sample, ln->n_sample, ln->cap_sample))
             return c->oom = true, false;
         uint64_t h = 1469598103934665603ULL;
@@ -470,6 +470,8 @@ static size_t hide_lanes(const struct chrome *c, const struct tf_opts *o, size_t
         const char *label = c->lanes[order[i]].label;
         if (o->n_hide && glob_any(o->hide, o->n_hide, label))
             continue;
+        if (!tf_chrome_rank_selected(c, c->lanes[order[i]].thread))
+            continue;
         if (!o->all_lanes &&
             (glob_any(default_hide, sizeof default_hide / sizeof default_hide[0], label) ||
              ((c->lanes[order[i]].all_total || c->lanes[order[i]].all_span) && n_bar > 1))) {
@@ -479,6 +481,81 @@ static size_t hide_lanes(const struct chrome *c, const struct tf_opts *o, size_t
         order[n_keep++] = order[i];
     }
     return n_keep;
+}
+
+/* A lane's probes: PROBES of its slices' hashes, spread over their sorted
+ * order.  A lane that repeats others has each of them in another lane. */
+#define PROBES 8
+
+struct probe {
+    uint64_t h;
+    size_t k;     /* its lane's place in order[] */
+    unsigned j;   /* which of its probes */
+};
+
+static int cmp_probe(const void *x, const void *y)
+{
+    const struct probe *a = x, *b = y;
+    if (a->h != b->h)
+        return a->h < b->h ? -1 : 1;
+    if (a->k != b->k)
+        return a->k < b->k ? -1 : 1;
+    return (a->j > b->j) - (a->j < b->j);
+}
+
+/* maybe[k]: every probe of lane order[k] is among another kept lane's
+ * samples; only such lanes can repeat others (repeats_others).  Each
+ * lane's samples are looked up among the probes once: O(samples log
+ * lanes), where testing every pair of lanes took O(lanes^2 samples) (an
+ * HPC job's thousands of ranks). */
+static bool repeat_candidates(const struct chrome *c, const size_t *order, size_t n, bool *maybe)
+{
+    struct probe *p = malloc((n ? n : 1) * PROBES * sizeof *p);
+    uint8_t *found = calloc(n ? n : 1, sizeof *found); /* a bit per probe found */
+    uint8_t *want = calloc(n ? n : 1, sizeof *want);
+    if (!p || !found || !want) {
+        free(p);
+        free(found);
+        free(want);
+        return false;
+    }
+    size_t np = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct lane *ln = &c->lanes[order[k]];
+        if (!ln->n_sample || ln->n_slices > SAMPLE)
+            continue;
+        unsigned m = ln->n_sample < PROBES ? (unsigned)ln->n_sample : PROBES;
+        for (unsigned j = 0; j < m; j++)
+            p[np++] = (struct probe){ln->sample[(size_t)j * (ln->n_sample - 1) / (m > 1 ? m - 1 : 1)],
+                                     k, j};
+        want[k] = (uint8_t)((1u << m) - 1);
+    }
+    qsort(p, np, sizeof *p, cmp_probe);
+    for (size_t k = 0; k < n && np; k++) {
+        const struct lane *ln = &c->lanes[order[k]];
+        if (ln->n_slices > SAMPLE)
+            continue;
+        for (size_t i = 0; i < ln->n_sample; i++) {
+            uint64_t h = ln->sample[i];
+            size_t lo = 0, hi = np;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (p[mid].h < h)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (; lo < np && p[lo].h == h; lo++)
+                if (p[lo].k != k)
+                    found[p[lo].k] |= (uint8_t)(1u << p[lo].j);
+        }
+    }
+    for (size_t k = 0; k < n; k++)
+        maybe[k] = want[k] && found[k] == want[k];
+    free(p);
+    free(found);
+    free(want);
+    return true;
 }
 
 /* Aggregates and duplicates of the lanes kept so far go to hidden[]. */
@@ -491,10 +568,15 @@ static bool drop_repeats(struct chrome *c, size_t *order, size_t *n_keep, size_t
             qsort(ln->sample, ln->n_sample, sizeof *ln->sample, cmp_u64);
     }
     bool *drop = calloc(*n_keep ? *n_keep : 1, sizeof *drop);
-    if (!drop)
+    bool *maybe = calloc(*n_keep ? *n_keep : 1, sizeof *maybe);
+    if (!drop || !maybe || !repeat_candidates(c, order, *n_keep, maybe)) {
+        free(drop);
+        free(maybe);
         return false;
+    }
     for (size_t i = 0; i < *n_keep; i++)
-        drop[i] = repeats_others(c, order, *n_keep, order[i], i);
+        drop[i] = maybe[i] && repeats_others(c, order, *n_keep, order[i], i);
+    free(maybe);
     size_t k = 0;
     for (size_t i = 0; i < *n_keep; i++) {
         if (drop[i])
@@ -659,7 +741,8 @@ bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t 
     n = k;
     size_t m = 0;
     for (size_t i = 0; ok && i < n; i++)
-        if (!(o->n_hide && glob_any(o->hide, o->n_hide, label[v[i]])))
+        if (!(o->n_hide && glob_any(o->hide, o->n_hide, label[v[i]])) &&
+            tf_chrome_rank_selected(c, v[i]))
             w[m++] = v[i];
     if (ok && o->n_lanes) {
         /* In the order of the patterns, as --lanes draws them. */

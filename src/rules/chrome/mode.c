@@ -30,6 +30,8 @@ static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
         return false;
     tf_chrome_lod_threshold(c);
     tf_chrome_counters_window(c);
+    if (!tf_chrome_ranks_window(c))
+        c->oom = true;
     return !c->oom || tf_diag_oom(d, NULL);
 }
 
@@ -86,6 +88,9 @@ static void chrome_free(struct chrome *c)
         free(ln->bars);
         free(ln->parts);
         free(ln->sample);
+        if (ln->ov)
+            tf_ov_strip_fini(ln->ov);
+        free(ln->ov);
         tf_ivset_fini(&ln->busy);
         tf_chrome_labels_fini(&ln->lbl, 1);
     }
@@ -434,6 +439,12 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
         tf_diag_warn(d, "%s: the records came in another order than in the first pass; the "
                         "statistics may be off",
                      in->file);
+    if (o->n_ranks && !c->hpc)
+        tf_diag_warn(d, "%s: --ranks is for the ranks of a job (several traces, or an OTF2 "
+                        "archive): one trace is drawn as it is",
+                     in->file);
+    if (c->ov) /* a job of more ranks than lanes: its overview (ranks.c) */
+        return tf_chrome_ranks_build(c, o, in, f, d);
     struct chrome_pick pk;
     if (!tf_chrome_pick_lanes(c, o, &pk, d)) {
         tf_chrome_pick_fini(&pk);

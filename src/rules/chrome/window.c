@@ -818,6 +818,25 @@ bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d)
     if (!tf_chrome_window_fix(c, d))
         return false;
     *s = (struct tf_span){c->w0, c->w1, c->event_t0, c->origin, c->end};
+    /* The window is chosen: what pass 1 kept to choose it can go, as the
+     * trace waits for the others' first passes (a figure of thousands of
+     * traces holds every one's state until then).  The threads' event
+     * counts stay: they say which lanes a figure would draw. */
+    for (size_t i = 0; i < c->n_thrs; i++) {
+        free(c->thrs[i].ext.v);
+        c->thrs[i].ext.v = NULL;
+        c->thrs[i].ext.n = c->thrs[i].ext.cap = 0;
+    }
+    tf_strtab_fini(&c->wnames);
+    tf_strtab_init(&c->wnames);
+    free(c->wname_count);
+    c->wname_count = NULL;
+    c->n_wname_count = c->cap_wname_count = 0;
+    tf_strtab_fini(&c->we_names);
+    tf_strtab_init(&c->we_names);
+    free(c->we_occ);
+    c->we_occ = NULL;
+    c->n_we_occ = c->cap_we_occ = 0;
     return true;
 }
 
