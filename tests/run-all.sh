@@ -6,6 +6,8 @@
 # Each suite ends with a line "[name:] N passed, N failed"; this script adds
 # them up and ends with the same kind of line.  A suite whose tool is not
 # installed says SKIP and counts nothing (make check installs the tools).
+# Each suite's wall time is printed after it, for whoever keeps make check
+# short; no test depends on it.
 set -u
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,9 +24,11 @@ suite() {
     name=$1
     shift
     echo "== $name"
+    t0=$(date +%s)
     "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
+    echo "($name took $(($(date +%s) - t0)) s)"
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     p=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($(i + 1) ~ /^passed/) print $i}')
     f=$(echo "$line" | awk '{for (i = 1; i < NF; i++) if ($(i + 1) ~ /^failed/) print $i}')
