@@ -395,9 +395,23 @@ struct evctx {
     struct tf_diag *d;
     const char *files; /* the archive's name: its event files are FILES/N.evt */
     const char *dir;   /* the folder of its anchor ("." for none) */
+    /* the location being read: events delivered, and the most it has */
+    uint64_t count, limit;
+    bool overrun;
 };
 
-#define EV(call) ((call) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT)
+/* Every callback counts its event first: a location that delivers more
+ * events than it has is a damaged archive (a reader going round a broken
+ * chunk list), interrupted there. */
+#define EV(call) (bounded(e) && (call) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT)
+
+static bool bounded(struct evctx *e)
+{
+    if (++e->count <= e->limit)
+        return true;
+    e->overrun = true;
+    return false;
+}
 
 static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region)
@@ -467,6 +481,8 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, u
     (void)pos;
     (void)a;
     struct evctx *e = u;
+    if (!bounded(e))
+        return OTF2_CALLBACK_INTERRUPT;
     tf_otf2_coll_begin(e->conv, t);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -529,6 +545,35 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
     return cb;
 }
 
+/* The most events a location may deliver: as many as its definition gives
+ * it, or, from a writer that does not count them, one per byte of its
+ * event file (a record is at least two bytes); UINT64_MAX when neither is
+ * known. */
+static uint64_t event_limit(const struct evctx *e, uint64_t loc)
+{
+    uint64_t n = tf_otf2_location_events(e->conv, loc);
+    if (n > 0)
+        return n;
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s/%llu.evt", e->dir, e->files, (unsigned long long)loc);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+}
+
+/* A damaged location's one line, naming its event file. */
+static bool overrun(const struct evctx *e, uint64_t loc, const char *file)
+{
+    if (tf_diag_failed(e->d))
+        return false;
+    return tf_diag_error(e->d, TF_EBADINPUT,
+                         "%s: %.40s/%llu.evt: location %llu delivers more events than the %llu "
+                         "it %s (a damaged archive)",
+                         file, e->files, (unsigned long long)loc, (unsigned long long)loc,
+                         (unsigned long long)e->limit,
+                         tf_otf2_location_events(e->conv, loc) ? "is defined with"
+                                                               : "has bytes in its file");
+}
+
 /* One location: its local definitions, then its events. */
 static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct evctx *e,
                           uint64_t loc, const char *file)
@@ -558,9 +603,17 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
         o2.OTF2_Reader_CloseEvtReader(rd, er);
         return false;
     }
+    e->count = 0;
+    e->limit = event_limit(e, loc);
+    e->overrun = false;
+    /* The reader is asked for one record more than the location has, so
+     * that records no callback sees (of kinds not drawn) are bounded too. */
     uint64_t n = 0;
-    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, OTF2_UNDEFINED_UINT64, &n);
+    uint64_t ask = e->limit == UINT64_MAX ? OTF2_UNDEFINED_UINT64 : e->limit + 1;
+    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, ask, &n);
     o2.OTF2_Reader_CloseEvtReader(rd, er);
+    if (e->overrun || (rc == OTF2_SUCCESS && e->limit != UINT64_MAX && n > e->limit))
+        return overrun(e, loc, file);
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
         return tf_diag_failed(e->d) ? false : tf_diag_oom(e->d, file);
     if (rc != OTF2_SUCCESS) {
@@ -590,7 +643,7 @@ static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *ancho
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", base > anchor ? (int)(base - anchor - 1) : 1,
              base > anchor ? anchor : ".");
-    struct evctx e = {conv, d, files, dir};
+    struct evctx e = {conv, d, files, dir, 0, UINT64_MAX, false};
     bool ok = true;
     for (size_t i = 0; ok && i < n_sel; i++)
         ok = read_location(rd, cb, &e, sel[i], file);
