@@ -546,18 +546,17 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
 }
 
 /* The most events a location may deliver: as many as its definition gives
- * it, or, from a writer that does not count them, one per byte of its
- * event file (a record is at least two bytes); UINT64_MAX when neither is
- * known. */
+ * it, and never more than the bytes of its event file (a record takes at
+ * least two), so that a damaged count in the definitions bounds nothing
+ * beyond the file either; UINT64_MAX when neither is known. */
 static uint64_t event_limit(const struct evctx *e, uint64_t loc)
 {
     uint64_t n = tf_otf2_location_events(e->conv, loc);
-    if (n > 0)
-        return n;
     char path[4096];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s/%llu.evt", e->dir, e->files, (unsigned long long)loc);
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+    uint64_t bytes = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+    return n > 0 && n < bytes ? n : bytes;
 }
 
 /* A damaged location's one line, naming its event file. */
@@ -570,8 +569,8 @@ static bool overrun(const struct evctx *e, uint64_t loc, const char *file)
                          "it %s (a damaged archive)",
                          file, e->files, (unsigned long long)loc, (unsigned long long)loc,
                          (unsigned long long)e->limit,
-                         tf_otf2_location_events(e->conv, loc) ? "is defined with"
-                                                               : "has bytes in its file");
+                         e->limit == tf_otf2_location_events(e->conv, loc) ? "is defined with"
+                                                                           : "has bytes in its file");
 }
 
 /* One location: its local definitions, then its events. */
