@@ -11,7 +11,9 @@
  * Slices.  A location's open regions are a stack of frames; an Enter
  * pushes, a Leave closes the innermost frame of its region (the top, or,
  * when the events are mis-nested, a frame further down, which is then
- * taken out; the frames above it keep the depth they were opened at).  A
+ * taken out; the frames above it keep the depth they were opened at); a
+ * Leave of a region not open closes the top frame (nothing when none is
+ * open).  A
  * slice goes to the sink at its Leave as a B/E pair would (ph 'B' with its
  * depth: rows.c keeps a parent's row above its children, which it receives
  * first).  MeasurementOff ends every open frame's piece; MeasurementOn

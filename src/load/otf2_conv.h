@@ -22,8 +22,10 @@
  *     collective's, has the category "MPI collective"; a collective
  *     outside any MPI region is a slice of its own ("MPI_Bcast");
  *   - a Leave that does not match the innermost open region closes its own
- *     region (the regions above it stay open); a region never left runs to
- *     the end; both are counted in one warning;
+ *     region (the regions above it stay open); a Leave of a region that is
+ *     not open closes the innermost open region (OTF2's events nest: APEX
+ *     leaves a renamed task under its old name); a region never left runs
+ *     to the end; all are counted in one warning;
  *   - MeasurementOnOff: the open regions stop at Off and go on at On, so the
  *     lanes show the gap; a note says how many;
  *   - point-to-point messages (MpiSend/MpiIsend to MpiRecv/MpiIrecv) are

@@ -145,7 +145,7 @@ struct tf_otf2 {
     struct par_acc *accs;
     size_t n_accs, cap_accs;
     /* counts (pass 1) */
-    size_t n_misnested, n_stray_leaves, n_never_left, n_off, n_off_ranks, n_bad_metric;
+    size_t n_misnested, n_stray_leaves, n_idle_leaves, n_never_left, n_off, n_off_ranks, n_bad_metric;
     bool loc_had_off;
     struct tf_buf args, flow, name;
 };

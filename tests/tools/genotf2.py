@@ -216,26 +216,25 @@ def chunks(out):
 
 def renamed(out):
     """APEX's renamed tasks (HPX): a task entered as hpx_main and left as
-    run_helper, which is not open.  Thread 0 of "Process":
-      0-1000 us    main
+    run_helper, which is not open.  Thread 0 of "Process", from 100 us:
       100-300 us   hpx_main, left as run_helper (closes hpx_main at 300)
-      400-500 us   work, then a Leave of run_helper while work and task are
-                   open at 450: closes the innermost, work (450), and task's
+      400-500 us   task; work from 420, then a Leave of run_helper at 450
+                   while both are open: closes the innermost, work; task's
                    own Leave at 500 closes task
-      600-700 us   a, b, leave a (open deeper: closes a as it always did),
-                   leave b
-    Two Leaves name a region that is not open (run_helper, twice); one
-    is mis-nested (a)."""
+      600-700 us   a, b from 620, leave a at 650 (open deeper: closes a, as
+                   a mis-nested Leave always did), leave b at 700
+      990-1000 us  end
+    Two Leaves name a region that is not open (run_helper, twice), one is
+    mis-nested (a's); busy 410 us of the 900."""
     with otf2.writer.open(out, timer_resolution=1000000000) as trace:
         defs = trace.definitions
         node = defs.system_tree_node("node")
         g = defs.location_group("Process", system_tree_parent=node)
         loc = defs.location("Master thread", group=g)
         rg = {n: defs.region(n, paradigm=Paradigm.USER)
-              for n in ("main", "hpx_main", "run_helper", "task", "work", "a", "b")}
+              for n in ("hpx_main", "run_helper", "task", "work", "a", "b", "end")}
         w = trace.event_writer_from_location(loc)
         t = lambda us: us * US
-        w.enter(t(0), rg["main"])
         w.enter(t(100), rg["hpx_main"])
         w.leave(t(300), rg["run_helper"])   # not open: closes hpx_main
         w.enter(t(400), rg["task"])
@@ -246,7 +245,8 @@ def renamed(out):
         w.enter(t(620), rg["b"])
         w.leave(t(650), rg["a"])            # open deeper: closes a
         w.leave(t(700), rg["b"])
-        w.leave(t(1000), rg["main"])
+        w.enter(t(990), rg["end"])
+        w.leave(t(1000), rg["end"])
 
 
 def nompi(out):
