@@ -270,7 +270,7 @@ def nompi(out):
         w = trace.event_writer_from_location(cpu)
         w.enter(0, main)
         for k in range(3):
-            w.metric((100 + 300 * k) * US, cyc, [700000000 * (k + 1) + 10000000 * k])
+            w.metric((100 + 300 * k) * US, cyc, [700000000 * (k + 1) + 5000000 * k])
             w.enter((100 + 300 * k) * US, launch)
             w.leave((120 + 300 * k) * US, launch)
         w.leave(1000 * US, main)
