@@ -650,11 +650,80 @@ static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *ancho
     return ok;
 }
 
+/* --- the anchor ------------------------------------------------------------------ */
+
+/* The archive's byte order, from its event chunk size (a size libotf2
+ * takes lies in 256 KiB .. 16 MiB): 1 little-endian, 2 big-endian, 0
+ * neither. */
+static int anchor_order(const unsigned char *p)
+{
+    uint64_t le = 0, be = 0;
+    for (int i = 0; i < 8; i++) {
+        le |= (uint64_t)p[i] << (8 * i);
+        be = be << 8 | p[i];
+    }
+    const uint64_t lo = 256 * 1024, hi = 16 * 1024 * 1024;
+    return le >= lo && le <= hi ? 1 : be >= lo && be <= hi ? 2 : 0;
+}
+
+/* False, with the message, when the anchor names more properties than its
+ * bytes can hold: libotf2 would make room for each (an anchor whose
+ * count is damaged costs it seconds, however small the file).  The
+ * layout: "OTF2" and its NUL, the anchor format (1 byte), 38 bytes of
+ * versions, chunk sizes, substrate, compression and counts, three strings
+ * (machine, creator, description), then (format 2 on) the number of
+ * properties (4 bytes), each a name and a value string.  Whatever else is
+ * wrong is left to libotf2, which says so at once. */
+static bool anchor_fits(const char *anchor, const char *file, struct tf_diag *d)
+{
+    FILE *f = fopen(anchor, "rb");
+    if (!f)
+        return true; /* libotf2 says why */
+    static _Thread_local unsigned char b[65536];
+    size_t n = fread(b, 1, sizeof b, f);
+    bool whole = n < sizeof b || fgetc(f) == EOF;
+    fclose(f);
+    if (!whole)
+        return true;
+    size_t p = 0;
+    while (p + 5 <= n && p < 16 && memcmp(b + p, "OTF2", 5) != 0)
+        p++;
+    if (p + 5 > n || p >= 16 || p + 6 + 38 > n)
+        return true;
+    unsigned format = b[p + 5];
+    size_t q = p + 6;
+    int order = anchor_order(b + q + 4);
+    if (format < 2 || order == 0)
+        return true;
+    q += 38;
+    for (int k = 0; k < 3; k++) {
+        const unsigned char *z = q < n ? memchr(b + q, 0, n - q) : NULL;
+        if (!z)
+            return true;
+        q = (size_t)(z - b) + 1;
+    }
+    if (q + 4 > n)
+        return true;
+    uint32_t props = order == 1 ? (uint32_t)b[q] | (uint32_t)b[q + 1] << 8 | (uint32_t)b[q + 2] << 16 |
+                             (uint32_t)b[q + 3] << 24
+                       : (uint32_t)b[q] << 24 | (uint32_t)b[q + 1] << 16 | (uint32_t)b[q + 2] << 8 |
+                             (uint32_t)b[q + 3];
+    size_t room = n - (q + 4);
+    if ((uint64_t)props * 2 <= room)
+        return true;
+    return tf_diag_error(d, TF_EBADINPUT,
+                         "%s: cannot open the OTF2 archive: its anchor names %lu properties, more "
+                         "than its %zu bytes hold (a damaged anchor)",
+                         file, (unsigned long)props, n);
+}
+
 /* Opens the archive with its global definitions read into conv (the
  * first time) and its picked locations selected. */
 static OTF2_Reader *open_archive(const char *anchor, const char *file, struct tf_otf2 *conv,
                                  bool defs, struct tf_diag *d)
 {
+    if (defs && !anchor_fits(anchor, file, d))
+        return NULL;
     o2_msg[0] = '\0';
     OTF2_Reader *rd = o2.OTF2_Reader_Open(anchor);
     if (!rd) {
