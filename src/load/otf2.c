@@ -674,17 +674,32 @@ static int anchor_order(const unsigned char *p)
  * (machine, creator, description), then (format 2 on) the number of
  * properties (4 bytes), each a name and a value string.  Whatever else is
  * wrong is left to libotf2, which says so at once. */
+static bool anchor_props_fit(const unsigned char *b, size_t n, const char *file,
+                             struct tf_diag *d);
+
 static bool anchor_fits(const char *anchor, const char *file, struct tf_diag *d)
 {
     FILE *f = fopen(anchor, "rb");
     if (!f)
         return true; /* libotf2 says why */
-    static _Thread_local unsigned char b[65536];
-    size_t n = fread(b, 1, sizeof b, f);
-    bool whole = n < sizeof b || fgetc(f) == EOF;
+    enum { CAP = 65536 }; /* anchors are hundreds of bytes; a larger one is not checked */
+    unsigned char *b = malloc(CAP);
+    if (!b) {
+        fclose(f);
+        return tf_diag_oom(d, file);
+    }
+    size_t n = fread(b, 1, CAP, f);
+    bool whole = n < CAP || fgetc(f) == EOF;
     fclose(f);
-    if (!whole)
-        return true;
+    bool ok = !whole || anchor_props_fit(b, n, file, d);
+    free(b);
+    return ok;
+}
+
+/* anchor_fits on the anchor's n bytes at b. */
+static bool anchor_props_fit(const unsigned char *b, size_t n, const char *file,
+                             struct tf_diag *d)
+{
     size_t p = 0;
     while (p + 5 <= n && p < 16 && memcmp(b + p, "OTF2", 5) != 0)
         p++;
