@@ -73,6 +73,7 @@ bool tf_load_otf2(const char *path, const char *file, const struct tf_keep *keep
 #include <otf2/otf2.h>
 
 #include "base/dl.h"
+#include "base/str.h"
 
 /* The anchor of a folder: its only *.otf2 file, in b; false with the
  * message when it has none or several. */
@@ -116,8 +117,8 @@ static bool folder_anchor(const char *path, const char *file, struct tf_buf *b,
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseGlobalDefReader, (OTF2_Reader *, OTF2_GlobalDefReader *)) \
     X(0, OTF2_ErrorCode, OTF2_Reader_RegisterGlobalDefCallbacks,                                \
       (OTF2_Reader *, OTF2_GlobalDefReader *, const OTF2_GlobalDefReaderCallbacks *, void *))   \
-    X(0, OTF2_ErrorCode, OTF2_Reader_ReadAllGlobalDefinitions,                                  \
-      (OTF2_Reader *, OTF2_GlobalDefReader *, uint64_t *))                                      \
+    X(0, OTF2_ErrorCode, OTF2_Reader_ReadGlobalDefinitions,                                     \
+      (OTF2_Reader *, OTF2_GlobalDefReader *, uint64_t, uint64_t *))                            \
     X(0, OTF2_ErrorCode, OTF2_Reader_SelectLocation, (OTF2_Reader *, OTF2_LocationRef))         \
     X(0, OTF2_ErrorCode, OTF2_Reader_OpenEvtFiles, (OTF2_Reader *))                             \
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseEvtFiles, (OTF2_Reader *))                            \
@@ -127,8 +128,8 @@ static bool folder_anchor(const char *path, const char *file, struct tf_buf *b,
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseEvtReader, (OTF2_Reader *, OTF2_EvtReader *))         \
     X(0, OTF2_DefReader *, OTF2_Reader_GetDefReader, (OTF2_Reader *, OTF2_LocationRef))         \
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseDefReader, (OTF2_Reader *, OTF2_DefReader *))         \
-    X(0, OTF2_ErrorCode, OTF2_Reader_ReadAllLocalDefinitions,                                   \
-      (OTF2_Reader *, OTF2_DefReader *, uint64_t *))                                            \
+    X(0, OTF2_ErrorCode, OTF2_Reader_ReadLocalDefinitions,                                      \
+      (OTF2_Reader *, OTF2_DefReader *, uint64_t, uint64_t *))                                  \
     X(0, OTF2_ErrorCode, OTF2_Reader_RegisterEvtCallbacks,                                      \
       (OTF2_Reader *, OTF2_EvtReader *, const OTF2_EvtReaderCallbacks *, void *))               \
     X(0, OTF2_ErrorCode, OTF2_Reader_ReadLocalEvents,                                           \
@@ -355,9 +356,29 @@ static OTF2_CallbackCode def_instance(void *u, OTF2_MetricRef self, OTF2_MetricR
     return CB(tf_otf2_def_metric_instance(u, self, cls));
 }
 
-static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *file,
-                      struct tf_diag *d)
+/* The bytes of the file at path, UINT64_MAX when it cannot be seen: a
+ * bound on the records a reader of it may deliver (a record takes at
+ * least two bytes), so that one going round a damaged chunk list stops. */
+static uint64_t file_bytes(const char *path)
 {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+}
+
+/* A read of at most limit records: asks the reader for one more. */
+static uint64_t ask_for(uint64_t limit)
+{
+    return limit == UINT64_MAX ? OTF2_UNDEFINED_UINT64 : limit + 1;
+}
+
+static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *anchor,
+                      const char *file, struct tf_diag *d)
+{
+    /* "traces.def" of "traces.otf2" */
+    char def[4096];
+    size_t len = strlen(anchor);
+    snprintf(def, sizeof def, "%.*s.def", (int)(len > 5 ? len - 5 : len), anchor);
+    uint64_t limit = file_bytes(def);
     OTF2_GlobalDefReader *gdr = o2.OTF2_Reader_GetGlobalDefReader(rd);
     if (!gdr)
         return lib_error(file, "cannot read the global definitions", d);
@@ -378,9 +399,14 @@ static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *file,
     o2.OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(cb, def_instance);
     o2.OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, conv);
     uint64_t n = 0;
-    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
+    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadGlobalDefinitions(rd, gdr, ask_for(limit), &n);
     o2.OTF2_GlobalDefReaderCallbacks_Delete(cb);
     o2.OTF2_Reader_CloseGlobalDefReader(rd, gdr);
+    if (rc == OTF2_SUCCESS && limit != UINT64_MAX && n > limit)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: %s: more definitions than its %llu bytes hold (a damaged "
+                             "archive)",
+                             file, tf_base_name(def), (unsigned long long)limit);
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
         return tf_diag_oom(d, file);
     if (rc != OTF2_SUCCESS)
@@ -553,9 +579,8 @@ static uint64_t event_limit(const struct evctx *e, uint64_t loc)
 {
     uint64_t n = tf_otf2_location_events(e->conv, loc);
     char path[4096];
-    struct stat st;
     snprintf(path, sizeof path, "%s/%s/%llu.evt", e->dir, e->files, (unsigned long long)loc);
-    uint64_t bytes = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+    uint64_t bytes = file_bytes(path);
     return n > 0 && n < bytes ? n : bytes;
 }
 
@@ -593,8 +618,17 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
     OTF2_DefReader *dr = o2.OTF2_Reader_GetDefReader(rd, loc);
     if (dr) {
         uint64_t nd = 0;
-        o2.OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &nd);
+        snprintf(path, sizeof path, "%s/%s/%llu.def", e->dir, e->files, (unsigned long long)loc);
+        uint64_t most = file_bytes(path);
+        OTF2_ErrorCode drc = o2.OTF2_Reader_ReadLocalDefinitions(rd, dr, ask_for(most), &nd);
         o2.OTF2_Reader_CloseDefReader(rd, dr);
+        if (drc == OTF2_SUCCESS && most != UINT64_MAX && nd > most) {
+            o2.OTF2_Reader_CloseEvtReader(rd, er);
+            return tf_diag_error(e->d, TF_EBADINPUT,
+                                 "%s: %.40s/%llu.def: more definitions than its %llu bytes hold "
+                                 "(a damaged archive)",
+                                 file, e->files, (unsigned long long)loc, (unsigned long long)most);
+        }
     }
     o2_msg[0] = '\0'; /* no local definitions is no error */
     o2.OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, e);
@@ -608,8 +642,7 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
     /* The reader is asked for one record more than the location has, so
      * that records no callback sees (of kinds not drawn) are bounded too. */
     uint64_t n = 0;
-    uint64_t ask = e->limit == UINT64_MAX ? OTF2_UNDEFINED_UINT64 : e->limit + 1;
-    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, ask, &n);
+    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, ask_for(e->limit), &n);
     o2.OTF2_Reader_CloseEvtReader(rd, er);
     if (e->overrun || (rc == OTF2_SUCCESS && e->limit != UINT64_MAX && n > e->limit))
         return overrun(e, loc, file);
@@ -751,7 +784,7 @@ static OTF2_Reader *open_archive(const char *anchor, const char *file, struct tf
         return NULL;
     }
     o2.OTF2_Reader_SetSerialCollectiveCallbacks(rd);
-    bool ok = !defs || (read_defs(rd, conv, file, d) && tf_otf2_plan(conv, d));
+    bool ok = !defs || (read_defs(rd, conv, anchor, file, d) && tf_otf2_plan(conv, d));
     size_t n_sel;
     const uint64_t *sel = ok ? tf_otf2_selected(conv, &n_sel) : NULL;
     for (size_t i = 0; ok && i < n_sel; i++)
