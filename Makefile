@@ -131,7 +131,7 @@ LIB_SONAME = libtracefig.so.$(LIB_SOVERSION)
 LIB_SO = $(BUILD)/libtracefig.so.$(LIB_VERSION)
 LIB_PC = $(BUILD)/tracefig.pc
 
-.PHONY: FORCE lib fuzz fuzz-build all demo check deps-build deps-test deps-bench bench-run test unit golden golden-check parity \
+.PHONY: FORCE lib fuzz fuzz-build fuzz-otf2-damage all demo check deps-build deps-test deps-bench bench-run test unit golden golden-check parity \
         bench leakcheck install uninstall clean examples parity-refresh
 
 all: $(BIN) lib
@@ -263,6 +263,10 @@ leakcheck: $(BIN)
 #                                  against 240/s here)
 # Corpora: tests/fuzz/corpus/TARGET (committed, minimised) seeded with the
 # golden inputs and the examples; new finds go to build-fuzz/corpus/TARGET.
+# fuzz_otf2 damages one file of an archive tests/tools/genotf2.py writes
+# (python3-otf2) under libFuzzer's -timeout: a read that does not end is a
+# find.  make fuzz-otf2-damage: the seeded damages of tests/otf2, many more
+# of them (FUZZ_OTF2_DAMAGES=300), each under timeout 20.
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
@@ -277,7 +281,8 @@ FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=a
 endif
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_OBJS := $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS)) $(FUZZ_DIR)/obj/templates.o
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) -Isrc \
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) \
+              $(CPPFLAGS_OTF2) -Isrc \
               -Ibuild $(PKG_CFLAGS) $(FUZZ_FLAGS)
 
 $(FUZZ_DIR)/obj/.dirs: Makefile
@@ -294,6 +299,10 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
 
 fuzz-build: $(FUZZ_TARGETS)
+
+FUZZ_OTF2_DAMAGES ?= 300
+fuzz-otf2-damage: $(BUILD)/tracefig
+	sh tests/fuzz/otf2_damage.sh $(BUILD)/tracefig $(FUZZ_OTF2_DAMAGES)
 
 fuzz: fuzz-build
 	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_DIR=$(FUZZ_DIR) FUZZ_FAST=$(FUZZ_FAST) \

@@ -5,6 +5,45 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/utf8.h"
+
+/* One line of valid UTF-8 into out (cap bytes), whatever the text carried
+ * in (file names, a damaged archive's names, libotf2's or jansson's text):
+ * control bytes become '?', a byte of invalid UTF-8 "\xNN"; cut at a
+ * character when out is full. */
+static void plain_line(char *out, size_t cap, const char *in)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const unsigned char *p = (const unsigned char *)in;
+    size_t k = 0;
+    for (;;) {
+        uint32_t cp;
+        size_t len = tf_utf8_next(p, &cp);
+        if (len == 0)
+            break;
+        char esc[4];
+        const char *src = (const char *)p;
+        size_t m = len;
+        if (cp < 0x20 || cp == 0x7F) {
+            esc[0] = '?';
+            src = esc;
+            m = 1;
+        } else if (cp == TF_UTF8_REPLACEMENT && len == 1) {
+            esc[0] = '\\';
+            esc[1] = 'x';
+            esc[2] = hex[*p >> 4];
+            esc[3] = hex[*p & 0xF];
+            src = esc;
+            m = 4;
+        }
+        if (k + m + 1 > cap)
+            break;
+        memcpy(out + k, src, m);
+        k += m;
+        p += len;
+    }
+    out[k] = '\0';
+}
 
 void tf_diag_init(struct tf_diag *d)
 {
@@ -17,12 +56,9 @@ bool tf_diag_verror(struct tf_diag *d, enum tf_exit code, const char *fmt,
     if (d->code != TF_OK)
         return false;
     d->code = code;
-    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-    /* One line of plain text, whatever the message carried in (file
-     * names, jansson's "near" text): control bytes become '?'. */
-    for (char *p = d->msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7F)
-            *p = '?';
+    char raw[sizeof d->msg];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    plain_line(d->msg, sizeof d->msg, raw);
     return false;
 }
 
@@ -56,14 +92,12 @@ void tf_diag_warn(struct tf_diag *d, const char *fmt, ...)
     d->n_warnings++;
     if (d->quiet)
         return;
-    char msg[1024];
+    char raw[1024], msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7F)
-            *p = '?';
+    plain_line(msg, sizeof msg, raw);
     if (d->held)
         tf_buf_printf(d->held, "tracefig: warning: %s\n", msg);
     else
@@ -80,8 +114,10 @@ const char *tf_diag_name(const char *path)
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
-void tf_diag_prefix(struct tf_diag *d, const char *name)
+void tf_diag_prefix(struct tf_diag *d, const char *raw)
 {
+    char name[512];
+    plain_line(name, sizeof name, raw);
     size_t n = strlen(name), cap = sizeof d->msg;
     if (n + 2 >= cap)
         return;
@@ -89,4 +125,8 @@ void tf_diag_prefix(struct tf_diag *d, const char *name)
     d->msg[cap - 1] = '\0';
     memcpy(d->msg, name, n);
     memcpy(d->msg + n, ": ", 2);
+    /* the cut end may have split a character */
+    char whole[sizeof d->msg];
+    plain_line(whole, sizeof whole, d->msg);
+    memcpy(d->msg, whole, sizeof whole);
 }

@@ -5,6 +5,8 @@
  * and the place: "trace.json:12:5: message" or
  * "trace.json: events[12].start_ms: expected a number, got a string".
  * Nothing here exits; main.c decides the exit code from diag.code.
+ * Every message is one line of valid UTF-8 whatever its arguments carry:
+ * control bytes become '?', each byte of invalid UTF-8 "\xNN".
  */
 #ifndef TF_DIAG_H
 #define TF_DIAG_H

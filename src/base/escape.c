@@ -12,8 +12,20 @@ void tf_buf_json_str(struct tf_buf *b, const char *s)
     const unsigned char *run = (const unsigned char *)s, *p = run;
     for (;; p++) {
         /* Bytes that stand for themselves are copied a run at a time. */
-        if (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7F)
+        if (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\' && *p != 0x7F)
             continue;
+        if (*p >= 0x80) {
+            /* valid UTF-8 stands for itself; an invalid byte for U+FFFD */
+            size_t n = tf_utf8_seq_len(*p);
+            if (n && tf_utf8_decode(p, n) >= 0) {
+                p += n - 1;
+                continue;
+            }
+            tf_buf_putn(b, (const char *)run, (size_t)(p - run));
+            tf_buf_puts(b, "\xEF\xBF\xBD");
+            run = p + 1;
+            continue;
+        }
         tf_buf_putn(b, (const char *)run, (size_t)(p - run));
         run = p + 1;
         switch (*p) {

@@ -7,7 +7,8 @@
 
 #include "base/buf.h"
 
-/* JSON string literal with quotes (UTF-8 passed through, controls escaped). */
+/* JSON string literal with quotes (valid UTF-8 passed through, an invalid
+ * byte as U+FFFD, controls escaped). */
 void tf_buf_json_str(struct tf_buf *b, const char *s);
 
 /* TeX-escaped ASCII text: # $ % & _ { } ~ ^ \ < > | [ ] " and "--";

@@ -73,6 +73,7 @@ bool tf_load_otf2(const char *path, const char *file, const struct tf_keep *keep
 #include <otf2/otf2.h>
 
 #include "base/dl.h"
+#include "base/str.h"
 
 /* The anchor of a folder: its only *.otf2 file, in b; false with the
  * message when it has none or several. */
@@ -116,8 +117,8 @@ static bool folder_anchor(const char *path, const char *file, struct tf_buf *b,
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseGlobalDefReader, (OTF2_Reader *, OTF2_GlobalDefReader *)) \
     X(0, OTF2_ErrorCode, OTF2_Reader_RegisterGlobalDefCallbacks,                                \
       (OTF2_Reader *, OTF2_GlobalDefReader *, const OTF2_GlobalDefReaderCallbacks *, void *))   \
-    X(0, OTF2_ErrorCode, OTF2_Reader_ReadAllGlobalDefinitions,                                  \
-      (OTF2_Reader *, OTF2_GlobalDefReader *, uint64_t *))                                      \
+    X(0, OTF2_ErrorCode, OTF2_Reader_ReadGlobalDefinitions,                                     \
+      (OTF2_Reader *, OTF2_GlobalDefReader *, uint64_t, uint64_t *))                            \
     X(0, OTF2_ErrorCode, OTF2_Reader_SelectLocation, (OTF2_Reader *, OTF2_LocationRef))         \
     X(0, OTF2_ErrorCode, OTF2_Reader_OpenEvtFiles, (OTF2_Reader *))                             \
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseEvtFiles, (OTF2_Reader *))                            \
@@ -127,8 +128,8 @@ static bool folder_anchor(const char *path, const char *file, struct tf_buf *b,
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseEvtReader, (OTF2_Reader *, OTF2_EvtReader *))         \
     X(0, OTF2_DefReader *, OTF2_Reader_GetDefReader, (OTF2_Reader *, OTF2_LocationRef))         \
     X(0, OTF2_ErrorCode, OTF2_Reader_CloseDefReader, (OTF2_Reader *, OTF2_DefReader *))         \
-    X(0, OTF2_ErrorCode, OTF2_Reader_ReadAllLocalDefinitions,                                   \
-      (OTF2_Reader *, OTF2_DefReader *, uint64_t *))                                            \
+    X(0, OTF2_ErrorCode, OTF2_Reader_ReadLocalDefinitions,                                      \
+      (OTF2_Reader *, OTF2_DefReader *, uint64_t, uint64_t *))                                  \
     X(0, OTF2_ErrorCode, OTF2_Reader_RegisterEvtCallbacks,                                      \
       (OTF2_Reader *, OTF2_EvtReader *, const OTF2_EvtReaderCallbacks *, void *))               \
     X(0, OTF2_ErrorCode, OTF2_Reader_ReadLocalEvents,                                           \
@@ -355,9 +356,29 @@ static OTF2_CallbackCode def_instance(void *u, OTF2_MetricRef self, OTF2_MetricR
     return CB(tf_otf2_def_metric_instance(u, self, cls));
 }
 
-static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *file,
-                      struct tf_diag *d)
+/* The bytes of the file at path, UINT64_MAX when it cannot be seen: a
+ * bound on the records a reader of it may deliver (a record takes at
+ * least two bytes), so that one going round a damaged chunk list stops. */
+static uint64_t file_bytes(const char *path)
 {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+}
+
+/* A read of at most limit records: asks the reader for one more. */
+static uint64_t ask_for(uint64_t limit)
+{
+    return limit == UINT64_MAX ? OTF2_UNDEFINED_UINT64 : limit + 1;
+}
+
+static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *anchor,
+                      const char *file, struct tf_diag *d)
+{
+    /* "traces.def" of "traces.otf2" */
+    char def[4096];
+    size_t len = strlen(anchor);
+    snprintf(def, sizeof def, "%.*s.def", (int)(len > 5 ? len - 5 : len), anchor);
+    uint64_t limit = file_bytes(def);
     OTF2_GlobalDefReader *gdr = o2.OTF2_Reader_GetGlobalDefReader(rd);
     if (!gdr)
         return lib_error(file, "cannot read the global definitions", d);
@@ -378,9 +399,14 @@ static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *file,
     o2.OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(cb, def_instance);
     o2.OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, conv);
     uint64_t n = 0;
-    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
+    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadGlobalDefinitions(rd, gdr, ask_for(limit), &n);
     o2.OTF2_GlobalDefReaderCallbacks_Delete(cb);
     o2.OTF2_Reader_CloseGlobalDefReader(rd, gdr);
+    if (rc == OTF2_SUCCESS && limit != UINT64_MAX && n > limit)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: %s: more definitions than its %llu bytes hold (a damaged "
+                             "archive)",
+                             file, tf_base_name(def), (unsigned long long)limit);
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
         return tf_diag_oom(d, file);
     if (rc != OTF2_SUCCESS)
@@ -395,9 +421,23 @@ struct evctx {
     struct tf_diag *d;
     const char *files; /* the archive's name: its event files are FILES/N.evt */
     const char *dir;   /* the folder of its anchor ("." for none) */
+    /* the location being read: events delivered, and the most it has */
+    uint64_t count, limit;
+    bool overrun;
 };
 
-#define EV(call) ((call) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT)
+/* Every callback counts its event first: a location that delivers more
+ * events than it has is a damaged archive (a reader going round a broken
+ * chunk list), interrupted there. */
+#define EV(call) (bounded(e) && (call) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT)
+
+static bool bounded(struct evctx *e)
+{
+    if (++e->count <= e->limit)
+        return true;
+    e->overrun = true;
+    return false;
+}
 
 static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *a, OTF2_RegionRef region)
@@ -467,6 +507,8 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, u
     (void)pos;
     (void)a;
     struct evctx *e = u;
+    if (!bounded(e))
+        return OTF2_CALLBACK_INTERRUPT;
     tf_otf2_coll_begin(e->conv, t);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -529,6 +571,33 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
     return cb;
 }
 
+/* The most events a location may deliver: as many as its definition gives
+ * it, and never more than the bytes of its event file (a record takes at
+ * least two), so that a damaged count in the definitions bounds nothing
+ * beyond the file either; UINT64_MAX when neither is known. */
+static uint64_t event_limit(const struct evctx *e, uint64_t loc)
+{
+    uint64_t n = tf_otf2_location_events(e->conv, loc);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s/%llu.evt", e->dir, e->files, (unsigned long long)loc);
+    uint64_t bytes = file_bytes(path);
+    return n > 0 && n < bytes ? n : bytes;
+}
+
+/* A damaged location's one line, naming its event file. */
+static bool overrun(const struct evctx *e, uint64_t loc, const char *file)
+{
+    if (tf_diag_failed(e->d))
+        return false;
+    return tf_diag_error(e->d, TF_EBADINPUT,
+                         "%s: %.40s/%llu.evt: location %llu delivers more events than the %llu "
+                         "it %s (a damaged archive)",
+                         file, e->files, (unsigned long long)loc, (unsigned long long)loc,
+                         (unsigned long long)e->limit,
+                         e->limit == tf_otf2_location_events(e->conv, loc) ? "is defined with"
+                                                                           : "has bytes in its file");
+}
+
 /* One location: its local definitions, then its events. */
 static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct evctx *e,
                           uint64_t loc, const char *file)
@@ -549,8 +618,17 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
     OTF2_DefReader *dr = o2.OTF2_Reader_GetDefReader(rd, loc);
     if (dr) {
         uint64_t nd = 0;
-        o2.OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &nd);
+        snprintf(path, sizeof path, "%s/%s/%llu.def", e->dir, e->files, (unsigned long long)loc);
+        uint64_t most = file_bytes(path);
+        OTF2_ErrorCode drc = o2.OTF2_Reader_ReadLocalDefinitions(rd, dr, ask_for(most), &nd);
         o2.OTF2_Reader_CloseDefReader(rd, dr);
+        if (drc == OTF2_SUCCESS && most != UINT64_MAX && nd > most) {
+            o2.OTF2_Reader_CloseEvtReader(rd, er);
+            return tf_diag_error(e->d, TF_EBADINPUT,
+                                 "%s: %.40s/%llu.def: more definitions than its %llu bytes hold "
+                                 "(a damaged archive)",
+                                 file, e->files, (unsigned long long)loc, (unsigned long long)most);
+        }
     }
     o2_msg[0] = '\0'; /* no local definitions is no error */
     o2.OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, e);
@@ -558,9 +636,16 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
         o2.OTF2_Reader_CloseEvtReader(rd, er);
         return false;
     }
+    e->count = 0;
+    e->limit = event_limit(e, loc);
+    e->overrun = false;
+    /* The reader is asked for one record more than the location has, so
+     * that records no callback sees (of kinds not drawn) are bounded too. */
     uint64_t n = 0;
-    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, OTF2_UNDEFINED_UINT64, &n);
+    OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, ask_for(e->limit), &n);
     o2.OTF2_Reader_CloseEvtReader(rd, er);
+    if (e->overrun || (rc == OTF2_SUCCESS && e->limit != UINT64_MAX && n > e->limit))
+        return overrun(e, loc, file);
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
         return tf_diag_failed(e->d) ? false : tf_diag_oom(e->d, file);
     if (rc != OTF2_SUCCESS) {
@@ -590,7 +675,7 @@ static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *ancho
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", base > anchor ? (int)(base - anchor - 1) : 1,
              base > anchor ? anchor : ".");
-    struct evctx e = {conv, d, files, dir};
+    struct evctx e = {conv, d, files, dir, 0, UINT64_MAX, false};
     bool ok = true;
     for (size_t i = 0; ok && i < n_sel; i++)
         ok = read_location(rd, cb, &e, sel[i], file);
@@ -598,11 +683,95 @@ static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *ancho
     return ok;
 }
 
+/* --- the anchor ------------------------------------------------------------------ */
+
+/* The archive's byte order, from its event chunk size (a size libotf2
+ * takes lies in 256 KiB .. 16 MiB): 1 little-endian, 2 big-endian, 0
+ * neither. */
+static int anchor_order(const unsigned char *p)
+{
+    uint64_t le = 0, be = 0;
+    for (int i = 0; i < 8; i++) {
+        le |= (uint64_t)p[i] << (8 * i);
+        be = be << 8 | p[i];
+    }
+    const uint64_t lo = 256 * 1024, hi = 16 * 1024 * 1024;
+    return le >= lo && le <= hi ? 1 : be >= lo && be <= hi ? 2 : 0;
+}
+
+/* False, with the message, when the anchor names more properties than its
+ * bytes can hold: libotf2 would make room for each (an anchor whose
+ * count is damaged costs it seconds, however small the file).  The
+ * layout: "OTF2" and its NUL, the anchor format (1 byte), 38 bytes of
+ * versions, chunk sizes, substrate, compression and counts, three strings
+ * (machine, creator, description), then (format 2 on) the number of
+ * properties (4 bytes), each a name and a value string.  Whatever else is
+ * wrong is left to libotf2, which says so at once. */
+static bool anchor_props_fit(const unsigned char *b, size_t n, const char *file,
+                             struct tf_diag *d);
+
+static bool anchor_fits(const char *anchor, const char *file, struct tf_diag *d)
+{
+    FILE *f = fopen(anchor, "rb");
+    if (!f)
+        return true; /* libotf2 says why */
+    enum { CAP = 65536 }; /* anchors are hundreds of bytes; a larger one is not checked */
+    unsigned char *b = malloc(CAP);
+    if (!b) {
+        fclose(f);
+        return tf_diag_oom(d, file);
+    }
+    size_t n = fread(b, 1, CAP, f);
+    bool whole = n < CAP || fgetc(f) == EOF;
+    fclose(f);
+    bool ok = !whole || anchor_props_fit(b, n, file, d);
+    free(b);
+    return ok;
+}
+
+/* anchor_fits on the anchor's n bytes at b. */
+static bool anchor_props_fit(const unsigned char *b, size_t n, const char *file,
+                             struct tf_diag *d)
+{
+    size_t p = 0;
+    while (p + 5 <= n && p < 16 && memcmp(b + p, "OTF2", 5) != 0)
+        p++;
+    if (p + 5 > n || p >= 16 || p + 6 + 38 > n)
+        return true;
+    unsigned format = b[p + 5];
+    size_t q = p + 6;
+    int order = anchor_order(b + q + 4);
+    if (format < 2 || order == 0)
+        return true;
+    q += 38;
+    for (int k = 0; k < 3; k++) {
+        const unsigned char *z = q < n ? memchr(b + q, 0, n - q) : NULL;
+        if (!z)
+            return true;
+        q = (size_t)(z - b) + 1;
+    }
+    if (q + 4 > n)
+        return true;
+    uint32_t props = order == 1 ? (uint32_t)b[q] | (uint32_t)b[q + 1] << 8 | (uint32_t)b[q + 2] << 16 |
+                             (uint32_t)b[q + 3] << 24
+                       : (uint32_t)b[q] << 24 | (uint32_t)b[q + 1] << 16 | (uint32_t)b[q + 2] << 8 |
+                             (uint32_t)b[q + 3];
+    size_t room = n - (q + 4);
+    if ((uint64_t)props * 2 <= room)
+        return true;
+    return tf_diag_error(d, TF_EBADINPUT,
+                         "%s: cannot open the OTF2 archive: its anchor names %lu properties, more "
+                         "than its %zu bytes hold (a damaged anchor)",
+                         file, (unsigned long)props, n);
+}
+
 /* Opens the archive with its global definitions read into conv (the
  * first time) and its picked locations selected. */
 static OTF2_Reader *open_archive(const char *anchor, const char *file, struct tf_otf2 *conv,
                                  bool defs, struct tf_diag *d)
 {
+    if (defs && !anchor_fits(anchor, file, d))
+        return NULL;
     o2_msg[0] = '\0';
     OTF2_Reader *rd = o2.OTF2_Reader_Open(anchor);
     if (!rd) {
@@ -615,7 +784,7 @@ static OTF2_Reader *open_archive(const char *anchor, const char *file, struct tf
         return NULL;
     }
     o2.OTF2_Reader_SetSerialCollectiveCallbacks(rd);
-    bool ok = !defs || (read_defs(rd, conv, file, d) && tf_otf2_plan(conv, d));
+    bool ok = !defs || (read_defs(rd, conv, anchor, file, d) && tf_otf2_plan(conv, d));
     size_t n_sel;
     const uint64_t *sel = ok ? tf_otf2_selected(conv, &n_sel) : NULL;
     for (size_t i = 0; ok && i < n_sel; i++)

@@ -11,7 +11,9 @@
  * Slices.  A location's open regions are a stack of frames; an Enter
  * pushes, a Leave closes the innermost frame of its region (the top, or,
  * when the events are mis-nested, a frame further down, which is then
- * taken out; the frames above it keep the depth they were opened at).  A
+ * taken out; the frames above it keep the depth they were opened at); a
+ * Leave of a region not open closes the top frame (nothing when none is
+ * open).  A
  * slice goes to the sink at its Leave as a B/E pair would (ph 'B' with its
  * depth: rows.c keeps a parent's row above its children, which it receives
  * first).  MeasurementOff ends every open frame's piece; MeasurementOn
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/utf8.h"
 
 /* --- a map of refs ------------------------------------------------------------ */
 
@@ -217,6 +220,7 @@ bool tf_otf2_def_region(struct tf_otf2 *n, uint32_t ref, uint32_t name, int role
     if (!TF_GROW(n->regions, n->n_regions, n->cap_regions))
         return false;
     n->regions[n->n_regions] = (struct region){name, category(role, paradigm)};
+    n->mpi |= paradigm == 4; /* OTF2_PARADIGM_MPI */
     return tf_otf2_map_put(&n->m_region, ref, (uint32_t)n->n_regions++);
 }
 
@@ -257,6 +261,7 @@ bool tf_otf2_def_group(struct tf_otf2 *n, uint32_t ref, int type, int paradigm, 
     memset(g, 0, sizeof *g);
     g->type = type;
     g->paradigm = paradigm;
+    n->mpi |= paradigm == 4;
     if (n_members) {
         if (!(g->members = malloc(n_members * sizeof *g->members)))
             return false;
@@ -412,6 +417,72 @@ static bool pattern_match(const struct tf_tef_sink *s, const char *label)
     return false;
 }
 
+/* An archive's name as label text into out (cap bytes): invalid UTF-8 as
+ * U+FFFD and control bytes as '?', as they are drawn; cut at a character,
+ * so that the label stays valid UTF-8. */
+static void put_name(char *out, size_t cap, const char *s)
+{
+    size_t k = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (;;) {
+        uint32_t cp;
+        size_t len = tf_utf8_next(p, &cp);
+        if (len == 0)
+            break;
+        char enc[4];
+        size_t m = cp < 0x20 || cp == 0x7F ? (enc[0] = '?', 1)
+                   : cp == TF_UTF8_REPLACEMENT && len == 1 ? tf_utf8_encode(cp, enc)
+                                                            : (memcpy(enc, p, len), len);
+        if (k + m + 1 > cap)
+            break;
+        memcpy(out + k, enc, m);
+        k += m;
+        p += len;
+    }
+    out[k] = '\0';
+}
+
+/* Without MPI, a process is named as the archive names it ("Process"):
+ * "process N" when it has no name, "NAME N" when another has the same. */
+static void name_process(struct tf_otf2 *n, struct lgroup *g)
+{
+    const char *name = tf_otf2_str(n, g->name);
+    bool twin = !*name;
+    for (size_t i = 0; i < n->n_lgs && !twin; i++)
+        twin = &n->lgs[i] != g && n->lgs[i].type != TF_OTF2_LG_ACCELERATOR &&
+               strcmp(tf_otf2_str(n, n->lgs[i].name), name) == 0;
+    char clean[80];
+    put_name(clean, sizeof clean, name);
+    if (!*name)
+        snprintf(g->label, sizeof g->label, "process %lld", g->rank);
+    else if (twin)
+        snprintf(g->label, sizeof g->label, "%s %lld", clean, g->rank);
+    else
+        snprintf(g->label, sizeof g->label, "%s", clean);
+}
+
+/* Without MPI, a CPU thread is named as the archive names it ("Master
+ * thread"): "thread K" when it has no name, "NAME K" when another thread of
+ * its process has the same (its process's locations are neighbours). */
+static void name_thread(struct tf_otf2 *n, struct location *l)
+{
+    const char *name = tf_otf2_str(n, l->name);
+    bool twin = !*name;
+    size_t at = (size_t)(l - n->locs);
+    for (size_t i = at; i-- > 0 && !twin && n->locs[i].group == l->group;)
+        twin = n->locs[i].type != TF_OTF2_LOC_METRIC && strcmp(tf_otf2_str(n, n->locs[i].name), name) == 0;
+    for (size_t i = at + 1; i < n->n_locs && !twin && n->locs[i].group == l->group; i++)
+        twin = n->locs[i].type != TF_OTF2_LOC_METRIC && strcmp(tf_otf2_str(n, n->locs[i].name), name) == 0;
+    char clean[80];
+    put_name(clean, sizeof clean, name);
+    if (!*name)
+        snprintf(l->tid_str, sizeof l->tid_str, "thread %lld", l->ordinal);
+    else if (twin)
+        snprintf(l->tid_str, sizeof l->tid_str, "%s %lld", clean, l->ordinal);
+    else
+        snprintf(l->tid_str, sizeof l->tid_str, "%s", clean);
+}
+
 /* Names each location's lane: ids and label. */
 static void name_location(struct tf_otf2 *n, struct location *l)
 {
@@ -423,8 +494,7 @@ static void name_location(struct tf_otf2 *n, struct location *l)
         snprintf(l->pid_str, sizeof l->pid_str, "GPU %lld", g ? g->device : 0LL);
         snprintf(l->tid_str, sizeof l->tid_str, "stream %lld", l->ordinal);
         if (g && g->type != TF_OTF2_LG_ACCELERATOR)
-            snprintf(l->tid_str, sizeof l->tid_str, "stream %lld (rank %lld)", l->ordinal,
-                     g->rank);
+            snprintf(l->tid_str, sizeof l->tid_str, "stream %lld (%.60s)", l->ordinal, g->label);
         l->pid = (struct tf_id){.kind = TF_ID_STR, .str = l->pid_str};
         l->tid = (struct tf_id){.kind = TF_ID_STR, .str = l->tid_str};
         snprintf(l->label, sizeof l->label, "%s / %s", l->pid_str, l->tid_str);
@@ -440,6 +510,15 @@ static void name_location(struct tf_otf2 *n, struct location *l)
     long long rank = g ? g->rank : -1;
     l->pid = (struct tf_id){.kind = TF_ID_NUM, .num = rank};
     l->tid = (struct tf_id){.kind = TF_ID_NUM, .num = l->ordinal};
+    if (g && !n->mpi) { /* "Process / Master thread" */
+        if (l->type == TF_OTF2_LOC_METRIC) {
+            snprintf(l->label, sizeof l->label, "%s", g->label);
+            return;
+        }
+        name_thread(n, l);
+        snprintf(l->label, sizeof l->label, "%s / %s", g->label, l->tid_str);
+        return;
+    }
     if (g && g->n_threads > 1 && l->type != TF_OTF2_LOC_METRIC)
         snprintf(l->label, sizeof l->label, "rank %lld / thread %lld", rank, l->ordinal);
     else
@@ -473,9 +552,12 @@ bool tf_otf2_plan(struct tf_otf2 *n, struct tf_diag *d)
         if (g->type == TF_OTF2_LG_ACCELERATOR && g->device < 0)
             g->device = device++;
         l->ordinal = (long long)(gpu ? g->n_gpu++ : l->type == TF_OTF2_LOC_METRIC ? 0 : g->n_cpu++);
-        snprintf(g->label, sizeof g->label,
-                 g->type == TF_OTF2_LG_ACCELERATOR ? "GPU %lld" : "rank %lld",
-                 g->type == TF_OTF2_LG_ACCELERATOR ? g->device : g->rank);
+        if (g->type == TF_OTF2_LG_ACCELERATOR)
+            snprintf(g->label, sizeof g->label, "GPU %lld", g->device);
+        else if (n->mpi)
+            snprintf(g->label, sizeof g->label, "rank %lld", g->rank);
+        else if (!g->label[0])
+            name_process(n, g);
     }
     /* A thread the definitions give no events (of a writer that counts
      * them) is no lane: a rank of one busy thread is "rank N". */
@@ -574,7 +656,7 @@ bool tf_otf2_begin(struct tf_otf2 *n, struct tf_diag *d)
                 return false;
             last_group = l->group;
         }
-        if (l->pid.kind == TF_ID_STR && l->lane) {
+        if ((l->pid.kind == TF_ID_STR || l->tid_str[0]) && l->lane) {
             if (!name_record(n, "thread_name", &l->pid, &l->tid, l->tid_str, d))
                 return false;
         } else if (g && g->n_threads > 1 && l->lane) {

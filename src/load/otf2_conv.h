@@ -5,11 +5,16 @@
  * definitions and events of its own.
  *
  * What becomes what:
- *   - a location group (an MPI rank, a process) is a process "rank N"
- *     (N: the number its name ends in when every group's name ends in a
- *     distinct one, else its place in the definitions); its CPU threads
- *     are its lanes, "thread K" (K: their place in the group) when it has
- *     several, else the rank's one lane, "rank N";
+ *   - in an archive with MPI (some region or group of the MPI paradigm),
+ *     a location group (an MPI rank) is a process "rank N" (N: the number
+ *     its name ends in when every group's name ends in a distinct one,
+ *     else its place in the definitions); its CPU threads are its lanes,
+ *     "thread K" (K: their place in the group) when it has several, else
+ *     the rank's one lane, "rank N";
+ *   - without MPI, a location group and its threads keep the archive's
+ *     names ("Process / Master thread"; a name two share gets its number
+ *     after it, no name "process N" or "thread K"), cleaned to valid
+ *     UTF-8 and cut at a character;
  *   - an accelerator stream is a lane "GPU N / stream M" (N: the group that
  *     holds it, in order; M: its place there);
  *   - a metric member is a counter series of the location's process, named
@@ -22,8 +27,10 @@
  *     collective's, has the category "MPI collective"; a collective
  *     outside any MPI region is a slice of its own ("MPI_Bcast");
  *   - a Leave that does not match the innermost open region closes its own
- *     region (the regions above it stay open); a region never left runs to
- *     the end; both are counted in one warning;
+ *     region (the regions above it stay open); a Leave of a region that is
+ *     not open closes the innermost open region (OTF2's events nest: APEX
+ *     leaves a renamed task under its old name); a region never left runs
+ *     to the end; all are counted in one warning;
  *   - MeasurementOnOff: the open regions stop at Off and go on at On, so the
  *     lanes show the gap; a note says how many;
  *   - point-to-point messages (MpiSend/MpiIsend to MpiRecv/MpiIrecv) are

@@ -204,15 +204,22 @@ bool tf_otf2_leave(struct tf_otf2 *n, uint64_t t, uint32_t region, struct tf_dia
     size_t k = tf_otf2_map_get(&n->m_region, region);
     if (!n->cur || k == SIZE_MAX)
         return true;
+    if (n->n_stack == 0) {
+        n->n_idle_leaves += n->pass == 1;
+        return true;
+    }
     size_t i = n->n_stack;
     while (i > 0 && n->stack[i - 1].region != k)
         i--;
     if (i == 0) {
+        /* OTF2's events nest: a Leave of a region not open (a task
+         * entered under a new name, left under its old one) ends the
+         * innermost open region. */
         n->n_stray_leaves += n->pass == 1;
-        return true;
-    }
-    if (i != n->n_stack)
+        i = n->n_stack;
+    } else if (i != n->n_stack) {
         n->n_misnested += n->pass == 1;
+    }
     struct frame f = n->stack[i - 1];
     /* its enclosing frames are those below it, still on the stack */
     bool ok = close_frame(n, &f, i - 1, ns_of(n, t), false, d);
@@ -513,7 +520,7 @@ bool tf_otf2_finish(struct tf_otf2 *n, struct tf_diag *d)
         tf_diag_prefix(d, n->file);
         return false;
     }
-    if (n->n_misnested || n->n_stray_leaves || n->n_never_left) {
+    if (n->n_misnested || n->n_stray_leaves || n->n_idle_leaves || n->n_never_left) {
         tf_buf_clear(&n->name);
         const char *sep = "";
         if (n->n_misnested) {
@@ -524,8 +531,15 @@ bool tf_otf2_finish(struct tf_otf2 *n, struct tf_diag *d)
             sep = "; ";
         }
         if (n->n_stray_leaves) {
-            tf_buf_printf(&n->name, "%s%zu Leave%s of a region not open (ignored)", sep,
-                          n->n_stray_leaves, n->n_stray_leaves == 1 ? "" : "s");
+            tf_buf_printf(&n->name,
+                          "%s%zu Leave%s named a region that was not open; each closed the "
+                          "innermost one",
+                          sep, n->n_stray_leaves, n->n_stray_leaves == 1 ? "" : "s");
+            sep = "; ";
+        }
+        if (n->n_idle_leaves) {
+            tf_buf_printf(&n->name, "%s%zu Leave%s with no region open (ignored)", sep,
+                          n->n_idle_leaves, n->n_idle_leaves == 1 ? "" : "s");
             sep = "; ";
         }
         if (n->n_never_left)

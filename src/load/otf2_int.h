@@ -42,7 +42,7 @@ struct lgroup {
     bool counted;     /* some location of it says how many events it has */
     long long device; /* its GPU streams' "GPU N", -1: none */
     bool selected;    /* some location of it is read */
-    char label[48];
+    char label[96];   /* "rank N"; without MPI, its own name */
 };
 
 struct frame {
@@ -61,8 +61,8 @@ struct location {
     long long ordinal; /* its place among the group's locations of its type */
     bool selected;
     struct tf_id pid, tid;
-    char pid_str[48], tid_str[48];
-    char label[112];
+    char pid_str[48], tid_str[96]; /* tid_str: also a CPU thread's name without MPI */
+    char label[200];
     bool lane;      /* has a lane of its own (not a metric location) */
 };
 
@@ -109,6 +109,7 @@ struct tf_otf2 {
     size_t idx, idx0; /* idx0: the first event's (the same in both passes) */
     uint64_t res, offset;
     bool has_clock;
+    bool mpi;       /* some region or group is MPI's: its processes are ranks */
     struct tf_arena arena;
     char **strs;
     size_t n_strs, cap_strs;
@@ -145,7 +146,7 @@ struct tf_otf2 {
     struct par_acc *accs;
     size_t n_accs, cap_accs;
     /* counts (pass 1) */
-    size_t n_misnested, n_stray_leaves, n_never_left, n_off, n_off_ranks, n_bad_metric;
+    size_t n_misnested, n_stray_leaves, n_idle_leaves, n_never_left, n_off, n_off_ranks, n_bad_metric;
     bool loc_had_off;
     struct tf_buf args, flow, name;
 };

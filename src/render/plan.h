@@ -290,7 +290,8 @@ const char *tf_plan_elide_distinct(struct tf_arena *a, const struct tf_figure *f
 
 /* A counter's value as its scale labels show it: three significant
  * digits, an SI prefix from k on ("2.79 GB" with unit "B", "1.5k"
- * without), into out (at least TF_PLAN_VALUE_MAX bytes). */
+ * without; "2.11 G" with unit "#", a count), into out (at least
+ * TF_PLAN_VALUE_MAX bytes). */
 #define TF_PLAN_VALUE_MAX (TF_NUM_MAX + 32)
 const char *tf_plan_counter_value(char *out, double v, const char *unit);
 

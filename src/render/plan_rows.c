@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/num.h"
 
@@ -84,7 +85,9 @@ const char *tf_plan_counter_value(char *out, double v, const char *unit)
     char num[TF_NUM_MAX];
     tf_fmt_num(num, v, dec);
     const char *u = unit ? unit : "";
-    if (!*u)
+    if (strcmp(u, "#") == 0) /* a count (Score-P's unit): "2.11 G", not "2.11 G#" */
+        snprintf(out, TF_PLAN_VALUE_MAX, "%s%s%s", num, k ? " " : "", prefix[k]);
+    else if (!*u)
         snprintf(out, TF_PLAN_VALUE_MAX, "%s%s", num, prefix[k]);
     else
         snprintf(out, TF_PLAN_VALUE_MAX, "%s %s%s", num, prefix[k], u);

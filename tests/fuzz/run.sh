@@ -63,12 +63,30 @@ for bin in "$@"; do
                 i=$((i + 1))
             done
         fi ;;
+    otf2)
+        # A template archive (genotf2.py basic); each seed is a selector
+        # byte (which file, in the order fuzz_otf2.c lists them: anchor,
+        # definitions, then traces/ by name) and that file's bytes.
+        tpl="$fdir/otf2-template"
+        if [ ! -f "$tpl/traces.otf2" ]; then
+            /usr/bin/python3 "$root/tests/tools/genotf2.py" basic "$tpl" >/dev/null 2>&1 ||
+                { echo "fuzz: otf2 SKIP (no python3-otf2 to write the template)"; continue; }
+        fi
+        export TF_FUZZ_OTF2="$tpl"
+        # libotf2's own leak when it fails to open a damaged anchor
+        export LSAN_OPTIONS="suppressions=$root/tests/otf2/lsan.supp:print_suppressions=0"
+        i=0
+        for f in "$tpl/traces.otf2" "$tpl/traces.def" $(ls "$tpl"/traces/* | LC_ALL=C sort); do
+            [ -f "$work/seed-file-$i" ] || { printf "\\$(printf %o $i)"; cat "$f"; } >"$work/seed-file-$i"
+            i=$((i + 1))
+        done ;;
     breakdown)
         for f in "$root"/tests/golden/*/breakdown.json "$root"/examples/candidate_breakdown.json; do
             [ -f "$f" ] && cp -n "$f" "$work/seed-$(cksum "$f" | cut -d' ' -f1)"
         done ;;
     esac
     dict="$root/tests/fuzz/json.dict"
+    [ "$name" = otf2 ] && dict=
     echo "fuzz: $name for ${secs}s"
     # FUZZ_RUNS=N stops a target after N executions (whichever comes first).
     # FUZZ_MAX_LEN=N caps the input size (smaller inputs run faster).

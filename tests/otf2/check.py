@@ -136,6 +136,31 @@ def case_onerank(m, err):
     want(len(m["arrows"]) == 0, "arrows to undrawn ranks: %d" % len(m["arrows"]))
 
 
+def case_renamed(m, err):
+    """genotf2.py renamed: a Leave of a region not open closes the innermost
+    open one (x from the window's start, 100 us)."""
+    b = {(x["name"], x["x0"], x["x1"]) for x in bars(m, "Process / Master thread")}
+    want(b == {("hpx_main", 0, 200), ("task", 300, 400), ("work", 320, 350), ("a", 500, 550),
+               ("b", 520, 600), ("end", 890, 900)}, "slices %s" % sorted(b))
+    g = group(m, "Process")
+    want(g.get("busy_ms") == 0.41, "busy %s ms, not 0.41" % g.get("busy_ms"))
+    warn = [l for l in err.splitlines() if "Leave" in l]
+    want(len(warn) == 1 and warn[0].endswith(
+        ": 1 Leave did not match the innermost open region (each closed its own region); "
+        "2 Leaves named a region that was not open; each closed the innermost one"),
+         "the one warning: %s" % warn)
+
+
+def case_nompi(m, err):
+    """genotf2.py nompi: no MPI, so the archive's own names."""
+    labels = [(l["label"], l["kind"]) for l in m["lanes"]]
+    want(labels == [("Process / PAPI_TOT_INS", "counter"), ("Process / Master thread", "slices"),
+                    ("GPU 0 / stream 0", "slices")], "lanes %s" % labels)
+    want([g["label"] for g in m["stats"]["groups"]] == ["Process", "GPU 0"],
+         "stats groups %s" % [g["label"] for g in m["stats"]["groups"]])
+    want(not any("rank" in l[0] for l in labels), "a rank without MPI")
+
+
 def main():
     case, path, err_path = sys.argv[1], sys.argv[2], sys.argv[3]
     try:

@@ -5,6 +5,14 @@ OTF2 library's own writer).
     genotf2.py basic OUT_DIR     4 ranks x 2 threads, a GPU stream, metrics
     genotf2.py big OUT_DIR --ranks R --events N [--seed S]
                                  R ranks, about N events each (make bench)
+    genotf2.py chunks OUT_DIR    2 ranks whose event files span several
+                                 256 KiB chunks (the damaged-archive checks)
+    genotf2.py renamed OUT_DIR   tasks entered under one name and left under
+                                 another, as APEX writes them (no MPI)
+    genotf2.py nompi OUT_DIR     one process "Process" of a "Master thread"
+                                 and a HIP stream, a "#" metric (no MPI)
+    genotf2.py badname OUT_DIR   a region and a location group whose names
+                                 are not valid UTF-8
 
 "basic" holds, by design (tests/otf2/run.sh checks each):
   - ranks 0-3 ("MPI Rank r"), two CPU threads each; three "step" regions
@@ -158,11 +166,12 @@ def basic(out):
             wm.metric((500 * i) * US, meter, [100.0 + 10 * (i % 3), 4 * i])
 
 
-def big(out, ranks, events, seed):
+def big(out, ranks, events, seed, chunk=None):
     """R ranks, each a flat run of steps of compute and MPI calls with a
     message to its neighbour: about `events` events per rank."""
     rnd = random.Random(seed)
-    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+    kw = {"chunk_size_events": chunk} if chunk else {}
+    with otf2.writer.open(out, timer_resolution=1000000000, **kw) as trace:
         defs = trace.definitions
         node = defs.system_tree_node("node")
         locs = []
@@ -198,9 +207,105 @@ def big(out, ranks, events, seed):
             w.leave(t, main)
 
 
+def chunks(out):
+    """big's shape, 2 ranks of 40 000 events in chunks of the smallest size
+    libotf2 takes (256 KiB): each event file spans two chunks, so a damaged
+    chunk header can send a reader round them."""
+    big(out, 2, 40000, 1, chunk=256 * 1024)
+
+
+def renamed(out):
+    """APEX's renamed tasks (HPX): a task entered as hpx_main and left as
+    run_helper, which is not open.  Thread 0 of "Process", from 100 us:
+      100-300 us   hpx_main, left as run_helper (closes hpx_main at 300)
+      400-500 us   task; work from 420, then a Leave of run_helper at 450
+                   while both are open: closes the innermost, work; task's
+                   own Leave at 500 closes task
+      600-700 us   a, b from 620, leave a at 650 (open deeper: closes a, as
+                   a mis-nested Leave always did), leave b at 700
+      990-1000 us  end
+    Two Leaves name a region that is not open (run_helper, twice), one is
+    mis-nested (a's); busy 410 us of the 900."""
+    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node")
+        g = defs.location_group("Process", system_tree_parent=node)
+        loc = defs.location("Master thread", group=g)
+        rg = {n: defs.region(n, paradigm=Paradigm.USER)
+              for n in ("hpx_main", "run_helper", "task", "work", "a", "b", "end")}
+        w = trace.event_writer_from_location(loc)
+        t = lambda us: us * US
+        w.enter(t(100), rg["hpx_main"])
+        w.leave(t(300), rg["run_helper"])   # not open: closes hpx_main
+        w.enter(t(400), rg["task"])
+        w.enter(t(420), rg["work"])
+        w.leave(t(450), rg["run_helper"])   # not open: closes work
+        w.leave(t(500), rg["task"])
+        w.enter(t(600), rg["a"])
+        w.enter(t(620), rg["b"])
+        w.leave(t(650), rg["a"])            # open deeper: closes a
+        w.leave(t(700), rg["b"])
+        w.enter(t(990), rg["end"])
+        w.leave(t(1000), rg["end"])
+
+
+def nompi(out):
+    """A Score-P run with HIP and no MPI (as fastotf2's MI300 archive): one
+    location group "Process" whose CPU thread is "Master thread", a HIP
+    stream of a GPU, and a counter of unit "#" reaching 2.11e9."""
+    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node")
+        g = defs.location_group("Process", system_tree_parent=node)
+        cpu = defs.location("Master thread", group=g)
+        gpu_g = defs.location_group("HIP GPU", system_tree_parent=node,
+                                    location_group_type=LocationGroupType.ACCELERATOR)
+        stream = defs.location("HIP stream 1", type=LocationType.ACCELERATOR_STREAM,
+                               group=gpu_g)
+        main = defs.region("main", paradigm=Paradigm.USER)
+        launch = defs.region("hipLaunchKernel", paradigm=Paradigm.HIP)
+        kern = defs.region("kernel_a", paradigm=Paradigm.HIP)
+        cyc = defs.metric("PAPI_TOT_INS", unit="#", value_type=Type.UINT64,
+                          metric_mode=MetricMode.ABSOLUTE_POINT)
+        w = trace.event_writer_from_location(cpu)
+        w.enter(0, main)
+        for k in range(3):
+            w.metric((100 + 300 * k) * US, cyc, [700000000 * (k + 1) + 5000000 * k])
+            w.enter((100 + 300 * k) * US, launch)
+            w.leave((120 + 300 * k) * US, launch)
+        w.leave(1000 * US, main)
+        ws = trace.event_writer_from_location(stream)
+        for k in range(3):
+            ws.enter((150 + 300 * k) * US, kern)
+            ws.leave((250 + 300 * k) * US, kern)
+
+
+def badname(out):
+    """basic's shape in small: a rank of one thread whose region "BADNAME"
+    and location group "MPI Rank BAD0" have their "BAD" replaced, in the
+    definitions file, by the bytes FF C3 28 (not valid UTF-8).  The region
+    is entered twice: once left, once never left (the warning's count)."""
+    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node")
+        g = defs.location_group("MPI Rank BAD0", system_tree_parent=node)
+        loc = defs.location("Master thread", group=g)
+        bad = defs.region("BADNAME", paradigm=Paradigm.USER)
+        w = trace.event_writer_from_location(loc)
+        w.enter(0, bad)
+        w.leave(100 * US, bad)
+        w.enter(200 * US, bad)
+    path = os.path.join(out, "traces.def")
+    with open(path, "rb") as f:
+        d = f.read()
+    assert d.count(b"BAD") == 2, "the placeholder is written once per name"
+    with open(path, "wb") as f:
+        f.write(d.replace(b"BAD", b"\xff\xc3\x28"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["basic", "big"])
+    ap.add_argument("what", choices=["basic", "big", "chunks", "renamed", "nompi", "badname"])
     ap.add_argument("out")
     ap.add_argument("--ranks", type=int, default=64)
     ap.add_argument("--events", type=int, default=1000000)
@@ -208,10 +313,10 @@ def main():
     a = ap.parse_args()
     if os.path.exists(a.out):
         shutil.rmtree(a.out)
-    if a.what == "basic":
-        basic(a.out)
-    else:
+    if a.what == "big":
         big(a.out, a.ranks, a.events, a.seed)
+    else:
+        globals()[a.what](a.out)
     return 0
 
 

@@ -78,6 +78,44 @@ TF_TEST(json_string_escapes_controls)
     tf_buf_fini(&b);
 }
 
+TF_TEST(json_string_invalid_utf8_as_replacement)
+{
+    struct tf_buf b;
+    tf_buf_init(&b);
+    /* a damaged name: FF, a cut C3, a surrogate; a valid U+FFFD kept */
+    tf_buf_json_str(&b, "a\xFF\xC3(\xED\xA0\x80" "b\xEF\xBF\xBD");
+    TF_CHECK_STR(b.data, "\"a\xEF\xBF\xBD\xEF\xBF\xBD(\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "b"
+                         "\xEF\xBF\xBD\"");
+    tf_buf_clear(&b);
+    tf_buf_json_str(&b, "\xC3");
+    TF_CHECK_STR(b.data, "\"\xEF\xBF\xBD\"");
+    tf_buf_fini(&b);
+}
+
+/* Messages are one line of valid UTF-8: invalid bytes as \xNN, controls
+ * as '?', a character the cut would split escaped whole. */
+TF_TEST(diag_messages_escape_invalid_utf8)
+{
+    struct tf_diag d;
+    tf_diag_init(&d);
+    tf_diag_error(&d, TF_EBADINPUT, "x.otf2: region \"%s\"", "\xFF\xC3(NAME\ncaf\xC3\xA9");
+    TF_CHECK_STR(d.msg, "x.otf2: region \"\\xFF\\xC3(NAME?caf\xC3\xA9\"");
+    tf_diag_prefix(&d, "dir\xFE");
+    TF_CHECK_STR(d.msg, "dir\\xFE: x.otf2: region \"\\xFF\\xC3(NAME?caf\xC3\xA9\"");
+    /* a long message cut inside a character: no half character left */
+    char big[1100];
+    memset(big, 'a', sizeof big);
+    memcpy(big + 1020, "\xC3\xA9\xC3\xA9", 4);
+    big[sizeof big - 1] = '\0';
+    tf_diag_init(&d);
+    tf_diag_error(&d, TF_EBADINPUT, "%s", big);
+    size_t len = strlen(d.msg);
+    TF_CHECK(len < sizeof d.msg && len >= 1016);
+    for (size_t i = 0; i < len; i++)
+        TF_CHECK((unsigned char)d.msg[i] < 0x80 || (i >= 1020 && i < 1024));
+    TF_CHECK(len == 1020 || (len == 1022 && strcmp(d.msg + 1020, "\xC3\xA9") == 0));
+}
+
 TF_TEST(tex_escape_specials)
 {
     struct tf_buf b;

@@ -82,6 +82,12 @@ static const char *jansson_doc(const char *data, size_t n, char *msg, size_t msg
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
+    /* as a message shows it: valid UTF-8 (jansson's "near" text may cut a
+     * character) */
+    struct tf_diag d;
+    tf_diag_init(&d);
+    tf_diag_error(&d, TF_EBADINPUT, "%s", msg);
+    snprintf(msg, msgn, "%s", d.msg);
     return msg;
 }
 
