@@ -62,6 +62,7 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
     struct tikz t;
     memset(&t, 0, sizeof t);
     t.f = f;
+    t.run = TZ_NO_RUN;
     t.share_key = plan->legend.share_key;
     t.b = b;
     bool ok = tz_pick_unit(&t, f->x_span, d);
