@@ -267,6 +267,12 @@ static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, si
     }
 }
 
+/* Whether a and b are written alike with DEC (3) decimals. */
+static bool same_3dec(double a, double b)
+{
+    return llround(a * 1000.0) == llround(b * 1000.0);
+}
+
 /* One counter lane in its band's scope: each stretch with a value as a
  * path of steps (y: the band's share from the top; \tracefigH, as TikZ's
  * -| would go), its light area and its line each a run of their class,
@@ -295,9 +301,14 @@ static void emit_counter(struct tikz *t, size_t lane)
         tf_buf_puts(b, "\\def\\tracefigfpath{");
         double y = tf_plan_counter_y(k, k->samples[i].v);
         tz_path(t, "P", tz_xu(t, k->samples[i].x), y);
+        size_t steps = 0;
         for (size_t m = i + 1; m <= j; m++) {
             double ym = m < j ? tf_plan_counter_y(k, k->samples[m].v) : y;
-            tf_buf_puts(b, (m - i) % 6 ? "\\tracefigH{" : "%\n\\tracefigH{");
+            /* A step to the value it has (as written) only makes the line
+             * longer: the next step, or the stretch's end, draws it. */
+            if (m < j && same_3dec(ym, y))
+                continue;
+            tf_buf_puts(b, ++steps % 6 ? "\\tracefigH{" : "%\n\\tracefigH{");
             tz_num(t, tz_xu(t, m < j ? k->samples[m].x : x_end));
             tf_buf_puts(b, "}{");
             tz_num(t, y);
