@@ -615,7 +615,7 @@ void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0)
         n--; /* the path's close ends it */
     for (size_t i = 0; i < n; i++)
         tz_path(t, i ? "L" : "M", tz_xu(t, xs[i]), ys[i]);
-    tf_buf_puts(t->b, "\\pgfpathclose\\tracefigU");
+    tf_buf_puts(t->b, "\\tracefigZ\\tracefigU");
 }
 
 void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, double y,
