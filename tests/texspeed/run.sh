@@ -21,6 +21,7 @@
 #      draw (a shading) still compiles.
 # Ends with "N passed, N failed".  SKIPs (exit 0) without pdflatex; the
 # restyle test SKIPs without pdftoppm.
+# REAL_TRACES=DIR reads the real traces from DIR instead of ../shared.
 set -u
 if [ $# -lt 1 ]; then
     echo "usage: $0 TRACEFIG" >&2
@@ -29,7 +30,7 @@ fi
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-real="$root/../shared/real-traces"
+real=${REAL_TRACES:-$root/../shared/real-traces}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 out=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-texspeed.XXXXXX")

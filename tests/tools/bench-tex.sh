@@ -13,10 +13,11 @@
 # same article without a figure.  Prints one line per figure: the time it
 # adds, the ratio to the seed's, its size; the budget is reported, never
 # enforced (the machine may be busy).
+# REAL_TRACES=DIR reads the real traces from DIR instead of ../shared.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
-real="$root/../shared/real-traces"
+real=${REAL_TRACES:-$root/../shared/real-traces}
 runs=${BENCH_TEX_RUNS:-3}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
