@@ -49,6 +49,10 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
             return tf_diag_error(d, TF_EBADINPUT, "tikz: bar %zu has no lane or category", i);
     /* The fit plan, always; the bars as drawn at its plot width
      * (plan_busy.c). */
+    /* The fit template sizes the legend row by its entries at the width
+     * TeX gives (issue 40): --legend-y has nothing to scale. */
+    if (f->has_legend_y)
+        tf_diag_warn(d, "--legend-y is ignored by the TikZ figure: TeX fits its legend to the width");
     struct tf_render_opts fit = *o;
     fit.size = tf_render_size(&tf_backend_tikz, &o->size);
     struct tf_plan own;
@@ -62,6 +66,7 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
     struct tikz t;
     memset(&t, 0, sizeof t);
     t.f = f;
+    t.run = TZ_NO_RUN;
     t.share_key = plan->legend.share_key;
     t.b = b;
     bool ok = tz_pick_unit(&t, f->x_span, d);

@@ -10,6 +10,7 @@
 
 #include "base/escape.h"
 #include "base/num.h"
+#include "base/str.h"
 #include "base/utf8.h"
 #include "render/render.h"
 #include "render/style.h"
@@ -315,6 +316,8 @@ const char *tz_label_style(struct tikz *t, uint32_t rgb)
     return s ? s->key + 6 : "black";
 }
 
+static struct style *share_style(struct tikz *t, const struct tf_bar *r, size_t cat);
+
 /* Every style the figure uses, in a stable order (counters, bars, legend,
  * slices). */
 void tz_collect_styles(struct tikz *t)
@@ -324,9 +327,17 @@ void tz_collect_styles(struct tikz *t)
         if (f->lanes[i].kind == TF_LANE_COUNTER)
             tz_counter_style(t, f->lanes[i].counter.color);
     for (size_t i = 0; i < f->n_bars; i++) {
-        tz_bar_style(t, &f->bars[i]);
-        if (f->bars[i].label)
-            tz_label_style(t, f->bars[i].label_color);
+        const struct tf_bar *r = &f->bars[i];
+        tz_bar_style(t, r);
+        if (r->label)
+            tz_label_style(t, r->label_color);
+        /* a busy share is drawn in its class's style (tz_emit_shares) */
+        if (r->shape == TF_SHAPE_DENSE && f->flame) {
+            if (!r->n_shares)
+                share_style(t, r, r->cat);
+            for (size_t k = 0; k < r->n_shares; k++)
+                share_style(t, r, r->shares[k].cat);
+        }
     }
     if (f->has_panel) {
         for (size_t i = 0; i < f->panel.n_slices; i++) {
@@ -388,23 +399,114 @@ void tz_coord(struct tikz *t, double x, double y)
     tf_buf_putc(t->b, ')');
 }
 
+/* --- classes and runs ------------------------------------------------------- */
+
+size_t tz_class(struct tikz *t, const char *opts)
+{
+    for (size_t i = 0; i < t->n_classes; i++)
+        if (strcmp(t->classes[i], opts) == 0)
+            return i;
+    bool oom = false;
+    char *c = tf_strdup_oom(opts, &oom);
+    if (!c || !TF_GROW(t->classes, t->n_classes, t->cap_classes)) {
+        free(c);
+        t->oom = true;
+        return TZ_NO_RUN;
+    }
+    t->classes[t->n_classes] = c;
+    return t->n_classes++;
+}
+
+void tz_run_end(struct tikz *t)
+{
+    if (t->run != TZ_NO_RUN)
+        tf_buf_puts(t->b, "}%\n");
+    t->run = TZ_NO_RUN;
+}
+
+void tz_run(struct tikz *t, size_t cls)
+{
+    if (cls == t->run)
+        return;
+    tz_run_end(t);
+    if (cls == TZ_NO_RUN)
+        return;
+    tf_buf_printf(t->b, "\\tracefigrun{%zu}{", cls);
+    t->run = cls;
+    t->run_n = 0;
+}
+
+void tz_run_item(struct tikz *t)
+{
+    if (t->run_n && t->run_n % 6 == 0)
+        tf_buf_puts(t->b, "%\n");
+    t->run_n++;
+}
+
+void tz_emit_classes(struct tikz *t)
+{
+    tf_buf_puts(t->b, "% Classes of ink {id}{the options of a TikZ path}: TeX reads each once.\n");
+    for (size_t i = 0; i < t->n_classes; i++)
+        tf_buf_printf(t->b, "\\tracefigclass{%zu}{%s}%%\n", i, t->classes[i]);
+}
+
+void tz_path(struct tikz *t, const char *cmd, double x, double y)
+{
+    tf_buf_printf(t->b, "\\tracefig%s{", cmd);
+    tz_num(t, x);
+    tf_buf_puts(t->b, "}{");
+    tz_num(t, y);
+    tf_buf_putc(t->b, '}');
+}
+
+void tz_rect(struct tikz *t, bool own, double x0, double y0, double x1, double y1)
+{
+    tf_buf_puts(t->b, own ? "\\tracefigB{" : "\\tracefigR{");
+    tz_num(t, x0);
+    tf_buf_puts(t->b, "}{");
+    tz_num(t, y0);
+    tf_buf_puts(t->b, "}{");
+    tz_num(t, x1);
+    tf_buf_puts(t->b, "}{");
+    tz_num(t, y1);
+    tf_buf_putc(t->b, '}');
+}
+
+/* The class of options printf'd from a literal format (TZ_NO_RUN when out
+ * of memory). */
+#define CLASS_OF(t, ...)                                                                   \
+    (snprintf((t)->opts, sizeof (t)->opts, __VA_ARGS__), tz_class((t), (t)->opts))
+
+/* --- bars -------------------------------------------------------------------- */
+
+/* The style of a busy share of category cat (the bar's own colour when the
+ * category is not the figure's). */
+static struct style *share_style(struct tikz *t, const struct tf_bar *r, size_t cat)
+{
+    const struct tf_figure *f = t->f;
+    if (cat >= f->n_cats)
+        return tz_bar_style(t, r);
+    return add_style(t, t->cat_key[cat], f->cats[cat].color, "fill");
+}
+
 /* A dense bar's busy shares: a box per class from the row's bottom
  * y_bottom, `up` (+1 or -1) the direction of its top, each as high as its
  * share of the row (at least TZ_SHARE_FLOOR rows in all).  The boxes are
- * kept per colour and written by tz_flush_shares as one path each: a path
+ * kept per class and written by tz_flush_shares as one path each, in the
+ * class's own style (so a restyled class restyles its shares too): a path
  * is what TeX pays for, and the boxes of one lane never overlap. */
 #define TZ_SHARE_FLOOR 0.03
-static struct tz_fill *share_fill(struct tikz *t, uint32_t rgb)
+static struct tz_fill *share_fill(struct tikz *t, size_t cls)
 {
     for (size_t i = 0; i < t->n_fills; i++)
-        if (t->fills[i].rgb == rgb)
+        if (t->fills[i].cls == cls)
             return &t->fills[i];
     if (!TF_GROW(t->fills, t->n_fills, t->cap_fills)) {
         t->oom = true;
         return NULL;
     }
     struct tz_fill *fl = &t->fills[t->n_fills++];
-    fl->rgb = rgb;
+    fl->cls = cls;
     fl->n = 0;
     tf_buf_init(&fl->path);
     return fl;
@@ -428,19 +530,15 @@ static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bott
         double h = floor ? (i == 0 ? TZ_SHARE_FLOOR : 0) : sh[i].share;
         if (!(h > 0))
             continue;
-        struct tz_fill *fl = share_fill(t, sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : r->color);
+        struct style *s = share_style(t, r, sh[i].cat);
+        size_t cls = s ? CLASS_OF(t, "fill,tracefig/%s,tracefig/share", s->key) : TZ_NO_RUN;
+        struct tz_fill *fl = cls == TZ_NO_RUN ? NULL : share_fill(t, cls);
         if (!fl)
             return;
         t->b = &fl->path; /* tz_num writes to t->b */
-        tf_buf_puts(t->b, fl->n && fl->n % 8 == 0 ? "\n(" : " (");
-        tz_num(t, tz_xu(t, x0));
-        tf_buf_putc(t->b, ',');
-        tz_num(t, y);
-        tf_buf_puts(t->b, ") rectangle (");
-        tz_num(t, tz_xu(t, x1));
-        tf_buf_putc(t->b, ',');
-        tz_num(t, y + up * h);
-        tf_buf_putc(t->b, ')');
+        if (fl->n && fl->n % 6 == 0)
+            tf_buf_puts(t->b, "%\n");
+        tz_rect(t, false, tz_xu(t, x0), y, tz_xu(t, x1), y + up * h);
         t->b = out;
         fl->n++;
         y += up * h;
@@ -449,14 +547,12 @@ static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bott
 
 void tz_flush_shares(struct tikz *t)
 {
+    tz_run_end(t);
     for (size_t i = 0; i < t->n_fills; i++) {
         struct tz_fill *fl = &t->fills[i];
-        uint32_t rgb = fl->rgb;
-        tf_buf_printf(t->b, "\\fill[tracefig/share,fill={rgb,255:red,%u;green,%u;blue,%u}]",
-                      (unsigned)(rgb >> 16 & 0xFF), (unsigned)(rgb >> 8 & 0xFF),
-                      (unsigned)(rgb & 0xFF));
+        tf_buf_printf(t->b, "\\tracefigrun{%zu}{", fl->cls);
         tf_buf_putn(t->b, fl->path.data, fl->path.len);
-        tf_buf_puts(t->b, ";\n");
+        tf_buf_puts(t->b, "\\tracefigU}%\n");
         t->oom = t->oom || fl->path.oom;
         tf_buf_fini(&fl->path);
     }
@@ -468,53 +564,58 @@ void tz_fini(struct tikz *t)
     for (size_t i = 0; i < t->n_fills; i++)
         tf_buf_fini(&t->fills[i].path);
     free(t->fills);
+    for (size_t i = 0; i < t->n_classes; i++)
+        free(t->classes[i]);
+    free(t->classes);
     free(t->styles);
     free(t->cat_key);
 }
 
+/* One bar, as an item of a run of its class: the bars of a lane keep their
+ * drawing order, and consecutive bars of one class share one path. */
 void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0)
 {
-    struct tf_buf *b = t->b;
     const struct tf_figure *f = t->f;
     struct style *s = tz_bar_style(t, r);
+    const char *key = s ? s->key : "bar";
+    const char *color = s ? s->color : "black";
     if (r->shape == TF_SHAPE_INSTANT) {
-        tf_buf_printf(b, "\\draw[tracefig/instant,draw=%s]", s ? s->color : "black");
-        tz_coord(t, tz_xu(t, r->x0), y0 + 0.1);
-        tf_buf_puts(b, "--");
-        tz_coord(t, tz_xu(t, r->x0), y0 + 0.9);
-        tf_buf_puts(b, ";\n");
+        tz_run(t, CLASS_OF(t, "draw,tracefig/instant,draw=%s", color));
+        tz_run_item(t);
+        tz_path(t, "M", tz_xu(t, r->x0), y0 + 0.1);
+        tz_path(t, "L", tz_xu(t, r->x0), y0 + 0.9);
+        tf_buf_puts(t->b, "\\tracefigU");
         return;
     }
     if (r->shape == TF_SHAPE_DENSE && f->flame) {
         /* busy shares up from the row's bottom (rows count down) */
+        tz_run_end(t);
         tz_emit_shares(t, r, y0 + 1.0, -1.0);
         return;
     }
+    size_t cls;
     if (r->shape == TF_SHAPE_DENSE)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s]",
-                      s ? s->key : "bar", s ? s->color : "black");
+        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s", key,
+                       color);
     else if (f->flame)
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/flame,tracefig/%s]", s ? s->key : "bar");
+        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/flame,tracefig/%s", key);
     else
-        tf_buf_printf(b, "\\draw[tracefig/bar,tracefig/%s]", s ? s->key : "bar");
+        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/%s", key);
+    tz_run(t, cls);
+    tz_run_item(t);
     if (!r->clip_left && !r->clip_right) {
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
-        tz_coord(t, tz_xu(t, x0), y0);
-        tf_buf_puts(b, "rectangle");
-        tz_coord(t, tz_xu(t, x1), y0 + 1.0);
-        tf_buf_puts(b, ";\n");
+        tz_rect(t, true, tz_xu(t, x0), y0, tz_xu(t, x1), y0 + 1.0);
         return;
     }
     double xs[TF_BAR_OUTLINE_MAX], ys[TF_BAR_OUTLINE_MAX];
     size_t n = tf_bar_outline(f, r, y0 + 1.0, y0, xs, ys);
     if (n > 1 && xs[n - 1] == xs[0] && ys[n - 1] == ys[0])
-        n--; /* "cycle" closes it */
-    for (size_t i = 0; i < n; i++) {
-        tz_coord(t, tz_xu(t, xs[i]), ys[i]);
-        tf_buf_puts(b, "--");
-    }
-    tf_buf_puts(b, "cycle;\n");
+        n--; /* the path's close ends it */
+    for (size_t i = 0; i < n; i++)
+        tz_path(t, i ? "L" : "M", tz_xu(t, xs[i]), ys[i]);
+    tf_buf_puts(t->b, "\\tracefigZ\\tracefigU");
 }
 
 void tz_emit_label(struct tikz *t, const char *style, double x0, double x1, double y,

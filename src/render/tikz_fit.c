@@ -267,15 +267,27 @@ static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, si
     }
 }
 
+/* Whether a and b are written alike with DEC (3) decimals. */
+static bool same_3dec(double a, double b)
+{
+    return llround(a * 1000.0) == llround(b * 1000.0);
+}
+
 /* One counter lane in its band's scope: each stretch with a value as a
- * path of -| steps (y: the band's share from the top), then the scale's
- * labels. */
+ * path of steps (y: the band's share from the top; \tracefigH, as TikZ's
+ * -| would go), its light area and its line each a run of their class,
+ * then the scale's labels. */
 static void emit_counter(struct tikz *t, size_t lane)
 {
     const struct tf_figure *f = t->f;
     const struct tf_counter *k = &f->lanes[lane].counter;
     struct tf_buf *b = t->b;
     struct style *s = tz_counter_style(t, k->color);
+    const char *color = s ? s->color : "black";
+    snprintf(t->opts, sizeof t->opts, "fill,tracefig/counter area,fill=%s", color);
+    size_t area = tz_class(t, t->opts);
+    snprintf(t->opts, sizeof t->opts, "draw,tracefig/counter line,draw=%s", color);
+    size_t line = tz_class(t, t->opts);
     tf_buf_printf(b, "\\tracefigcounterscope{%zu}\n", lane);
     for (size_t i = 0; i < k->n_samples;) {
         if (isnan(k->samples[i].v)) {
@@ -287,14 +299,25 @@ static void emit_counter(struct tikz *t, size_t lane)
             j++;
         double x_end = j < k->n_samples ? k->samples[j].x : f->x_span;
         tf_buf_puts(b, "\\def\\tracefigfpath{");
-        for (size_t m = i; m < j; m++) {
-            if (m > i)
-                tf_buf_puts(b, m % 8 ? "-|" : "-|%\n");
-            tz_coord(t, tz_xu(t, k->samples[m].x), tf_plan_counter_y(k, k->samples[m].v));
+        double y = tf_plan_counter_y(k, k->samples[i].v);
+        tz_path(t, "P", tz_xu(t, k->samples[i].x), y);
+        size_t steps = 0;
+        for (size_t m = i + 1; m <= j; m++) {
+            double ym = m < j ? tf_plan_counter_y(k, k->samples[m].v) : y;
+            /* A step to the value it has (as written) only makes the line
+             * longer: the next step, or the stretch's end, draws it. */
+            if (m < j && same_3dec(ym, y))
+                continue;
+            tf_buf_puts(b, ++steps % 6 ? "\\tracefigH{" : "%\n\\tracefigH{");
+            tz_num(t, tz_xu(t, m < j ? k->samples[m].x : x_end));
+            tf_buf_puts(b, "}{");
+            tz_num(t, y);
+            tf_buf_puts(b, "}{");
+            tz_num(t, ym);
+            tf_buf_putc(b, '}');
+            y = ym;
         }
-        tf_buf_puts(b, "-|");
-        tz_coord(t, tz_xu(t, x_end), tf_plan_counter_y(k, k->samples[j - 1].v));
-        tf_buf_printf(b, "}%%\n\\tracefigcounterrun{%s}{", s ? s->color : "black");
+        tf_buf_printf(b, "}%%\n\\tracefigcounterrun{%zu}{%zu}{", area, line);
         tz_num(t, tz_xu(t, k->samples[i].x));
         tf_buf_puts(b, "}{");
         tz_num(t, tz_xu(t, x_end));
@@ -316,9 +339,15 @@ static void emit_counter(struct tikz *t, size_t lane)
 static void emit_picture(struct tikz *t, const struct tf_plan *p)
 {
     const struct tf_figure *f = t->f;
-    struct tf_buf *b = t->b;
+    struct tf_buf *out = t->b, *b = t->b;
     tf_buf_puts(b, "\\begin{tikzpicture}[x=\\tracefigfunit,y=1pt,tracefig/figure]\n"
                    "\\tracefigbackground\n");
+    /* The counters and bars go to a buffer of their own: the classes they
+     * use come first. */
+    struct tf_buf body;
+    tf_buf_init(&body);
+    t->b = &body;
+    b = t->b;
     if (tf_figure_counters(f))
         tf_buf_puts(b, "% Counter tracks: a step line per stretch with a value, y in the band's\n"
                        "% height from its top; the scale's labels {greatest}{least}.\n");
@@ -351,6 +380,11 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
         emit_labels(t, p, open, first, f->n_bars);
         tf_buf_puts(b, "\\end{scope}\n");
     }
+    t->b = b = out;
+    tz_emit_classes(t);
+    tf_buf_putn(b, body.data, body.len);
+    t->oom = t->oom || body.oom;
+    tf_buf_fini(&body);
     bool any = false;
     for (size_t i = 0; i < f->n_arrows; i++) {
         const struct tf_arrow *a = &f->arrows[i];

@@ -25,11 +25,11 @@ struct style {
     uint32_t rgb;
 };
 
-/* One colour's busy-share boxes of the lane being written, as a path. */
+/* One class's busy-share boxes of the lane being written, as a path. */
 struct tz_fill {
-    uint32_t rgb;
+    size_t cls;         /* its class (tz_class) */
     size_t n;           /* boxes */
-    struct tf_buf path; /* " (x,y) rectangle (x,y)" each */
+    struct tf_buf path; /* "\tracefigR{x0}{y0}{x1}{y1}" each */
 };
 
 struct tikz {
@@ -42,9 +42,18 @@ struct tikz {
     size_t n_styles, cap_styles;
     bool oom;        /* the style table could not grow */
     char (*cat_key)[KEY_LEN]; /* per category: its style name (tz_cat_keys) */
-    struct tz_fill *fills;    /* the lane's share boxes, per colour (tz_flush_shares) */
+    struct tz_fill *fills;    /* the lane's share boxes, per class (tz_flush_shares) */
     size_t n_fills, cap_fills;
+    /* Classes: the TikZ options of each kind of ink, read once by TeX
+     * (\tracefigclass), then drawn in runs (\tracefigrun). */
+    char **classes;
+    size_t n_classes, cap_classes;
+    size_t run;      /* the class of the open run, or TZ_NO_RUN */
+    size_t run_n;    /* its items so far */
+    char opts[4 * KEY_LEN + 96]; /* a class's options, being made */
 };
+
+#define TZ_NO_RUN ((size_t)-1)
 
 /* Frees what t holds (not t->f or t->b). */
 void tz_fini(struct tikz *t);
@@ -78,6 +87,20 @@ void tz_coord(struct tikz *t, double x, double y);
  * per colour, before its in-bar labels. */
 void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0);
 void tz_flush_shares(struct tikz *t);
+/* The class of ink drawn as a TikZ path with these options would be (its
+ * id; TZ_NO_RUN when out of memory). */
+size_t tz_class(struct tikz *t, const char *opts);
+/* Opens a run of class cls unless one is open (closing another); closes
+ * the open run.  A run's items are basic-layer path commands. */
+void tz_run(struct tikz *t, size_t cls);
+void tz_run_end(struct tikz *t);
+/* Before the next item of the open run: a line break now and then. */
+void tz_run_item(struct tikz *t);
+/* "\tracefigclass{id}{options}" of every class, in order. */
+void tz_emit_classes(struct tikz *t);
+/* \tracefigM, \tracefigL, \tracefigR with numbers in x units and rows. */
+void tz_path(struct tikz *t, const char *cmd, double x, double y);
+void tz_rect(struct tikz *t, bool own, double x0, double y0, double x1, double y1);
 /* The right end, in %, of a breakdown slice drawn from `left`. */
 double tz_slice_right(const struct tf_slice *s, double left);
 /* The breakdown panel's titles and legend entries (each label three
