@@ -106,7 +106,7 @@ done
 
 # The pool: the suites that take longest start first, so that the last to
 # finish is a short one.  Each leaves its log and then its status and time.
-long="tex real paper busy cairo chrome chrome-pipe hta stats"
+long="tex real texspeed paper busy cairo chrome chrome-pipe hta stats"
 : >"$dir/order"
 for w in $long; do
     for id in $(cat "$dir/list"); do
