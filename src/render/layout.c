@@ -31,6 +31,7 @@
 #include "base/buf.h"
 #include "base/escape.h"
 #include "base/num.h"
+#include "render/layout_share.h"
 #include "render/metrics.h"
 #include "render/plan.h"
 #include "render/style.h"
@@ -528,6 +529,27 @@ static void share_boxes(struct lay *L, const struct tf_bar *b, double top, doubl
     }
 }
 
+/* How many share bars from bars[i] on are one run (layout_share.h): the
+ * next ones of the same lane and drawn row, each starting at most
+ * TF_SHARE_RUN_GAP_PT after the last ended. */
+static size_t share_run(const struct lay *L, size_t i, unsigned row)
+{
+    const struct tf_figure *f = L->f;
+    const struct tf_bar *b = &f->bars[i];
+    const struct tf_lane *ln = &f->lanes[b->lane];
+    size_t j = i + 1;
+    for (; j < f->n_bars; j++) {
+        const struct tf_bar *c = &f->bars[j], *p = &f->bars[j - 1];
+        if (c->shape != TF_SHAPE_DENSE || c->lane != b->lane)
+            break;
+        unsigned r = drawn_row(L, c->lane, c->row < (ln->rows ? ln->rows : 1) ? c->row : 0);
+        if (r != row || c->x0 < p->x1 - 1e-9 * (fabs(p->x1) + 1))
+            break;
+        if (xpt(L, c->x0) - xpt(L, p->x1) > TF_SHARE_RUN_GAP_PT)
+            break;
+    }
+    return j - i;
+}
 
 static void bars(struct lay *L)
 {
@@ -540,6 +562,8 @@ static void bars(struct lay *L)
     size_t cap_attrs = 0;
     struct tf_buf busy;
     tf_buf_init(&busy);
+    struct tf_buf tip;
+    tf_buf_init(&tip);
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *b = &f->bars[i];
         if (b->lane >= f->n_lanes)
@@ -548,6 +572,9 @@ static void bars(struct lay *L)
         unsigned row = drawn_row(L, b->lane, b->row < (ln->rows ? ln->rows : 1) ? b->row : 0);
         if (row == TF_PLAN_NO_ROW)
             continue;
+        bool shares = f->flame && b->shape == TF_SHAPE_DENSE;
+        /* Share bars: the run of them from here (layout_share.h). */
+        size_t run = shares ? share_run(L, i, row) : 1;
         double top = row_top(L, b->lane, row);
         double bottom = top + L->row_h;
         size_t n = tf_bar_outline(f, b, bottom, top, xs, ys);
@@ -576,20 +603,25 @@ static void bars(struct lay *L)
         for (size_t k = 0; k < b->n_props; k++)
             if (b->props[k].value)
                 attrs[n_attrs++] = (struct tf_attr){b->props[k].key, b->props[k].value};
-        attrs[n_attrs++] = (struct tf_attr){"start-ms", tf_fmt_num(start, b->start_ms, 3)};
-        attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, b->dur_ms, 3)};
-        bool shares = f->flame && b->shape == TF_SHAPE_DENSE;
+        double start_ms = b->start_ms, dur_ms = b->dur_ms;
+        const char *title = b->title;
         if (shares) {
-            tf_buf_clear(&busy);
-            tf_bar_busy_json(&busy, f, b, 4);
-            if (!busy.oom)
-                attrs[n_attrs++] = (struct tf_attr){"busy", busy.data};
+            if (!tf_share_run_text(f, b, run, &tip, &busy, &start_ms, &dur_ms)) {
+                L->s->oom = true;
+                break;
+            }
+            title = tip.data;
         }
+        attrs[n_attrs++] = (struct tf_attr){"start-ms", tf_fmt_num(start, start_ms, 3)};
+        attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, dur_ms, 3)};
+        if (shares)
+            attrs[n_attrs++] = (struct tf_attr){"busy", busy.data};
         struct tf_group g = {
             .cls = cls.oom ? "bar" : cls.data,
-            .title = b->title,
+            .title = title,
             .attrs = attrs,
             .n_attrs = n_attrs,
+            .disjoint = shares,
         };
         tf_scene_group_begin(L->s, &g);
 
@@ -606,8 +638,10 @@ static void bars(struct lay *L)
             .stroke_opacity = 1.0,
             .stroke_width = tf_style.bar_edge_pt,
         };
+        for (size_t k = 0; shares && k < run; k++)
+            share_boxes(L, &b[k], top, bottom);
         if (shares)
-            share_boxes(L, b, top, bottom);
+            i += run - 1;
         else if (f->flame)
             flame_shape(L, b, &p, top, bottom);
         if (!shares)
@@ -622,6 +656,7 @@ static void bars(struct lay *L)
     free(attrs);
     tf_buf_fini(&cls);
     tf_buf_fini(&busy);
+    tf_buf_fini(&tip);
 }
 
 /* Flow arrows: a line from one row to another, with a small head. */
