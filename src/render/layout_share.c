@@ -114,8 +114,14 @@ bool tf_share_run_text(const struct tf_figure *f, const struct tf_bar *bars, siz
     if (ln && ln->n_ranks && ln->label) {
         tf_buf_puts(title, ln->label);
     } else {
+        /* "N CLASS slices" when the run is one class's */
         tf_buf_uint(title, (unsigned)merged);
-        tf_buf_puts(title, merged == 1 ? " slice" : " slices");
+        tf_buf_putc(title, ' ');
+        if (n_tab == 1) {
+            tf_buf_puts(title, cat_label(f, tab[0].cat));
+            tf_buf_putc(title, ' ');
+        }
+        tf_buf_puts(title, merged == 1 ? "slice" : "slices");
     }
     tf_buf_puts(title, " \xC2\xB7 busy ");
     double pct = span > 0 ? 100.0 * total / span : 0;

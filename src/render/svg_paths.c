@@ -129,37 +129,37 @@ void tf_svg_boxes_data(struct tf_buf *b, const struct tf_svg_box *bx, size_t n)
         size_t j = i + 1;
         while (j < n && joins(&bx[j - 1], &bx[j]))
             j++;
-        /* Start at the first box's top-left corner. */
+        /* Start at the first box's bottom-left corner, as its own path
+         * does, and go up its left side ... */
         if (i == 0) {
             tf_buf_putc(b, 'M');
             tf_svg_put_centi(b, bx[i].x0);
-            if (bx[i].y0 >= 0)
+            if (bx[i].y1 >= 0)
                 tf_buf_putc(b, ' ');
-            tf_svg_put_centi(b, bx[i].y0);
+            tf_svg_put_centi(b, bx[i].y1);
         } else {
             tf_buf_putc(b, 'm');
             tf_svg_put_centi(b, bx[i].x0 - sx);
-            if (bx[i].y0 - sy >= 0)
+            if (bx[i].y1 - sy >= 0)
                 tf_buf_putc(b, ' ');
-            tf_svg_put_centi(b, bx[i].y0 - sy);
+            tf_svg_put_centi(b, bx[i].y1 - sy);
         }
         sx = bx[i].x0;
-        sy = bx[i].y0;
-        /* Along the tops, left to right ... */
-        int64_t y = bx[i].y0;
+        sy = bx[i].y1;
+        /* ... along the tops, left to right, down the last's right side,
+         * and along the bottoms back; 'z' draws the first's bottom. */
+        int64_t y = bx[i].y1;
         for (size_t k = i; k < j; k++) {
             pen_step(&pen, 'v', bx[k].y0 - y);
             pen_step(&pen, 'h', bx[k].x1 - bx[k].x0);
             y = bx[k].y0;
         }
-        /* ... down, and along the bottoms back; 'z' goes up the first's
-         * left side. */
         pen_step(&pen, 'v', bx[j - 1].y1 - y);
         y = bx[j - 1].y1;
-        for (size_t k = j; k-- > i;) {
-            pen_step(&pen, 'v', bx[k].y1 - y);
+        for (size_t k = j - 1; k > i; k--) {
             pen_step(&pen, 'h', bx[k].x0 - bx[k].x1);
-            y = bx[k].y1;
+            pen_step(&pen, 'v', bx[k - 1].y1 - y);
+            y = bx[k - 1].y1;
         }
         pen_flush(&pen);
         tf_buf_putc(b, 'z');
