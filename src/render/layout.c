@@ -57,6 +57,7 @@ struct lay {
     double pl, pr, pt, pb; /* timeline plot rectangle */
     double span;           /* axis units across pl..pr */
     double row_h;          /* height of one lane row */
+    double share_gap;      /* the most space between two bins of a run (share_gap) */
     double ql, qr, qt, qb; /* the side panel's plot */
     struct box *inbar; /* in-bar labels placed so far (heap) */
     size_t n_inbar, cap_inbar;
@@ -531,7 +532,7 @@ static void share_boxes(struct lay *L, const struct tf_bar *b, double top, doubl
 
 /* How many share bars from bars[i] on are one run (layout_share.h): the
  * next ones of the same lane and drawn row, each starting at most
- * TF_SHARE_RUN_GAP_PT after the last ended. */
+ * L->share_gap after the last ended. */
 static size_t share_run(const struct lay *L, size_t i, unsigned row)
 {
     const struct tf_figure *f = L->f;
@@ -545,10 +546,37 @@ static size_t share_run(const struct lay *L, size_t i, unsigned row)
         unsigned r = drawn_row(L, c->lane, c->row < (ln->rows ? ln->rows : 1) ? c->row : 0);
         if (r != row || c->x0 < p->x1 - 1e-9 * (fabs(p->x1) + 1))
             break;
-        if (xpt(L, c->x0) - xpt(L, p->x1) > TF_SHARE_RUN_GAP_PT)
+        if (xpt(L, c->x0) - xpt(L, p->x1) > L->share_gap)
             break;
     }
     return j - i;
+}
+
+/* The gap of a figure's runs: TF_SHARE_RUN_GAP_PT, doubled while the
+ * figure would have more than TF_SHARE_RUNS_MAX runs (layout_share.h). */
+static void share_gap(struct lay *L)
+{
+    const struct tf_figure *f = L->f;
+    L->share_gap = TF_SHARE_RUN_GAP_PT;
+    if (!f->flame)
+        return;
+    for (;;) {
+        size_t runs = 0;
+        for (size_t i = 0; i < f->n_bars; i++) {
+            const struct tf_bar *b = &f->bars[i];
+            if (b->lane >= f->n_lanes || b->shape != TF_SHAPE_DENSE)
+                continue;
+            const struct tf_lane *ln = &f->lanes[b->lane];
+            unsigned row = drawn_row(L, b->lane, b->row < (ln->rows ? ln->rows : 1) ? b->row : 0);
+            if (row == TF_PLAN_NO_ROW)
+                continue;
+            i += share_run(L, i, row) - 1;
+            runs++;
+        }
+        if (runs <= TF_SHARE_RUNS_MAX || L->share_gap > L->pr - L->pl)
+            return;
+        L->share_gap *= 2;
+    }
 }
 
 static void bars(struct lay *L)
@@ -753,6 +781,7 @@ static void timeline(struct lay *L)
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "timeline"});
     lane_grid(L);
     counters(L);
+    share_gap(L);
     bars(L);
     arrows(L);
     /* Spines: left and bottom (top and right are hidden). */

@@ -2,7 +2,7 @@
  *
  * A row's share bars (plan_busy.c: one per 1 pt bin with time) are drawn
  * by layout.c in runs: the bars of one row whose bins follow each other
- * with at most TF_SHARE_RUN_GAP_PT of empty bins between them.  A run is
+ * with at most a gap of empty bins between them (layout_share.h).  A run is
  * one group of the scene, so the SVG carries one <title> and one set of
  * data-* attributes per run rather than per bin; this file writes them.
  * The numbers are the run's: each class's time over the run's span (from

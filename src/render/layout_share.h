@@ -1,10 +1,10 @@
 /* layout_share.h - the tooltip and data of a run of share bars (layout.c).
  *
  * layout.c draws a row's share bars (busy shares, plan_busy.c) as runs:
- * consecutive bars of one drawn row whose bins are at most
- * TF_SHARE_RUN_GAP_PT apart.  Each run is one scene group, marked
- * `disjoint` (its boxes do not overlap), with the run's tooltip and data
- * attributes, so a back-end writes one title per run, not one per bin.
+ * consecutive bars of one drawn row whose bins are at most a gap apart
+ * (TF_SHARE_RUN_GAP_PT, or more, below).  Each run is one scene group,
+ * marked `disjoint` (its boxes do not overlap), with the run's tooltip and
+ * data attributes, so a back-end writes one title per run, not one per bin.
  */
 #ifndef TF_LAYOUT_SHARE_H
 #define TF_LAYOUT_SHARE_H
@@ -15,8 +15,12 @@
 #include "base/buf.h"
 #include "model/figure.h"
 
-/* The most empty space between two bins of one run, in points. */
+/* The most empty space between two bins of one run, in points; doubled
+ * (8, 16, ... pt) while a figure would have more than TF_SHARE_RUNS_MAX
+ * runs, which keeps a dense figure's SVG light (a run costs about 250
+ * bytes: its group, tooltip and data). */
 #define TF_SHARE_RUN_GAP_PT 4.0
+#define TF_SHARE_RUNS_MAX 100
 
 /* The run bars[0..n) (n >= 1, one row, in x order) as one group: its
  * tooltip into *title, its data-busy (each class's share of the run's
