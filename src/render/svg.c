@@ -475,8 +475,13 @@ static void disjoint_paths(struct svg *s, const struct tf_item *items, size_t n)
         s->failed = true;
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        is_box[i] = !items[i].u.path.has_stroke && tf_svg_path_box(&items[i].u.path, &boxes[i]);
+    for (size_t i = 0; i < n; i++) {
+        const struct tf_path *p = &items[i].u.path;
+        is_box[i] = !p->has_stroke && tf_svg_path_box(p, &boxes[i]);
+        /* A fill of no area (a share that rounds to no height) paints
+         * nothing: left out. */
+        done[i] = !p->has_stroke && tf_svg_path_flat(p);
+    }
     struct tf_svg_box *run = malloc(n * sizeof *run);
     if (!run)
         s->failed = true;

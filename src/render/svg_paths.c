@@ -84,6 +84,19 @@ bool tf_svg_path_box(const struct tf_path *p, struct tf_svg_box *box)
     return true;
 }
 
+bool tf_svg_path_flat(const struct tf_path *p)
+{
+    if (!p->n)
+        return true;
+    int64_t x = tf_svg_centi(p->xs[0]), y = tf_svg_centi(p->ys[0]);
+    bool same_x = true, same_y = true;
+    for (size_t i = 1; i < p->n && (same_x || same_y); i++) {
+        same_x = same_x && tf_svg_centi(p->xs[i]) == x;
+        same_y = same_y && tf_svg_centi(p->ys[i]) == y;
+    }
+    return same_x || same_y;
+}
+
 /* A pen writing relative h/v steps, adding up steps along one direction. */
 struct pen {
     struct tf_buf *b;

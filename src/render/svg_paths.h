@@ -29,6 +29,10 @@ int64_t tf_svg_centi(double v);
  * layout.c's boxes), into *box; false for any other path. */
 bool tf_svg_path_box(const struct tf_path *p, struct tf_svg_box *box);
 
+/* True when p's points, as printed, all have one x or all one y: its
+ * fill covers nothing. */
+bool tf_svg_path_flat(const struct tf_path *p);
+
 /* Path data for boxes[0..n) (in drawing order), appended to b. */
 void tf_svg_boxes_data(struct tf_buf *b, const struct tf_svg_box *boxes, size_t n);
 
