@@ -487,96 +487,10 @@ static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p
     }
 }
 
-/* Half the width of the line drawn along y, the bottom of a row: the axis
- * (drawn over the bars) or a line between lanes (under them); 0 when none. */
-static double line_at(const struct lay *L, double y)
+/* The share bars' view of the layout (layout_share.h). */
+static struct tf_share_lay share_lay(const struct lay *L)
 {
-    const double eps = 1e-6;
-    if (fabs(y - L->pb) < eps)
-        return tf_style.spine_pt / 2;
-    for (size_t i = 1; L->f->flame && i < L->P->n_lanes; i++)
-        if (fabs(y - L->P->lanes[i].band) < eps)
-            return tf_style.hgrid_pt / 2;
-    return 0;
-}
-
-/* A dense bar's busy shares: one box per class, stacked from the row's
- * bottom, each as high as its share of the row.  A bin that would ink
- * less than the floor (a lone thin slice, a few short ones) is one box the
- * floor high, resting on the line along the row's bottom if there is one,
- * so that no line hides it. */
-static void share_boxes(struct lay *L, const struct tf_bar *b, double top, double bottom)
-{
-    const struct tf_figure *f = L->f;
-    double x0, x1;
-    tf_bar_drawn_extent(f, b, &x0, &x1);
-    x0 = xpt(L, x0);
-    x1 = xpt(L, x1);
-    struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
-    const struct tf_share *sh = b->n_shares ? b->shares : &one;
-    size_t n = b->n_shares ? b->n_shares : 1;
-    double h = bottom - top, total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += sh[i].share * h;
-    bool floor = total < tf_style.share_floor_pt;
-    double y = floor ? bottom - line_at(L, bottom) : bottom;
-    for (size_t i = 0; i < n; i++) {
-        double hi = floor ? (i == 0 ? tf_style.share_floor_pt : 0) : sh[i].share * h;
-        if (!(hi > 0))
-            continue;
-        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : b->color;
-        put_rect(L, x0, y - hi, x1, y, rgb, 0, NULL); /* no edge */
-        y -= hi;
-    }
-}
-
-/* How many share bars from bars[i] on are one run (layout_share.h): the
- * next ones of the same lane and drawn row, each starting at most
- * L->share_gap after the last ended. */
-static size_t share_run(const struct lay *L, size_t i, unsigned row)
-{
-    const struct tf_figure *f = L->f;
-    const struct tf_bar *b = &f->bars[i];
-    const struct tf_lane *ln = &f->lanes[b->lane];
-    size_t j = i + 1;
-    for (; j < f->n_bars; j++) {
-        const struct tf_bar *c = &f->bars[j], *p = &f->bars[j - 1];
-        if (c->shape != TF_SHAPE_DENSE || c->lane != b->lane)
-            break;
-        unsigned r = drawn_row(L, c->lane, c->row < (ln->rows ? ln->rows : 1) ? c->row : 0);
-        if (r != row || c->x0 < p->x1 - 1e-9 * (fabs(p->x1) + 1))
-            break;
-        if (xpt(L, c->x0) - xpt(L, p->x1) > L->share_gap)
-            break;
-    }
-    return j - i;
-}
-
-/* The gap of a figure's runs: TF_SHARE_RUN_GAP_PT, doubled while the
- * figure would have more than TF_SHARE_RUNS_MAX runs (layout_share.h). */
-static void share_gap(struct lay *L)
-{
-    const struct tf_figure *f = L->f;
-    L->share_gap = TF_SHARE_RUN_GAP_PT;
-    if (!f->flame)
-        return;
-    for (;;) {
-        size_t runs = 0;
-        for (size_t i = 0; i < f->n_bars; i++) {
-            const struct tf_bar *b = &f->bars[i];
-            if (b->lane >= f->n_lanes || b->shape != TF_SHAPE_DENSE)
-                continue;
-            const struct tf_lane *ln = &f->lanes[b->lane];
-            unsigned row = drawn_row(L, b->lane, b->row < (ln->rows ? ln->rows : 1) ? b->row : 0);
-            if (row == TF_PLAN_NO_ROW)
-                continue;
-            i += share_run(L, i, row) - 1;
-            runs++;
-        }
-        if (runs <= TF_SHARE_RUNS_MAX || L->share_gap > L->pr - L->pl)
-            return;
-        L->share_gap *= 2;
-    }
+    return (struct tf_share_lay){L->f, L->P, L->s, L->pl, L->pr, L->pb, L->span, L->share_gap};
 }
 
 static void bars(struct lay *L)
@@ -602,7 +516,8 @@ static void bars(struct lay *L)
             continue;
         bool shares = f->flame && b->shape == TF_SHAPE_DENSE;
         /* Share bars: the run of them from here (layout_share.h). */
-        size_t run = shares ? share_run(L, i, row) : 1;
+        struct tf_share_lay sl = share_lay(L);
+        size_t run = shares ? tf_share_run(&sl, i, row) : 1;
         double top = row_top(L, b->lane, row);
         double bottom = top + L->row_h;
         size_t n = tf_bar_outline(f, b, bottom, top, xs, ys);
@@ -667,7 +582,7 @@ static void bars(struct lay *L)
             .stroke_width = tf_style.bar_edge_pt,
         };
         for (size_t k = 0; shares && k < run; k++)
-            share_boxes(L, &b[k], top, bottom);
+            tf_share_boxes(&sl, &b[k], top, bottom);
         if (shares)
             i += run - 1;
         else if (f->flame)
@@ -781,7 +696,8 @@ static void timeline(struct lay *L)
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "timeline"});
     lane_grid(L);
     counters(L);
-    share_gap(L);
+    L->share_gap = tf_share_gap(&(struct tf_share_lay){L->f, L->P, L->s, L->pl, L->pr, L->pb,
+                                                        L->span, TF_SHARE_RUN_GAP_PT});
     bars(L);
     arrows(L);
     /* Spines: left and bottom (top and right are hidden). */

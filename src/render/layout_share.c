@@ -1,4 +1,4 @@
-/* layout_share.c - a run of share bars as one tooltip: see layout_share.h.
+/* layout_share.c - a row's share bars in runs: see layout_share.h.
  *
  * A row's share bars (plan_busy.c: one per 1 pt bin with time) are drawn
  * by layout.c in runs: the bars of one row whose bins follow each other
@@ -12,10 +12,122 @@
  */
 #include "render/layout_share.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/num.h"
+#include "render/style.h"
+
+/* --- where runs are ------------------------------------------------------- */
+
+static double xpt(const struct tf_share_lay *L, double x)
+{
+    return L->pl + x / L->span * (L->pr - L->pl);
+}
+
+/* The row bar b is drawn in, TF_PLAN_NO_ROW when none. */
+static unsigned bar_row(const struct tf_share_lay *L, const struct tf_bar *b)
+{
+    const struct tf_lane *ln = &L->f->lanes[b->lane];
+    return tf_plan_row(L->P, L->f, b->lane, b->row < (ln->rows ? ln->rows : 1) ? b->row : 0);
+}
+
+size_t tf_share_run(const struct tf_share_lay *L, size_t i, unsigned row)
+{
+    const struct tf_figure *f = L->f;
+    const struct tf_bar *b = &f->bars[i];
+    size_t j = i + 1;
+    for (; j < f->n_bars; j++) {
+        const struct tf_bar *c = &f->bars[j], *p = &f->bars[j - 1];
+        if (c->shape != TF_SHAPE_DENSE || c->lane != b->lane || bar_row(L, c) != row)
+            break;
+        if (c->x0 < p->x1 - 1e-9 * (fabs(p->x1) + 1) || xpt(L, c->x0) - xpt(L, p->x1) > L->gap)
+            break;
+    }
+    return j - i;
+}
+
+double tf_share_gap(const struct tf_share_lay *L0)
+{
+    struct tf_share_lay L = *L0;
+    const struct tf_figure *f = L.f;
+    L.gap = TF_SHARE_RUN_GAP_PT;
+    if (!f->flame)
+        return L.gap;
+    for (;;) {
+        size_t runs = 0;
+        for (size_t i = 0; i < f->n_bars; i++) {
+            const struct tf_bar *b = &f->bars[i];
+            if (b->lane >= f->n_lanes || b->shape != TF_SHAPE_DENSE)
+                continue;
+            unsigned row = bar_row(&L, b);
+            if (row == TF_PLAN_NO_ROW)
+                continue;
+            i += tf_share_run(&L, i, row) - 1;
+            runs++;
+        }
+        if (runs <= TF_SHARE_RUNS_MAX || L.gap > L.pr - L.pl)
+            return L.gap;
+        L.gap *= 2;
+    }
+}
+
+/* --- the boxes -------------------------------------------------------------- */
+
+/* Half the width of the line drawn along y, the bottom of a row: the axis
+ * (drawn over the bars) or a line between lanes (under them); 0 when none. */
+static double line_at(const struct tf_share_lay *L, double y)
+{
+    const double eps = 1e-6;
+    if (fabs(y - L->pb) < eps)
+        return tf_style.spine_pt / 2;
+    for (size_t i = 1; L->f->flame && i < L->P->n_lanes; i++)
+        if (fabs(y - L->P->lanes[i].band) < eps)
+            return tf_style.hgrid_pt / 2;
+    return 0;
+}
+
+/* So that no line hides it, a bin under the floor rests on the line. */
+void tf_share_boxes(const struct tf_share_lay *L, const struct tf_bar *b, double top,
+                    double bottom)
+{
+    const struct tf_figure *f = L->f;
+    double x0, x1;
+    tf_bar_drawn_extent(f, b, &x0, &x1);
+    x0 = xpt(L, x0);
+    x1 = xpt(L, x1);
+    struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
+    const struct tf_share *sh = b->n_shares ? b->shares : &one;
+    size_t n = b->n_shares ? b->n_shares : 1;
+    double h = bottom - top, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += sh[i].share * h;
+    bool floor = total < tf_style.share_floor_pt;
+    double y = floor ? bottom - line_at(L, bottom) : bottom;
+    for (size_t i = 0; i < n; i++) {
+        double hi = floor ? (i == 0 ? tf_style.share_floor_pt : 0) : sh[i].share * h;
+        if (!(hi > 0))
+            continue;
+        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : b->color;
+        double xs[4] = {x0, x1, x1, x0}, ys[4] = {y, y, y - hi, y - hi};
+        struct tf_path p = {
+            .xs = xs,
+            .ys = ys,
+            .n = 4,
+            .closed = true,
+            .has_fill = true,
+            .fill = rgb,
+            .fill_opacity = 1.0,
+            .stroke = TF_COLOR_BLACK, /* no edge */
+            .stroke_opacity = 1.0,
+        };
+        tf_scene_path(L->s, &p);
+        y -= hi;
+    }
+}
+
+/* --- the tooltip ------------------------------------------------------------ */
 
 /* One class's time in a run, in axis units. */
 struct cls_time {

@@ -14,6 +14,8 @@
 
 #include "base/buf.h"
 #include "model/figure.h"
+#include "render/plan.h"
+#include "render/scene.h"
 
 /* The most empty space between two bins of one run, in points; doubled
  * (8, 16, ... pt) while a figure would have more than TF_SHARE_RUNS_MAX
@@ -21,6 +23,33 @@
  * bytes: its group, tooltip and data). */
 #define TF_SHARE_RUN_GAP_PT 4.0
 #define TF_SHARE_RUNS_MAX 100
+
+/* What the share bars need of the layout: the figure as drawn, its plan,
+ * the scene, the plot's left and right edges and bottom (points), the
+ * axis units across the plot, and the gap of the figure's runs. */
+struct tf_share_lay {
+    const struct tf_figure *f;
+    const struct tf_plan *P;
+    struct tf_scene *s;
+    double pl, pr, pb, span;
+    double gap;
+};
+
+/* The gap of a figure's runs: TF_SHARE_RUN_GAP_PT, doubled while the
+ * figure would have more than TF_SHARE_RUNS_MAX runs (L->gap unused). */
+double tf_share_gap(const struct tf_share_lay *L);
+
+/* How many share bars from f->bars[i] on (drawn in `row`) are one run:
+ * the next ones of the same lane and drawn row, each starting at most
+ * L->gap after the last ended. */
+size_t tf_share_run(const struct tf_share_lay *L, size_t i, unsigned row);
+
+/* A share bar's boxes into the scene: one per class, stacked from the
+ * row's bottom, each as high as its share of the row (a bin that would
+ * ink less than the floor: one box the floor high, on the line along the
+ * row's bottom). */
+void tf_share_boxes(const struct tf_share_lay *L, const struct tf_bar *b, double top,
+                    double bottom);
 
 /* The run bars[0..n) (n >= 1, one row, in x order) as one group: its
  * tooltip into *title, its data-busy (each class's share of the run's
