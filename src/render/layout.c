@@ -57,7 +57,8 @@ struct lay {
     double pl, pr, pt, pb; /* timeline plot rectangle */
     double span;           /* axis units across pl..pr */
     double row_h;          /* height of one lane row */
-    double share_gap;      /* the most space between two bins of a run (share_gap) */
+    double share_gap;      /* the most space between two bins of a run (layout_share.h) */
+    size_t share_lines;    /* the most lone slices a run's tooltip names */
     double ql, qr, qt, qb; /* the side panel's plot */
     struct box *inbar; /* in-bar labels placed so far (heap) */
     size_t n_inbar, cap_inbar;
@@ -549,7 +550,8 @@ static void bars(struct lay *L)
         double start_ms = b->start_ms, dur_ms = b->dur_ms;
         const char *title = b->title;
         if (shares) {
-            if (!tf_share_run_text(f, b, run, &tip, &busy, &start_ms, &dur_ms)) {
+            if (!tf_share_run_text(f, b, run, L->share_lines, &tip, &busy, &start_ms,
+                                   &dur_ms)) {
                 L->s->oom = true;
                 break;
             }
@@ -696,8 +698,12 @@ static void timeline(struct lay *L)
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "timeline"});
     lane_grid(L);
     counters(L);
+    size_t runs = 0;
     L->share_gap = tf_share_gap(&(struct tf_share_lay){L->f, L->P, L->s, L->pl, L->pr, L->pb,
-                                                        L->span, TF_SHARE_RUN_GAP_PT});
+                                                        L->span, TF_SHARE_RUN_GAP_PT},
+                                &runs);
+    L->share_lines = TF_SHARE_SLICE_LINES / (runs ? runs : 1);
+    L->share_lines = L->share_lines < 4 ? 4 : L->share_lines > 48 ? 48 : L->share_lines;
     bars(L);
     arrows(L);
     /* Spines: left and bottom (top and right are hidden). */

@@ -48,11 +48,12 @@ size_t tf_share_run(const struct tf_share_lay *L, size_t i, unsigned row)
     return j - i;
 }
 
-double tf_share_gap(const struct tf_share_lay *L0)
+double tf_share_gap(const struct tf_share_lay *L0, size_t *n_runs)
 {
     struct tf_share_lay L = *L0;
     const struct tf_figure *f = L.f;
     L.gap = TF_SHARE_RUN_GAP_PT;
+    *n_runs = 0;
     if (!f->flame)
         return L.gap;
     for (;;) {
@@ -67,6 +68,7 @@ double tf_share_gap(const struct tf_share_lay *L0)
             i += tf_share_run(&L, i, row) - 1;
             runs++;
         }
+        *n_runs = runs;
         if (runs <= TF_SHARE_RUNS_MAX || L.gap > L.pr - L.pl)
             return L.gap;
         L.gap *= 2;
@@ -158,8 +160,52 @@ static const char *cat_label(const struct tf_figure *f, size_t cat)
     return c->label ? c->label : c->key ? c->key : "";
 }
 
+/* A bin that stands for one slice alone: plan_busy.c gives it that
+ * slice's own tooltip; any other bin's says "N slice[s] · busy ..." (a
+ * row of the overview: "ranks ... · busy ..."). */
+static bool lone(const struct tf_figure *f, const struct tf_bar *b)
+{
+    const struct tf_lane *ln = b->lane < f->n_lanes ? &f->lanes[b->lane] : NULL;
+    if (!b->title || (ln && ln->n_ranks))
+        return false;
+    const char *t = b->title;
+    if (*t < '0' || *t > '9')
+        return true;
+    while (*t >= '0' && *t <= '9')
+        t++;
+    return !(strncmp(t, " slice", 6) == 0 && strstr(t, " \xC2\xB7 busy "));
+}
+
+/* The tooltips of the run's lone slices, a line each under the run's
+ * numbers (the first max_lines, then how many more), so a slice too thin
+ * to draw whole is still named where it is. */
+static void lone_lines(const struct tf_figure *f, const struct tf_bar *bars, size_t n,
+                       size_t max_lines, struct tf_buf *title)
+{
+    size_t shown = 0, more = 0;
+    const char *last = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct tf_bar *b = &bars[i];
+        if (!lone(f, b) || (last && strcmp(last, b->title) == 0))
+            continue;
+        last = b->title;
+        if (shown == max_lines) {
+            more++;
+            continue;
+        }
+        tf_buf_putc(title, '\n');
+        tf_buf_puts(title, b->title);
+        shown++;
+    }
+    if (more) {
+        tf_buf_puts(title, "\n\xE2\x80\xA6 ");
+        tf_buf_uint(title, (unsigned)more);
+        tf_buf_puts(title, more == 1 ? " more slice" : " more slices");
+    }
+}
+
 bool tf_share_run_text(const struct tf_figure *f, const struct tf_bar *bars, size_t n,
-                       struct tf_buf *title, struct tf_buf *busy, double *start_ms,
+                       size_t max_lines, struct tf_buf *title, struct tf_buf *busy, double *start_ms,
                        double *dur_ms)
 {
     tf_buf_clear(title);
@@ -260,6 +306,7 @@ bool tf_share_run_text(const struct tf_figure *f, const struct tf_bar *bars, siz
     }
     if (n_tab > 1)
         tf_buf_putc(title, ')');
+    lone_lines(f, bars, n, max_lines, title);
 
     /* data-busy: each class's share of the run's span, as a bin's is. */
     struct tf_share *sh = malloc((n_tab ? n_tab : 1) * sizeof *sh);

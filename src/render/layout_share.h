@@ -23,6 +23,10 @@
  * bytes: its group, tooltip and data). */
 #define TF_SHARE_RUN_GAP_PT 4.0
 #define TF_SHARE_RUNS_MAX 100
+/* The lone slices (bins of one slice too thin to draw whole) a figure's
+ * run tooltips name, a line each: about TF_SHARE_SLICE_LINES in all
+ * (some 40 KB), shared among its runs, 4 to 48 a run. */
+#define TF_SHARE_SLICE_LINES 480
 
 /* What the share bars need of the layout: the figure as drawn, its plan,
  * the scene, the plot's left and right edges and bottom (points), the
@@ -36,8 +40,9 @@ struct tf_share_lay {
 };
 
 /* The gap of a figure's runs: TF_SHARE_RUN_GAP_PT, doubled while the
- * figure would have more than TF_SHARE_RUNS_MAX runs (L->gap unused). */
-double tf_share_gap(const struct tf_share_lay *L);
+ * figure would have more than TF_SHARE_RUNS_MAX runs (L->gap unused);
+ * how many runs it has at that gap into *runs. */
+double tf_share_gap(const struct tf_share_lay *L, size_t *runs);
 
 /* How many share bars from f->bars[i] on (drawn in `row`) are one run:
  * the next ones of the same lane and drawn row, each starting at most
@@ -57,9 +62,11 @@ void tf_share_boxes(const struct tf_share_lay *L, const struct tf_bar *b, double
  * duration on the trace clock into *start_ms, *dur_ms.  One bar, or bars
  * that all stand for one slice, keep that bar's tooltip; several say
  * "N slices · busy P% of W UNIT at X UNIT (CLASS P%, ...)", a row of a
- * job's overview its ranks in place of the count.  False when out of
- * memory. */
+ * job's overview its ranks in place of the count, then a line for each of
+ * its lone slices' own tooltips (at most max_lines, then "… K more
+ * slices").  False when out of memory. */
 bool tf_share_run_text(const struct tf_figure *f, const struct tf_bar *bars, size_t n,
+                       size_t max_lines,
                        struct tf_buf *title, struct tf_buf *busy, double *start_ms,
                        double *dur_ms);
 
