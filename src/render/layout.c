@@ -31,6 +31,7 @@
 #include "base/buf.h"
 #include "base/escape.h"
 #include "base/num.h"
+#include "render/layout_share.h"
 #include "render/metrics.h"
 #include "render/plan.h"
 #include "render/style.h"
@@ -56,6 +57,8 @@ struct lay {
     double pl, pr, pt, pb; /* timeline plot rectangle */
     double span;           /* axis units across pl..pr */
     double row_h;          /* height of one lane row */
+    double share_gap;      /* the most space between two bins of a run (layout_share.h) */
+    size_t share_lines;    /* the most lone slices a run's tooltip names */
     double ql, qr, qt, qb; /* the side panel's plot */
     struct box *inbar; /* in-bar labels placed so far (heap) */
     size_t n_inbar, cap_inbar;
@@ -485,49 +488,11 @@ static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p
     }
 }
 
-/* Half the width of the line drawn along y, the bottom of a row: the axis
- * (drawn over the bars) or a line between lanes (under them); 0 when none. */
-static double line_at(const struct lay *L, double y)
+/* The share bars' view of the layout (layout_share.h). */
+static struct tf_share_lay share_lay(const struct lay *L)
 {
-    const double eps = 1e-6;
-    if (fabs(y - L->pb) < eps)
-        return tf_style.spine_pt / 2;
-    for (size_t i = 1; L->f->flame && i < L->P->n_lanes; i++)
-        if (fabs(y - L->P->lanes[i].band) < eps)
-            return tf_style.hgrid_pt / 2;
-    return 0;
+    return (struct tf_share_lay){L->f, L->P, L->s, L->pl, L->pr, L->pb, L->span, L->share_gap};
 }
-
-/* A dense bar's busy shares: one box per class, stacked from the row's
- * bottom, each as high as its share of the row.  A bin that would ink
- * less than the floor (a lone thin slice, a few short ones) is one box the
- * floor high, resting on the line along the row's bottom if there is one,
- * so that no line hides it. */
-static void share_boxes(struct lay *L, const struct tf_bar *b, double top, double bottom)
-{
-    const struct tf_figure *f = L->f;
-    double x0, x1;
-    tf_bar_drawn_extent(f, b, &x0, &x1);
-    x0 = xpt(L, x0);
-    x1 = xpt(L, x1);
-    struct tf_share one = {b->cat, b->x1 > b->x0 ? b->busy / (b->x1 - b->x0) : 0};
-    const struct tf_share *sh = b->n_shares ? b->shares : &one;
-    size_t n = b->n_shares ? b->n_shares : 1;
-    double h = bottom - top, total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += sh[i].share * h;
-    bool floor = total < tf_style.share_floor_pt;
-    double y = floor ? bottom - line_at(L, bottom) : bottom;
-    for (size_t i = 0; i < n; i++) {
-        double hi = floor ? (i == 0 ? tf_style.share_floor_pt : 0) : sh[i].share * h;
-        if (!(hi > 0))
-            continue;
-        uint32_t rgb = sh[i].cat < f->n_cats ? f->cats[sh[i].cat].color : b->color;
-        put_rect(L, x0, y - hi, x1, y, rgb, 0, NULL); /* no edge */
-        y -= hi;
-    }
-}
-
 
 static void bars(struct lay *L)
 {
@@ -540,6 +505,8 @@ static void bars(struct lay *L)
     size_t cap_attrs = 0;
     struct tf_buf busy;
     tf_buf_init(&busy);
+    struct tf_buf tip;
+    tf_buf_init(&tip);
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *b = &f->bars[i];
         if (b->lane >= f->n_lanes)
@@ -548,6 +515,10 @@ static void bars(struct lay *L)
         unsigned row = drawn_row(L, b->lane, b->row < (ln->rows ? ln->rows : 1) ? b->row : 0);
         if (row == TF_PLAN_NO_ROW)
             continue;
+        bool shares = f->flame && b->shape == TF_SHAPE_DENSE;
+        /* Share bars: the run of them from here (layout_share.h). */
+        struct tf_share_lay sl = share_lay(L);
+        size_t run = shares ? tf_share_run(&sl, i, row) : 1;
         double top = row_top(L, b->lane, row);
         double bottom = top + L->row_h;
         size_t n = tf_bar_outline(f, b, bottom, top, xs, ys);
@@ -576,20 +547,26 @@ static void bars(struct lay *L)
         for (size_t k = 0; k < b->n_props; k++)
             if (b->props[k].value)
                 attrs[n_attrs++] = (struct tf_attr){b->props[k].key, b->props[k].value};
-        attrs[n_attrs++] = (struct tf_attr){"start-ms", tf_fmt_num(start, b->start_ms, 3)};
-        attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, b->dur_ms, 3)};
-        bool shares = f->flame && b->shape == TF_SHAPE_DENSE;
+        double start_ms = b->start_ms, dur_ms = b->dur_ms;
+        const char *title = b->title;
         if (shares) {
-            tf_buf_clear(&busy);
-            tf_bar_busy_json(&busy, f, b, 4);
-            if (!busy.oom)
-                attrs[n_attrs++] = (struct tf_attr){"busy", busy.data};
+            if (!tf_share_run_text(f, b, run, L->share_lines, &tip, &busy, &start_ms,
+                                   &dur_ms)) {
+                L->s->oom = true;
+                break;
+            }
+            title = tip.data;
         }
+        attrs[n_attrs++] = (struct tf_attr){"start-ms", tf_fmt_num(start, start_ms, 3)};
+        attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, dur_ms, 3)};
+        if (shares)
+            attrs[n_attrs++] = (struct tf_attr){"busy", busy.data};
         struct tf_group g = {
             .cls = cls.oom ? "bar" : cls.data,
-            .title = b->title,
+            .title = title,
             .attrs = attrs,
             .n_attrs = n_attrs,
+            .disjoint = shares,
         };
         tf_scene_group_begin(L->s, &g);
 
@@ -606,8 +583,10 @@ static void bars(struct lay *L)
             .stroke_opacity = 1.0,
             .stroke_width = tf_style.bar_edge_pt,
         };
+        for (size_t k = 0; shares && k < run; k++)
+            tf_share_boxes(&sl, &b[k], top, bottom);
         if (shares)
-            share_boxes(L, b, top, bottom);
+            i += run - 1;
         else if (f->flame)
             flame_shape(L, b, &p, top, bottom);
         if (!shares)
@@ -622,6 +601,7 @@ static void bars(struct lay *L)
     free(attrs);
     tf_buf_fini(&cls);
     tf_buf_fini(&busy);
+    tf_buf_fini(&tip);
 }
 
 /* Flow arrows: a line from one row to another, with a small head. */
@@ -718,6 +698,12 @@ static void timeline(struct lay *L)
     tf_scene_group_begin(L->s, &(struct tf_group){.cls = "timeline"});
     lane_grid(L);
     counters(L);
+    size_t runs = 0;
+    L->share_gap = tf_share_gap(&(struct tf_share_lay){L->f, L->P, L->s, L->pl, L->pr, L->pb,
+                                                        L->span, TF_SHARE_RUN_GAP_PT},
+                                &runs);
+    L->share_lines = TF_SHARE_SLICE_LINES / (runs ? runs : 1);
+    L->share_lines = L->share_lines < 4 ? 4 : L->share_lines > 48 ? 48 : L->share_lines;
     bars(L);
     arrows(L);
     /* Spines: left and bottom (top and right are hidden). */

@@ -87,6 +87,10 @@ struct tf_group {
     const char *title; /* tooltip / accessible name, or NULL */
     const struct tf_attr *attrs; /* n_attrs data attributes */
     size_t n_attrs;
+    /* Its paths (directly in it) do not overlap one another, as a run of
+     * share bars' boxes: a back-end may draw those of one paint as one
+     * path, in any order. */
+    bool disjoint;
 };
 
 enum tf_item_kind { TF_ITEM_PATH, TF_ITEM_TEXT, TF_ITEM_GROUP_BEGIN, TF_ITEM_GROUP_END };

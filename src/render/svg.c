@@ -31,6 +31,7 @@
 #include "render/layout.h"
 #include "render/render.h"
 #include "render/scene.h"
+#include "render/svg_paths.h"
 #include "render/templates.h"
 
 #define DEC 2
@@ -401,10 +402,9 @@ static void path_data(struct tf_buf *b, const struct tf_path *p)
         tf_buf_putc(b, 'Z');
 }
 
-static void svg_path(void *ctx, const struct tf_path *p)
+/* A <path> of p's paint and class with the data in s->d. */
+static void path_element(struct svg *s, const struct tf_path *p)
 {
-    struct svg *s = ctx;
-    path_data(&s->d, p);
     if (s->d.oom) {
         s->failed = true;
         return;
@@ -445,6 +445,70 @@ static void svg_path(void *ctx, const struct tf_path *p)
     end(s);
 }
 
+static void svg_path(void *ctx, const struct tf_path *p)
+{
+    struct svg *s = ctx;
+    path_data(&s->d, p);
+    path_element(s, p);
+}
+
+/* Two paths drawn alike (paint and class), whatever their points. */
+static bool same_paint(const struct tf_path *a, const struct tf_path *b)
+{
+    return a->has_fill == b->has_fill && a->fill == b->fill &&
+           a->fill_opacity == b->fill_opacity && !a->has_stroke && !b->has_stroke &&
+           (a->cls == b->cls || (a->cls && b->cls && strcmp(a->cls, b->cls) == 0));
+}
+
+/* The paths items[0..n) of a disjoint group (scene.h): the boxes of one
+ * paint as one <path> (svg_paths.h), in the order each paint first comes;
+ * any other path as it is.  Their order does not matter: none overlaps
+ * another. */
+static void disjoint_paths(struct svg *s, const struct tf_item *items, size_t n)
+{
+    struct tf_svg_box *boxes = malloc(n * sizeof *boxes);
+    bool *is_box = malloc(n * sizeof *is_box), *done = calloc(n, sizeof *done);
+    if (!boxes || !is_box || !done) {
+        free(boxes);
+        free(is_box);
+        free(done);
+        s->failed = true;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct tf_path *p = &items[i].u.path;
+        is_box[i] = !p->has_stroke && tf_svg_path_box(p, &boxes[i]);
+        /* A fill of no area (a share that rounds to no height) paints
+         * nothing: left out. */
+        done[i] = !p->has_stroke && tf_svg_path_flat(p);
+    }
+    struct tf_svg_box *run = malloc(n * sizeof *run);
+    if (!run)
+        s->failed = true;
+    for (size_t i = 0; i < n && run && !s->failed; i++) {
+        if (done[i])
+            continue;
+        const struct tf_path *p = &items[i].u.path;
+        if (!is_box[i]) {
+            svg_path(s, p);
+            continue;
+        }
+        size_t m = 0;
+        for (size_t j = i; j < n; j++)
+            if (!done[j] && is_box[j] && same_paint(p, &items[j].u.path)) {
+                run[m++] = boxes[j];
+                done[j] = true;
+            }
+        tf_buf_clear(&s->d);
+        tf_svg_boxes_data(&s->d, run, m);
+        path_element(s, p);
+    }
+    free(run);
+    free(boxes);
+    free(is_box);
+    free(done);
+}
+
 static void svg_text(void *ctx, const struct tf_text *t)
 {
     struct svg *s = ctx;
@@ -474,14 +538,39 @@ static void svg_end(void *ctx)
         check(s, xml.xmlTextWriterEndDocument(s->w));
 }
 
-static const struct tf_draw svg_draw = {
-    .begin = svg_begin,
-    .group_begin = svg_group_begin,
-    .group_end = svg_group_end,
-    .path = svg_path,
-    .text = svg_text,
-    .end = svg_end,
-};
+/* tf_scene_draw with the svg_draw table, but the paths of a disjoint
+ * group with nothing else in it go to disjoint_paths together. */
+static void draw_scene(const struct tf_scene *scene, struct svg *s)
+{
+    svg_begin(s, scene->width, scene->height, scene->title, scene->desc);
+    for (size_t i = 0; i < scene->n_items; i++) {
+        const struct tf_item *it = &scene->items[i];
+        switch (it->kind) {
+        case TF_ITEM_PATH:
+            svg_path(s, &it->u.path);
+            break;
+        case TF_ITEM_TEXT:
+            svg_text(s, &it->u.text);
+            break;
+        case TF_ITEM_GROUP_BEGIN: {
+            svg_group_begin(s, &it->u.group);
+            size_t j = i + 1;
+            while (j < scene->n_items && scene->items[j].kind == TF_ITEM_PATH)
+                j++;
+            if (it->u.group.disjoint && j < scene->n_items &&
+                scene->items[j].kind == TF_ITEM_GROUP_END && j > i + 1) {
+                disjoint_paths(s, &scene->items[i + 1], j - i - 1);
+                i = j - 1;
+            }
+            break;
+        }
+        case TF_ITEM_GROUP_END:
+            svg_group_end(s);
+            break;
+        }
+    }
+    svg_end(s);
+}
 
 static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o,
                        struct tf_buf *out, struct tf_diag *d)
@@ -514,7 +603,7 @@ static bool render_svg(const struct tf_figure *f, const struct tf_render_opts *o
     tf_buf_init(&s.cls);
     tf_buf_init(&s.clean);
     tf_buf_init(&s.run);
-    tf_scene_draw(&scene, &svg_draw, &s);
+    draw_scene(&scene, &s);
     xml.xmlFreeTextWriter(w); /* flushes into xb */
     bool ok = !s.failed && !s.d.oom;
     if (ok) {

@@ -70,27 +70,52 @@ def from_json(model):
     return t
 
 
-def poly_area(d):
-    """Area of an SVG path of M/L/H/V/Z commands with absolute numbers."""
-    pts, x, y = [], 0.0, 0.0
-    for cmd, args in re.findall(r"([MLHVZ])([^MLHVZ]*)", d):
-        v = [float(a) for a in re.findall(r"-?[0-9.]+", args)]
-        if cmd in "ML":
+def subpaths(d):
+    """The points of each subpath of SVG path data of M/L/H/V/Z commands,
+    absolute or relative (a run of share boxes of one colour is one path of
+    staircase outlines in relative steps)."""
+    out, pts, x, y, sx, sy = [], [], 0.0, 0.0, 0.0, 0.0
+    for cmd, args in re.findall(r"([MLHVZmlhvz])([^MLHVZmlhvz]*)", d):
+        v = [float(a) for a in re.findall(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)", args)]
+        rel = cmd.islower()
+        c = cmd.upper()
+        if c == "M":
+            if pts:
+                out.append(pts)
+            pts = []
+        if c in "ML":
             for i in range(0, len(v), 2):
-                x, y = v[i], v[i + 1]
+                x, y = (x + v[i], y + v[i + 1]) if rel else (v[i], v[i + 1])
+                if c == "M" and i == 0:
+                    sx, sy = x, y
                 pts.append((x, y))
-        elif cmd == "H":
-            x = v[-1]
-            pts.append((x, y))
-        elif cmd == "V":
-            y = v[-1]
-            pts.append((x, y))
-    a = 0.0
-    for i in range(len(pts)):
-        x0, y0 = pts[i]
-        x1, y1 = pts[(i + 1) % len(pts)]
-        a += x0 * y1 - x1 * y0
-    return abs(a) / 2
+        elif c == "H":
+            for a in v:
+                x = x + a if rel else a
+                pts.append((x, y))
+        elif c == "V":
+            for a in v:
+                y = y + a if rel else a
+                pts.append((x, y))
+        elif c == "Z":
+            x, y = sx, sy
+    if pts:
+        out.append(pts)
+    return out
+
+
+def poly_area(d):
+    """Area of an SVG path's subpaths (each a simple polygon, none over
+    another)."""
+    total = 0.0
+    for pts in subpaths(d):
+        a = 0.0
+        for i in range(len(pts)):
+            x0, y0 = pts[i]
+            x1, y1 = pts[(i + 1) % len(pts)]
+            a += x0 * y1 - x1 * y0
+        total += abs(a) / 2
+    return total
 
 
 def from_svg(text, cls):
@@ -224,17 +249,8 @@ def weigh(p, cols):
 
 
 def path_ys(d):
-    """The y of each point of an SVG path of M/L/H/V/Z commands."""
-    ys, y = [], 0.0
-    for cmd, args in re.findall(r"([MLHVZ])([^MLHVZ]*)", d):
-        v = [float(a) for a in re.findall(r"-?[0-9.]+", args)]
-        if cmd in "ML":
-            ys += v[1::2]
-        elif cmd == "V":
-            ys += v
-        elif cmd == "H" and ys:
-            ys.append(ys[-1])
-    return ys
+    """The y of each point of an SVG path."""
+    return [y for pts in subpaths(d) for _, y in pts]
 
 
 def row_bands(svg, model):

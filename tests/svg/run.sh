@@ -15,7 +15,11 @@
 #   stable     the same bytes twice and under LC_ALL=de_DE.UTF-8
 # then loads them all in headless Chromium (browser.sh: overlapping text,
 # text outside the viewBox, tooltips, font).  The sample v2 + breakdown SVG
-# must be at most 20 KB.  Ends with "N passed, N failed"; exit 1 on failure.
+# must be at most 20 KB.  Then the light figures of issue 40 (light.py): a
+# dense generated trace's SVG under 120 KB, and each real trace's of
+# ../shared/real-traces at most 150 KB (SKIP when absent), with their
+# slices' tooltips and their shares' numbers per run.  Ends with
+# "N passed, N failed"; exit 1 on failure.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
@@ -162,6 +166,61 @@ if [ -f "$tmp/golden-sample_v2.svg" ]; then
     if_=$(printf '%s\n' "$out" | sed -n 's/.* \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' | tail -1)
     pass=$((pass + ${ip:-0}))
     fail=$((fail + ${if_:-0}))
+fi
+
+# Light figures (issue 40): a dense generated trace's SVG (16 Kineto steps
+# of 24 layers: 2740 fine dense bars, 1778 slices; 240 KB when every 1 pt
+# bin of shares was a group with its own title) stays under 120 KB, keeps
+# every whole slice's tooltip and gives its shares' numbers per run of
+# bins (light.py); and each real trace's default SVG beside the repository
+# (../shared/real-traces: json, json.gz, nsys, otf2, rocpd) is at most
+# 150 KB, well-formed, with the same checks.
+if [ -x /usr/bin/python3 ]; then
+    /usr/bin/python3 "$root/tests/tools/gentrace.py" kineto --steps 16 --layers 24 \
+        --out "$tmp/dense.json" &&
+        "$bin" "$tmp/dense.json" -o "$tmp/dense.svg" 2>"$tmp/err" &&
+        "$bin" "$tmp/dense.json" --format json -o "$tmp/dense.model.json" 2>>"$tmp/err" ||
+        bad "dense: tracefig failed: $(head -3 "$tmp/err")"
+    if [ -s "$tmp/dense.svg" ]; then
+        if out=$(/usr/bin/python3 "$here/light.py" "$tmp/dense.svg" 122880 "$tmp/dense.model.json"); then
+            ok
+        else
+            bad "dense: light.py:"
+            printf '%s\n' "$out" | grep '^FAIL' | head -4
+        fi
+        if xmllint --noout "$tmp/dense.svg" 2>"$tmp/err"; then ok; else bad "dense: xmllint: $(head -3 "$tmp/err")"; fi
+    fi
+else
+    echo "SKIP dense: /usr/bin/python3 missing"
+fi
+real=$root/../shared/real-traces
+if [ -d "$real" ] && [ -x /usr/bin/python3 ]; then
+    n_real=0
+    for f in "$real"/*.json "$real"/*.json.gz "$real"/nsys/*.sqlite "$real"/otf2/*/traces.otf2 \
+        "$real"/rocpd/*.db; do
+        [ -f "$f" ] || continue
+        n_real=$((n_real + 1))
+        rel=${f#"$real"/}
+        out_svg="$tmp/real.svg"
+        if ! "$bin" "$f" -o "$out_svg" 2>"$tmp/err"; then
+            bad "real $rel: tracefig failed: $(head -1 "$tmp/err")"
+            continue
+        fi
+        if xmllint --noout "$out_svg" 2>"$tmp/err"; then ok; else bad "real $rel: xmllint: $(head -3 "$tmp/err")"; fi
+        # A figure without share bars (a short trace) has only the bytes
+        # and slices to check.
+        if out=$(/usr/bin/python3 "$here/light.py" "$out_svg" 153600 |
+            grep -v '^FAIL shares: 0 groups'); printf '%s\n' "$out" | grep -q '^FAIL'; then
+            bad "real $rel:"
+            printf '%s\n' "$out" | grep '^FAIL' | head -4
+        else
+            ok
+        fi
+        printf 'svg: real %s: %d bytes\n' "$rel" "$(wc -c <"$out_svg")"
+    done
+    [ "$n_real" -gt 0 ] || echo "SKIP real traces: none in $real"
+else
+    echo "SKIP real traces: no ../shared/real-traces (or no /usr/bin/python3)"
 fi
 
 echo "svg: $pass passed, $fail failed"

@@ -4,7 +4,8 @@
 #
 # Figures (as examples/render.sh): v1, v2 (+ breakdown), v2-timeline,
 # pytorch, kineto; with ../shared/real-traces also two real Chrome traces,
-# every real trace as SVG, and each Chrome figure's time against the
+# every real trace as SVG (its time, and the bytes of every real trace's
+# default SVG, every format), and each Chrome figure's time against the
 # pipelined v2 figure's.  tracefig writes one SVG per run (and a PDF when cairo is built
 # in); hyperfine measures it (>= 50 runs, 5 warm-ups, no shell), else a
 # shell loop of 50 runs.  The reference
@@ -99,6 +100,27 @@ if [ -d "$real" ]; then
         "$bin" --trace "$c" -o "$tmp/r.svg" >/dev/null 2>&1 || { echo "bench: $(basename "$c"): cannot render (skipped)"; continue; }
         printf 'bench: %-40s %8s ms\n' "$(basename "$c")" "$(mean_ms "$runs" "$bin" --trace "$c" -o "$tmp/r.svg")"
     done
+fi
+
+# Every real trace tracefig reads (Chrome JSON, gzip'd or not, Nsight
+# Systems exports, OTF2 archives, rocpd databases): the bytes of its
+# default SVG, against issue 40's limit of 150 KB.
+if [ -d "$real" ]; then
+    echo "bench: real traces, bytes of the default SVG (limit 150 KB = 153600)"
+    for c in "$real"/*.json "$real"/*.json.gz "$real"/nsys/*.sqlite "$real"/otf2/*/traces.otf2 \
+        "$real"/rocpd/*.db; do
+        [ -f "$c" ] || continue
+        rel=${c#"$real"/}
+        if ! "$bin" "$c" -o "$tmp/b.svg" >/dev/null 2>&1; then
+            echo "bench: $rel: cannot render (skipped)"
+            continue
+        fi
+        bytes=$(wc -c <"$tmp/b.svg")
+        printf 'bench: %-44s SVG %7d bytes %s\n' "$rel" "$bytes" \
+            "$([ "$bytes" -le 153600 ] && echo ok || echo OVER)"
+    done
+else
+    echo "bench: real traces' SVG bytes: SKIP (no $real)"
 fi
 
 # Chrome-mode figures against the pipelined one (its input is 8 KB): small
