@@ -89,13 +89,18 @@ TF_TEST(tikz_fragment_shape)
     TF_CHECK(has(s, "\\definecolor{tracefig-main-await-dispatch}{HTML}{E67E22}"));
     TF_CHECK(has(s, "\\tracefigdefaultstyle{main/await_dispatch}{fill=tracefig-main-await-dispatch}"));
     TF_CHECK(has(s, "\\tracefigdefaultstyle{gpu2}{fill=tracefig-gpu2}"));
-    /* x in ms: the span is written as it is, bars as rectangles or outlines,
-     * y in rows down from their lane's top, each lane in its scope */
+    /* x in ms: the span is written as it is; each class's TikZ options
+     * read once (\tracefigclass), then its bars in runs (\tracefigrun) as
+     * basic-layer boxes or outlines, y in rows down from their lane's top,
+     * each lane in its scope */
     TF_CHECK(has(s, "\\def\\tracefigspan{1165.767}"));
-    TF_CHECK(has(s, "\\tracefiglanescope{0}\n"
-                    "\\draw[tracefig/bar,tracefig/main/await_dispatch](0,0)rectangle(466.307,1);"));
-    TF_CHECK(has(s, "\\draw[tracefig/bar,tracefig/gpu2](582.884,1)--(1165.767,1)--(1151.778,0.875)"));
-    TF_CHECK(has(s, "--cycle;"));
+    TF_CHECK(has(s, "}{draw,tracefig/bar,tracefig/main/await_dispatch}%\n"));
+    TF_CHECK(has(s, "}{draw,tracefig/bar,tracefig/gpu2}%\n"));
+    TF_CHECK(has(s, "\\tracefiglanescope{0}\n\\tracefigrun{"));
+    TF_CHECK(has(s, "{\\tracefigB{0}{0}{466.307}{1}}%\n"));
+    TF_CHECK(has(s, "\\tracefigM{582.884}{1}\\tracefigL{1165.767}{1}\\tracefigL{1151.778}{0.875}"));
+    TF_CHECK(has(s, "\\tracefigZ\\tracefigU}%\n"));
+    TF_CHECK(!has(s, "\\draw[tracefig/bar"));
     TF_CHECK(has(s, "\\tracefiglabel{white}{233.153}{0.5}{466.307}{7}"));
     /* the legend swatches use the bar styles of the same colour */
     TF_CHECK(has(s, "\\tracefiglegendentry{main/await_dispatch}{Ready $\\rightarrow$ launch}"));
