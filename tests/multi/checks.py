@@ -315,12 +315,18 @@ def sixty_four_column():
     ok(rc == 0 and not svg_bar_rows(svg, "gpu_user_annotation"),
        "64 ranks in a column: SVG draws no annotation bar")
     rc, tex, _ = run(args + ["--format", "tikz", "-o", "-"])
+    # each class's options are declared once (\tracefigclass{N}{...}),
+    # then drawn in runs (\tracefigrun{N}{...}) inside the lanes' scopes
+    classes = dict(re.findall(rb"\\tracefigclass\{(\d+)\}\{([^}]*)\}", tex))
+    def runs_of(text, cat):
+        return [n for n in re.findall(rb"\\tracefigrun\{(\d+)\}", text)
+                if b"tracefig/cat/" + cat in classes.get(n, b"").split(b",")]
     scopes = tex.split(b"\\tracefiglanescope{")[1:]
-    with_k = [sc for sc in scopes if b"tracefig/cat/kernel" in sc.split(b"\\end{scope}")[0]]
+    with_k = [sc for sc in scopes if runs_of(sc.split(b"\\end{scope}")[0], b"kernel")]
     ok(rc == 0 and len(scopes) == 64 and len(with_k) == 64,
        "64 ranks in a column: TikZ, each of the 64 lanes draws kernels (%d of %d)"
        % (len(with_k), len(scopes)))
-    ok(rc == 0 and b"tracefig/cat/gpu_user_annotation](" not in tex,
+    ok(rc == 0 and classes and not runs_of(tex, b"gpu_user_annotation"),
        "64 ranks in a column: TikZ draws no annotation bar")
     # with room (a tall figure), both rows as the trace nests them: the step on top
     m2 = model(args + ["--height", "1200pt"])
