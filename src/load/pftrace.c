@@ -1,0 +1,1027 @@
+/* pftrace.c - Perfetto protobuf traces; see pftrace.h.
+ *
+ * IMPLEMENTATION NOTES
+ *
+ * Streaming.  A trace is `Trace { repeated TracePacket packet = 1; }`: a
+ * series of field-1 length-delimited records.  The reader takes one packet
+ * at a time into a buffer of its size (at most PKT_MAX), decodes it with
+ * pb.h's cursor and forgets it, so memory depends on the largest packet,
+ * the names and the open slices, not on the trace's length.  A packet of
+ * compressed_packets (50) is inflated (zlib, deflate) into a second buffer
+ * and read as a Trace of its own.
+ *
+ * Passes.  The generic mode's sink wants every record once (index), its
+ * window, then the records that reach into the window (collect): the
+ * packets are read twice, from offset 0, after a first read (pass 0) of
+ * the track descriptors and process trees only, since an event may come
+ * before the descriptor of its track (a pipe is spooled by the input,
+ * gzip re-inflated).  Names (process_tree, descriptors, comms) are kept
+ * over both passes and given to the sink as name records at the end of
+ * pass 1; per-sequence interning, clocks, open slices and scheduling state
+ * start again for pass 2, so both passes make the same records.
+ *
+ * Clocks.  Timestamps are ns of a clock: the packet's timestamp_clock_id,
+ * else the sequence's trace_packet_defaults, else the trace clock.  A
+ * clock other than the trace clock (BOOTTIME unless a snapshot's
+ * primary_trace_clock says otherwise) is converted through the latest
+ * ClockSnapshot read so far whose value of that clock is not after the
+ * timestamp (else the first), as offset between the two.  Clocks 64..127
+ * are the sequence's own; incremental ones add each timestamp to the last.
+ */
+#include "load/pftrace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "base/escape.h"
+#include "base/num.h"
+#include "load/nsys_rows.h"
+#include "load/pftrace_int.h"
+
+#define PKT_MAX ((size_t)48 << 20)  /* the largest packet read */
+#define ZBUF_MAX ((size_t)48 << 20) /* the largest inflated compressed_packets */
+#define RBUF (1u << 16)
+#define SNAP_MAX 4096
+#define BOOTTIME 6
+
+/* --- the map --------------------------------------------------------------------- */
+
+static size_t slot_of(uint64_t k, size_t cap)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k & (cap - 1);
+}
+
+bool pf_map_put(struct pf_map *m, uint64_t key, uint64_t val)
+{
+    if (key == 0) {
+        m->has0 = true;
+        m->val0 = val;
+        return true;
+    }
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        uint64_t *k = calloc(cap, sizeof *k), *v = malloc(cap * sizeof *v);
+        if (!k || !v) {
+            free(k);
+            free(v);
+            return false;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t s = slot_of(m->keys[i], cap);
+                while (k[s])
+                    s = (s + 1) & (cap - 1);
+                k[s] = m->keys[i];
+                v[s] = m->vals[i];
+            }
+        free(m->keys);
+        free(m->vals);
+        m->keys = k;
+        m->vals = v;
+        m->cap = cap;
+    }
+    size_t s = slot_of(key, m->cap);
+    while (m->keys[s] && m->keys[s] != key)
+        s = (s + 1) & (m->cap - 1);
+    if (!m->keys[s])
+        m->n++;
+    m->keys[s] = key;
+    m->vals[s] = val;
+    return true;
+}
+
+bool pf_map_get(const struct pf_map *m, uint64_t key, uint64_t *val)
+{
+    if (key == 0) {
+        *val = m->val0;
+        return m->has0;
+    }
+    if (!m->cap)
+        return false;
+    size_t s = slot_of(key, m->cap);
+    while (m->keys[s]) {
+        if (m->keys[s] == key) {
+            *val = m->vals[s];
+            return true;
+        }
+        s = (s + 1) & (m->cap - 1);
+    }
+    return false;
+}
+
+void pf_map_clear(struct pf_map *m)
+{
+    if (m->cap)
+        memset(m->keys, 0, m->cap * sizeof *m->keys);
+    m->n = 0;
+    m->has0 = false;
+}
+
+void pf_map_fini(struct pf_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* --- strings, names ---------------------------------------------------------------- */
+
+uint32_t pf_str(struct pf *p, const uint8_t *s, size_t n)
+{
+    tf_buf_clear(&p->tmp);
+    tf_buf_putn(&p->tmp, (const char *)s, n);
+    /* a NUL inside ends the string */
+    const char *c = tf_nsys_clean(&p->tmp2, p->tmp.data ? p->tmp.data : "");
+    uint32_t id = 0;
+    if (!c || p->tmp.oom || !tf_strtab_id(&p->strs, c, &id))
+        return 0;
+    return id;
+}
+
+uint32_t pf_cstr(struct pf *p, const char *s)
+{
+    return pf_str(p, (const uint8_t *)s, strlen(s));
+}
+
+const char *pf_s(const struct pf *p, uint32_t id)
+{
+    return tf_strtab_str(&p->strs, id);
+}
+
+struct pf_thread *pf_thread(struct pf *p, int64_t tid)
+{
+    uint64_t k;
+    if (pf_map_get(&p->thr_of, (uint64_t)tid, &k))
+        return &p->thrs[k - 1];
+    if (!TF_GROW(p->thrs, p->n_thrs, p->cap_thrs) ||
+        !pf_map_put(&p->thr_of, (uint64_t)tid, p->n_thrs + 1))
+        return NULL;
+    struct pf_thread *t = &p->thrs[p->n_thrs++];
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->tgid = -1;
+    return t;
+}
+
+struct pf_proc *pf_proc(struct pf *p, int64_t pid)
+{
+    uint64_t k;
+    if (pf_map_get(&p->proc_of, (uint64_t)pid, &k))
+        return &p->procs[k - 1];
+    if (!TF_GROW(p->procs, p->n_procs, p->cap_procs) ||
+        !pf_map_put(&p->proc_of, (uint64_t)pid, p->n_procs + 1))
+        return NULL;
+    struct pf_proc *t = &p->procs[p->n_procs++];
+    memset(t, 0, sizeof *t);
+    t->pid = pid;
+    return t;
+}
+
+void pf_name_thread(struct pf *p, int64_t tid, int64_t tgid, uint32_t name, int rank)
+{
+    struct pf_thread *t = pf_thread(p, tid);
+    if (!t)
+        return;
+    if (tgid >= 0 && (t->tgid < 0 || rank >= 2))
+        t->tgid = tgid;
+    if (name && pf_s(p, name)[0] && rank >= t->name_rank) {
+        t->name = name;
+        t->name_rank = rank;
+    }
+}
+
+void pf_name_proc(struct pf *p, int64_t pid, uint32_t name, int rank)
+{
+    struct pf_proc *t = pf_proc(p, pid);
+    if (t && name && pf_s(p, name)[0] && rank >= t->name_rank) {
+        t->name = name;
+        t->name_rank = rank;
+    }
+}
+
+/* --- records ----------------------------------------------------------------------- */
+
+bool pf_emit(struct pf *p, struct tf_tef_rec *r)
+{
+    r->idx = p->idx++;
+    if (p->pass == 1 && r->kind != TF_TEF_META)
+        p->n_events++;
+    if (p->pass == 2) {
+        if (r->kind == TF_TEF_META)
+            return true;
+        if (r->kind == TF_TEF_SLICE) {
+            int64_t end = r->ts + (r->dur > 0 ? r->dur : 0);
+            if (r->ts > p->hi || (!r->open_end && end < p->lo))
+                return true;
+        } else if (r->kind == TF_TEF_INSTANT && r->ts > p->hi) {
+            return true;
+        }
+    }
+    return tf_tef_emit(p->sink, p->pass, p->file, r, p->d);
+}
+
+bool pf_bad(struct pf *p, uint64_t at, const char *what)
+{
+    return tf_diag_error(p->d, TF_EBADINPUT, "%s: byte %llu: %s", p->file,
+                         (unsigned long long)at, what);
+}
+
+bool pf_pb_fail(struct pf *p, const struct tf_pb *r)
+{
+    return pf_bad(p, r->err_at, r->err ? r->err : "damaged protobuf");
+}
+
+bool pf_push(struct pf *p, struct pf_stack *st, uint32_t name, uint32_t cat, int64_t ts,
+             const char *args)
+{
+    if (!TF_GROW(st->v, st->n, st->cap))
+        return tf_diag_oom(p->d, p->file);
+    struct pf_frame *f = &st->v[st->n++];
+    f->name = name;
+    f->cat = cat;
+    f->ts = ts;
+    f->args = NULL;
+    if (args && p->pass == 2 && !(f->args = strdup(args)))
+        return tf_diag_oom(p->d, p->file);
+    return true;
+}
+
+bool pf_pop(struct pf *p, struct pf_stack *st, const struct tf_id *pid, const struct tf_id *tid,
+            int64_t ts, bool open_end)
+{
+    if (!st->n) {
+        p->n_unmatched_end += p->pass == 1;
+        return true;
+    }
+    struct pf_frame *f = &st->v[--st->n];
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_SLICE;
+    r.ph = 'B';
+    r.pid = *pid;
+    r.tid = *tid;
+    r.name = pf_s(p, f->name);
+    r.cat = pf_s(p, f->cat);
+    r.ts = f->ts;
+    r.dur = open_end || ts < f->ts ? 0 : ts - f->ts;
+    r.has_dur = !open_end;
+    r.open_end = open_end;
+    r.depth = (unsigned)st->n + 1;
+    if (f->args) {
+        r.args = (const unsigned char *)f->args;
+        r.args_len = strlen(f->args);
+    }
+    p->n_open += open_end && p->pass == 1;
+    bool ok = pf_emit(p, &r);
+    free(f->args);
+    f->args = NULL;
+    return ok;
+}
+
+void pf_stack_fini(struct pf_stack *st)
+{
+    for (size_t i = 0; i < st->n; i++)
+        free(st->v[i].args);
+    free(st->v);
+    memset(st, 0, sizeof *st);
+}
+
+bool pf_counter(struct pf *p, const struct tf_id *pid, const char *name, const char *unit,
+                int64_t ts, double v)
+{
+    char num[40];
+    tf_buf_clear(&p->args);
+    tf_buf_puts(&p->args, "{\"\":");
+    tf_buf_puts(&p->args, v == v && v - v == 0 ? tf_fmt_repr(num, v) : "0");
+    tf_buf_putc(&p->args, '}');
+    if (p->args.oom)
+        return tf_diag_oom(p->d, p->file);
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_COUNTER;
+    r.ph = 'C';
+    r.pid = *pid;
+    r.name = name;
+    r.unit = unit;
+    r.ts = ts;
+    r.args = (const unsigned char *)p->args.data;
+    r.args_len = p->args.len;
+    return pf_emit(p, &r);
+}
+
+/* --- clocks ------------------------------------------------------------------------ */
+
+static uint64_t clock_key(const struct pf *p, uint32_t id)
+{
+    return id >= 64 && id < 128 && p->seq ? (uint64_t)id | (uint64_t)p->seq->id << 8 : id;
+}
+
+static struct pf_clockdef *clockdef(struct pf *p, uint64_t key)
+{
+    for (size_t i = 0; i < p->n_clockdefs; i++)
+        if (p->clockdefs[i].key == key)
+            return &p->clockdefs[i];
+    return NULL;
+}
+
+static bool clock_snapshot(struct pf *p, const struct tf_pb *msg)
+{
+    struct tf_pb r = *msg, c;
+    struct tf_pb_field f, g;
+    int k;
+    struct pf_snap s = {NULL, 0};
+    size_t cap = 0;
+    uint32_t primary = 0;
+    while ((k = tf_pb_next(&r, &f)) > 0) {
+        if (f.num == 2 && f.wt == TF_PB_VARINT)
+            primary = (uint32_t)f.v;
+        if (f.num != 1 || f.wt != TF_PB_LEN)
+            continue;
+        tf_pb_sub(&c, &r, &f);
+        uint32_t id = 0;
+        uint64_t ts = 0, mult = 1;
+        bool inc = false;
+        int j;
+        while ((j = tf_pb_next(&c, &g)) > 0) {
+            if (g.wt != TF_PB_VARINT)
+                continue;
+            if (g.num == 1)
+                id = (uint32_t)g.v;
+            else if (g.num == 2)
+                ts = g.v;
+            else if (g.num == 3)
+                inc = g.v != 0;
+            else if (g.num == 4 && g.v)
+                mult = g.v;
+        }
+        if (j < 0) {
+            free(s.c);
+            return pf_pb_fail(p, &c);
+        }
+        uint64_t key = clock_key(p, id);
+        struct pf_clockdef *cd = clockdef(p, key);
+        if (!cd) {
+            if (!TF_GROW(p->clockdefs, p->n_clockdefs, p->cap_clockdefs)) {
+                free(s.c);
+                return tf_diag_oom(p->d, p->file);
+            }
+            cd = &p->clockdefs[p->n_clockdefs++];
+            cd->key = key;
+        }
+        cd->mult = mult;
+        cd->incremental = inc;
+        if (inc && id >= 64 && id < 128 && p->seq) {
+            p->seq->inc_last[id - 64] = ts;
+            p->seq->inc_set[id - 64] = true;
+        }
+        if (!TF_GROW(s.c, s.n, cap)) {
+            free(s.c);
+            return tf_diag_oom(p->d, p->file);
+        }
+        s.c[s.n++] = (struct pf_clk){key, (int64_t)(ts * mult)};
+    }
+    if (k < 0) {
+        free(s.c);
+        return pf_pb_fail(p, &r);
+    }
+    if (primary && p->n_snaps == 0)
+        p->trace_clock = primary;
+    if (p->n_snaps >= SNAP_MAX) { /* keep the first ones and the latest */
+        free(p->snaps[p->n_snaps - 1].c);
+        p->n_snaps--;
+    }
+    if (!TF_GROW(p->snaps, p->n_snaps, p->cap_snaps)) {
+        free(s.c);
+        return tf_diag_oom(p->d, p->file);
+    }
+    p->snaps[p->n_snaps++] = s;
+    return true;
+}
+
+static bool snap_get(const struct pf_snap *s, uint64_t key, int64_t *ns)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->c[i].key == key) {
+            *ns = s->c[i].ns;
+            return true;
+        }
+    return false;
+}
+
+int64_t pf_time(struct pf *p, uint32_t clock, uint64_t raw)
+{
+    if (!clock)
+        clock = p->trace_clock;
+    uint64_t key = clock_key(p, clock);
+    const struct pf_clockdef *cd = clockdef(p, key);
+    uint64_t v = raw;
+    if (cd && cd->incremental && clock >= 64 && clock < 128 && p->seq) {
+        v = p->seq->inc_last[clock - 64] + raw;
+        p->seq->inc_last[clock - 64] = v;
+    }
+    int64_t ns = (int64_t)(v * (cd ? cd->mult : 1));
+    if (clock == p->trace_clock)
+        return ns;
+    uint64_t tkey = p->trace_clock;
+    const struct pf_snap *best = NULL;
+    int64_t best_c = 0, best_t = 0;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        int64_t c, t;
+        if (!snap_get(&p->snaps[i], key, &c) || !snap_get(&p->snaps[i], tkey, &t))
+            continue;
+        if (!best || c <= ns) {
+            best = &p->snaps[i];
+            best_c = c;
+            best_t = t;
+        }
+    }
+    if (!best) {
+        p->n_bad_clock += p->pass == 1;
+        return ns;
+    }
+    return ns - best_c + best_t;
+}
+
+/* --- sequences --------------------------------------------------------------------- */
+
+static void seq_clear(struct pf_seq *s)
+{
+    pf_map_clear(&s->names);
+    pf_map_clear(&s->cats);
+    pf_map_clear(&s->annots);
+    pf_map_clear(&s->strvals);
+    s->def_clock = 0;
+    s->has_def_track = false;
+    s->n_def_extra = s->n_def_extra_i = 0;
+}
+
+static struct pf_seq *seq_of(struct pf *p, uint32_t id)
+{
+    for (size_t i = 0; i < p->n_seqs; i++)
+        if (p->seqs[i].id == id)
+            return &p->seqs[i];
+    if (!TF_GROW(p->seqs, p->n_seqs, p->cap_seqs))
+        return NULL;
+    struct pf_seq *s = &p->seqs[p->n_seqs++];
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    return s;
+}
+
+static void seqs_free(struct pf *p)
+{
+    for (size_t i = 0; i < p->n_seqs; i++) {
+        struct pf_seq *s = &p->seqs[i];
+        pf_map_fini(&s->names);
+        pf_map_fini(&s->cats);
+        pf_map_fini(&s->annots);
+        pf_map_fini(&s->strvals);
+        free(s->def_extra);
+    }
+    free(p->seqs);
+    p->seqs = NULL;
+    p->n_seqs = p->cap_seqs = 0;
+}
+
+static bool extra_push(struct pf *p, uint64_t v)
+{
+    struct pf_seq *s = p->seq;
+    if (!TF_GROW(s->def_extra, s->n_def_extra, s->cap_def_extra))
+        return false;
+    s->def_extra[s->n_def_extra++] = v;
+    return true;
+}
+
+static bool extra_i(void *ctx, uint64_t v)
+{
+    struct pf *p = ctx;
+    p->seq->n_def_extra_i++;
+    return extra_push(p, v);
+}
+
+static bool extra_d(void *ctx, uint64_t v)
+{
+    return extra_push(ctx, v);
+}
+
+static bool packet_defaults(struct pf *p, const struct tf_pb *msg)
+{
+    struct tf_pb r = *msg, t;
+    struct tf_pb_field f, g;
+    int k, j;
+    while ((k = tf_pb_next(&r, &f)) > 0) {
+        if (f.num == 58 && f.wt == TF_PB_VARINT)
+            p->seq->def_clock = (uint32_t)f.v;
+        if (f.num != 11 || f.wt != TF_PB_LEN)
+            continue;
+        tf_pb_sub(&t, &r, &f);
+        p->seq->n_def_extra = p->seq->n_def_extra_i = 0;
+        /* int tracks first, then double ones: two walks */
+        for (int round = 0; round < 2; round++) {
+            struct tf_pb u = t;
+            while ((j = tf_pb_next(&u, &g)) > 0) {
+                if (g.num == 11 && g.wt == TF_PB_VARINT && round == 0) {
+                    p->seq->def_track = g.v;
+                    p->seq->has_def_track = true;
+                } else if (g.num == 31 && round == 0 && !tf_pb_each(&g, 0, extra_i, p)) {
+                    return pf_bad(p, g.at, "extra_counter_track_uuids: damaged");
+                } else if (g.num == 45 && round == 1 && !tf_pb_each(&g, 0, extra_d, p)) {
+                    return pf_bad(p, g.at, "extra_double_counter_track_uuids: damaged");
+                }
+            }
+            if (j < 0)
+                return pf_pb_fail(p, &u);
+        }
+    }
+    return k < 0 ? pf_pb_fail(p, &r) : true;
+}
+
+static bool thread_descriptor(struct pf *p, const struct tf_pb *msg)
+{
+    struct tf_pb r = *msg;
+    struct tf_pb_field f;
+    int k;
+    int64_t pid = 0, tid = 0;
+    uint32_t name = 0;
+    while ((k = tf_pb_next(&r, &f)) > 0) {
+        if (f.num == 1 && f.wt == TF_PB_VARINT)
+            pid = (int32_t)f.v;
+        else if (f.num == 2 && f.wt == TF_PB_VARINT)
+            tid = (int64_t)f.v;
+        else if (f.num == 5 && f.wt == TF_PB_LEN)
+            name = pf_str(p, f.data, f.len);
+    }
+    if (k < 0)
+        return pf_pb_fail(p, &r);
+    p->seq->td_pid = pid;
+    p->seq->td_tid = tid;
+    p->seq->has_td = true;
+    pf_name_thread(p, tid, pid, name, 2);
+    return true;
+}
+
+/* --- packets ----------------------------------------------------------------------- */
+
+static bool read_trace(struct pf *p, const uint8_t *data, size_t len, uint64_t base);
+
+static bool inflate_packets(struct pf *p, const struct tf_pb_field *f)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK)
+        return tf_diag_oom(p->d, p->file);
+    z.next_in = (Bytef *)f->data;
+    z.avail_in = (uInt)f->len;
+    size_t out = 0;
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        if (out == p->cap_zbuf) {
+            size_t cap = p->cap_zbuf ? p->cap_zbuf * 2 : (size_t)1 << 20;
+            uint8_t *b = cap <= ZBUF_MAX ? realloc(p->zbuf, cap) : NULL;
+            if (!b) {
+                inflateEnd(&z);
+                return cap > ZBUF_MAX
+                           ? pf_bad(p, f->at, "compressed_packets inflate to more than 48 MB")
+                           : tf_diag_oom(p->d, p->file);
+            }
+            p->zbuf = b;
+            p->cap_zbuf = cap;
+        }
+        z.next_out = p->zbuf + out;
+        z.avail_out = (uInt)(p->cap_zbuf - out);
+        rc = inflate(&z, Z_NO_FLUSH);
+        out = p->cap_zbuf - z.avail_out;
+        if (rc == Z_BUF_ERROR && z.avail_in == 0)
+            break;
+        if (rc == Z_BUF_ERROR)
+            rc = Z_OK;
+    }
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END)
+        return pf_bad(p, f->at, "compressed_packets: not a complete deflate (zlib) stream");
+    /* the inflated bytes may be read again recursively: copy them out */
+    uint8_t *copy = malloc(out ? out : 1);
+    if (!copy)
+        return tf_diag_oom(p->d, p->file);
+    memcpy(copy, p->zbuf, out);
+    bool ok = read_trace(p, copy, out, f->at);
+    free(copy);
+    return ok;
+}
+
+static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
+{
+    struct tf_pb r, sub;
+    struct tf_pb_field f;
+    tf_pb_init(&r, data, len, base);
+    /* first the packet's own header: sequence, flags, clock, defaults */
+    uint32_t seq = 0, flags = 0, clock = 0;
+    bool cleared = false, has_ts = false;
+    uint64_t ts = 0;
+    int k;
+    while ((k = tf_pb_next(&r, &f)) > 0) {
+        if (f.wt == TF_PB_VARINT) {
+            if (f.num == 10)
+                seq = (uint32_t)f.v;
+            else if (f.num == 13)
+                flags = (uint32_t)f.v;
+            else if (f.num == 41)
+                cleared = f.v != 0;
+            else if (f.num == 58)
+                clock = (uint32_t)f.v;
+            else if (f.num == 8) {
+                ts = f.v;
+                has_ts = true;
+            }
+        } else if (f.num == 50 && f.wt == TF_PB_LEN) {
+            return inflate_packets(p, &f);
+        }
+    }
+    if (k < 0)
+        return pf_pb_fail(p, &r);
+    p->seq = seq_of(p, seq);
+    if (!p->seq)
+        return tf_diag_oom(p->d, p->file);
+    if (cleared || (flags & 1))
+        seq_clear(p->seq);
+    tf_pb_init(&r, data, len, base);
+    if (p->pass == 0) { /* names only: descriptors and process trees */
+        while ((k = tf_pb_next(&r, &f)) > 0) {
+            if (f.wt != TF_PB_LEN)
+                continue;
+            tf_pb_sub(&sub, &r, &f);
+            if ((f.num == 2 && !pf_process_tree(p, &sub)) ||
+                (f.num == 44 && !thread_descriptor(p, &sub)) ||
+                (f.num == 60 && !pf_track_descriptor(p, &sub)))
+                return false;
+        }
+        return k < 0 ? pf_pb_fail(p, &r) : true;
+    }
+    /* defaults and interned data before the event that uses them */
+    while ((k = tf_pb_next(&r, &f)) > 0) {
+        if (f.wt != TF_PB_LEN)
+            continue;
+        tf_pb_sub(&sub, &r, &f);
+        if (f.num == 59 && !packet_defaults(p, &sub))
+            return false;
+        if (f.num == 12 && !pf_interned(p, &sub))
+            return false;
+    }
+    if (!clock)
+        clock = p->seq->def_clock;
+    tf_pb_init(&r, data, len, base);
+    while ((k = tf_pb_next(&r, &f)) > 0) {
+        if (f.wt != TF_PB_LEN)
+            continue;
+        tf_pb_sub(&sub, &r, &f);
+        bool ok = true;
+        switch (f.num) {
+        case 1: ok = pf_ftrace_bundle(p, &sub); break;
+        case 2: ok = pf_process_tree(p, &sub); break;
+        case 6: ok = clock_snapshot(p, &sub); break;
+        case 11:
+            ok = pf_track_event(p, &sub, has_ts ? pf_time(p, clock, ts) : INT64_MIN);
+            break;
+        case 44: ok = thread_descriptor(p, &sub); break;
+        case 52:
+            ok = pf_gpu_counter(p, &sub, has_ts ? pf_time(p, clock, ts) : INT64_MIN);
+            break;
+        case 60: ok = pf_track_descriptor(p, &sub); break;
+        default: break;
+        }
+        if (!ok)
+            return false;
+    }
+    return k < 0 ? pf_pb_fail(p, &r) : true;
+}
+
+/* A Trace in memory (the inflated bytes of compressed_packets). */
+static bool read_trace(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
+{
+    struct tf_pb r;
+    struct tf_pb_field f;
+    tf_pb_init(&r, data, len, base);
+    int k;
+    while ((k = tf_pb_next(&r, &f)) > 0)
+        if (f.num == 1 && f.wt == TF_PB_LEN && !packet(p, f.data, f.len, base))
+            return false;
+    return k < 0 ? pf_bad(p, base, "compressed_packets: the inflated packets are damaged") : true;
+}
+
+/* --- the stream -------------------------------------------------------------------- */
+
+/* One more byte of the input: -1 at its end (or on a read error, reported). */
+static int next_byte(struct pf *p)
+{
+    if (p->rpos == p->rlen) {
+        if (p->eof)
+            return -1;
+        ssize_t n = tf_input_read(p->in, p->rbuf, RBUF);
+        if (n <= 0) {
+            p->eof = true;
+            return -1;
+        }
+        p->rpos = 0;
+        p->rlen = (size_t)n;
+    }
+    p->off++;
+    return p->rbuf[p->rpos++];
+}
+
+/* A varint of the stream: 1, 0 at a clean end (no byte), -1 cut, -2 too long. */
+static int stream_varint(struct pf *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+        int b = next_byte(p);
+        if (b < 0)
+            return shift == 0 ? 0 : -1;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 1;
+        }
+    }
+    return -2;
+}
+
+static bool stream_bytes(struct pf *p, uint8_t *dst, size_t n)
+{
+    while (n) {
+        if (p->rpos == p->rlen && next_byte(p) >= 0) {
+            p->rpos--;
+            p->off--;
+        }
+        if (p->rpos == p->rlen)
+            return false;
+        size_t k = p->rlen - p->rpos < n ? p->rlen - p->rpos : n;
+        if (dst) {
+            memcpy(dst, p->rbuf + p->rpos, k);
+            dst += k;
+        }
+        p->rpos += k;
+        p->off += k;
+        n -= k;
+    }
+    return true;
+}
+
+static void cut(struct pf *p, uint64_t at)
+{
+    p->cut = true;
+    p->cut_at = at;
+}
+
+/* One pass over the packets of the input. */
+static bool stream(struct pf *p)
+{
+    for (;;) {
+        uint64_t at = p->off, tag, len;
+        int k = stream_varint(p, &tag);
+        if (k == 0)
+            break;
+        if (k == -1)
+            return cut(p, at), !tf_diag_failed(p->d);
+        if (k == -2 || (tag & 7) == 3 || (tag & 7) == 4 || (tag & 7) > 5 || tag >> 3 == 0)
+            return pf_bad(p, at, "not a Perfetto trace packet (a damaged field tag)");
+        int wt = (int)(tag & 7);
+        if (wt == TF_PB_VARINT) {
+            if (stream_varint(p, &len) != 1)
+                return cut(p, at), !tf_diag_failed(p->d);
+            continue;
+        }
+        if (wt == TF_PB_I64 || wt == TF_PB_I32) {
+            if (!stream_bytes(p, NULL, wt == TF_PB_I64 ? 8 : 4))
+                return cut(p, at), !tf_diag_failed(p->d);
+            continue;
+        }
+        k = stream_varint(p, &len);
+        if (k != 1)
+            return k == -2 ? pf_bad(p, at, "a packet's length is longer than ten bytes")
+                           : (cut(p, at), !tf_diag_failed(p->d));
+        if (tag >> 3 != 1) { /* not a packet: skipped */
+            if (!stream_bytes(p, NULL, len))
+                return cut(p, at), !tf_diag_failed(p->d);
+            continue;
+        }
+        if (len > PKT_MAX) {
+            char what[96];
+            snprintf(what, sizeof what, "a packet of %llu bytes (more than 48 MB: damaged?)",
+                     (unsigned long long)len);
+            return pf_bad(p, at, what);
+        }
+        if (len > p->cap_pkt) {
+            size_t cap = p->cap_pkt ? p->cap_pkt : 4096;
+            while (cap < len)
+                cap *= 2;
+            uint8_t *b = realloc(p->pkt, cap);
+            if (!b)
+                return tf_diag_oom(p->d, p->file);
+            p->pkt = b;
+            p->cap_pkt = cap;
+        }
+        uint64_t body = p->off;
+        if (!stream_bytes(p, p->pkt, len))
+            return cut(p, at), !tf_diag_failed(p->d);
+        if (!packet(p, p->pkt, len, body))
+            return false;
+    }
+    return !tf_diag_failed(p->d);
+}
+
+/* --- the passes -------------------------------------------------------------------- */
+
+static void pass_reset(struct pf *p)
+{
+    seqs_free(p);
+    for (size_t i = 0; i < p->n_snaps; i++)
+        free(p->snaps[i].c);
+    p->n_snaps = 0;
+    p->n_clockdefs = 0;
+    p->trace_clock = BOOTTIME;
+    p->seq = NULL;
+    pf_map_clear(&p->flows);
+    pf_tracks_reset(p);
+    pf_ftrace_reset(p);
+    p->rpos = p->rlen = 0;
+    p->eof = false;
+    p->off = 0;
+    p->idx = 0;
+}
+
+/* The name records of what pass 1 learnt. */
+static bool names(struct pf *p)
+{
+    struct tf_tef_rec r;
+    for (size_t i = 0; i < p->n_procs; i++) {
+        if (!p->procs[i].name)
+            continue;
+        struct tf_id pid = {TF_ID_NUM, p->procs[i].pid, NULL};
+        if (!tf_tef_name_rec(&r, &p->args, "process_name", &pid, NULL,
+                             pf_s(p, p->procs[i].name)))
+            return tf_diag_oom(p->d, p->file);
+        if (!pf_emit(p, &r))
+            return false;
+    }
+    for (size_t i = 0; i < p->n_thrs; i++) {
+        const struct pf_thread *t = &p->thrs[i];
+        if (!t->name)
+            continue;
+        struct tf_id pid = {TF_ID_NUM, t->tgid >= 0 ? t->tgid : t->tid, NULL};
+        struct tf_id tid = {TF_ID_NUM, t->tid, NULL};
+        if (!tf_tef_name_rec(&r, &p->args, "thread_name", &pid, &tid, pf_s(p, t->name)))
+            return tf_diag_oom(p->d, p->file);
+        if (!pf_emit(p, &r))
+            return false;
+    }
+    /* CPU lanes after every thread */
+    for (size_t i = 0; i < p->n_cpus; i++) {
+        if (!p->has_sched)
+            break;
+        char lab[32];
+        snprintf(lab, sizeof lab, "CPU %zu", i);
+        struct tf_id pid = {TF_ID_STR, 0, lab};
+        tf_buf_clear(&p->args);
+        tf_buf_printf(&p->args, "{\"sort_index\":%zu}", 1000000 + i);
+        memset(&r, 0, sizeof r);
+        r.kind = TF_TEF_META;
+        r.ph = 'M';
+        r.name = "process_sort_index";
+        r.pid = pid;
+        r.args = (const unsigned char *)p->args.data;
+        r.args_len = p->args.len;
+        if (p->args.oom)
+            return tf_diag_oom(p->d, p->file);
+        if (!pf_emit(p, &r))
+            return false;
+    }
+    return true;
+}
+
+static bool run_pass(struct pf *p, int pass)
+{
+    pass_reset(p);
+    p->pass = pass;
+    if (pass > 0 && !tf_input_seek(p->in, 0))
+        return false;
+    bool ok = stream(p) && pf_tracks_end(p) && pf_ftrace_end(p);
+    return ok;
+}
+
+static void pf_free(struct pf *p)
+{
+    pass_reset(p);
+    seqs_free(p);
+    free(p->snaps);
+    free(p->clockdefs);
+    pf_map_fini(&p->thr_of);
+    pf_map_fini(&p->proc_of);
+    pf_map_fini(&p->track_of);
+    pf_map_fini(&p->flows);
+    pf_map_fini(&p->atrace_of);
+    for (size_t i = 0; i < p->n_tracks; i++)
+        pf_stack_fini(&p->tracks[i].st);
+    free(p->tracks);
+    for (size_t i = 0; i < p->n_atr; i++)
+        pf_stack_fini(&p->atr[i]);
+    free(p->atr);
+    free(p->atr_tid);
+    free(p->cpus);
+    free(p->thrs);
+    free(p->procs);
+    free(p->rbuf);
+    free(p->pkt);
+    free(p->zbuf);
+    tf_buf_fini(&p->args);
+    tf_buf_fini(&p->tmp);
+    tf_buf_fini(&p->tmp2);
+    tf_strtab_fini(&p->strs);
+}
+
+bool tf_pftrace_looks(const unsigned char *h, size_t n)
+{
+    if (n < 2 || h[0] != 0x0a)
+        return false;
+    /* text (JSON that starts with a newline) is not a trace packet */
+    bool text = true;
+    for (size_t i = 0; i < n && text; i++)
+        text = h[i] >= 0x20 || h[i] == '\n' || h[i] == '\r' || h[i] == '\t';
+    if (text)
+        return false;
+    const uint8_t *q = h + 1, *end = h + n;
+    uint64_t len;
+    if (!tf_pb_varint(&q, end, &len) || len > PKT_MAX)
+        return false;
+    if (len == 0)
+        return true;
+    /* the packet's first field must be a plausible tag */
+    uint64_t tag;
+    const uint8_t *body_end = (size_t)(end - q) < len ? end : q + len;
+    if (!tf_pb_varint(&q, body_end, &tag))
+        return q >= body_end; /* cut by the peek */
+    int wt = (int)(tag & 7);
+    return tag >> 3 != 0 && (wt == 0 || wt == 1 || wt == 2 || wt == 5);
+}
+
+bool tf_load_pftrace(struct tf_input *in, const char *file, const struct tf_keep *keep,
+                     struct tf_trace *out, struct tf_diag *d)
+{
+    out->kind = TF_TRACE_CHROME;
+    out->generic = true;
+    if (!keep->tef.index && !keep->tef.collect)
+        return true; /* another mode's: nothing of it is read */
+    if (keep->tef.columns)
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "%s: --stats-compat hta: HTA reads the Chrome traces of PyTorch's "
+                             "profiler, not Perfetto protobuf traces",
+                             file);
+    struct pf p;
+    memset(&p, 0, sizeof p);
+    p.file = file;
+    p.sink = &keep->tef;
+    p.d = d;
+    p.in = in;
+    tf_strtab_init(&p.strs);
+    tf_buf_init(&p.args);
+    tf_buf_init(&p.tmp);
+    tf_buf_init(&p.tmp2);
+    uint32_t empty;
+    bool ok = (p.rbuf = malloc(RBUF)) != NULL && tf_strtab_id(&p.strs, "", &empty);
+    if (!ok)
+        tf_diag_oom(d, file);
+    ok = ok && run_pass(&p, 0) && run_pass(&p, 1) && names(&p);
+    bool was_cut = p.cut;
+    uint64_t cut_at = p.cut_at;
+    if (ok && p.n_events == 0) {
+        ok = tf_diag_error(d, TF_EBADINPUT,
+                           "%s: a Perfetto trace with no event to draw (no track event, "
+                           "scheduling, atrace or counter)%s",
+                           file, was_cut ? ", and cut short" : "");
+    }
+    if (ok) {
+        p.lo = INT64_MIN;
+        p.hi = INT64_MAX;
+        if (p.sink->window && !p.sink->window(p.sink->ctx, &p.lo, &p.hi, d)) {
+            tf_diag_prefix(d, file);
+            ok = false;
+        }
+    }
+    ok = ok && run_pass(&p, 2);
+    if (ok && p.sink->finish && !p.sink->finish(p.sink->ctx, d)) {
+        tf_diag_prefix(d, file);
+        ok = false;
+    }
+    if (ok && was_cut)
+        tf_diag_warn(d, "%s: byte %llu: the trace is cut in a packet; drawn what was complete",
+                     file, (unsigned long long)cut_at);
+    else if (ok && p.n_open)
+        tf_diag_warn(d, "%s: %zu slice%s never ended: drawn to the window's end", file, p.n_open,
+                     p.n_open == 1 ? "" : "s");
+    pf_free(&p);
+    return ok;
+}
