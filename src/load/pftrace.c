@@ -655,6 +655,8 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
             if (f.wt != TF_PB_LEN)
                 continue;
             tf_pb_sub(&sub, &r, &f);
+            if (f.num == 11 || (f.num == 1 && !p->other_lanes && pf_ftrace_lanes(&sub)))
+                p->other_lanes = true;
             if ((f.num == 2 && !pf_process_tree(p, &sub)) ||
                 (f.num == 44 && !thread_descriptor(p, &sub)) ||
                 (f.num == 60 && !pf_track_descriptor(p, &sub)))

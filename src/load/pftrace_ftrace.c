@@ -375,10 +375,14 @@ static bool ftrace_event(struct pf *p, uint64_t cpu, const struct tf_pb *msg)
                 pf_name_thread(p, (int32_t)v[2], -1, s[1], 1);
             break;
         case 11: /* cpu_frequency: state 1, cpu_id 2 */
+            if (p->other_lanes)
+                break; /* off when the figure has other lanes */
             ok = sub_fields(p, &sub, v, s, 3) && v[2] < MAX_CPUS &&
                  cpu_of(p, v[2]) && cpu_counter(p, (size_t)v[2], "cpufreq", ts, (double)v[1]);
             break;
         case 13: /* cpu_idle */
+            if (p->other_lanes)
+                break;
             ok = sub_fields(p, &sub, v, s, 3);
             if (ok && v[2] < MAX_CPUS && cpu_of(p, v[2]))
                 ok = cpu_counter(p, (size_t)v[2], "cpuidle", ts,
@@ -493,6 +497,23 @@ bool pf_ftrace_bundle(struct pf *p, const struct tf_pb *msg)
             return false;
     }
     return k < 0 ? pf_pb_fail(p, &r) : true;
+}
+
+bool pf_ftrace_lanes(const struct tf_pb *msg)
+{
+    struct tf_pb r = *msg, sub;
+    struct tf_pb_field f, g;
+    while (tf_pb_next(&r, &f) > 0) {
+        if (f.num == 4 && f.wt == TF_PB_LEN)
+            return true;
+        if (f.num != 2 || f.wt != TF_PB_LEN)
+            continue;
+        tf_pb_sub(&sub, &r, &f);
+        while (tf_pb_next(&sub, &g) > 0)
+            if (g.wt == TF_PB_LEN && (g.num == 3 || g.num == 4 || g.num == 331))
+                return true;
+    }
+    return false;
 }
 
 /* --- process_tree ---------------------------------------------------------------- */

@@ -164,6 +164,7 @@ struct pf {
     int64_t *atr_tid;
     size_t n_atr, cap_atr;
     bool has_sched;
+    bool other_lanes;           /* pass 0: slices other than cpu counters */
     /* counts for the warnings */
     size_t n_events;            /* drawable records of pass 1 */
     size_t n_unmatched_end, n_open, n_no_track, n_bad_clock;
@@ -203,6 +204,8 @@ void pf_tracks_reset(struct pf *p);
 bool pf_ftrace_bundle(struct pf *p, const struct tf_pb *msg);
 bool pf_process_tree(struct pf *p, const struct tf_pb *msg);
 bool pf_ftrace_end(struct pf *p);
+/* Whether a bundle holds scheduling or atrace (pass 0). */
+bool pf_ftrace_lanes(const struct tf_pb *msg);
 void pf_ftrace_reset(struct pf *p);
 bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts);
 
