@@ -934,6 +934,7 @@ static void pf_free(struct pf *p)
     free(p->atr);
     free(p->atr_tid);
     free(p->cpus);
+    free(p->aev);
     free(p->thrs);
     free(p->procs);
     free(p->rbuf);

@@ -227,6 +227,65 @@ static double dbl_of(const char *s, size_t n, bool *ok)
     return v;
 }
 
+/* --- atrace in time order -------------------------------------------------------
+ * Ftrace comes in per-CPU bundles: a thread that moved between CPUs has its
+ * begin in one bundle and its end in another, written later or earlier.
+ * Atrace events therefore wait in a buffer of at most AEV_MAX; when it is
+ * full, the earlier half (by time, ties in file order) is applied, and at
+ * the end of the pass the rest. */
+#define AEV_MAX ((size_t)1 << 18)
+
+struct pf_aev {
+    int64_t ts, tid, tgid, cookie;
+    double v;
+    uint64_t seq;
+    uint32_t name;
+    char kind; /* B E C S F */
+};
+
+static int aev_cmp(const void *x, const void *y)
+{
+    const struct pf_aev *a = x, *b = y;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static bool aev_apply(struct pf *p, const struct pf_aev *e)
+{
+    switch (e->kind) {
+    case 'B': return atrace_begin(p, e->tid, e->tgid, e->name, e->ts);
+    case 'E': return atrace_end(p, e->tid, e->tgid, e->ts);
+    case 'C': {
+        struct tf_id pid = {TF_ID_NUM, e->tgid, NULL};
+        return pf_counter(p, &pid, pf_s(p, e->name), NULL, e->ts, e->v);
+    }
+    default: return atrace_async(p, e->kind == 'S', e->tgid, e->name, e->cookie, e->ts);
+    }
+}
+
+static bool aev_flush(struct pf *p, size_t n)
+{
+    qsort(p->aev, p->n_aev, sizeof *p->aev, aev_cmp);
+    for (size_t i = 0; i < n; i++)
+        if (!aev_apply(p, &p->aev[i]))
+            return false;
+    memmove(p->aev, p->aev + n, (p->n_aev - n) * sizeof *p->aev);
+    p->n_aev -= n;
+    return true;
+}
+
+static bool aev_push(struct pf *p, char kind, int64_t ts, int64_t tid, int64_t tgid,
+                     uint32_t name, double v, int64_t cookie)
+{
+    if (p->n_aev == AEV_MAX && !aev_flush(p, AEV_MAX / 2))
+        return false;
+    if (!TF_GROW(p->aev, p->n_aev, p->cap_aev))
+        return tf_diag_oom(p->d, p->file);
+    p->aev[p->n_aev++] = (struct pf_aev){ts, tid, tgid, cookie, v, p->aev_seq++, name, kind};
+    return true;
+}
+
 /* One atrace line "B|1234|name" of thread tid at ts. */
 static bool atrace_line(struct pf *p, int64_t tid, const char *s, size_t n, int64_t ts)
 {
@@ -271,26 +330,24 @@ static bool atrace_line(struct pf *p, int64_t tid, const char *s, size_t n, int6
     case 'B':
         if (nf < 2)
             return true;
-        return atrace_begin(p, tid, tgid, pf_str(p, (const uint8_t *)f[1], len[1]), ts);
+        return aev_push(p, 'B', ts, tid, tgid, pf_str(p, (const uint8_t *)f[1], len[1]), 0, 0);
     case 'E':
-        return atrace_end(p, tid, tgid, ts);
+        return aev_push(p, 'E', ts, tid, tgid, 0, 0, 0);
     case 'C': {
         if (nf < 3)
             return true;
         double v = dbl_of(f[2], len[2], &ok);
         if (!ok)
             return true;
-        uint32_t name = pf_str(p, (const uint8_t *)f[1], len[1]);
-        struct tf_id pid = {TF_ID_NUM, tgid, NULL};
-        return pf_counter(p, &pid, pf_s(p, name), NULL, ts, v);
+        return aev_push(p, 'C', ts, tid, tgid, pf_str(p, (const uint8_t *)f[1], len[1]), v, 0);
     }
     case 'S':
     case 'F': {
         if (nf < 2)
             return true;
         int64_t cookie = nf >= 3 ? num_of(f[2], len[2], &ok) : 0;
-        return atrace_async(p, ph == 'S', tgid, pf_str(p, (const uint8_t *)f[1], len[1]),
-                            cookie, ts);
+        return aev_push(p, ph, ts, tid, tgid, pf_str(p, (const uint8_t *)f[1], len[1]), 0,
+                        cookie);
     }
     default:
         return true;
@@ -405,14 +462,13 @@ static bool ftrace_event(struct pf *p, uint64_t cpu, const struct tf_pb *msg)
             int64_t tgid = (int32_t)v[3];
             int flag = (int)v[1];
             if (flag == 1)
-                ok = atrace_begin(p, pid, tgid, s[2], ts);
+                ok = aev_push(p, 'B', ts, pid, tgid, s[2], 0, 0);
             else if (flag == 2)
-                ok = atrace_end(p, pid, tgid, ts);
-            else if (flag == 4) {
-                struct tf_id id = {TF_ID_NUM, tgid, NULL};
-                ok = pf_counter(p, &id, pf_s(p, s[2]), NULL, ts, (double)(int64_t)v[4]);
-            } else if (flag == 8 || flag == 16)
-                ok = atrace_async(p, flag == 8, tgid, s[2], (int64_t)v[4], ts);
+                ok = aev_push(p, 'E', ts, pid, tgid, 0, 0, 0);
+            else if (flag == 4)
+                ok = aev_push(p, 'C', ts, pid, tgid, s[2], (double)(int64_t)v[4], 0);
+            else if (flag == 8 || flag == 16)
+                ok = aev_push(p, flag == 8 ? 'S' : 'F', ts, pid, tgid, s[2], 0, (int64_t)v[4]);
             break;
         }
         default:
@@ -645,6 +701,8 @@ bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts)
 
 bool pf_ftrace_end(struct pf *p)
 {
+    if (!aev_flush(p, p->n_aev))
+        return false;
     for (size_t i = 0; i < p->n_atr; i++) {
         struct tf_id pid, t;
         int64_t tid = p->atr_tid[i];
@@ -660,6 +718,8 @@ bool pf_ftrace_end(struct pf *p)
 
 void pf_ftrace_reset(struct pf *p)
 {
+    p->n_aev = 0;
+    p->aev_seq = 0;
     for (size_t i = 0; i < p->n_cpus; i++)
         p->cpus[i].on = false;
     for (size_t i = 0; i < p->n_atr; i++) {

@@ -110,6 +110,8 @@ struct pf_cpu {
     bool has_freq, has_idle;
 };
 
+struct pf_aev;
+
 struct pf {
     const char *file;
     const struct tf_tef_sink *sink;
@@ -164,6 +166,9 @@ struct pf {
     int64_t *atr_tid;
     size_t n_atr, cap_atr;
     bool has_sched;
+    struct pf_aev *aev;         /* atrace events waiting to be put in time order */
+    size_t n_aev, cap_aev;
+    uint64_t aev_seq;
     bool other_lanes;           /* pass 0: slices other than cpu counters */
     /* counts for the warnings */
     size_t n_events;            /* drawable records of pass 1 */
