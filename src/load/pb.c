@@ -35,7 +35,9 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
         return 0;
     const uint8_t *at = r->p;
     uint64_t tag;
-    if (!tf_pb_varint(&r->p, r->end, &tag))
+    if (*r->p < 0x80) /* the common case: a one-byte tag */
+        tag = *r->p++;
+    else if (!tf_pb_varint(&r->p, r->end, &tag))
         return fail(r, at, "a field's tag is cut or longer than ten bytes");
     f->at = r->base + (uint64_t)(at - r->start);
     f->num = (uint32_t)(tag >> 3);
@@ -44,6 +46,10 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
         return fail(r, at, "field number 0 (not protobuf)");
     switch (f->wt) {
     case TF_PB_VARINT:
+        if (r->p < r->end && *r->p < 0x80) {
+            f->v = *r->p++;
+            return 1;
+        }
         if (!tf_pb_varint(&r->p, r->end, &f->v))
             return fail(r, at, "a varint is cut or longer than ten bytes");
         return 1;
@@ -65,7 +71,9 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
         return 1;
     case TF_PB_LEN: {
         uint64_t n;
-        if (!tf_pb_varint(&r->p, r->end, &n))
+        if (r->p < r->end && *r->p < 0x80)
+            n = *r->p++;
+        else if (!tf_pb_varint(&r->p, r->end, &n))
             return fail(r, at, "a length is cut or longer than ten bytes");
         if (n > (uint64_t)(r->end - r->p))
             return fail(r, at, "a length-delimited field runs past the end of its message");

@@ -619,10 +619,13 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
     struct tf_pb r, sub;
     struct tf_pb_field f;
     tf_pb_init(&r, data, len, base);
-    /* first the packet's own header: sequence, flags, clock, defaults */
+    /* one walk: the packet's header (sequence, flags, clock, time) and
+     * the payload fields, read after it in this order */
     uint32_t seq = 0, flags = 0, clock = 0;
     bool cleared = false, has_ts = false;
     uint64_t ts = 0;
+    struct tf_pb_field defs[2], body[8];
+    size_t n_defs = 0, n_body = 0;
     int k;
     while ((k = tf_pb_next(&r, &f)) > 0) {
         if (f.wt == TF_PB_VARINT) {
@@ -638,51 +641,55 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
                 ts = f.v;
                 has_ts = true;
             }
-        } else if (f.num == 50 && f.wt == TF_PB_LEN) {
-            return inflate_packets(p, &f);
+            continue;
         }
+        if (f.wt != TF_PB_LEN)
+            continue;
+        if (f.num == 50)
+            return inflate_packets(p, &f);
+        bool wanted = p->pass == 0 ? f.num == 1 || f.num == 2 || f.num == 11 || f.num == 44 ||
+                                         f.num == 60
+                                   : f.num == 1 || f.num == 2 || f.num == 6 || f.num == 11 ||
+                                         f.num == 44 || f.num == 52 || f.num == 60;
+        if ((f.num == 59 || f.num == 12) && p->pass > 0 && n_defs < 2)
+            defs[n_defs++] = f;
+        else if (wanted && n_body < 8)
+            body[n_body++] = f;
     }
     if (k < 0)
         return pf_pb_fail(p, &r);
     p->seq = seq_of(p, seq);
     if (!p->seq)
         return tf_diag_oom(p->d, p->file);
-    if (cleared || (flags & 1))
-        seq_clear(p->seq);
-    tf_pb_init(&r, data, len, base);
     if (p->pass == 0) { /* names only: descriptors and process trees */
-        while ((k = tf_pb_next(&r, &f)) > 0) {
-            if (f.wt != TF_PB_LEN)
-                continue;
-            tf_pb_sub(&sub, &r, &f);
-            if (f.num == 11 || (f.num == 1 && !p->other_lanes && pf_ftrace_lanes(&sub)))
+        for (size_t i = 0; i < n_body; i++) {
+            tf_pb_sub(&sub, &r, &body[i]);
+            if (body[i].num == 11 ||
+                (body[i].num == 1 && !p->other_lanes && pf_ftrace_lanes(&sub)))
                 p->other_lanes = true;
-            if ((f.num == 2 && !pf_process_tree(p, &sub)) ||
-                (f.num == 44 && !thread_descriptor(p, &sub)) ||
-                (f.num == 60 && !pf_track_descriptor(p, &sub)))
+            if ((body[i].num == 2 && !pf_process_tree(p, &sub)) ||
+                (body[i].num == 44 && !thread_descriptor(p, &sub)) ||
+                (body[i].num == 60 && !pf_track_descriptor(p, &sub)))
                 return false;
         }
-        return k < 0 ? pf_pb_fail(p, &r) : true;
+        return true;
     }
+    if (cleared || (flags & 1))
+        seq_clear(p->seq);
     /* defaults and interned data before the event that uses them */
-    while ((k = tf_pb_next(&r, &f)) > 0) {
-        if (f.wt != TF_PB_LEN)
-            continue;
-        tf_pb_sub(&sub, &r, &f);
-        if (f.num == 59 && !packet_defaults(p, &sub))
+    for (size_t i = 0; i < n_defs; i++) {
+        tf_pb_sub(&sub, &r, &defs[i]);
+        if (defs[i].num == 59 && !packet_defaults(p, &sub))
             return false;
-        if (f.num == 12 && !pf_interned(p, &sub))
+        if (defs[i].num == 12 && !pf_interned(p, &sub))
             return false;
     }
     if (!clock)
         clock = p->seq->def_clock;
-    tf_pb_init(&r, data, len, base);
-    while ((k = tf_pb_next(&r, &f)) > 0) {
-        if (f.wt != TF_PB_LEN)
-            continue;
-        tf_pb_sub(&sub, &r, &f);
+    for (size_t i = 0; i < n_body; i++) {
+        tf_pb_sub(&sub, &r, &body[i]);
         bool ok = true;
-        switch (f.num) {
+        switch (body[i].num) {
         case 1: ok = pf_ftrace_bundle(p, &sub); break;
         case 2: ok = pf_process_tree(p, &sub); break;
         case 6: ok = clock_snapshot(p, &sub); break;
@@ -699,7 +706,7 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
         if (!ok)
             return false;
     }
-    return k < 0 ? pf_pb_fail(p, &r) : true;
+    return true;
 }
 
 /* A Trace in memory (the inflated bytes of compressed_packets). */
@@ -943,6 +950,7 @@ static void pf_free(struct pf *p)
     tf_buf_fini(&p->args);
     tf_buf_fini(&p->tmp);
     tf_buf_fini(&p->tmp2);
+    tf_buf_fini(&p->cats);
     tf_strtab_fini(&p->strs);
 }
 
@@ -993,6 +1001,7 @@ bool tf_load_pftrace(struct tf_input *in, const char *file, const struct tf_keep
     tf_buf_init(&p.args);
     tf_buf_init(&p.tmp);
     tf_buf_init(&p.tmp2);
+    tf_buf_init(&p.cats);
     uint32_t empty;
     bool ok = (p.rbuf = malloc(RBUF)) != NULL && tf_strtab_id(&p.strs, "", &empty);
     if (!ok)

@@ -121,7 +121,7 @@ struct pf {
     size_t idx;
     int64_t lo, hi;             /* the window, pass 2 */
     struct tf_strtab strs;      /* id 0 is "" */
-    struct tf_buf args, tmp, tmp2;
+    struct tf_buf args, tmp, tmp2, cats;
     /* reading */
     uint8_t *rbuf;
     size_t rpos, rlen;

@@ -493,8 +493,8 @@ bool pf_track_event(struct pf *p, const struct tf_pb *msg, int64_t ts)
     bool has_args = false;
     tf_buf_clear(&p->tmp2);
     /* categories joined by ',' into tmp2 first (pf_str uses tmp) */
-    struct tf_buf cats;
-    tf_buf_init(&cats);
+    struct tf_buf cats = p->cats; /* the struct's buffer, put back below */
+    tf_buf_clear(&cats);
     while ((k = tf_pb_next(&r, &f)) > 0) {
         bool ok = true;
         switch (f.num) {
@@ -534,7 +534,7 @@ bool pf_track_event(struct pf *p, const struct tf_pb *msg, int64_t ts)
         case 6:
             if (f.wt == TF_PB_LEN) {
                 tf_pb_sub(&sub, &r, &f);
-                ok = legacy(p, &e, &sub) || (tf_buf_fini(&cats), false);
+                ok = legacy(p, &e, &sub) || (p->cats = cats, false);
                 if (!ok)
                     return false;
             }
@@ -542,16 +542,16 @@ bool pf_track_event(struct pf *p, const struct tf_pb *msg, int64_t ts)
         default: break;
         }
         if (!ok) {
-            tf_buf_fini(&cats);
+            p->cats = cats;
             return pf_bad(p, f.at, "a track event's repeated field is damaged");
         }
     }
     if (k < 0) {
-        tf_buf_fini(&cats);
+        p->cats = cats;
         return pf_pb_fail(p, &r);
     }
-    uint32_t cat = pf_cstr(p, cats.data ? cats.data : "");
-    tf_buf_fini(&cats);
+    p->cats = cats;
+    uint32_t cat = cats.len ? pf_cstr(p, cats.data) : 0;
     if (ts == INT64_MIN)
         return true; /* no time: nothing to draw */
     /* the track */
