@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/hash.h"
 
 #define MAX_CPUS 4096
 
@@ -49,6 +50,14 @@ static void cpu_lane(size_t cpu, char *lab, size_t n, struct tf_id *id)
     *id = (struct tf_id){TF_ID_STR, 0, lab};
 }
 
+static const char *pf_proc_name(const struct pf *p, int64_t pid)
+{
+    uint64_t k;
+    if (pf_map_get(&p->proc_of, (uint64_t)pid, &k) && p->procs[k - 1].name)
+        return pf_s(p, p->procs[k - 1].name);
+    return NULL;
+}
+
 /* The task running on cpu since c->since ends at ts. */
 static bool run_ends(struct pf *p, size_t cpu, struct pf_cpu *c, int64_t ts)
 {
@@ -63,9 +72,7 @@ static bool run_ends(struct pf *p, size_t cpu, struct pf_cpu *c, int64_t ts)
     const char *cat = NULL;
     int64_t tgid = t->tgid >= 0 ? t->tgid : c->tid;
     if (p->pass == 2) {
-        uint64_t k;
-        if (pf_map_get(&p->proc_of, (uint64_t)tgid, &k) && p->procs[k - 1].name)
-            cat = pf_s(p, p->procs[k - 1].name);
+        cat = pf_proc_name(p, tgid);
         tf_buf_clear(&p->args);
         tf_buf_printf(&p->args, "{\"tid\":%lld,\"pid\":%lld", (long long)c->tid,
                       (long long)tgid);
@@ -90,7 +97,16 @@ static bool run_ends(struct pf *p, size_t cpu, struct pf_cpu *c, int64_t ts)
     r.pid = lane;
     r.tid = lane;
     r.name = comm;
-    r.cat = cat ? cat : comm;
+    r.cat = "sched";
+    /* coloured by process, as Perfetto's UI does: a colour of Paul Tol's
+     * muted scheme by the process's name (its pid when it has none) */
+    static const uint32_t muted[] = {0xCC6677, 0x332288, 0xDDCC77, 0x117733, 0x88CCEE,
+                                     0x882255, 0x44AA99, 0x999933, 0xAA4499};
+    char pidtxt[24];
+    snprintf(pidtxt, sizeof pidtxt, "%lld", (long long)tgid);
+    const char *key = t->tgid >= 0 && pf_proc_name(p, tgid) ? pf_proc_name(p, tgid) : pidtxt;
+    r.has_rgb = true;
+    r.rgb = muted[tf_fnv1a(key, strlen(key)) % (sizeof muted / sizeof muted[0])];
     r.ts = c->since;
     r.dur = ts - c->since;
     r.has_dur = true;

@@ -61,9 +61,9 @@ model compressed "labels == ['app / main', 'app / worker', 'app / Async', 'Group
 model sched_full "labels[-2:] == ['CPU 0', 'CPU 1']" "busy['CPU 0'] == 30" "busy['CPU 1'] == 3" \
     "busy['/bin/server / srv-worker'] == 22" "'handle|request' in names and 'zero slice' in names" \
     "counters['/bin/server / queue'] == (5, 5)" "counters['/bin/server / zcount'] == (9, 9)" \
-    "'/bin/server' in cats and 'client' in cats" "'swapper/0' not in names"
+    "'sched' in cats" "'swapper/0' not in names" "'client' in names"
 model sched_compact "labels == ['CPU 2']" "busy['CPU 2'] == 25" "names == {'alpha', 'beta'}" \
-    "'alpha-proc' in cats"
+    "'sched' in cats"
 "$bin" "$w/sched_full.pftrace" --lanes 'CPU*' -o "$w/cpus.json" 2>/dev/null &&
     python3 "$here/check.py" "$w/cpus.json" "labels == ['CPU 0', 'CPU 1']" && ok || bad "--lanes 'CPU*'"
 "$bin" "$w/sched_full.pftrace" --stats 2>/dev/null | grep -q '^CPU 0 .* 30 ' && ok || bad "--stats CPU 0"
