@@ -67,6 +67,11 @@ model sched_compact "labels == ['CPU 2']" "busy['CPU 2'] == 25" "names == {'alph
 "$bin" "$w/sched_full.pftrace" --lanes 'CPU*' -o "$w/cpus.json" 2>/dev/null &&
     python3 "$here/check.py" "$w/cpus.json" "labels == ['CPU 0', 'CPU 1']" && ok || bad "--lanes 'CPU*'"
 "$bin" "$w/sched_full.pftrace" --stats 2>/dev/null | grep -q '^CPU 0 .* 30 ' && ok || bad "--stats CPU 0"
+python3 "$here/check.py" "$w/sched_full.json" "m['stats']['cpus'] == 2 and m['stats']['cpus_busy_ms'] == 33" \
+    "m['stats']['cpu_processes'] == [{'name': '/bin/server', 'cpu_ms': 28}, {'name': 'client', 'cpu_ms': 5}]" &&
+    ok || bad "CPU time per process"
+"$bin" "$w/sched_full.pftrace" --stats 2>/dev/null | grep -q '^CPU utilisation  41.25 % of 2 CPUs' && ok ||
+    bad "--stats CPU utilisation"
 
 # (a) input: gzip, standard input, JSON named .pftrace
 gzip -c "$w/tracks.pftrace" >"$w/tracks.pftrace.gz"
