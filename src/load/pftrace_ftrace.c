@@ -282,6 +282,8 @@ static bool aev_apply(struct pf *p, const struct pf_aev *e)
 
 static bool aev_flush(struct pf *p, size_t n)
 {
+    if (!p->n_aev)
+        return true;
     qsort(p->aev, p->n_aev, sizeof *p->aev, aev_cmp);
     for (size_t i = 0; i < n; i++)
         if (!aev_apply(p, &p->aev[i]))
