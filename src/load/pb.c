@@ -38,12 +38,12 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
     if (*r->p < 0x80) /* the common case: a one-byte tag */
         tag = *r->p++;
     else if (!tf_pb_varint(&r->p, r->end, &tag))
-        return fail(r, at, "a field's tag is cut or longer than ten bytes");
+        return fail(r, at, "damaged protobuf: a field tag is cut or longer than ten bytes");
     f->at = r->base + (uint64_t)(at - r->start);
     f->num = (uint32_t)(tag >> 3);
     f->wt = (int)(tag & 7);
     if (f->num == 0 || tag >> 3 > 0x1fffffff)
-        return fail(r, at, "field number 0 (not protobuf)");
+        return fail(r, at, "damaged protobuf: a field number 0");
     switch (f->wt) {
     case TF_PB_VARINT:
         if (r->p < r->end && *r->p < 0x80) {
@@ -51,11 +51,11 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
             return 1;
         }
         if (!tf_pb_varint(&r->p, r->end, &f->v))
-            return fail(r, at, "a varint is cut or longer than ten bytes");
+            return fail(r, at, "damaged protobuf: a varint is cut or longer than ten bytes");
         return 1;
     case TF_PB_I64:
         if (r->end - r->p < 8)
-            return fail(r, at, "a fixed64 field is cut");
+            return fail(r, at, "damaged protobuf: a fixed64 field is cut");
         f->v = 0;
         for (int k = 0; k < 8; k++)
             f->v |= (uint64_t)r->p[k] << (8 * k);
@@ -63,7 +63,7 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
         return 1;
     case TF_PB_I32:
         if (r->end - r->p < 4)
-            return fail(r, at, "a fixed32 field is cut");
+            return fail(r, at, "damaged protobuf: a fixed32 field is cut");
         f->v = 0;
         for (int k = 0; k < 4; k++)
             f->v |= (uint64_t)r->p[k] << (8 * k);
@@ -74,16 +74,16 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
         if (r->p < r->end && *r->p < 0x80)
             n = *r->p++;
         else if (!tf_pb_varint(&r->p, r->end, &n))
-            return fail(r, at, "a length is cut or longer than ten bytes");
+            return fail(r, at, "damaged protobuf: a length is cut or longer than ten bytes");
         if (n > (uint64_t)(r->end - r->p))
-            return fail(r, at, "a length-delimited field runs past the end of its message");
+            return fail(r, at, "damaged protobuf: a length-delimited field runs past the end of its message");
         f->data = r->p;
         f->len = (size_t)n;
         r->p += n;
         return 1;
     }
     default:
-        return fail(r, at, "wire type 3, 4, 6 or 7 (groups or no protobuf)");
+        return fail(r, at, "damaged protobuf: wire type 3, 4, 6 or 7");
     }
 }
 

@@ -627,13 +627,53 @@ bool pf_process_tree(struct pf *p, const struct tf_pb *msg)
 
 /* --- GPU counters ---------------------------------------------------------------- */
 
+/* A GpuCounterDescriptor's specs (counter_id 1, name 2): the counters'
+ * names, kept with the tracks under a key of their own. */
+bool pf_gpu_specs(struct pf *p, const struct tf_pb *desc)
+{
+    struct tf_pb sub = *desc, spec;
+    struct tf_pb_field g, h;
+    int j, i;
+    while ((j = tf_pb_next(&sub, &g)) > 0) {
+        if (g.num != 1 || g.wt != TF_PB_LEN)
+            continue;
+        tf_pb_sub(&spec, &sub, &g);
+        uint64_t id = 0;
+        uint32_t name = 0;
+        while ((i = tf_pb_next(&spec, &h)) > 0) {
+            if (h.num == 1 && h.wt == TF_PB_VARINT)
+                id = h.v;
+            else if (h.num == 2 && h.wt == TF_PB_LEN)
+                name = pf_str(p, h.data, h.len);
+        }
+        if (i < 0)
+            return pf_pb_fail(p, &spec);
+        struct pf_track *t = NULL;
+        uint64_t key = (3ULL << 62) | id, idx;
+        if (pf_map_get(&p->track_of, key, &idx))
+            t = &p->tracks[idx - 1];
+        else if (TF_GROW(p->tracks, p->n_tracks, p->cap_tracks) &&
+                 pf_map_put(&p->track_of, key, p->n_tracks + 1)) {
+            t = &p->tracks[p->n_tracks++];
+            memset(t, 0, sizeof *t);
+            t->uuid = key;
+            t->unit_mult = 1;
+        }
+        if (!t)
+            return tf_diag_oom(p->d, p->file);
+        t->name = name;
+    }
+    return j < 0 ? pf_pb_fail(p, &sub) : true;
+}
+
 bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts)
 {
-    /* GpuCounterEvent: counter_descriptor 1 {specs 1 {counter_id 1, name 2}},
-     * counters 2 {counter_id 1, int_value 2, double_value 3}, gpu_id 3 */
-    struct tf_pb r = *msg, sub, spec;
-    struct tf_pb_field f, g, h;
-    int k, j, i;
+    /* GpuCounterEvent: counter_descriptor 1 (or counter_descriptor_iid 4,
+     * interned), counters 2 {counter_id 1, int_value 2, double_value 3},
+     * gpu_id 3 */
+    struct tf_pb r = *msg, sub;
+    struct tf_pb_field f, g;
+    int k, j;
     int64_t gpu = 0;
     while ((k = tf_pb_next(&r, &f)) > 0) {
         if (f.num == 3 && f.wt == TF_PB_VARINT)
@@ -641,38 +681,8 @@ bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts)
         if (f.num != 1 || f.wt != TF_PB_LEN)
             continue;
         tf_pb_sub(&sub, &r, &f);
-        while ((j = tf_pb_next(&sub, &g)) > 0) {
-            if (g.num != 1 || g.wt != TF_PB_LEN)
-                continue;
-            tf_pb_sub(&spec, &sub, &g);
-            uint64_t id = 0;
-            uint32_t name = 0;
-            while ((i = tf_pb_next(&spec, &h)) > 0) {
-                if (h.num == 1 && h.wt == TF_PB_VARINT)
-                    id = h.v;
-                else if (h.num == 2 && h.wt == TF_PB_LEN)
-                    name = pf_str(p, h.data, h.len);
-            }
-            if (i < 0)
-                return pf_pb_fail(p, &spec);
-            /* counter names live with the tracks, under a key of their own */
-            struct pf_track *t = NULL;
-            uint64_t key = (3ULL << 62) | id, idx;
-            if (pf_map_get(&p->track_of, key, &idx))
-                t = &p->tracks[idx - 1];
-            else if (TF_GROW(p->tracks, p->n_tracks, p->cap_tracks) &&
-                     pf_map_put(&p->track_of, key, p->n_tracks + 1)) {
-                t = &p->tracks[p->n_tracks++];
-                memset(t, 0, sizeof *t);
-                t->uuid = key;
-                t->unit_mult = 1;
-            }
-            if (!t)
-                return tf_diag_oom(p->d, p->file);
-            t->name = name;
-        }
-        if (j < 0)
-            return pf_pb_fail(p, &sub);
+        if (!pf_gpu_specs(p, &sub))
+            return false;
     }
     if (k < 0)
         return pf_pb_fail(p, &r);

@@ -213,5 +213,6 @@ bool pf_ftrace_end(struct pf *p);
 bool pf_ftrace_lanes(const struct tf_pb *msg);
 void pf_ftrace_reset(struct pf *p);
 bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts);
+bool pf_gpu_specs(struct pf *p, const struct tf_pb *desc);
 
 #endif

@@ -238,6 +238,21 @@ bool pf_interned(struct pf *p, const struct tf_pb *msg)
         if (f.wt != TF_PB_LEN)
             continue;
         tf_pb_sub(&sub, &r, &f);
+        if (f.num == 47) { /* gpu_counter_descriptors: iid 1, counter_descriptor 2 */
+            struct tf_pb q = sub, d;
+            struct tf_pb_field g;
+            int j;
+            while ((j = tf_pb_next(&q, &g)) > 0) {
+                if (g.num != 2 || g.wt != TF_PB_LEN)
+                    continue;
+                tf_pb_sub(&d, &q, &g);
+                if (!pf_gpu_specs(p, &d))
+                    return false;
+            }
+            if (j < 0)
+                return pf_pb_fail(p, &q);
+            continue;
+        }
         struct pf_map *m = f.num == 1   ? &p->seq->cats
                            : f.num == 2 ? &p->seq->names
                            : f.num == 3 ? &p->seq->annots

@@ -36,7 +36,7 @@ model() {
         python3 "$here/check.py" "$w/$c.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown; do
+for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu; do
     gen $c || bad "pfwrite $c"
 done
 
@@ -54,6 +54,8 @@ model intern "names == {'first', 'second', 'other seq'}" "busy['pid 200 / T'] ==
 model defaults "busy['pid 300 / D'] == 2" "m['window']['end_us'] - m['window']['start_us'] == 3000"
 model unknown "busy['pid 800 / U'] == 2"
 model counters "counters['proc / mem'] == (0, 90)" "counters['wave'] == (0, 2)"
+model gpu "counters['GPU 1 / GPU busy'] == (0, 30)" "counters['GPU 1 / mem bw'] == (0, 0.75)" \
+    "counters['GPU 0 / shader'] == (5, 7)"
 model compressed "labels == ['app / main', 'app / worker', 'app / Async', 'Group / Child']" \
     "busy['Group / Child'] == 30"
 
@@ -126,6 +128,25 @@ done
     ok || bad "--window-event"
 "$bin" "$w/tracks.pftrace" --from 2ms --to 6ms -o "$w/ft.json" 2>/dev/null &&
     python3 "$here/check.py" "$w/ft.json" "m['window']['start_us'] == 1002000" && ok || bad "--from/--to"
+
+# the library and the Python module (from the checkout): a protobuf trace by
+# path and as bytes, the command's bytes
+lib=$(dirname "$bin")/libtracefig.so.0
+if [ -f "$lib" ] && [ -d "$root/python/tracefig" ]; then
+    "$bin" "$w/sched_full.pftrace" -o "$w/cmd.svg" 2>/dev/null
+    if PYTHONPATH="$root/python" TRACEFIG_LIB="$lib" python3 - "$w/sched_full.pftrace" "$w/cmd.svg" <<'PY'
+import sys
+import tracefig
+want = open(sys.argv[2]).read()
+a = tracefig.Figure(sys.argv[1]).svg()
+b = tracefig.Figure(open(sys.argv[1], 'rb').read()).svg()
+s = tracefig.Figure(sys.argv[1]).stats()
+sys.exit(0 if a == want and b == want and s['cpus'] == 2 else 1)
+PY
+    then ok; else bad "the Python module on a protobuf trace (path and bytes)"; fi
+else
+    echo "SKIP python: no $lib"
+fi
 
 # the real traces
 real=$root/../shared/real-traces/perfetto-proto

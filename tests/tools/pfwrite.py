@@ -283,6 +283,23 @@ def case_compressed():
     return [packet(ld(50, zlib.compress(inner)))]
 
 
+def case_gpu():
+    """GPU counters: a descriptor inline, then interned (InternedData 47)."""
+    spec = ld(1, vi(1, 7) + ld(2, 'GPU busy')) + ld(1, vi(1, 8) + ld(2, 'mem bw'))
+    out = []
+    for i in range(4):
+        ev = ld(2, vi(1, 7) + vi(2, 10 * i)) + ld(2, vi(1, 8) + f64(3, i / 4)) + vi(3, 1)
+        if i == 0:
+            ev = ld(1, spec) + ev
+        out.append(packet(vi(8, (1 + i) * MS), ld(52, ev), vi(10, 3)))
+    spec2 = ld(1, vi(1, 9) + ld(2, 'shader'))
+    interned = ld(47, vi(1, 1) + ld(2, spec2) + vi(3, 0))
+    for i in range(3):
+        ev = vi(4, 1) + ld(2, vi(1, 9) + vi(2, 5 + i))
+        out.append(packet(vi(8, (1 + i) * MS), ld(52, ev), vi(10, 4), ld(12, interned)))
+    return out
+
+
 def case_empty():
     return [packet(ld(33, b'\x08\x01')), packet(vi(10, 1), ld(69, b''))]
 
