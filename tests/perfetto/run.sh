@@ -36,7 +36,7 @@ model() {
         python3 "$here/check.py" "$w/$c.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu; do
+for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu incclock; do
     gen $c || bad "pfwrite $c"
 done
 
@@ -52,6 +52,8 @@ model tracks "labels == ['app / main', 'app / worker', 'app / Async', 'Group / C
 model intern "names == {'first', 'second', 'other seq'}" "busy['pid 200 / T'] == 6" \
     "'catA' in cats"
 model defaults "busy['pid 300 / D'] == 2" "m['window']['end_us'] - m['window']['start_us'] == 3000"
+model incclock "busy['pid 900 / inc'] == 2" "m['window']['start_us'] == 50001000" \
+    "busy['pid 900 / legacy thread'] == 3" "{'legacy X', 'legacy B'} <= names"
 model unknown "busy['pid 800 / U'] == 2"
 model counters "counters['proc / mem'] == (0, 90)" "counters['wave'] == (0, 2)"
 model gpu "counters['GPU 1 / GPU busy'] == (0, 30)" "counters['GPU 1 / mem bw'] == (0, 0.75)" \

@@ -199,6 +199,25 @@ def case_defaults():
     return out
 
 
+def case_incclock():
+    """A sequence-scoped incremental clock (64, in us) and legacy events."""
+    snap = ld(6, ld(1, vi(1, 6) + vi(2, 50 * 1000 * MS)) +
+              ld(1, vi(1, 64) + vi(2, 7000) + vi(3, 1) + vi(4, 1000)))
+    out = [thread_track(2, 900, 901, 'inc'), packet(snap, vi(10, 5))]
+    out.append(event(1000, BEGIN, 2, 'incremental', seq=5, clock=64))
+    out.append(event(2000, END, 2, seq=5, clock=64))
+    # legacy events: X with a duration, and B/E, on a thread descriptor's lane
+    td = ld(44, vi(1, 900) + vi(2, 902) + ld(5, 'legacy thread'))
+    out.append(packet(td, vi(10, 6)))
+    for ts, ph, name, dur in [(50 * 1000 * MS + 4 * MS, ord('X'), 'legacy X', 2000),
+                              (50 * 1000 * MS + 7 * MS, ord('B'), 'legacy B', None),
+                              (50 * 1000 * MS + 8 * MS, ord('E'), None, None)]:
+        le = vi(2, ph) + (vi(3, dur) if dur else b'')
+        te = ld(6, le) + (ld(23, name) if name else b'')
+        out.append(packet(vi(8, ts), ld(11, te), vi(10, 6)))
+    return out
+
+
 def case_counters():
     out = [process_track(1, 400, 'proc'),
            custom_track(5, 'mem', parent=1, counter=True, unit='bytes')]
