@@ -32,8 +32,9 @@ struct tf_pb_field {
 
 static inline void tf_pb_init(struct tf_pb *r, const void *data, size_t len, uint64_t base)
 {
-    r->start = r->p = data;
-    r->end = r->start + len;
+    static const uint8_t none[1] = {0}; /* an empty message may come as NULL */
+    r->start = r->p = data ? data : none;
+    r->end = r->start + (data ? len : 0);
     r->base = base;
     r->err = NULL;
     r->err_at = 0;

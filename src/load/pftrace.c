@@ -294,10 +294,14 @@ void pf_stack_fini(struct pf_stack *st)
 bool pf_counter(struct pf *p, const struct tf_id *pid, const char *name, const char *unit,
                 int64_t ts, double v)
 {
+    /* a value past 1e100 (damaged bytes read as a double, never a real
+     * counter) would overflow the mode's time-weighted mean: not drawn */
+    if (!(v >= -1e100 && v <= 1e100))
+        return true;
     char num[40];
     tf_buf_clear(&p->args);
     tf_buf_puts(&p->args, "{\"\":");
-    tf_buf_puts(&p->args, v == v && v - v == 0 ? tf_fmt_repr(num, v) : "0");
+    tf_buf_puts(&p->args, tf_fmt_repr(num, v));
     tf_buf_putc(&p->args, '}');
     if (p->args.oom)
         return tf_diag_oom(p->d, p->file);
