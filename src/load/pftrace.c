@@ -35,539 +35,12 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "base/escape.h"
-#include "base/num.h"
-#include "load/nsys_rows.h"
 #include "load/pftrace_int.h"
 
 #define PKT_MAX ((size_t)48 << 20)  /* the largest packet read */
 #define ZBUF_MAX ((size_t)48 << 20) /* the largest inflated compressed_packets */
 #define RBUF (1u << 16)
-#define SNAP_MAX 4096
 #define BOOTTIME 6
-
-/* --- the map --------------------------------------------------------------------- */
-
-static size_t slot_of(uint64_t k, size_t cap)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return (size_t)k & (cap - 1);
-}
-
-bool pf_map_put(struct pf_map *m, uint64_t key, uint64_t val)
-{
-    if (key == 0) {
-        m->has0 = true;
-        m->val0 = val;
-        return true;
-    }
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        uint64_t *k = calloc(cap, sizeof *k), *v = malloc(cap * sizeof *v);
-        if (!k || !v) {
-            free(k);
-            free(v);
-            return false;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->keys[i]) {
-                size_t s = slot_of(m->keys[i], cap);
-                while (k[s])
-                    s = (s + 1) & (cap - 1);
-                k[s] = m->keys[i];
-                v[s] = m->vals[i];
-            }
-        free(m->keys);
-        free(m->vals);
-        m->keys = k;
-        m->vals = v;
-        m->cap = cap;
-    }
-    size_t s = slot_of(key, m->cap);
-    while (m->keys[s] && m->keys[s] != key)
-        s = (s + 1) & (m->cap - 1);
-    if (!m->keys[s])
-        m->n++;
-    m->keys[s] = key;
-    m->vals[s] = val;
-    return true;
-}
-
-bool pf_map_get(const struct pf_map *m, uint64_t key, uint64_t *val)
-{
-    if (key == 0) {
-        *val = m->val0;
-        return m->has0;
-    }
-    if (!m->cap)
-        return false;
-    size_t s = slot_of(key, m->cap);
-    while (m->keys[s]) {
-        if (m->keys[s] == key) {
-            *val = m->vals[s];
-            return true;
-        }
-        s = (s + 1) & (m->cap - 1);
-    }
-    return false;
-}
-
-void pf_map_clear(struct pf_map *m)
-{
-    if (m->cap)
-        memset(m->keys, 0, m->cap * sizeof *m->keys);
-    m->n = 0;
-    m->has0 = false;
-}
-
-void pf_map_fini(struct pf_map *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-/* --- strings, names ---------------------------------------------------------------- */
-
-uint32_t pf_str(struct pf *p, const uint8_t *s, size_t n)
-{
-    tf_buf_clear(&p->tmp);
-    tf_buf_putn(&p->tmp, (const char *)s, n);
-    /* a NUL inside ends the string */
-    const char *c = tf_nsys_clean(&p->tmp2, p->tmp.data ? p->tmp.data : "");
-    uint32_t id = 0;
-    if (!c || p->tmp.oom || !tf_strtab_id(&p->strs, c, &id))
-        return 0;
-    return id;
-}
-
-uint32_t pf_cstr(struct pf *p, const char *s)
-{
-    return pf_str(p, (const uint8_t *)s, strlen(s));
-}
-
-const char *pf_s(const struct pf *p, uint32_t id)
-{
-    return tf_strtab_str(&p->strs, id);
-}
-
-struct pf_thread *pf_thread(struct pf *p, int64_t tid)
-{
-    uint64_t k;
-    if (pf_map_get(&p->thr_of, (uint64_t)tid, &k))
-        return &p->thrs[k - 1];
-    if (!TF_GROW(p->thrs, p->n_thrs, p->cap_thrs) ||
-        !pf_map_put(&p->thr_of, (uint64_t)tid, p->n_thrs + 1))
-        return NULL;
-    struct pf_thread *t = &p->thrs[p->n_thrs++];
-    memset(t, 0, sizeof *t);
-    t->tid = tid;
-    t->tgid = -1;
-    return t;
-}
-
-struct pf_proc *pf_proc(struct pf *p, int64_t pid)
-{
-    uint64_t k;
-    if (pf_map_get(&p->proc_of, (uint64_t)pid, &k))
-        return &p->procs[k - 1];
-    if (!TF_GROW(p->procs, p->n_procs, p->cap_procs) ||
-        !pf_map_put(&p->proc_of, (uint64_t)pid, p->n_procs + 1))
-        return NULL;
-    struct pf_proc *t = &p->procs[p->n_procs++];
-    memset(t, 0, sizeof *t);
-    t->pid = pid;
-    return t;
-}
-
-void pf_name_thread(struct pf *p, int64_t tid, int64_t tgid, uint32_t name, int rank)
-{
-    struct pf_thread *t = pf_thread(p, tid);
-    if (!t)
-        return;
-    if (tgid >= 0 && (t->tgid < 0 || rank >= 2))
-        t->tgid = tgid;
-    if (name && pf_s(p, name)[0] && rank >= t->name_rank) {
-        t->name = name;
-        t->name_rank = rank;
-    }
-}
-
-void pf_name_proc(struct pf *p, int64_t pid, uint32_t name, int rank)
-{
-    struct pf_proc *t = pf_proc(p, pid);
-    if (t && name && pf_s(p, name)[0] && rank >= t->name_rank) {
-        t->name = name;
-        t->name_rank = rank;
-    }
-}
-
-/* --- records ----------------------------------------------------------------------- */
-
-bool pf_emit(struct pf *p, struct tf_tef_rec *r)
-{
-    r->idx = p->idx++;
-    if (p->pass == 1 && r->kind != TF_TEF_META)
-        p->n_events++;
-    if (p->pass == 2) {
-        if (r->kind == TF_TEF_META)
-            return true;
-        if (r->kind == TF_TEF_SLICE) {
-            int64_t end = r->ts + (r->dur > 0 ? r->dur : 0);
-            if (r->ts > p->hi || (!r->open_end && end < p->lo))
-                return true;
-        } else if (r->kind == TF_TEF_INSTANT && r->ts > p->hi) {
-            return true;
-        }
-    }
-    return tf_tef_emit(p->sink, p->pass, p->file, r, p->d);
-}
-
-bool pf_bad(struct pf *p, uint64_t at, const char *what)
-{
-    return tf_diag_error(p->d, TF_EBADINPUT, "%s: byte %llu: %s", p->file,
-                         (unsigned long long)at, what);
-}
-
-bool pf_pb_fail(struct pf *p, const struct tf_pb *r)
-{
-    return pf_bad(p, r->err_at, r->err ? r->err : "damaged protobuf");
-}
-
-bool pf_push(struct pf *p, struct pf_stack *st, uint32_t name, uint32_t cat, int64_t ts,
-             const char *args)
-{
-    if (!TF_GROW(st->v, st->n, st->cap))
-        return tf_diag_oom(p->d, p->file);
-    struct pf_frame *f = &st->v[st->n++];
-    f->name = name;
-    f->cat = cat;
-    f->ts = ts;
-    f->args = NULL;
-    if (args && p->pass == 2 && !(f->args = strdup(args)))
-        return tf_diag_oom(p->d, p->file);
-    return true;
-}
-
-bool pf_pop(struct pf *p, struct pf_stack *st, const struct tf_id *pid, const struct tf_id *tid,
-            int64_t ts, bool open_end)
-{
-    if (!st->n) {
-        p->n_unmatched_end += p->pass == 1;
-        return true;
-    }
-    struct pf_frame *f = &st->v[--st->n];
-    struct tf_tef_rec r;
-    memset(&r, 0, sizeof r);
-    r.kind = TF_TEF_SLICE;
-    r.ph = 'B';
-    r.pid = *pid;
-    r.tid = *tid;
-    r.name = pf_s(p, f->name);
-    r.cat = pf_s(p, f->cat);
-    r.ts = f->ts;
-    r.dur = open_end || ts < f->ts ? 0 : ts - f->ts;
-    r.has_dur = !open_end;
-    r.open_end = open_end;
-    r.depth = (unsigned)st->n + 1;
-    if (f->args) {
-        r.args = (const unsigned char *)f->args;
-        r.args_len = strlen(f->args);
-    }
-    p->n_open += open_end && p->pass == 1;
-    bool ok = pf_emit(p, &r);
-    free(f->args);
-    f->args = NULL;
-    return ok;
-}
-
-void pf_stack_fini(struct pf_stack *st)
-{
-    for (size_t i = 0; i < st->n; i++)
-        free(st->v[i].args);
-    free(st->v);
-    memset(st, 0, sizeof *st);
-}
-
-bool pf_counter(struct pf *p, const struct tf_id *pid, const char *name, const char *unit,
-                int64_t ts, double v)
-{
-    /* a value past 1e100 (damaged bytes read as a double, never a real
-     * counter) would overflow the mode's time-weighted mean: not drawn */
-    if (!(v >= -1e100 && v <= 1e100))
-        return true;
-    char num[40];
-    tf_buf_clear(&p->args);
-    tf_buf_puts(&p->args, "{\"\":");
-    tf_buf_puts(&p->args, tf_fmt_repr(num, v));
-    tf_buf_putc(&p->args, '}');
-    if (p->args.oom)
-        return tf_diag_oom(p->d, p->file);
-    struct tf_tef_rec r;
-    memset(&r, 0, sizeof r);
-    r.kind = TF_TEF_COUNTER;
-    r.ph = 'C';
-    r.pid = *pid;
-    r.name = name;
-    r.unit = unit;
-    r.ts = ts;
-    r.args = (const unsigned char *)p->args.data;
-    r.args_len = p->args.len;
-    return pf_emit(p, &r);
-}
-
-/* --- clocks ------------------------------------------------------------------------ */
-
-static uint64_t clock_key(const struct pf *p, uint32_t id)
-{
-    return id >= 64 && id < 128 && p->seq ? (uint64_t)id | (uint64_t)p->seq->id << 8 : id;
-}
-
-static struct pf_clockdef *clockdef(struct pf *p, uint64_t key)
-{
-    for (size_t i = 0; i < p->n_clockdefs; i++)
-        if (p->clockdefs[i].key == key)
-            return &p->clockdefs[i];
-    return NULL;
-}
-
-static bool clock_snapshot(struct pf *p, const struct tf_pb *msg)
-{
-    struct tf_pb r = *msg, c;
-    struct tf_pb_field f, g;
-    int k;
-    struct pf_snap s = {NULL, 0};
-    size_t cap = 0;
-    uint32_t primary = 0;
-    while ((k = tf_pb_next(&r, &f)) > 0) {
-        if (f.num == 2 && f.wt == TF_PB_VARINT)
-            primary = (uint32_t)f.v;
-        if (f.num != 1 || f.wt != TF_PB_LEN)
-            continue;
-        tf_pb_sub(&c, &r, &f);
-        uint32_t id = 0;
-        uint64_t ts = 0, mult = 1;
-        bool inc = false;
-        int j;
-        while ((j = tf_pb_next(&c, &g)) > 0) {
-            if (g.wt != TF_PB_VARINT)
-                continue;
-            if (g.num == 1)
-                id = (uint32_t)g.v;
-            else if (g.num == 2)
-                ts = g.v;
-            else if (g.num == 3)
-                inc = g.v != 0;
-            else if (g.num == 4 && g.v)
-                mult = g.v;
-        }
-        if (j < 0) {
-            free(s.c);
-            return pf_pb_fail(p, &c);
-        }
-        uint64_t key = clock_key(p, id);
-        struct pf_clockdef *cd = clockdef(p, key);
-        if (!cd) {
-            if (!TF_GROW(p->clockdefs, p->n_clockdefs, p->cap_clockdefs)) {
-                free(s.c);
-                return tf_diag_oom(p->d, p->file);
-            }
-            cd = &p->clockdefs[p->n_clockdefs++];
-            cd->key = key;
-        }
-        cd->mult = mult;
-        cd->incremental = inc;
-        if (inc && id >= 64 && id < 128 && p->seq) {
-            p->seq->inc_last[id - 64] = ts;
-            p->seq->inc_set[id - 64] = true;
-        }
-        if (!TF_GROW(s.c, s.n, cap)) {
-            free(s.c);
-            return tf_diag_oom(p->d, p->file);
-        }
-        s.c[s.n++] = (struct pf_clk){key, (int64_t)(ts * mult)};
-    }
-    if (k < 0) {
-        free(s.c);
-        return pf_pb_fail(p, &r);
-    }
-    if (primary && p->n_snaps == 0)
-        p->trace_clock = primary;
-    if (p->n_snaps >= SNAP_MAX) { /* keep the first ones and the latest */
-        free(p->snaps[p->n_snaps - 1].c);
-        p->n_snaps--;
-    }
-    if (!TF_GROW(p->snaps, p->n_snaps, p->cap_snaps)) {
-        free(s.c);
-        return tf_diag_oom(p->d, p->file);
-    }
-    p->snaps[p->n_snaps++] = s;
-    return true;
-}
-
-static bool snap_get(const struct pf_snap *s, uint64_t key, int64_t *ns)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (s->c[i].key == key) {
-            *ns = s->c[i].ns;
-            return true;
-        }
-    return false;
-}
-
-int64_t pf_time(struct pf *p, uint32_t clock, uint64_t raw)
-{
-    if (!clock)
-        clock = p->trace_clock;
-    uint64_t key = clock_key(p, clock);
-    const struct pf_clockdef *cd = clockdef(p, key);
-    uint64_t v = raw;
-    if (cd && cd->incremental && clock >= 64 && clock < 128 && p->seq) {
-        v = p->seq->inc_last[clock - 64] + raw;
-        p->seq->inc_last[clock - 64] = v;
-    }
-    int64_t ns = (int64_t)(v * (cd ? cd->mult : 1));
-    if (clock == p->trace_clock)
-        return ns;
-    uint64_t tkey = p->trace_clock;
-    const struct pf_snap *best = NULL;
-    int64_t best_c = 0, best_t = 0;
-    for (size_t i = 0; i < p->n_snaps; i++) {
-        int64_t c, t;
-        if (!snap_get(&p->snaps[i], key, &c) || !snap_get(&p->snaps[i], tkey, &t))
-            continue;
-        if (!best || c <= ns) {
-            best = &p->snaps[i];
-            best_c = c;
-            best_t = t;
-        }
-    }
-    if (!best) {
-        p->n_bad_clock += p->pass == 1;
-        return ns;
-    }
-    return ns - best_c + best_t;
-}
-
-/* --- sequences --------------------------------------------------------------------- */
-
-static void seq_clear(struct pf_seq *s)
-{
-    pf_map_clear(&s->names);
-    pf_map_clear(&s->cats);
-    pf_map_clear(&s->annots);
-    pf_map_clear(&s->strvals);
-    s->def_clock = 0;
-    s->has_def_track = false;
-    s->n_def_extra = s->n_def_extra_i = 0;
-}
-
-static struct pf_seq *seq_of(struct pf *p, uint32_t id)
-{
-    for (size_t i = 0; i < p->n_seqs; i++)
-        if (p->seqs[i].id == id)
-            return &p->seqs[i];
-    if (!TF_GROW(p->seqs, p->n_seqs, p->cap_seqs))
-        return NULL;
-    struct pf_seq *s = &p->seqs[p->n_seqs++];
-    memset(s, 0, sizeof *s);
-    s->id = id;
-    return s;
-}
-
-static void seqs_free(struct pf *p)
-{
-    for (size_t i = 0; i < p->n_seqs; i++) {
-        struct pf_seq *s = &p->seqs[i];
-        pf_map_fini(&s->names);
-        pf_map_fini(&s->cats);
-        pf_map_fini(&s->annots);
-        pf_map_fini(&s->strvals);
-        free(s->def_extra);
-    }
-    free(p->seqs);
-    p->seqs = NULL;
-    p->n_seqs = p->cap_seqs = 0;
-}
-
-static bool extra_push(struct pf *p, uint64_t v)
-{
-    struct pf_seq *s = p->seq;
-    if (!TF_GROW(s->def_extra, s->n_def_extra, s->cap_def_extra))
-        return false;
-    s->def_extra[s->n_def_extra++] = v;
-    return true;
-}
-
-static bool extra_i(void *ctx, uint64_t v)
-{
-    struct pf *p = ctx;
-    p->seq->n_def_extra_i++;
-    return extra_push(p, v);
-}
-
-static bool extra_d(void *ctx, uint64_t v)
-{
-    return extra_push(ctx, v);
-}
-
-static bool packet_defaults(struct pf *p, const struct tf_pb *msg)
-{
-    struct tf_pb r = *msg, t;
-    struct tf_pb_field f, g;
-    int k, j;
-    while ((k = tf_pb_next(&r, &f)) > 0) {
-        if (f.num == 58 && f.wt == TF_PB_VARINT)
-            p->seq->def_clock = (uint32_t)f.v;
-        if (f.num != 11 || f.wt != TF_PB_LEN)
-            continue;
-        tf_pb_sub(&t, &r, &f);
-        p->seq->n_def_extra = p->seq->n_def_extra_i = 0;
-        /* int tracks first, then double ones: two walks */
-        for (int round = 0; round < 2; round++) {
-            struct tf_pb u = t;
-            while ((j = tf_pb_next(&u, &g)) > 0) {
-                if (g.num == 11 && g.wt == TF_PB_VARINT && round == 0) {
-                    p->seq->def_track = g.v;
-                    p->seq->has_def_track = true;
-                } else if (g.num == 31 && round == 0 && !tf_pb_each(&g, 0, extra_i, p)) {
-                    return pf_bad(p, g.at, "extra_counter_track_uuids: damaged");
-                } else if (g.num == 45 && round == 1 && !tf_pb_each(&g, 0, extra_d, p)) {
-                    return pf_bad(p, g.at, "extra_double_counter_track_uuids: damaged");
-                }
-            }
-            if (j < 0)
-                return pf_pb_fail(p, &u);
-        }
-    }
-    return k < 0 ? pf_pb_fail(p, &r) : true;
-}
-
-static bool thread_descriptor(struct pf *p, const struct tf_pb *msg)
-{
-    struct tf_pb r = *msg;
-    struct tf_pb_field f;
-    int k;
-    int64_t pid = 0, tid = 0;
-    uint32_t name = 0;
-    while ((k = tf_pb_next(&r, &f)) > 0) {
-        if (f.num == 1 && f.wt == TF_PB_VARINT)
-            pid = (int32_t)f.v;
-        else if (f.num == 2 && f.wt == TF_PB_VARINT)
-            tid = (int64_t)f.v;
-        else if (f.num == 5 && f.wt == TF_PB_LEN)
-            name = pf_str(p, f.data, f.len);
-    }
-    if (k < 0)
-        return pf_pb_fail(p, &r);
-    p->seq->td_pid = pid;
-    p->seq->td_tid = tid;
-    p->seq->has_td = true;
-    pf_name_thread(p, tid, pid, name, 2);
-    return true;
-}
 
 /* --- packets ----------------------------------------------------------------------- */
 
@@ -662,7 +135,7 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
     }
     if (k < 0)
         return pf_pb_fail(p, &r);
-    p->seq = seq_of(p, seq);
+    p->seq = pf_seq_of(p, seq);
     if (!p->seq)
         return tf_diag_oom(p->d, p->file);
     if (p->pass == 0) { /* names only: descriptors and process trees */
@@ -672,18 +145,18 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
                 (body[i].num == 1 && !p->other_lanes && pf_ftrace_lanes(&sub)))
                 p->other_lanes = true;
             if ((body[i].num == 2 && !pf_process_tree(p, &sub)) ||
-                (body[i].num == 44 && !thread_descriptor(p, &sub)) ||
+                (body[i].num == 44 && !pf_thread_descriptor(p, &sub)) ||
                 (body[i].num == 60 && !pf_track_descriptor(p, &sub)))
                 return false;
         }
         return true;
     }
     if (cleared || (flags & 1))
-        seq_clear(p->seq);
+        pf_seq_clear(p->seq);
     /* defaults and interned data before the event that uses them */
     for (size_t i = 0; i < n_defs; i++) {
         tf_pb_sub(&sub, &r, &defs[i]);
-        if (defs[i].num == 59 && !packet_defaults(p, &sub))
+        if (defs[i].num == 59 && !pf_packet_defaults(p, &sub))
             return false;
         if (defs[i].num == 12 && !pf_interned(p, &sub))
             return false;
@@ -696,11 +169,11 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
         switch (body[i].num) {
         case 1: ok = pf_ftrace_bundle(p, &sub); break;
         case 2: ok = pf_process_tree(p, &sub); break;
-        case 6: ok = clock_snapshot(p, &sub); break;
+        case 6: ok = pf_clock_snapshot(p, &sub); break;
         case 11:
             ok = pf_track_event(p, &sub, has_ts ? pf_time(p, clock, ts) : INT64_MIN);
             break;
-        case 44: ok = thread_descriptor(p, &sub); break;
+        case 44: ok = pf_thread_descriptor(p, &sub); break;
         case 52:
             ok = pf_gpu_counter(p, &sub, has_ts ? pf_time(p, clock, ts) : INT64_MIN);
             break;
@@ -851,7 +324,7 @@ static bool stream(struct pf *p)
 
 static void pass_reset(struct pf *p)
 {
-    seqs_free(p);
+    pf_seqs_free(p);
     for (size_t i = 0; i < p->n_snaps; i++)
         free(p->snaps[i].c);
     p->n_snaps = 0;
@@ -929,7 +402,7 @@ static bool run_pass(struct pf *p, int pass)
 static void pf_free(struct pf *p)
 {
     pass_reset(p);
-    seqs_free(p);
+    pf_seqs_free(p);
     free(p->snaps);
     free(p->clockdefs);
     pf_map_fini(&p->thr_of);

@@ -1,6 +1,7 @@
 /* pftrace_int.h - what the parts of the Perfetto loader share: the state
- * of a read (pftrace.c: the packet stream, sequences, clocks, names, the
- * passes and the records; pftrace_track.c: track events and descriptors;
+ * of a read (pftrace.c: the packet stream and the passes; pftrace_util.c:
+ * the map, names and records; pftrace_clock.c: clocks and sequences;
+ * pftrace_track.c: track events and descriptors;
  * pftrace_ftrace.c: ftrace bundles, scheduling, atrace).  Private to
  * src/load/pftrace*.c; see pftrace.h for what becomes what.
  */
@@ -175,7 +176,7 @@ struct pf {
     size_t n_unmatched_end, n_open, n_no_track, n_bad_clock;
 };
 
-/* pftrace.c */
+/* pftrace_util.c */
 bool pf_emit(struct pf *p, struct tf_tef_rec *r);
 bool pf_bad(struct pf *p, uint64_t at, const char *what);
 bool pf_pb_fail(struct pf *p, const struct tf_pb *r);
@@ -197,6 +198,14 @@ bool pf_pop(struct pf *p, struct pf_stack *st, const struct tf_id *pid, const st
 bool pf_counter(struct pf *p, const struct tf_id *pid, const char *name, const char *unit,
                 int64_t ts, double v);
 void pf_stack_fini(struct pf_stack *st);
+
+/* pftrace_clock.c */
+bool pf_clock_snapshot(struct pf *p, const struct tf_pb *msg);
+struct pf_seq *pf_seq_of(struct pf *p, uint32_t id);
+void pf_seq_clear(struct pf_seq *s);
+void pf_seqs_free(struct pf *p);
+bool pf_packet_defaults(struct pf *p, const struct tf_pb *msg);
+bool pf_thread_descriptor(struct pf *p, const struct tf_pb *msg);
 
 /* pftrace_track.c */
 bool pf_track_descriptor(struct pf *p, const struct tf_pb *msg);
