@@ -498,6 +498,51 @@ static struct pf_track *thread_track(struct pf *p, int64_t pid, int64_t tid)
     return t;
 }
 
+/* A legacy C event: each numeric debug annotation a series of its
+ * process, "NAME KEY", as a JSON C event's args are. */
+static bool legacy_counter(struct pf *p, struct pf_track *t, const struct tf_pb *msg,
+                           uint32_t name, int64_t ts)
+{
+    struct tf_pb r = *msg, a;
+    struct tf_pb_field f, g;
+    int k, j;
+    while ((k = tf_pb_next(&r, &f)) > 0) {
+        if (f.num != 4 || f.wt != TF_PB_LEN)
+            continue;
+        tf_pb_sub(&a, &r, &f);
+        uint32_t key = 0;
+        bool has = false;
+        double v = 0;
+        while ((j = tf_pb_next(&a, &g)) > 0) {
+            if (g.num == 1 && g.wt == TF_PB_VARINT)
+                key = interned(&p->seq->annots, g.v);
+            else if (g.num == 10 && g.wt == TF_PB_LEN)
+                key = pf_str(p, g.data, g.len);
+            else if ((g.num == 3 || g.num == 4) && g.wt == TF_PB_VARINT) {
+                v = g.num == 3 ? (double)g.v : (double)(int64_t)g.v;
+                has = true;
+            } else if (g.num == 5 && g.wt == TF_PB_I64) {
+                v = tf_pb_double(g.v);
+                has = true;
+            }
+        }
+        if (j < 0)
+            return pf_pb_fail(p, &a);
+        if (!has)
+            continue;
+        tf_buf_clear(&p->tmp2);
+        tf_buf_puts(&p->tmp2, pf_s(p, name));
+        if (pf_s(p, key)[0]) {
+            tf_buf_putc(&p->tmp2, ' ');
+            tf_buf_puts(&p->tmp2, pf_s(p, key));
+        }
+        uint32_t series = pf_cstr(p, p->tmp2.data ? p->tmp2.data : "");
+        if (!pf_counter(p, &t->lpid, pf_s(p, series), NULL, ts, v))
+            return false;
+    }
+    return k < 0 ? pf_pb_fail(p, &r) : true;
+}
+
 bool pf_track_event(struct pf *p, const struct tf_pb *msg, int64_t ts)
 {
     struct ev e;
@@ -673,7 +718,7 @@ bool pf_track_event(struct pf *p, const struct tf_pb *msg, int64_t ts)
     case TYPE_COUNTER:
         if (e.has_int || e.has_dbl)
             return counter_value(p, t, ts, e.has_dbl ? e.dval : (double)e.ival);
-        return true;
+        return e.legacy ? legacy_counter(p, t, msg, e.name, ts) : true;
     default:
         return true;
     }

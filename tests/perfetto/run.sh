@@ -53,7 +53,8 @@ model intern "names == {'first', 'second', 'other seq'}" "busy['pid 200 / T'] ==
     "'catA' in cats"
 model defaults "busy['pid 300 / D'] == 2" "m['window']['end_us'] - m['window']['start_us'] == 3000"
 model incclock "busy['pid 900 / inc'] == 2" "m['window']['start_us'] == 50001000" \
-    "busy['pid 900 / legacy thread'] == 3" "{'legacy X', 'legacy B'} <= names"
+    "busy['pid 900 / legacy thread'] == 3" "{'legacy X', 'legacy B'} <= names" \
+    "counters['pid 900 / legacy C depth'] == (4, 4)"
 model unknown "busy['pid 800 / U'] == 2"
 model counters "counters['proc / mem'] == (0, 90)" "counters['wave'] == (0, 2)"
 model gpu "counters['GPU 1 / GPU busy'] == (0, 30)" "counters['GPU 1 / mem bw'] == (0, 0.75)" \

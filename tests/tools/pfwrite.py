@@ -211,9 +211,12 @@ def case_incclock():
     out.append(packet(td, vi(10, 6)))
     for ts, ph, name, dur in [(50 * 1000 * MS + 4 * MS, ord('X'), 'legacy X', 2000),
                               (50 * 1000 * MS + 7 * MS, ord('B'), 'legacy B', None),
-                              (50 * 1000 * MS + 8 * MS, ord('E'), None, None)]:
+                              (50 * 1000 * MS + 8 * MS, ord('E'), None, None),
+                              (50 * 1000 * MS + 9 * MS, ord('C'), 'legacy C', None)]:
         le = vi(2, ph) + (vi(3, dur) if dur else b'')
         te = ld(6, le) + (ld(23, name) if name else b'')
+        if ph == ord('C'):
+            te += annot('depth', i=4)
         out.append(packet(vi(8, ts), ld(11, te), vi(10, 6)))
     return out
 
