@@ -125,9 +125,10 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
         if (f.num == 50)
             return inflate_packets(p, &f);
         bool wanted = p->pass == 0 ? f.num == 1 || f.num == 2 || f.num == 11 || f.num == 44 ||
-                                         f.num == 60
+                                         f.num == 53 || f.num == 60
                                    : f.num == 1 || f.num == 2 || f.num == 6 || f.num == 11 ||
-                                         f.num == 44 || f.num == 52 || f.num == 60;
+                                         f.num == 44 || f.num == 52 || f.num == 53 ||
+                                         f.num == 60;
         if ((f.num == 59 || f.num == 12) && p->pass > 0 && n_defs < 2)
             defs[n_defs++] = f;
         else if (wanted && n_body < 8)
@@ -141,7 +142,7 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
     if (p->pass == 0) { /* names only: descriptors and process trees */
         for (size_t i = 0; i < n_body; i++) {
             tf_pb_sub(&sub, &r, &body[i]);
-            if (body[i].num == 11 ||
+            if (body[i].num == 11 || body[i].num == 53 ||
                 (body[i].num == 1 && !p->other_lanes && pf_ftrace_lanes(&sub)))
                 p->other_lanes = true;
             if ((body[i].num == 2 && !pf_process_tree(p, &sub)) ||
@@ -176,6 +177,9 @@ static bool packet(struct pf *p, const uint8_t *data, size_t len, uint64_t base)
         case 44: ok = pf_thread_descriptor(p, &sub); break;
         case 52:
             ok = pf_gpu_counter(p, &sub, has_ts ? pf_time(p, clock, ts) : INT64_MIN);
+            break;
+        case 53:
+            ok = pf_gpu_render_stage(p, &sub, has_ts ? pf_time(p, clock, ts) : INT64_MIN);
             break;
         case 60: ok = pf_track_descriptor(p, &sub); break;
         default: break;

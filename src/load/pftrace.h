@@ -24,7 +24,9 @@
  *     and processes; cpu_frequency and cpu_idle as counters of the CPU
  *     lanes ("cpufreq", "cpuidle");
  *   - process_tree, track descriptors and comms name processes and threads;
- *   - GPU counters (gpu_counter_event) as counters of "GPU N".
+ *   - GPU counters (gpu_counter_event) as counters of "GPU N", the ftrace
+ *     gpu_frequency event as its "gpufreq" (off as cpu_frequency is), and
+ *     render stages (gpu_render_stage_event) as slices on "GPU N / QUEUE".
  * Times are ns on the trace clock (BOOTTIME unless a ClockSnapshot names
  * another), converted through the snapshots; --from/--to count from the
  * first drawable event.

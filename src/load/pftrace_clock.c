@@ -153,6 +153,7 @@ void pf_seq_clear(struct pf_seq *s)
     pf_map_clear(&s->cats);
     pf_map_clear(&s->annots);
     pf_map_clear(&s->strvals);
+    pf_map_clear(&s->gpuspecs);
     s->def_clock = 0;
     s->has_def_track = false;
     s->n_def_extra = s->n_def_extra_i = 0;
@@ -179,6 +180,7 @@ void pf_seqs_free(struct pf *p)
         pf_map_fini(&s->cats);
         pf_map_fini(&s->annots);
         pf_map_fini(&s->strvals);
+        pf_map_fini(&s->gpuspecs);
         free(s->def_extra);
     }
     free(p->seqs);

@@ -1,7 +1,7 @@
 /* pftrace_ftrace.c - the Linux kernel's view in a Perfetto trace: ftrace
  * bundles (sched_switch, compact_sched, print and zero events carrying
- * atrace, cpu_frequency, cpu_idle, task_newtask / task_rename comms),
- * process_tree, and GPU counters; see pftrace.h (what becomes what).
+ * atrace, cpu_frequency, cpu_idle, task_newtask / task_rename comms) and
+ * process_tree; see pftrace.h (what becomes what).
  *
  * CPU lanes.  Each CPU remembers the task it last switched in and since
  * when; the next switch on that CPU ends it: a slice on lane "CPU N" named
@@ -14,7 +14,8 @@
  * (tgid, tid).  C|tgid|name|value is a counter of process tgid; S|/F|
  * (async, by name and cookie) a slice on the process's lane named after
  * it.  The kernel's `zero` events carry the same (flag 1 begin, 2 end, 4
- * counter; 8/16 async begin/end) with the tgid in their pid.
+ * counter; 8/16 async begin/end) with the tgid in their pid.  GPU
+ * counters, frequencies and render stages are pftrace_gpu.c's.
  */
 #include "load/pftrace_int.h"
 
@@ -473,6 +474,11 @@ static bool ftrace_event(struct pf *p, uint64_t cpu, const struct tf_pb *msg)
             if (ok && s[3])
                 pf_name_thread(p, (int32_t)v[1], -1, s[3], 1);
             break;
+        case 332: /* gpu_frequency: gpu_id 1, state 2; off as cpu_frequency is */
+            if (p->other_lanes)
+                break;
+            ok = sub_fields(p, &sub, v, s, 3) && pf_gpu_frequency(p, (int64_t)v[1], ts, (double)v[2]);
+            break;
         case 331: { /* zero: flag 1, name 2, pid 3 (tgid), value 4 */
             ok = sub_fields(p, &sub, v, s, 5);
             if (!ok)
@@ -621,106 +627,6 @@ bool pf_process_tree(struct pf *p, const struct tf_pb *msg)
         } else {
             pf_name_thread(p, id, tgid, name, 2);
         }
-    }
-    return k < 0 ? pf_pb_fail(p, &r) : true;
-}
-
-/* --- GPU counters ---------------------------------------------------------------- */
-
-/* A GpuCounterDescriptor's specs (counter_id 1, name 2): the counters'
- * names, kept with the tracks under a key of their own. */
-bool pf_gpu_specs(struct pf *p, const struct tf_pb *desc)
-{
-    struct tf_pb sub = *desc, spec;
-    struct tf_pb_field g, h;
-    int j, i;
-    while ((j = tf_pb_next(&sub, &g)) > 0) {
-        if (g.num != 1 || g.wt != TF_PB_LEN)
-            continue;
-        tf_pb_sub(&spec, &sub, &g);
-        uint64_t id = 0;
-        uint32_t name = 0;
-        while ((i = tf_pb_next(&spec, &h)) > 0) {
-            if (h.num == 1 && h.wt == TF_PB_VARINT)
-                id = h.v;
-            else if (h.num == 2 && h.wt == TF_PB_LEN)
-                name = pf_str(p, h.data, h.len);
-        }
-        if (i < 0)
-            return pf_pb_fail(p, &spec);
-        struct pf_track *t = NULL;
-        uint64_t key = (3ULL << 62) | id, idx;
-        if (pf_map_get(&p->track_of, key, &idx))
-            t = &p->tracks[idx - 1];
-        else if (TF_GROW(p->tracks, p->n_tracks, p->cap_tracks) &&
-                 pf_map_put(&p->track_of, key, p->n_tracks + 1)) {
-            t = &p->tracks[p->n_tracks++];
-            memset(t, 0, sizeof *t);
-            t->uuid = key;
-            t->unit_mult = 1;
-        }
-        if (!t)
-            return tf_diag_oom(p->d, p->file);
-        t->name = name;
-    }
-    return j < 0 ? pf_pb_fail(p, &sub) : true;
-}
-
-bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts)
-{
-    /* GpuCounterEvent: counter_descriptor 1 (or counter_descriptor_iid 4,
-     * interned), counters 2 {counter_id 1, int_value 2, double_value 3},
-     * gpu_id 3 */
-    struct tf_pb r = *msg, sub;
-    struct tf_pb_field f, g;
-    int k, j;
-    int64_t gpu = 0;
-    while ((k = tf_pb_next(&r, &f)) > 0) {
-        if (f.num == 3 && f.wt == TF_PB_VARINT)
-            gpu = (int32_t)f.v;
-        if (f.num != 1 || f.wt != TF_PB_LEN)
-            continue;
-        tf_pb_sub(&sub, &r, &f);
-        if (!pf_gpu_specs(p, &sub))
-            return false;
-    }
-    if (k < 0)
-        return pf_pb_fail(p, &r);
-    if (ts == INT64_MIN)
-        return true;
-    char lab[32];
-    snprintf(lab, sizeof lab, "GPU %lld", (long long)gpu);
-    struct tf_id lane = {TF_ID_STR, 0, lab};
-    r = *msg;
-    while ((k = tf_pb_next(&r, &f)) > 0) {
-        if (f.num != 2 || f.wt != TF_PB_LEN)
-            continue;
-        tf_pb_sub(&sub, &r, &f);
-        uint64_t id = 0;
-        double v = 0;
-        bool has = false;
-        while ((j = tf_pb_next(&sub, &g)) > 0) {
-            if (g.num == 1 && g.wt == TF_PB_VARINT)
-                id = g.v;
-            else if (g.num == 2 && g.wt == TF_PB_VARINT) {
-                v = (double)(int64_t)g.v;
-                has = true;
-            } else if (g.num == 3 && g.wt == TF_PB_I64) {
-                v = tf_pb_double(g.v);
-                has = true;
-            }
-        }
-        if (j < 0)
-            return pf_pb_fail(p, &sub);
-        uint64_t idx;
-        char name[48];
-        const char *nm = name;
-        if (pf_map_get(&p->track_of, (3ULL << 62) | id, &idx) && p->tracks[idx - 1].name)
-            nm = pf_s(p, p->tracks[idx - 1].name);
-        else
-            snprintf(name, sizeof name, "counter %llu", (unsigned long long)id);
-        if (has && !pf_counter(p, &lane, nm, NULL, ts, v))
-            return false;
     }
     return k < 0 ? pf_pb_fail(p, &r) : true;
 }

@@ -63,7 +63,7 @@ struct pf_track {
 /* A trusted_packet_sequence_id's incremental state. */
 struct pf_seq {
     uint32_t id;
-    struct pf_map names, cats, annots, strvals; /* iid -> strtab id */
+    struct pf_map names, cats, annots, strvals, gpuspecs; /* iid -> strtab id */
     uint32_t def_clock;        /* trace_packet_defaults.timestamp_clock_id */
     uint64_t def_track;        /* track_event_defaults.track_uuid */
     bool has_def_track;
@@ -221,7 +221,11 @@ bool pf_ftrace_end(struct pf *p);
 /* Whether a bundle holds scheduling or atrace (pass 0). */
 bool pf_ftrace_lanes(const struct tf_pb *msg);
 void pf_ftrace_reset(struct pf *p);
+
+/* pftrace_gpu.c */
 bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts);
 bool pf_gpu_specs(struct pf *p, const struct tf_pb *desc);
+bool pf_gpu_frequency(struct pf *p, int64_t gpu, int64_t ts, double v);
+bool pf_gpu_render_stage(struct pf *p, const struct tf_pb *msg, int64_t ts);
 
 #endif

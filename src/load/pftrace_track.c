@@ -257,6 +257,7 @@ bool pf_interned(struct pf *p, const struct tf_pb *msg)
                            : f.num == 2 ? &p->seq->names
                            : f.num == 3 ? &p->seq->annots
                            : f.num == 29 ? &p->seq->strvals
+                           : f.num == 24 ? &p->seq->gpuspecs
                                          : NULL;
         if (m && !intern_one(p, m, &sub, 2))
             return false;

@@ -36,7 +36,7 @@ model() {
         python3 "$here/check.py" "$w/$c.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu incclock; do
+for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu incclock freq; do
     gen $c || bad "pfwrite $c"
 done
 
@@ -58,7 +58,10 @@ model incclock "busy['pid 900 / inc'] == 2" "m['window']['start_us'] == 50001000
 model unknown "busy['pid 800 / U'] == 2"
 model counters "counters['proc / mem'] == (0, 90)" "counters['wave'] == (0, 2)"
 model gpu "counters['GPU 1 / GPU busy'] == (0, 30)" "counters['GPU 1 / mem bw'] == (0, 0.75)" \
-    "counters['GPU 0 / shader'] == (5, 7)"
+    "counters['GPU 0 / shader'] == (5, 7)" "'GPU 0 / gpufreq' not in counters" \
+    "busy['GPU 0 / GRAPHICS'] == 1 and busy['GPU 0 / COMPUTE'] == 0.5" "{'fragment', 'dispatch'} <= names"
+model freq "counters['CPU 1 / cpufreq'] == (300000, 1800000)" "counters['CPU 1 / cpuidle'] == (-1, 1)" \
+    "counters['GPU 0 / gpufreq'] == (150000, 900000)"
 model compressed "labels == ['app / main', 'app / worker', 'app / Async', 'Group / Child']" \
     "busy['Group / Child'] == 30"
 

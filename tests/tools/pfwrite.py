@@ -300,6 +300,16 @@ def case_sched_compact():
     return [procs, ftrace_bundle(2, compact=cs)]
 
 
+def case_freq():
+    """cpu_frequency, cpu_idle and gpu_frequency alone: the counters are drawn."""
+    ev = b''
+    for i, (f, idle) in enumerate([(300000, 0), (1200000, 4294967295), (1800000, 1)]):
+        t = (1 + i) * MS
+        ev += (fevent(t, 0, 11, vi(1, f) + vi(2, 1)) + fevent(t, 0, 13, vi(1, idle) + vi(2, 1)) +
+               fevent(t, 0, 332, vi(1, 0) + vi(2, f // 2)))
+    return [ftrace_bundle(0, ev)]
+
+
 def case_compressed():
     inner = b''.join(case_tracks())
     return [packet(ld(50, zlib.compress(inner)))]
@@ -319,6 +329,16 @@ def case_gpu():
     for i in range(3):
         ev = vi(4, 1) + ld(2, vi(1, 9) + vi(2, 5 + i))
         out.append(packet(vi(8, (1 + i) * MS), ld(52, ev), vi(10, 4), ld(12, interned)))
+    # render stages: deprecated specifications by index, then interned ones
+    specs = ld(7, ld(2, ld(1, 'GRAPHICS')) + ld(3, ld(1, 'vertex')) + ld(3, ld(1, 'fragment')))
+    out.append(packet(vi(8, 1 * MS), ld(53, vi(2, 1 * MS) + vi(3, 0) + vi(4, 1) + vi(11, 0) + specs),
+                      vi(10, 8)))
+    spec_names = ld(24, vi(1, 5) + ld(2, 'COMPUTE')) + ld(24, vi(1, 6) + ld(2, 'dispatch'))
+    out.append(packet(vi(8, 2 * MS), ld(53, vi(2, 500 * US) + vi(13, 5) + vi(14, 6) + vi(11, 0)),
+                      vi(10, 8), ld(12, spec_names)))
+    # the ftrace gpu_frequency event
+    out.append(ftrace_bundle(0, fevent(1 * MS, 0, 332, vi(1, 0) + vi(2, 585000)) +
+                             fevent(3 * MS, 0, 332, vi(1, 0) + vi(2, 848000))))
     return out
 
 
