@@ -199,19 +199,43 @@ struct async_open {
 static bool atrace_async(struct pf *p, bool begin, int64_t tgid, uint32_t name, int64_t cookie,
                          int64_t ts)
 {
-    /* open async slices live on a stack per (tgid, name) lane: the atrace
-     * stacks keyed by a negative id */
+    /* open async slices of one (tgid, name) live in one of the atrace
+     * stacks (keyed by a negative id), each with its cookie: F ends the
+     * latest S of its cookie, whatever opened since */
     uint64_t key = ((uint64_t)name << 32) ^ (uint64_t)(tgid & 0xffffffff);
     int64_t skey = -(int64_t)(key & 0x3fffffffffffffffULL) - 1;
     struct pf_stack *st = atrace_stack(p, skey);
     if (!st)
         return tf_diag_oom(p->d, p->file);
-    (void)cookie;
-    if (begin)
-        return pf_push(p, st, name, pf_cstr(p, "atrace async"), ts, NULL);
-    struct tf_id pid = {TF_ID_NUM, tgid, NULL};
-    struct tf_id t = {TF_ID_STR, 0, pf_s(p, name)};
-    return pf_pop(p, st, &pid, &t, ts, false);
+    if (begin) {
+        if (!pf_push(p, st, name, pf_cstr(p, "atrace async"), ts, NULL))
+            return false;
+        st->v[st->n - 1].cookie = cookie;
+        return true;
+    }
+    size_t i = st->n;
+    while (i > 0 && st->v[i - 1].cookie != cookie)
+        i--;
+    if (i == 0) {
+        p->n_unmatched_end += p->pass == 1;
+        return true;
+    }
+    struct pf_frame f = st->v[i - 1];
+    memmove(st->v + i - 1, st->v + i, (st->n - i) * sizeof *st->v);
+    st->n--;
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_SLICE;
+    r.ph = 'X';
+    r.pid = (struct tf_id){TF_ID_NUM, tgid, NULL};
+    r.tid = (struct tf_id){TF_ID_STR, 0, pf_s(p, name)};
+    r.name = pf_s(p, f.name);
+    r.cat = pf_s(p, f.cat);
+    r.ts = f.ts;
+    r.dur = ts > f.ts ? ts - f.ts : 0;
+    r.has_dur = true;
+    free(f.args);
+    return pf_emit(p, &r);
 }
 
 static int64_t num_of(const char *s, size_t n, bool *ok)

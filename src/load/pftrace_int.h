@@ -34,6 +34,7 @@ void pf_map_fini(struct pf_map *m);
 struct pf_frame {
     uint32_t name, cat; /* strtab ids */
     int64_t ts;
+    int64_t cookie;     /* an async atrace slice's */
     char *args;         /* JSON object (pass 2), or NULL */
 };
 

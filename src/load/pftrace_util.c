@@ -210,6 +210,7 @@ bool pf_push(struct pf *p, struct pf_stack *st, uint32_t name, uint32_t cat, int
     f->name = name;
     f->cat = cat;
     f->ts = ts;
+    f->cookie = 0;
     f->args = NULL;
     if (args && p->pass == 2 && !(f->args = strdup(args)))
         return tf_diag_oom(p->d, p->file);

@@ -67,7 +67,8 @@ model compressed "labels == ['app / main', 'app / worker', 'app / Async', 'Group
 
 # (e) scheduling and atrace
 model sched_full "labels[-2:] == ['CPU 0', 'CPU 1']" "busy['CPU 0'] == 30" "busy['CPU 1'] == 3" \
-    "busy['/bin/server / srv-worker'] == 22" "'handle|request' in names and 'zero slice' in names" \
+    "busy['/bin/server / srv-worker'] == 22" "busy['/bin/server / async op'] == 8" \
+    "[l['rows'] for l in m['lanes'] if l['label'] == '/bin/server / async op'] == [2]" "'handle|request' in names and 'zero slice' in names" \
     "counters['/bin/server / queue'] == (5, 5)" "counters['/bin/server / zcount'] == (9, 9)" \
     "'sched' in cats" "'swapper/0' not in names" "'client' in names"
 model sched_compact "labels == ['CPU 2']" "busy['CPU 2'] == 25" "names == {'alpha', 'beta'}" \

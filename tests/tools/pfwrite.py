@@ -279,7 +279,9 @@ def case_sched_full():
            zero(t + 28 * MS, 501, 1, 'zero slice', 500) +
            zero(t + 30 * MS, 501, 2, '', 500) +
            printf(t + 31 * MS, 501, 'S|500|async op|42\n') +
-           printf(t + 35 * MS, 501, 'F|500|async op|42\n'))
+           printf(t + 32 * MS, 501, 'S|500|async op|43\n') +
+           printf(t + 35 * MS, 501, 'F|500|async op|42\n') +
+           printf(t + 39 * MS, 501, 'F|500|async op|43\n'))
     at1 = (printf(t + 6 * MS, 501, 'B|500|handle|request\n') +
            printf(t + 7 * MS, 501, 'B|500|inner\n') +
            printf(t + 7 * MS + 500 * US, 501, 'E|500\n') +
