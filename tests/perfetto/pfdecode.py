@@ -8,12 +8,15 @@ Prints a JSON summary on standard output (times in ns on the trace clock):
   cpus                 {cpu: {busy_ns, switches}}: the sum of the intervals
                        between consecutive switches of a CPU whose switched-in
                        pid is not 0, from full sched_switch and compact_sched
-  atrace               {tid: {slices, open, name}}: B|/I| begins of print and
-                       zero (flag 1) events per emitting thread, E| ends the
-                       innermost; open = begins never ended
+  atrace               {tid: {slices, open, name, comms, busy_ns}}: B|/I| of
+                       print and zero (flag 1) events per emitting thread in
+                       time order, E| ends the innermost; open = begins never
+                       ended; name from process_tree, comms from sched events
   atrace_counters      sorted 'tgid name' of the C| / zero flag 4 counters
-  tracks               {uuid: {name, kind, pid, tid, slices, names}}: track
-                       events' slices (begins and instants) per track
+  tracks               {uuid: {name, kind, pid, tid, slices, names, busy_ns}}:
+                       track events' slices (begins and instants) per track
+  busy_ns              (of both) the time some slice is open; one never
+                       ended lasts to last_ns
   counter_tracks       {uuid: {name, n, min, max}}: counter tracks with samples
 
 As a module: decode(path) returns the same dict."""
@@ -94,14 +97,15 @@ class Decoder:
     def __init__(self):
         self.first = self.last = None
         self.switches = {}      # cpu -> [(ts, pid)]
-        self.athreads = {}      # tid -> [slices, stack depth]
+        self.athreads = {}      # tid -> [slices, depth, busy, depth-0 begin]
         self.aevents = []       # (ts, order, tid, B|E|I): per-CPU bundles interleave
         self.acounters = set()
         self.tracks = {}        # uuid -> dict
         self.seq = {}           # sequence id -> state
         self.clocks = {}        # clock id -> (clock ns, trace ns)
         self.primary = 6
-        self.comm = {}
+        self.comm = {}          # tid -> set of comms the scheduler gives it
+        self.ptname = {}        # tid -> the last process_tree name
 
     # --- times
     def seen(self, ts):
@@ -224,14 +228,14 @@ class Decoder:
     def track(self, uuid):
         return self.tracks.setdefault(uuid, {'name': None, 'kind': 'custom', 'pid': None,
                                              'tid': None, 'slices': 0, 'names': set(),
-                                             'depth': 0, 'samples': []})
+                                             'samples': [], 'events': []})
 
     def process_tree(self, buf):
         for num, wt, v in fields(buf):
             if num == 2:
                 e = dict((n2, v2) for n2, _, v2 in fields(v))
                 if 2 in e:
-                    self.comm.setdefault(signed(e.get(1, 0)), text(e[2]))
+                    self.ptname[signed(e.get(1, 0))] = text(e[2]).strip()
 
     def track_event(self, buf, ts, st):
         typ, uuid, name, counter = 0, st['track'], None, None
@@ -256,6 +260,8 @@ class Decoder:
             tr['slices'] += 1
             if name is not None:
                 tr['names'].add(name)
+        if typ in (1, 2):  # writers may emit a slice's begin after later events
+            tr['events'].append((ts, len(tr['events']), typ))
         if typ == 4 and counter is not None:
             tr['samples'].append(counter)
 
@@ -293,7 +299,7 @@ class Decoder:
             self.seen(t)
             sw.append((t, pids[i]))
             if i < len(comm) and comm[i] < len(intern):
-                self.comm.setdefault(pids[i], intern[comm[i]])
+                self.comm.setdefault(pids[i], set()).add(intern[comm[i]].strip())
 
     def fevent(self, buf, sw):
         ts, pid = 0, 0
@@ -311,7 +317,7 @@ class Decoder:
             npid = signed(e.get(6, 0))
             sw.append((ts, npid))
             if 5 in e:
-                self.comm.setdefault(npid, text(e[5]))
+                self.comm.setdefault(npid, set()).add(text(e[5]).strip())
         if 3 in body:
             buf = b''
             for n, _, v in fields(body[3]):
@@ -336,15 +342,19 @@ class Decoder:
         elif k == 'C' and len(parts) >= 4:
             self.acounters.add('%s %s' % (parts[1], parts[2]))
 
-    def abegin(self, tid):
-        t = self.athreads.setdefault(tid, [0, 0])
+    def abegin(self, tid, ts):
+        t = self.athreads.setdefault(tid, [0, 0, 0, 0])
         t[0] += 1
+        if t[1] == 0:
+            t[3] = ts
         t[1] += 1
 
-    def aend(self, tid):
+    def aend(self, tid, ts):
         t = self.athreads.get(tid)
         if t and t[1] > 0:
             t[1] -= 1
+            if t[1] == 0:
+                t[2] += ts - t[3]
 
     # --- the file
     def trace(self, buf):
@@ -355,9 +365,9 @@ class Decoder:
     def summary(self):
         for ts, _, tid, k in sorted(self.aevents):
             if k != 'E':
-                self.abegin(tid)
+                self.abegin(tid, ts)
             if k != 'B':
-                self.aend(tid)
+                self.aend(tid, ts)
         cpus = {}
         for cpu, sw in sorted(self.switches.items()):
             if not sw:
@@ -371,10 +381,25 @@ class Decoder:
                 counters[uuid] = {'name': t['name'], 'n': len(t['samples']),
                                   'min': min(t['samples']), 'max': max(t['samples'])}
             if t['slices']:
+                busy = depth = 0
+                for ts, _, typ in sorted(t['events']):
+                    if typ == 1:
+                        if depth == 0:
+                            open_at = ts
+                        depth += 1
+                    elif depth > 0:
+                        depth -= 1
+                        if depth == 0:
+                            busy += ts - open_at
+                if depth:
+                    busy += self.last - open_at
                 tracks[uuid] = {'name': t['name'], 'kind': t['kind'], 'pid': t['pid'],
-                                'tid': t['tid'], 'slices': t['slices'], 'names': sorted(t['names'])}
+                                'tid': t['tid'], 'slices': t['slices'], 'names': sorted(t['names']),
+                                'busy_ns': busy}
         return {'first_ns': self.first, 'last_ns': self.last, 'cpus': cpus,
-                'atrace': {tid: {'slices': a[0], 'open': a[1], 'name': self.comm.get(tid)}
+                'atrace': {tid: {'slices': a[0], 'open': a[1], 'name': self.ptname.get(tid),
+                                 'busy_ns': a[2] + (self.last - a[3] if a[1] else 0),
+                                 'comms': sorted(self.comm.get(tid, ()))}
                            for tid, a in sorted(self.athreads.items())},
                 'atrace_counters': sorted(self.acounters),
                 'tracks': tracks, 'counter_tracks': counters}

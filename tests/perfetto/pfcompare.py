@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""pfcompare.py TRACE MODEL.json CHECK... - compares tracefig's JSON figure
+model of a Perfetto trace (drawn with --stats) with pfdecode.py's own
+decoding of the same trace (tests/perfetto).  Each CHECK is one of:
+
+  cpus       the CPU lanes are "CPU N" for each CPU with switches, in order,
+             each lane's busy time within 2 % of the decoder's (pid 0 idle)
+  window     the window starts at the first event and spans first..last
+             (within 1 us and 1 %)
+  tracks     one slice lane per track-event track with slices, named as its
+             descriptor (thread name or track name), the same bar names
+             (a merged bar's 'task *' covers those it matches), and busy time
+             within 2 %
+  counters   one counter lane per counter track with samples, named as it,
+             with the decoder's min and max
+  atrace     one lane per thread with atrace slices (the same tids), named
+             by process_tree or else by one of the thread's comms, and busy
+             time within 2 %
+  atrace-counters  one counter lane per atrace counter (C| or zero flag 4)
+
+Prints each failed check with what was expected and what was found; exits 1
+when one fails."""
+import collections
+import fnmatch
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pfdecode  # noqa: E402
+
+fails = []
+
+
+def want(ok, what, expected, got):
+    if not ok:
+        fails.append('%s: expected %s, got %s' % (what, expected, got))
+
+
+def main():
+    trace, model = sys.argv[1], sys.argv[2]
+    d = pfdecode.decode(trace)
+    m = json.load(open(model))
+    lanes = m['lanes']
+    stats = m.get('stats', {}).get('lanes', [])
+    busy = {l['label']: stats[i]['busy_ms'] for i, l in enumerate(lanes)
+            if i < len(stats) and l['kind'] == 'slices'}
+    bars = collections.Counter(b['lane'] for b in m['bars'])
+    merged = collections.Counter()
+    for b in m['bars']:
+        merged[b['lane']] += b.get('merged') or 0
+    names = collections.defaultdict(set)
+    for b in m['bars']:  # a merged bar's busy names those it holds
+        names[b['lane']].add(b.get('name'))
+        names[b['lane']].update(b.get('busy') or ())
+    cpu_lanes = [i for i, l in enumerate(lanes) if re.fullmatch(r'CPU \d+', l['label'])
+                 and l['kind'] == 'slices']
+    slice_lanes = [i for i, l in enumerate(lanes) if l['kind'] == 'slices' and i not in cpu_lanes]
+    counter_lanes = [i for i, l in enumerate(lanes) if l['kind'] == 'counter']
+
+    def busy_ok(label, ns):
+        e, g = ns / 1e6, busy.get(label)
+        want(g is not None and abs(g - e) <= 0.02 * e + 1e-3,
+             '%s busy ms (2 %%)' % label, '%.3f' % e, g)
+
+    cstats = {c['lane']: c for c in m.get('stats', {}).get('counters', [])}
+    for check in sys.argv[3:]:
+        if check == 'cpus':
+            cpus = [c for c, v in sorted(d['cpus'].items(), key=lambda x: int(x[0]))
+                    if v['switches']]
+            exp = ['CPU %s' % c for c in cpus]
+            got = [lanes[i]['label'] for i in cpu_lanes]
+            want(exp == got, 'CPU lanes', exp, got)
+            for c in cpus:
+                e = d['cpus'][c]['busy_ns'] / 1e6
+                g = busy.get('CPU %s' % c)
+                want(g is not None and abs(g - e) <= 0.02 * e + 1e-3,
+                     'CPU %s busy ms (2 %%)' % c, '%.3f' % e, g)
+        elif check == 'window':
+            w = m['window']
+            e0, e1 = d['first_ns'] / 1e3, d['last_ns'] / 1e3
+            want(abs(w['start_us'] - e0) <= 1, 'window start us', e0, w['start_us'])
+            span, gspan = e1 - e0, w['end_us'] - w['start_us']
+            want(abs(gspan - span) <= 0.01 * span + 1, 'window span us (1 %)', span, gspan)
+        elif check == 'tracks':
+            tr = d['tracks'].values()
+            exp = sorted(t['name'] or '' for t in tr)
+            got = sorted(lanes[i]['label'].split(' / ')[-1] for i in slice_lanes)
+            want(exp == got, 'track lanes', exp, got)
+            for t in tr:
+                ii = [i for i in slice_lanes if lanes[i]['label'].split(' / ')[-1] == t['name']]
+                if len(ii) != 1:
+                    continue
+                i = ii[0]
+                # bars too small to see are merged into one named 'task *'
+                globs = [n for n in names[i] if n and '*' in n]
+                lost = [n for n in t['names'] if n not in names[i] and
+                        not any(fnmatch.fnmatchcase(n, g) for g in globs)]
+                extra = [n for n in names[i] if n not in t['names'] and n not in globs]
+                want(not lost and not extra, 'bar names of %s' % lanes[i]['label'],
+                     t['names'], 'lost %s, extra %s' % (lost, extra))
+                busy_ok(lanes[i]['label'], t['busy_ns'])
+        elif check == 'counters':
+            ct = d['counter_tracks'].values()
+            exp = sorted(t['name'] for t in ct)
+            got = sorted(lanes[i]['label'].split(' / ')[-1] for i in counter_lanes)
+            want(exp == got, 'counter lanes', exp, got)
+            for t in ct:
+                for i in counter_lanes:
+                    if lanes[i]['label'].split(' / ')[-1] == t['name'] and i in cstats:
+                        g = (cstats[i]['min'], cstats[i]['max'])
+                        want(abs(g[0] - t['min']) < 1e-6 and abs(g[1] - t['max']) < 1e-6,
+                             'counter %s min, max' % lanes[i]['label'], (t['min'], t['max']), g)
+        elif check == 'atrace':
+            a = d['atrace']
+            thr = [i for i in slice_lanes if isinstance(lanes[i].get('tid'), int)]
+            exp = sorted(int(t) for t in a)
+            got = sorted(lanes[i]['tid'] for i in thr)
+            want(exp == got, 'threads with atrace slices (%d)' % len(exp),
+                 exp[:20], '%d: %s' % (len(got), got[:20]))
+            for i in thr:
+                t = a.get(str(lanes[i]['tid']))
+                if t is None:
+                    continue
+                th = re.sub(r' \(tid \d+\)$', '', lanes[i]['label'].split(' / ')[-1])
+                ok = th == t['name'] if t['name'] else th in t['comms']
+                want(ok, 'name of thread %d' % lanes[i]['tid'],
+                     t['name'] or t['comms'], repr(lanes[i]['label']))
+                busy_ok(lanes[i]['label'], t['busy_ns'])
+        elif check == 'atrace-counters':
+            exp = len(d['atrace_counters'])
+            want(len(counter_lanes) >= exp, 'atrace counter lanes', exp, len(counter_lanes))
+        else:
+            sys.exit('pfcompare.py: unknown check %s' % check)
+    for f in fails:
+        print('%s: %s' % (os.path.basename(trace), f))
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == '__main__':
+    main()
