@@ -16,7 +16,8 @@ decoding of the same trace (tests/perfetto).  Each CHECK is one of:
   atrace     one lane per thread with atrace slices (the same tids), named
              by process_tree or else by one of the thread's comms, and busy
              time within 2 %
-  atrace-counters  one counter lane per atrace counter (C| or zero flag 4)
+  atrace-counters  one counter lane per atrace counter (C| or zero flag 4,
+             one per process and name), named as it
 
 Prints each failed check with what was expected and what was found; exits 1
 when one fails."""
@@ -129,8 +130,12 @@ def main():
                      t['name'] or t['comms'], repr(lanes[i]['label']))
                 busy_ok(lanes[i]['label'], t['busy_ns'])
         elif check == 'atrace-counters':
-            exp = len(d['atrace_counters'])
-            want(len(counter_lanes) >= exp, 'atrace counter lanes', exp, len(counter_lanes))
+            exp = sorted(c.split(' ', 1)[1] for c in d['atrace_counters'])
+            # a counter named as a thread of its process: both get ' (tid N)'
+            got = sorted(re.sub(r' \(tid (\d+|\?)\)$', '', lanes[i]['label'].split(' / ')[-1])
+                         for i in counter_lanes)
+            want(exp == got, 'atrace counter lanes (%d)' % len(exp), exp[:20],
+                 '%d: %s' % (len(got), got[:20]))
         else:
             sys.exit('pfcompare.py: unknown check %s' % check)
     for f in fails:

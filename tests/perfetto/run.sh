@@ -155,25 +155,41 @@ else
     echo "SKIP python: no $lib"
 fi
 
+# the project's own traces against tests/perfetto/pfdecode.py, an independent
+# decoder (pfcompare.py: CPU lanes and busy within 2 %, track and counter
+# lanes, bar names and busy, atrace threads and counters, the window)
+cmp_model() {
+    c=$1
+    shift
+    if "$bin" "$w/$c.pftrace" --stats --format json -o "$w/$c.dec.json" >/dev/null 2>"$w/$c.err" &&
+        python3 "$here/pfcompare.py" "$w/$c.pftrace" "$w/$c.dec.json" "$@"; then ok; else bad "pfdecode $c $*"; fi
+}
+for c in tracks intern defaults counters compressed unknown; do
+    cmp_model $c window tracks counters
+done
+cmp_model sched_full cpus window atrace atrace-counters
+cmp_model sched_compact cpus window atrace tracks
+cmp_model freq cpus window
+
 # the real traces
 real=$root/../shared/real-traces/perfetto-proto
 if [ ! -d "$real" ]; then
     echo "SKIP real traces: $real not found"
 else
     r=$real
-    "$bin" "$r/tokio-tracing.pftrace" --stats -o "$w/tokio.json" 2>/dev/null &&
+    "$bin" "$r/tokio-tracing.pftrace" --stats -o "$w/tokio.json" >/dev/null 2>&1 &&
         python3 "$here/check.py" "$w/tokio.json" "len(labels) == 9" \
             "sorted(l.split(' / ')[1] for l in labels) == ['main'] + ['tokio-runtime-worker-%d' % i for i in range(8)]" \
             "'\"backtrace\"' in names and 'worker start' in names and 'park' in names" \
             "abs((m['window']['end_us'] - m['window']['start_us']) / 1e3 - 260) < 1" && ok || bad "tokio"
-    "$bin" "$r/sdk-counters.pftrace" --stats -o "$w/sdk.json" 2>/dev/null &&
+    "$bin" "$r/sdk-counters.pftrace" --stats -o "$w/sdk.json" >/dev/null 2>&1 &&
         python3 "$here/check.py" "$w/sdk.json" "len(labels) == 1 and labels[0].endswith('track1')" \
             "counters[labels[0]] == (0, 2)" \
             "abs((m['window']['end_us'] - m['window']['start_us']) / 1e6 - 3.0) < 0.01" && ok || bad "sdk"
     "$bin" "$r/empty-config.pftrace" -o "$w/e.svg" 2>"$w/err"
     [ $? -eq 1 ] && [ "$(wc -l <"$w/err")" -eq 1 ] && grep -q 'empty-config.pftrace: .*no event' "$w/err" &&
         [ ! -e "$w/e.svg" ] && ok || bad "empty-config: $(cat "$w/err")"
-    "$bin" "$r/android-startup-warm.perfetto-trace" --lanes 'CPU*' --stats -o "$w/and.json" 2>"$w/err" &&
+    "$bin" "$r/android-startup-warm.perfetto-trace" --lanes 'CPU*' --stats -o "$w/and.json" >/dev/null 2>"$w/err" &&
         python3 "$here/check.py" "$w/and.json" "labels == ['CPU %d' % i for i in range(8)]" \
             "abs(busy['CPU 0'] - 574) < 10 and abs(busy['CPU 7'] - 83) < 5" && ok || bad "android CPUs"
     "$bin" "$r/android-startup-warm.perfetto-trace" --max-lanes 400 --max-counters 400 -o "$w/and2.json" 2>"$w/err" &&
@@ -188,6 +204,26 @@ else
         ok || bad "android default: CPU lanes after the threads"
     "$bin" "$r/android-startup-warm.perfetto-trace" --window-event activityStart -o "$w/and4.json" 2>/dev/null &&
         ok || bad "android --window-event activityStart"
+    # against the independent decoder: pcmp TRACE CHECK... -- TRACEFIG-OPTION...
+    pcmp() {
+        t=$r/$1
+        shift
+        checks=
+        while [ "$1" != -- ]; do checks="$checks $1"; shift; done
+        shift
+        # shellcheck disable=SC2086
+        if "$bin" "$t" "$@" --stats --format json -o "$w/pc.json" >/dev/null 2>"$w/err" &&
+            python3 "$here/pfcompare.py" "$t" "$w/pc.json" $checks; then ok; else
+            bad "pfdecode $(basename "$t")$checks: $(head -1 "$w/err")"; fi
+    }
+    pcmp android-startup-warm.perfetto-trace cpus window -- --lanes 'CPU*'
+    pcmp android-startup-warm.perfetto-trace atrace atrace-counters -- --max-lanes 400 --max-counters 400
+    # a counter named as a thread of its process ('GPU completion' of 3
+    # apps): its label must not say "(tid ?)", as it has no thread
+    python3 "$here/check.py" "$w/pc.json" "not [x for x in labels if x.endswith('(tid ?)')]" >/dev/null && ok ||
+        bad "android: counter lanes labelled '(tid ?)': $(grep -o '"[^"]*(tid ?)"' "$w/pc.json" | head -3 | tr '\n' ' ')"
+    pcmp tokio-tracing.pftrace tracks counters window cpus --
+    pcmp sdk-counters.pftrace tracks counters window cpus --
 fi
 echo "perfetto: $pass passed, $fail failed"
 [ $fail -eq 0 ]
