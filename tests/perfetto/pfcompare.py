@@ -16,6 +16,9 @@ decoding of the same trace (tests/perfetto).  Each CHECK is one of:
   atrace     one lane per thread with atrace slices (the same tids), named
              by process_tree or else by one of the thread's comms, and busy
              time within 2 %
+  cpu-processes  --stats' CPU time per process: the same processes
+             (cmdline[0], else 'pid N' with N the pid that process_tree or the
+             thread's atrace events name, else the tid), each within 2 %
   atrace-counters  one counter lane per atrace counter (C| or zero flag 4,
              one per process and name), named as it
 
@@ -129,6 +132,17 @@ def main():
                 want(ok, 'name of thread %d' % lanes[i]['tid'],
                      t['name'] or t['comms'], repr(lanes[i]['label']))
                 busy_ok(lanes[i]['label'], t['busy_ns'])
+        elif check == 'cpu-processes':
+            exp = collections.Counter()
+            for tid, v in d['cpu_tids'].items():
+                exp[v['process'] or 'pid %s' % (v['pid'] or tid)] += v['ns'] / 1e6
+            got = {c['name']: c['cpu_ms'] for c in m['stats'].get('cpu_processes', [])}
+            want(sorted(exp) == sorted(got), 'processes on the CPUs',
+                 sorted(set(exp) - set(got)), 'only tracefig\'s: %s' % sorted(set(got) - set(exp)))
+            for k, e in sorted(exp.items()):
+                if k in got:
+                    want(abs(got[k] - e) <= 0.02 * e + 0.01, 'CPU ms of %s (2 %%)' % k,
+                         '%.3f' % e, got[k])
         elif check == 'atrace-counters':
             exp = sorted(c.split(' ', 1)[1] for c in d['atrace_counters'])
             # a counter named as a thread of its process: both get ' (tid N)'

@@ -18,6 +18,9 @@ Prints a JSON summary on standard output (times in ns on the trace clock):
   busy_ns              (of both) the time some slice is open; one never
                        ended lasts to last_ns
   counter_tracks       {uuid: {name, n, min, max}}: counter tracks with samples
+  cpu_tids             {tid: {ns, pid, process, comms}}: each thread's time on
+                       the CPUs; pid from process_tree, else from the thread's
+                       atrace events; process: its cmdline[0]
 
 As a module: decode(path) returns the same dict."""
 import gzip
@@ -106,6 +109,9 @@ class Decoder:
         self.primary = 6
         self.comm = {}          # tid -> set of comms the scheduler gives it
         self.ptname = {}        # tid -> the last process_tree name
+        self.pname = {}         # pid -> process_tree cmdline[0]
+        self.tgid = {}          # tid -> pid (process_tree)
+        self.atgid = {}         # tid -> the pid its atrace events name
 
     # --- times
     def seen(self, ts):
@@ -232,10 +238,22 @@ class Decoder:
 
     def process_tree(self, buf):
         for num, wt, v in fields(buf):
-            if num == 2:
+            if num == 1:
+                pid, cmd = 0, []
+                for n2, _, v2 in fields(v):
+                    if n2 == 1:
+                        pid = signed(v2)
+                    elif n2 == 3:
+                        cmd.append(text(v2))
+                if cmd and cmd[0].strip():
+                    self.pname[pid] = cmd[0].strip()
+                self.tgid[pid] = pid
+            elif num == 2:
                 e = dict((n2, v2) for n2, _, v2 in fields(v))
                 if 2 in e:
                     self.ptname[signed(e.get(1, 0))] = text(e[2]).strip()
+                if 3 in e:
+                    self.tgid[signed(e.get(1, 0))] = signed(e[3])
 
     def track_event(self, buf, ts, st):
         typ, uuid, name, counter = 0, st['track'], None, None
@@ -327,6 +345,8 @@ class Decoder:
         if 331 in body:
             e = dict((n, v) for n, _, v in fields(body[331]))
             flag = signed(e.get(1, 0))
+            if e.get(3):
+                self.atgid.setdefault(pid, signed(e[3]))
             if flag == 1:
                 self.aevents.append((ts, len(self.aevents), pid, 'B'))
             elif flag == 2:
@@ -337,6 +357,8 @@ class Decoder:
     def atrace_text(self, ts, tid, s):
         parts = s.split('|')
         k = parts[0]
+        if k in ('B', 'C', 'S', 'F', 'I') and len(parts) >= 3 and parts[1].strip().isdigit():
+            self.atgid.setdefault(tid, int(parts[1]))
         if (k == 'B' or k == 'I') and len(parts) >= 3 or k == 'E':
             self.aevents.append((ts, len(self.aevents), tid, k))
         elif k == 'C' and len(parts) >= 4:
@@ -356,6 +378,9 @@ class Decoder:
             if t[1] == 0:
                 t[2] += ts - t[3]
 
+    def pid_of(self, tid):
+        return self.tgid.get(tid, self.atgid.get(tid))
+
     # --- the file
     def trace(self, buf):
         for num, wt, v in fields(buf):
@@ -368,12 +393,16 @@ class Decoder:
                 self.abegin(tid, ts)
             if k != 'B':
                 self.aend(tid, ts)
-        cpus = {}
+        cpus, run = {}, {}
         for cpu, sw in sorted(self.switches.items()):
             if not sw:
                 continue
             sw.sort(key=lambda x: x[0])
-            busy = sum(b[0] - a[0] for a, b in zip(sw, sw[1:]) if a[1] != 0)
+            busy = 0
+            for a, b in zip(sw, sw[1:]):
+                if a[1] != 0:
+                    busy += b[0] - a[0]
+                    run[a[1]] = run.get(a[1], 0) + b[0] - a[0]
             cpus[cpu] = {'busy_ns': busy, 'switches': len(sw)}
         tracks, counters = {}, {}
         for uuid, t in sorted(self.tracks.items()):
@@ -402,7 +431,11 @@ class Decoder:
                                  'comms': sorted(self.comm.get(tid, ()))}
                            for tid, a in sorted(self.athreads.items())},
                 'atrace_counters': sorted(self.acounters),
-                'tracks': tracks, 'counter_tracks': counters}
+                'tracks': tracks, 'counter_tracks': counters,
+                'cpu_tids': {tid: {'ns': ns, 'pid': self.pid_of(tid),
+                                   'process': self.pname.get(self.pid_of(tid)),
+                                   'comms': sorted(self.comm.get(tid, ()))}
+                             for tid, ns in sorted(run.items())}}
 
 
 def decode(path):

@@ -167,8 +167,8 @@ cmp_model() {
 for c in tracks intern defaults counters compressed unknown; do
     cmp_model $c window tracks counters
 done
-cmp_model sched_full cpus window atrace atrace-counters
-cmp_model sched_compact cpus window atrace tracks
+cmp_model sched_full cpus window atrace atrace-counters cpu-processes
+cmp_model sched_compact cpus window atrace tracks cpu-processes
 cmp_model freq cpus window
 
 # the real traces
@@ -212,11 +212,12 @@ else
         while [ "$1" != -- ]; do checks="$checks $1"; shift; done
         shift
         # shellcheck disable=SC2086
-        if "$bin" "$t" "$@" --stats --format json -o "$w/pc.json" >/dev/null 2>"$w/err" &&
-            python3 "$here/pfcompare.py" "$t" "$w/pc.json" $checks; then ok; else
-            bad "pfdecode $(basename "$t")$checks: $(head -1 "$w/err")"; fi
+        if ! "$bin" "$t" "$@" --stats --format json -o "$w/pc.json" >/dev/null 2>"$w/err"; then
+            bad "pfdecode $(basename "$t"): tracefig: $(head -1 "$w/err")"
+        elif python3 "$here/pfcompare.py" "$t" "$w/pc.json" $checks; then ok; else
+            bad "pfdecode $(basename "$t")$checks"; fi
     }
-    pcmp android-startup-warm.perfetto-trace cpus window -- --lanes 'CPU*'
+    pcmp android-startup-warm.perfetto-trace cpus window cpu-processes -- --lanes 'CPU*'
     pcmp android-startup-warm.perfetto-trace atrace atrace-counters -- --max-lanes 400 --max-counters 400
     # a counter named as a thread of its process ('GPU completion' of 3
     # apps): its label must not say "(tid ?)", as it has no thread
