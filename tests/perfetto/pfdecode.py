@@ -8,7 +8,7 @@ Prints a JSON summary on standard output (times in ns on the trace clock):
   cpus                 {cpu: {busy_ns, switches}}: the sum of the intervals
                        between consecutive switches of a CPU whose switched-in
                        pid is not 0, from full sched_switch and compact_sched
-  atrace               {tid: {slices, open, name, comms, busy_ns}}: B|/I| of
+  atrace               {tid: {slices, open, name, comms, names, busy_ns}}: B|/I| of
                        print and zero (flag 1) events per emitting thread in
                        time order, E| ends the innermost; open = begins never
                        ended; name from process_tree, comms from sched events
@@ -101,7 +101,8 @@ class Decoder:
         self.first = self.last = None
         self.switches = {}      # cpu -> [(ts, pid)]
         self.athreads = {}      # tid -> [slices, depth, busy, depth-0 begin]
-        self.aevents = []       # (ts, order, tid, B|E|I): per-CPU bundles interleave
+        self.aevents = []       # (ts, order, tid, B|E|I, name): per-CPU bundles interleave
+        self.anames = {}        # tid -> atrace slice names
         self.acounters = set()
         self.tracks = {}        # uuid -> dict
         self.seq = {}           # sequence id -> state
@@ -348,9 +349,9 @@ class Decoder:
             if e.get(3):
                 self.atgid.setdefault(pid, signed(e[3]))
             if flag == 1:
-                self.aevents.append((ts, len(self.aevents), pid, 'B'))
+                self.aevents.append((ts, len(self.aevents), pid, 'B', text(e.get(2, b''))))
             elif flag == 2:
-                self.aevents.append((ts, len(self.aevents), pid, 'E'))
+                self.aevents.append((ts, len(self.aevents), pid, 'E', None))
             elif flag == 4:
                 self.acounters.add('%d %s' % (signed(e.get(3, 0)), text(e.get(2, b''))))
 
@@ -360,7 +361,8 @@ class Decoder:
         if k in ('B', 'C', 'S', 'F', 'I') and len(parts) >= 3 and parts[1].strip().isdigit():
             self.atgid.setdefault(tid, int(parts[1]))
         if (k == 'B' or k == 'I') and len(parts) >= 3 or k == 'E':
-            self.aevents.append((ts, len(self.aevents), tid, k))
+            self.aevents.append((ts, len(self.aevents), tid, k,  # names may hold '|'
+                                 '|'.join(parts[2:]) if k != 'E' else None))
         elif k == 'C' and len(parts) >= 4:
             self.acounters.add('%s %s' % (parts[1], parts[2]))
 
@@ -388,9 +390,10 @@ class Decoder:
                 self.packet(v)
 
     def summary(self):
-        for ts, _, tid, k in sorted(self.aevents):
+        for ts, _, tid, k, name in sorted(self.aevents, key=lambda e: e[:2]):
             if k != 'E':
                 self.abegin(tid, ts)
+                self.anames.setdefault(tid, set()).add(name)
             if k != 'B':
                 self.aend(tid, ts)
         cpus, run = {}, {}
@@ -428,7 +431,8 @@ class Decoder:
         return {'first_ns': self.first, 'last_ns': self.last, 'cpus': cpus,
                 'atrace': {tid: {'slices': a[0], 'open': a[1], 'name': self.ptname.get(tid),
                                  'busy_ns': a[2] + (self.last - a[3] if a[1] else 0),
-                                 'comms': sorted(self.comm.get(tid, ()))}
+                                 'comms': sorted(self.comm.get(tid, ())),
+                                 'names': sorted(self.anames.get(tid, ()))}
                            for tid, a in sorted(self.athreads.items())},
                 'atrace_counters': sorted(self.acounters),
                 'tracks': tracks, 'counter_tracks': counters,
