@@ -10,8 +10,9 @@
 # per-CPU bundles; compressed_packets; unknown fields; gzip and standard
 # input; a JSON file named .pftrace; cut, damaged and empty traces (one
 # line, exit 1, nothing written, an existing output untouched); every
-# back-end.  Then ../shared/real-traces/perfetto-proto (SKIP without it):
-# the lanes, names and busy times its README gives.
+# back-end.  The same traces and ../shared/real-traces/perfetto-proto
+# (SKIP without it) against pfdecode.py, an independent decoder
+# (pfcompare.py), and the real traces against the figures their README gives.
 # Ends with "perfetto: N passed, N failed".
 set -u
 if [ $# -lt 1 ]; then
@@ -170,6 +171,24 @@ done
 cmp_model sched_full cpus window atrace atrace-counters cpu-processes
 cmp_model sched_compact cpus window atrace tracks cpu-processes
 cmp_model freq cpus window
+# the comparison itself fails on a model that is 3 % off, or misnames a lane or a bar
+python3 - "$w/sched_full.dec.json" "$w/tracks.dec.json" "$w/bad" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+i = [l['label'] for l in m['lanes']].index('CPU 0')
+m['stats']['lanes'][i]['busy_ms'] *= 1.03
+json.dump(m, open(sys.argv[3] + '1.json', 'w'))
+m = json.load(open(sys.argv[1]))
+m['bars'][0]['name'] = 'not in the trace'
+json.dump(m, open(sys.argv[3] + '2.json', 'w'))
+m = json.load(open(sys.argv[2]))
+m['lanes'][0]['label'] += 'x'
+json.dump(m, open(sys.argv[3] + '3.json', 'w'))
+PY
+! python3 "$here/pfcompare.py" "$w/sched_full.pftrace" "$w/bad1.json" cpus >/dev/null &&
+    ! python3 "$here/pfcompare.py" "$w/sched_full.pftrace" "$w/bad2.json" atrace >/dev/null &&
+    ! python3 "$here/pfcompare.py" "$w/tracks.pftrace" "$w/bad3.json" tracks >/dev/null && ok ||
+    bad "pfcompare.py accepts a doctored model"
 
 # the real traces
 real=$root/../shared/real-traces/perfetto-proto
