@@ -161,19 +161,19 @@ if [ ! -d "$real" ]; then
     echo "SKIP real traces: $real not found"
 else
     r=$real
-    "$bin" "$r/tokio-tracing.pftrace" --stats -o "$w/tokio.json" 2>/dev/null &&
+    "$bin" "$r/tokio-tracing.pftrace" --stats -o "$w/tokio.json" >/dev/null 2>&1 &&
         python3 "$here/check.py" "$w/tokio.json" "len(labels) == 9" \
             "sorted(l.split(' / ')[1] for l in labels) == ['main'] + ['tokio-runtime-worker-%d' % i for i in range(8)]" \
             "'\"backtrace\"' in names and 'worker start' in names and 'park' in names" \
             "abs((m['window']['end_us'] - m['window']['start_us']) / 1e3 - 260) < 1" && ok || bad "tokio"
-    "$bin" "$r/sdk-counters.pftrace" --stats -o "$w/sdk.json" 2>/dev/null &&
+    "$bin" "$r/sdk-counters.pftrace" --stats -o "$w/sdk.json" >/dev/null 2>&1 &&
         python3 "$here/check.py" "$w/sdk.json" "len(labels) == 1 and labels[0].endswith('track1')" \
             "counters[labels[0]] == (0, 2)" \
             "abs((m['window']['end_us'] - m['window']['start_us']) / 1e6 - 3.0) < 0.01" && ok || bad "sdk"
     "$bin" "$r/empty-config.pftrace" -o "$w/e.svg" 2>"$w/err"
     [ $? -eq 1 ] && [ "$(wc -l <"$w/err")" -eq 1 ] && grep -q 'empty-config.pftrace: .*no event' "$w/err" &&
         [ ! -e "$w/e.svg" ] && ok || bad "empty-config: $(cat "$w/err")"
-    "$bin" "$r/android-startup-warm.perfetto-trace" --lanes 'CPU*' --stats -o "$w/and.json" 2>"$w/err" &&
+    "$bin" "$r/android-startup-warm.perfetto-trace" --lanes 'CPU*' --stats -o "$w/and.json" >/dev/null 2>"$w/err" &&
         python3 "$here/check.py" "$w/and.json" "labels == ['CPU %d' % i for i in range(8)]" \
             "abs(busy['CPU 0'] - 574) < 10 and abs(busy['CPU 7'] - 83) < 5" && ok || bad "android CPUs"
     "$bin" "$r/android-startup-warm.perfetto-trace" --max-lanes 400 --max-counters 400 -o "$w/and2.json" 2>"$w/err" &&
