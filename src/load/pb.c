@@ -40,6 +40,10 @@ int tf_pb_next(struct tf_pb *r, struct tf_pb_field *f)
     else if (!tf_pb_varint(&r->p, r->end, &tag))
         return fail(r, at, "damaged protobuf: a field tag is cut or longer than ten bytes");
     f->at = r->base + (uint64_t)(at - r->start);
+    /* what a field of another wire type leaves: a wrong type reads as 0 or "" */
+    f->v = 0;
+    f->data = r->start;
+    f->len = 0;
     f->num = (uint32_t)(tag >> 3);
     f->wt = (int)(tag & 7);
     if (f->num == 0 || tag >> 3 > 0x1fffffff)

@@ -98,6 +98,8 @@ void pf_map_fini(struct pf_map *m)
 
 uint32_t pf_str(struct pf *p, const uint8_t *s, size_t n)
 {
+    if (!n || !s)
+        return 0; /* "" */
     tf_buf_clear(&p->tmp);
     tf_buf_putn(&p->tmp, (const char *)s, n);
     /* a NUL inside ends the string */

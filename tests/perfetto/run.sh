@@ -153,7 +153,7 @@ sys.exit(0 if a == want and b == want and s['cpus'] == 2 else 1)
 PY
     then ok; else bad "the Python module on a protobuf trace (path and bytes)"; fi
 else
-    echo "SKIP python: no $lib"
+    echo "SKIP python: no $lib or no $root/python/tracefig"
 fi
 
 # the project's own traces against tests/perfetto/pfdecode.py, an independent
