@@ -298,6 +298,10 @@ static bool aev_apply(struct pf *p, const struct pf_aev *e)
     case 'B': return atrace_begin(p, e->tid, e->tgid, e->name, e->ts);
     case 'E': return atrace_end(p, e->tid, e->tgid, e->ts);
     case 'C': {
+        /* the line's pid is the process's, as in B|: it names the
+         * emitting thread's process too */
+        if (e->tgid > 0)
+            pf_name_thread(p, e->tid, e->tgid, 0, 0);
         struct tf_id pid = {TF_ID_NUM, e->tgid, NULL};
         return pf_counter(p, &pid, pf_s(p, e->name), NULL, e->ts, e->v);
     }
