@@ -133,8 +133,11 @@ static long long stream_of(const struct tf_tef_rec *r)
 
 void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r)
 {
-    if (r->depth || r->open_end || (c->order_any && r->ts < c->order_ts))
-        c->in_order = false; /* a B/E pair comes at its end, after its children */
+    /* A B/E pair comes at its end, after its children: when it starts
+     * before them, the order check sees it.  One that never ended is drawn
+     * to the window's end, which pass 1 does not know yet. */
+    if (r->open_end || (c->order_any && r->ts < c->order_ts))
+        c->in_order = false;
     c->order_any = true;
     c->order_ts = r->ts;
 }
@@ -151,11 +154,11 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
     }
     if (!c->folding)
         return;
-    if (r->ts < c->pos || r->depth || r->open_end) {
+    if (r->ts < c->pos || r->open_end) {
         /* Not the order pass 1 saw: no more folding, and what was folded
          * is wrong if this reaches before the last cut. */
         c->folding = false;
-        c->fold_broken = c->fold.any && (r->ts < c->fold_pos || r->depth || r->open_end);
+        c->fold_broken = c->fold.any && (r->ts < c->fold_pos || r->open_end);
         return;
     }
     c->pos = r->ts;
