@@ -58,4 +58,14 @@ render rocpd-bmm-zoom --trace "$src/rocpd/mi300x-bmm-15.rocpd.db" --from 679.64m
 # at a column's width.
 render otf2-stencil32 "$src/otf2/tracer-stencil4d-32/traces.otf2" --window-event TRACER_Loop \
     --flows --width 3.3in
+# Perfetto (Android 13 traced on a Pixel 6a, a warm app start): the eight
+# CPU lanes from the kernel's scheduling (compact_sched), each thread's
+# time on a CPU coloured by its process, idle left empty; and the app's
+# activityStart with the threads' atrace slices over the CPUs.
+render perfetto-android-cpus "$src/perfetto-proto/android-startup-warm.perfetto-trace" --lanes 'CPU*'
+render perfetto-android-start "$src/perfetto-proto/android-startup-warm.perfetto-trace" \
+    --window-event activityStart --pad 10 \
+    --lanes '*roidJUnitRunner*,*macrobenchmark.target / *enchmark.target*,*RenderThread (tid 7684)*,*surfaceflinger (tid 513)*,CPU*'
+# Rust tracing-perfetto (a tokio runtime test): the workers' tasks and parks.
+render perfetto-tokio "$src/perfetto-proto/tokio-tracing.pftrace"
 exit $status

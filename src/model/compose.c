@@ -124,6 +124,8 @@ static bool move_stats(struct tf_figure *dst, struct tf_figure *src, struct tf_t
         s->counters[i].lane += t->first_lane;
     for (size_t i = 0; i < s->n_paradigms; i++)
         s->paradigms[i].name = dup(dst, s->paradigms[i].name, &ok);
+    for (size_t i = 0; i < s->n_cpu_procs; i++)
+        s->cpu_procs[i].name = dup(dst, s->cpu_procs[i].name, &ok);
     return ok;
 }
 

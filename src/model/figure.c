@@ -54,6 +54,7 @@ void tf_stats_fini(struct tf_stats *s)
     for (size_t i = 0; i < s->n_paradigms; i++)
         free(s->paradigms[i].group_ms);
     free(s->paradigms);
+    free(s->cpu_procs);
     memset(s, 0, sizeof *s);
 }
 

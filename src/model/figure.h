@@ -235,6 +235,12 @@ struct tf_stat_group {
  * MPI, OpenMP, user, ...): per rank (process group) the union of its
  * slices of that paradigm in the window, nested ones counted once, and
  * the sum over the ranks. */
+/* A system trace's CPU lanes: a process's time on them in the window. */
+struct tf_stat_cpu_proc {
+    const char *name;
+    double ms;        /* summed over the CPUs */
+};
+
 struct tf_stat_paradigm {
     const char *name;
     double ms;        /* summed over the ranks */
@@ -283,6 +289,10 @@ struct tf_stats {
     size_t n_counters;
     struct tf_stat_paradigm *paradigms; /* an HPC job's: by time, largest first */
     size_t n_paradigms;
+    struct tf_stat_cpu_proc *cpu_procs; /* the CPU lanes': by time, largest first */
+    size_t n_cpu_procs;
+    size_t n_cpus;         /* CPU lanes drawn ("CPU N") */
+    double cpu_busy_ms;    /* their busy time, summed */
     bool has_gpu;          /* a GPU breakdown */
     struct tf_gpu_breakdown gpu;
     const char *summary;   /* one line for --annotate ("I/O hidden 81 %, GPU idle 7 %") */

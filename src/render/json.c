@@ -281,6 +281,21 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
     tf_buf_puts(b, s->n_groups ? "\n    ]" : "]");
     if (v2)
         stat_counters(b, s);
+    if (s->n_cpu_procs) {
+        tf_buf_puts(b, ",\n    \"cpus\": ");
+        tf_buf_printf(b, "%zu", s->n_cpus);
+        tf_buf_puts(b, ",\n    ");
+        stat_ms(b, "cpus_busy_ms", s->cpu_busy_ms);
+        tf_buf_puts(b, ",\n    \"cpu_processes\": [");
+        for (size_t k = 0; k < s->n_cpu_procs; k++) {
+            tf_buf_puts(b, k ? ",\n      {" : "\n      {");
+            str(b, "name", s->cpu_procs[k].name);
+            tf_buf_puts(b, ", ");
+            stat_ms(b, "cpu_ms", s->cpu_procs[k].ms);
+            tf_buf_putc(b, '}');
+        }
+        tf_buf_puts(b, "\n    ]");
+    }
     if (s->n_paradigms) {
         double busy = 0;
         for (size_t g = 0; g < s->n_groups; g++)

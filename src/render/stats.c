@@ -182,6 +182,34 @@ static void paradigm_table(struct tf_buf *b, const struct tf_stats *s)
     table_flush(&t, b);
 }
 
+/* A system trace's CPU lanes: their utilisation, and each process's time
+ * on the CPUs, with its share of the CPUs' busy time. */
+static void cpu_table(struct tf_buf *b, const struct tf_stats *s)
+{
+    char x[TF_NUM_MAX], y[TF_NUM_MAX];
+    double all = 0;
+    for (size_t k = 0; k < s->n_cpu_procs; k++)
+        all += s->cpu_procs[k].ms;
+    struct table t;
+    tf_buf_putc(b, '\n');
+    if (s->n_cpus) {
+        tf_buf_printf(b, "CPU utilisation  %s %% of %zu CPU%s\n",
+                      pct(x, tf_stats_pct(s->cpu_busy_ms, s->window_ms * (double)s->n_cpus)),
+                      s->n_cpus, s->n_cpus == 1 ? "" : "s");
+        tf_buf_putc(b, '\n');
+    }
+    table_init(&t, 3);
+    cell(&t, "process on CPUs");
+    cell(&t, "CPU ms");
+    cell(&t, "% of CPU time");
+    for (size_t k = 0; k < s->n_cpu_procs; k++) {
+        cell(&t, s->cpu_procs[k].name);
+        cell(&t, ms(x, s->cpu_procs[k].ms));
+        cell(&t, pct(y, tf_stats_pct(s->cpu_procs[k].ms, all)));
+    }
+    table_flush(&t, b);
+}
+
 static void lanes_text(char *out, size_t n, const struct tf_stat_group *g)
 {
     size_t len = 0;
@@ -262,6 +290,8 @@ static void table_groups(const struct tf_figure *f, struct tf_buf *b)
     table_flush(&t, b);
     if (s->n_paradigms)
         paradigm_table(b, s);
+    if (s->n_cpu_procs)
+        cpu_table(b, s);
 
     tf_buf_putc(b, '\n');
     table_init(&t, s->n_groups + 1);

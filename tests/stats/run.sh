@@ -226,6 +226,22 @@ if "$py" "$here/gen_ordered.py" "$tmp/ord.json" && "$py" "$here/gen_ordered.py" 
 else
     bad "gen_ordered.py failed"
 fi
+# B/E pairs come at their end: when none nests and they come in start order
+# (pfwrite.py big: 40 000 slices on 8 threads, as a Perfetto trace and as
+# Chrome JSON) they are folded as X events are, and must give the whole
+# sets' statistics and figure.
+if "$py" "$root/tests/tools/pfwrite.py" big 40000 "$tmp/be.pftrace" "$tmp/be.json" >/dev/null 2>&1; then
+    for f in be.pftrace be.json; do
+        "$bin" "$tmp/$f" --stats=csv -o "$tmp/$f.fold.json" >"$tmp/$f.fold.csv" 2>&1
+        TRACEFIG_FOLD=off "$bin" "$tmp/$f" --stats=csv -o "$tmp/$f.whole.json" >"$tmp/$f.whole.csv" 2>&1
+        if grep -q busy_ms "$tmp/$f.fold.csv" && cmp -s "$tmp/$f.fold.csv" "$tmp/$f.whole.csv" &&
+            cmp -s "$tmp/$f.fold.json" "$tmp/$f.whole.json"; then ok; else
+            bad "$f: folded B/E statistics or figure differ from the whole ones"
+        fi
+    done
+else
+    bad "pfwrite.py big failed"
+fi
 if "$py" -c 'import sqlite3' 2>/dev/null &&
     "$py" "$root/tests/tools/gennsys.py" bench-kernels --kernels 150000 --out "$tmp/k.sqlite" >/dev/null 2>&1; then
     "$bin" "$tmp/k.sqlite" --stats=csv -o "$tmp/k1.json" >"$tmp/k1.csv" 2>&1

@@ -319,6 +319,15 @@ struct chrome {
         int64_t ns;
     } *par;
     size_t n_par, cap_par;
+    /* a system trace's CPU lanes: each process's time on the CPUs in the
+     * window (slices of category "sched" on lanes "CPU N"; stats.c) */
+    struct cpu_time {
+        uint32_t proc; /* its name, id in strs */
+        int64_t ns;
+    } *cpu;
+    size_t n_cpu, cap_cpu;
+    size_t *cpu_of_str;     /* strs id -> index in cpu + 1 */
+    size_t n_cpu_of_str;
     int64_t clock_origin;
     /* the window (window.c) */
     int64_t w0, w1, origin;

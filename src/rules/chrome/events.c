@@ -17,6 +17,8 @@
  */
 #include "rules/chrome/chrome_int.h"
 
+#include "base/jsonlite.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +155,49 @@ static bool flow_ends(struct chrome *c, const struct tf_tef_rec *r)
     return !c->oom;
 }
 
+
+/* A slice of a CPU lane ("CPU 3", category "sched": the thread that ran,
+ * args.process its process): its time in the window, to its process's
+ * CPU time (--stats). */
+static bool cpu_time(struct chrome *c, const struct tf_tef_rec *r)
+{
+    if (!r->cat || strcmp(r->cat, "sched") != 0 || r->pid.kind != TF_ID_STR ||
+        strncmp(r->pid.str, "CPU ", 4) != 0 || !r->has_dur)
+        return true;
+    int64_t lo = r->ts > c->w0 ? r->ts : c->w0;
+    int64_t hi = r->ts + r->dur < c->w1 ? r->ts + r->dur : c->w1;
+    if (hi <= lo)
+        return true;
+    size_t n;
+    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, "process", &n) : NULL;
+    tf_buf_clear(&c->tmp);
+    if (v && n >= 2 && v[0] == '"')
+        tf_jl_string(v + 1, n - 2, &c->tmp);
+    else if ((v = r->args ? tf_jl_get(r->args, r->args_len, "pid", &n) : NULL) != NULL) {
+        tf_buf_puts(&c->tmp, "pid ");
+        tf_buf_putn(&c->tmp, (const char *)v, n);
+    } else
+        tf_buf_puts(&c->tmp, r->name);
+    uint32_t id;
+    if (c->tmp.oom || !tf_strtab_id(&c->strs, c->tmp.data ? c->tmp.data : "", &id))
+        return c->oom = true, false;
+    while (c->n_cpu_of_str <= id) {
+        size_t m = c->n_cpu_of_str;
+        if (!TF_GROW(c->cpu_of_str, m, c->n_cpu_of_str))
+            return c->oom = true, false;
+        for (size_t k = m; k < c->n_cpu_of_str; k++)
+            c->cpu_of_str[k] = 0;
+    }
+    if (!c->cpu_of_str[id]) {
+        if (!TF_GROW(c->cpu, c->n_cpu, c->cap_cpu))
+            return c->oom = true, false;
+        c->cpu[c->n_cpu++] = (struct cpu_time){id, 0};
+        c->cpu_of_str[id] = c->n_cpu;
+    }
+    c->cpu[c->cpu_of_str[id] - 1].ns += hi - lo;
+    return true;
+}
+
 bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
 {
     struct chrome *c = ctx;
@@ -176,6 +221,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         c->n_par++;
         return true;
     }
+    if (r->kind == TF_TEF_SLICE && !cpu_time(c, r))
+        return false;
     if (c->o->flows && (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id))) {
         if (!flow_ends(c, r))
             return false;

@@ -137,6 +137,10 @@ static bool tell_apart(const struct chrome *c, struct label_work **v, size_t n, 
                     tf_buf_putc(&w->proc, ')');
                     tf_buf_clear(&w->thr);
                     tf_buf_puts(&w->thr, w->proc.data ? w->proc.data : "");
+                } else if (tids && th->tid.kind == TF_ID_NONE) {
+                    /* a process's own lane (its counters) among threads
+                     * of its name: the threads take their tids, it keeps
+                     * its name ("(tid ?)" would say nothing) */
                 } else if (tids && only) {
                     tf_buf_clear(&w->thr);
                     tf_buf_puts(&w->thr, "tid ");

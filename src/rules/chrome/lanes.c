@@ -620,6 +620,18 @@ static bool pick_by_pattern(const struct chrome *c, const struct tf_opts *o, con
 
 /* The caps: one on lanes of slices, one on counter lanes; p->n lanes of
  * pick[] stay. */
+/* Whether lane i is a CPU's lane ("CPU 3": a system trace's scheduling). */
+static bool cpu_lane(const struct chrome *c, size_t i)
+{
+    const struct tf_id *pid = &c->procs[c->thrs[c->lanes[i].thread].proc].pid;
+    if (pid->kind != TF_ID_STR || strncmp(pid->str, "CPU ", 4) != 0 || !pid->str[4])
+        return false;
+    for (const char *q = pid->str + 4; *q; q++)
+        if (*q < '0' || *q > '9')
+            return false;
+    return true;
+}
+
 static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
                       size_t n_pick)
 {
@@ -627,15 +639,37 @@ static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct ch
              : c->hpc        ? TF_CHROME_MAX_RANK_LANES
                              : TF_CHROME_MAX_LANES;
     p->ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
+    /* A system trace's CPU lanes ("CPU 0".., after the threads) keep their
+     * room under the cap: the threads' lanes take what they leave, and at
+     * least half of it. */
+    size_t n_cpu = 0, n_other = 0;
+    for (size_t i = 0; i < n_pick; i++) {
+        if (c->lanes[p->lanes[i]].counter)
+            continue;
+        if (cpu_lane(c, p->lanes[i]))
+            n_cpu++;
+        else
+            n_other++;
+    }
+    size_t room_other = p->cap > n_cpu ? p->cap - n_cpu : 0;
+    if (room_other < p->cap / 2)
+        room_other = p->cap / 2;
+    if (room_other > n_other)
+        room_other = n_other;
+    size_t room_cpu = p->cap - room_other, n_cpu_kept = 0, n_other_kept = 0;
     size_t n_kept = 0, n_slices = 0;
     for (size_t i = 0; i < n_pick; i++) {
         bool counter = c->lanes[p->lanes[i]].counter != 0;
         size_t *n = counter ? &p->n_counters : &n_slices;
-        if (*n >= (counter ? p->ccap : p->cap)) {
+        bool cpu = !counter && n_cpu && cpu_lane(c, p->lanes[i]);
+        if (*n >= (counter ? p->ccap : p->cap) ||
+            (!counter && n_cpu && (cpu ? n_cpu_kept >= room_cpu : n_other_kept >= room_other))) {
             ++*(counter ? &p->n_ccut : &p->n_cut);
             continue;
         }
         (*n)++;
+        if (!counter)
+            ++*(cpu ? &n_cpu_kept : &n_other_kept);
         p->rename[n_kept] = p->rename[i];
         p->lanes[n_kept++] = p->lanes[i];
     }

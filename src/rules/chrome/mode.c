@@ -106,6 +106,8 @@ static void chrome_free(struct chrome *c)
         free(c->notes[i]);
     free(c->notes);
     free(c->par);
+    free(c->cpu);
+    free(c->cpu_of_str);
     free(c->marks);
     free(c->procs);
     free(c->thrs);

@@ -133,8 +133,11 @@ static long long stream_of(const struct tf_tef_rec *r)
 
 void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r)
 {
-    if (r->depth || r->open_end || (c->order_any && r->ts < c->order_ts))
-        c->in_order = false; /* a B/E pair comes at its end, after its children */
+    /* A B/E pair comes at its end, after its children: when it starts
+     * before them, the order check sees it.  One that never ended is drawn
+     * to the window's end, which pass 1 does not know yet. */
+    if (r->open_end || (c->order_any && r->ts < c->order_ts))
+        c->in_order = false;
     c->order_any = true;
     c->order_ts = r->ts;
 }
@@ -151,11 +154,11 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
     }
     if (!c->folding)
         return;
-    if (r->ts < c->pos || r->depth || r->open_end) {
+    if (r->ts < c->pos || r->open_end) {
         /* Not the order pass 1 saw: no more folding, and what was folded
          * is wrong if this reaches before the last cut. */
         c->folding = false;
-        c->fold_broken = c->fold.any && (r->ts < c->fold_pos || r->depth || r->open_end);
+        c->fold_broken = c->fold.any && (r->ts < c->fold_pos || r->open_end);
         return;
     }
     c->pos = r->ts;
@@ -437,6 +440,42 @@ static bool fold_for_figure(const struct chrome *c, const size_t *pick, size_t n
 /* The overlap statistics of the window: each drawn lane's busy time (the
  * exact union of its slices, before any merging into dense spans), one
  * group per process, the --group groups, and the GPU breakdown. */
+static int by_cpu_time(const void *x, const void *y)
+{
+    const struct tf_stat_cpu_proc *a = x, *b = y;
+    if (a->ms != b->ms)
+        return a->ms > b->ms ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* A system trace's CPU lanes: how many are drawn and their busy time (the
+ * utilisation), and each process's time on the CPUs (events.c). */
+static bool cpu_stats(struct chrome *c, struct tf_figure *f, const size_t *pick, size_t n_pick)
+{
+    struct tf_stats *s = &f->stats;
+    if (!c->n_cpu)
+        return true;
+    for (size_t i = 0; i < n_pick && i < f->n_lanes; i++) {
+        const struct tf_id *pid = &c->procs[c->thrs[c->lanes[pick[i]].thread].proc].pid;
+        if (c->lanes[pick[i]].counter || pid->kind != TF_ID_STR || strncmp(pid->str, "CPU ", 4))
+            continue;
+        s->n_cpus++;
+        s->cpu_busy_ms += s->lane_busy_ms ? s->lane_busy_ms[i] : 0;
+    }
+    s->cpu_procs = calloc(c->n_cpu, sizeof *s->cpu_procs);
+    if (!s->cpu_procs)
+        return false;
+    for (size_t k = 0; k < c->n_cpu; k++) {
+        s->cpu_procs[k].name = tf_figure_str(f, tf_strtab_str(&c->strs, c->cpu[k].proc));
+        s->cpu_procs[k].ms = (double)c->cpu[k].ns / 1e6;
+        if (!s->cpu_procs[k].name)
+            return false;
+    }
+    s->n_cpu_procs = c->n_cpu;
+    qsort(s->cpu_procs, s->n_cpu_procs, sizeof *s->cpu_procs, by_cpu_time);
+    return true;
+}
+
 bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
                      const size_t *pick, size_t n_pick)
 {
@@ -500,6 +539,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
                                       &c->gpu_past);
         f->stats.gpu.scope_trace = o->stats_trace_scope;
     }
+    ok = ok && cpu_stats(c, f, pick, n_pick);
     ok = ok && chrome_summary(f);
     for (size_t i = 0; sets && i < n_pick; i++)
         tf_ivset_fini(&sets[i]);
