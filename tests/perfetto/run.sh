@@ -37,7 +37,7 @@ model() {
         python3 "$here/check.py" "$w/$c.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu incclock freq; do
+for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu incclock freq system; do
     gen $c || bad "pfwrite $c"
 done
 
@@ -57,6 +57,13 @@ model incclock "busy['pid 900 / inc'] == 2" "m['window']['start_us'] == 50001000
     "busy['pid 900 / legacy thread'] == 3" "{'legacy X', 'legacy B'} <= names" \
     "counters['pid 900 / legacy C depth'] == (4, 4)"
 model unknown "busy['pid 800 / U'] == 2"
+# A system trace's default figure: a few threads, then every CPU lane, all
+# drawn in the default height (the height cut the CPU lanes, which come last)
+"$bin" "$w/system.pftrace" -o "$w/system.json" 2>/dev/null &&
+    python3 "$here/check.py" "$w/system.json" \
+        "[l for l in labels[:m['layout']['lanes_drawn']] if l.startswith('CPU ')] == ['CPU 0', 'CPU 1', 'CPU 2', 'CPU 3']" \
+        "len([l for l in labels if not l.startswith('CPU ')]) <= 10" && ok ||
+    bad "system: the default figure draws every CPU lane under a few threads"
 model counters "counters['proc / mem'] == (0, 90)" "counters['wave'] == (0, 2)"
 model gpu "counters['GPU 1 / GPU busy'] == (0, 30)" "counters['GPU 1 / mem bw'] == (0, 0.75)" \
     "counters['GPU 0 / shader'] == (5, 7)" "'GPU 0 / gpufreq' not in counters" \

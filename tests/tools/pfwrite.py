@@ -302,6 +302,27 @@ def case_sched_compact():
     return [procs, ftrace_bundle(2, compact=cs)]
 
 
+def case_system():
+    """A system trace: 4 CPUs, 20 threads of atrace slices, 6 counters."""
+    t = 1000 * MS
+    procs = b''.join(ld(1, vi(1, 1000 + k) + vi(2, 1) + ld(3, 'proc%d' % k)) for k in range(20))
+    out = [packet(ld(2, procs))]
+    for cpu in range(4):
+        ev = b''
+        prev, prev_comm = 0, 'swapper/%d' % cpu
+        for j in range(5):
+            k = cpu * 5 + j
+            ts = t + j * 10 * MS
+            ev += sched_switch(ts, prev, prev, prev_comm, 1000 + k, 'proc%d' % k)
+            ev += printf(ts + MS, 1000 + k, 'B|%d|work %d\n' % (1000 + k, k))
+            ev += printf(ts + 5 * MS, 1000 + k, 'E|%d\n' % (1000 + k))
+            ev += printf(ts + 6 * MS, 1000 + k, 'C|%d|level %d|%d\n' % (1000 + k, k, k))
+            ev += sched_switch(ts + 8 * MS, 1000 + k, 1000 + k, 'proc%d' % k, 0, 'swapper/%d' % cpu)
+            prev, prev_comm = 0, 'swapper/%d' % cpu
+        out.append(ftrace_bundle(cpu, ev))
+    return out
+
+
 def case_freq():
     """cpu_frequency, cpu_idle and gpu_frequency alone: the counters are drawn."""
     ev = b''

@@ -654,6 +654,14 @@ static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct ch
     size_t room_other = p->cap > n_cpu ? p->cap - n_cpu : 0;
     if (room_other < p->cap / 2)
         room_other = p->cap / 2;
+    if (n_cpu && o->max_lanes <= 0) {
+        /* By default a system trace's figure is its CPUs under a few of its
+         * threads: the height would cut the CPU lanes, which come last. */
+        if (room_other > p->cap / 3)
+            room_other = p->cap / 3;
+        if (o->max_counters <= 0 && p->ccap > 2)
+            p->ccap = 2;
+    }
     if (room_other > n_other)
         room_other = n_other;
     size_t room_cpu = p->cap - room_other, n_cpu_kept = 0, n_other_kept = 0;
