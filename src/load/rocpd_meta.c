@@ -287,6 +287,21 @@ static bool on_stream_used(struct rp *p, sqlite3_stmt *st, struct tf_diag *d)
     return true;
 }
 
+/* Lane `key` labelled (and remembered as labelled, so that its first row
+ * does not label it again). */
+bool tf_rocpd_label(struct rp *p, int64_t key, const char *label)
+{
+    if (!tf_nsys_label_lane(p->conv, key, label))
+        return false;
+    for (size_t i = 0; i < p->n_keys; i++)
+        if (p->keys[i] == key)
+            return true;
+    if (!TF_GROW(p->keys, p->n_keys, p->cap_keys))
+        return false;
+    p->keys[p->n_keys++] = key;
+    return true;
+}
+
 /* A lane's label from its queue's or stream's name: "Queue 3" is "queue
  * 3", "Default Stream" "default stream"; another name as it is. */
 static bool on_lane_name(struct rp *p, sqlite3_stmt *st, struct tf_diag *d)

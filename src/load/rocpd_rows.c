@@ -36,19 +36,6 @@ static const char *text(const struct rsrc *s, enum rcol c)
 
 /* --- lanes ------------------------------------------------------------------------ */
 
-bool tf_rocpd_label(struct rp *p, int64_t key, const char *label)
-{
-    if (!tf_nsys_label_lane(p->conv, key, label))
-        return false;
-    for (size_t i = 0; i < p->n_keys; i++)
-        if (p->keys[i] == key)
-            return true;
-    if (!TF_GROW(p->keys, p->n_keys, p->cap_keys))
-        return false;
-    p->keys[p->n_keys++] = key;
-    return true;
-}
-
 /* Lane `key` labelled before its first row (a key no queue or stream of
  * the database names: "queue K", "stream K"). */
 static bool labelled(struct rp *p, int64_t key, struct tf_diag *d)

@@ -18,11 +18,6 @@
 #include "base/num.h"
 #include "base/utf8.h"
 
-double tf_stats_pct(double part, double whole)
-{
-    return whole > 0 ? 100.0 * part / whole : 0.0;
-}
-
 int tf_stats_value_decimals(double lo, double hi)
 {
     double m = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);

@@ -21,8 +21,12 @@
  * 0 to 9 decimals. */
 int tf_stats_value_decimals(double lo, double hi);
 
-/* 100 * part / whole (0 when whole is not positive). */
-double tf_stats_pct(double part, double whole);
+/* 100 * part / whole (0 when whole is not positive); inline, so that the
+ * ranks' writers (stats_ranks.c) need nothing of stats.c. */
+static inline double tf_stats_pct(double part, double whole)
+{
+    return whole > 0 ? 100.0 * part / whole : 0.0;
+}
 
 /* The statistics as an aligned table (times in ms, shares in %), one
  * section per kind of number, sections separated by blank lines.  A
