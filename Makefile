@@ -211,7 +211,7 @@ examples: $(BIN)
 check: deps-test
 	@$(MAKE) --no-print-directory test
 
-test: $(BIN) $(UNIT) $(BUILD)/scan_floor
+test: $(BIN) $(UNIT) $(BUILD)/scan_floor lib
 	@sh tests/run-all.sh $(BUILD)
 
 unit: $(UNIT)
