@@ -147,7 +147,11 @@ done
 # the library and the Python module (from the checkout): a protobuf trace by
 # path and as bytes, the command's bytes
 lib=$(dirname "$bin")/libtracefig.so.0
-if [ -f "$lib" ] && [ -d "$root/python/tracefig" ]; then
+if grep -q __asan_init "$lib" 2>/dev/null; then
+    # an ASan library loads only into programs built with it (run-all.sh
+    # skips the Python suite there too; tests/lib runs its C test)
+    echo "SKIP python: a sanitizer build's library"
+elif [ -f "$lib" ] && [ -d "$root/python/tracefig" ]; then
     "$bin" "$w/sched_full.pftrace" -o "$w/cmd.svg" 2>/dev/null
     if PYTHONPATH="$root/python" TRACEFIG_LIB="$lib" python3 - "$w/sched_full.pftrace" "$w/cmd.svg" <<'PY'
 import sys
