@@ -1,6 +1,8 @@
 /* utf8.c - see utf8.h. */
 #include "base/utf8.h"
 
+#include <string.h>
+
 size_t tf_utf8_seq_len(unsigned char lead)
 {
     if (lead < 0x80)
@@ -72,4 +74,42 @@ size_t tf_utf8_encode(uint32_t cp, char out[4])
     out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
     out[3] = (char)(0x80 | (cp & 0x3F));
     return 4;
+}
+
+void tf_utf8_clean(char *out, size_t cap, const char *in, bool hex)
+{
+    static const char digits[] = "0123456789ABCDEF";
+    const unsigned char *p = (const unsigned char *)in;
+    size_t k = 0;
+    for (;;) {
+        uint32_t cp;
+        size_t len = tf_utf8_next(p, &cp);
+        if (len == 0)
+            break;
+        char esc[4];
+        const char *src = (const char *)p;
+        size_t m = len;
+        if (cp < 0x20 || cp == 0x7F) {
+            esc[0] = '?';
+            src = esc;
+            m = 1;
+        } else if (cp == TF_UTF8_REPLACEMENT && len == 1) {
+            if (hex) {
+                esc[0] = '\\';
+                esc[1] = 'x';
+                esc[2] = digits[*p >> 4];
+                esc[3] = digits[*p & 0xF];
+                m = 4;
+            } else {
+                m = tf_utf8_encode(cp, esc);
+            }
+            src = esc;
+        }
+        if (k + m + 1 > cap)
+            break;
+        memcpy(out + k, src, m);
+        k += m;
+        p += len;
+    }
+    out[k] = '\0';
 }

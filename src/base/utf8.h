@@ -11,6 +11,7 @@
 #ifndef TF_UTF8_H
 #define TF_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +35,10 @@ size_t tf_utf8_next(const unsigned char *s, uint32_t *cp);
  * the callers decide what to do with those) as UTF-8 into out; returns
  * its length, 1..4. */
 size_t tf_utf8_encode(uint32_t cp, char out[4]);
+
+/* Text of any bytes as valid UTF-8 into out (cap > 0 bytes, NUL-ended):
+ * control bytes become '?', a byte of invalid UTF-8 "\xNN" (hex) or
+ * U+FFFD (as it is drawn); cut at a character when out is full. */
+void tf_utf8_clean(char *out, size_t cap, const char *in, bool hex);
 
 #endif

@@ -417,29 +417,19 @@ static bool pattern_match(const struct tf_tef_sink *s, const char *label)
     return false;
 }
 
-/* An archive's name as label text into out (cap bytes): invalid UTF-8 as
- * U+FFFD and control bytes as '?', as they are drawn; cut at a character,
- * so that the label stays valid UTF-8. */
-static void put_name(char *out, size_t cap, const char *s)
+/* A name of the archive as a label (valid UTF-8, as it is drawn): "NONE N"
+ * when it is empty, "NAME N" when another has the same, else the name. */
+static void put_label(char *out, size_t cap, const char *name, bool twin, const char *none,
+                      long long num)
 {
-    size_t k = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    for (;;) {
-        uint32_t cp;
-        size_t len = tf_utf8_next(p, &cp);
-        if (len == 0)
-            break;
-        char enc[4];
-        size_t m = cp < 0x20 || cp == 0x7F ? (enc[0] = '?', 1)
-                   : cp == TF_UTF8_REPLACEMENT && len == 1 ? tf_utf8_encode(cp, enc)
-                                                            : (memcpy(enc, p, len), len);
-        if (k + m + 1 > cap)
-            break;
-        memcpy(out + k, enc, m);
-        k += m;
-        p += len;
-    }
-    out[k] = '\0';
+    char clean[80];
+    tf_utf8_clean(clean, sizeof clean, name, false);
+    if (!*name)
+        snprintf(out, cap, "%s %lld", none, num);
+    else if (twin)
+        snprintf(out, cap, "%s %lld", clean, num);
+    else
+        snprintf(out, cap, "%s", clean);
 }
 
 /* Without MPI, a process is named as the archive names it ("Process"):
@@ -451,14 +441,7 @@ static void name_process(struct tf_otf2 *n, struct lgroup *g)
     for (size_t i = 0; i < n->n_lgs && !twin; i++)
         twin = &n->lgs[i] != g && n->lgs[i].type != TF_OTF2_LG_ACCELERATOR &&
                strcmp(tf_otf2_str(n, n->lgs[i].name), name) == 0;
-    char clean[80];
-    put_name(clean, sizeof clean, name);
-    if (!*name)
-        snprintf(g->label, sizeof g->label, "process %lld", g->rank);
-    else if (twin)
-        snprintf(g->label, sizeof g->label, "%s %lld", clean, g->rank);
-    else
-        snprintf(g->label, sizeof g->label, "%s", clean);
+    put_label(g->label, sizeof g->label, name, twin, "process", g->rank);
 }
 
 /* Without MPI, a CPU thread is named as the archive names it ("Master
@@ -473,14 +456,7 @@ static void name_thread(struct tf_otf2 *n, struct location *l)
         twin = n->locs[i].type != TF_OTF2_LOC_METRIC && strcmp(tf_otf2_str(n, n->locs[i].name), name) == 0;
     for (size_t i = at + 1; i < n->n_locs && !twin && n->locs[i].group == l->group; i++)
         twin = n->locs[i].type != TF_OTF2_LOC_METRIC && strcmp(tf_otf2_str(n, n->locs[i].name), name) == 0;
-    char clean[80];
-    put_name(clean, sizeof clean, name);
-    if (!*name)
-        snprintf(l->tid_str, sizeof l->tid_str, "thread %lld", l->ordinal);
-    else if (twin)
-        snprintf(l->tid_str, sizeof l->tid_str, "%s %lld", clean, l->ordinal);
-    else
-        snprintf(l->tid_str, sizeof l->tid_str, "%s", clean);
+    put_label(l->tid_str, sizeof l->tid_str, name, twin, "thread", l->ordinal);
 }
 
 /* Names each location's lane: ids and label. */
