@@ -92,7 +92,7 @@ for o in $opts; do
     man=$(echo "$o" | sed 's/-/\\-/g')
     snake=$(echo "$o" | sed 's/^--//; s/-/_/g')
     check "the man page documents $o" \
-        'grep -qF -- "$man" "$root/tracefig.1" || grep -qF -- "\\-\\-$snake" "$root/tracefig.1"'
+        'grep -qF -- "$man" "$root/man/tracefig.1" || grep -qF -- "\\-\\-$snake" "$root/man/tracefig.1"'
 done
 check "every --help option parses (snake_case too)" \
     'for o in $opts; do s=$(echo "$o" | sed "s/^--//; s/-/_/g");
