@@ -250,6 +250,7 @@ bench-run: $(BIN) lib $(BUILD)/scan_floor
 	@sh tests/tools/bench-perfetto.sh $(BIN)
 	@sh tests/tools/bench-otf2.sh $(BIN)
 	@sh tests/tools/bench-python.sh $(BIN)
+	@echo "bench: what each run measures, and what it measured before: PERFORMANCE.md"
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)
