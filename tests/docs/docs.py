@@ -13,6 +13,9 @@ lines of its EXAMPLES section).  A command is a line that starts with
 runs with sh in one scratch folder, in the documents' order (a command may
 read what an earlier one wrote), with the traces it names made there as
 tests/docs/files says, and must exit 0 and name no unknown option.
+The README's Python snippet (the block that starts "import tracefig") runs
+over the built library, and its C snippet, put in a main(), compiles with
+-Wall -Werror, links with it and must print an SVG.
 Prints "ok", "FAIL" or "SKIP (reason)" per command, then
 "N passed, N failed".
 """
@@ -78,6 +81,26 @@ def markdown_commands(path):
         prev_blank = ln.strip() == '' or (prev_blank and ln.startswith('    '))
     cmds = join_continued(block) + inline
     return sorted(cmds)
+
+
+def markdown_blocks(path):
+    """The README's indented code blocks: [(first line number, text)]."""
+    lines = open(path, encoding='utf-8').read().split('\n')
+    blocks = []
+    cur = None
+    prev_blank = True
+    for no, ln in enumerate(lines, 1):
+        if ln.startswith('    ') and (prev_blank or cur):
+            if cur is None:
+                cur = [no, []]
+                blocks.append(cur)
+            cur[1].append(ln[4:])
+        elif ln.strip() == '' and cur:
+            cur[1].append('')
+        else:
+            cur = None
+        prev_blank = ln.strip() == ''
+    return [(no, '\n'.join(body).strip() + '\n') for no, body in blocks]
 
 
 def man_commands(path):
@@ -166,6 +189,53 @@ class Runner:
         self.made[name] = why
         return why
 
+    def make_named(self, code):
+        """Makes the traces CODE names in quotes; returns a reason or None."""
+        for name, how, rest in self.files:
+            if '"%s"' % name in code:
+                why = self.make(name, how, rest)
+                if why:
+                    return why
+        return None
+
+    def run_python(self, code):
+        why = self.make_named(code)
+        if why:
+            return ('FAIL', why) if why.startswith('FAIL') else ('SKIP', why[5:])
+        lib = os.path.join(os.path.dirname(self.bin), 'libtracefig.so.0')
+        if not os.path.exists(lib):
+            return 'SKIP', '(no %s: make lib)' % lib
+        env = dict(self.env, PYTHONPATH=os.path.join(ROOT, 'python'), TRACEFIG_LIB=lib)
+        r = subprocess.run([self.env['py'], '-c', code], cwd=self.work, env=env,
+                           capture_output=True, text=True, timeout=600)
+        if r.returncode != 0:
+            return 'FAIL', (r.stderr.strip().split('\n') or [''])[-1]
+        return 'ok', ''
+
+    def run_c(self, code):
+        why = self.make_named(code)
+        if why:
+            return ('FAIL', why) if why.startswith('FAIL') else ('SKIP', why[5:])
+        cc = shutil.which('cc')
+        libdir = os.path.dirname(self.bin)
+        if not cc or not os.path.exists(os.path.join(libdir, 'libtracefig.so')):
+            return 'SKIP', '(no cc, or no libtracefig.so beside tracefig: make lib)'
+        src = os.path.join(self.scratch, 'snippet.c')
+        exe = os.path.join(self.scratch, 'snippet')
+        with open(src, 'w') as f:
+            f.write('#include <stdio.h>\n#include <tracefig.h>\n\nint main(void)\n{\n'
+                    + code + '    return 0;\n}\n')
+        r = subprocess.run([cc, '-std=c11', '-Wall', '-Werror', '-Wno-unused-variable',
+                            '-I', os.path.join(ROOT, 'src'), '-o', exe, src, '-L', libdir,
+                            '-ltracefig', '-Wl,-rpath,' + libdir],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return 'FAIL', 'does not compile: ' + r.stderr.strip().split('\n')[0]
+        r = subprocess.run([exe], cwd=self.work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if r.returncode != 0 or not r.stdout.startswith(b'<svg') and b'<svg' not in r.stdout[:200]:
+            return 'FAIL', 'exit %d, no SVG on standard output' % r.returncode
+        return 'ok', ''
+
     def run(self, where, cmd):
         """Returns (status, text): status 'ok', 'FAIL' or 'SKIP'."""
         try:
@@ -233,6 +303,27 @@ def main(argv):
                 else:
                     failed += 1
                     print('FAIL %s: %s\n    %s' % (where, cmd, text))
+        # The README's Python and C snippets run too (after the commands,
+        # whose traces they may read).
+        for doc in args if mode == 'run' else []:
+            if not doc.endswith('.md'):
+                continue
+            for no, code in markdown_blocks(doc):
+                if code.startswith('import tracefig'):
+                    kind, status, text = 'Python', *runner.run_python(code)
+                elif 'tracefig_options_new' in code:
+                    kind, status, text = 'C', *runner.run_c(code)
+                else:
+                    continue
+                where = '%s:%d' % (os.path.relpath(doc, ROOT), no)
+                if status == 'ok':
+                    passed += 1
+                    print('ok %s: the %s snippet runs' % (where, kind))
+                elif status == 'SKIP':
+                    print('SKIP %s %s: the %s snippet' % (text, where, kind))
+                else:
+                    failed += 1
+                    print('FAIL %s: the %s snippet: %s' % (where, kind, text))
     finally:
         runner.close()
     if mode == '--expect-unknown':
