@@ -97,11 +97,13 @@ rm -f "$root/tests/docs/README.doctored.md"
 mkdir "$tmp/co"
 cp -R examples "$tmp/co/examples"
 ln -s "$root/tests" "$tmp/co/tests"
+pics=$(sed -n 's/.*](\(examples\/[^)]*\)).*/\1/p' README.md)
+for pic in $pics; do rm -f "$tmp/co/$pic"; done # only what is made now counts
 real=${REAL_TRACES:-$root/../shared/real-traces}
 if [ -d "$real" ]; then real=$(cd "$real" && pwd); fi
 REAL_TRACES=$real sh "$tmp/co/examples/render.sh" "$bin" >"$tmp/render.log" 2>&1 ||
     bad "examples/render.sh failed: $(grep -i 'fail' "$tmp/render.log" | head -3)"
-for pic in $(sed -n 's/.*](\(examples\/[^)]*\)).*/\1/p' README.md); do
+for pic in $pics; do
     name=${pic#examples/}
     if [ -f "$tmp/co/$pic" ]; then
         if cmp -s "$pic" "$tmp/co/$pic"; then
