@@ -51,6 +51,11 @@ for name in tracefig.1 tracefig-inputs.5 tracefig-model.5 tracefig-stats.7 trace
     if [ -f "man/$name" ]; then ok; else bad "man/$name is missing"; fi
 done
 
+# Every file the README links to or names as the place to read is there.
+for f in $(sed -n 's/.*](\([^)#:]*\)).*/\1/p' README.md) src/ARCHITECTURE.md; do
+    if [ -e "$f" ] || [ "$f" = examples/marks.svg ]; then ok; else bad "README.md names $f, which is not there"; fi
+done
+
 # --- --help ---------------------------------------------------------------
 "$bin" --help >"$tmp/help" 2>&1
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/help")
