@@ -104,8 +104,9 @@ fi
 # The README's last recipe: marks and a zoom (drawn when this tracefig has
 # them: they come from issues 46 and 51).
 if "$bin" --help | grep -q -- '--span' && "$bin" --help | grep -q -- '--zoom'; then
-    if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --span 'aten::linear@2=layer {dur}' \
-            --measure 'end:cudaLaunchKernel..start:*gemm*' --zoom 'aten::linear@2' -o marks.svg; then
+    if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --span 'nccl*Kernel*=all-reduce {dur}' \
+            --measure 'end:Memcpy HtoD*@2..start:nccl*Kernel*=compute {dur}' \
+            --zoom 'end:Memcpy HtoD*@2..start:nccl*Kernel*' -o marks.svg; then
         echo "examples: marks.svg"
     else
         status=1
