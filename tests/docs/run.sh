@@ -46,6 +46,11 @@ for p in $pages; do
         fi
     fi
 done
+# The pages live in man/ alone: a tracefig.1 or src/tracefig.3 left at the
+# old places (a merge of a branch that wrote there) must be moved into them.
+for old in tracefig.1 src/tracefig.3; do
+    if [ ! -e "$old" ]; then ok; else bad "$old: its sections belong in man/ (tracefig.1, tracefig-inputs.5, ...)"; fi
+done
 # The README points to each page by its name, and each page exists.
 for name in tracefig.1 tracefig-inputs.5 tracefig-model.5 tracefig-stats.7 tracefig.3; do
     if [ -f "man/$name" ]; then ok; else bad "man/$name is missing"; fi
