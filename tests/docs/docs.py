@@ -198,7 +198,14 @@ class Runner:
                     return why
         return None
 
+    def sanitized(self):
+        """A sanitizer build's library loads only into programs built with it."""
+        flags = os.path.join(os.path.dirname(self.bin), 'flags')
+        return os.path.exists(flags) and 'fsanitize' in open(flags).read()
+
     def run_python(self, code):
+        if self.sanitized():
+            return 'SKIP', '(a sanitizer build: its library loads only into programs built with it)'
         why = self.make_named(code)
         if why:
             return ('FAIL', why) if why.startswith('FAIL') else ('SKIP', why[5:])
@@ -213,6 +220,8 @@ class Runner:
         return 'ok', ''
 
     def run_c(self, code):
+        if self.sanitized():
+            return 'SKIP', '(a sanitizer build: its library loads only into programs built with it)'
         why = self.make_named(code)
         if why:
             return ('FAIL', why) if why.startswith('FAIL') else ('SKIP', why[5:])
