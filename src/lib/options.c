@@ -486,7 +486,7 @@ static const struct tf_optdef options[] = {
     {.name = "stats-compat", .value = TF_VAL_REQUIRED, .meta = "hta|none", .record = TF_REC_VALUE,
      .set = set_stats_compat,
      .help = "hta: the GPU breakdown and comm/compute overlap exactly as HTA's TraceAnalysis "
-             "computes them (its rounding, step filter and kernel classes; see tracefig(1)); "
+             "computes them (its rounding, step filter and kernel classes; man tracefig-stats); "
              "none (default): tracefig's own definitions"},
     {.name = "group", .value = TF_VAL_REQUIRED, .meta = "NAME=PATTERN,...", .record = TF_REC_VALUE,
      .set = set_group,
