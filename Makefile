@@ -19,8 +19,9 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
-MANDIR = $(PREFIX)/share/man/man1
-MAN3DIR = $(PREFIX)/share/man/man3
+# The man pages (man/*.N) go to $(MANDIR)/manN: sections 1, 3, 5 and 7.
+MANDIR = $(PREFIX)/share/man
+MANPAGES = $(sort $(wildcard man/*.[1-9]))
 LIBDIR = $(PREFIX)/lib
 INCLUDEDIR = $(PREFIX)/include
 PKGCONFIGDIR = $(LIBDIR)/pkgconfig
@@ -132,7 +133,7 @@ LIB_SO = $(BUILD)/libtracefig.so.$(LIB_VERSION)
 LIB_PC = $(BUILD)/tracefig.pc
 
 .PHONY: FORCE lib fuzz fuzz-build fuzz-otf2-damage all demo check deps-build deps-test deps-bench bench-run test unit golden golden-check parity \
-        bench leakcheck install uninstall clean examples parity-refresh
+        bench leakcheck install uninstall man-check clean examples parity-refresh
 
 all: $(BIN) lib
 
@@ -249,6 +250,7 @@ bench-run: $(BIN) lib $(BUILD)/scan_floor
 	@sh tests/tools/bench-perfetto.sh $(BIN)
 	@sh tests/tools/bench-otf2.sh $(BIN)
 	@sh tests/tools/bench-python.sh $(BIN)
+	@echo "bench: what each run measures, and what it measured before: PERFORMANCE.md"
 
 leakcheck: $(BIN)
 	@sh tests/tools/leakcheck.sh $(BIN)
@@ -311,12 +313,15 @@ fuzz: fuzz-build
 
 # --- install -----------------------------------------------------------------
 
+# Every man page renders without a warning (groff -ww), as `man -l` shows it.
+man-check:
+	@for p in $(MANPAGES); do groff -man -ww -z $$p || exit 1; done; echo "man: $(MANPAGES) render"
+
 install: $(BIN) lib
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(MAN3DIR) \
-	    $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/tracefig
-	install -m 0644 tracefig.1 $(DESTDIR)$(MANDIR)/tracefig.1
-	install -m 0644 src/tracefig.3 $(DESTDIR)$(MAN3DIR)/tracefig.3
+	for p in $(MANPAGES); do d=$(DESTDIR)$(MANDIR)/man$${p##*.}; \
+	    install -d $$d && install -m 0644 $$p $$d/ || exit 1; done
 	install -m 0644 $(LIB_A) $(DESTDIR)$(LIBDIR)/libtracefig.a
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/libtracefig.so.$(LIB_VERSION)
 	ln -sf libtracefig.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
@@ -327,8 +332,8 @@ install: $(BIN) lib
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tracefig $(DESTDIR)$(MANDIR)/tracefig.1 \
-	    $(DESTDIR)$(MAN3DIR)/tracefig.3 $(DESTDIR)$(LIBDIR)/libtracefig.a \
+	for p in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p#man/}; done
+	rm -f $(DESTDIR)$(BINDIR)/tracefig $(DESTDIR)$(LIBDIR)/libtracefig.a \
 	    $(DESTDIR)$(LIBDIR)/libtracefig.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
 	    $(DESTDIR)$(LIBDIR)/libtracefig.so $(DESTDIR)$(INCLUDEDIR)/tracefig.h \
 	    $(DESTDIR)$(PKGCONFIGDIR)/tracefig.pc

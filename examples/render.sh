@@ -18,14 +18,17 @@
 #   ranks       8 ranks of one job from gentrace.py ranks, one lane each (SVG, PNG)
 #   ranks64     64 ranks, their GPU stream 7 at --width 229.5pt, one step (PNG)
 #   ranks1024   the overview of a job of 1024 ranks from gentrace.py job (rank
-#               617 the straggler), one step, at 3.3 in and at 7 in (PNG)
+#               617 the straggler), one step, at 3.3 in and at 7 in (PNG);
+#               job.svg: the whole run at 3.3 in (the README's recipe)
 #   nsys        an Nsight Systems export made here by tests/tools/gennsys.py
 #               full (in $TMPDIR: SQLite files are not committed), one step
 #               by its NVTX range, with flows and OS runtime calls; skipped
 #               without python3's sqlite3
 #   step3, step4  the same trace's two steps as paper.tex's figures: lanes as
 #               the profiler names them (a header per process), TikZ only;
-#               step4-column.svg/.png: --width 229.5pt, a LaTeX column
+#               step4-column.svg/.png: --width 229.5pt, a LaTeX column;
+#               step-column.svg: the first step at 3.3 in (the README's recipe)
+#   marks       the README's recipe of marks and a zoom, when built with them
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -92,6 +95,25 @@ for n in 3 4; do
         status=1
     fi
 done
+# The README's first recipe: the first profiler step in a 3.3 in column.
+if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --width 3.3in -o step-column.svg; then
+    echo "examples: step-column.svg"
+else
+    status=1
+fi
+# The README's last recipe: marks and a zoom (drawn when this tracefig has
+# them: they come from issues 46 and 51).
+if "$bin" --help | grep -q -- '--span' && "$bin" --help | grep -q -- '--zoom'; then
+    if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --span 'nccl*Kernel*=all-reduce {dur}' \
+            --measure 'end:Memcpy HtoD*@2..start:nccl*Kernel*=compute {dur}' \
+            --zoom 'end:Memcpy HtoD*@2..start:nccl*Kernel*' -o marks.svg; then
+        echo "examples: marks.svg"
+    else
+        status=1
+    fi
+else
+    echo "examples: marks.svg: SKIP (this tracefig has no --span or --zoom)"
+fi
 if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o step4-column.svg &&
     { ! echo "$exts" | grep -q png ||
         "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt --dpi 300 \
@@ -151,9 +173,10 @@ if [ -x "$py" ]; then
         (cd "$rk" && "$bin" rank*.json --window-event 'ProfilerStep#*' --occurrence 2 \
             --width 3.3in -o ranks1024.png 2>/dev/null &&
             "$bin" rank*.json --window-event 'ProfilerStep#*' --occurrence 2 --width 7in \
-            -o ranks1024-wide.png 2>/dev/null) &&
-        cp "$rk/ranks1024.png" "$rk/ranks1024-wide.png" .; then
-        echo "examples: ranks1024.png, ranks1024-wide.png"
+            -o ranks1024-wide.png 2>/dev/null &&
+            "$bin" rank*.json --width 3.3in -o job.svg 2>/dev/null) &&
+        cp "$rk/ranks1024.png" "$rk/ranks1024-wide.png" "$rk/job.svg" .; then
+        echo "examples: ranks1024.png, ranks1024-wide.png, job.svg"
     else
         status=1
     fi

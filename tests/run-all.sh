@@ -99,7 +99,7 @@ fi
 # The SVG (browser) and TeX suites check the files' validity in other
 # programs; under the sanitizers they would only repeat that at ten times
 # the cost, since the golden suite already proves the bytes are the same.
-later="tests/svg/run.sh tests/tex/run.sh tests/texspeed/run.sh tests/paper/run.sh tests/stream/run.sh tests/cairo/run.sh tests/real/run.sh tests/busy/run.sh"
+later="tests/docs/run.sh tests/svg/run.sh tests/tex/run.sh tests/texspeed/run.sh tests/paper/run.sh tests/stream/run.sh tests/cairo/run.sh tests/real/run.sh tests/busy/run.sh"
 [ "$build" = build-san ] && later="tests/stream/run.sh tests/cairo/run.sh"
 for s in $later; do
     [ -f "$s" ] && suite "$(basename "$(dirname "$s")")" sh "$s" "$bin"
@@ -107,7 +107,7 @@ done
 
 # The pool: the suites that take longest start first, so that the last to
 # finish is a short one.  Each leaves its log and then its status and time.
-long="tex real texspeed paper busy cairo chrome chrome-pipe hta stats"
+long="tex real docs texspeed paper busy cairo chrome chrome-pipe hta stats"
 : >"$dir/order"
 for w in $long; do
     for id in $(cat "$dir/list"); do

@@ -405,7 +405,7 @@ static const struct tf_optdef options[] = {
      .lo = -1e3, .hi = 1e3,
      .help = "legend row height relative to the plot row (default 0.16, at least 0.10)"},
 
-    TF_OPT_HEADING("Chrome traces (the chrome mode):"),
+    TF_OPT_HEADING("Window, lanes and colours (every format but pipelined timelines):"),
     {.name = "from", .value = TF_VAL_REQUIRED, .meta = "T", .record = TF_REC_VALUE,
      .set = set_time, .field = FIELD(rules.from_ns), .has = FIELD(rules.has_from),
      .help = "the window's start, from the trace's origin (an export's: its session start; a "
@@ -476,7 +476,7 @@ static const struct tf_optdef options[] = {
 
     {.name = "osrt", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.osrt), .help = "Nsight Systems exports: draw OS runtime calls too"},
-    TF_OPT_HEADING("Statistics (computed on the window drawn; see tracefig(1), STATISTICS):"),
+    TF_OPT_HEADING("Statistics (of the window drawn; man tracefig-stats):"),
     {.name = "stats", .value = TF_VAL_OPTIONAL, .meta = "text|csv", .set = set_stats,
      .help = "print the busy and overlap times on standard output, as an aligned table or as "
              "CSV; write figures only for the -o given (none by default)"},
@@ -486,7 +486,7 @@ static const struct tf_optdef options[] = {
     {.name = "stats-compat", .value = TF_VAL_REQUIRED, .meta = "hta|none", .record = TF_REC_VALUE,
      .set = set_stats_compat,
      .help = "hta: the GPU breakdown and comm/compute overlap exactly as HTA's TraceAnalysis "
-             "computes them (its rounding, step filter and kernel classes; see tracefig(1)); "
+             "computes them (its rounding, step filter and kernel classes; man tracefig-stats); "
              "none (default): tracefig's own definitions"},
     {.name = "group", .value = TF_VAL_REQUIRED, .meta = "NAME=PATTERN,...", .record = TF_REC_VALUE,
      .set = set_group,
@@ -506,6 +506,13 @@ static const struct tf_optdef options[] = {
      .help_list = help_formats},
     {.name = "standalone", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(render.standalone), .help = "TikZ: a complete document, not a fragment"},
+    {.name = "dpi", .value = TF_VAL_REQUIRED, .meta = "N", .set = tf_opt_double,
+     .field = FIELD(render.dpi), .lo = 10, .hi = 2400, .help = "PNG resolution (default 200)"},
+    {.name = "companion-png", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(companion_png),
+     .help = "with a .pdf output, also write the .png beside it, as the reference script does"},
+
+    TF_OPT_HEADING("Size and layout:"),
     {.name = "width", .value = TF_VAL_REQUIRED, .meta = "LEN", .record = TF_REC_VALUE,
      .set = tf_opt_length, .field = FIELD(render.size.width_pt), .has = FIELD(render.size.given),
      .lo = 36, .hi = 14400,
@@ -531,13 +538,7 @@ static const struct tf_optdef options[] = {
      .set = set_labels,
      .help = "lane labels 'left' of the plot, 'above' their lanes, or 'none'; default auto: "
              "left when they fit, else above"},
-    {.name = "dpi", .value = TF_VAL_REQUIRED, .meta = "N", .set = tf_opt_double,
-     .field = FIELD(render.dpi), .lo = 10, .hi = 2400, .help = "PNG resolution (default 200)"},
-    {.name = "companion-png", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
-     .field = FIELD(companion_png),
-     .help = "with a .pdf output, also write the .png beside it, as the reference script does"},
-
-    TF_OPT_HEADING(""),
+    TF_OPT_HEADING("Help:"),
     {.name = "help", .shortname = 'h', .value = TF_VAL_NONE, .set = set_help,
      .help = "show this help and exit"},
     {.name = "version", .shortname = 'V', .value = TF_VAL_NONE, .set = set_version,
@@ -563,7 +564,9 @@ void tf_options_print_help(void)
     printf("\n"
            "Exit status: 0 ok, 1 bad input, 2 usage error, 3 output I/O error,\n"
            "4 out of memory.\n"
-           "See tracefig(1) for the figure rules and the JSON model.\n");
+           "The rest is in the manual: 'man tracefig' (options, figure rules),\n"
+           "'man tracefig-inputs' (each format), 'man tracefig-model' (the JSON model),\n"
+           "'man tracefig-stats' (the statistics); from the sources: man -l man/NAME.N.\n");
 }
 
 void tf_options_print_version(void)

@@ -37,7 +37,7 @@ if make -s -C "$root" $san install DESTDIR="$stage" PREFIX=/usr >"$tmp/install.l
 else
     bad "make install DESTDIR= failed"; cat "$tmp/install.log"
 fi
-for f in usr/bin/tracefig usr/share/man/man1/tracefig.1 usr/share/man/man3/tracefig.3 \
+for f in usr/bin/tracefig usr/share/man/man1/tracefig.1 usr/share/man/man3/tracefig.3 usr/share/man/man5/tracefig-inputs.5 usr/share/man/man5/tracefig-model.5 usr/share/man/man7/tracefig-stats.7 \
          usr/include/tracefig.h usr/lib/libtracefig.a usr/lib/libtracefig.so.0 \
          usr/lib/libtracefig.so usr/lib/pkgconfig/tracefig.pc; do
     if [ -e "$stage/$f" ]; then ok; else bad "not installed: $f"; fi

@@ -19,7 +19,7 @@ test="$build isal libxml2-utils librsvg2-bin poppler-utils valgrind python3 loca
       texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
       chromium python3-pip python3-setuptools python3-wheel jupyter-nbconvert
       python3-ipykernel python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml
-      otf2-tools python3-otf2"
+      otf2-tools python3-otf2 groff-base man-db"
 bench="$test hyperfine g++ libsimdjson-dev"
 # Installed when the archive has them; their tests say SKIP otherwise.
 optional_test="python3-torch"
