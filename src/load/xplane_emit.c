@@ -169,17 +169,21 @@ struct ev {
 };
 
 /* The event's stats as args (and its correlation_id). */
-static bool args_of(struct xp *x, const struct xp_plane *p, const struct xp_line *l,
+static bool args_of(struct xp *x, const struct xp_plane *p,
                     const struct xp_meta *m, struct ev *e)
 {
     struct tf_buf *b = &x->args;
     const struct xp_meta *sm = x->smetas + p->smeta0;
     char num[40];
     tf_buf_clear(b);
-    tf_buf_puts(b, "{\"name\":");
-    tf_buf_json_str(b, m ? xp_s(x, m->name) : "");
+    tf_buf_putc(b, '{');
+    /* the whole name when the label is not it, and the display name */
+    if (m && m->label != m->name) {
+        tf_buf_puts(b, "\"name\":");
+        tf_buf_json_str(b, xp_s(x, m->name));
+    }
     if (m && m->dname) {
-        tf_buf_puts(b, ",\"display_name\":");
+        tf_buf_puts(b, b->len > 1 ? ",\"display_name\":" : "\"display_name\":");
         tf_buf_json_str(b, xp_s(x, m->dname));
     }
     struct tf_pb r, s;
@@ -210,7 +214,8 @@ static bool args_of(struct xp *x, const struct xp_plane *p, const struct xp_line
             continue;
         const struct xp_meta *n = xp_meta_of(x, sm, p->n_smeta, mid);
         const char *key = n ? xp_s(x, n->name) : "";
-        tf_buf_putc(b, ',');
+        if (b->len > 1)
+            tf_buf_putc(b, ',');
         if (*key) {
             tf_buf_json_str(b, key);
         } else {
@@ -259,12 +264,9 @@ static bool args_of(struct xp *x, const struct xp_plane *p, const struct xp_line
                                                         ? 0
                                                         : 18)
                                          : "a damaged stat");
-    if (l->role == XP_STREAM)
-        tf_buf_printf(b, ",\"stream\":%lld", (long long)l->id);
-    if (p->dev >= 0 && p->kind != XP_HOST)
-        tf_buf_printf(b, ",\"device\":%lld", p->dev);
-    tf_buf_printf(b, ",\"offset_ps\":%lld,\"duration_ps\":%lld}", (long long)e->off,
-                  (long long)e->dur);
+    /* the stream is the record's (has_stream); the times exact, last */
+    tf_buf_printf(b, "%s\"offset_ps\":%lld,\"duration_ps\":%lld}", b->len > 1 ? "," : "",
+                  (long long)e->off, (long long)e->dur);
     return !b->oom || tf_diag_oom(x->d, x->file);
 }
 
@@ -351,11 +353,11 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
         l->busy += rec.dur;
         x->n_events++;
     }
-    bool full = x->pass == 2 || x->sink->args_pass1;
+    bool full = x->pass == 2 || x->sink->args_pass1 || x->sink->flows;
     if (x->pass == 2 && (t0 > x->hi || t1 < x->lo))
         full = false; /* left out by emit(): no args needed */
     if (full) {
-        if (!args_of(x, p, l, m, &e))
+        if (!args_of(x, p, m, &e))
             return false;
         rec.args = (const unsigned char *)x->args.data;
         rec.args_len = x->args.len;
