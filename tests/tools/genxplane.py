@@ -140,8 +140,8 @@ def space(planes, hosts=()):
 def case_gpu():
     """GPU streams, a derived line, host threads, flows and every stat type.
 
-    GPU 0: Stream #16(Kernel): gemm_kernel (stats of every type,
-    correlation_id 1) 3-13 us, MemcpyHtoD 20-25 us, Memset 30-31 us (busy 16 us);
+    GPU 0: Stream #16(Kernel): gemm_kernel 3-13 us (stats int, double
+    and uint, correlation_id 1), MemcpyHtoD 20-25 us (str, bytes, ref_value), Memset 30-31 us (busy 16 us);
     Stream #17(Kernel): nccl_allreduce 5-25 us (busy 20 us); Stream #18
     empty; XLA Ops: fusion.1 0-10 us (name an HLO text, display_name
     set).  GPU 1: lines without events.  Host: python (name "1234"):
@@ -155,8 +155,8 @@ def case_gpu():
           g.stat('bytes_accessed', 'uint', 4096), g.stat('kernel_details', 'str', 'regs:32'),
           g.stat('raw', 'bytes', b'\x01\x02'), g.stat('tf_op', 'ref', 'jit_f/dot')]
     ts = 1000000
-    g.line(16, 'Stream #16(Kernel)', ts, [('gemm_kernel', '', 3 * US, 10 * US, st),
-                                         ('MemcpyHtoD', '', 20 * US, 5 * US),
+    g.line(16, 'Stream #16(Kernel)', ts, [('gemm_kernel', '', 3 * US, 10 * US, st[:3]),
+                                         ('MemcpyHtoD', '', 20 * US, 5 * US, st[3:]),
                                          ('Memset', '', 30 * US, 1 * US)])
     g.line(17, 'Stream #17(Kernel)', ts, [('nccl_allreduce', '', 5 * US, 20 * US)])
     g.line(18, 'Stream #18(Kernel)', ts, [])
@@ -267,8 +267,7 @@ def big(n, out, pad=0):
             ld(4, vi(1, 65) + vi(2, s * step_rows * 10 * US) + vi(3, step_rows * 10 * US))
             for s in range(n_steps))
         head = ld(2, '/host:CPU')
-        body_len = len(head) + sum(len(key(3, 2) + varint(sz) + sz * b'')
-                                   + sz for sz, _ in sizes) + len(ld(3, steps)) + len(meta)
+        body_len = len(head) + sum(len(key(3, 2) + varint(sz)) + sz for sz, _ in sizes) + len(ld(3, steps)) + len(meta)
         f.write(key(1, 2) + varint(body_len) + head)
         for (k, rows), (sz, lhead) in zip(lines, sizes):
             f.write(key(3, 2) + varint(sz) + lhead)
