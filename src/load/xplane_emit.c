@@ -264,9 +264,13 @@ static bool args_of(struct xp *x, const struct xp_plane *p,
                                                         ? 0
                                                         : 18)
                                          : "a damaged stat");
-    /* the stream is the record's (has_stream); the times exact, last */
-    tf_buf_printf(b, "%s\"offset_ps\":%lld,\"duration_ps\":%lld}", b->len > 1 ? "," : "",
-                  (long long)e->off, (long long)e->dur);
+    /* the stream is the record's (has_stream); the times exact when the
+     * ns the event is drawn at are not (a tooltip text each event shares
+     * with none is kept by the mode: not for every event) */
+    if (e->off % 1000 || e->dur % 1000)
+        tf_buf_printf(b, "%s\"offset_ps\":%lld,\"duration_ps\":%lld", b->len > 1 ? "," : "",
+                      (long long)e->off, (long long)e->dur);
+    tf_buf_putc(b, '}');
     return !b->oom || tf_diag_oom(x->d, x->file);
 }
 
