@@ -316,7 +316,7 @@ static bool plane_stat(struct xp *x, const struct xp_f *e)
 static void plane_stats(struct xp *x, struct xp_plane *p)
 {
     const char *s = x->pstats.data, *end = s + x->pstats.len;
-    const struct xp_meta *sm = x->smetas + p->smeta0;
+    const struct xp_meta *sm = x->smetas ? x->smetas + p->smeta0 : NULL;
     while (s && s < end) {
         char *colon;
         unsigned long long n = strtoull(s, &colon, 10);
@@ -446,8 +446,10 @@ static bool plane(struct xp *x, uint64_t end)
     if (x->pass == 0) {
         p->n_meta = x->n_metas - p->meta0;
         p->n_smeta = x->n_smetas - p->smeta0;
-        qsort(x->metas + p->meta0, p->n_meta, sizeof *x->metas, by_id);
-        qsort(x->smetas + p->smeta0, p->n_smeta, sizeof *x->smetas, by_id);
+        if (p->n_meta > 1)
+            qsort(x->metas + p->meta0, p->n_meta, sizeof *x->metas, by_id);
+        if (p->n_smeta > 1)
+            qsort(x->smetas + p->smeta0, p->n_smeta, sizeof *x->smetas, by_id);
         plane_stats(x, p);
         if (!xp_plane_kind(x, p))
             return false;

@@ -173,7 +173,7 @@ static bool args_of(struct xp *x, const struct xp_plane *p,
                     const struct xp_meta *m, struct ev *e)
 {
     struct tf_buf *b = &x->args;
-    const struct xp_meta *sm = x->smetas + p->smeta0;
+    const struct xp_meta *sm = x->smetas ? x->smetas + p->smeta0 : NULL;
     char num[40];
     tf_buf_clear(b);
     tf_buf_putc(b, '{');
@@ -322,7 +322,7 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     }
     if (e.dur < 0)
         e.dur = 0;
-    struct xp_meta *m = (struct xp_meta *)xp_meta_of(x, x->metas + p->meta0, p->n_meta, e.mid);
+    struct xp_meta *m = (struct xp_meta *)xp_meta_of(x, x->metas ? x->metas + p->meta0 : NULL, p->n_meta, e.mid);
     char noname[32];
     const char *name = noname;
     if (m) {
