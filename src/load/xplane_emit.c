@@ -353,8 +353,15 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
         rec.has_stream = true;
         rec.stream = l->id;
     }
+    if (x->pass == 1 && t1 > t0) {
+        int64_t from = l->any && t0 < l->busy_end ? l->busy_end : t0;
+        if (t1 > from)
+            l->busy += t1 - from;
+        if (!l->any || t1 > l->busy_end)
+            l->busy_end = t1;
+        l->any = true;
+    }
     if (x->pass == 1) {
-        l->busy += rec.dur;
         x->n_events++;
     }
     bool full = x->pass == 2 || x->sink->args_pass1 || x->sink->flows;

@@ -30,7 +30,10 @@ struct xp_line {
     uint32_t name, dname;   /* strtab ids */
     int64_t ts_ns;          /* timestamp_ns */
     size_t n_events;        /* pass 0 */
-    int64_t busy;           /* the sum of its durations (ns), pass 1 */
+    int64_t busy;           /* its busy time (ns; the union when its events come
+                               in start order, as writers put them), pass 1 */
+    int64_t busy_end;       /* the end of the busy time so far */
+    bool any;               /* busy_end set */
     enum xp_role role;
 };
 
