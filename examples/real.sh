@@ -68,4 +68,9 @@ render perfetto-android-start "$src/perfetto-proto/android-startup-warm.perfetto
     --lanes '*roidJUnitRunner*,*macrobenchmark.target / *enchmark.target*,*RenderThread (tid 7684)*,*surfaceflinger (tid 513)*,CPU*'
 # Rust tracing-perfetto (a tokio runtime test): the workers' tasks and parks.
 render perfetto-tokio "$src/perfetto-proto/tokio-tracing.pftrace"
+# XPlane (JAX on four TPU v6 Lite chips, XProf's test data): one step
+# (the XLA module jit_f) on two chips, modules above ops and the async
+# copies in rows of their own, and the host threads that launched it.
+render xplane-tpu-step "$src/xplane/xprof-tpu-inference.xplane.pb" --window-event 'jit_f*' \
+    --lanes 'TPU 0*,TPU 1*,Host / main*,Host / py_xla_execute/3118851' --width 7in
 exit $status

@@ -33,6 +33,7 @@
 #include "load/sqlite.h"
 #include "load/stream.h"
 #include "load/timeline.h"
+#include "load/xplane.h"
 
 static bool whole_timeline(const json_t *root, const char *file, const struct tf_keep *keep,
                            struct tf_timeline *t, struct tf_diag *d)
@@ -301,11 +302,14 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
                                            "\"SQLite format 3\"): not a rocpd database",
                              file);
     }
-    /* A Perfetto protobuf trace, by its first bytes (a .pftrace holding
-     * JSON is read as JSON). */
+    /* An XPlane profile or a Perfetto protobuf trace, by their first
+     * bytes (an XSpace's first plane is told from a packet by its
+     * structure; a .pftrace holding JSON is read as JSON). */
     if (!tf_diag_failed(d)) {
         unsigned char pf_head[4096];
         size_t n_pf = peek(in, pf_head, sizeof pf_head);
+        if (!tf_diag_failed(d) && tf_xplane_looks(pf_head, n_pf))
+            return tf_load_xplane(in, file, keep, out, d);
         if (!tf_diag_failed(d) && tf_pftrace_looks(pf_head, n_pf))
             return tf_load_pftrace(in, file, keep, out, d);
     }

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""real.py XPLANE MODEL.json - an XPlane file against tracefig's figure
+model (drawn with --all-lanes and a lane cap above the lines): the same
+lanes (plane label / line name, for every line with events), and each
+lane's busy time within 0.5 % (xpdecode.py, an independent decoder, takes
+the union of the events' [start, end) in ps).  Prints what differs; exit 1."""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xpdecode  # noqa: E402
+
+
+def plane_label(name):
+    m = re.match(r'/device:([^:]+):(\d+)(.*)$', name)
+    if m:
+        return '%s %s%s' % m.groups()
+    if name == '/host:CPU':
+        return 'Host'
+    return name[1:] if name.startswith('/') else name
+
+
+planes = xpdecode.load(sys.argv[1])
+want = {}
+for r in xpdecode.summary(planes):
+    want[plane_label(r['plane']) + ' / ' + r['line']] = r['busy_ps'] / 1e9  # ms
+m = json.load(open(sys.argv[2]))
+got = {}
+for i, l in enumerate(m['lanes']):
+    got[l['label']] = m['stats']['lanes'][i]['busy_ms']
+bad = 0
+if set(want) != set(got):
+    print('lanes differ: only decoded %s; only drawn %s' %
+          (sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
+    bad = 1
+for k in sorted(set(want) & set(got)):
+    w, g = want[k], got[k]
+    if abs(w - g) > max(0.005 * w, 0.0015):
+        print('busy of %s: decoded %.4f ms, drawn %.4f ms' % (k, w, g))
+        bad = 1
+print('%d lanes compared' % len(set(want) & set(got)))
+sys.exit(bad)

@@ -1,0 +1,154 @@
+#!/bin/sh
+# xplane suite: run.sh TRACEFIG
+#
+# XPlane profiles written by the project's own generator
+# (tests/tools/genxplane.py) under $TMPDIR, checked on the JSON figure model
+# (tests/perfetto/check.py): GPU streams as Kineto's (kernels, memcpy,
+# memset; the GPU breakdown), a derived line after them, host threads
+# (display_name, else name), empty planes and lines left out; two TPU
+# planes of the same plane and line ids, HLO instruction names shortened,
+# events of 300 ps and ps offsets, overlapping async ops in rows, the XLA
+# Modules as --window-event steps; stats of every value type and ref_value
+# in the tooltips; correlation_id flows; two hosts' files on one clock;
+# gzip and standard input; a Perfetto trace still read as one; a cut file,
+# a damaged length and a UTF-8-mangled file (one line naming XPlane and the
+# byte, exit 1, nothing written, an existing output untouched).  The real
+# files in ../shared/real-traces/xplane (SKIP without) against xpdecode.py,
+# an independent decoder (real.py): lanes and busy time per lane.
+# Ends with "xplane: N passed, N failed".
+set -u
+if [ $# -lt 1 ]; then
+    echo "usage: $0 TRACEFIG" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+check=$root/tests/perfetto/check.py
+w=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-xplane.XXXXXX")
+trap 'rm -rf "$w"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# model NAME CHECK... (after OPTS in $opts): draws $w/NAME.xplane.pb as JSON
+model() {
+    c=$1
+    shift
+    if "$bin" "$w/$c.xplane.pb" --stats $opts -o "$w/$c.json" >"$w/$c.out" 2>"$w/$c.err" &&
+        python3 "$check" "$w/$c.json" "$@"; then ok; else bad "$c $opts: $(head -3 "$w/$c.err")"; fi
+}
+for c in gpu tpu host0 host1 gz cut badlen mangled; do
+    python3 "$root/tests/tools/genxplane.py" $c "$w/$c.xplane.pb" || bad "genxplane $c"
+done
+
+# GPU streams, busiest first, then the derived line; host threads; empty
+# planes (GPU 1, /host:metadata) and lines (Stream #18) left out
+gpu_lanes="labels == ['GPU 0 / Stream #17(Kernel)', 'GPU 0 / Stream #16(Kernel)', 'GPU 0 / XLA Ops', 'Host / python', 'Host / Host Threads/99']"
+gpu_busy="busy['GPU 0 / Stream #16(Kernel)'] == 0.016 and busy['GPU 0 / Stream #17(Kernel)'] == 0.02 and busy['GPU 0 / XLA Ops'] == 0.01 and busy['Host / python'] == 0.05 and busy['Host / Host Threads/99'] == 0.002"
+opts=""
+model gpu "$gpu_lanes" "$gpu_busy" \
+    "names == {'gemm_kernel', 'MemcpyHtoD', 'Memset', 'nccl_allreduce', 'fusion.1', 'train_step', 'forward', 'marker', 'cuLaunchKernel'}" \
+    "{'kernel', 'gpu_memcpy', 'gpu_memset', 'xla_op', 'cpu_op', 'cuda_runtime'} <= cats" \
+    "[b['shape'] for b in m['bars'] if b['name'] == 'marker'] == ['instant']" \
+    "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'gemm_kernel'] == [(3, 13)]" \
+    "[b['row'] for b in m['bars'] if b['name'] == 'forward'] == [1]" \
+    "m['window']['start_us'] == 1000 and m['window']['end_us'] == 1050" \
+    "m['stats']['gpu_breakdown']['compute_ms'] > 0"
+# stats of every value type and ref_value, the whole HLO name, in tooltips
+if "$bin" "$w/gpu.xplane.pb" -o "$w/gpu.svg" 2>/dev/null &&
+    grep -q 'correlation_id: 1, flops: 1500000000.0, bytes_accessed: 4096' "$w/gpu.svg" &&
+    grep -q 'kernel_details: regs:32, raw: (2 bytes), tf_op: jit_f/dot' "$w/gpu.svg" &&
+    grep -q 'name: %fusion.1 = f32\[8\]{0} fusion(f32\[8\]{0} %p), kind=kLoop, display_name: fusion.1' "$w/gpu.svg"
+then ok; else bad "gpu: stats and names in the tooltips"; fi
+# correlation_id: the launch's arrow to its kernel
+if "$bin" "$w/gpu.xplane.pb" --flows -o "$w/flows.json" 2>/dev/null &&
+    python3 "$check" "$w/flows.json" "len(m['arrows']) == 1" \
+        "m['arrows'][0]['from']['lane'] == 4 and m['arrows'][0]['to']['lane'] == 1"
+then ok; else bad "gpu: correlation_id flows"; fi
+# gzip'd, and from standard input
+model gz "$gpu_lanes" "$gpu_busy"
+if "$bin" - -o "$w/stdin.json" <"$w/gpu.xplane.pb" 2>/dev/null &&
+    python3 "$check" "$w/stdin.json" "$gpu_lanes"; then ok; else bad "standard input"; fi
+
+# TPU planes of the same ids: their devices from their names; HLO text
+# shortened; a 300 ps event and ps offsets (rounded at both ends to the
+# ns); overlapping async ops in rows
+model tpu "labels == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops', 'TPU 0 / Async XLA Ops', 'TPU 1 / XLA Modules', 'TPU 1 / XLA Ops']" \
+    "busy['TPU 0 / XLA Modules'] == 0.25 and busy['TPU 0 / XLA Ops'] == 0.04 and busy['TPU 0 / Async XLA Ops'] == 0.1 and busy['TPU 1 / XLA Ops'] == 0.08" \
+    "{'fusion.3', 'copy.1', 'convolution.2', 'add.1', 'jit_f(123)', 'jit_g(456)', 'copy-start.3'} <= names" \
+    "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'copy.1'] == [(40, 40.001)]" \
+    "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'convolution.2'] == [(50.001, 60)]" \
+    "sorted(b['row'] for b in m['bars'] if b['name'].startswith('copy-start')) == [0, 1, 2]"
+# XLA Modules are steps: --window-event
+opts="--window-event jit_g*"
+model tpu "m['window']['start_us'] == 205 and m['window']['end_us'] == 255"
+opts=""
+
+# two hosts' files: one figure, one clock (host 1 starts 1 ms later)
+if "$bin" "$w/host0.xplane.pb" "$w/host1.xplane.pb" -o "$w/hosts.json" 2>"$w/hosts.err" &&
+    python3 - "$w/hosts.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert [l['label'] for l in m['lanes']] == ['Host / worker'] * 2
+assert [l['trace'] for l in m['lanes']] == [0, 1]
+assert [(b['lane'], round(b['x0'])) for b in m['bars']] == [(0, 0), (1, 1000)], m['bars']
+assert [t['lanes'][0]['busy_ms'] for t in m['stats']] == [2, 2]
+PY
+then ok; else bad "two hosts: $(head -2 "$w/hosts.err")"; fi
+
+# a Perfetto trace is still one
+if python3 "$root/tests/tools/pfwrite.py" tracks "$w/t.pftrace" &&
+    "$bin" "$w/t.pftrace" -o "$w/t.json" 2>/dev/null &&
+    python3 "$check" "$w/t.json" "'app / main' in labels"; then ok; else bad "Perfetto read as XPlane"; fi
+
+# damaged files: one line naming XPlane and the byte, exit 1, nothing written
+echo keep >"$w/old.svg"
+for c in cut badlen mangled; do
+    "$bin" "$w/$c.xplane.pb" -o "$w/$c.svg" >"$w/$c.out" 2>"$w/$c.err"
+    rc=$?
+    if [ $rc -eq 1 ] && [ "$(wc -l <"$w/$c.err")" -eq 1 ] && [ ! -e "$w/$c.svg" ] &&
+        grep -q "^tracefig: .*$c.xplane.pb: byte [0-9]*: damaged XPlane: " "$w/$c.err"
+    then ok; else bad "$c: rc $rc: $(head -3 "$w/$c.err")"; fi
+    "$bin" "$w/$c.xplane.pb" -o "$w/old.svg" 2>/dev/null
+    [ "$(cat "$w/old.svg")" = keep ] && ok || bad "$c: an existing output clobbered"
+done
+grep -q 'runs past the end of its message' "$w/badlen.err" && ok || bad "badlen: $(cat "$w/badlen.err")"
+grep -q 'byte 13:' "$w/badlen.err" && ok || bad "badlen: the byte: $(cat "$w/badlen.err")"
+grep -q 'cut' "$w/cut.err" && ok || bad "cut: $(cat "$w/cut.err")"
+grep -q 'UTF-8 text conversion: the bytes ef bf bd' "$w/mangled.err" && ok || bad "mangled: $(cat "$w/mangled.err")"
+
+# the generated files against the independent decoder too
+for c in gpu tpu; do
+    "$bin" "$w/$c.xplane.pb" --all-lanes --max-lanes 1000 --height 100in --stats \
+        -o "$w/$c.all.json" >/dev/null 2>&1 &&
+        python3 "$here/real.py" "$w/$c.xplane.pb" "$w/$c.all.json" >"$w/$c.real" &&
+        ok || bad "$c against xpdecode.py: $(head -3 "$w/$c.real")"
+done
+
+# the real files (never committed): lanes and busy against xpdecode.py
+real=$root/../shared/real-traces/xplane
+if [ -d "$real" ]; then
+    for f in jax-mi300-gemm tpu-dummy xprof-tpu-inference; do
+        [ -f "$real/$f.xplane.pb" ] || continue
+        if "$bin" "$real/$f.xplane.pb" --all-lanes --max-lanes 1000 --height 200in --stats \
+            -o "$w/$f.json" >/dev/null 2>"$w/$f.err" &&
+            python3 "$here/real.py" "$real/$f.xplane.pb" "$w/$f.json" >"$w/$f.real"
+        then ok; else bad "$f: $(head -3 "$w/$f.err" "$w/$f.real")"; fi
+    done
+    # the README's figures: GPU streams first; TPU modules above ops; steps
+    "$bin" "$real/jax-mi300-gemm.xplane.pb" -o "$w/gpu-real.json" 2>/dev/null &&
+        python3 "$check" "$w/gpu-real.json" \
+            "labels[:3] == ['GPU 0 / Stream #16(Kernel)', 'GPU 0 / Stream #17(Kernel)', 'Host / python']" &&
+        ok || bad "jax-mi300-gemm: the default figure's lanes"
+    "$bin" "$real/xprof-tpu-inference.xplane.pb" --window-event 'jit_f*' -o "$w/tpu-real.json" \
+        2>/dev/null &&
+        python3 "$check" "$w/tpu-real.json" "labels[:2] == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops']" \
+            "m['window']['end_us'] > m['window']['start_us']" &&
+        ok || bad "xprof-tpu-inference: a step window"
+else
+    echo "xplane: SKIP (real files: no ../shared/real-traces/xplane)"
+fi
+
+echo "xplane: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
