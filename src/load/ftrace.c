@@ -351,8 +351,15 @@ static bool learn(struct tf_ftrace_text *f, const struct ev *e)
     const char *m = mark(e, &mn);
     if (m) {
         p->other_lanes = true;
-        if (mn >= 2 && m[1] == '|' && e->pid > 0 && !pf_map_put(&f->marked, (uint64_t)e->pid, 1))
-            return false;
+        if (mn >= 2 && m[1] == '|' && e->pid > 0) {
+            if (!pf_map_put(&f->marked, (uint64_t)e->pid, 1))
+                return false;
+            /* B|tgid|..., C|, S|, F|: the writer's process */
+            const char *bar = memchr(m + 2, '|', mn - 2);
+            int64_t tgid;
+            if (bar && num(m + 2, (size_t)(bar - m - 2), &tgid) && tgid > 0)
+                pf_name_thread(p, e->pid, tgid, 0, 0);
+        }
         if (starts(m, mn, "trace_event_clock_sync:") && f->json &&
             field(m, mn, "parent_ts=", NULL, &v, &vn)) {
             int64_t parent;
