@@ -352,6 +352,8 @@ static const struct tf_optdef options[] = {
              "(report.sqlite), a rocpd database (rocprofv3's results.db; rocprof's too), "
              "a Perfetto protobuf trace (.perfetto-trace, .pftrace: Android's traced, the "
              "Perfetto SDK, tracing-perfetto; recognised by its bytes, plain or gzip), "
+             "ftrace text (trace-cmd report, the tracing file, atrace; systrace HTML; "
+             "recognised by content, plain or gzip), "
              "or an OTF2 archive (its anchor traces.otf2, or its folder: "
              "Score-P, TAU, APEX, rocprofv3); '-' reads standard input; repeat, or give "
              "several TRACEs, for "
@@ -557,7 +559,8 @@ void tf_options_print_help(void)
            "an Nsight Systems export (nsys export --type sqlite), a rocpd database\n"
            "(rocprofv3 --output-format rocpd; rocprof v1's results.db), a Perfetto\n"
            "protobuf trace (Android system traces with CPU lanes from the scheduler,\n"
-           "the Perfetto SDK, Rust's tracing-perfetto), or an OTF2 archive (Score-P,\n"
+           "the Perfetto SDK, Rust's tracing-perfetto), ftrace text (trace-cmd report,\n"
+           "the tracing file, atrace, systrace HTML), or an OTF2 archive (Score-P,\n"
            "TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank.\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
     tf_opt_help(options, N_OPTIONS);

@@ -14,7 +14,7 @@
  * the CPU column `[NNN]` is the anchor (a task's name may hold spaces, '-'
  * and brackets); before it an optional `(TGID)` (`(-----)`: unknown) and
  * `-PID`, after it optional flags (trace-cmd report has none) and the
- * time.  sched_switch's fields come as `prev_comm=A prev_pid=1 ... ==>
+ * time.  `adb shell atrace` prints `capturing trace...` and `TRACE:` first.  sched_switch's fields come as `prev_comm=A prev_pid=1 ... ==>
  * next_comm=B next_pid=2 ...` or, from trace-cmd report, as `A:1 [120] S
  * ==> B:2 [120]`.  Lines starting '#', and trace-cmd's `version = 6`,
  * `cpus=N` and `CPU N is empty` headers, are headers; other lines that do
@@ -214,6 +214,7 @@ static bool starts(const char *s, size_t n, const char *what)
 static bool is_header(const char *s, size_t n)
 {
     return (n && s[0] == '#') || starts(s, n, "version = ") || starts(s, n, "cpus=") ||
+           starts(s, n, "TRACE:") || starts(s, n, "capturing trace...") ||
            (starts(s, n, "CPU ") && n > 9 && memcmp(s + n - 9, " is empty", 9) == 0) ||
            starts(s, n, "CPU:");
 }
@@ -659,6 +660,8 @@ bool tf_ftrace_looks(const unsigned char *h, size_t n)
         if (starts(ln, len, "# tracer:") || starts(ln, len, "version = ") ||
             starts(ln, len, "cpus="))
             return true;
+        if (starts(ln, len, "TRACE:") || starts(ln, len, "capturing trace..."))
+            continue; /* adb shell atrace's own lines */
         if (len == 0 || ln[0] == '#')
             continue;
         struct ev e;
