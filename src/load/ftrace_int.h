@@ -16,6 +16,8 @@
 /* The longest line read (a longer one is damage; outside a systrace
  * HTML page's data, the rest of a longer line is passed over). */
 #define FT_LINE_MAX ((size_t)1 << 20)
+/* The longest line of an old systrace page's JavaScript string. */
+#define FT_JS_MAX ((size_t)256 << 20)
 
 enum ft_form {
     FT_TEXT, /* ftrace text, or its bytes in memory */

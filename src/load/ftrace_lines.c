@@ -111,6 +111,8 @@ static int raw_line(struct ft_lines *l, bool keep)
     tf_buf_clear(&l->raw);
     l->raw_nl = false;
     bool any = false;
+    char tail[16];
+    size_t n_tail = 0;
     for (;;) {
         if (l->rpos == l->rlen && !fill(l)) {
             if (l->in && tf_diag_failed(l->d))
@@ -122,13 +124,27 @@ static int raw_line(struct ft_lines *l, bool keep)
         size_t avail = l->rlen - l->rpos;
         const unsigned char *nl = memchr(b, '\n', avail);
         size_t take = nl ? (size_t)(nl - b) : avail;
-        size_t room = FT_LINE_MAX > l->raw.len ? FT_LINE_MAX - l->raw.len : 0;
+        /* a page's lines outside its text blocks (its scripts, an old
+         * page's string) may be long: bounded higher */
+        bool page = l->form == FT_HTML && (l->block != FT_DATA || l->block_first);
+        size_t max = page ? FT_JS_MAX : FT_LINE_MAX;
+        size_t room = max > l->raw.len ? max - l->raw.len : 0;
         if (take > room) {
             if (keep) {
                 l->lineno++;
-                { ft_lines_bad(l, "a line longer than 1 MiB (a damaged file?)"); return -1; }
+                ft_lines_bad(l, page ? "a line longer than 256 MiB (a damaged file?)"
+                                     : "a line longer than 1 MiB (a damaged file?)");
+                return -1;
             }
             tf_buf_putn(&l->raw, (const char *)b, room);
+            /* the dropped rest's last bytes, where a `</script>` may be */
+            for (size_t i = room; i < take; i++) {
+                if (n_tail == sizeof tail) {
+                    memmove(tail, tail + 1, sizeof tail - 1);
+                    n_tail--;
+                }
+                tail[n_tail++] = (char)b[i];
+            }
         } else {
             tf_buf_putn(&l->raw, (const char *)b, take);
         }
@@ -139,8 +155,11 @@ static int raw_line(struct ft_lines *l, bool keep)
             break;
         }
     }
-    if (l->raw.oom)
-        { tf_diag_oom(l->d, l->file); return -1; }
+    tf_buf_putn(&l->raw, tail, n_tail);
+    if (l->raw.oom) {
+        tf_diag_oom(l->d, l->file);
+        return -1;
+    }
     if (!any)
         return 0;
     l->lineno++;
@@ -243,19 +262,17 @@ static int html_next(struct ft_lines *l, const char **s, size_t *n)
             l->js.len -= l->js_pos;
             l->js_pos = 0;
         }
-        int k = raw_line(l, l->block == FT_DATA || l->block == FT_JS);
+        int k = raw_line(l, (l->block == FT_DATA && !l->block_first) || l->block == FT_JS);
         if (k < 0)
             return -1;
         if (k == 0) {
-            if (l->block != FT_OUT)
-                return ft_lines_bad(l, l->block == FT_JS
-                                           ? "the page is cut: its linuxPerfData string never "
-                                             "ends"
-                                           : "the page is cut: a trace-data block never ends "
-                                             "(no </script>)")
-                           ? -1
-                           : -1;
-            return 0;
+            if (l->block == FT_OUT)
+                return 0;
+            ft_lines_bad(l, l->block == FT_JS ? "the page is cut: its linuxPerfData string "
+                                                "never ends"
+                                              : "the page is cut: a trace-data block never "
+                                                "ends (no </script>)");
+            return -1;
         }
         const char *c = l->raw.data ? l->raw.data : "";
         size_t cn = l->raw.len;
@@ -286,8 +303,10 @@ static int html_next(struct ft_lines *l, const char **s, size_t *n)
             size_t used;
             if (js_decode(l, c, cn, &used))
                 l->block = FT_OUT;
-            if (l->js.oom)
-                { tf_diag_oom(l->d, l->file); return -1; }
+            if (l->js.oom) {
+                tf_diag_oom(l->d, l->file);
+                return -1;
+            }
             continue;
         }
         const char *end = find(c, cn, "</script>");
@@ -325,7 +344,10 @@ int ft_lines_next(struct ft_lines *l, const char **s, size_t *n)
     if (k <= 0)
         return k;
     if (l->in && !l->raw_nl)
-        { ft_lines_bad(l, "the file is cut: its last line has no end (no newline)"); return -1; }
+    {
+        ft_lines_bad(l, "the file is cut: its last line has no end (no newline)");
+        return -1;
+    }
     *s = l->raw.data ? l->raw.data : "";
     *n = l->raw.len;
     return text_ok(l, *s, *n) ? 1 : -1;
