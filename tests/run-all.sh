@@ -65,6 +65,7 @@ suite nsys sh tests/nsys/run.sh "$bin"
 suite rocpd sh tests/rocpd/run.sh "$bin"
 suite perfetto sh tests/perfetto/run.sh "$bin"
 suite xplane sh tests/xplane/run.sh "$bin"
+suite ftrace sh tests/ftrace/run.sh "$bin"
 suite otf2 sh tests/otf2/run.sh "$bin"
 # libtracefig from a staged make install, through pkg-config (C), and the
 # Python module over it.

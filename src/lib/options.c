@@ -354,6 +354,8 @@ static const struct tf_optdef options[] = {
              "Perfetto SDK, tracing-perfetto; recognised by its bytes, plain or gzip), "
              "an XPlane profile (*.xplane.pb: JAX, TensorFlow, PyTorch/XLA; by its bytes, "
              "plain or gzip), "
+             "ftrace text (trace-cmd report, the tracing file, atrace; systrace HTML; "
+             "recognised by content, plain or gzip), "
              "or an OTF2 archive (its anchor traces.otf2, or its folder: "
              "Score-P, TAU, APEX, rocprofv3); '-' reads standard input; repeat, or give "
              "several TRACEs, for "
@@ -560,7 +562,8 @@ void tf_options_print_help(void)
            "(rocprofv3 --output-format rocpd; rocprof v1's results.db), a Perfetto\n"
            "protobuf trace (Android system traces with CPU lanes from the scheduler,\n"
            "the Perfetto SDK, Rust's tracing-perfetto), an XPlane profile (*.xplane.pb:\n"
-           "JAX, TensorFlow, PyTorch/XLA on GPUs and TPUs), or an OTF2 archive (Score-P,\n"
+           "JAX, TensorFlow, PyTorch/XLA on GPUs and TPUs), ftrace text (trace-cmd\n"
+           "report, the tracing file, atrace, systrace HTML), or an OTF2 archive (Score-P,\n"
            "TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank.\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
     tf_opt_help(options, N_OPTIONS);

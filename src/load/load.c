@@ -29,6 +29,7 @@
 #include "load/kind.h"
 #include "load/sqlite_load.h"
 #include "load/otf2.h"
+#include "load/ftrace.h"
 #include "load/pftrace.h"
 #include "load/sqlite.h"
 #include "load/stream.h"
@@ -312,6 +313,8 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
             return tf_load_xplane(in, file, keep, out, d);
         if (!tf_diag_failed(d) && tf_pftrace_looks(pf_head, n_pf))
             return tf_load_pftrace(in, file, keep, out, d);
+        if (!tf_diag_failed(d) && tf_ftrace_looks(pf_head, n_pf))
+            return tf_load_ftrace(in, file, keep, out, d);
     }
     /* The streaming path reads every trace; TRACEFIG_LOAD=whole asks for
      * jansson's whole-document parse instead (timelines only: the tests

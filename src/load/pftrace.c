@@ -341,7 +341,7 @@ static void pass_reset(struct pf *p)
     p->rpos = p->rlen = 0;
     p->eof = false;
     p->off = 0;
-    p->idx = 0;
+    p->idx = p->idx_base;
 }
 
 /* The name records of what pass 1 learnt. */
@@ -397,13 +397,44 @@ static bool run_pass(struct pf *p, int pass)
 {
     pass_reset(p);
     p->pass = pass;
+    if (p->read)
+        return p->read(p) && pf_tracks_end(p) && pf_ftrace_end(p);
     if (pass > 0 && !tf_input_seek(p->in, 0))
         return false;
     bool ok = stream(p) && pf_tracks_end(p) && pf_ftrace_end(p);
     return ok;
 }
 
-static void pf_free(struct pf *p)
+bool pf_init(struct pf *p, const char *file, const struct tf_tef_sink *sink, struct tf_diag *d)
+{
+    memset(p, 0, sizeof *p);
+    p->file = file;
+    p->sink = sink;
+    p->d = d;
+    tf_strtab_init(&p->strs);
+    tf_buf_init(&p->args);
+    tf_buf_init(&p->tmp);
+    tf_buf_init(&p->tmp2);
+    tf_buf_init(&p->cats);
+    uint32_t empty;
+    if ((p->rbuf = malloc(RBUF)) != NULL && tf_strtab_id(&p->strs, "", &empty))
+        return true;
+    return tf_diag_oom(d, file);
+}
+
+bool pf_first(struct pf *p)
+{
+    return run_pass(p, 0) && run_pass(p, 1) && names(p);
+}
+
+bool pf_second(struct pf *p, int64_t lo, int64_t hi)
+{
+    p->lo = lo;
+    p->hi = hi;
+    return run_pass(p, 2);
+}
+
+void pf_free(struct pf *p)
 {
     pass_reset(p);
     pf_seqs_free(p);
@@ -473,21 +504,9 @@ bool tf_load_pftrace(struct tf_input *in, const char *file, const struct tf_keep
                              "profiler, not Perfetto protobuf traces",
                              file);
     struct pf p;
-    memset(&p, 0, sizeof p);
-    p.file = file;
-    p.sink = &keep->tef;
-    p.d = d;
+    bool ok = pf_init(&p, file, &keep->tef, d);
     p.in = in;
-    tf_strtab_init(&p.strs);
-    tf_buf_init(&p.args);
-    tf_buf_init(&p.tmp);
-    tf_buf_init(&p.tmp2);
-    tf_buf_init(&p.cats);
-    uint32_t empty;
-    bool ok = (p.rbuf = malloc(RBUF)) != NULL && tf_strtab_id(&p.strs, "", &empty);
-    if (!ok)
-        tf_diag_oom(d, file);
-    ok = ok && run_pass(&p, 0) && run_pass(&p, 1) && names(&p);
+    ok = ok && pf_first(&p);
     bool was_cut = p.cut;
     uint64_t cut_at = p.cut_at;
     if (ok && p.n_events == 0) {
@@ -496,15 +515,12 @@ bool tf_load_pftrace(struct tf_input *in, const char *file, const struct tf_keep
                            "scheduling, atrace or counter)%s",
                            file, was_cut ? ", and cut short" : "");
     }
-    if (ok) {
-        p.lo = INT64_MIN;
-        p.hi = INT64_MAX;
-        if (p.sink->window && !p.sink->window(p.sink->ctx, &p.lo, &p.hi, d)) {
-            tf_diag_prefix(d, file);
-            ok = false;
-        }
+    int64_t lo = INT64_MIN, hi = INT64_MAX;
+    if (ok && p.sink->window && !p.sink->window(p.sink->ctx, &lo, &hi, d)) {
+        tf_diag_prefix(d, file);
+        ok = false;
     }
-    ok = ok && run_pass(&p, 2);
+    ok = ok && pf_second(&p, lo, hi);
     if (ok && p.sink->finish && !p.sink->finish(p.sink->ctx, d)) {
         tf_diag_prefix(d, file);
         ok = false;

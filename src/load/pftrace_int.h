@@ -2,7 +2,9 @@
  * of a read (pftrace.c: the packet stream and the passes; pftrace_util.c:
  * the map, names and records; pftrace_clock.c: clocks and sequences;
  * pftrace_track.c: track events and descriptors;
- * pftrace_ftrace.c: ftrace bundles, scheduling, atrace).  Private to
+ * pftrace_ftrace.c: ftrace bundles, scheduling; atrace.c: atrace marks,
+ * shared with the ftrace text loader, ftrace*.c, which drives the same
+ * state through pf_run).  Private to
  * src/load/pftrace*.c; see pftrace.h for what becomes what.
  */
 #ifndef TF_LOAD_PFTRACE_INT_H
@@ -175,7 +177,21 @@ struct pf {
     /* counts for the warnings */
     size_t n_events;            /* drawable records of pass 1 */
     size_t n_unmatched_end, n_open, n_no_track, n_bad_clock;
+    /* a reader of its own in place of the packet stream (the ftrace text
+     * loader, ftrace.c): one pass over its input, p->pass telling which */
+    bool (*read)(struct pf *p);
+    void *read_ctx;
+    size_t idx_base; /* the first record's idx (after a JSON's elements) */
 };
+
+/* pftrace.c: the passes, for the packet stream or p->read.  pf_init
+ * (false: out of memory, said); pf_first: names (pass 0), the index (pass
+ * 1) and the name records; pf_second: the records of window lo..hi (pass
+ * 2); pf_free releases all but *p itself. */
+bool pf_init(struct pf *p, const char *file, const struct tf_tef_sink *sink, struct tf_diag *d);
+bool pf_first(struct pf *p);
+bool pf_second(struct pf *p, int64_t lo, int64_t hi);
+void pf_free(struct pf *p);
 
 /* pftrace_util.c */
 bool pf_emit(struct pf *p, struct tf_tef_rec *r);
@@ -222,6 +238,22 @@ bool pf_ftrace_end(struct pf *p);
 /* Whether a bundle holds scheduling or atrace (pass 0). */
 bool pf_ftrace_lanes(const struct tf_pb *msg);
 void pf_ftrace_reset(struct pf *p);
+
+/* A scheduling switch on cpu at ts to thread `next` (comm: its strtab id,
+ * 0 none): ends the running thread's slice on lane "CPU N". */
+bool pf_sched_switch(struct pf *p, uint64_t cpu, int64_t ts, int64_t next, uint32_t comm);
+/* A counter `what` ("cpufreq", "cpuidle") of lane "CPU N". */
+bool pf_cpu_counter(struct pf *p, uint64_t cpu, const char *what, int64_t ts, double v);
+
+/* atrace.c: one mark "B|tgid|name", "E|tgid", "C|tgid|name|value",
+ * "S|tgid|name|cookie", "F|tgid|name|cookie" of thread tid at ts, or one
+ * already split (kind B E C S F); applied in time order at the end of the
+ * pass (pf_atrace_end) or when the buffer fills. */
+bool pf_atrace_line(struct pf *p, int64_t tid, const char *s, size_t n, int64_t ts);
+bool pf_atrace_push(struct pf *p, char kind, int64_t ts, int64_t tid, int64_t tgid,
+                    uint32_t name, double v, int64_t cookie);
+bool pf_atrace_end(struct pf *p);
+void pf_atrace_reset(struct pf *p);
 
 /* pftrace_gpu.c */
 bool pf_gpu_counter(struct pf *p, const struct tf_pb *msg, int64_t ts);

@@ -489,7 +489,13 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
         enum tf_jtok k = tf_scan_peek(s);
         if (k == TF_JT_ARRAY)
             return tf_scan_enter(s) && scan_chrome_events(st, true);
-        if (k != TF_JT_OBJECT) /* Chrome's ftrace text: nothing to read */
+        if (k == TF_JT_STRING) { /* Chrome's ftrace text (load/ftrace.h) */
+            const unsigned char *data;
+            size_t len;
+            return tf_scan_value(s, &data, &len, NULL, 0) &&
+                   tf_tef_system_text(st->tef, data, len, s->d);
+        }
+        if (k != TF_JT_OBJECT)
             return tf_scan_skip(s);
         /* Fuchsia's form: {"type": "fuchsia", "events": [...]}. */
         if (!tf_scan_enter(s))

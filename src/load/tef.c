@@ -44,6 +44,7 @@
 #include "base/buf.h"
 #include "base/hash.h"
 #include "base/jsonlite.h"
+#include "load/ftrace.h"
 
 const char *const tf_tef_field_names[TF_TEF_N_FIELDS] = {
     "ph", "name", "cat", "ts", "dur", "pid", "tid", "args",
@@ -108,6 +109,9 @@ struct tf_tef {
     size_t n_unmatched_end, n_name_mismatch, n_open;
     /* what pass 1 passed over or read leniently, for one warning each */
     size_t n_no_dur, n_str_time, n_no_async_id;
+    /* "systemTraceEvents" as ftrace text: indexed before the window,
+     * collected before the finish, after this trace's own records */
+    struct tf_ftrace_text *sys_text;
 };
 
 struct tf_tef *tf_tef_new(const char *file, const struct tf_tef_sink *sink)
@@ -158,6 +162,7 @@ void tf_tef_free(struct tf_tef *t)
     free(t->th);
     free(t->hash);
     free(t->blocks);
+    tf_ftrace_text_free(t->sys_text);
     struct tf_buf *bufs[] = {&t->name, &t->cat, &t->pid, &t->tid, &t->id, &t->cname, &t->key,
                              &t->tmp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -915,6 +920,9 @@ bool tf_tef_window(struct tf_tef *t, struct tf_diag *d)
             if (!pop_frame(t, &t->th[i], 0, true, d))
                 return false;
     clear_threads(t);
+    size_t idx_base = t->n_blocks ? t->blocks[t->n_blocks - 1].first_idx + TF_TEF_BLOCK : 0;
+    if (t->sys_text && !tf_ftrace_text_index(t->sys_text, idx_base))
+        return false;
     if (t->sink->window && !t->sink->window(t->sink->ctx, &t->lo, &t->hi, d)) {
         tf_diag_prefix(d, t->file);
         return false;
@@ -944,8 +952,18 @@ bool tf_tef_collect(struct tf_tef *t, const unsigned char *data, size_t len,
     return element(t, data, f, idx, false, d);
 }
 
+bool tf_tef_system_text(struct tf_tef *t, const unsigned char *data, size_t len,
+                        struct tf_diag *d)
+{
+    tf_ftrace_text_free(t->sys_text);
+    t->sys_text = tf_ftrace_text_new(t->file, t->sink, data, len, d);
+    return t->sys_text != NULL;
+}
+
 bool tf_tef_finish(struct tf_tef *t, struct tf_diag *d)
 {
+    if (t->sys_text && !tf_ftrace_text_collect(t->sys_text, t->lo, t->hi))
+        return false;
     for (size_t i = 0; i < t->n_th; i++)
         while (t->th[i].n) {
             t->n_open++;

@@ -67,6 +67,11 @@ bool tf_tef_block(struct tf_tef *t, const struct tf_scan_mark *m, size_t idx,
  * systemTraceEvents, whose records only name processes and threads. */
 bool tf_tef_index(struct tf_tef *t, const unsigned char *data, size_t len,
                   const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d);
+/* "systemTraceEvents" given as a string (its bytes as written): ftrace
+ * text (load/ftrace.h), whose records follow this trace's own in both
+ * passes, on its clock. */
+bool tf_tef_system_text(struct tf_tef *t, const unsigned char *data, size_t len,
+                        struct tf_diag *d);
 /* After the first pass: the sink's window. */
 bool tf_tef_window(struct tf_tef *t, struct tf_diag *d);
 

@@ -1,5 +1,6 @@
-# systemTraceEvents as a string (ftrace text, as Chrome writes it) is
-# ignored: the figure comes from traceEvents alone, without a warning.
+# systemTraceEvents as a string (ftrace text, as Chrome writes it) is read
+# with traceEvents (tests/ftrace covers what it draws); a text whose only
+# event is the idle task's switch adds nothing to draw, and no warning.
 from lib import *
 m = model()
 expect_sane()

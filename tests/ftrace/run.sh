@@ -1,0 +1,168 @@
+#!/bin/sh
+# ftrace suite: run.sh TRACEFIG
+#
+# ftrace text written by tests/tools/genftrace.py in every dialect (the
+# tracing file with and without the TGID column, trace-cmd report, Android
+# 4.1's marks, both systrace HTML forms, Chrome JSON's systemTraceEvents,
+# an empty one, marks alone), checked on the JSON figure model
+# (tests/perfetto/check.py): CPU lanes and their busy time, atrace thread
+# slices, async slices and counters, names, the window (a clock-sync mark
+# at time 0 does not stretch it), CPU time per process; gzip and standard
+# input; bad input (a cut file, a damaged one, no event line, an HTML page
+# without data, a cut page: one line, exit 1, an existing output
+# untouched; lines of neither kind: one warning); every back-end,
+# --window-event, --lanes.  The same traces and ../shared/real-traces/ftrace
+# (SKIP without it) against tests/ftrace/ftcount.py, an independent count.
+# Ends with "ftrace: N passed, N failed".
+set -u
+if [ $# -lt 1 ]; then
+    echo "usage: $0 TRACEFIG" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+check="$root/tests/perfetto/check.py"
+w=$(mktemp -d "${TMPDIR:-/tmp}/tracefig-ftrace.XXXXXX")
+trap 'rm -rf "$w"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+ext() { case $1 in html*) echo html ;; json*) echo json ;; *) echo txt ;; esac; }
+file() { echo "$w/$1.$(ext "$1")"; }
+# model CASE CHECK...: draws the case's trace as JSON (every lane) and checks it
+model() {
+    c=$1
+    shift
+    if "$bin" "$(file "$c")" --stats --max-lanes 100 -o "$w/$c.model.json" >"$w/$c.out" 2>"$w/$c.err" &&
+        python3 "$check" "$w/$c.model.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
+}
+
+dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only"
+for c in $dialects; do
+    python3 "$root/tests/tools/genftrace.py" "$c" "$(file "$c")" || bad "genftrace $c"
+done
+
+# (a) every dialect: the same lanes, busy times, slices, counters and window
+sched="busy['CPU 0'] == 22 and busy['CPU 1'] == 8"
+slices="busy['server / srv-worker'] == 8 and busy['client'] == 4 and busy['server / async op'] == 8"
+names="{'handle', 'parse', 'request', 'async op', 'irq_handler_entry'} <= names"
+cats="{'sched', 'atrace', 'ftrace'} <= cats"
+count="counters['server / queue'] == (3, 5)"
+window="m['window']['start_us'] == 1000000 and m['window']['end_us'] == 1022000"
+for c in tgid plain tcmd android41 html html_legacy; do
+    model $c "labels[-2:] == ['CPU 0', 'CPU 1']" "$sched" "$slices" "$names" "$cats" "$count" "$window" \
+        "m['stats']['cpu_processes'] == [{'name': 'server', 'cpu_ms': 25}, {'name': 'client', 'cpu_ms': 5}]"
+    [ -s "$w/$c.err" ] && bad "$c: a message: $(cat "$w/$c.err")" || ok
+done
+# without the TGID column, the processes come from the marks (B|100|...)
+python3 "$check" "$w/plain.model.json" "[l for l in m['lanes'] if l['label'] == 'server / srv-worker'][0]['pid'] == 100" &&
+    ok || bad "plain: srv-worker's process from its marks"
+# the clock-sync mark at time 0 is no instant either
+python3 "$check" "$w/tgid.model.json" "'trace_event_clock_sync' not in str(names)" && ok || bad "clock sync drawn"
+
+# (b) Chrome JSON: the text on the JSON's clock (parent_ts=5.0 is the
+# text's 1.0 s), with its own events; an empty systemTraceEvents draws the JSON alone
+model json "$sched" "$slices" "'frame' in names" "m['window']['start_us'] == 5000000" \
+    "m['window']['end_us'] == 5022000" "labels[0] == 'browser'"
+model json_empty "labels == ['browser']" "busy['browser'] == 16"
+[ -s "$w/json_empty.err" ] && bad "json_empty: a message: $(cat "$w/json_empty.err")" || ok
+
+# (c) atrace marks alone: thread lanes, no CPU lane
+model marks_only "not [l for l in labels if l.startswith('CPU')]" "busy['pid 100 / srv-worker'] == 8" \
+    "busy['client'] == 4"
+# lines of neither kind: skipped, counted in one warning naming the first
+model noise "$sched" "$slices"
+[ "$(wc -l <"$w/noise.err")" -eq 1 ] && grep -q 'noise.txt: 3 lines neither a header nor an ftrace event, skipped (the first: line 15)' "$w/noise.err" &&
+    ok || bad "noise: $(cat "$w/noise.err")"
+
+# (d) input: gzip, standard input, both
+gzip -c "$w/tgid.txt" >"$w/tgid.txt.gz"
+"$bin" "$w/tgid.txt.gz" --stats --max-lanes 100 -o "$w/gz.json" >/dev/null 2>&1 && cmp -s "$w/gz.json" "$w/tgid.model.json" &&
+    ok || bad "gzip"
+"$bin" - --stats --max-lanes 100 -o "$w/stdin.json" <"$w/tgid.txt" >/dev/null 2>&1 &&
+    cmp -s "$w/stdin.json" "$w/tgid.model.json" && ok || bad "standard input"
+gzip -c "$w/html.html" | "$bin" - --stats -o "$w/stdin2.json" >/dev/null 2>&1 &&
+    python3 "$check" "$w/stdin2.json" "$sched" && ok || bad "gzip'd HTML on standard input"
+
+# (e) bad input: one line naming the file and the line, exit 1, the output kept
+echo keep >"$w/keep.svg"
+badcase() {
+    name=$1
+    want=$2
+    "$bin" "$w/$name" -o "$w/keep.svg" 2>"$w/err"
+    rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$w/err")" -eq 1 ] && grep -q "$want" "$w/err" &&
+        [ "$(cat "$w/keep.svg")" = keep ] && ok || bad "$name: rc=$rc $(cat "$w/err")"
+}
+size=$(wc -c <"$w/tgid.txt")
+head -c $((size - 20)) "$w/tgid.txt" >"$w/cut.txt"
+badcase cut.txt 'cut.txt: line 34: the file is cut'
+python3 - "$w/tgid.txt" "$w/damaged.txt" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+at = b.index(b'sched_switch', 1500)
+b[at:at + 4] = b'\x00\x01\xff\x00'
+open(sys.argv[2], 'wb').write(bytes(b))
+PY
+badcase damaged.txt 'damaged.txt: line [0-9]*: a control byte 0x00'
+head -11 "$w/tgid.txt" >"$w/headers.txt"
+badcase headers.txt 'headers.txt: no ftrace event line'
+printf '<!DOCTYPE html>\n<html><body><p>[000] hello</p></body></html>\n' >"$w/page.html"
+badcase page.html 'page.html: an HTML page without systrace data'
+head -30 "$w/html.html" >"$w/cutpage.html"
+badcase cutpage.html 'cutpage.html: line 30: the page is cut'
+gzip -c "$w/tgid.txt" | head -c 300 >"$w/cut.txt.gz"
+badcase cut.txt.gz 'cut.txt.gz'
+
+# (f) every back-end, twice the same bytes; --window-event; --lanes
+for e in svg tex pdf png json; do
+    "$bin" "$w/tgid.txt" -o "$w/all.$e" 2>/dev/null && [ -s "$w/all.$e" ] &&
+        "$bin" "$w/tgid.txt" -o "$w/again.$e" 2>/dev/null && cmp -s "$w/all.$e" "$w/again.$e" &&
+        ok || bad "back-end $e"
+done
+"$bin" "$w/tgid.txt" --window-event handle -o "$w/win.json" 2>/dev/null &&
+    python3 "$check" "$w/win.json" "m['window']['start_us'] == 1011000 and m['window']['end_us'] == 1019000" &&
+    ok || bad "--window-event handle"
+"$bin" "$w/tgid.txt" --lanes 'CPU*' -o "$w/cpus.json" 2>/dev/null &&
+    python3 "$check" "$w/cpus.json" "labels == ['CPU 0', 'CPU 1']" && ok || bad "--lanes 'CPU*'"
+"$bin" "$w/tgid.txt" --stats 2>/dev/null | grep -q '^CPU utilisation  68.18 % of 2 CPUs' && ok ||
+    bad "--stats CPU utilisation"
+"$bin" "$w/tgid.txt" --stats 2>/dev/null | grep -q '^server  *25 ' && ok || bad "--stats CPU ms of server"
+
+# (g) the independent count: CPU busy per CPU, atrace slices per thread
+for c in tgid plain tcmd android41 html html_legacy json noise; do
+    f=$(file $c)
+    "$bin" "$f" --stats --max-lanes 500 --max-counters 500 --format json -o "$w/$c.cmp.json" >/dev/null 2>&1 &&
+        python3 "$here/ftcount.py" "$f" "$w/$c.cmp.json" >"$w/cmp.out" && ok || bad "ftcount $c: $(cat "$w/cmp.out")"
+done
+# the count fails on a model 2 % off
+python3 - "$w/tgid.cmp.json" "$w/off.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+i = [l['label'] for l in m['lanes']].index('CPU 0')
+m['stats']['lanes'][i]['busy_ms'] *= 1.02
+json.dump(m, open(sys.argv[2], 'w'))
+PY
+! python3 "$here/ftcount.py" "$w/tgid.txt" "$w/off.json" >/dev/null && ok || bad "ftcount misses a 2 % error"
+real="$root/../shared/real-traces/ftrace"
+if [ -d "$real" ]; then
+    for f in "$real"/*.txt "$real"/*.html; do
+        [ -f "$f" ] || continue
+        n=$(basename "$f")
+        for width in 3.3in 7in; do
+            "$bin" "$f" --stats --max-lanes 500 --max-counters 500 --width $width --format json \
+                -o "$w/real.json" >/dev/null 2>"$w/real.err" &&
+                python3 "$here/ftcount.py" "$f" "$w/real.json" >"$w/cmp.out" && ok ||
+                bad "ftcount $n at $width: $(cat "$w/cmp.out" "$w/real.err" | head -5)"
+        done
+        "$bin" "$f" -o "$w/real.svg" 2>"$w/real.err" && [ -s "$w/real.svg" ] && ok ||
+            bad "$n: the default figure: $(cat "$w/real.err")"
+    done
+else
+    echo "SKIP real traces: no $real"
+fi
+
+echo "ftrace: $pass passed, $fail failed"
+[ $fail -eq 0 ]

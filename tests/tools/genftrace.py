@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""genftrace.py DIALECT OUT - writes one scenario as ftrace text (stdlib only).
+
+The same small system in every dialect, so that tests/ftrace can check the
+figure model against what was written here (EXPECT below):
+
+  CPU 0: server (pid 100) runs 1.000-1.010 s, its thread srv-worker (101)
+         1.010-1.022; idle after.            busy 22 ms
+  CPU 1: client (200) 1.005-1.010, srv-worker 1.012-1.015.   busy 8 ms
+  atrace: srv-worker B handle 1.011, B parse 1.012, E 1.014, E 1.019
+          (2 slices, busy 8 ms); client B request 1.005, E 1.009 (4 ms);
+          C|100|queue 5 then 3; S|100|async op|7 1.012, F 1.020 (8 ms);
+  cpu_frequency on CPU 1, cpu_idle on CPU 0; sched_wakeup lines; an
+  irq_handler_entry of srv-worker (an instant); a trace_event_clock_sync
+  mark at time 0, which must not stretch the span (1.000-1.022 s).
+
+Dialects:
+  tgid        the tracing file with the TGID column and flags (atrace)
+  plain       the tracing file without TGID (flags kept)
+  tcmd        trace-cmd report: `version = 6`, `cpus=2`, no flags, its
+              own sched_switch fields (`A:1 [120] S ==> B:2 [120]`) and
+              marks as `print: tracing_mark_write: ...`
+  android41   Android 4.1 systrace: marks as the event `0:`
+  html        systrace HTML: a `<script class="trace-data">` text block and
+              a JSON block of the host's own (passed over)
+  html_legacy older systrace HTML: `var linuxPerfData = "...\\n\\` string
+  json        Chrome JSON, traceEvents plus systemTraceEvents (tgid text),
+              whose clock sync says parent_ts=5.0: the text's 1.000 s is
+              the JSON's 5 s (its X event 'frame' at 5,000,000 us)
+  json_empty  the same JSON with systemTraceEvents ""
+  noise       tgid with lines that are neither header nor event (3)
+  marks_only  atrace marks alone, no scheduling
+"""
+import json
+import sys
+
+EXPECT = {
+    'cpu_busy_ms': {0: 22.0, 1: 8.0},
+    'threads': {101: ('srv-worker', ['handle', 'parse'], 8.0), 200: ('client', ['request'], 4.0)},
+    'async': ('async op', 8.0),
+    'counter': ('queue', 3, 5),
+    'start_us': 1000000,
+    'end_us': 1022000,
+}
+
+TASKS = {0: ('<idle>', None), 100: ('server', 100), 101: ('srv-worker', 100), 200: ('client', 200),
+         300: ('<...>', None)}
+
+
+def events():
+    """(seconds, cpu, pid, event, fields) in time order; fields as the kernel prints them."""
+    def sw(prev, pstate, nxt):
+        pc = 'swapper/%d' if prev == 0 else TASKS[prev][0]
+        nc = 'swapper/%d' if nxt == 0 else TASKS[nxt][0]
+        return ('sched_switch', (pc, prev, pstate, nc, nxt))
+
+    ev = [
+        (0.0, 0, 300, 'tracing_mark_write', 'trace_event_clock_sync: parent_ts=0.000000'),
+        (1.000000, 0, 0) + sw(0, 'R', 100),
+        (1.001000, 1, 0, 'cpu_frequency', 'state=1800000 cpu_id=1'),
+        (1.004000, 1, 0, 'sched_wakeup', 'comm=client pid=200 prio=120 target_cpu=001'),
+        (1.005000, 1, 0) + sw(0, 'R', 200),
+        (1.005000, 1, 200, 'tracing_mark_write', 'B|200|request'),
+        (1.009000, 1, 200, 'tracing_mark_write', 'E|200'),
+        (1.009500, 0, 100, 'sched_wakeup', 'comm=srv-worker pid=101 prio=120 target_cpu=000'),
+        (1.010000, 1, 200) + sw(200, 'S', 0),
+        (1.010000, 0, 100) + sw(100, 'S', 101),
+        (1.011000, 0, 101, 'tracing_mark_write', 'B|100|handle'),
+        (1.011000, 0, 101, 'tracing_mark_write', 'C|100|queue|5'),
+        (1.012000, 0, 101, 'tracing_mark_write', 'B|100|parse'),
+        (1.012000, 0, 101, 'tracing_mark_write', 'S|100|async op|7'),
+        (1.012000, 1, 0) + sw(0, 'R', 101),
+        (1.013000, 0, 101, 'irq_handler_entry', 'irq=5 name=eth0'),
+        (1.014000, 0, 101, 'tracing_mark_write', 'E|100'),
+        (1.015000, 1, 101) + sw(101, 'S', 0),
+        (1.016000, 0, 101, 'tracing_mark_write', 'C|100|queue|3'),
+        (1.019000, 0, 101, 'tracing_mark_write', 'E|100'),
+        (1.020000, 0, 101, 'tracing_mark_write', 'F|100|async op|7'),
+        (1.022000, 0, 101) + sw(101, 'S', 0),
+        (1.022500, 0, 0, 'cpu_idle', 'state=1 cpu_id=0'),
+    ]
+    return ev
+
+
+def fields(e, cpu, tcmd):
+    name, f = e
+    if name != 'sched_switch':
+        return f
+    pc, pp, st, nc, np = f
+    pc = pc % cpu if '%d' in pc else pc
+    nc = nc % cpu if '%d' in nc else nc
+    if tcmd:
+        return '%s:%d [120] %s ==> %s:%d [120]' % (pc, pp, st, nc, np)
+    return ('prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d '
+            'next_prio=120' % (pc, pp, st, nc, np))
+
+
+def line(t, cpu, pid, name, f, tgid_col=True, flags=True, tcmd=False, mark='tracing_mark_write'):
+    task, tgid = TASKS[pid]
+    body = fields((name, f), cpu, tcmd)
+    if name == 'tracing_mark_write':
+        if tcmd:
+            name, body = 'print', 'tracing_mark_write: ' + body
+        else:
+            name = mark
+    s = '%16s-%-5d ' % (task, pid)
+    if tgid_col:
+        s += '(%5s) ' % (tgid if tgid is not None else '-----')
+    s += '[%03d] ' % cpu
+    if flags:
+        s += '...1 ' if 'mark' in name or name in ('0', 'print') else 'd..3 '
+    s += '%12.6f: %s: %s' % (t, name, body)
+    return s
+
+
+HEADER_TGID = """# tracer: nop
+#
+# entries-in-buffer/entries-written: 23/23   #P:2
+#
+#                                      _-----=> irqs-off
+#                                     / _----=> need-resched
+#                                    | / _---=> hardirq/softirq
+#                                    || / _--=> preempt-depth
+#                                    ||| /     delay
+#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION
+#              | |        |      |   ||||       |         |
+"""
+
+HEADER_PLAIN = """# tracer: nop
+#
+#                              _-----=> irqs-off
+#                             / _----=> need-resched
+#                            | / _---=> hardirq/softirq
+#                            || / _--=> preempt-depth
+#                            ||| /     delay
+#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION
+#              | |       |   ||||       |         |
+"""
+
+
+def text(dialect):
+    ev = events()
+    if dialect in ('tgid', 'html', 'json', 'noise', 'marks_only'):
+        out = HEADER_TGID
+        if dialect == 'marks_only':
+            ev = [e for e in ev if e[3] == 'tracing_mark_write']
+        rows = [line(*e) for e in ev]
+        if dialect == 'noise':
+            rows.insert(3, 'this is not an event')
+            rows.insert(8, 'neither is: this [x] one')
+            rows.insert(12, '-----')
+        if dialect == 'json':
+            rows[0] = line(1.0, 0, 300, 'tracing_mark_write', 'trace_event_clock_sync: parent_ts=5.000000')
+        return out + '\n'.join(rows) + '\n'
+    if dialect == 'plain':
+        return HEADER_PLAIN + '\n'.join(line(*e, tgid_col=False) for e in ev) + '\n'
+    if dialect == 'tcmd':
+        return 'version = 6\ncpus=2\n' + '\n'.join(
+            line(*e, tgid_col=False, flags=False, tcmd=True) for e in ev) + '\n'
+    if dialect == 'android41':
+        return HEADER_PLAIN + '\n'.join(line(*e, tgid_col=False, mark='0') for e in ev) + '\n'
+    raise SystemExit('unknown dialect ' + dialect)
+
+
+HTML_HEAD = """<!DOCTYPE html>
+<html>
+<head>
+<meta http-equiv="Content-Type" content="text/html; charset=utf-8">
+<script>
+  // the trace viewer would be here; a line with trace-data in a comment
+  var x = "[000] not a trace";
+</script>
+</head>
+<body>
+"""
+
+
+def write(dialect, out):
+    if dialect == 'html':
+        s = (HTML_HEAD + '  <script class="trace-data" type="application/text">\n' + text('tgid') +
+             '  </script>\n  <script class="trace-data" type="application/text">\n' +
+             json.dumps({'traceEvents': [{'name': 'clock_sync', 'ph': 'c', 'pid': 1, 'tid': 1,
+                                          'ts': 186141204927.954, 'args': {'issue_ts': 1}}]}) +
+             '  </script>\n<!-- END TRACE -->\n</body>\n</html>\n')
+    elif dialect == 'html_legacy':
+        rows = text('plain').split('\n')[:-1]
+        body = ''.join(r.replace('\\', '\\\\').replace('"', '\\"') + '\\n\\\n' for r in rows)
+        s = (HTML_HEAD + '  <script>\n  var linuxPerfData = "\\\n' + body + '";\n  </script>\n'
+             '</body>\n</html>\n')
+    elif dialect in ('json', 'json_empty'):
+        doc = {'traceEvents': [
+            {'ph': 'M', 'name': 'process_name', 'pid': 1, 'args': {'name': 'browser'}},
+            {'ph': 'X', 'name': 'frame', 'cat': 'gfx', 'pid': 1, 'tid': 1, 'ts': 5000000,
+             'dur': 16000}],
+            'systemTraceEvents': text('json') if dialect == 'json' else ''}
+        s = json.dumps(doc, indent=1)
+    else:
+        s = text(dialect)
+    with open(out, 'w', encoding='utf-8') as f:
+        f.write(s)
+
+
+if __name__ == '__main__':
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    write(sys.argv[1], sys.argv[2])
