@@ -258,7 +258,7 @@ static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, si
         const struct tf_bar *r = &f->bars[i];
         unsigned row = tf_plan_row(p, f, lane, r->row);
         if (r->lane != lane || !r->label || !r->label[0] || r->shape != TF_SHAPE_SLICE ||
-            row == TF_PLAN_NO_ROW)
+            row == TF_PLAN_NO_ROW || tf_plan_row_under(p, f, lane, r->row))
             continue;
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
