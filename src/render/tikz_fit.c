@@ -28,6 +28,7 @@
 
 #include "base/num.h"
 #include "render/plan.h"
+#include "render/style.h"
 #include "render/templates.h"
 #include "render/tikz_int.h"
 #include "base/ticks.h"
@@ -438,8 +439,13 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct 
         tf_buf_puts(b, "\\begingroup\n");
         tz_put_template(t, style);
         const struct tf_template *ct = tf_template_get("tikz-counters.tex");
-        if (tf_figure_counters(t->f) && ct)
+        if (tf_figure_counters(t->f) && ct) {
+            /* the gap its scale labels keep (the style's, between text boxes) */
+            char gap[TF_NUM_MAX];
+            tf_buf_printf(b, "\\ifdefined\\tracefigtextgap\\else\\def\\tracefigtextgap{%spt}\\fi%%\n",
+                          tf_fmt_num(gap, tf_style.text_gap_pt, 3));
             tf_buf_putn(b, ct->data, ct->len);
+        }
         tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
         if (!t->f->flame)
             tf_buf_puts(b, "\\tikzset{tracefig/lane rule/.append style={draw=none}}%\n");
