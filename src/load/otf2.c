@@ -416,19 +416,29 @@ static bool read_defs(OTF2_Reader *rd, struct tf_otf2 *conv, const char *anchor,
 
 /* --- events ---------------------------------------------------------------------- */
 
+/* The locations whose events are not as many as their definitions say
+ * (APEX declares the same count for every thread, whatever each holds):
+ * the first of them and how many, for one warning after pass 1. */
+struct miscount {
+    uint64_t loc, read, declared;
+    size_t n;
+    char files[64]; /* the first one's event file is FILES/LOC.evt */
+};
+
 struct evctx {
     struct tf_otf2 *conv;
     struct tf_diag *d;
     const char *files; /* the archive's name: its event files are FILES/N.evt */
     const char *dir;   /* the folder of its anchor ("." for none) */
-    /* the location being read: events delivered, and the most it has */
+    /* the location being read: events delivered, and the most its file holds */
     uint64_t count, limit;
     bool overrun;
+    struct miscount *mis; /* pass 1's; NULL in pass 2 */
 };
 
 /* Every callback counts its event first: a location that delivers more
- * events than it has is a damaged archive (a reader going round a broken
- * chunk list), interrupted there. */
+ * events than its file's bytes hold is a damaged archive (a reader going
+ * round a broken chunk list), interrupted there. */
 #define EV(call) (bounded(e) && (call) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT)
 
 static bool bounded(struct evctx *e)
@@ -571,17 +581,17 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
     return cb;
 }
 
-/* The most events a location may deliver: as many as its definition gives
- * it, and never more than the bytes of its event file (a record takes at
- * least two), so that a damaged count in the definitions bounds nothing
- * beyond the file either; UINT64_MAX when neither is known. */
+/* The most events a location may deliver: as many as the bytes of its
+ * event file hold (a record takes at least two: its type and its length
+ * or a value); UINT64_MAX when the file's size is not known.  The count
+ * its definition gives bounds nothing: real writers get it wrong (APEX
+ * declares the same count for every thread). */
 static uint64_t event_limit(const struct evctx *e, uint64_t loc)
 {
-    uint64_t n = tf_otf2_location_events(e->conv, loc);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/%llu.evt", e->dir, e->files, (unsigned long long)loc);
     uint64_t bytes = file_bytes(path);
-    return n > 0 && n < bytes ? n : bytes;
+    return bytes == UINT64_MAX ? bytes : bytes / 2;
 }
 
 /* A damaged location's one line, naming its event file. */
@@ -591,11 +601,40 @@ static bool overrun(const struct evctx *e, uint64_t loc, const char *file)
         return false;
     return tf_diag_error(e->d, TF_EBADINPUT,
                          "%s: %.40s/%llu.evt: location %llu delivers more events than the %llu "
-                         "it %s (a damaged archive)",
+                         "its file's bytes hold (a damaged archive)",
                          file, e->files, (unsigned long long)loc, (unsigned long long)loc,
-                         (unsigned long long)e->limit,
-                         e->limit == tf_otf2_location_events(e->conv, loc) ? "is defined with"
-                                                                           : "has bytes in its file");
+                         (unsigned long long)e->limit);
+}
+
+/* Pass 1: a location read whole whose count is not its definition's. */
+static void note_count(struct evctx *e, uint64_t loc, uint64_t read)
+{
+    uint64_t declared = tf_otf2_location_events(e->conv, loc);
+    if (!e->mis || read == declared)
+        return;
+    if (e->mis->n++ == 0) {
+        e->mis->loc = loc;
+        e->mis->read = read;
+        e->mis->declared = declared;
+        snprintf(e->mis->files, sizeof e->mis->files, "%s", e->files);
+    }
+}
+
+/* The one warning for the locations note_count found. */
+static void warn_counts(const struct miscount *m, const char *file, struct tf_diag *d)
+{
+    if (m->n == 0)
+        return;
+    char more[80] = "";
+    if (m->n > 1)
+        snprintf(more, sizeof more, " (and %zu other location%s differ%s)", m->n - 1,
+                 m->n == 2 ? "" : "s", m->n == 2 ? "s" : "");
+    tf_diag_warn(d,
+                 "%s: %.40s/%llu.evt: location %llu holds %llu event%s where its definition "
+                 "says %llu%s: drawn as read",
+                 file, m->files, (unsigned long long)m->loc, (unsigned long long)m->loc,
+                 (unsigned long long)m->read, m->read == 1 ? "" : "s",
+                 (unsigned long long)m->declared, more);
 }
 
 /* One location: its local definitions, then its events. */
@@ -639,7 +678,7 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
     e->count = 0;
     e->limit = event_limit(e, loc);
     e->overrun = false;
-    /* The reader is asked for one record more than the location has, so
+    /* The reader is asked for one record more than the file holds, so
      * that records no callback sees (of kinds not drawn) are bounded too. */
     uint64_t n = 0;
     OTF2_ErrorCode rc = o2.OTF2_Reader_ReadLocalEvents(rd, er, ask_for(e->limit), &n);
@@ -648,6 +687,8 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
         return overrun(e, loc, file);
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
         return tf_diag_failed(e->d) ? false : tf_diag_oom(e->d, file);
+    if (rc == OTF2_SUCCESS)
+        note_count(e, loc, n);
     if (rc != OTF2_SUCCESS) {
         char what[160];
         snprintf(what, sizeof what, "the events of location %llu (%.40s/%llu.evt, cut or damaged?)",
@@ -659,7 +700,7 @@ static bool read_location(OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, struct e
 
 /* One pass over the selected locations' events. */
 static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *anchor,
-                        const char *file, struct tf_diag *d)
+                        const char *file, struct miscount *mis, struct tf_diag *d)
 {
     /* "traces" of ".../traces.otf2" */
     const char *base = strrchr(anchor, '/');
@@ -675,7 +716,7 @@ static bool read_events(OTF2_Reader *rd, struct tf_otf2 *conv, const char *ancho
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", base > anchor ? (int)(base - anchor - 1) : 1,
              base > anchor ? anchor : ".");
-    struct evctx e = {conv, d, files, dir, 0, UINT64_MAX, false};
+    struct evctx e = {conv, d, files, dir, 0, UINT64_MAX, false, mis};
     bool ok = true;
     for (size_t i = 0; ok && i < n_sel; i++)
         ok = read_location(rd, cb, &e, sel[i], file);
@@ -814,7 +855,8 @@ static bool read_archive(const char *anchor, const char *file, const struct tf_k
     if (!conv)
         return tf_diag_oom(d, file);
     OTF2_Reader *rd = open_archive(anchor, file, conv, true, d);
-    bool ok = rd && tf_otf2_begin(conv, d) && read_events(rd, conv, anchor, file, d);
+    struct miscount mis = {0, 0, 0, 0, ""};
+    bool ok = rd && tf_otf2_begin(conv, d) && read_events(rd, conv, anchor, file, &mis, d);
     if (rd)
         close_archive(rd);
     int64_t lo, hi;
@@ -822,10 +864,13 @@ static bool read_archive(const char *anchor, const char *file, const struct tf_k
     /* Pass 2 opens the archive again: libotf2 reads a location's events
      * once per reader. */
     rd = ok ? open_archive(anchor, file, conv, false, d) : NULL;
-    ok = ok && rd && read_events(rd, conv, anchor, file, d);
+    ok = ok && rd && read_events(rd, conv, anchor, file, NULL, d);
     if (rd)
         close_archive(rd);
     ok = ok && tf_otf2_finish(conv, d);
+    /* Only a read that succeeds warns: a refused archive says one line. */
+    if (ok)
+        warn_counts(&mis, file, d);
     tf_otf2_free(conv);
     return ok;
 }

@@ -114,9 +114,10 @@ struct tf_lane {
      * below (Kineto's gpu_user_annotation on a GPU stream): a layout that
      * cuts rows leaves them out first (render/plan.h).  0: none. */
     unsigned annot_rows;
-    /* When the height budget cuts its rows, keep its innermost ones (an HPC
-     * job's rank: its MPI calls and compute, not the main() around them)
-     * rather than the outermost. */
+    /* When the height budget cuts its rows, keep its innermost ones too (an
+     * HPC job's rank: its MPI calls and compute, not only the main() around
+     * them): the rows below the last drawn one are folded into it, each
+     * slice drawn over the one it is nested in (render/plan_rows.c). */
     bool keep_inner;
     /* A row of a job's overview (tf_overview): the ranks it holds, their
      * count, least and greatest, and their list as --ranks writes one

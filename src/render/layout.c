@@ -591,7 +591,8 @@ static void bars(struct lay *L)
             flame_shape(L, b, &p, top, bottom);
         if (!shares)
             tf_scene_path(L->s, &p);
-        if (b->label && b->label[0] && b->shape == TF_SHAPE_SLICE) {
+        if (b->label && b->label[0] && b->shape == TF_SHAPE_SLICE &&
+            !tf_plan_row_under(L->P, f, b->lane, b->row)) {
             double x0, x1;
             tf_bar_drawn_extent(f, b, &x0, &x1);
             bar_label(L, b, xpt(L, x0), xpt(L, x1), (top + bottom) / 2);

@@ -177,13 +177,19 @@ void tf_plan_fini(struct tf_plan *p);
  * or its row is cut).  Rows are cut from the bottom, except that a lane's
  * annotations of GPU work (its first tf_lane.annot_rows rows) give way
  * first: the lane keeps its work's rows, moved up, and as many of the
- * annotations' rows above them as remain.  tf_plan_row_drawn: the same for
+ * annotations' rows above them as remain; a lane that keeps its inner rows
+ * (tf_lane.keep_inner) folds the rows below its last drawn one into it,
+ * each drawn over the one it is nested in.  tf_plan_row_under: whether a
+ * bar of `row` is so folded under deeper ones (its in-bar label is left
+ * out: the bars over it would cross it).  tf_plan_row_drawn: the same for
  * a lane that draws `drawn` of its rows.  tf_plan_lane_rows: the rows a
  * lane has (a counter lane TF_PLAN_COUNTER_ROWS); tf_plan_rows_at: those
  * it draws at depth d (a counter lane's are never cut). */
 #define TF_PLAN_NO_ROW UINT_MAX
 unsigned tf_plan_row(const struct tf_plan *p, const struct tf_figure *f, size_t lane,
                      unsigned row);
+bool tf_plan_row_under(const struct tf_plan *p, const struct tf_figure *f, size_t lane,
+                       unsigned row);
 unsigned tf_plan_row_drawn(const struct tf_lane *ln, unsigned drawn, unsigned row);
 unsigned tf_plan_lane_rows(const struct tf_lane *ln);
 unsigned tf_plan_rows_at(const struct tf_lane *ln, unsigned d);

@@ -25,14 +25,26 @@ unsigned tf_plan_rows_at(const struct tf_lane *ln, unsigned d)
     return ln->kind == TF_LANE_COUNTER || r <= d ? r : d;
 }
 
+/* Whether a lane's rows below the last it draws are folded into that
+ * row rather than left out (keep_inner). */
+static bool folds(const struct tf_lane *ln, unsigned drawn)
+{
+    return ln->keep_inner && drawn > 0 && drawn < tf_plan_lane_rows(ln) &&
+           ln->kind != TF_LANE_COUNTER;
+}
+
 /* Its work's rows first (below its annotation rows), then as many
- * annotation rows as remain, the outermost, above them; a lane that keeps
- * its inner rows (keep_inner) keeps its deepest ones. */
+ * annotation rows as remain, the outermost, above them.  A lane that keeps
+ * its inner rows (keep_inner) draws its outer rows as they are and folds
+ * the rest into its last drawn row: each slice there over the one it is
+ * nested in (the bars come row by row), so that the row shows, at each
+ * moment, the innermost region (an MPI call where there is one, else the
+ * MPI_Init or loop around it), and its ink is the union of them all. */
 unsigned tf_plan_row_drawn(const struct tf_lane *ln, unsigned drawn, unsigned row)
 {
     unsigned all = tf_plan_lane_rows(ln), annots = ln->annot_rows;
-    if (ln->keep_inner && drawn < all && ln->kind != TF_LANE_COUNTER)
-        return row >= all - drawn ? row - (all - drawn) : TF_PLAN_NO_ROW;
+    if (folds(ln, drawn))
+        return row < drawn - 1 ? row : drawn - 1;
     if (drawn >= all || annots == 0 || annots >= all || ln->kind == TF_LANE_COUNTER)
         return row < drawn ? row : TF_PLAN_NO_ROW;
     unsigned work = all - annots;
@@ -48,6 +60,14 @@ unsigned tf_plan_row(const struct tf_plan *p, const struct tf_figure *f, size_t 
     if (lane >= p->n_lanes || lane >= f->n_lanes)
         return TF_PLAN_NO_ROW;
     return tf_plan_row_drawn(&f->lanes[lane], p->lanes[lane].rows, row);
+}
+
+bool tf_plan_row_under(const struct tf_plan *p, const struct tf_figure *f, size_t lane,
+                       unsigned row)
+{
+    if (lane >= p->n_lanes || lane >= f->n_lanes || !folds(&f->lanes[lane], p->lanes[lane].rows))
+        return false;
+    return row + 1 >= p->lanes[lane].rows && row + 1 < tf_plan_lane_rows(&f->lanes[lane]);
 }
 
 /* --- counter lanes ----------------------------------------------------------------- */

@@ -28,6 +28,7 @@
 
 #include "base/num.h"
 #include "render/plan.h"
+#include "render/style.h"
 #include "render/templates.h"
 #include "render/tikz_int.h"
 #include "base/ticks.h"
@@ -258,7 +259,7 @@ static void emit_labels(struct tikz *t, const struct tf_plan *p, size_t lane, si
         const struct tf_bar *r = &f->bars[i];
         unsigned row = tf_plan_row(p, f, lane, r->row);
         if (r->lane != lane || !r->label || !r->label[0] || r->shape != TF_SHAPE_SLICE ||
-            row == TF_PLAN_NO_ROW)
+            row == TF_PLAN_NO_ROW || tf_plan_row_under(p, f, lane, r->row))
             continue;
         double x0, x1;
         tf_bar_drawn_extent(f, r, &x0, &x1);
@@ -438,8 +439,13 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct 
         tf_buf_puts(b, "\\begingroup\n");
         tz_put_template(t, style);
         const struct tf_template *ct = tf_template_get("tikz-counters.tex");
-        if (tf_figure_counters(t->f) && ct)
+        if (tf_figure_counters(t->f) && ct) {
+            /* the gap its scale labels keep (the style's, between text boxes) */
+            char gap[TF_NUM_MAX];
+            tf_buf_printf(b, "\\ifdefined\\tracefigtextgap\\else\\def\\tracefigtextgap{%spt}\\fi%%\n",
+                          tf_fmt_num(gap, tf_style.text_gap_pt, 3));
             tf_buf_putn(b, ct->data, ct->len);
+        }
         tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
         if (!t->f->flame)
             tf_buf_puts(b, "\\tikzset{tracefig/lane rule/.append style={draw=none}}%\n");

@@ -20,6 +20,11 @@
 #   renamed    a Leave of a region not open closes the innermost (APEX)
 #   nompi      no MPI: "Process / Master thread", a "#" count as "2.11 G"
 #   badname    a name of invalid UTF-8: \xNN in messages, U+FFFD in the model
+#   onerow     at one nesting row per lane (32 ranks at --height 200pt, 64
+#              at the default size) each lane inked as busy as it is: its
+#              MPI_Init in row 0 drawn, the loop's inner calls over it
+#   undercount definitions that declare fewer events than the threads hold
+#              (APEX): one warning naming the location, every event drawn
 #   damaged    seeded damages (tests/otf2/damage.py) of an archive of several
 #              chunks, each under timeout 20: exit 0 or 1, one line on exit
 #              1, stderr valid UTF-8 (OTF2_DAMAGE_SEEDS=N runs N of them)
@@ -200,6 +205,57 @@ gen nompi && {
         result count-unit 1 "the \"#\" counter's label: $(grep -o '[^>]*G#*<' "$tmp/nompi.svg" | head -3)"
     fi
 }
+
+# --- counts the definitions get wrong (APEX declares 8 for every thread of
+# 8, 40 and 60 events): no bound, one warning naming the first location,
+# every event drawn
+gen undercount && {
+    "$bin" "$tmp/undercount/traces.otf2" --format json -o "$tmp/undercount.json" 2>"$tmp/undercount.err"
+    rc=$?
+    why=""
+    [ $rc = 0 ] || why="exit $rc, not 0;"
+    [ "$(wc -l <"$tmp/undercount.err")" = 1 ] || why="$why $(wc -l <"$tmp/undercount.err") lines on stderr, not 1;"
+    grep -q '^tracefig: warning: .*traces/1\.evt: location 1 holds 40 events where its definition says 8 (and 1 other location differs)' \
+        "$tmp/undercount.err" || why="$why not the warning;"
+    if [ -z "$why" ] && ! "$py" -c 'import json, sys, collections
+m = json.load(open(sys.argv[1]))
+n = collections.Counter((b["lane"], b["name"]) for b in m["bars"] if b["shape"] == "slice")
+assert n == {(0, "task"): 4, (1, "work"): 20, (2, "idle_loop"): 30}, n' "$tmp/undercount.json" 2>"$tmp/undercount.py"; then
+        why="not every event drawn: $(tail -1 "$tmp/undercount.py")"
+    fi
+    result undercount "$([ -z "$why" ]; echo $?)" "$why $(cat "$tmp/undercount.err")"
+}
+
+# --- one row per lane: a rank's MPI_Init (row 0) is drawn, its loop's
+# inner calls over it, and each lane is inked as busy as its slices are
+# (tests/busy/inked.py lanes) - 32 ranks at --height 200pt, 64 at the
+# default size
+if "$bin" --version 2>/dev/null | grep -q png; then
+    for job in 32:--height:200pt 64; do
+        ranks=${job%%:*}
+        args=$(echo "${job#"$ranks"}" | tr ':' ' ')
+        "$py" "$root/tests/tools/genotf2.py" stencil "$tmp/st$ranks" --ranks "$ranks" >"$tmp/gen.log" 2>&1 ||
+            { result "onerow-$ranks" 1 "$(cat "$tmp/gen.log")"; continue; }
+        why=""
+        for e in png svg json; do
+            # shellcheck disable=SC2086
+            "$bin" "$tmp/st$ranks/traces.otf2" $args --format "$e" -o "$tmp/st$ranks.$e" 2>/dev/null ||
+                why="$why no $e;"
+        done
+        if [ -z "$why" ]; then
+            "$py" -c 'import json, sys
+lay = json.load(open(sys.argv[1]))["layout"]
+assert lay["depth"] == 1 and lay["lanes_drawn"] == int(sys.argv[2]), lay' \
+                "$tmp/st$ranks.json" "$ranks" 2>"$tmp/st.py" || why="not one row per lane: $(tail -1 "$tmp/st.py");"
+            "$py" "$root/tests/busy/inked.py" lanes "$tmp/st$ranks.png" "$tmp/st$ranks.svg" \
+                "$tmp/st$ranks.json" >"$tmp/st.ink" 2>&1 ||
+                why="$why lanes not inked as busy: $(grep -E 'off|Error' "$tmp/st.ink" | head -3)"
+        fi
+        result "onerow-$ranks" "$([ -z "$why" ]; echo $?)" "$why"
+    done
+else
+    echo "SKIP onerow (this tracefig was built without cairo: no PNG)"
+fi
 
 # valid_utf8 FILE: exit 0 when FILE is valid UTF-8
 valid_utf8() {

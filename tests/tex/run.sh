@@ -16,7 +16,11 @@
 #      specials, with figures side by side, restyled before \input: no errors,
 #      no overfull boxes, and nothing of a figure left defined after it;
 #   4. --standalone output compiles with pdflatex to a page just the figure
-#      wide.
+#      wide;
+#   5. counter tracks one over the other (four memory counters of a Kineto
+#      trace) at \textwidth in a figure* of a two-column article: no two of
+#      their scale labels' boxes (pdftotext -bbox) closer than the gap
+#      between text boxes (2pt, tests/tex/labelgap.py).
 # Ends with "N passed, N failed"; exit status 1 when anything failed.  Says
 # SKIP (and exits 0) when no TeX engine is installed.
 set -u
@@ -226,6 +230,46 @@ if (cd "$root/tests/golden/sample_v2" 2>/dev/null &&
 else
     bad "standalone: does not compile: $(cat "$out/err")"
     grep -A3 '^!' "$out/sa.log" 2>/dev/null | head -8
+fi
+
+# --- 5. counter labels keep the style's gap -----------------------------------------
+# A Kineto trace with four memory counters one over the other (thin bands of
+# two rows: each band's greatest at its top, its least at its bottom), at
+# \textwidth in a figure* of a two-column article, labels left: no two scale
+# labels' boxes (pdftotext -bbox) come closer than the gap between text boxes
+# (tf_style.text_gap_pt, 2pt).  They touched (0.04pt apart) before.
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+if ! command -v pdftotext >/dev/null 2>&1 || ! command -v pdflatex >/dev/null 2>&1; then
+    echo "SKIP tex: counter labels (no pdflatex or pdftotext)"
+elif ! "$py" "$root/tests/tools/gentrace.py" kineto --steps 2 --layers 4 --memory current \
+    --out "$out/mem.json" 2>"$out/err" ||
+    ! "$bin" "$out/mem.json" --format tikz -o "$out/mem.tex" 2>>"$out/err"; then
+    bad "counter labels: no figure: $(cat "$out/err")"
+else
+    cat >"$out/memdoc.tex" <<'TEX'
+\documentclass[twocolumn]{article}
+\usepackage{tikz}
+\begin{document}
+Text.
+\begin{figure*}
+\input{mem.tex}
+\caption{Counters}
+\end{figure*}
+More text.
+\end{document}
+TEX
+    if compile pdflatex memdoc.tex; then
+        pdftotext -bbox "$out/memdoc.pdf" "$out/mem.bbox" 2>/dev/null
+        if why=$("$py" "$here/labelgap.py" "$out/mem.tex" "$out/mem.bbox" 2>&1); then
+            ok
+        else
+            bad "counter labels closer than the gap between text boxes: $why"
+        fi
+    else
+        bad "counter labels: memdoc.tex does not compile:"
+        grep -A3 '^!' "$out/memdoc.pdflatex.log" | head -8
+    fi
 fi
 
 if [ -n "${TEX_KEEP:-}" ]; then

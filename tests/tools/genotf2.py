@@ -13,6 +13,13 @@ OTF2 library's own writer).
                                  and a HIP stream, a "#" metric (no MPI)
     genotf2.py badname OUT_DIR   a region and a location group whose names
                                  are not valid UTF-8
+    genotf2.py stencil OUT_DIR [--ranks R]
+                                 R ranks (default 32) that spend most of
+                                 their time in MPI_Init, then a short loop
+                                 of nested MPI calls (tracer-stencil4d's shape)
+    genotf2.py undercount OUT_DIR  3 threads whose definitions all declare 8
+                                 events while threads 1 and 2 hold 40 and 60
+                                 (as APEX writes them)
 
 "basic" holds, by design (tests/otf2/run.sh checks each):
   - ranks 0-3 ("MPI Rank r"), two CPU threads each; three "step" regions
@@ -303,9 +310,86 @@ def badname(out):
         f.write(d.replace(b"BAD", b"\xff\xc3\x28"))
 
 
+def stencil(out, ranks):
+    """tracer-stencil4d's shape (Score-P): each rank one "Master thread".
+    Rank r (times in us): MPI_Init from 10 r (odd ranks from 200 000 + 10 r)
+    to 400 000 + 10 r; then TRACER_Loop to 404 000: 8 iterations of 500 us,
+    each an "iteration" (a user region, 0-400 us) holding "halo" (0-200 us,
+    holding MPI_Isend 0-20, MPI_Irecv 20-40, MPI_Waitall 40-180) and
+    "compute" (200-400 us); then MPI_Barrier 404 000-404 500 and
+    MPI_Finalize 404 500-405 000.  Row 0 holds the long MPI_Init, rows 1-3
+    the loop's nesting: at one row per lane, a lane is busy (inked) where
+    MPI_Init is."""
+    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node")
+        locs = []
+        for r in range(ranks):
+            g = defs.location_group("MPI Rank %d" % r, system_tree_parent=node)
+            locs.append(defs.location("Master thread", group=g))
+        rg = {}
+        for name, par in (("MPI_Init", Paradigm.MPI), ("TRACER_Loop", Paradigm.USER),
+                          ("iteration", Paradigm.USER), ("halo", Paradigm.USER),
+                          ("compute", Paradigm.USER), ("MPI_Isend", Paradigm.MPI),
+                          ("MPI_Irecv", Paradigm.MPI), ("MPI_Waitall", Paradigm.MPI),
+                          ("MPI_Barrier", Paradigm.MPI), ("MPI_Finalize", Paradigm.MPI)):
+            rg[name] = defs.region(name, paradigm=par)
+        for r in range(ranks):
+            w = trace.event_writer_from_location(locs[r])
+            t = lambda us: (us + 10 * r) * US
+
+            def span(name, a, b):
+                w.enter(t(a), rg[name])
+                w.leave(t(b), rg[name])
+
+            span("MPI_Init", 200000 if r % 2 else 0, 400000)
+            w.enter(t(400000), rg["TRACER_Loop"])
+            for k in range(8):
+                s0 = 400000 + 500 * k
+                w.enter(t(s0), rg["iteration"])
+                w.enter(t(s0), rg["halo"])
+                span("MPI_Isend", s0, s0 + 20)
+                span("MPI_Irecv", s0 + 20, s0 + 40)
+                span("MPI_Waitall", s0 + 40, s0 + 180)
+                w.leave(t(s0 + 200), rg["halo"])
+                span("compute", s0 + 200, s0 + 400)
+                w.leave(t(s0 + 400), rg["iteration"])
+            w.leave(t(404000), rg["TRACER_Loop"])
+            span("MPI_Barrier", 404000, 404500)
+            span("MPI_Finalize", 404500, 405000)
+
+
+def undercount(out):
+    """APEX's counts (HPX): the location definitions declare the same small
+    number of events for every thread, whatever each holds.  One process
+    "Process" of three threads, each declared with 8 events:
+      thread 0   8 events (as declared): 4 regions "task" of 10 us, 100 us apart
+      thread 1  40 events: 20 regions "work" of 20 us, 50 us apart from 0
+      thread 2  60 events: 30 regions "idle_loop" of 5 us, 30 us apart from 2 us
+    The writer counts the events it writes; the count it puts in the
+    definitions is the attribute it keeps for them, set here before the
+    archive is closed (python3-otf2's Location.write)."""
+    declared = 8
+    with otf2.writer.open(out, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node")
+        g = defs.location_group("Process", system_tree_parent=node)
+        locs = [defs.location("Thread %d" % k, group=g) for k in range(3)]
+        plan = [("task", 4, 0, 100, 10), ("work", 20, 0, 50, 20), ("idle_loop", 30, 2, 30, 5)]
+        for loc, (name, n, t0, step, dur) in zip(locs, plan):
+            reg = defs.region(name, paradigm=Paradigm.USER)
+            w = trace.event_writer_from_location(loc)
+            for k in range(n):
+                w.enter((t0 + step * k) * US, reg)
+                w.leave((t0 + step * k + dur) * US, reg)
+        for loc in locs:
+            loc._number_of_events_written = declared
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["basic", "big", "chunks", "renamed", "nompi", "badname"])
+    ap.add_argument("what", choices=["basic", "big", "chunks", "renamed", "nompi", "badname",
+                                       "stencil", "undercount"])
     ap.add_argument("out")
     ap.add_argument("--ranks", type=int, default=64)
     ap.add_argument("--events", type=int, default=1000000)
@@ -315,6 +399,8 @@ def main():
         shutil.rmtree(a.out)
     if a.what == "big":
         big(a.out, a.ranks, a.events, a.seed)
+    elif a.what == "stencil":
+        stencil(a.out, a.ranks if "--ranks" in sys.argv else 32)
     else:
         globals()[a.what](a.out)
     return 0

@@ -161,3 +161,36 @@ TF_TEST(plan_row_keeps_the_outer_annotations_that_fit)
     TF_CHECK(tf_plan_row(&p, &f, 1, 0) == TF_PLAN_NO_ROW);
     tf_figure_fini(&f);
 }
+
+/* A rank's lane (keep_inner) of four rows cut to fewer: its outer rows as
+ * they are, the rest folded into its last drawn row (each over the one it
+ * is nested in), so that a top-level slice (MPI_Init) is drawn at one row
+ * too; the folded rows but the deepest are "under" (no in-bar label). */
+TF_TEST(plan_row_folds_a_ranks_inner_rows_into_its_last)
+{
+    struct tf_figure f;
+    tf_figure_init(&f);
+    struct tf_lane *ln = tf_figure_add_lane(&f, NULL, "rank 0");
+    TF_CHECK(ln != NULL);
+    if (!ln)
+        return;
+    ln->rows = 4;
+    ln->keep_inner = true;
+    struct tf_plan p;
+    memset(&p, 0, sizeof p);
+    struct tf_plan_lane pl = {.rows = 1};
+    p.lanes = &pl;
+    p.n_lanes = 1;
+    for (unsigned r = 0; r < 4; r++)
+        TF_CHECK(tf_plan_row(&p, &f, 0, r) == 0);
+    TF_CHECK(tf_plan_row_under(&p, &f, 0, 0) && tf_plan_row_under(&p, &f, 0, 2));
+    TF_CHECK(!tf_plan_row_under(&p, &f, 0, 3));
+    pl.rows = 2;
+    TF_CHECK(tf_plan_row(&p, &f, 0, 0) == 0 && !tf_plan_row_under(&p, &f, 0, 0));
+    TF_CHECK(tf_plan_row(&p, &f, 0, 1) == 1 && tf_plan_row_under(&p, &f, 0, 1));
+    TF_CHECK(tf_plan_row(&p, &f, 0, 3) == 1 && !tf_plan_row_under(&p, &f, 0, 3));
+    pl.rows = 4;
+    for (unsigned r = 0; r < 4; r++)
+        TF_CHECK(tf_plan_row(&p, &f, 0, r) == r && !tf_plan_row_under(&p, &f, 0, r));
+    tf_figure_fini(&f);
+}
