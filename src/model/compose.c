@@ -13,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t tf_color_text_on(uint32_t rgb)
-{
-    double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
-    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
-}
-
 /* s copied into f (NULL stays NULL); *ok false when out of memory. */
 static const char *dup(struct tf_figure *f, const char *s, bool *ok)
 {
