@@ -593,7 +593,7 @@ bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, siz
         ln->rank_lo = sorted[0];
         ln->rank_hi = sorted[cnt - 1];
         ln->ranks = tf_figure_buf(f, &list);
-        ln->trace = SIZE_MAX;
+        ln->trace = cnt == 1 ? m[at[0].i].trace : SIZE_MAX; /* a row of one rank: its trace */
         ok = ln->ranks && row_bars(f, row, &r, bins, bw, cnt, ms_per_unit, clock_ms);
         for (size_t j = 0; ok && j < cnt; j++) {
             const struct tf_ov_member *x = &m[i0 + j];

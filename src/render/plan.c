@@ -388,7 +388,7 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
                 return;
             }
         }
-        if (want == TF_LABELS_LEFT || F->f->overview.on) {
+        if (want == TF_LABELS_LEFT || F->f->overview.on || F->f->rank_lanes) {
             F->level = TF_PLAN_LEVELS - 1;
             p->labels = TF_LABELS_LEFT;
             p->label_w = fmin(cap, widest_at(F, F->level, n, p->f_lane));
@@ -461,6 +461,10 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
     const struct tf_figure *f = F->f;
     double room = tf_plan_budget(p, size) - top - F->below_h;
     double rh0 = L->row_em * p->font, rmin = fmax(2.0, L->row_min_em * p->font);
+    /* The chosen lanes of a job's ranks (lib/run_lanes.c) as thin as the
+     * overview's rows. */
+    if (f->rank_lanes && f->n_traces > 1)
+        rmin = TF_PLAN_OV_ROW_MIN;
     if (f->overview.on) {
         fit_overview(F, room, rh0, size->height_pt > 0);
         return;
