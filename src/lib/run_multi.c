@@ -484,8 +484,13 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     f->mode = same_mode && f->n_traces && f->traces[0].mode ? f->traces[0].mode : "several";
     f->schema = schema2 ? "tracefig-figure-2" : "tracefig-figure-1";
     f->flame = chrome;
-    /* A rank's chosen lanes may be thin, labelled sparsely (render/plan.c). */
+    /* A rank's chosen lanes may be thin, labelled sparsely (render/plan.c),
+     * under one header, the rank's: its lanes keep their full labels
+     * ("GPU 0 / stream 7"), not a header of their process each
+     * (render/plan_traces.c), which would cost a line per process. */
     f->rank_lanes = k_lanes > 0;
+    for (size_t i = 0; k_lanes && i < f->n_lanes; i++)
+        f->lanes[i].group = f->lanes[i].name = NULL;
     struct tf_frame fr = {plan->w0, plan->w1, span, unit, per, chrome ? 8 : 9};
     ok = tf_figure_frame(f, &fr) && f->mode;
     ok = ok && (!chrome || tf_chrome_recolor(f));
