@@ -59,7 +59,7 @@ struct lane_facts {
     bool step;
 };
 
-static bool facts_of(const struct tf_figure *f, struct lane_facts *lf)
+static void facts_of(const struct tf_figure *f, struct lane_facts *lf)
 {
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *b = &f->bars[i];
@@ -80,7 +80,6 @@ static bool facts_of(const struct tf_figure *f, struct lane_facts *lf)
         if (b->name && tf_kernel_is_comm(b->name))
             x->comm += t;
     }
-    return true;
 }
 
 /* A lane and its busy time, to sort a role's lanes busiest first (ties:
@@ -176,12 +175,12 @@ bool tf_lanes_roles(struct multi *m)
 static bool slot_at(const struct multi *m, size_t s, int *kind, size_t *at)
 {
     const size_t *n = m->most;
-    size_t first[][2] = {{TF_ROLE_MAIN, 0}, {TF_ROLE_COMPUTE, 0}, {TF_ROLE_COMM, 0}};
+    static const int first[] = {TF_ROLE_MAIN, TF_ROLE_COMPUTE, TF_ROLE_COMM};
     for (size_t i = 0; i < 3; i++) {
-        if (n[first[i][0]] == 0)
+        if (n[first[i]] == 0)
             continue;
         if (s == 0) {
-            *kind = (int)first[i][0];
+            *kind = first[i];
             *at = 0;
             return true;
         }
@@ -189,7 +188,8 @@ static bool slot_at(const struct multi *m, size_t s, int *kind, size_t *at)
     }
     static const int rest[] = {TF_ROLE_COMPUTE, TF_ROLE_COMM, TF_ROLE_THREAD};
     for (size_t i = 0; i < 3; i++) {
-        size_t skip = rest[i] == TF_ROLE_THREAD ? 0 : 1, more = n[rest[i]] > skip ? n[rest[i]] - skip : 0;
+        size_t skip = rest[i] == TF_ROLE_THREAD ? 0 : 1;
+        size_t more = n[rest[i]] > skip ? n[rest[i]] - skip : 0;
         if (s < more) {
             *kind = rest[i];
             *at = s + skip;

@@ -1,7 +1,8 @@
 /* run_multi_int.h - the state of a figure of several traces, shared by
- * run_multi.c (the steps: read, align, draw, compose) and run_ranks.c (the
+ * run_multi.c (the steps: read, align, draw, compose), run_ranks.c (the
  * ranks of a job: --ranks, --order-ranks, and the overview when they are
- * more than the figure's height holds).  Not an interface: lib/run.h is.
+ * more than the figure's height holds) and run_lanes.c (the lanes of each
+ * rank that say most, between the two).  Not an interface: lib/run.h is.
  */
 #ifndef TF_LIB_RUN_MULTI_INT_H
 #define TF_LIB_RUN_MULTI_INT_H
