@@ -433,9 +433,11 @@ static bool plan_window(struct multi *m, struct tf_align_plan *plan, struct tf_d
 /* --- step 5: one figure ----------------------------------------------------------------- */
 
 /* keep: the units' figures stay (for the overview, should the figure
- * leave lanes out). */
+ * leave lanes out).  k: each rank's lanes of the first k slots
+ * (run_lanes.c), 0: every lane.  stats: the units' statistics move into
+ * the figure (otherwise a trial: tf_figure_take_stats when it is kept). */
 static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf_figure *f,
-                    bool keep, struct tf_diag *d)
+                    size_t k_lanes, bool stats, bool keep, struct tf_diag *d)
 {
     bool chrome = false, same_mode = true, schema2 = false, models = false;
     double width = 0;
@@ -454,23 +456,41 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
     double per = 1e6;
     if (chrome)
         tf_frame_unit(span, &unit, &per);
-    bool ok = true;
+    size_t most = 1;
+    for (size_t i = 0; k_lanes && i < m->n_u; i++)
+        most = m->u[i]->fig.n_lanes > most ? m->u[i]->fig.n_lanes : most;
+    size_t *pick = k_lanes ? malloc(most * sizeof *pick) : NULL;
+    bool ok = !k_lanes || pick;
     for (size_t i = 0; ok && i < m->n_u; i++) {
         struct unit *u = m->u[i];
         double k = u->per / per;
         double dx = (double)(u->xo + u->ref.offset_ns - plan->w0) / per;
-        ok = tf_figure_append(f, &u->fig, &u->ref, k, dx);
+        if (k_lanes)
+            ok = tf_figure_append_lanes(f, &u->fig, &u->ref, k, dx, pick,
+                                        tf_lanes_pick(m, u, k_lanes, pick), stats);
+        else if (stats)
+            ok = tf_figure_append(f, &u->fig, &u->ref, k, dx);
+        else
+            ok = tf_figure_append_lanes(f, &u->fig, &u->ref, k, dx, NULL, 0, false);
         if (!keep) {
             tf_figure_fini(&u->fig);
             tf_figure_init(&u->fig);
         }
     }
+    free(pick);
     if (!ok)
         return tf_diag_oom(d, NULL);
     /* (The units' strings are the figure's now.) */
     f->mode = same_mode && f->n_traces && f->traces[0].mode ? f->traces[0].mode : "several";
     f->schema = schema2 ? "tracefig-figure-2" : "tracefig-figure-1";
     f->flame = chrome;
+    /* A rank's chosen lanes may be thin, labelled sparsely (render/plan.c),
+     * under one header, the rank's: its lanes keep their full labels
+     * ("GPU 0 / stream 7"), not a header of their process each
+     * (render/plan_traces.c), which would cost a line per process. */
+    f->rank_lanes = k_lanes > 0;
+    for (size_t i = 0; k_lanes && i < f->n_lanes; i++)
+        f->lanes[i].group = f->lanes[i].name = NULL;
     struct tf_frame fr = {plan->w0, plan->w1, span, unit, per, chrome ? 8 : 9};
     ok = tf_figure_frame(f, &fr) && f->mode;
     ok = ok && (!chrome || tf_chrome_recolor(f));
@@ -493,6 +513,58 @@ static bool compose(struct multi *m, const struct tf_align_plan *plan, struct tf
              f->n_lanes);
     ok = ok && tf_figure_describe(f, dtitle, "Trace timelines of several traces");
     return ok || tf_diag_oom(d, NULL);
+}
+
+/* --- the ranks of a job ----------------------------------------------------------------- */
+
+/* Whether the figure of each rank's lanes of the first k slots is drawn
+ * whole at the size asked. */
+static bool fits(struct multi *m, const struct tf_align_plan *plan, size_t k, bool *yes,
+                 struct tf_diag *d)
+{
+    struct tf_figure g;
+    tf_figure_init(&g);
+    bool out, ok = compose(m, plan, &g, k, false, true, d);
+    *yes = ok && tf_ranks_cut(m, &g, &out) == 0;
+    tf_figure_fini(&g);
+    return ok;
+}
+
+/* The ranks of a job: every lane while the plan draws every rank (lanes
+ * it cuts say so in a note); else each rank's k lanes that say most
+ * (run_lanes.c), k the largest that the plan draws whole, at least 2;
+ * else the overview (run_ranks.c). */
+static bool draw_ranks(struct multi *m, const struct tf_align_plan *plan, struct tf_figure *fig,
+                       struct tf_diag *d)
+{
+    if (!compose(m, plan, fig, 0, false, true, d))
+        return false;
+    bool rank_out;
+    tf_ranks_cut(m, fig, &rank_out);
+    if (!rank_out) {
+        bool ok = true;
+        for (size_t i = 0; ok && i < m->n_u; i++)
+            ok = tf_figure_take_stats(fig, i, &m->u[i]->fig);
+        return ok || tf_diag_oom(d, NULL);
+    }
+    if (!tf_lanes_roles(m))
+        return tf_diag_oom(d, NULL);
+    /* The largest k in [2, slots] that fits: lo fits (1: the overview),
+     * hi does not. */
+    size_t lo = 1, hi = tf_lanes_slots(m) + 1;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        bool yes;
+        if (!fits(m, plan, mid, &yes, d))
+            return false;
+        *(yes ? &lo : &hi) = mid;
+    }
+    tf_figure_fini(fig);
+    tf_figure_init(fig);
+    if (lo < 2)
+        return tf_ranks_compose(m, plan, fig, d);
+    return compose(m, plan, fig, lo, true, true, d) &&
+           ((tf_ranks_notes(m, fig) && tf_lanes_note(m, lo, fig)) || tf_diag_oom(d, NULL));
 }
 
 /* --- the run ---------------------------------------------------------------------------- */
@@ -521,6 +593,7 @@ static void free_multi(struct multi *m)
             tf_load_cancel(in->units[k].job);
             tf_figure_fini(&in->units[k].fig);
             tf_ranks_reduced_fini(&in->units[k].red);
+            tf_lanes_fini(&in->units[k].roles);
         }
         free(in->units);
         if (in->modes_on) {
@@ -593,16 +666,11 @@ bool tf_run_multi(const struct tf_multi_run *r, struct tf_figure *fig, struct tf
     if (ok && ranks && m.reducing) {
         ok = tf_ranks_compose(&m, &plan, fig, d);
     } else if (ok && ranks) {
-        ok = tf_ranks_order_units(&m, &plan, d) && compose(&m, &plan, fig, true, d);
-        if (ok && tf_ranks_overflow(&m, fig)) {
-            tf_figure_fini(fig);
-            tf_figure_init(fig);
-            ok = tf_ranks_compose(&m, &plan, fig, d);
-        }
+        ok = tf_ranks_order_units(&m, &plan, d) && draw_ranks(&m, &plan, fig, d);
     } else if (ok && m.reducing) {
         ok = tf_ranks_mixed(&m, d);
     } else if (ok) {
-        ok = compose(&m, &plan, fig, false, d);
+        ok = compose(&m, &plan, fig, 0, true, false, d);
     }
     free_multi(&m);
     return ok;

@@ -1,7 +1,8 @@
 /* run_multi_int.h - the state of a figure of several traces, shared by
- * run_multi.c (the steps: read, align, draw, compose) and run_ranks.c (the
+ * run_multi.c (the steps: read, align, draw, compose), run_ranks.c (the
  * ranks of a job: --ranks, --order-ranks, and the overview when they are
- * more than the figure's height holds).  Not an interface: lib/run.h is.
+ * more than the figure's height holds) and run_lanes.c (the lanes of each
+ * rank that say most, between the two).  Not an interface: lib/run.h is.
  */
 #ifndef TF_LIB_RUN_MULTI_INT_H
 #define TF_LIB_RUN_MULTI_INT_H
@@ -31,6 +32,16 @@ struct reduced {
     double width_pt;
 };
 
+/* A rank's lanes by role (run_lanes.c), each role's busiest first: its
+ * main thread (at most one), its other threads, its GPU compute streams,
+ * its GPU communication streams; the order is the figure's. */
+enum { TF_ROLE_MAIN, TF_ROLE_THREAD, TF_ROLE_COMPUTE, TF_ROLE_COMM, TF_ROLES };
+struct roles {
+    size_t *lane[TF_ROLES];
+    size_t n[TF_ROLES];
+    size_t n_lanes; /* its figure's */
+};
+
 struct unit {
     struct tf_figure fig;
     bool built;
@@ -46,6 +57,7 @@ struct unit {
     bool dropped;              /* not of the ranks --ranks asks for */
     bool reduced;              /* fig is gone: `red` holds what is left */
     struct reduced red;
+    struct roles roles;        /* its lanes' roles (run_lanes.c) */
 };
 
 struct input {
@@ -74,6 +86,10 @@ struct multi {
     size_t kept_lanes, most_lanes, lanes_max;
     bool reducing;
     struct tf_arena arena; /* the units' titles (the figure copies them) */
+    /* The most lanes of each role a rank has, and of any kind
+     * (run_lanes.c). */
+    size_t most[TF_ROLES];
+    size_t most_lanes_of_rank;
 };
 
 /* --- run_ranks.c ---------------------------------------------------------- */
@@ -102,8 +118,24 @@ bool tf_ranks_order_units(struct multi *m, const struct tf_align_plan *plan, str
  * fit its height (plan: the figure's window). */
 bool tf_ranks_compose(struct multi *m, const struct tf_align_plan *plan, struct tf_figure *f,
                       struct tf_diag *d);
-/* Whether a figure composed of every lane would leave a whole rank out at
- * the size asked (then the ranks are drawn as an overview). */
-bool tf_ranks_overflow(const struct multi *m, const struct tf_figure *f);
+/* The lanes the plan of f at the size asked leaves out, and whether they
+ * hold a whole rank (*rank_out). */
+size_t tf_ranks_cut(const struct multi *m, const struct tf_figure *f, bool *rank_out);
+/* The notes of the units' figures into f, each once after the ranks that
+ * give it; false when out of memory. */
+bool tf_ranks_notes(const struct multi *m, struct tf_figure *f);
+
+/* --- run_lanes.c: the lanes of each rank that say most ---------------------- */
+
+/* Every unit's lanes' roles, and m->most; false when out of memory. */
+bool tf_lanes_roles(struct multi *m);
+void tf_lanes_fini(struct roles *r);
+/* The slots there are (the roles' places that some rank has). */
+size_t tf_lanes_slots(const struct multi *m);
+/* u's lanes of the first k slots, in the figure's order, into out (room
+ * for its figure's lanes); their count. */
+size_t tf_lanes_pick(const struct multi *m, const struct unit *u, size_t k, size_t *out);
+/* The note that says which lanes each rank keeps with k slots. */
+bool tf_lanes_note(const struct multi *m, size_t k, struct tf_figure *f);
 
 #endif

@@ -126,10 +126,15 @@ bool tf_ranks_reduce(struct multi *m, struct unit *u)
 
 bool tf_ranks_built(struct multi *m, struct unit *u, struct tf_diag *d)
 {
+    /* A rank is drawn with 2 of its lanes or more, else as the
+     * overview's (run_lanes.c): it counts 2 at most. */
+    size_t lanes = u->fig.n_lanes;
+    if (u->ref.has_rank && lanes > 2)
+        lanes = 2;
     pthread_mutex_lock(&m->mu);
-    m->kept_lanes += u->fig.n_lanes;
-    if (u->fig.n_lanes > m->most_lanes)
-        m->most_lanes = u->fig.n_lanes;
+    m->kept_lanes += lanes;
+    if (lanes > m->most_lanes)
+        m->most_lanes = lanes;
     /* The lanes of all ranks but the last (whichever it is) fill any
      * figure: a whole rank would be left out, and stays so however many
      * ranks follow. */
@@ -239,14 +244,16 @@ bool tf_ranks_order_units(struct multi *m, const struct tf_align_plan *plan, str
 
 /* --- whether to draw the overview ----------------------------------------------------- */
 
-bool tf_ranks_overflow(const struct multi *m, const struct tf_figure *f)
+size_t tf_ranks_cut(const struct multi *m, const struct tf_figure *f, bool *rank_out)
 {
-    (void)m;
     struct tf_plan p;
-    bool cut = false;
-    if (tf_plan_make(f, m->r->size, &p))
-        for (size_t t = 0; t < f->n_traces && !cut; t++)
-            cut = f->traces[t].n_lanes && f->traces[t].first_lane >= p.n_lanes;
+    size_t cut = 0;
+    *rank_out = false;
+    if (tf_plan_make(f, m->r->size, &p)) {
+        cut = f->n_lanes > p.n_lanes ? f->n_lanes - p.n_lanes : 0;
+        for (size_t t = 0; t < f->n_traces && !*rank_out; t++)
+            *rank_out = f->traces[t].n_lanes && f->traces[t].first_lane >= p.n_lanes;
+    }
     tf_plan_fini(&p);
     return cut;
 }
@@ -294,6 +301,21 @@ static bool add_notes(struct tf_figure *f, struct note_of *v, size_t n)
         ok = !b.oom && tf_figure_add_note(f, b.data);
     }
     tf_buf_fini(&b);
+    return ok;
+}
+
+bool tf_ranks_notes(const struct multi *m, struct tf_figure *f)
+{
+    struct note_of *notes = NULL;
+    size_t n_notes = 0, cap_notes = 0;
+    bool ok = true;
+    for (size_t i = 0; ok && i < m->n_u; i++)
+        for (size_t k = 0; ok && k < m->u[i]->fig.n_notes; k++)
+            ok = note_add(&notes, &n_notes, &cap_notes, m->u[i]->fig.notes[k], m->u[i]->ref.rank);
+    ok = ok && add_notes(f, notes, n_notes);
+    for (size_t i = 0; i < n_notes; i++)
+        free(notes[i].ranks);
+    free(notes);
     return ok;
 }
 

@@ -13,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t tf_color_text_on(uint32_t rgb)
-{
-    double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
-    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
-}
-
 /* s copied into f (NULL stays NULL); *ok false when out of memory. */
 static const char *dup(struct tf_figure *f, const char *s, bool *ok)
 {
@@ -107,21 +101,50 @@ size_t tf_figure_add_trace(struct tf_figure *dst, const struct tf_trace_ref *ref
 }
 
 /* Moves src's statistics into the trace, their strings copied into dst and
- * their lane indexes made dst's. */
-static bool move_stats(struct tf_figure *dst, struct tf_figure *src, struct tf_trace_ref *t)
+ * their lane indexes made dst's: map[i] is src's lane i's place among the
+ * trace's lanes, SIZE_MAX for one not kept (it leaves its group and its
+ * counter row); NULL: every lane, in order. */
+static bool move_stats(struct tf_figure *dst, struct tf_figure *src, struct tf_trace_ref *t,
+                       const size_t *map)
 {
     bool ok = true;
     t->stats = src->stats;
     memset(&src->stats, 0, sizeof src->stats);
     struct tf_stats *s = &t->stats;
     s->summary = dup(dst, s->summary, &ok);
-    for (size_t g = 0; g < s->n_groups; g++) {
-        s->groups[g].label = dup(dst, s->groups[g].label, &ok);
-        for (size_t i = 0; i < s->groups[g].n_lanes; i++)
-            s->groups[g].lanes[i] += t->first_lane;
+    if (map && s->lane_busy_ms) {
+        double *busy = calloc(t->n_lanes ? t->n_lanes : 1, sizeof *busy);
+        if (!busy)
+            return false;
+        for (size_t i = 0; i < src->n_lanes; i++)
+            if (map[i] != SIZE_MAX)
+                busy[map[i]] = s->lane_busy_ms[i];
+        free(s->lane_busy_ms);
+        s->lane_busy_ms = busy;
     }
-    for (size_t i = 0; i < s->n_counters; i++)
-        s->counters[i].lane += t->first_lane;
+    for (size_t g = 0; g < s->n_groups; g++) {
+        struct tf_stat_group *gr = &s->groups[g];
+        gr->label = dup(dst, gr->label, &ok);
+        size_t n = 0;
+        for (size_t i = 0; i < gr->n_lanes; i++) {
+            size_t l = !map ? gr->lanes[i] : gr->lanes[i] < src->n_lanes ? map[gr->lanes[i]]
+                                                                           : SIZE_MAX;
+            if (l != SIZE_MAX)
+                gr->lanes[n++] = l + t->first_lane;
+        }
+        gr->n_lanes = n;
+    }
+    size_t nc = 0;
+    for (size_t i = 0; i < s->n_counters; i++) {
+        size_t l = !map ? s->counters[i].lane
+                   : s->counters[i].lane < src->n_lanes ? map[s->counters[i].lane]
+                                                        : SIZE_MAX;
+        if (l == SIZE_MAX)
+            continue;
+        s->counters[nc] = s->counters[i];
+        s->counters[nc++].lane = l + t->first_lane;
+    }
+    s->n_counters = nc;
     for (size_t i = 0; i < s->n_paradigms; i++)
         s->paradigms[i].name = dup(dst, s->paradigms[i].name, &ok);
     for (size_t i = 0; i < s->n_cpu_procs; i++)
@@ -146,14 +169,14 @@ static bool copy_counter(struct tf_figure *dst, struct tf_lane *o, const struct 
 }
 
 static bool copy_bar(struct tf_figure *dst, const struct tf_figure *src, const struct tf_bar *b,
-                     size_t lane0, const size_t *cat_of, double k, double dx)
+                     size_t lane, const size_t *cat_of, double k, double dx)
 {
     struct tf_bar *o = tf_figure_add_bar(dst);
     if (!o)
         return false;
     bool ok = true;
     *o = *b;
-    o->lane = lane0 + b->lane;
+    o->lane = lane;
     o->cat = cat_of[b->cat];
     o->name = dup(dst, b->name, &ok);
     o->title = dup(dst, b->title, &ok);
@@ -185,22 +208,35 @@ static bool copy_bar(struct tf_figure *dst, const struct tf_figure *src, const s
     return ok && tf_figure_bar_props(dst, o, b->props, b->n_props);
 }
 
-bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
-                      double k, double dx)
+/* tf_figure_append and tf_figure_append_lanes: pick NULL, every lane. */
+static bool append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
+                   double k, double dx, const size_t *pick, size_t n_pick, bool stats)
 {
     size_t ti = tf_figure_add_trace(dst, ref);
     if (ti == SIZE_MAX)
         return false;
+    size_t n = pick ? n_pick : src->n_lanes;
+    /* map: src's lane -> its place among the trace's lanes, or SIZE_MAX */
+    size_t *map = malloc((src->n_lanes ? src->n_lanes : 1) * sizeof *map);
+    size_t *cat_of = malloc((src->n_cats ? src->n_cats : 1) * sizeof *cat_of);
+    bool ok = map && cat_of;
+    for (size_t i = 0; ok && i < src->n_lanes; i++)
+        map[i] = pick ? SIZE_MAX : i;
+    for (size_t i = 0; ok && pick && i < n; i++)
+        ok = pick[i] < src->n_lanes && map[pick[i]] == SIZE_MAX;
+    for (size_t i = 0; ok && pick && i < n; i++)
+        map[pick[i]] = i;
     struct tf_trace_ref *t = &dst->traces[ti];
-    bool ok = true;
     t->first_lane = dst->n_lanes;
-    t->n_lanes = src->n_lanes;
+    t->n_lanes = n;
     size_t lane0 = dst->n_lanes;
-    for (size_t i = 0; ok && i < src->n_lanes; i++) {
-        const struct tf_lane *l = &src->lanes[i];
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct tf_lane *l = &src->lanes[pick ? pick[i] : i];
         struct tf_lane *o = tf_figure_add_lane(dst, l->key, l->label);
-        if (!o)
-            return false;
+        if (!o) {
+            ok = false;
+            break;
+        }
         o->pid = dup_id(dst, l->pid, &ok);
         o->tid = dup_id(dst, l->tid, &ok);
         o->group = dup(dst, l->group, &ok);
@@ -212,31 +248,75 @@ bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct
         if (l->kind == TF_LANE_COUNTER)
             ok = ok && copy_counter(dst, o, &l->counter, k, dx);
     }
-    size_t *cat_of = malloc((src->n_cats ? src->n_cats : 1) * sizeof *cat_of);
-    ok = ok && cat_of;
     for (size_t i = 0; ok && i < src->n_cats; i++)
         ok = (cat_of[i] = merge_category(dst, &src->cats[i])) != (size_t)-1;
-    for (size_t i = 0; ok && i < src->n_bars; i++)
-        ok = copy_bar(dst, src, &src->bars[i], lane0, cat_of, k, dx);
-    /* The legend: src's entries that dst lacks, in src's order. */
+    for (size_t i = 0; ok && i < src->n_bars; i++) {
+        const struct tf_bar *b = &src->bars[i];
+        if (b->lane < src->n_lanes && map[b->lane] != SIZE_MAX)
+            ok = copy_bar(dst, src, b, lane0 + map[b->lane], cat_of, k, dx);
+    }
+    /* The legend: src's entries that dst lacks, in src's order (with a
+     * pick, those whose category a kept bar inks). */
+    bool *inked = pick ? calloc(src->n_cats ? src->n_cats : 1, sizeof *inked) : NULL;
+    ok = ok && (!pick || inked);
+    for (size_t i = 0; ok && pick && i < src->n_bars; i++) {
+        const struct tf_bar *b = &src->bars[i];
+        if (b->lane >= src->n_lanes || map[b->lane] == SIZE_MAX)
+            continue;
+        if (b->cat < src->n_cats)
+            inked[b->cat] = true;
+        for (size_t j = 0; j < b->n_shares; j++)
+            if (b->shares[j].cat < src->n_cats)
+                inked[b->shares[j].cat] = true;
+    }
     for (size_t i = 0; ok && i < src->n_legend; i++)
-        ok = tf_figure_merge_legend(dst, src->legend[i].label, cat_of[src->legend[i].cat]);
-    free(cat_of);
+        if (!pick || (src->legend[i].cat < src->n_cats && inked[src->legend[i].cat]))
+            ok = tf_figure_merge_legend(dst, src->legend[i].label, cat_of[src->legend[i].cat]);
+    free(inked);
     for (size_t i = 0; ok && i < src->n_arrows; i++) {
         struct tf_arrow a = src->arrows[i];
-        a.lane0 += lane0;
-        a.lane1 += lane0;
+        if (a.lane0 >= src->n_lanes || a.lane1 >= src->n_lanes || map[a.lane0] == SIZE_MAX ||
+            map[a.lane1] == SIZE_MAX)
+            continue;
+        a.lane0 = lane0 + map[a.lane0];
+        a.lane1 = lane0 + map[a.lane1];
         a.x0 = a.x0 * k + dx;
         a.x1 = a.x1 * k + dx;
         ok = tf_figure_add_arrow(dst, &a);
     }
     struct tf_buf note;
     tf_buf_init(&note);
-    for (size_t i = 0; ok && i < src->n_notes; i++) {
+    for (size_t i = 0; ok && !pick && i < src->n_notes; i++) {
         tf_buf_clear(&note);
         tf_buf_printf(&note, "%s: %s", t->title ? t->title : "", src->notes[i]);
         ok = !note.oom && tf_figure_add_note(dst, note.data);
     }
     tf_buf_fini(&note);
-    return ok && move_stats(dst, src, t);
+    if (ok && stats)
+        ok = move_stats(dst, src, t, pick ? map : NULL);
+    else if (ok) /* a trial: the --annotate line only, for its height */
+        t->stats.summary = dup(dst, src->stats.summary, &ok);
+    free(map);
+    free(cat_of);
+    return ok;
+}
+
+bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
+                      double k, double dx)
+{
+    return append(dst, src, ref, k, dx, NULL, 0, true);
+}
+
+bool tf_figure_take_stats(struct tf_figure *dst, size_t trace, struct tf_figure *src)
+{
+    struct tf_trace_ref *t = &dst->traces[trace];
+    tf_stats_fini(&t->stats);
+    return move_stats(dst, src, t, NULL);
+}
+
+bool tf_figure_append_lanes(struct tf_figure *dst, struct tf_figure *src,
+                            const struct tf_trace_ref *ref, double k, double dx,
+                            const size_t *lanes, size_t n, bool stats)
+{
+    return append(dst, src, ref, k, dx, lanes, n, stats);
 }

@@ -9,7 +9,7 @@
 
 #include "base/escape.h"
 #include "base/num.h"
-#include "model/overview.h"
+#include "model/ov_set.h"
 
 void tf_figure_init(struct tf_figure *f)
 {
@@ -56,6 +56,12 @@ void tf_stats_fini(struct tf_stats *s)
     free(s->paradigms);
     free(s->cpu_procs);
     memset(s, 0, sizeof *s);
+}
+
+uint32_t tf_color_text_on(uint32_t rgb)
+{
+    double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
 }
 
 double tf_unit_ns(const char *u)

@@ -534,6 +534,20 @@ void tf_stats_fini(struct tf_stats *s);
  * first_lane, n_lanes and stats are set here).  False when out of memory. */
 bool tf_figure_append(struct tf_figure *dst, struct tf_figure *src, const struct tf_trace_ref *ref,
                       double k, double dx);
+/* The same with only src's lanes lanes[0 .. n), in that order (each
+ * once): their bars, the arrows between them, the legend entries whose
+ * category their bars ink; src's notes are not copied (the caller says
+ * them once for all its traces).  lanes NULL: every lane, and its notes.
+ * Its statistics are moved only with `stats` (otherwise src keeps them
+ * and the trace has their --annotate line only: a trial), their lanes
+ * made the kept ones' (a lane not kept leaves its group and its counter
+ * row). */
+bool tf_figure_append_lanes(struct tf_figure *dst, struct tf_figure *src,
+                            const struct tf_trace_ref *ref, double k, double dx,
+                            const size_t *lanes, size_t n, bool stats);
+/* Moves src's statistics into dst's trace `trace`, which src was
+ * appended as, every lane, without them (a trial that is kept). */
+bool tf_figure_take_stats(struct tf_figure *dst, size_t trace, struct tf_figure *src);
 /* dst's category for c (added when dst has none of its class), as
  * tf_figure_append merges them; (size_t)-1 when out of memory. */
 size_t tf_figure_merge_category(struct tf_figure *dst, const struct tf_category *c);

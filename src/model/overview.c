@@ -175,12 +175,6 @@ bool tf_ov_strip_make(const struct tf_figure *f, size_t lane, struct tf_ov_strip
     return true;
 }
 
-void tf_ov_strip_fini(struct tf_ov_strip *s)
-{
-    free(s->q);
-    memset(s, 0, sizeof *s);
-}
-
 /* --- which lane ------------------------------------------------------------------- */
 
 static bool is_gpu(const struct tf_lane *l)
@@ -274,17 +268,6 @@ void tf_ov_order(struct tf_ov_member *m, size_t n, enum tf_rank_order order)
 }
 
 /* --- a set of ranks ----------------------------------------------------------------- */
-
-void tf_ov_set_free(struct tf_ov_set *s)
-{
-    if (!s)
-        return;
-    for (size_t i = 0; i < s->n; i++)
-        tf_ov_strip_fini(&s->strips[i]);
-    free(s->strips);
-    free(s->m);
-    free(s);
-}
 
 bool tf_ov_prune_legend(struct tf_figure *f, const struct tf_ov_member *m, size_t n)
 {
@@ -610,7 +593,7 @@ bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, siz
         ln->rank_lo = sorted[0];
         ln->rank_hi = sorted[cnt - 1];
         ln->ranks = tf_figure_buf(f, &list);
-        ln->trace = SIZE_MAX;
+        ln->trace = cnt == 1 ? m[at[0].i].trace : SIZE_MAX; /* a row of one rank: its trace */
         ok = ln->ranks && row_bars(f, row, &r, bins, bw, cnt, ms_per_unit, clock_ms);
         for (size_t j = 0; ok && j < cnt; j++) {
             const struct tf_ov_member *x = &m[i0 + j];

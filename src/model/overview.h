@@ -28,26 +28,11 @@
 
 #include "base/buf.h"
 #include "model/figure.h"
-
-/* A strip's bins across its figure's axis, and a bin's share written as
- * a fraction of TF_OV_Q. */
-#define TF_OV_BINS 512
-#define TF_OV_Q 65535u
-
-struct tf_ov_strip {
-    double span;                 /* its figure's axis, [0, span] (that figure's units) */
-    double busy;                 /* the time it inks, exactly (before rounding to shares) */
-    double end;                  /* when its last slice ends; < 0: it has none */
-    size_t n_cls;
-    size_t cat[TF_SHARES_MAX];   /* each class: a category of its figure (tf_ov_rows: of
-                                    the overview's) */
-    uint16_t *q;                 /* n_cls x TF_OV_BINS shares of a bin, owned */
-};
+#include "model/ov_set.h"
 
 /* The strip of lane `lane` of f (zeroed first; tf_ov_strip_fini after,
  * also on failure).  False when out of memory. */
 bool tf_ov_strip_make(const struct tf_figure *f, size_t lane, struct tf_ov_strip *s);
-void tf_ov_strip_fini(struct tf_ov_strip *s);
 
 /* Which of a rank's lanes [first, first + n) of f its row draws: with
  * `picked` (--lanes chose them) the first lane of slices; otherwise its
@@ -58,15 +43,6 @@ size_t tf_ov_pick(const struct tf_figure *f, size_t first, size_t n, bool picked
 /* The same words, for the model's "overview" ("lane"). */
 #define TF_OV_PICK_TEXT "the busiest GPU stream of each rank, else its main thread"
 #define TF_OV_PICKED_TEXT "the first lane --lanes picks of each rank"
-
-/* One rank of the rows: its strip and how its axis maps onto the
- * figure's (x * k + dx). */
-struct tf_ov_member {
-    const struct tf_ov_strip *s;
-    double k, dx;
-    long long rank;
-    size_t trace; /* its trace in the figure, else SIZE_MAX */
-};
 
 /* Sorts the members into the order of the rows (rank, finish: when each
  * one's last slice ends on the figure's axis, those with none first;
@@ -81,19 +57,6 @@ void tf_ov_order(struct tf_ov_member *m, size_t n, enum tf_rank_order order);
  * False when out of memory. */
 bool tf_ov_rows(struct tf_figure *f, const struct tf_ov_member *m, size_t n, size_t per_row,
                 size_t bins, enum tf_rank_order order, const char *lane_text);
-
-/* A job's ranks reduced, not yet in rows: what a mode that reads a whole
- * job at once (the Chrome mode, an OTF2 archive) hands on in its figure
- * (tf_figure.ov_set), for the caller that knows the height to make the
- * rows (lib/run_ranks.c).  It owns the strips. */
-struct tf_ov_set {
-    struct tf_ov_member *m; /* n, each m[i].s is strips + i */
-    struct tf_ov_strip *strips;
-    size_t n;
-    const char *lane_text;  /* which lane of each rank (a static string) */
-    size_t left_out;        /* lanes of no rank left out (GPU streams of no rank) */
-};
-void tf_ov_set_free(struct tf_ov_set *s);
 
 /* f's legend without the classes none of the strips of m inks (a GPU
  * stream's annotations, which are not work); false when out of memory. */

@@ -543,6 +543,8 @@ static void lane_trace(struct tf_buf *b, const struct tf_figure *f, const struct
             tf_buf_puts(b, ", ");
             str(b, "rank_list", l->ranks);
         }
+        if (l->n_ranks == 1 && l->trace < f->n_traces) /* a row of one rank's trace */
+            tf_buf_printf(b, ", \"trace\": %zu", l->trace);
         return;
     }
     if (f->n_traces)

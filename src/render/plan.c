@@ -38,6 +38,7 @@
  */
 #include "render/plan.h"
 #include "render/plan_int.h"
+#include "render/plan_overview.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -387,7 +388,7 @@ static void choose_labels(struct fit *F, const struct tf_size *size)
                 return;
             }
         }
-        if (want == TF_LABELS_LEFT || F->f->overview.on) {
+        if (want == TF_LABELS_LEFT || F->f->overview.on || F->f->rank_lanes) {
             F->level = TF_PLAN_LEVELS - 1;
             p->labels = TF_LABELS_LEFT;
             p->label_w = fmin(cap, widest_at(F, F->level, n, p->f_lane));
@@ -432,18 +433,42 @@ static double block_h(const struct fit *F, double rh, unsigned d, size_t n)
     return h;
 }
 
+/* The rows of an overview (the figure's lanes are its rows) in `room`:
+ * plan_overview.c says how tall, and which are labelled; every one is
+ * drawn, one nesting row each. */
+static void fit_overview(struct fit *F, double room, double rh0, bool fill)
+{
+    struct tf_plan *p = F->p;
+    if (p->labels != TF_LABELS_NONE && F->f->overview.axis)
+        room -= F->header_h;
+    if (p->labels == TF_LABELS_LEFT)
+        room -= F->lab_line / 2; /* the first label clears the axis (fit_lanes) */
+    struct tf_ov_fit o = tf_plan_ov_fit(F->f, room, rh0, F->lab_line, fill);
+    p->row_h = o.row_h;
+    p->depth = 1;
+    p->n_lanes = F->f->n_lanes;
+    p->cut_lanes = p->cut_rows = p->cut_annots = 0;
+    F->sparse = true;
+    F->every = o.every;
+    F->mark1 = o.mark1;
+}
+
 /* Rows, depth and lanes within the budget (plan.h, rule 3). */
 static void fit_height(struct fit *F, const struct tf_size *size, double top)
 {
     struct tf_plan *p = F->p;
     const struct tf_plan_limits *L = &tf_plan_limits;
     const struct tf_figure *f = F->f;
-    if (f->overview.on) {
-        tf_plan_fit_overview(F, size, top);
-        return;
-    }
     double room = tf_plan_budget(p, size) - top - F->below_h;
     double rh0 = L->row_em * p->font, rmin = fmax(2.0, L->row_min_em * p->font);
+    /* The chosen lanes of a job's ranks (lib/run_lanes.c) as thin as the
+     * overview's rows. */
+    if (f->rank_lanes && f->n_traces > 1)
+        rmin = TF_PLAN_OV_ROW_MIN;
+    if (f->overview.on) {
+        fit_overview(F, room, rh0, size->height_pt > 0);
+        return;
+    }
     unsigned depth = 1;
     for (size_t i = 0; i < f->n_lanes; i++)
         if (f->lanes[i].kind != TF_LANE_COUNTER && tf_plan_lane_rows(&f->lanes[i]) > depth)
@@ -854,11 +879,12 @@ static void fit_bottom(struct fit *F, const struct tf_size *size)
 /* The note that names what was left out to fit the height (none: true). */
 static bool fit_note(struct tf_plan *p, const struct tf_figure *f)
 {
+    char note[300];
     if (f->overview.on)
-        return tf_plan_overview_note(p, f);
+        return !tf_plan_ov_note(f, note, sizeof note) ||
+               (p->note = tf_arena_strdup(&p->arena, note)) != NULL;
     if (!p->cut_lanes && !p->cut_rows)
         return true;
-    char note[240];
     if (p->cut_lanes)
         snprintf(note, sizeof note,
                  "%zu more lane%s not drawn to fit the figure's height: choose with "

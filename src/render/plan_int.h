@@ -1,5 +1,5 @@
 /* plan_int.h - the fit policy's state, shared by plan.c and the files that
- * take one of its steps (plan_overview.c: the rows of a job's overview).
+ * start one (plan_size.c: what a height holds).
  * Not for other stages: render/plan.h is the plan's interface.
  */
 #ifndef TF_PLAN_INT_H
@@ -57,13 +57,5 @@ size_t tf_plan_lane_header(const struct fit *F, size_t i);
 
 /* The height budget of a fit figure at this size. */
 double tf_plan_budget(const struct tf_plan *p, const struct tf_size *size);
-
-/* The rows of an overview (the figure's lanes are its rows), within the
- * budget from `top` down: as tall as a row's natural height, thinner to
- * fit them all (never cut), labels on every k-th (plan_overview.c). */
-void tf_plan_fit_overview(struct fit *F, const struct tf_size *size, double top);
-/* The note of an overview whose rows are shared, into p->note (none:
- * true); false when out of memory. */
-bool tf_plan_overview_note(struct tf_plan *p, const struct tf_figure *f);
 
 #endif

@@ -2,7 +2,7 @@
  * statistics as an aligned text table or as CSV; see render/stats.h.
  *
  * Every number goes through tf_fmt_num with the decimals of
- * render/stats.h, as in the JSON model, so the three outputs agree digit
+ * render/stats_num.h, as in the JSON model, so the three outputs agree digit
  * for digit.  Columns are aligned by characters (UTF-8 code points), not
  * bytes; control characters in labels print as spaces in the table and
  * stay as they are (quoted) in the CSV.
@@ -17,6 +17,7 @@
 
 #include "base/num.h"
 #include "base/utf8.h"
+#include "render/stats_ranks.h"
 
 int tf_stats_value_decimals(double lo, double hi)
 {

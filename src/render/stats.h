@@ -11,22 +11,12 @@
 
 #include "base/buf.h"
 #include "model/figure.h"
-
-/* Decimals of times (ms: to the microsecond) and of percentages. */
-#define TF_STATS_MS_DEC 3
-#define TF_STATS_PCT_DEC 2
+#include "render/stats_num.h"
 
 /* The decimals of a counter's values (min, max, mean) whose magnitudes
  * reach at most max(|lo|, |hi|): six significant digits of the largest,
  * 0 to 9 decimals. */
 int tf_stats_value_decimals(double lo, double hi);
-
-/* 100 * part / whole (0 when whole is not positive); inline, so that the
- * ranks' writers (stats_ranks.c) need nothing of stats.c. */
-static inline double tf_stats_pct(double part, double whole)
-{
-    return whole > 0 ? 100.0 * part / whole : 0.0;
-}
 
 /* The statistics as an aligned table (times in ms, shares in %), one
  * section per kind of number, sections separated by blank lines.  A
@@ -59,15 +49,5 @@ void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b);
  * block per section. */
 void tf_stats_write_csv_traces(const struct tf_figure *f, struct tf_buf *b);
 void tf_stats_write_table_traces(const struct tf_figure *f, struct tf_buf *b);
-
-/* A job's overview (the two first call these, stats_ranks.c): the spread
- * across its ranks (count, rows, the lane of each, the window, the least,
- * median and greatest busy share with the ranks of the extremes, the last
- * rank to end, its end and how long after the median rank's and the next
- * rank's); the CSV then each rank in the order drawn:
- *   ranks,,,count|rows|per_row|order|lane|busy_pct_min|...|after_next_ms,V
- *   rank,RANK,,row|busy_ms|busy_pct|end_ms,V */
-void tf_stats_write_table_ranks(const struct tf_figure *f, struct tf_buf *b);
-void tf_stats_write_csv_ranks(const struct tf_figure *f, struct tf_buf *b);
 
 #endif

@@ -1,13 +1,15 @@
 /* stats_ranks.c - `--stats` of a job's overview (model/figure.h, struct
  * tf_overview): the spread across its ranks as a table, and as CSV with
  * each rank's numbers too; stats.c hands such figures here.  The digits
- * are the JSON model's (render/stats.h).
+ * are the JSON model's (render/stats_num.h).
  */
+#include "render/stats_ranks.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "base/num.h"
-#include "render/stats.h"
+#include "render/stats_num.h"
 
 static const char *const order_text[] = {"rank", "finish", "busy"};
 

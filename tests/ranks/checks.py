@@ -399,12 +399,76 @@ def few_ranks():
     m = model(files + STEP + ["--height", "1000pt"])
     ok(m is not None and "overview" not in m and len(m["lanes"]) == 8 * 3,
        "8 ranks of every lane, 1000 pt high: the figure as ever (%s lanes)" % (m and len(m["lanes"])))
-    # a column would leave ranks 4-7 out: every rank is drawn, one a row
+    # a column of every lane would leave ranks out: each rank keeps the
+    # lanes that say most (issue 52), not the overview's one
     m = model(files + STEP)
-    ok(m is not None and "overview" in m and [l["label"] for l in m["lanes"]] ==
-       ["rank %d" % r for r in range(8)] and m["overview"]["per_row"] == 1 and
-       not any("share" in n for n in m["notes"]),
-       "8 ranks of every lane in a column: a row per rank, no note of shared rows")
+    ok(m is not None and "overview" not in m and len(m["traces"]) == 8 and
+       all(sum(l.get("trace") == t for l in m["lanes"]) >= 2 for t in range(8)) and
+       all(isinstance(l.get("trace"), int) for l in m["lanes"]),
+       "8 ranks of every lane in a column: 2 lanes of each rank or more, each with its trace")
+    # too low for 2 lanes a rank: the overview, each row of one rank with its trace
+    m = model(files + STEP + ["--height", "90pt"])
+    ok(m is not None and "overview" in m and m["overview"]["per_row"] == 1 and
+       [l.get("trace") for l in m["lanes"]] ==
+       [[t["title"] for t in m["traces"]].index(l["label"]) for l in m["lanes"]],
+       "8 ranks at 90 pt: the overview, a row per rank carrying its trace (%s)" %
+       (m and [(l["label"], l.get("trace")) for l in m["lanes"]]))
+
+
+def rank_lanes():
+    """Issue 52: 8 Kineto ranks (a main thread with ProfilerStep#N, an
+    autograd thread, a compute and an NCCL stream, memory counters) on
+    clocks 37 us apart: each rank keeps the same lanes that say most."""
+    d = os.path.join(TMP, "kl8")
+    gen("ranks", "--out-dir", d, "--world-size", "8", "--steps", "3", "--skew-us", "37",
+        "--first-step", "9", "--memory", "current")
+    files = ["kl8/rank%d.json" % r for r in range(8)]
+    step = ["--window-event", "ProfilerStep#10"]
+
+    def roles(m, t):
+        """Each lane of trace t: main, thread, compute (stream 7), comm (NCCL's)."""
+        out = []
+        for i, l in enumerate(m["lanes"]):
+            if l.get("trace") != t:
+                continue
+            lab = l["label"]
+            names = {b["name"] for b in m["bars"] if b["lane"] == i}
+            out.append("main" if "ProfilerStep#10" in names and not lab.startswith("GPU")
+                       else "compute" if lab.endswith("stream 7")
+                       else "comm" if lab.startswith("GPU") else "thread")
+        return out
+
+    # the default size holds all 4 lanes of slices of each rank at thin
+    # rows; lower, the largest k that fits: the step, compute and NCCL
+    # lanes before the autograd thread, then the step and compute lanes
+    for size, want in (([], ["main", "thread", "compute", "comm"]),
+                       (["--height", "230pt"], ["main", "compute", "comm"]),
+                       (["--height", "215pt"], ["main", "compute"])):
+        what = "8 Kineto ranks, %s" % (" ".join(size) or "default size")
+        m = model(files + step + size)
+        if not ok(m is not None and "overview" not in m and len(m["traces"]) == 8,
+                  "%s: a figure of the ranks' lanes, no overview" % what):
+            continue
+        ok(all(isinstance(l.get("trace"), int) and 0 <= l["trace"] < 8 for l in m["lanes"]),
+           "%s: every lane carries its trace" % what)
+        r = [roles(m, t) for t in range(8)]
+        ok(all(x == r[0] for x in r) and r[0] == want,
+           "%s: every rank the same lanes in the same order, its step annotation first, "
+           "then %s (%s)" % (what, " and ".join(want[1:]), r))
+        ok(any(n.startswith("each rank draws %d of its lanes" % len(r[0])) for n in m["notes"]),
+           "%s: a note says which lanes each rank keeps (%s)" % (what, m["notes"]))
+        # each rank's ProfilerStep#10 where its clock puts it: rank r's clock
+        # runs r * 37 us ahead, the figure aligns on the clock (start_ms)
+        x0 = {}
+        for b in m["bars"]:
+            t = m["lanes"][b["lane"]].get("trace")
+            if b["name"] == "ProfilerStep#10" and not m["lanes"][b["lane"]]["label"].startswith("GPU"):
+                x0[t] = b["x0"]
+        ok(sorted(x0) == list(range(8)) and all(x0[t + 1] > x0[t] for t in range(7)),
+           "%s: each rank's ProfilerStep#10 drawn, later on each rank's later clock (%s)"
+           % (what, x0))
+    rc, png, _ = run(files + step + ["--format", "png", "-o", "-"])
+    ok(rc == 0 and png.startswith(b"\x89PNG"), "8 Kineto ranks: PNG")
 
 
 def otf2_job():
@@ -444,7 +508,7 @@ def otf2_job():
         check_png_ink(png, mm, busy, win, "OTF2, 300 ranks")
 
 
-for case in (traces_direct, models_of_ranks, few_ranks, otf2_job):
+for case in (traces_direct, models_of_ranks, few_ranks, rank_lanes, otf2_job):
     try:
         r = case()
         if case is traces_direct and r:
