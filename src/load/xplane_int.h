@@ -1,5 +1,6 @@
 /* xplane_int.h - what the parts of the XPlane loader share: the state of
- * a read (xplane.c: the byte stream, the walk of planes and lines and the
+ * a read (xplane_state.c: the damage message, strings, metadata by id;
+ * xplane.c: the byte stream, the walk of planes and lines and the
  * passes; xplane_emit.c: names, lanes, events and their args).  Private to
  * src/load/xplane*.c; see xplane.h for what becomes what.
  */
@@ -80,7 +81,7 @@ struct xp {
     size_t n_skipped;       /* events of no time (num_occurrences) */
 };
 
-/* xplane.c */
+/* xplane_state.c */
 bool xp_bad(struct xp *x, uint64_t at, const char *what);
 uint32_t xp_str(struct xp *x, const uint8_t *s, size_t n);
 const char *xp_s(const struct xp *x, uint32_t id);
