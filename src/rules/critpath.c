@@ -18,11 +18,13 @@
 #define NONE UINT32_MAX
 #define KK_THRESHOLD_NS 1500000 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US */
 
-enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32 };
+enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
+       K_ANNOT = 64 };
 
 struct row {
     int64_t ts, end;
-    uint32_t name, thr;
+    uint32_t name, cat, thr;
+    uint32_t pidk, tidk; /* its pid's and tid's keys */
     int64_t stream, corr, wstream, wcorr;
     long long pid;
     unsigned char kind;
@@ -129,6 +131,8 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         w.kind |= K_OP;
     if (strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0)
         w.kind |= K_RUNTIME;
+    if (strcmp(cat, "user_annotation") == 0)
+        w.kind |= K_ANNOT;
     if (strcmp(cat, "cuda_sync") == 0) {
         w.kind |= K_SYNC;
         cp->has_sync = true;
@@ -141,10 +145,13 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         w.kind |= K_BLOCKING;
     tf_buf_clear(&cp->key);
     tf_id_key(&cp->key, &r->pid);
-    tf_buf_putc(&cp->key, '\x1f');
-    tf_id_key(&cp->key, &r->tid);
-    if (!tf_strtab_id(&cp->strs, r->name, &w.name) ||
-        !tf_strtab_id(&cp->strs, cp->key.data ? cp->key.data : "", &w.thr))
+    if (!tf_strtab_id(&cp->strs, cp->key.data ? cp->key.data : "", &w.pidk))
+        return false;
+    tf_buf_clear(&cp->tmp);
+    tf_id_key(&cp->tmp, &r->tid);
+    if (!tf_strtab_id(&cp->strs, cp->tmp.data ? cp->tmp.data : "", &w.tidk))
+        return false;
+    if (!tf_strtab_id(&cp->strs, r->name, &w.name) || !tf_strtab_id(&cp->strs, cat, &w.cat))
         return false;
     if (cp->n_rows >= NONE - 1 || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
         return false;
@@ -419,6 +426,40 @@ static bool stack_exit(struct tf_cp *cp, struct stk *s, uint32_t ev, int64_t par
     return true;
 }
 
+/* The one thread (tid) whose CPU operators or annotations in the window
+ * have `part` in their name, or NONE (HTA's _get_tid_for_event). */
+static uint32_t tid_of(const struct tf_cp *cp, const bool *in, const char *part)
+{
+    uint32_t tid = NONE;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        bool op = (r->kind & K_ANNOT) || strcmp(str(cp, r->cat), "cpu_op") == 0;
+        if (!in[i] || !op || !strstr(str(cp, r->name), part))
+            continue;
+        if (tid != NONE && tid != r->tidk)
+            return NONE;
+        tid = r->tidk;
+    }
+    return tid;
+}
+
+/* HTA walks the backward thread (autograd) as part of the forward one
+ * (forward) when each is one thread: the thread key of each row. */
+static bool thread_keys(struct tf_cp *cp, const bool *in)
+{
+    uint32_t fwd = tid_of(cp, in, "forward"), bwd = tid_of(cp, in, "autograd");
+    bool remap = fwd != NONE && bwd != NONE && fwd != bwd;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        struct row *r = &cp->rows[i];
+        uint32_t t = remap && r->tidk == bwd ? fwd : r->tidk;
+        tf_buf_clear(&cp->key);
+        tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, r->pidk), str(cp, t));
+        if (!tf_strtab_id(&cp->strs, cp->key.data, &r->thr))
+            return false;
+    }
+    return true;
+}
+
 /* Each CPU thread's call stack, walked depth first: an event nests in the
  * one open before it while it ends by that one's end. */
 static bool call_stack_edges(struct tf_cp *cp, const bool *in)
@@ -525,7 +566,7 @@ static uint32_t next_kernel(const struct tf_cp *cp, const struct row *w, int64_t
     uint32_t best = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
-        if (!(r->kind & K_LAUNCH) || r->stream != -1 || r->link == NONE || r->thr != w->thr ||
+        if (!(r->kind & K_LAUNCH) || r->stream != -1 || r->link == NONE || r->pidk != w->pidk || r->tidk != w->tidk ||
             r->ts < w->ts || cp->rows[r->link].stream != stream)
             continue;
         if (best == NONE || r->ts < cp->rows[best].ts)
@@ -657,7 +698,7 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
     if (ok && !cp->has_sync)
         tf_diag_warn(d, "the trace has no CUDA synchronization events (cuda_sync): the critical "
                         "path may be inaccurate");
-    ok = ok && runtime_lock_edges(cp) && call_stack_edges(cp, in) && kernel_edges(cp, in);
+    ok = ok && runtime_lock_edges(cp) && thread_keys(cp, in) && call_stack_edges(cp, in) && kernel_edges(cp, in);
     free(in);
     if (!ok)
         return tf_diag_oom(d, NULL);
@@ -697,10 +738,7 @@ static char *lane_of(const struct tf_cp *cp, const struct row *r)
     if (r->stream != -1)
         snprintf(b, sizeof b, "GPU %lld stream %lld", r->pid, (long long)r->stream);
     else
-        snprintf(b, sizeof b, "thread %s", str(cp, r->thr));
-    for (char *p = b; *p; p++)
-        if (*p == '\x1f')
-            *p = ' ';
+        snprintf(b, sizeof b, "thread %s", str(cp, r->tidk));
     size_t n = strlen(b) + 1;
     char *s = malloc(n);
     if (s)
