@@ -185,12 +185,12 @@ static bool join(struct tf_cp *cp)
         return false;
     size_t n = 0;
     for (size_t i = 0; i < cp->n_rows; i++)
-        if (cp->rows[i].stream == -1 && cp->rows[i].corr >= 0)
+        if (cp->rows[i].stream == -1 && cp->rows[i].corr >= 0 && !(cp->rows[i].kind & K_SYNC))
             cpu[n++] = (struct ix){cp->rows[i].corr, 0, (uint32_t)i};
     qsort(cpu, n, sizeof *cpu, ix_cmp);
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
-        if (r->stream == -1 || r->corr < 0)
+        if ((r->stream == -1 && !(r->kind & K_SYNC)) || r->corr < 0)
             continue;
         size_t lo = 0, hi = n;
         while (lo < hi) {
@@ -738,7 +738,10 @@ static char *lane_of(const struct tf_cp *cp, const struct row *r)
     if (r->stream != -1)
         snprintf(b, sizeof b, "GPU %lld stream %lld", r->pid, (long long)r->stream);
     else
-        snprintf(b, sizeof b, "thread %s", str(cp, r->tidk));
+    {
+        const char *t = str(cp, r->tidk); /* a key: "i7", "sname" */
+        snprintf(b, sizeof b, "thread %s", *t == 'i' || *t == 's' ? t + 1 : t);
+    }
     size_t n = strlen(b) + 1;
     char *s = malloc(n);
     if (s)
