@@ -434,7 +434,18 @@ static void table_critical(const struct tf_figure *f, struct tf_buf *b)
     cell(&t, "ms");
     for (size_t k = 0; k < n; k++) {
         const struct tf_cp_event *e = &c->events[top[k]];
-        cell(&t, e->name);
+        char nm[64]; /* long kernel names cut, on a UTF-8 boundary */
+        size_t len = strlen(e->name);
+        if (len < sizeof nm) {
+            memcpy(nm, e->name, len + 1);
+        } else {
+            len = sizeof nm - 4;
+            while (len > 0 && ((unsigned char)e->name[len] & 0xC0) == 0x80)
+                len--;
+            memcpy(nm, e->name, len);
+            memcpy(nm + len, "...", 4);
+        }
+        cell(&t, nm);
         cell(&t, e->lane);
         cell(&t, ms(x, e->start_ms));
         cell(&t, ms(y, (double)e->dur_ns / 1e6));
