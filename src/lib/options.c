@@ -487,6 +487,9 @@ static const struct tf_optdef options[] = {
     {.name = "stats-scope", .value = TF_VAL_REQUIRED, .meta = "SCOPE", .record = TF_REC_VALUE,
      .set = set_stats_scope,
      .help = "the GPU breakdown of the 'window' (default) or of the whole 'trace'"},
+    {.name = "critical-path", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
+     .field = FIELD(rules.critical_path),
+     .help = "the window's critical path (HTA's graph): --stats table, JSON critical_path"},
     {.name = "stats-compat", .value = TF_VAL_REQUIRED, .meta = "hta|none", .record = TF_REC_VALUE,
      .set = set_stats_compat,
      .help = "hta: the GPU breakdown and comm/compute overlap exactly as HTA's TraceAnalysis "

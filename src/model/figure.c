@@ -55,6 +55,7 @@ void tf_stats_fini(struct tf_stats *s)
         free(s->paradigms[i].group_ms);
     free(s->paradigms);
     free(s->cpu_procs);
+    tf_critical_free(s->critical);
     memset(s, 0, sizeof *s);
 }
 
@@ -62,6 +63,23 @@ uint32_t tf_color_text_on(uint32_t rgb)
 {
     double r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
     return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? TF_COLOR_BLACK : TF_COLOR_WHITE;
+}
+
+const char *const tf_cp_cat_names[TF_CP_N_CATS] = {
+    "cpu_bound", "gpu_compute_bound", "gpu_communication_bound", "gpu_kernel_kernel_overhead",
+    "gpu_kernel_launch_overhead", "data_loading"};
+
+void tf_critical_free(struct tf_critical *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n_events; i++) {
+        free(c->events[i].name);
+        free(c->events[i].lane);
+    }
+    free(c->events);
+    free(c->edges);
+    free(c);
 }
 
 double tf_unit_ns(const char *u)

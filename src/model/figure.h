@@ -174,6 +174,7 @@ struct tf_bar {
     size_t n_shares;
     const struct tf_prop *props;
     size_t n_props;
+    bool critical;        /* --critical-path: the event is on the path */
 };
 
 /* A flow arrow from one point of the timeline to another. */
@@ -274,6 +275,30 @@ struct tf_stat_counter {
     double min, max, mean;
 };
 
+/* --critical-path (rules/critpath.h): the path's categories, events and edges. */
+enum { TF_CP_N_CATS = 6 };
+extern const char *const tf_cp_cat_names[TF_CP_N_CATS];
+struct tf_cp_event {
+    char *name, *lane;
+    int64_t ts_ns, dur_ns;   /* on the trace clock */
+    double start_ms;         /* from the window's start */
+};
+struct tf_cp_edge {
+    const char *type;        /* launch, kernel_kernel, sync, dependency, operator */
+    size_t from, to;         /* indexes into events */
+    const char *from_end, *to_end; /* "start" or "end" */
+    double weight_ms;
+};
+struct tf_critical {
+    double length_ms;
+    double cat_ms[TF_CP_N_CATS], cat_pct[TF_CP_N_CATS];
+    struct tf_cp_event *events; /* on the path, in its order */
+    size_t n_events;
+    struct tf_cp_edge *edges;
+    size_t n_edges;
+};
+void tf_critical_free(struct tf_critical *c);
+
 struct tf_stats {
     bool on;               /* computed for this figure */
     double window_ms;
@@ -298,6 +323,7 @@ struct tf_stats {
     struct tf_gpu_breakdown gpu;
     const char *summary;   /* one line for --annotate ("I/O hidden 81 %, GPU idle 7 %") */
     const char *compat;    /* "hta": the GPU breakdown is HTA's (--stats-compat hta) */
+    struct tf_critical *critical; /* --critical-path, owned; NULL: none */
 };
 
 /* One trace of a figure drawn from several (run_multi.c, compose.c): who

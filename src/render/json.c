@@ -116,6 +116,8 @@ static void bars(struct tf_buf *b, const struct tf_figure *f)
         str(b, "label", r->label);
         tf_buf_puts(b, ", ");
         color(b, "color", r->color);
+        if (r->critical)
+            tf_buf_puts(b, ", \"critical\": true");
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_bars);
@@ -438,6 +440,61 @@ static void overview(struct tf_buf *b, const struct tf_figure *f)
     tf_buf_puts(b, ", ");
     str(b, "lane", o->lane);
     tf_buf_putc(b, '}');
+}
+
+/* "critical_path" (--critical-path only): length, unit, breakdown
+ * (category -> {time, pct}), events (name, lane, start, dur) and edges
+ * ({type, from, to, weight}: from and to name an event by its index in
+ * events and an end of it, "3.start"). */
+static void critical_path(struct tf_buf *b, const struct tf_figure *f)
+{
+    const struct tf_critical *c = f->stats.critical;
+    if (!c)
+        return;
+    tf_buf_puts(b, ",\n  \"critical_path\": {");
+    stat_ms(b, "length", c->length_ms);
+    tf_buf_puts(b, ", ");
+    str(b, "unit", "ms");
+    tf_buf_puts(b, ",\n    \"breakdown\": {");
+    for (int k = 0; k < TF_CP_N_CATS; k++) {
+        tf_buf_puts(b, k ? ", " : "");
+        key(b, tf_cp_cat_names[k]);
+        tf_buf_puts(b, "{");
+        stat_ms(b, "time", c->cat_ms[k]);
+        tf_buf_puts(b, ", ");
+        stat_pct(b, "pct", c->cat_pct[k], true);
+        tf_buf_puts(b, "}");
+    }
+    tf_buf_puts(b, "},\n    \"events\": [");
+    for (size_t i = 0; i < c->n_events; i++) {
+        const struct tf_cp_event *e = &c->events[i];
+        tf_buf_puts(b, i ? ",\n      {" : "\n      {");
+        str(b, "name", e->name);
+        tf_buf_puts(b, ", ");
+        str(b, "lane", e->lane);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "start_ms", e->start_ms);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "dur_ms", (double)e->dur_ns / 1e6);
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, c->n_events ? "\n    ],\n    \"edges\": [" : "],\n    \"edges\": [");
+    for (size_t i = 0; i < c->n_edges; i++) {
+        const struct tf_cp_edge *e = &c->edges[i];
+        char from[48], to[48];
+        snprintf(from, sizeof from, "%zu.%s", e->from, e->from_end);
+        snprintf(to, sizeof to, "%zu.%s", e->to, e->to_end);
+        tf_buf_puts(b, i ? ",\n      {" : "\n      {");
+        str(b, "type", e->type);
+        tf_buf_puts(b, ", ");
+        str(b, "from", from);
+        tf_buf_puts(b, ", ");
+        str(b, "to", to);
+        tf_buf_puts(b, ", ");
+        stat_ms(b, "weight", e->weight_ms);
+        tf_buf_putc(b, '}');
+    }
+    tf_buf_puts(b, c->n_edges ? "\n    ]}" : "]}");
 }
 
 /* "stats": the overlap statistics of the window (render/stats.h for the
@@ -851,6 +908,8 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
             tf_buf_puts(b, ", \"busy\": ");
             tf_bar_busy_json(b, f, r, 6);
         }
+        if (r->critical)
+            tf_buf_puts(b, ", \"critical\": true");
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_bars);
@@ -876,6 +935,7 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         tf_buf_puts(b, ",\n  ");
     }
     stats(b, f, true);
+    critical_path(b, f);
     tf_buf_puts(b, "\n}\n");
     return true;
 }
@@ -916,6 +976,7 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
         tf_buf_puts(b, ",\n  ");
     }
     stats(b, f, false);
+    critical_path(b, f);
     tf_buf_puts(b, "\n}\n");
     return true;
 }

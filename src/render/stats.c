@@ -394,6 +394,65 @@ static void table_gpu(const struct tf_figure *f, struct tf_buf *b)
     table_flush(&t, b);
 }
 
+/* --critical-path: the length, the categories, the ten longest events. */
+static void table_critical(const struct tf_figure *f, struct tf_buf *b)
+{
+    const struct tf_critical *c = f->stats.critical;
+    char x[TF_NUM_MAX], y[TF_NUM_MAX];
+    struct table t;
+    tf_buf_printf(b, "\nCritical path%s\n", f->stats.compat ? " (as HTA computes it)" : "");
+    table_init(&t, 3);
+    t.left[0] = true;
+    cell(&t, "length");
+    cell(&t, ms(x, c->length_ms));
+    cell(&t, "ms");
+    for (int k = 0; k < TF_CP_N_CATS; k++) {
+        cell(&t, tf_cp_cat_names[k]);
+        cell(&t, ms(x, c->cat_ms[k]));
+        cell(&t, pct(y, c->cat_pct[k]));
+    }
+    table_flush(&t, b);
+    size_t top[10], n = 0;
+    for (size_t i = 0; i < c->n_events; i++) {
+        size_t j = n < 10 ? n++ : 10;
+        if (j == 10 && c->events[i].dur_ns <= c->events[top[9]].dur_ns)
+            continue;
+        if (j == 10)
+            j = 9;
+        while (j > 0 && c->events[top[j - 1]].dur_ns < c->events[i].dur_ns) {
+            top[j] = top[j - 1];
+            j--;
+        }
+        top[j] = i;
+    }
+    tf_buf_putc(b, '\n');
+    table_init(&t, 4);
+    t.left[0] = t.left[1] = true;
+    cell(&t, "event");
+    cell(&t, "lane");
+    cell(&t, "start ms");
+    cell(&t, "ms");
+    for (size_t k = 0; k < n; k++) {
+        const struct tf_cp_event *e = &c->events[top[k]];
+        char nm[64]; /* long kernel names cut, on a UTF-8 boundary */
+        size_t len = strlen(e->name);
+        if (len < sizeof nm) {
+            memcpy(nm, e->name, len + 1);
+        } else {
+            len = sizeof nm - 4;
+            while (len > 0 && ((unsigned char)e->name[len] & 0xC0) == 0x80)
+                len--;
+            memcpy(nm, e->name, len);
+            memcpy(nm + len, "...", 4);
+        }
+        cell(&t, nm);
+        cell(&t, e->lane);
+        cell(&t, ms(x, e->start_ms));
+        cell(&t, ms(y, (double)e->dur_ns / 1e6));
+    }
+    table_flush(&t, b);
+}
+
 void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
 {
     if (f->overview.on) {
@@ -418,6 +477,8 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
         table_pipelined(f, b);
     if (s->has_gpu)
         table_gpu(f, b);
+    if (s->critical)
+        table_critical(f, b);
     if (s->summary)
         tf_buf_printf(b, "\nsummary: %s\n", s->summary);
 }
@@ -530,6 +591,23 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
         o->row(o, "gpu_breakdown", NULL, NULL, "comm_ms", ms(x, g->comm_ms));
         o->row(o, "gpu_breakdown", NULL, NULL, "comm_comp_overlap_pct",
                g->has_comm ? pct(x, g->comm_comp_overlap_pct) : NULL);
+    }
+    if (s->critical) {
+        const struct tf_critical *cr = s->critical;
+        o->row(o, "critical_path", NULL, NULL, "length_ms", ms(x, cr->length_ms));
+        for (int k = 0; k < TF_CP_N_CATS; k++) {
+            o->row(o, "critical_path", tf_cp_cat_names[k], NULL, "ms", ms(x, cr->cat_ms[k]));
+            o->row(o, "critical_path", tf_cp_cat_names[k], NULL, "pct", pct(x, cr->cat_pct[k]));
+        }
+        for (size_t i = 0; i < cr->n_events; i++) {
+            const struct tf_cp_event *e = &cr->events[i];
+            snprintf(c, sizeof c, "%zu", i);
+            o->row(o, "critical_event", c, e->lane, "name", e->name);
+            snprintf(x, sizeof x, "%lld", (long long)(e->ts_ns / 1000));
+            o->row(o, "critical_event", c, e->lane, "ts_us", x);
+            snprintf(x, sizeof x, "%lld", (long long)(e->dur_ns / 1000));
+            o->row(o, "critical_event", c, e->lane, "dur_us", x);
+        }
     }
     if (s->summary)
         o->row(o, "summary", NULL, NULL, "summary", s->summary);

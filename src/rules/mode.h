@@ -78,6 +78,7 @@ struct tf_opts {
     size_t n_groups;
     bool stats_trace_scope;            /* --stats-scope trace: the GPU breakdown of the
                                           whole trace, not of the window */
+    bool critical_path;                /* --critical-path (rules/critpath.h) */
     bool stats_compat_hta;             /* --stats-compat hta: the GPU breakdown as HTA
                                           computes it (rules/hta.h) */
     bool no_stats;                     /* TRACEFIG_STATS=off (make bench): compute none */

@@ -47,6 +47,7 @@
 #include "model/overview.h"
 #include "model/trace.h"
 #include "rules/chrome.h"
+#include "rules/critpath.h"
 #include "rules/hta.h"
 #include "rules/stats.h"
 
@@ -376,6 +377,7 @@ struct chrome {
     struct tf_stats_gpu_past gpu_past;
     struct tf_chrome_class_cache gpu_classes; /* the kernel class by name (stats.c) */
     struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
+    struct tf_cp *cp;   /* --critical-path (rules/critpath.h) */
     /* counters (counters.c) */
     struct series *series;
     size_t n_series, cap_series;

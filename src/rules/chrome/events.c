@@ -63,6 +63,8 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     (void)d;
     if (c->hta && !tf_hta_rec(c->hta, r))
         return c->oom = true, false;
+    if (c->cp && !tf_cp_rec(c->cp, r))
+        return c->oom = true, false;
     if (r->kind == TF_TEF_COUNTER || tf_chrome_is_memory(r))
         return tf_chrome_counter_record(c, r);
     switch (r->kind) {

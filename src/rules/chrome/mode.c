@@ -28,6 +28,8 @@ static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
     *hi = c->w1;
     if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
         return false;
+    if (c->cp && !tf_cp_run(c->cp, c->w0, c->w1, d))
+        return false;
     tf_chrome_lod_threshold(c);
     tf_chrome_counters_window(c);
     if (!tf_chrome_ranks_window(c))
@@ -125,6 +127,7 @@ static void chrome_free(struct chrome *c)
     tf_arena_fini(&c->gpu_classes.arena);
     tf_buf_fini(&c->tmp);
     tf_hta_free(c->hta);
+    tf_cp_free(c->cp);
     free(c);
 }
 
@@ -513,6 +516,8 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
     t->generic_state = c;
     if (o->stats_compat_hta && !o->no_stats && !(c->hta = tf_hta_new()))
         return tf_diag_oom(d, NULL);
+    if (o->critical_path && !(c->cp = tf_cp_new(o->stats_compat_hta)))
+        return tf_diag_oom(d, NULL);
     /* A glob asks for every name (an export is then read whole). */
     c->index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to);
     k->tef = (struct tf_tef_sink){
@@ -522,7 +527,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .finish = tf_chrome_finish,
         .args_floor = tf_chrome_args_floor,
         .ctx = c,
-        .args_pass1 = (o->stats_trace_scope && !o->no_stats) || c->hta,
+        .args_pass1 = (o->stats_trace_scope && !o->no_stats) || c->hta || c->cp,
         .columns = c->hta ? tf_hta_columns(c->hta) : NULL,
         .top_key = c->hta ? "distributedInfo" : NULL,
         .top = tf_hta_top,

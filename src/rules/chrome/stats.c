@@ -540,6 +540,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
         f->stats.gpu.scope_trace = o->stats_trace_scope;
     }
     ok = ok && cpu_stats(c, f, pick, n_pick);
+    ok = ok && (!c->cp || tf_cp_fill(c->cp, f, c->w0));
     ok = ok && chrome_summary(f);
     for (size_t i = 0; sets && i < n_pick; i++)
         tf_ivset_fini(&sets[i]);

@@ -1,0 +1,834 @@
+/* critpath.c - the critical path's rows, graph and numbers (rules/critpath.h).
+ * The graph follows HTA's CPGraph (hta/analyzers/critical_path_analysis.py):
+ * the order in which its nodes and edges are made here is the order HTA
+ * makes them in, since the longest path's ties depend on it.
+ */
+#include "rules/critpath.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/jsonlite.h"
+#include "base/strtab.h"
+#include "rules/kernels.h"
+
+#define NONE UINT32_MAX
+#define KK_THRESHOLD_NS 1500000 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US */
+
+enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
+       K_ANNOT = 64 };
+
+struct row {
+    int64_t ts, end;
+    uint32_t name, cat, thr;
+    uint32_t pidk, tidk; /* its pid's and tid's keys */
+    int64_t stream, corr, wstream, wcorr;
+    long long pid;
+    unsigned char kind;
+    uint32_t link;       /* the row of the other end of its correlation, NONE */
+    uint32_t start_node, end_node;
+    int64_t q;           /* its queue length (launches and kernels), INT64_MIN none */
+    uint32_t ksync;      /* a kernel: the kernel it waits for (Stream Wait Event), NONE */
+};
+
+struct tf_cp {
+    bool hta;
+    struct tf_strtab strs;
+    struct tf_buf key, tmp;
+    struct row *rows;
+    size_t n_rows, cap_rows;
+    bool has_sync;
+    struct tf_cpg g;
+    uint32_t *node_ev;   /* node -> row */
+    bool *node_start;
+    bool ran;
+};
+
+struct tf_cp *tf_cp_new(bool hta)
+{
+    struct tf_cp *cp = calloc(1, sizeof *cp);
+    if (!cp)
+        return NULL;
+    cp->hta = hta;
+    tf_strtab_init(&cp->strs);
+    tf_buf_init(&cp->key);
+    tf_buf_init(&cp->tmp);
+    return cp;
+}
+
+void tf_cp_free(struct tf_cp *cp)
+{
+    if (!cp)
+        return;
+    tf_strtab_fini(&cp->strs);
+    tf_buf_fini(&cp->key);
+    tf_buf_fini(&cp->tmp);
+    free(cp->rows);
+    tf_cpg_fini(&cp->g);
+    free(cp->node_ev);
+    free(cp->node_start);
+    free(cp);
+}
+
+static const char *str(const struct tf_cp *cp, uint32_t id)
+{
+    return tf_strtab_str(&cp->strs, id);
+}
+
+/* args.NAME as an integer (-1 absent or not a number). */
+static int64_t arg_int(const struct tf_tef_rec *r, const char *name)
+{
+    size_t n;
+    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, name, &n) : NULL;
+    double x;
+    if (!v || !tf_jl_double(v, n, &x) || !isfinite(x))
+        return -1;
+    return (int64_t)x;
+}
+
+static bool is_one_of(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return true;
+    return false;
+}
+
+static const char *const launch_names[] = {
+    "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
+    "cudaMemcpyAsync", "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution",
+    "hipLaunchKernel", "hipExtModuleLaunchKernel", "hipMemsetAsync", "hipMemcpyAsync",
+    "hipMemcpyWithStream", NULL};
+static const char *const lock_names[] = {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync",
+                                         NULL};
+static const char *const blocking_names[] = {
+    "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize",
+    "cudaMemcpy", "cudaMemcpyAsync", NULL};
+
+bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
+{
+    if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
+        return true;
+    const char *cat = r->cat ? r->cat : "";
+    struct row w = {.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE, .q = INT64_MIN};
+    w.ts = r->ts;
+    w.end = r->ts + r->dur;
+    if (cp->hta) { /* HTA's whole microseconds: starts up, ends down */
+        int64_t us = w.ts / 1000 + (w.ts % 1000 > 0);
+        w.end = (w.end / 1000 - (w.end % 1000 < 0)) * 1000;
+        w.ts = us * 1000;
+    }
+    w.stream = r->has_stream ? r->stream : arg_int(r, "stream");
+    w.corr = arg_int(r, "correlation");
+    w.wstream = arg_int(r, "wait_on_stream");
+    w.wcorr = arg_int(r, "wait_on_cuda_event_record_corr_id");
+    w.pid = r->pid.kind == TF_ID_NUM ? r->pid.num : -1;
+    if (strcmp(cat, "cpu_op") == 0 || strcmp(cat, "cuda_runtime") == 0 ||
+        strcmp(cat, "cuda_driver") == 0)
+        w.kind |= K_OP;
+    if (strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0)
+        w.kind |= K_RUNTIME;
+    if (strcmp(cat, "user_annotation") == 0)
+        w.kind |= K_ANNOT;
+    if (strcmp(cat, "cuda_sync") == 0) {
+        w.kind |= K_SYNC;
+        cp->has_sync = true;
+    }
+    if (is_one_of(r->name, launch_names))
+        w.kind |= K_LAUNCH;
+    if (is_one_of(r->name, lock_names))
+        w.kind |= K_LOCK;
+    if (is_one_of(r->name, blocking_names))
+        w.kind |= K_BLOCKING;
+    tf_buf_clear(&cp->key);
+    tf_id_key(&cp->key, &r->pid);
+    if (!tf_strtab_id(&cp->strs, cp->key.data ? cp->key.data : "", &w.pidk))
+        return false;
+    tf_buf_clear(&cp->tmp);
+    tf_id_key(&cp->tmp, &r->tid);
+    if (!tf_strtab_id(&cp->strs, cp->tmp.data ? cp->tmp.data : "", &w.tidk))
+        return false;
+    if (!tf_strtab_id(&cp->strs, r->name, &w.name) || !tf_strtab_id(&cp->strs, cat, &w.cat))
+        return false;
+    if (cp->n_rows >= NONE - 1 || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
+        return false;
+    cp->rows[cp->n_rows++] = w;
+    return true;
+}
+
+/* --- joins ------------------------------------------------------------------------- */
+
+struct ix {
+    int64_t key;
+    int64_t t;
+    uint32_t row;
+};
+
+static int ix_cmp(const void *a, const void *b)
+{
+    const struct ix *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Joins each GPU row (a stream) to the CPU row of its correlation id. */
+static bool join(struct tf_cp *cp)
+{
+    struct ix *cpu = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *cpu);
+    if (!cpu)
+        return false;
+    size_t n = 0;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        if (cp->rows[i].stream == -1 && cp->rows[i].corr >= 0 && !(cp->rows[i].kind & K_SYNC))
+            cpu[n++] = (struct ix){cp->rows[i].corr, 0, (uint32_t)i};
+    qsort(cpu, n, sizeof *cpu, ix_cmp);
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        struct row *r = &cp->rows[i];
+        if ((r->stream == -1 && !(r->kind & K_SYNC)) || r->corr < 0)
+            continue;
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t m = (lo + hi) / 2;
+            if (cpu[m].key < r->corr)
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        if (lo < n && cpu[lo].key == r->corr) {
+            r->link = cpu[lo].row;
+            if (cp->rows[cpu[lo].row].link == NONE)
+                cp->rows[cpu[lo].row].link = (uint32_t)i;
+        }
+    }
+    free(cpu);
+    return true;
+}
+
+/* HTA's queue length: per stream, +1 at each launch joined to a kernel,
+ * -1 at each such kernel, in time order. */
+static bool queues(struct tf_cp *cp)
+{
+    struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
+    if (!v)
+        return false;
+    size_t n = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (r->stream == -1 && (r->kind & K_LAUNCH) && r->link != NONE)
+            v[n++] = (struct ix){cp->rows[r->link].stream, r->ts, (uint32_t)i};
+        else if (r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH))
+            v[n++] = (struct ix){r->stream, r->ts, (uint32_t)i};
+    }
+    qsort(v, n, sizeof *v, ix_cmp);
+    int64_t q = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || v[i].key != v[i - 1].key)
+            q = 0;
+        struct row *r = &cp->rows[v[i].row];
+        q += r->stream == -1 ? 1 : -1;
+        r->q = q;
+    }
+    free(v);
+    return true;
+}
+
+/* --- nodes --------------------------------------------------------------------------- */
+
+static int node_cmp(const void *a, const void *b)
+{
+    const struct ix *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key; /* start first */
+}
+
+static bool in_window(const struct row *r, int64_t w0, int64_t w1)
+{
+    return r->ts >= w0 && r->ts <= w1 && r->end > r->ts;
+}
+
+/* HTA's clipped rows: CPU rows that start in the window with a duration,
+ * GPU rows whose launch does, and every Stream Wait Event. */
+static bool clipped(const struct tf_cp *cp, const struct row *r, int64_t w0, int64_t w1)
+{
+    if (r->stream == -1)
+        return in_window(r, w0, w1);
+    if (strcmp(str(cp, r->name), "Stream Wait Event") == 0)
+        return true;
+    return r->link != NONE && in_window(&cp->rows[r->link], w0, w1);
+}
+
+static bool has_node(const struct tf_cp *cp, const struct row *r)
+{
+    return (r->kind & K_OP) || (r->stream != -1 && r->link != NONE && r->corr >= 0);
+    (void)cp;
+}
+
+static bool make_nodes(struct tf_cp *cp, int64_t w0, int64_t w1, bool *in)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        in[i] = clipped(cp, &cp->rows[i], w0, w1);
+        n += in[i] && has_node(cp, &cp->rows[i]);
+    }
+    struct ix *v = malloc((n ? 2 * n : 1) * sizeof *v);
+    cp->node_ev = malloc((n ? 2 * n : 1) * sizeof *cp->node_ev);
+    cp->node_start = malloc((n ? 2 * n : 1) * sizeof *cp->node_start);
+    if (!v || !cp->node_ev || !cp->node_start || !tf_cpg_init(&cp->g, 2 * n)) {
+        free(v);
+        return false;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        if (in[i] && has_node(cp, &cp->rows[i])) {
+            v[k++] = (struct ix){0, cp->rows[i].ts, (uint32_t)i};
+            v[k++] = (struct ix){1, cp->rows[i].end, (uint32_t)i};
+        }
+    qsort(v, k, sizeof *v, node_cmp);
+    for (size_t j = 0; j < k; j++) {
+        struct row *r = &cp->rows[v[j].row];
+        cp->node_ev[j] = v[j].row;
+        cp->node_start[j] = v[j].key == 0;
+        if (v[j].key == 0)
+            r->start_node = (uint32_t)j;
+        else
+            r->end_node = (uint32_t)j;
+    }
+    free(v);
+    return true;
+}
+
+static int64_t node_ts(const struct tf_cp *cp, uint32_t u)
+{
+    const struct row *r = &cp->rows[cp->node_ev[u]];
+    return cp->node_start[u] ? r->ts : r->end;
+}
+
+/* HTA's _add_edge_helper (and _attribute_edge when attr is not -2). */
+static bool edge(struct tf_cp *cp, uint32_t u, uint32_t v, unsigned char type, bool zero,
+                 int64_t parent)
+{
+    int64_t w = type == TF_CPE_DEPENDENCY || type == TF_CPE_SYNC || zero
+                    ? 0 : node_ts(cp, v) - node_ts(cp, u);
+    uint32_t i = tf_cpg_add(&cp->g, u, v, type, w);
+    if (i == NONE)
+        return false;
+    if (type == TF_CPE_KERNEL_KERNEL || (type == TF_CPE_OPERATOR && parent != -2)) {
+        int64_t a;
+        if (type == TF_CPE_KERNEL_KERNEL || cp->node_start[u])
+            a = cp->node_ev[u];
+        else if (!cp->node_start[v])
+            a = cp->node_ev[v];
+        else
+            a = parent;
+        cp->g.e[i].attr = a;
+    }
+    return true;
+}
+
+/* --- edges, in HTA's order ---------------------------------------------------------- */
+
+static bool lock_node(const struct tf_cp *cp, uint32_t u)
+{
+    const struct row *r = &cp->rows[cp->node_ev[u]];
+    return (r->kind & K_LOCK) && r->start_node != NONE && r->end_node != NONE;
+}
+
+static bool runtime_lock_edges(struct tf_cp *cp)
+{
+    size_t n = cp->g.n_nodes, ns = 0;
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    if (!stack)
+        return false;
+    uint32_t last = NONE;
+    bool ok = true;
+    for (uint32_t u = 0; u < n && ok; u++) {
+        if (!lock_node(cp, u))
+            continue;
+        if (cp->node_start[u]) {
+            stack[ns++] = u;
+        } else {
+            while (ns && ok) {
+                uint32_t p = stack[--ns];
+                if (cp->node_ev[p] == cp->node_ev[u])
+                    ok = edge(cp, p, u, TF_CPE_OPERATOR, false, cp->node_ev[u]);
+                else
+                    ok = edge(cp, p, u, TF_CPE_DEPENDENCY, false, -2);
+            }
+            if (ok && last != NONE && !cp->node_start[last])
+                ok = edge(cp, last, u, TF_CPE_DEPENDENCY, false, -2);
+        }
+        last = u;
+    }
+    free(stack);
+    return ok;
+}
+
+static bool shares_lock(const struct tf_cp *cp, uint32_t a, uint32_t b)
+{
+    return (cp->rows[cp->node_ev[a]].kind & K_LOCK) && (cp->rows[cp->node_ev[b]].kind & K_LOCK) &&
+           (cp->node_start[a] || !cp->node_start[b]);
+}
+
+static int thr_cmp(const void *a, const void *b)
+{
+    const struct ix *x = a, *y = b;
+    if (x->key != y->key) /* thread */
+        return x->key < y->key ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return 0;
+}
+
+struct stk {
+    const struct tf_cp *cp;
+    uint32_t last;
+    int depth;
+    int64_t last_parent;
+};
+
+static bool stack_enter(struct tf_cp *cp, struct stk *s, uint32_t ev, int64_t parent)
+{
+    const struct row *r = &cp->rows[ev];
+    if (r->start_node == NONE || r->end_node == NONE)
+        return true;
+    if (s->last != NONE && !shares_lock(cp, s->last, r->start_node)) {
+        unsigned char t = s->depth == 0 ? TF_CPE_DEPENDENCY : TF_CPE_OPERATOR;
+        if (!edge(cp, s->last, r->start_node, t, false, s->last_parent))
+            return false;
+    }
+    s->last = r->start_node;
+    s->last_parent = parent;
+    s->depth++;
+    return true;
+}
+
+static bool stack_exit(struct tf_cp *cp, struct stk *s, uint32_t ev, int64_t parent)
+{
+    const struct row *r = &cp->rows[ev];
+    if (r->start_node == NONE || r->end_node == NONE)
+        return true;
+    if (s->last != NONE && !shares_lock(cp, s->last, r->end_node) &&
+        !edge(cp, s->last, r->end_node, TF_CPE_OPERATOR, (r->kind & K_BLOCKING) != 0,
+              s->last_parent))
+        return false;
+    s->last = r->end_node;
+    s->last_parent = parent;
+    s->depth--;
+    return true;
+}
+
+/* The one thread (tid) whose CPU operators or annotations in the window
+ * have `part` in their name, or NONE (HTA's _get_tid_for_event). */
+static uint32_t tid_of(const struct tf_cp *cp, const bool *in, const char *part)
+{
+    uint32_t tid = NONE;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        bool op = (r->kind & K_ANNOT) || strcmp(str(cp, r->cat), "cpu_op") == 0;
+        if (!in[i] || !op || !strstr(str(cp, r->name), part))
+            continue;
+        if (tid != NONE && tid != r->tidk)
+            return NONE;
+        tid = r->tidk;
+    }
+    return tid;
+}
+
+/* HTA walks the backward thread (autograd) as part of the forward one
+ * (forward) when each is one thread: the thread key of each row. */
+static bool thread_keys(struct tf_cp *cp, const bool *in)
+{
+    uint32_t fwd = tid_of(cp, in, "forward"), bwd = tid_of(cp, in, "autograd");
+    bool remap = fwd != NONE && bwd != NONE && fwd != bwd;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        struct row *r = &cp->rows[i];
+        uint32_t t = remap && r->tidk == bwd ? fwd : r->tidk;
+        tf_buf_clear(&cp->key);
+        tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, r->pidk), str(cp, t));
+        if (!tf_strtab_id(&cp->strs, cp->key.data, &r->thr))
+            return false;
+    }
+    return true;
+}
+
+/* Each CPU thread's call stack, walked depth first: an event nests in the
+ * one open before it while it ends by that one's end. */
+static bool call_stack_edges(struct tf_cp *cp, const bool *in)
+{
+    struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
+    uint32_t *open = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *open);
+    if (!v || !open) {
+        free(v);
+        free(open);
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        if (in[i] && cp->rows[i].stream == -1 && !(cp->rows[i].kind & K_SYNC))
+            v[n++] = (struct ix){cp->rows[i].thr, cp->rows[i].ts, (uint32_t)i};
+    qsort(v, n, sizeof *v, thr_cmp);
+    /* within a thread: start, then the longer first, then file order */
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        while (b < n && v[b].key == v[a].key)
+            b++;
+        for (size_t i = a + 1; i < b; i++) { /* insertion sort on ties only */
+            struct ix x = v[i];
+            size_t j = i;
+            while (j > a && v[j - 1].t == x.t &&
+                   (cp->rows[v[j - 1].row].end < cp->rows[x.row].end ||
+                    (cp->rows[v[j - 1].row].end == cp->rows[x.row].end && v[j - 1].row > x.row))) {
+                v[j] = v[j - 1];
+                j--;
+            }
+            v[j] = x;
+        }
+        struct stk s = {.cp = cp, .last = NONE, .last_parent = -1};
+        size_t no = 0;
+        bool ok = true;
+        for (size_t i = a; i < b && ok; i++) {
+            const struct row *r = &cp->rows[v[i].row];
+            while (no && cp->rows[open[no - 1]].end <= r->ts && ok) {
+                uint32_t e = open[--no];
+                ok = stack_exit(cp, &s, e, no ? (int64_t)open[no - 1] : -1);
+            }
+            while (no && cp->rows[open[no - 1]].end < r->end && ok) {
+                uint32_t e = open[--no]; /* overlaps without nesting: closed first */
+                ok = stack_exit(cp, &s, e, no ? (int64_t)open[no - 1] : -1);
+            }
+            ok = ok && stack_enter(cp, &s, v[i].row, no ? (int64_t)open[no - 1] : -1);
+            open[no++] = v[i].row;
+        }
+        while (no && ok) {
+            uint32_t e = open[--no];
+            ok = stack_exit(cp, &s, e, no ? (int64_t)open[no - 1] : -1);
+        }
+        if (!ok) {
+            free(v);
+            free(open);
+            return false;
+        }
+        a = b;
+    }
+    free(v);
+    free(open);
+    return true;
+}
+
+/* --- GPU rows ---------------------------------------------------------------------- */
+
+static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
+{
+    return strcmp(str(cp, r->name), name) == 0;
+}
+
+/* The kernel of the last launch onto the stream a cudaEventRecord
+ * (correlation c) recorded its event on, before the record; NONE. */
+static uint32_t recorded_kernel(const struct tf_cp *cp, int64_t c)
+{
+    const struct row *rec = NULL, *where = NULL;
+    for (size_t i = 0; i < cp->n_rows && (!rec || !where); i++) {
+        const struct row *r = &cp->rows[i];
+        if (!rec && r->corr == c && r->stream == -1 && named(cp, r, "cudaEventRecord"))
+            rec = r;
+        if (!where && r->wstream > -1 && r->wcorr == c)
+            where = r;
+    }
+    if (!rec || !where)
+        return NONE;
+    uint32_t best = NONE;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (!(r->kind & K_LAUNCH) || r->stream != -1 || r->link == NONE || r->ts > rec->ts)
+            continue;
+        const struct row *k = &cp->rows[r->link];
+        if (k->stream != where->wstream || k->pid != where->pid)
+            continue;
+        if (best == NONE || r->ts >= cp->rows[best].ts)
+            best = (uint32_t)i;
+    }
+    return best == NONE ? NONE : cp->rows[best].link;
+}
+
+/* The kernel of the first launch onto `stream` from the thread of the
+ * cudaStreamWaitEvent call w, at or after it; NONE. */
+static uint32_t next_kernel(const struct tf_cp *cp, const struct row *w, int64_t stream)
+{
+    uint32_t best = NONE;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (!(r->kind & K_LAUNCH) || r->stream != -1 || r->link == NONE || r->pidk != w->pidk || r->tidk != w->tidk ||
+            r->ts < w->ts || cp->rows[r->link].stream != stream)
+            continue;
+        if (best == NONE || r->ts < cp->rows[best].ts)
+            best = (uint32_t)i;
+    }
+    return best == NONE ? NONE : cp->rows[best].link;
+}
+
+struct last {
+    int64_t stream;
+    uint32_t node;
+};
+
+static uint32_t *last_of(struct last *l, size_t *n, int64_t stream, bool make)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (l[i].stream == stream)
+            return &l[i].node;
+    if (!make)
+        return NULL;
+    l[*n] = (struct last){stream, NONE};
+    return &l[(*n)++].node;
+}
+
+static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, size_t n_last)
+{
+    const struct row *rt = &cp->rows[r->link];
+    if (named(cp, r, "Stream Wait Event") || named(cp, r, "Event Sync")) {
+        if (r->wcorr < 0)
+            return true;
+        uint32_t src = recorded_kernel(cp, r->wcorr);
+        if (src == NONE)
+            return true;
+        if (named(cp, r, "Stream Wait Event")) {
+            uint32_t dst = next_kernel(cp, rt, r->stream);
+            if (dst != NONE)
+                cp->rows[dst].ksync = src;
+            return true;
+        }
+        if (cp->rows[src].end_node != NONE && rt->end_node != NONE)
+            return edge(cp, cp->rows[src].end_node, rt->end_node, TF_CPE_SYNC, false, -2);
+        return true;
+    }
+    if (rt->end_node == NONE)
+        return true;
+    bool all = named(cp, r, "Context Sync");
+    for (size_t i = 0; i < n_last; i++)
+        if ((all || last[i].stream == r->stream) && last[i].node != NONE &&
+            !edge(cp, last[i].node, rt->end_node, TF_CPE_SYNC, false, -2))
+            return false;
+    return true;
+}
+
+static bool kernel_row(struct tf_cp *cp, uint32_t i, struct last *last, size_t *n_last)
+{
+    struct row *r = &cp->rows[i];
+    if (r->start_node == NONE || r->end_node == NONE)
+        return true;
+    const struct row *rt = &cp->rows[r->link];
+    if (!edge(cp, r->start_node, r->end_node, TF_CPE_OPERATOR, false, -1))
+        return false;
+    uint32_t *ln = last_of(last, n_last, r->stream, true);
+    uint32_t sync_end = NONE;
+    bool has_sync = r->ksync != NONE;
+    if (has_sync) {
+        sync_end = cp->rows[r->ksync].end_node;
+        if (sync_end != NONE && !edge(cp, sync_end, r->start_node, TF_CPE_SYNC, false, -2))
+            return false;
+        has_sync = sync_end != NONE;
+        r->ksync = NONE;
+    }
+    int64_t last_ts = *ln != NONE ? node_ts(cp, *ln) : 0;
+    if (rt->q == 1 && r->q == 0 && (*ln == NONE || last_ts < rt->ts) &&
+        (!has_sync || node_ts(cp, sync_end) < rt->ts)) {
+        if (rt->start_node != NONE &&
+            !edge(cp, rt->start_node, r->start_node, TF_CPE_LAUNCH, false, -2))
+            return false;
+    } else if (*ln != NONE && r->ts - last_ts < KK_THRESHOLD_NS &&
+               (!has_sync || node_ts(cp, sync_end) < last_ts)) {
+        if (!edge(cp, *ln, r->start_node, TF_CPE_KERNEL_KERNEL, false, -2))
+            return false;
+    }
+    *ln = r->end_node;
+    return true;
+}
+
+static bool kernel_edges(struct tf_cp *cp, const bool *in)
+{
+    struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
+    struct last *last = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *last);
+    if (!v || !last) {
+        free(v);
+        free(last);
+        return false;
+    }
+    size_t n = 0, n_last = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (in[i] && r->link != NONE &&
+            (r->stream != -1 || named(cp, r, "Event Sync") || named(cp, r, "Context Sync")))
+            v[n++] = (struct ix){0, (r->kind & K_SYNC) ? r->end : r->ts, (uint32_t)i};
+    }
+    qsort(v, n, sizeof *v, thr_cmp);
+    bool ok = true;
+    for (size_t k = 0; k < n && ok; k++) {
+        const struct row *r = &cp->rows[v[k].row];
+        ok = (r->kind & K_SYNC) ? sync_row(cp, r, last, n_last)
+                                : kernel_row(cp, v[k].row, last, &n_last);
+    }
+    free(v);
+    free(last);
+    return ok;
+}
+
+bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
+{
+    bool *in = calloc(cp->n_rows ? cp->n_rows : 1, sizeof *in);
+    bool ok = in && join(cp) && queues(cp) && make_nodes(cp, w0, w1, in);
+    size_t joined = 0;
+    for (size_t i = 0; ok && i < cp->n_rows; i++)
+        joined += in[i] && cp->rows[i].stream != -1 && cp->rows[i].link != NONE &&
+                  !(cp->rows[i].kind & K_SYNC);
+    if (ok && !joined) {
+        free(in);
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "no kernel in the window is joined to a launch: the trace has no "
+                             "correlation ids or ac2g flows");
+    }
+    if (ok && !cp->has_sync)
+        tf_diag_warn(d, "the trace has no CUDA synchronization events (cuda_sync): the critical "
+                        "path may be inaccurate");
+    ok = ok && runtime_lock_edges(cp) && thread_keys(cp, in) && call_stack_edges(cp, in) && kernel_edges(cp, in);
+    free(in);
+    if (!ok)
+        return tf_diag_oom(d, NULL);
+    if (!tf_cpg_longest(&cp->g))
+        return tf_diag_error(d, TF_EBADINPUT, "the critical path's graph has a cycle");
+    cp->ran = true;
+    return true;
+}
+
+/* --- the numbers ------------------------------------------------------------------- */
+
+static const char *etype_name(unsigned char t)
+{
+    static const char *const names[] = {"operator", "dependency", "launch", "kernel_kernel",
+                                        "sync"};
+    return t < 5 ? names[t] : "?";
+}
+
+/* HTA's bound_by: the category of a path edge (-1: none). */
+static int category(const struct tf_cp *cp, const struct tf_cpg_edge *e)
+{
+    if (e->type == TF_CPE_KERNEL_KERNEL)
+        return 3;
+    if (e->type == TF_CPE_LAUNCH)
+        return 4;
+    if (e->type == TF_CPE_DEPENDENCY || e->type == TF_CPE_SYNC || e->attr < 0)
+        return -1;
+    const struct row *r = &cp->rows[e->attr];
+    if (r->stream < 0)
+        return 0;
+    return tf_hta_kernel_type(str(cp, r->name)) == TF_HTA_COMM ? 2 : 1;
+}
+
+static char *lane_of(const struct tf_cp *cp, const struct row *r)
+{
+    char b[96];
+    if (r->stream != -1)
+        snprintf(b, sizeof b, "GPU %lld stream %lld", r->pid, (long long)r->stream);
+    else
+    {
+        const char *t = str(cp, r->tidk); /* a key: "i7", "sname" */
+        snprintf(b, sizeof b, "thread %s", *t == 'i' || *t == 's' ? t + 1 : t);
+    }
+    size_t n = strlen(b) + 1;
+    char *s = malloc(n);
+    if (s)
+        memcpy(s, b, n);
+    return s;
+}
+
+bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
+{
+    if (!cp->ran)
+        return true;
+    const struct tf_cpg *g = &cp->g;
+    struct tf_critical *c = calloc(1, sizeof *c);
+    size_t np = g->n_path;
+    uint32_t *ev_of = malloc((np ? np : 1) * sizeof *ev_of);
+    if (c) {
+        c->events = calloc(np ? np : 1, sizeof *c->events);
+        c->edges = calloc(np ? np : 1, sizeof *c->edges);
+    }
+    if (!c || !ev_of || !c->events || !c->edges) {
+        free(ev_of);
+        tf_critical_free(c);
+        return false;
+    }
+    f->stats.critical = c;
+    /* the events, each once, in the order the path meets them */
+    for (size_t k = 0; k < np; k++) {
+        uint32_t ev = cp->node_ev[g->path[k]];
+        size_t j = 0;
+        while (j < c->n_events && ev_of[j] != ev)
+            j++;
+        if (j == c->n_events) {
+            const struct row *r = &cp->rows[ev];
+            struct tf_cp_event *e = &c->events[c->n_events];
+            ev_of[c->n_events++] = ev;
+            size_t n = strlen(str(cp, r->name)) + 1;
+            e->name = malloc(n);
+            e->lane = lane_of(cp, r);
+            if (!e->name || !e->lane) {
+                free(ev_of);
+                return false;
+            }
+            memcpy(e->name, str(cp, r->name), n);
+            e->ts_ns = r->ts;
+            e->dur_ns = r->end - r->ts;
+            e->start_ms = (double)(r->ts - w0) / 1e6;
+        }
+    }
+    int64_t total = 0, cat[TF_CP_N_CATS] = {0};
+    for (size_t k = 0; k + 1 < np; k++) {
+        uint32_t i = tf_cpg_find(g, g->path[k], g->path[k + 1]);
+        const struct tf_cpg_edge *e = &g->e[i];
+        struct tf_cp_edge *o = &c->edges[c->n_edges++];
+        uint32_t a = cp->node_ev[e->from], b = cp->node_ev[e->to];
+        o->type = etype_name(e->type);
+        for (size_t j = 0; j < c->n_events; j++) {
+            if (ev_of[j] == a)
+                o->from = j;
+            if (ev_of[j] == b)
+                o->to = j;
+        }
+        o->from_end = cp->node_start[e->from] ? "start" : "end";
+        o->to_end = cp->node_start[e->to] ? "start" : "end";
+        o->weight_ms = (double)e->weight / 1e6;
+        total += e->weight;
+        int k2 = category(cp, e);
+        if (k2 >= 0)
+            cat[k2] += e->weight;
+    }
+    c->length_ms = (double)total / 1e6;
+    /* the bars drawn for events on the path (within HTA's rounding) */
+    for (size_t i = 0; i < f->n_bars; i++) {
+        struct tf_bar *bar = &f->bars[i];
+        for (size_t j = 0; j < c->n_events && !bar->merged && bar->name; j++) {
+            const struct tf_cp_event *e = &c->events[j];
+            if (fabs(bar->start_ms - (double)e->ts_ns / 1e6) < 1.001e-3 &&
+                fabs(bar->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 &&
+                strcmp(bar->name, e->name) == 0) {
+                bar->critical = true;
+                break;
+            }
+        }
+    }
+    for (int k = 0; k < TF_CP_N_CATS; k++) {
+        c->cat_ms[k] = (double)cat[k] / 1e6;
+        c->cat_pct[k] = total ? 100.0 * (double)cat[k] / (double)total : 0;
+    }
+    free(ev_of);
+    return true;
+}

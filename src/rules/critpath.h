@@ -1,0 +1,85 @@
+/* critpath.h - `--critical-path`: the longest path through the graph of a
+ * window's CPU operators, runtime calls and GPU work (issue 47), with the
+ * graph HTA's CPGraph builds (tracefig-stats(7), CRITICAL PATH):
+ *   nodes   the start and end of each CPU operator (cpu_op, cuda_runtime,
+ *           cuda_driver) that starts in the window with a duration, and of
+ *           each GPU row (a stream) joined by correlation id to a launch in
+ *           the window;
+ *   edges   an operator's span and nesting on its thread, consecutive
+ *           top-level operators (weight 0), the runtime lock among
+ *           cudaLaunchKernel / cudaMemcpyAsync / cudaHostAlloc, the launch
+ *           delay (when the stream's queue was empty), kernel to kernel on
+ *           a stream (gaps under 1.5 ms), and the synchronisations (Context
+ *           Sync, Stream Sync, Event Sync, Stream Wait Event), weight 0;
+ *   path    the longest path in topological order, ties broken as
+ *           networkx's dag_longest_path breaks them on HTA's insertion order.
+ * The collector keeps every complete event of pass 1 (about 80 bytes each).
+ */
+#ifndef TF_CRITPATH_H
+#define TF_CRITPATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "model/figure.h"
+#include "model/trace.h"
+
+struct tf_cp;
+
+/* hta: times rounded to whole microseconds as HTA reads them. */
+struct tf_cp *tf_cp_new(bool hta);
+void tf_cp_free(struct tf_cp *cp);
+
+/* Pass 1 (needs the category and args of X events); false when out of memory. */
+bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r);
+
+/* The path of the window [w0, w1] (ns).  False with one line when the
+ * window has no launch joined to a kernel. */
+bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d);
+
+/* f->stats.critical from the path; false when out of memory. */
+bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0);
+
+/* --- the graph (critpath_graph.c) ---------------------------------------------- */
+
+enum tf_cp_etype {
+    TF_CPE_OPERATOR = 0,   /* an operator's or kernel's own time */
+    TF_CPE_DEPENDENCY,     /* nesting, consecutive operators (weight 0) */
+    TF_CPE_LAUNCH,         /* runtime call -> its kernel */
+    TF_CPE_KERNEL_KERNEL,  /* kernel -> next kernel on a stream */
+    TF_CPE_SYNC,           /* synchronisation (weight 0) */
+};
+
+struct tf_cpg_edge {
+    uint32_t from, to;     /* nodes */
+    int64_t weight;        /* as made (HTA's CPEdge.weight) */
+    int64_t w;             /* as the path sees it (negative -> 0) */
+    int64_t attr;          /* the event the time is charged to, -1 none */
+    unsigned char type;
+    uint32_t next_in, next_out; /* the lists, in insertion order */
+};
+
+struct tf_cpg {
+    size_t n_nodes;
+    uint32_t *first_in, *last_in, *first_out, *last_out; /* UINT32_MAX: none */
+    uint32_t *order;       /* the nodes in insertion order */
+    size_t n_order;
+    bool *inserted;
+    struct tf_cpg_edge *e;
+    size_t n_e, cap_e;
+    uint32_t *path;        /* the longest path's nodes */
+    size_t n_path;
+};
+
+bool tf_cpg_init(struct tf_cpg *g, size_t n_nodes);
+void tf_cpg_fini(struct tf_cpg *g);
+/* networkx's add_edge: an edge already there keeps its place and takes the
+ * new weight and type.  Returns the edge's index (UINT32_MAX: out of memory). */
+uint32_t tf_cpg_add(struct tf_cpg *g, uint32_t u, uint32_t v, unsigned char type, int64_t weight);
+/* The edge u -> v, or UINT32_MAX. */
+uint32_t tf_cpg_find(const struct tf_cpg *g, uint32_t u, uint32_t v);
+/* dag_longest_path into g->path; false when out of memory or on a cycle. */
+bool tf_cpg_longest(struct tf_cpg *g);
+
+#endif

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""gentrace_critpath.py - small Kineto-style traces for --critical-path
+(tests/critpath), each a case whose critical path is known:
+
+  gentrace_critpath.py CASE OUT.json
+
+Times are whole microseconds.  Thread 1 of process 1 runs the step; GPU 0
+(pid 0) runs the kernels on stream 7 (and 20).
+"""
+
+import json
+import sys
+
+
+class T:
+    def __init__(self):
+        self.ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1,
+                    "tid": 1, "ts": 0, "dur": 2000}]
+
+    def cpu(self, name, ts, dur, cat="cpu_op", **args):
+        e = {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur}
+        if args:
+            e["args"] = args
+        self.ev.append(e)
+
+    def rt(self, name, ts, dur, corr):
+        self.cpu(name, ts, dur, "cuda_runtime", correlation=corr)
+
+    def gpu(self, name, ts, dur, corr, stream=7, cat="kernel", **args):
+        a = {"device": 0, "stream": stream, "correlation": corr}
+        a.update(args)
+        self.ev.append({"ph": "X", "cat": cat, "name": name, "pid": 0, "tid": stream,
+                        "ts": ts, "dur": dur, "args": a})
+
+    def sync(self, name, ts, dur, corr, stream=-1, **args):
+        a = {"device": 0, "stream": stream, "correlation": corr}
+        a.update(args)
+        self.ev.append({"ph": "X", "cat": "cuda_sync", "name": name, "pid": 0,
+                        "tid": stream if stream >= 0 else 7, "ts": ts, "dur": dur, "args": a})
+
+    def dump(self, path):
+        with open(path, "w") as f:
+            json.dump({"schemaVersion": 1, "traceEvents": self.ev}, f, indent=0)
+
+
+def cpu_bound(t):
+    """A long operator that launches one short kernel: the CPU bounds."""
+    t.cpu("aten::big", 10, 1000)
+    t.rt("cudaLaunchKernel", 900, 10, 1)
+    t.gpu("k_small", 920, 10, 1)
+    t.rt("cudaDeviceSynchronize", 1020, 20, 2)
+    t.sync("Context Sync", 1020, 20, 2)
+
+
+def gpu_bound(t):
+    """A long kernel the CPU waits for (context synchronisation)."""
+    t.cpu("aten::mm", 10, 20)
+    t.rt("cudaLaunchKernel", 15, 5, 1)
+    t.gpu("gemm", 25, 1000, 1)
+    t.rt("cudaDeviceSynchronize", 40, 990, 2)
+    t.sync("Context Sync", 40, 990, 2)
+
+
+def comm_bound(t):
+    """An NCCL collective the CPU waits for (stream synchronisation)."""
+    t.cpu("c10d::allreduce_", 10, 20)
+    t.rt("cudaLaunchKernel", 15, 5, 1)
+    t.gpu("ncclDevKernel_AllReduce_Sum_f32", 25, 800, 1, stream=20)
+    t.rt("cudaStreamSynchronize", 40, 790, 2)
+    t.sync("Stream Sync", 40, 790, 2, stream=20)
+
+
+def gaps(t):
+    """Launch overhead, then a kernel-to-kernel gap on one stream."""
+    t.cpu("aten::two", 10, 20)
+    t.rt("cudaLaunchKernel", 12, 5, 1)
+    t.rt("cudaLaunchKernel", 20, 5, 2)
+    t.gpu("k1", 100, 100, 1)
+    t.gpu("k2", 205, 95, 2)
+    t.rt("cudaStreamSynchronize", 40, 270, 3)
+    t.sync("Stream Sync", 40, 270, 3, stream=7)
+
+
+def event_sync(t):
+    """cudaEventSynchronize on an event recorded after k1: GPU -> CPU."""
+    t.cpu("aten::one", 10, 25)
+    t.rt("cudaLaunchKernel", 12, 5, 1)
+    t.rt("cudaEventRecord", 20, 2, 3)
+    t.gpu("k1", 30, 400, 1)
+    t.rt("cudaEventSynchronize", 40, 400, 4)
+    t.sync("Event Sync", 40, 400, 4, wait_on_stream=7, wait_on_cuda_event_record_corr_id=3)
+
+
+def wait_event(t):
+    """cudaStreamWaitEvent: k2 on stream 20 waits for k1 on stream 7."""
+    t.cpu("aten::pair", 10, 30)
+    t.rt("cudaLaunchKernel", 12, 4, 1)
+    t.rt("cudaEventRecord", 17, 2, 2)
+    t.rt("cudaStreamWaitEvent", 20, 2, 3)
+    t.sync("Stream Wait Event", 22, 1, 3, stream=20, wait_on_stream=7,
+           wait_on_cuda_event_record_corr_id=2)
+    t.rt("cudaLaunchKernel", 24, 4, 5)
+    t.gpu("k1", 40, 460, 1)
+    t.gpu("k2", 500, 100, 5, stream=20)
+    t.rt("cudaDeviceSynchronize", 50, 560, 6)
+    t.sync("Context Sync", 50, 560, 6)
+
+
+def nocorr(t):
+    """Kernels without correlation ids: nothing joins them to a launch."""
+    t.cpu("aten::mm", 10, 20)
+    t.cpu("cudaLaunchKernel", 15, 5, "cuda_runtime")
+    t.ev.append({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 25,
+                 "dur": 100, "args": {"stream": 7}})
+
+
+def nosync(t):
+    """No cuda_sync events: one warning, as HTA's."""
+    t.cpu("aten::mm", 10, 20)
+    t.rt("cudaLaunchKernel", 15, 5, 1)
+    t.gpu("gemm", 25, 100, 1)
+
+
+CASES = {"cpu": cpu_bound, "gpu": gpu_bound, "comm": comm_bound, "gaps": gaps,
+         "event-sync": event_sync, "wait-event": wait_event, "nocorr": nocorr,
+         "nosync": nosync}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in CASES:
+        sys.exit("usage: gentrace_critpath.py {%s} OUT.json" % ",".join(CASES))
+    tr = T()
+    CASES[sys.argv[1]](tr)
+    tr.dump(sys.argv[2])
