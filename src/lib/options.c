@@ -323,6 +323,31 @@ static bool set_stats_scope(void *ctx, const struct tf_optdef *o, const char *va
     return true;
 }
 
+/* --kernel-detail irq,syscalls: what a kernel trace draws under each CPU. */
+static bool set_kernel_detail(void *ctx, const struct tf_optdef *o, const char *val,
+                              struct tf_diag *d)
+{
+    struct tracefig_options *c = ctx;
+    (void)o;
+    unsigned bits = 0;
+    for (const char *p = val;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 3 && strncmp(p, "irq", 3) == 0)
+            bits |= TF_KDETAIL_IRQ;
+        else if (len == 8 && strncmp(p, "syscalls", 8) == 0)
+            bits |= TF_KDETAIL_SYSCALLS;
+        else
+            return tf_diag_usage(d, "--kernel-detail: expected irq, syscalls or both "
+                                    "(irq,syscalls), got '%.200s'", val);
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    c->rules.kernel_detail = bits;
+    return true;
+}
+
 static void help_modes(void)
 {
     for (size_t i = 0; tf_modes[i]; i++)
@@ -480,6 +505,10 @@ static const struct tf_optdef options[] = {
 
     {.name = "osrt", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.osrt), .help = "Nsight Systems exports: draw OS runtime calls too"},
+    {.name = "kernel-detail", .value = TF_VAL_REQUIRED, .meta = "irq,syscalls",
+     .record = TF_REC_VALUE, .set = set_kernel_detail,
+     .help = "CTF kernel traces (LTTng, perf): draw interrupts and/or system calls as rows "
+             "under each CPU"},
     TF_OPT_HEADING("Statistics (of the window drawn; man tracefig-stats):"),
     {.name = "stats", .value = TF_VAL_OPTIONAL, .meta = "text|csv", .set = set_stats,
      .help = "print the busy and overlap times on standard output, as an aligned table or as "

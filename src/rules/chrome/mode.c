@@ -535,6 +535,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .lanes = o->lanes,
         .n_lanes = o->n_lanes,
         .osrt = o->osrt,
+        .kernel_detail = o->kernel_detail,
         .flows = o->flows,
     };
     k->state = c;
