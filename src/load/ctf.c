@@ -93,19 +93,53 @@ bool tf_ctf_is_trace(const char *path)
     return S_ISREG(st.st_mode) && ends_with_name(path, "metadata") && metadata_file(path);
 }
 
-/* The folder to read: the path, or the folder of its metadata file. */
-static bool trace_dir(const char *path, struct tf_buf *b)
+/* The folders of the traces under dir (itself, or those below it, in name
+ * order), each ended by a NUL in b. */
+static bool collect_dirs(const char *dir, int depth, struct tf_buf *b, size_t *n)
+{
+    char sub[4096];
+    snprintf(sub, sizeof sub, "%s/metadata", dir);
+    if (metadata_file(sub)) {
+        tf_buf_puts(b, dir);
+        tf_buf_putc(b, 0);
+        ++*n;
+        return !b->oom;
+    }
+    if (depth == 0)
+        return true;
+    struct dirent **names;
+    int k = scandir(dir, &names, NULL, alphasort);
+    if (k < 0)
+        return true;
+    bool ok = true;
+    for (int i = 0; i < k; i++) {
+        const char *nm = names[i]->d_name;
+        struct stat st;
+        if (ok && nm[0] != '.' && strcmp(nm, "index") != 0 &&
+            (size_t)snprintf(sub, sizeof sub, "%s/%s", dir, nm) < sizeof sub &&
+            stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+            ok = collect_dirs(sub, depth - 1, b, n);
+        free(names[i]);
+    }
+    free(names);
+    return ok;
+}
+
+/* The folders to read: those of the traces at the path (a folder), or the
+ * folder of its metadata file. */
+static bool trace_dirs(const char *path, struct tf_buf *b, size_t *n)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        tf_buf_puts(b, path);
-    } else {
-        size_t n = strlen(path) - strlen("metadata");
-        if (n == 0)
-            tf_buf_puts(b, ".");
-        else
-            tf_buf_putn(b, path, n);
-    }
+    *n = 0;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return collect_dirs(path, 6, b, n);
+    size_t len = strlen(path) - strlen("metadata");
+    if (len == 0)
+        tf_buf_puts(b, ".");
+    else
+        tf_buf_putn(b, path, len);
+    tf_buf_putc(b, 0);
+    *n = 1;
     return !b->oom;
 }
 
@@ -119,9 +153,10 @@ uint32_t tf_ctf_str(struct ctf *x, const char *s)
 
 #ifndef TF_HAVE_BT2
 
-bool tf_ctf_read(struct ctf *x, const char *dir)
+bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs)
 {
-    (void)dir;
+    (void)dirs;
+    (void)n_dirs;
     return tf_diag_error(x->d, TF_EIO,
                          "%s: a CTF trace (LTTng, perf), but this tracefig was built without "
                          "CTF support: install Debian's libbabeltrace2-dev and build again",
@@ -414,7 +449,7 @@ static bool kernel_event(struct port *p, const bt_event *ev, const char *name, s
             int_field(ev, "prev_pid", &prev);
         if (!int_field(ev, "next_tid", &next))
             int_field(ev, "next_pid", &next);
-        if (e->cpu < 0 && int_field(ev, "perf_cpu", &v))
+        if (int_field(ev, "perf_cpu", &v)) /* perf's CPU, in the payload */
             e->cpu = (int32_t)v;
         e->kind = CTF_SWITCH;
         e->a = prev;
@@ -727,14 +762,80 @@ static void sort_events(struct ctf_ev *v, struct ctf_ev *tmp, size_t n)
     }
 }
 
-static bool run_graph(struct ctf *x, const char *dir, struct port **ports_out, size_t *n_ports)
+/* One fs source per trace folder, one simple sink per output port. */
+static bool run_graph(struct ctf *x, const char *dirs, size_t n_dirs, bt_graph *g,
+                      const bt_plugin *plugin, struct port **ports_out)
 {
-    const bt_plugin *plugin = NULL;
-    bt_graph *g = NULL;
-    bt_value *params = NULL, *inputs = NULL;
+    const bt_component_class_source *fs =
+        bt.bt_plugin_borrow_source_component_class_by_name_const(plugin, "fs");
+    if (!fs)
+        return bt_fail(x, "babeltrace2's ctf plugin has no fs source");
+    const bt_component_source **src = calloc(n_dirs ? n_dirs : 1, sizeof *src);
+    if (!src)
+        return tf_diag_oom(x->d, x->file);
     bool ok = true;
-    *ports_out = NULL;
-    *n_ports = 0;
+    uint64_t np = 0;
+    const char *dir = dirs;
+    for (size_t i = 0; ok && i < n_dirs; i++, dir += strlen(dir) + 1) {
+        bt_value *params = bt.bt_value_map_create(), *inputs = bt.bt_value_array_create();
+        char name[32];
+        snprintf(name, sizeof name, "source-%zu", i);
+        if (!params || !inputs ||
+            bt.bt_value_array_append_string_element(inputs, dir) !=
+                BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
+            bt.bt_value_map_insert_entry(params, "inputs", inputs) !=
+                BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
+            ok = tf_diag_oom(x->d, x->file);
+        else if (bt.bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_NONE,
+                                                  &src[i]) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+            ok = bt_fail(x, "babeltrace2 cannot read it");
+        else
+            np += bt.bt_component_source_get_output_port_count(src[i]);
+        bt.bt_value_put_ref(inputs);
+        bt.bt_value_put_ref(params);
+    }
+    struct port *ports = ok ? calloc(np ? np : 1, sizeof *ports) : NULL;
+    if (ok && !ports)
+        ok = tf_diag_oom(x->d, x->file);
+    *ports_out = ports;
+    size_t at = 0;
+    for (size_t i = 0; ok && i < n_dirs; i++) {
+        uint64_t k = bt.bt_component_source_get_output_port_count(src[i]);
+        for (uint64_t j = 0; ok && j < k; j++, at++) {
+            char name[48];
+            snprintf(name, sizeof name, "sink-%zu", at);
+            ports[at].x = x;
+            ports[at].last_tid = INT64_MIN;
+            const bt_component_sink *sink;
+            if (bt.bt_graph_add_simple_sink_component(g, name, NULL, consume, NULL, &ports[at],
+                                                      &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+                bt.bt_graph_connect_ports(
+                    g, bt.bt_component_source_borrow_output_port_by_index_const(src[i], j),
+                    bt.bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL) !=
+                    BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+                ok = bt_fail(x, "babeltrace2 cannot read it");
+        }
+    }
+    free(src);
+    if (ok) {
+        bt_graph_run_status rs;
+        while ((rs = bt.bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
+            ;
+        if (rs != BT_GRAPH_RUN_STATUS_OK)
+            ok = tf_diag_failed(x->d) ? false : bt_fail(x, "babeltrace2 stops reading it");
+    }
+    return ok;
+}
+
+bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs)
+{
+    pthread_once(&bt_once, bt_load_once);
+    if (!tf_dl_outcome(&bt_outcome, x->d)) {
+        tf_diag_prefix(x->d, x->file);
+        return false;
+    }
+    bt.bt_current_thread_clear_error();
+    const bt_plugin *plugin = NULL;
     if (bt.bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin) !=
             BT_PLUGIN_FIND_STATUS_OK ||
         !plugin) {
@@ -744,65 +845,12 @@ static bool run_graph(struct ctf *x, const char *dir, struct port **ports_out, s
                              "cannot be found (install Debian's libbabeltrace2-0)",
                              x->file);
     }
-    const bt_component_class_source *fs =
-        bt.bt_plugin_borrow_source_component_class_by_name_const(plugin, "fs");
-    g = bt.bt_graph_create(0);
-    params = bt.bt_value_map_create();
-    inputs = bt.bt_value_array_create();
-    if (!fs || !g || !params || !inputs ||
-        bt.bt_value_array_append_string_element(inputs, dir) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK ||
-        bt.bt_value_map_insert_entry(params, "inputs", inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
-        ok = fs ? tf_diag_oom(x->d, x->file) : bt_fail(x, "the ctf plugin has no fs source");
-    const bt_component_source *src = NULL;
-    if (ok && bt.bt_graph_add_source_component(g, fs, "source", params, BT_LOGGING_LEVEL_NONE,
-                                               &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        ok = bt_fail(x, "babeltrace2 cannot read it");
-    uint64_t np = ok ? bt.bt_component_source_get_output_port_count(src) : 0;
-    struct port *ports = ok ? calloc(np ? np : 1, sizeof *ports) : NULL;
-    if (ok && !ports)
-        ok = tf_diag_oom(x->d, x->file);
-    *ports_out = ports;
-    for (uint64_t i = 0; ok && i < np; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "sink-%llu", (unsigned long long)i);
-        ports[i].x = x;
-        ports[i].last_tid = INT64_MIN;
-        const bt_component_sink *sink;
-        if (bt.bt_graph_add_simple_sink_component(g, name, NULL, consume, NULL, &ports[i], &sink) !=
-                BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
-            bt.bt_graph_connect_ports(g, bt.bt_component_source_borrow_output_port_by_index_const(src, i),
-                                      bt.bt_component_sink_borrow_input_port_by_index_const(sink, 0),
-                                      NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-            ok = bt_fail(x, "babeltrace2 cannot read it");
-        else
-            *n_ports = (size_t)i + 1;
-    }
-    if (ok) {
-        bt_graph_run_status rs;
-        while ((rs = bt.bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
-            ;
-        if (rs != BT_GRAPH_RUN_STATUS_OK)
-            ok = tf_diag_failed(x->d) ? false : bt_fail(x, "babeltrace2 stops reading it");
-    }
-    bt.bt_value_put_ref(inputs);
-    bt.bt_value_put_ref(params);
-    bt.bt_graph_put_ref(g);
-    bt.bt_plugin_put_ref(plugin);
-    return ok;
-}
-
-bool tf_ctf_read(struct ctf *x, const char *dir)
-{
-    pthread_once(&bt_once, bt_load_once);
-    if (!tf_dl_outcome(&bt_outcome, x->d)) {
-        tf_diag_prefix(x->d, x->file);
-        return false;
-    }
-    bt.bt_current_thread_clear_error();
-    struct port *ports;
-    size_t n_ports;
-    bool ok = run_graph(x, dir, &ports, &n_ports);
+    bt_graph *g = bt.bt_graph_create(0);
+    struct port *ports = NULL;
+    bool ok = g ? run_graph(x, dirs, n_dirs, g, plugin, &ports) : tf_diag_oom(x->d, x->file);
+    bt.bt_graph_put_ref(g); /* the sinks are finalized here: ports outlive it */
     free(ports);
+    bt.bt_plugin_put_ref(plugin);
     bt.bt_current_thread_clear_error();
     if (!ok)
         return false;
@@ -837,10 +885,11 @@ bool tf_load_ctf(const char *path, const char *file, const struct tf_keep *keep,
     struct tf_buf dir;
     tf_buf_init(&dir);
     uint32_t empty;
-    bool ok = tf_strtab_id(&x.strs, "", &empty) && trace_dir(path, &dir);
+    size_t n_dirs = 0;
+    bool ok = tf_strtab_id(&x.strs, "", &empty) && trace_dirs(path, &dir, &n_dirs);
     if (!ok)
         tf_diag_oom(d, file);
-    ok = ok && tf_ctf_read(&x, dir.data) && tf_ctf_convert(&x, &keep->tef);
+    ok = ok && tf_ctf_read(&x, dir.data, n_dirs) && tf_ctf_convert(&x, &keep->tef);
     tf_buf_fini(&dir);
     free(x.ev);
     free(x.streams);

@@ -62,9 +62,10 @@ struct ctf {
     unsigned kernel_detail; /* TF_KDETAIL_* */
 };
 
-/* ctf.c: the trace at `dir` (a folder: a trace or a session of several)
- * read whole into x->ev, in time order (ties: each stream's own order). */
-bool tf_ctf_read(struct ctf *x, const char *dir);
+/* ctf.c: the traces in the folders `dirs` (n_dirs strings, each ended by
+ * a NUL: the traces of a session) read whole into x->ev, in time order
+ * (ties: each stream's own order). */
+bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs);
 uint32_t tf_ctf_str(struct ctf *x, const char *s);
 
 /* ctf_conv.c: the events as records for the sink, both passes. */
