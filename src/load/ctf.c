@@ -294,26 +294,125 @@ static void bt_load_once(void)
 
 /* --- errors ---------------------------------------------------------------------- */
 
-/* libbabeltrace2's error of this thread, in one line naming the trace. */
+/* Where a stream file goes wrong, by its packets' own account as LTTng
+ * and barectf lay them out (the magic 0xC1FC1FC1 first; packet_size, in
+ * bits, the fourth 64-bit member of the packet context after a header of
+ * magic, uuid, stream_id and stream_instance_id, or without the last):
+ * the byte of the first packet without its magic, or of the packet the
+ * file ends in; -1 when they look whole. */
+static long long bad_byte(const char *path, bool *cut)
+{
+    FILE *f = fopen(path, "rb");
+    *cut = false;
+    if (!f)
+        return -1;
+    long long at = -1;
+    unsigned char h[72];
+    fseek(f, 0, SEEK_END);
+    long long size = ftell(f);
+    for (long long p = 0; p < size;) {
+        if (fseek(f, p, SEEK_SET) != 0 || fread(h, 1, sizeof h, f) < 4) {
+            at = p;
+            break;
+        }
+        bool le = h[0] == 0xC1 && h[1] == 0x1F && h[2] == 0xFC && h[3] == 0xC1;
+        bool be = h[0] == 0xC1 && h[1] == 0xFC && h[2] == 0x1F && h[3] == 0xC1;
+        if (!le && !be) {
+            at = p;
+            break;
+        }
+        uint64_t ps = 0;
+        for (int off = 56; off >= 48 && !ps; off -= 8) {
+            uint64_t v = 0;
+            for (int i = 0; i < 8; i++)
+                v |= (uint64_t)h[off + (le ? i : 7 - i)] << (8 * i);
+            uint64_t cs = 0;
+            for (int i = 0; i < 8; i++)
+                cs |= (uint64_t)h[off - 8 + (le ? i : 7 - i)] << (8 * i);
+            if (v && v % 8 == 0 && cs <= v && v / 8 < ((uint64_t)1 << 40))
+                ps = v / 8;
+        }
+        if (!ps)
+            break; /* not a layout this walk knows */
+        if (p + (long long)ps > size) {
+            *cut = true;
+            at = p;
+            break;
+        }
+        p += (long long)ps;
+    }
+    fclose(f);
+    return at;
+}
+
+/* libbabeltrace2's error of this thread, in one line naming the trace, or
+ * the stream file it names and where that file goes wrong. */
 static bool bt_fail(struct ctf *x, const char *what)
 {
     if (tf_diag_failed(x->d))
         return false;
     const bt_error *err = bt.bt_current_thread_take_error();
-    char msg[600] = "";
+    char msg[600] = "", path[1024] = "";
     if (err) {
         uint64_t n = bt.bt_error_get_cause_count(err);
-        /* the oldest cause is the reader's own account */
-        for (uint64_t i = n; i-- > 0 && !msg[0];) {
+        /* cause 0 is the deepest: the reader's own account */
+        for (uint64_t i = 0; i < n; i++) {
             const char *m = bt.bt_error_cause_get_message(bt.bt_error_borrow_cause_by_index(err, i));
-            if (m && *m)
+            if (!m || !*m)
+                continue;
+            if (!msg[0])
                 snprintf(msg, sizeof msg, "%s", m);
+            /* the stream file a cause names: `PATH` or 'PATH' */
+            const char *q = strstr(m, "stream file");
+            const char *o = q ? strchr(q, '`') : NULL;
+            if (q && !o && (o = strstr(q, "file '")) != NULL)
+                o += 5;
+            const char *c = o ? strchr(o + 1, *o) : NULL;
+            if (!path[0] && c && (size_t)(c - o - 1) < sizeof path)
+                snprintf(path, sizeof path, "%.*s", (int)(c - o - 1), o + 1);
         }
         bt.bt_error_release(err);
     }
+    /* the message without its addresses and states */
+    char *cut_at = strstr(msg, ": msg-it-addr=");
+    if (!cut_at)
+        cut_at = strstr(msg, ": status=");
+    if (cut_at)
+        *cut_at = 0;
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
+    if (path[0]) {
+        bool cut;
+        long long at = bad_byte(path, &cut);
+        const char *base = strrchr(path, '/');
+        if (at >= 0 && (cut || strstr(msg, "returned EOF")))
+            return tf_diag_error(x->d, TF_EBADINPUT,
+                                 "%s/%s: byte %lld: a packet cut short by the file's end (a "
+                                 "stream file copied in part?)",
+                                 x->file, base ? base + 1 : path, at);
+        if (at >= 0)
+            return tf_diag_error(x->d, TF_EBADINPUT, "%s/%s: byte %lld: %s", x->file,
+                                 base ? base + 1 : path, at, msg);
+        return tf_diag_error(x->d, TF_EBADINPUT, "%s/%s: %s", x->file, base ? base + 1 : path,
+                             msg);
+    }
+    char meta[1040];
+    snprintf(meta, sizeof meta, "%.1000s/metadata", x->dir0 ? x->dir0 : ".");
+    FILE *mf = fopen(meta, "rb");
+    int first = mf ? fgetc(mf) : EOF;
+    if (mf)
+        fclose(mf);
+    if (strncmp(msg, "Cannot create trace for", 23) == 0 && first == 0x1E)
+        return tf_diag_error(x->d, TF_EBADINPUT,
+                             "%s/metadata: a CTF 2 trace, which this babeltrace2 cannot read "
+                             "(babeltrace2: %s)",
+                             x->file, msg);
+    if (strncmp(msg, "Cannot create trace for", 23) == 0)
+        return tf_diag_error(x->d, TF_EBADINPUT,
+                             "%s/metadata: the trace's metadata does not parse (babeltrace2: "
+                             "%s)",
+                             x->file, msg);
     return tf_diag_error(x->d, TF_EBADINPUT, "%s: %s%s%s", x->file, what, msg[0] ? ": " : "",
                          msg);
 }
@@ -889,6 +988,7 @@ bool tf_load_ctf(const char *path, const char *file, const struct tf_keep *keep,
     bool ok = tf_strtab_id(&x.strs, "", &empty) && trace_dirs(path, &dir, &n_dirs);
     if (!ok)
         tf_diag_oom(d, file);
+    x.dir0 = dir.data;
     ok = ok && tf_ctf_read(&x, dir.data, n_dirs) && tf_ctf_convert(&x, &keep->tef);
     tf_buf_fini(&dir);
     free(x.ev);

@@ -52,6 +52,7 @@ struct ctf_stream {
 
 struct ctf {
     const char *file;
+    const char *dir0;      /* the first trace's folder */
     struct tf_diag *d;
     struct tf_strtab strs; /* id 0 is "" */
     struct ctf_ev *ev;
