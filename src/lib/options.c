@@ -382,7 +382,9 @@ static const struct tf_optdef options[] = {
              "ftrace text (trace-cmd report, the tracing file, atrace; systrace HTML; "
              "recognised by content, plain or gzip), "
              "or an OTF2 archive (its anchor traces.otf2, or its folder: "
-             "Score-P, TAU, APEX, rocprofv3); '-' reads standard input; repeat, or give "
+             "Score-P, TAU, APEX, rocprofv3), or a CTF trace (LTTng kernel and user space, "
+             "perf data convert --to-ctf, barectf: its folder, its metadata file, or an "
+             "LTTng session's folder); '-' reads standard input; repeat, or give "
              "several TRACEs, for "
              "one figure of several traces; a figure model written by --format json is read "
              "as the trace it shows"},
@@ -593,7 +595,9 @@ void tf_options_print_help(void)
            "the Perfetto SDK, Rust's tracing-perfetto), an XPlane profile (*.xplane.pb:\n"
            "JAX, TensorFlow, PyTorch/XLA on GPUs and TPUs), ftrace text (trace-cmd\n"
            "report, the tracing file, atrace, systrace HTML), or an OTF2 archive (Score-P,\n"
-           "TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank.\n"
+           "TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank, or a CTF trace\n"
+           "(LTTng kernel and user space, perf --to-ctf: its folder) as CPU lanes\n"
+           "and threads.\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
     tf_opt_help(options, N_OPTIONS);
     printf("\n"
