@@ -9,7 +9,7 @@
  * same records: lane "CPU N", category "sched", args tid, pid and process,
  * a colour by process), so the mode's rules for a system trace apply.
  * Discarded events on a CPU end what ran at the loss; the range lost is a
- * slice of category "lost" (drawn hatched, never counted as busy), and
+ * slice of category TF_LOST_CAT (drawn hatched, never counted as busy), and
  * the next switch's prev_tid says who ran from the loss's end.
  *
  * Kernel detail (--kernel-detail): system calls, soft and hard interrupts
@@ -142,7 +142,7 @@ struct conv {
     size_t n_lanes, cap_lanes;
     struct cpu *cpus;
     size_t n_cpus;
-    uint32_t c_sched, c_lost, c_irq, c_soft, c_sys, c_ust, c_func;
+    uint32_t c_sched, c_irq, c_soft, c_sys, c_ust, c_func;
     size_t n_events, n_open, n_unmatched;
 };
 
@@ -319,7 +319,7 @@ static bool lost_range(struct conv *v, const struct tf_id *pid, const struct tf_
     r.pid = *pid;
     r.tid = *tid;
     r.name = name;
-    r.cat = "lost";
+    r.cat = TF_LOST_CAT;
     r.ts = ts;
     r.dur = end > ts ? end - ts : 0;
     r.has_dur = true;
@@ -655,7 +655,6 @@ bool tf_ctf_convert(struct ctf *x, const struct tf_tef_sink *sink)
     v.sink = sink;
     tf_buf_init(&v.args);
     v.c_sched = tf_ctf_str(x, "sched");
-    v.c_lost = tf_ctf_str(x, "lost");
     v.c_irq = tf_ctf_str(x, "irq");
     v.c_soft = tf_ctf_str(x, "softirq");
     v.c_sys = tf_ctf_str(x, "syscall");

@@ -348,6 +348,10 @@ struct tf_tef_sink {
 #define TF_KDETAIL_IRQ 1u      /* hard and soft interrupts */
 #define TF_KDETAIL_SYSCALLS 2u /* system calls */
 
+/* The category of a range where a trace's events were lost (a CTF trace's
+ * discarded events): drawn hatched, never counted as busy. */
+#define TF_LOST_CAT "events lost"
+
 /* --- what a loader keeps ---------------------------------------------------------- */
 
 /* The filter or sink for each trace kind: a mode fills in the one of its

@@ -137,8 +137,11 @@ expect noth "no vtid: a lane per stream" "lanes=gen / chan_0|gen / chan_1" \
 # --- lost events ---
 model lost "$tmp/lost" || ko "lost: $(cat "$tmp/lost.err")"
 expect lost "lost: the range drawn as lost, the note names CPU 1" \
-    "note=events lost (hatched) on CPU 1" "cat=CPU 1:lost:1" "bar=CPU 1:7 events lost:20:90" \
-    "bar=CPU 1:client:0:20" proc=client:20
+    "note=events lost (hatched) on CPU 1" "cat=CPU 1:events lost:1" \
+    "bar=CPU 1:7 events lost:20:90" "bar=CPU 1:client:0:20" proc=client:20
+expect lost "lost: the range lost is not busy (nor idle)" busy="CPU 1:20" busy="CPU 0:65"
+"$bin" "$tmp/lost" -o "$tmp/lost.svg" 2>/dev/null
+if grep -q 'stroke="#555555"' "$tmp/lost.svg"; then ok; else ko "lost: no hatching in the SVG"; fi
 if [ "$(grep -c "7 events were discarded" "$tmp/lost.err")" = 1 ] &&
     [ "$(wc -l <"$tmp/lost.err")" = 1 ]; then ok; else ko "lost: one warning: $(cat "$tmp/lost.err")"; fi
 

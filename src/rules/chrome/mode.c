@@ -55,7 +55,8 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_buf_init(&c->tmp);
     tf_chrome_window_event_init(c);
     if (!tf_strtab_id(&c->strs, "", &c->empty) ||
-        !tf_strtab_id(&c->strs, TF_CHROME_ANNOT_CAT, &c->annot_cat)) {
+        !tf_strtab_id(&c->strs, TF_CHROME_ANNOT_CAT, &c->annot_cat) ||
+        !tf_strtab_id(&c->strs, TF_LOST_CAT, &c->lost_cat)) {
         tf_strtab_fini(&c->strs);
         tf_strtab_fini(&c->series_keys);
         free(c);
