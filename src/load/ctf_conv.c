@@ -519,6 +519,8 @@ static bool names(struct conv *v)
     struct tf_tef_rec r;
     struct tf_buf b;
     tf_buf_init(&b);
+    struct cmap named;
+    memset(&named, 0, sizeof named);
     bool ok = true;
     for (size_t i = 0; ok && i < v->n_thrs; i++) {
         const struct thr *t = &v->thrs[i];
@@ -526,7 +528,14 @@ static bool names(struct conv *v)
             continue;
         int64_t pid = t->tgid >= 0 ? t->tgid : t->tid;
         struct tf_id p = {TF_ID_NUM, pid, NULL}, tid = {TF_ID_NUM, t->tid, NULL};
-        if (pid == t->tid) {
+        /* a process is named by its main thread, else (user space, whose
+         * vpid is no vtid of the trace) by its first thread named */
+        uint64_t seen;
+        if (pid == t->tid || (!proc_name(v, pid) && !cmap_get(&named, (uint64_t)pid, &seen))) {
+            if (!cmap_put(&named, (uint64_t)pid, 1)) {
+                ok = tf_diag_oom(v->x->d, v->x->file);
+                break;
+            }
             ok = tf_tef_name_rec(&r, &b, "process_name", &p, NULL, str(v, t->name))
                      ? emit(v, &r)
                      : tf_diag_oom(v->x->d, v->x->file);
@@ -556,6 +565,7 @@ static bool names(struct conv *v)
         ok = b.oom ? tf_diag_oom(v->x->d, v->x->file) : emit(v, &r);
     }
     tf_buf_fini(&b);
+    cmap_fini(&named);
     return ok;
 }
 

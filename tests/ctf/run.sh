@@ -116,10 +116,10 @@ if cmp -s "$tmp/kernel.json" "$tmp/meta.json"; then ok; else ko "the metadata fi
 # --- user space ---
 model ust "$tmp/ust" || ko "ust: $(cat "$tmp/ust.err")"
 expect ust "ust: a lane per thread, functions by address, pairs, nesting" \
-    "bar=pid 500 / app:0x401000:0:40" "row=pid 500 / app:0x401200:1" \
-    "bar=pid 500 / app:0x401200:10:20" "bar=pid 500 / app:app:work:50:80" \
-    "bar=pid 500 / app-io:app:work:5:25" "bar=pid 500 / app-io:0x401300:60:100" \
-    busy="pid 500 / app:70" busy="pid 500 / app-io:60"
+    "bar=app:0x401000:0:40" "row=app:0x401200:1" \
+    "bar=app:0x401200:10:20" "bar=app:app:work:50:80" \
+    "bar=app / app-io:app:work:5:25" "bar=app / app-io:0x401300:60:100" \
+    busy="app:70" busy="app / app-io:60"
 if grep -q "1 slice never ended" "$tmp/ust.err"; then ok; else ko "ust: the unended slice's warning: $(cat "$tmp/ust.err")"; fi
 n_inst=$(python3 -c "
 import json; f=json.load(open('$tmp/ust.json'))
@@ -129,7 +129,7 @@ model uwin "$tmp/ust" --window-event 0x401200 || ko "--window-event 0x401200: $(
 w=$(python3 -c "import json; print(json.load(open('$tmp/uwin.json'))['window'])")
 case $w in *10*20*) ok ;; *) ko "--window-event 0x401200: window $w" ;; esac
 model ulanes "$tmp/ust" --lanes '*app-io' || ko "--lanes"
-expect ulanes "--lanes picks the thread" "lanes=pid 500 / app-io"
+expect ulanes "--lanes picks the thread" "lanes=app / app-io"
 model noth "$tmp/nothreads" || ko "nothreads: $(cat "$tmp/noth.err")"
 expect noth "no vtid: a lane per stream" "lanes=gen / chan_0|gen / chan_1" \
     "bar=gen / chan_0:0x401000:0:40" busy="gen / chan_1:60"
@@ -163,8 +163,8 @@ expect perf "perf: prev_pid/next_pid, perf_cpu" "lanes=CPU 0|CPU 1" busy="CPU 0:
 # --- a session: kernel and user space on one clock ---
 model sess "$tmp/session" || ko "session: $(cat "$tmp/sess.err")"
 expect sess "session: threads and CPUs, one clock" \
-    "lanes=pid 500 / app|pid 500 / app-io|CPU 0|CPU 1|CPU 2|CPU 3" busy="CPU 3:90" \
-    "bar=pid 500 / app:0x401000:0:40"
+    "lanes=app|app / app-io|CPU 0|CPU 1|CPU 2|CPU 3" busy="CPU 3:90" \
+    "bar=app:0x401000:0:40"
 
 # --- stats as text ---
 "$bin" "$tmp/kernel" --stats >"$tmp/stats.txt" 2>&1
