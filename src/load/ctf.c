@@ -299,8 +299,9 @@ static void bt_load_once(void)
  * bits, the fourth 64-bit member of the packet context after a header of
  * magic, uuid, stream_id and stream_instance_id, or without the last):
  * the byte of the first packet without its magic, or of the packet the
- * file ends in; -1 when they look whole. */
-static long long bad_byte(const char *path, bool *cut)
+ * file ends in; -1 when they look whole.  *want_at: where packet `want`
+ * (0 first) begins, when the walk gets there. */
+static long long bad_byte(const char *path, bool *cut, long long want, long long *want_at)
 {
     FILE *f = fopen(path, "rb");
     *cut = false;
@@ -310,7 +311,10 @@ static long long bad_byte(const char *path, bool *cut)
     unsigned char h[72];
     fseek(f, 0, SEEK_END);
     long long size = ftell(f);
-    for (long long p = 0; p < size;) {
+    long long k = 0;
+    for (long long p = 0; p < size; k++) {
+        if (k == want)
+            *want_at = p;
         if (fseek(f, p, SEEK_SET) != 0 || fread(h, 1, sizeof h, f) < 4) {
             at = p;
             break;
@@ -347,7 +351,16 @@ static long long bad_byte(const char *path, bool *cut)
 
 /* libbabeltrace2's error of this thread, in one line naming the trace, or
  * the stream file it names and where that file goes wrong. */
+static bool bt_fail_at(struct ctf *x, const char *what, const char *stream, long long packet);
+
 static bool bt_fail(struct ctf *x, const char *what)
+{
+    return bt_fail_at(x, what, NULL, -1);
+}
+
+/* ... or, when a stream's iterator failed (stream: its file, packet: the
+ * packet it was in), that file and the byte of that packet. */
+static bool bt_fail_at(struct ctf *x, const char *what, const char *stream, long long packet)
 {
     if (tf_diag_failed(x->d))
         return false;
@@ -382,9 +395,14 @@ static bool bt_fail(struct ctf *x, const char *what)
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
+    if (!path[0] && stream && strlen(stream) < sizeof path)
+        snprintf(path, sizeof path, "%s", stream);
     if (path[0]) {
         bool cut;
-        long long at = bad_byte(path, &cut);
+        long long want_at = -1;
+        long long at = bad_byte(path, &cut, packet, &want_at);
+        if (at < 0 && want_at >= 0)
+            at = want_at;
         const char *base = strrchr(path, '/');
         if (at >= 0 && (cut || strstr(msg, "returned EOF")))
             return tf_diag_error(x->d, TF_EBADINPUT,
@@ -477,6 +495,10 @@ struct port {
     size_t n;
     int64_t last_tid; /* the thread last named from this stream's contexts */
     bool failed;
+    bool iter_failed;  /* its iterator reported an error */
+    char path[1024];   /* its (first) stream's file */
+    long long n_begun; /* packets begun */
+    bool in_packet;
 };
 
 static bool push(struct ctf *x, const struct ctf_ev *e)
@@ -508,6 +530,8 @@ static struct ctf_stream *stream_of(struct port *p, const bt_stream *s, uint32_t
     }
     const char *slash = strrchr(name, '/');
     st->name = tf_ctf_str(x, slash ? slash + 1 : name);
+    if (!p->path[0] && strlen(name) < sizeof p->path)
+        snprintf(p->path, sizeof p->path, "%s", name);
     const bt_trace *t = bt.bt_stream_borrow_trace_const(s);
     const char *tn = t ? bt.bt_trace_get_name(t) : NULL;
     st->trace = tf_ctf_str(x, tn);
@@ -792,7 +816,12 @@ static bool on_message(struct port *p, const bt_message *m)
         return stream_of(p, bt.bt_message_stream_beginning_borrow_stream_const(m), &si)
                    ? true
                    : tf_diag_oom(p->x->d, p->x->file);
+    case BT_MESSAGE_TYPE_PACKET_END:
+        p->in_packet = false;
+        return true;
     case BT_MESSAGE_TYPE_PACKET_BEGINNING: {
+        p->n_begun++;
+        p->in_packet = true;
         const bt_packet *pk = bt.bt_message_packet_beginning_borrow_packet_const(m);
         struct ctf_stream *st = stream_of(p, bt.bt_packet_borrow_stream_const(pk), &si);
         if (!st)
@@ -826,7 +855,9 @@ static bt_graph_simple_sink_component_consume_func_status consume(bt_message_ite
     case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK: break;
     case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
         return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-    default: return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    default:
+        p->iter_failed = true;
+        return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
     }
     bool ok = true;
     for (uint64_t i = 0; i < n; i++) {
@@ -920,8 +951,14 @@ static bool run_graph(struct ctf *x, const char *dirs, size_t n_dirs, bt_graph *
         bt_graph_run_status rs;
         while ((rs = bt.bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN)
             ;
+        const struct port *bad = NULL;
+        for (size_t i = 0; i < at && !bad; i++)
+            bad = ports[i].iter_failed ? &ports[i] : NULL;
         if (rs != BT_GRAPH_RUN_STATUS_OK)
-            ok = tf_diag_failed(x->d) ? false : bt_fail(x, "babeltrace2 stops reading it");
+            ok = tf_diag_failed(x->d)
+                     ? false
+                     : bt_fail_at(x, "babeltrace2 stops reading it", bad ? bad->path : NULL,
+                                  bad ? bad->n_begun - (bad->in_packet ? 1 : 0) : -1);
     }
     return ok;
 }

@@ -195,6 +195,14 @@ d[i:i + 4] = b'\0\0\0\0'
 open('$tmp/magic/channel0_0', 'wb').write(d)
 print(i)" >"$tmp/magic.at"
 bad "a damaged packet" "$tmp/magic" "magic/channel0_0: byte $(cat "$tmp/magic.at"): Invalid CTF magic"
+cp -r "$tmp/kernel" "$tmp/evid"
+python3 -c "
+d = bytearray(open('$tmp/evid/channel0_0', 'rb').read())
+i = d.find(bytes.fromhex('c11ffcc1'), 4)
+d[i + 84:i + 88] = b'\x77\0\0\0'  # the packet's first event: an id no class has
+open('$tmp/evid/channel0_0', 'wb').write(d)
+print(i)" >"$tmp/evid.at"
+bad "a damaged event (found while reading)" "$tmp/evid" "evid/channel0_0: byte $(cat "$tmp/evid.at"): No event class"
 cp -r "$tmp/kernel" "$tmp/meta"
 sed 's/stream_id = 0;/stream_id = 0 +++;/' "$tmp/kernel/metadata" >"$tmp/meta/metadata"
 bad "metadata that does not parse" "$tmp/meta" "meta/metadata: the trace's metadata does not parse"
