@@ -183,11 +183,26 @@ static const struct tf_dl_sym bt_syms[] = {TF_BT_FUNCS(TF_DL_SYM)};
 #undef TF_DL_API
 static const struct tf_dl_lib bt_lib = {"libbabeltrace2.so.0", "libbabeltrace2-0"};
 
+/* The ctf plugin, found once and kept (as the libraries are): its code
+ * stays mapped for the process's life. */
+static const bt_plugin *bt_plugin_ctf;
+
 static void bt_load_once(void)
 {
     tf_diag_init(&bt_outcome);
-    tf_dl_load("Reading a CTF trace (LTTng, perf)", &bt_lib, 1, bt_syms,
-               sizeof bt_syms / sizeof bt_syms[0], &tf_ctf_bt, sizeof tf_ctf_bt, &bt_outcome);
+    if (!tf_dl_load("Reading a CTF trace (LTTng, perf)", &bt_lib, 1, bt_syms,
+                    sizeof bt_syms / sizeof bt_syms[0], &tf_ctf_bt, sizeof tf_ctf_bt,
+                    &bt_outcome))
+        return;
+    if (tf_ctf_bt.bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE,
+                                 &bt_plugin_ctf) != BT_PLUGIN_FIND_STATUS_OK ||
+        !bt_plugin_ctf) {
+        tf_ctf_bt.bt_current_thread_clear_error();
+        bt_plugin_ctf = NULL;
+        tf_diag_error(&bt_outcome, TF_EIO,
+                      "reading a CTF trace needs babeltrace2's ctf plugin, which cannot be "
+                      "found (install Debian's libbabeltrace2-0)");
+    }
 }
 
 /* --- errors ---------------------------------------------------------------------- */
@@ -463,22 +478,12 @@ bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs)
         return false;
     }
     tf_ctf_bt.bt_current_thread_clear_error();
-    const bt_plugin *plugin = NULL;
-    if (tf_ctf_bt.bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin) !=
-            BT_PLUGIN_FIND_STATUS_OK ||
-        !plugin) {
-        tf_ctf_bt.bt_current_thread_clear_error();
-        return tf_diag_error(x->d, TF_EIO,
-                             "%s: reading a CTF trace needs babeltrace2's ctf plugin, which "
-                             "cannot be found (install Debian's libbabeltrace2-0)",
-                             x->file);
-    }
     bt_graph *g = tf_ctf_bt.bt_graph_create(0);
     struct ctf_port *ports = NULL;
-    bool ok = g ? run_graph(x, dirs, n_dirs, g, plugin, &ports) : tf_diag_oom(x->d, x->file);
+    bool ok = g ? run_graph(x, dirs, n_dirs, g, bt_plugin_ctf, &ports)
+                : tf_diag_oom(x->d, x->file);
     tf_ctf_bt.bt_graph_put_ref(g); /* the sinks are finalized here: ports outlive it */
     free(ports);
-    tf_ctf_bt.bt_plugin_put_ref(plugin);
     tf_ctf_bt.bt_current_thread_clear_error();
     if (!ok)
         return false;

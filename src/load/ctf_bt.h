@@ -16,7 +16,6 @@
       (const char *, bt_bool, bt_bool, bt_bool, bt_bool, bt_bool, const bt_plugin **))          \
     X(0, const bt_component_class_source *, bt_plugin_borrow_source_component_class_by_name_const, \
       (const bt_plugin *, const char *))                                                        \
-    X(0, void, bt_plugin_put_ref, (const bt_plugin *))                                          \
     X(0, bt_graph *, bt_graph_create, (uint64_t))                                               \
     X(0, void, bt_graph_put_ref, (const bt_graph *))                                            \
     X(0, bt_graph_add_component_status, bt_graph_add_source_component,                         \
