@@ -676,7 +676,8 @@ bool tf_ctf_convert(struct ctf *x, const struct tf_tef_sink *sink)
         ok = tf_diag_error(d, TF_EBADINPUT,
                            "%s: a CTF trace with no event to draw (no sched_switch, no "
                            "user-space event%s)",
-                           x->file, x->n_lost ? "; its events were all lost" : "");
+                           x->file,
+                           x->n_lost || x->n_lost_packets ? "; its events were all lost" : "");
     if (ok) {
         v.lo = INT64_MIN;
         v.hi = INT64_MAX;
@@ -690,7 +691,12 @@ bool tf_ctf_convert(struct ctf *x, const struct tf_tef_sink *sink)
         tf_diag_prefix(d, x->file);
         ok = false;
     }
-    if (ok && x->n_lost)
+    if (ok && x->n_lost_packets)
+        tf_diag_warn(d, "%s: %llu events and %llu packets were discarded by the tracer (lost): "
+                        "their ranges are drawn hatched",
+                     x->file, (unsigned long long)x->n_lost,
+                     (unsigned long long)x->n_lost_packets);
+    else if (ok && x->n_lost)
         tf_diag_warn(d, "%s: %llu events were discarded by the tracer (lost): their ranges are "
                         "drawn hatched",
                      x->file, (unsigned long long)x->n_lost);

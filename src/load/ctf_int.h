@@ -60,6 +60,7 @@ struct ctf {
     struct ctf_stream *streams;
     size_t n_streams, cap_streams;
     uint64_t n_lost;       /* discarded events, in all */
+    uint64_t n_lost_packets; /* discarded packets, in all */
     unsigned kernel_detail; /* TF_KDETAIL_* */
 };
 

@@ -346,7 +346,10 @@ static bool on_lost(struct ctf_port *p, const bt_message *m, bool packets)
         tf_ctf_bt.bt_message_discarded_packets_get_count(m, &count);
     else
         tf_ctf_bt.bt_message_discarded_events_get_count(m, &count);
-    x->n_lost += count;
+    if (packets)
+        x->n_lost_packets += count;
+    else
+        x->n_lost += count;
     const bt_stream_class *sc = tf_ctf_bt.bt_stream_borrow_class_const(s);
     bool times = packets ? tf_ctf_bt.bt_stream_class_discarded_packets_have_default_clock_snapshots(sc)
                          : tf_ctf_bt.bt_stream_class_discarded_events_have_default_clock_snapshots(sc);
