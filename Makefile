@@ -75,6 +75,14 @@ ifeq ($(HAVE_OTF2),1)
 CPPFLAGS_OTF2 = -DTF_HAVE_OTF2=1 $(shell otf2-config --cppflags 2>/dev/null)
 endif
 
+# libbabeltrace2 (CTF traces: Debian's libbabeltrace2-dev) likewise: only
+# compiled against; src/load/ctf.c dlopen()s libbabeltrace2.so.0 when it
+# reads a trace, and a build without its header says what to install.
+HAVE_BT2 := $(shell printf '\043include <babeltrace2/babeltrace.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_BT2),1)
+CPPFLAGS_BT2 = -DTF_HAVE_BT2=1
+endif
+
 HAVE_CAIRO := $(shell pkg-config --exists cairo cairo-ft freetype2 zlib 2>/dev/null && echo 1)
 ifeq ($(HAVE_CAIRO),1)
 PKGS_HEADERS_ONLY = cairo cairo-ft freetype2
@@ -107,7 +115,7 @@ CFLAGS ?= $(OPT)
 # of src/tracefig.h exported from the shared one.
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -ffp-contract=off \
              -fPIC -fvisibility=hidden -DTRACEFIG_BUILDING \
-             $(SANFLAGS) $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) $(CPPFLAGS_OTF2) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
+             $(SANFLAGS) $(CPPFLAGS_CAIRO) $(CPPFLAGS_ISAL) $(CPPFLAGS_OTF2) $(CPPFLAGS_BT2) -Isrc -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 # -pthread: the input layer's optional reader thread (src/load/input.c).
 LIBS = $(PKG_LIBS) -ldl -lm -pthread

@@ -323,6 +323,31 @@ static bool set_stats_scope(void *ctx, const struct tf_optdef *o, const char *va
     return true;
 }
 
+/* --kernel-detail irq,syscalls: what a kernel trace draws under each CPU. */
+static bool set_kernel_detail(void *ctx, const struct tf_optdef *o, const char *val,
+                              struct tf_diag *d)
+{
+    struct tracefig_options *c = ctx;
+    (void)o;
+    unsigned bits = 0;
+    for (const char *p = val;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 3 && strncmp(p, "irq", 3) == 0)
+            bits |= TF_KDETAIL_IRQ;
+        else if (len == 8 && strncmp(p, "syscalls", 8) == 0)
+            bits |= TF_KDETAIL_SYSCALLS;
+        else
+            return tf_diag_usage(d, "--kernel-detail: expected irq, syscalls or both "
+                                    "(irq,syscalls), got '%.200s'", val);
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    c->rules.kernel_detail = bits;
+    return true;
+}
+
 static void help_modes(void)
 {
     for (size_t i = 0; tf_modes[i]; i++)
@@ -357,7 +382,9 @@ static const struct tf_optdef options[] = {
              "ftrace text (trace-cmd report, the tracing file, atrace; systrace HTML; "
              "recognised by content, plain or gzip), "
              "or an OTF2 archive (its anchor traces.otf2, or its folder: "
-             "Score-P, TAU, APEX, rocprofv3); '-' reads standard input; repeat, or give "
+             "Score-P, TAU, APEX, rocprofv3), or a CTF trace (LTTng kernel and user space, "
+             "perf data convert --to-ctf, barectf: its folder, its metadata file, or an "
+             "LTTng session's folder); '-' reads standard input; repeat, or give "
              "several TRACEs, for "
              "one figure of several traces; a figure model written by --format json is read "
              "as the trace it shows"},
@@ -480,6 +507,10 @@ static const struct tf_optdef options[] = {
 
     {.name = "osrt", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.osrt), .help = "Nsight Systems exports: draw OS runtime calls too"},
+    {.name = "kernel-detail", .value = TF_VAL_REQUIRED, .meta = "irq,syscalls",
+     .record = TF_REC_VALUE, .set = set_kernel_detail,
+     .help = "CTF kernel traces (LTTng, perf): draw interrupts and/or system calls as rows "
+             "under each CPU"},
     TF_OPT_HEADING("Statistics (of the window drawn; man tracefig-stats):"),
     {.name = "stats", .value = TF_VAL_OPTIONAL, .meta = "text|csv", .set = set_stats,
      .help = "print the busy and overlap times on standard output, as an aligned table or as "
@@ -567,7 +598,9 @@ void tf_options_print_help(void)
            "the Perfetto SDK, Rust's tracing-perfetto), an XPlane profile (*.xplane.pb:\n"
            "JAX, TensorFlow, PyTorch/XLA on GPUs and TPUs), ftrace text (trace-cmd\n"
            "report, the tracing file, atrace, systrace HTML), or an OTF2 archive (Score-P,\n"
-           "TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank.\n"
+           "TAU, APEX, rocprofv3: traces.otf2), drawn rank by rank, or a CTF trace\n"
+           "(LTTng kernel and user space, perf --to-ctf: its folder) as CPU lanes\n"
+           "and threads.\n"
            "Every long option also has a snake_case spelling (--start_candidate).\n");
     tf_opt_help(options, N_OPTIONS);
     printf("\n"

@@ -38,3 +38,17 @@ bool tf_load_kind(const struct tf_doc *doc, const char *file, enum tf_trace_kind
                          "(\"traceEvents\"), got %s",
                          file, doc->type);
 }
+
+bool tf_kind_is_ctf_metadata(const unsigned char *h, size_t n)
+{
+    static const unsigned char le[4] = {0x57, 0x1D, 0xD1, 0x75}, be[4] = {0x75, 0xD1, 0x1D, 0x57};
+    if (n >= 4 && (memcmp(h, le, 4) == 0 || memcmp(h, be, 4) == 0))
+        return true;
+    if (n >= 1 && h[0] == 0x1E)
+        return true;
+    static const char *const starts[] = {"/* CTF", "typealias", "trace {", "trace{", "env {"};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (n >= strlen(starts[i]) && memcmp(h, starts[i], strlen(starts[i])) == 0)
+            return true;
+    return false;
+}

@@ -22,4 +22,9 @@ struct tf_doc {
 bool tf_load_kind(const struct tf_doc *doc, const char *file, enum tf_trace_kind *kind,
                   struct tf_diag *d);
 
+/* Whether the first n bytes of a file are CTF metadata: TSDL text (its
+ * comment naming CTF, or a declaration), its packetized form (magic 0x75D11D57, either byte
+ * order), or CTF 2's JSON text sequence (a record separator first). */
+bool tf_kind_is_ctf_metadata(const unsigned char *head, size_t n);
+
 #endif

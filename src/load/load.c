@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "load/ctf.h"
 #include "load/input.h"
 #include "load/kind.h"
 #include "load/sqlite_load.h"
@@ -253,6 +254,10 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
 {
     *rest = NULL;
     *in_out = NULL;
+    /* A CTF trace (LTTng, perf) is a folder with a metadata file, read
+     * through libbabeltrace2. */
+    if (tf_ctf_is_trace(path))
+        return tf_load_ctf(path, tf_diag_name(path), keep, out, d);
     /* An OTF2 archive is a folder of files, read through libotf2. */
     if (tf_otf2_is_archive(path))
         return tf_load_otf2(path, tf_diag_name(path), keep, out, d);

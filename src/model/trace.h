@@ -340,7 +340,17 @@ struct tf_tef_sink {
      * leave lanes unread (an OTF2 archive's locations); NULL: none. */
     const char *const *lanes;
     size_t n_lanes;
+    /* --kernel-detail: what a kernel trace (CTF) draws under each CPU
+     * besides its threads, TF_KDETAIL_* bits (0: nothing) */
+    unsigned kernel_detail;
 };
+
+#define TF_KDETAIL_IRQ 1u      /* hard and soft interrupts */
+#define TF_KDETAIL_SYSCALLS 2u /* system calls */
+
+/* The category of a range where a trace's events were lost (a CTF trace's
+ * discarded events): drawn hatched, never counted as busy. */
+#define TF_LOST_CAT "events lost"
 
 /* --- what a loader keeps ---------------------------------------------------------- */
 

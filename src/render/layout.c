@@ -488,6 +488,35 @@ static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p
     }
 }
 
+/* A range where the trace's events were lost (category TF_LOST_CAT):
+ * hatched over its face, lines at 45 degrees every 3 pt, so the figure
+ * claims neither work nor idle there. */
+static void hatch(struct lay *L, const struct tf_bar *b, double x0, double x1, double top,
+                  double bottom)
+{
+    const struct tf_category *cat = b->cat < L->f->n_cats ? &L->f->cats[b->cat] : NULL;
+    if (!cat || !cat->name || strcmp(cat->name, TF_LOST_CAT) != 0 || x1 <= x0)
+        return;
+    double h = bottom - top, step = 3.0;
+    for (double sx = x0 - h; sx < x1; sx += step) {
+        double ax = sx, ay = bottom, bx = sx + h, by = top;
+        if (ax < x0) {
+            ay -= x0 - ax;
+            ax = x0;
+        }
+        if (bx > x1) {
+            by += bx - x1;
+            bx = x1;
+        }
+        if (bx <= ax)
+            continue;
+        double xs[2] = {ax, bx}, ys[2] = {ay, by};
+        struct tf_path p = {.xs = xs, .ys = ys, .n = 2, .has_stroke = true,
+                            .stroke = 0x555555, .stroke_opacity = 1.0, .stroke_width = 0.4};
+        tf_scene_path(L->s, &p);
+    }
+}
+
 /* The share bars' view of the layout (layout_share.h). */
 static struct tf_share_lay share_lay(const struct lay *L)
 {
@@ -591,6 +620,14 @@ static void bars(struct lay *L)
             flame_shape(L, b, &p, top, bottom);
         if (!shares)
             tf_scene_path(L->s, &p);
+        if (!shares && b->shape == TF_SHAPE_SLICE && n >= 2) {
+            double hx0 = xs[0], hx1 = xs[0];
+            for (size_t k = 1; k < n; k++) {
+                hx0 = xs[k] < hx0 ? xs[k] : hx0;
+                hx1 = xs[k] > hx1 ? xs[k] : hx1;
+            }
+            hatch(L, b, hx0, hx1, top, bottom);
+        }
         if (b->label && b->label[0] && b->shape == TF_SHAPE_SLICE &&
             !tf_plan_row_under(L->P, f, b->lane, b->row)) {
             double x0, x1;

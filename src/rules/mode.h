@@ -68,6 +68,7 @@ struct tf_opts {
                                           window holds any */
     long long max_counters;            /* --max-counters N (0: the default) */
     bool osrt;                         /* --osrt: an export's OS runtime calls too */
+    unsigned kernel_detail;            /* --kernel-detail: TF_KDETAIL_* (model/trace.h) */
     /* The ranks of a job (several traces, an OTF2 archive): --ranks LIST
      * (ranges, in any order; n_ranks 0: all) and --order-ranks. */
     const struct tf_rank_range *ranks;

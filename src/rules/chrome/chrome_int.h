@@ -345,6 +345,7 @@ struct chrome {
     struct tf_strtab strs; /* names, categories, args text */
     uint32_t empty;        /* the id of "" in strs */
     uint32_t annot_cat;    /* the id of the annotations' category (rows.c) */
+    uint32_t lost_cat;     /* the id of TF_LOST_CAT: never busy (rows.c) */
     struct lane *lanes;
     size_t n_lanes, cap_lanes;
     size_t *lane_of_thr; /* thread index -> lane + 1 */

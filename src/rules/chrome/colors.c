@@ -327,7 +327,7 @@ static int by_time(const void *x, const void *y)
 }
 
 /* Whether the events drawn (slices, instants, marks) carry one category
- * or none. */
+ * or none (ranges of lost events, TF_LOST_CAT, aside). */
 static bool one_category(const struct chrome *c, const size_t *pick, size_t n_pick)
 {
     uint32_t first = UINT32_MAX;
@@ -337,6 +337,8 @@ static bool one_category(const struct chrome *c, const size_t *pick, size_t n_pi
             struct part parts[TF_SHARES_MAX];
             size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
             for (size_t q = 0; q < np; q++) {
+                if (parts[q].cat == c->lost_cat)
+                    continue;
                 if (first != UINT32_MAX && parts[q].cat != first)
                     return false;
                 first = parts[q].cat;

@@ -57,7 +57,8 @@ static struct chrome *chrome_new(const struct tf_opts *o)
     tf_buf_init(&c->tmp);
     tf_chrome_window_event_init(c);
     if (!tf_strtab_id(&c->strs, "", &c->empty) ||
-        !tf_strtab_id(&c->strs, TF_CHROME_ANNOT_CAT, &c->annot_cat)) {
+        !tf_strtab_id(&c->strs, TF_CHROME_ANNOT_CAT, &c->annot_cat) ||
+        !tf_strtab_id(&c->strs, TF_LOST_CAT, &c->lost_cat)) {
         tf_strtab_fini(&c->strs);
         tf_strtab_fini(&c->series_keys);
         free(c);
@@ -540,6 +541,7 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         .lanes = o->lanes,
         .n_lanes = o->n_lanes,
         .osrt = o->osrt,
+        .kernel_detail = o->kernel_detail,
         .flows = o->flows,
     };
     k->state = c;

@@ -241,8 +241,9 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
     int64_t t1 = p->open_end || p->t1 > c->w1 ? c->w1 : p->t1;
     if (t1 < t0)
         t1 = t0;
-    /* The lane's busy time (slices only), merged as it grows. */
-    if (!p->instant && t1 > t0 && !c->o->no_stats) {
+    /* The lane's busy time (slices only, not ranges of lost events),
+     * merged as it grows. */
+    if (!p->instant && t1 > t0 && !c->o->no_stats && p->cat != c->lost_cat) {
         struct tf_ivset *u = &ln->busy;
         struct tf_ival *last = u->n ? &u->v[u->n - 1] : NULL;
         if (last && t0 >= last->lo && t0 <= last->hi) {
