@@ -122,6 +122,55 @@ static void bars(struct tf_buf *b, const struct tf_figure *f)
     tf_buf_puts(b, ",\n");
 }
 
+/* "marks": each resolved mark (model/figure.h), only when there are
+ * any: kind, text as drawn, t0, t1 and dur in axis units, the sides cut
+ * by the window, the events named; a highlight's count of kept events. */
+static void marks(struct tf_buf *b, const struct tf_figure *f)
+{
+    tf_buf_puts(b, "\"marks\": [");
+    for (size_t i = 0; i < f->n_marks; i++) {
+        const struct tf_mark *m = &f->marks[i];
+        item(b, i);
+        str(b, "kind", tf_mark_kind_names[m->kind]);
+        tf_buf_puts(b, ", ");
+        str(b, "text", m->text);
+        if (m->kind == TF_MARK_HIGHLIGHT) {
+            tf_buf_printf(b, ", \"kept\": %zu}", m->kept);
+            continue;
+        }
+        tf_buf_puts(b, ", \"t0\": ");
+        tf_buf_num(b, m->t0, 6);
+        tf_buf_puts(b, ", \"t1\": ");
+        tf_buf_num(b, m->t1, 6);
+        tf_buf_puts(b, ", \"dur\": ");
+        tf_buf_num(b, m->dur, 6);
+        tf_buf_puts(b, ", ");
+        str(b, "unit", f->axis.unit);
+        if (m->open0 || m->open1)
+            tf_buf_printf(b, ", \"open\": [%s%s%s]", m->open0 ? "\"start\"" : "",
+                          m->open0 && m->open1 ? ", " : "", m->open1 ? "\"end\"" : "");
+        if (m->has_color) {
+            tf_buf_puts(b, ", ");
+            color(b, "color", m->color);
+        }
+        tf_buf_puts(b, ", \"events\": [");
+        for (size_t k = 0; k < m->n_ev; k++) {
+            const struct tf_mark_event *e = &m->ev[k];
+            tf_buf_puts(b, k ? ", {" : "{");
+            str(b, "name", e->name);
+            tf_buf_puts(b, ", ");
+            str(b, "lane", f->lanes[e->lane].label);
+            tf_buf_printf(b, ", \"lane_index\": %zu, \"start\": ", e->lane);
+            tf_buf_num(b, e->start, 6);
+            tf_buf_puts(b, ", \"end\": ");
+            tf_buf_num(b, e->end, 6);
+            tf_buf_putc(b, '}');
+        }
+        tf_buf_puts(b, "]}");
+    }
+    end_list(b, f->n_marks);
+}
+
 static void breakdown(struct tf_buf *b, const struct tf_figure *f)
 {
     key(b, "breakdown");
@@ -851,6 +900,8 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
             tf_buf_puts(b, ", \"busy\": ");
             tf_bar_busy_json(b, f, r, 6);
         }
+        if (f->highlight)
+            tf_buf_puts(b, r->faded ? ", \"faded\": true" : ", \"faded\": false");
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_bars);
@@ -865,6 +916,10 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         tf_buf_puts(b, "}}");
     }
     end_list(b, f->n_arrows);
+    if (f->n_marks) {
+        tf_buf_puts(b, ",\n  ");
+        marks(b, f);
+    }
     tf_buf_puts(b, ",\n  \"legend\": [");
     legend(b, f);
     tf_buf_puts(b, ",\n  ");
@@ -898,6 +953,11 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
     end_list(b, f->n_lanes);
     tf_buf_puts(b, ",\n");
     bars(b, f);
+    if (f->n_marks) {
+        tf_buf_puts(b, "  ");
+        marks(b, f);
+        tf_buf_puts(b, ",\n");
+    }
     tf_buf_puts(b, "  \"legend\": [");
     legend(b, f);
     tf_buf_puts(b, ",\n  ");
