@@ -58,9 +58,9 @@ static void label(struct tf_scene *s, const struct tf_plan *P, const struct tf_p
 static void one(struct tf_scene *s, const struct tf_figure *f, const struct tf_plan *P,
                 const struct tf_plan_mark *pm)
 {
-    static const char *const cls[TF_MARK_KINDS] = {"tf-mark tf-span", "tf-mark tf-measure",
-                                                   "tf-mark tf-callout", "tf-mark tf-region",
-                                                   "tf-mark tf-highlight"};
+    static const char *const cls[TF_MARK_KINDS] = {"mark span", "mark measure",
+                                                   "mark callout", "mark region",
+                                                   "mark highlight"};
     const struct tf_mark *mk = &f->marks[pm->mark];
     uint32_t c = mk->has_color ? mk->color : TF_MARK_INK;
     tf_scene_group_begin(s, &(struct tf_group){.cls = cls[mk->kind], .title = mk->title});

@@ -1,6 +1,6 @@
 /* layout_marks.h - the marks' primitives (layout.c calls them): what the
  * plan placed (plan.h, struct tf_plan_mark), drawn in points.  Each mark
- * is one group of classes "tf-mark tf-KIND" whose title gives its
+ * is one group of classes "mark KIND" (SVG: "tf-mark tf-KIND") whose title gives its
  * measured numbers and the events it names.
  */
 #ifndef TF_LAYOUT_MARKS_H
