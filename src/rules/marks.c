@@ -18,11 +18,21 @@
 #include "base/num.h"
 
 /* An event's whole extent in axis units (figure.h: x0/x1 are cut to the
- * window, start_ms/dur_ms are the whole event). */
-static void extent(const struct tf_figure *f, const struct tf_bar *b, double *s, double *e)
+ * window, start_ms/dur_ms are the whole event).  A mode that keeps only
+ * the part drawn (dur_ms no longer than x1 - x0) gives that part, *cut
+ * then saying which sides the window cut (1 start, 2 end). */
+static void extent(const struct tf_figure *f, const struct tf_bar *b, double *s, double *e,
+                   int *cut)
 {
     double k = 1e6 / tf_unit_ns(f->axis.unit); /* ms -> axis units */
     double dur = b->shape == TF_SHAPE_INSTANT ? 0 : b->dur_ms * k;
+    *cut = 0;
+    if ((b->clip_left || b->clip_right) && dur <= (b->x1 - b->x0) * (1 + 1e-9) + 1e-12) {
+        *s = b->x0;
+        *e = b->x1;
+        *cut = (b->clip_left ? 1 : 0) | (b->clip_right ? 2 : 0);
+        return;
+    }
     if (!b->clip_left) {
         *s = b->x0;
         *e = b->clip_right ? b->x0 + dur : (b->shape == TF_SHAPE_INSTANT ? b->x0 : b->x1);
@@ -63,6 +73,7 @@ static bool end_matches(const struct tf_figure *f, const struct tf_mark_end *e,
 struct hit {
     size_t bar;
     double s, e;
+    int cut;
 };
 
 static int hit_cmp(const void *pa, const void *pb, const struct tf_figure *f)
@@ -154,7 +165,7 @@ bool tf_marks_point(const struct tf_figure *f, const struct tf_mark_end *e, bool
             return false;
         }
         v[n].bar = i;
-        extent(f, b, &v[n].s, &v[n].e);
+        extent(f, b, &v[n].s, &v[n].e, &v[n].cut);
         n++;
     }
     long long k = e->occurrence > 0 ? e->occurrence : 1;
@@ -177,6 +188,7 @@ bool tf_marks_point(const struct tf_figure *f, const struct tf_mark_end *e, bool
     const struct tf_bar *b = &f->bars[h->bar];
     bool at_end = e->edge == TF_EDGE_END || (e->edge == TF_EDGE_DEFAULT && is_b);
     out->t = (at_end ? h->e : h->s) + (double)e->offset_ns / per;
+    out->cut = (h->cut & (at_end ? 2 : 1)) != 0;
     out->has_event = true;
     out->ev = (struct tf_mark_event){b->name, b->lane, b->row, h->s, h->e};
     free(v);
@@ -430,8 +442,8 @@ static bool resolve(struct tf_figure *f, const struct tf_mark_spec *s, struct tf
         return false;
     }
     m->dur = b.t - a.t;
-    m->open0 = a.t < 0;
-    m->open1 = b.t > span;
+    m->open0 = a.t < 0 || a.cut;
+    m->open1 = b.t > span || b.cut;
     m->t0 = m->open0 ? 0 : a.t;
     m->t1 = m->open1 ? span : b.t;
     if (a.has_event)

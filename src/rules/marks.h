@@ -28,6 +28,7 @@
  * outside [0, x_span]) and the event it names (has_event false: a time). */
 struct tf_mark_point {
     double t;
+    bool cut; /* the window cut the event there: t is the window's edge */
     bool has_event;
     struct tf_mark_event ev;
 };

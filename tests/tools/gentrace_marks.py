@@ -30,9 +30,14 @@ def events():
         x("elementwise_kernel", "kernel", PID_GPU, TID_S7, t + 2000, 500.0)
         x("ncclDevKernel_AllReduce_Sum_f32", "kernel", PID_GPU, TID_S20, t + 2600, 1300.0)
         t += 4200.0
+    # two events whose names are one letter, on a worker thread: b before a
+    x("b", "cpu_op", PID_CPU, 12, 1500.0, 500.0)
+    x("a", "cpu_op", PID_CPU, 12, 6000.0, 500.0)
     ev.append({"ph": "M", "name": "process_name", "pid": PID_CPU, "args": {"name": "python"}})
     ev.append({"ph": "M", "name": "thread_name", "pid": PID_CPU, "tid": TID_PY,
                "args": {"name": "python3"}})
+    ev.append({"ph": "M", "name": "thread_name", "pid": PID_CPU, "tid": 12,
+               "args": {"name": "worker"}})
     ev.append({"ph": "M", "name": "process_name", "pid": PID_GPU, "args": {"name": "GPU 0"}})
     ev.append({"ph": "M", "name": "thread_name", "pid": PID_GPU, "tid": TID_S7,
                "args": {"name": "stream 7"}})
