@@ -235,8 +235,8 @@ static void put_label(struct place *P, struct tf_plan_mark *pm, const struct tf_
     take(P, b);
 }
 
-/* A measure: its line, its ticks, its label above, below or beside. */
-static void place_measure(struct place *P, struct tf_plan_mark *pm, const struct tf_mark *mk)
+/* A measure: its line and its ticks. */
+static void measure_line(struct place *P, struct tf_plan_mark *pm, const struct tf_mark *mk)
 {
     struct fit *F = P->F;
     struct tf_plan *p = F->p;
@@ -261,6 +261,14 @@ static void place_measure(struct place *P, struct tf_plan_mark *pm, const struct
     pm->y = mid;
     pm->y0 = mid - half;
     pm->y1 = mid + half;
+}
+
+/* A measure's label: over its line or under it, else beside it. */
+static void place_measure(struct place *P, struct tf_plan_mark *pm)
+{
+    struct fit *F = P->F;
+    struct tf_plan *p = F->p;
+    double mid = pm->y;
     if (!pm->text)
         return;
     double w = text_w(p, pm->text), h = tf_plan_text_h(p->f_mark, false);
@@ -392,11 +400,21 @@ bool tf_plan_marks_place(struct fit *F)
             pm->y1 = p->plot.y1;
         }
     }
+    /* the measures' lines first: no label goes over one */
+    for (size_t i = 0; i < p->n_marks && !P.oom; i++) {
+        struct tf_plan_mark *pm = &p->marks[i];
+        const struct tf_mark *mk = &f->marks[pm->mark];
+        if (mk->kind != TF_MARK_MEASURE)
+            continue;
+        measure_line(&P, pm, mk);
+        struct tf_plan_box line = {pm->x0, pm->y - 0.3, pm->x1, pm->y + 0.3};
+        take(&P, &line);
+    }
     for (size_t i = 0; i < p->n_marks && !P.oom; i++) {
         struct tf_plan_mark *pm = &p->marks[i];
         const struct tf_mark *mk = &f->marks[pm->mark];
         if (mk->kind == TF_MARK_MEASURE)
-            place_measure(&P, pm, mk);
+            place_measure(&P, pm);
         else if (mk->kind == TF_MARK_CALLOUT)
             place_callout(&P, pm, mk);
     }
