@@ -605,6 +605,42 @@ static void lane_trace(struct tf_buf *b, const struct tf_figure *f, const struct
  * the plot's rectangle, the label column and where the labels go; then
  * the rows, the lanes and nesting rows drawn, the labels as drawn, the
  * headers, the ticks, the legend grid and the panel's place. */
+/* Where the plan put each mark (points, y down): its extent, its line,
+ * its span row, and its label's box (null: left out, no room). */
+static void layout_marks(struct tf_buf *b, const struct tf_figure *f, const struct tf_plan *p)
+{
+    tf_buf_puts(b, ",\n    \"marks\": [");
+    for (size_t i = 0; i < p->n_marks; i++) {
+        const struct tf_plan_mark *pm = &p->marks[i];
+        tf_buf_puts(b, i ? ", {" : "{");
+        tf_buf_printf(b, "\"mark\": %zu, ", pm->mark);
+        str(b, "kind", tf_mark_kind_names[f->marks[pm->mark].kind]);
+        tf_buf_puts(b, ", ");
+        num(b, "x0", pm->x0);
+        tf_buf_puts(b, ", ");
+        num(b, "x1", pm->x1);
+        tf_buf_puts(b, ", ");
+        num(b, "y", pm->y);
+        tf_buf_printf(b, ", \"row\": %u, \"label\": ", pm->row);
+        if (!pm->text) {
+            tf_buf_puts(b, "null}");
+            continue;
+        }
+        tf_buf_putc(b, '{');
+        str(b, "text", pm->text);
+        tf_buf_puts(b, ", ");
+        num(b, "x0", pm->box.x0);
+        tf_buf_puts(b, ", ");
+        num(b, "y0", pm->box.y0);
+        tf_buf_puts(b, ", ");
+        num(b, "x1", pm->box.x1);
+        tf_buf_puts(b, ", ");
+        num(b, "y1", pm->box.y1);
+        tf_buf_printf(b, ", \"leader\": %s}}", pm->leader ? "true" : "false");
+    }
+    tf_buf_puts(b, "]");
+}
+
 static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_render_opts *o)
 {
     struct tf_plan own;
@@ -666,7 +702,10 @@ static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_
                 tf_buf_puts(b, ", ");
             tf_buf_json_str(b, p->ticks[i].label);
         }
-    tf_buf_puts(b, "]}");
+    tf_buf_puts(b, "]");
+    if (p->n_marks)
+        layout_marks(b, f, p);
+    tf_buf_puts(b, "}");
     tf_plan_fini(&own);
     return true;
 }

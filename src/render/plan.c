@@ -927,7 +927,7 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     fit_bottom(F, size);
     if (f->n_marks && !tf_plan_marks_place(F))
         return false;
-    return fit_note(p, f);
+    return fit_note(p, f) && tf_plan_marks_note(p);
 }
 
 bool tf_plan_fit_start(struct fit *F, const struct tf_size *size)

@@ -64,5 +64,8 @@ double tf_plan_budget(const struct tf_plan *p, const struct tf_size *size);
  * and label.  False when out of memory. */
 bool tf_plan_marks_rows(struct fit *F);
 bool tf_plan_marks_place(struct fit *F);
+/* The labels of marks left out for want of room, added to p->note (none:
+ * true); false when out of memory. */
+bool tf_plan_marks_note(struct tf_plan *p);
 
 #endif

@@ -15,6 +15,7 @@
  * is left out (its tooltip still tells it) and counted.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -420,4 +421,16 @@ bool tf_plan_marks_place(struct fit *F)
     }
     free(P.taken);
     return !P.oom;
+}
+
+bool tf_plan_marks_note(struct tf_plan *p)
+{
+    if (!p->marks_dropped)
+        return true;
+    char note[600];
+    snprintf(note, sizeof note, "%s%s%zu mark label%s left out: no room inside the plot at this "
+             "size (the tooltip keeps %s)",
+             p->note ? p->note : "", p->note ? "; " : "", p->marks_dropped,
+             p->marks_dropped == 1 ? "" : "s", p->marks_dropped == 1 ? "it" : "them");
+    return (p->note = tf_arena_strdup(&p->arena, note)) != NULL;
 }
