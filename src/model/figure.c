@@ -28,6 +28,7 @@ void tf_figure_fini(struct tf_figure *f)
     free(f->legend);
     free(f->arrows);
     free(f->marks);
+    free(f->mark_events);
     free(f->notes);
     free(f->axis.ticks);
     free(f->axis.labels);

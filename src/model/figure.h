@@ -439,6 +439,12 @@ struct tf_figure {
     struct tf_mark *marks; /* in the order given */
     size_t n_marks, cap_marks;
     bool highlight;        /* a highlight mark faded the bars it does not keep */
+    /* The events marks may name, when the mode kept them (has_mark_events:
+     * every event in the window on a lane drawn whose name a mark's glob
+     * matches, whole, thin ones too); else the marks name bars. */
+    struct tf_mark_event *mark_events;
+    size_t n_mark_events, cap_mark_events;
+    bool has_mark_events;
     struct tf_axis axis;
     bool has_panel;
     struct tf_panel panel;

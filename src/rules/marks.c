@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/num.h"
+#include "rules/chrome.h"
 
 /* An event's whole extent in axis units (figure.h: x0/x1 are cut to the
  * window, start_ms/dur_ms are the whole event).  A mode that keeps only
@@ -53,12 +54,12 @@ static bool nameable(const struct tf_figure *f, const struct tf_bar *b)
            f->lanes[b->lane].kind == TF_LANE_SLICES;
 }
 
-static bool end_matches(const struct tf_figure *f, const struct tf_mark_end *e,
-                        const struct tf_bar *b)
+static bool event_matches(const struct tf_figure *f, const struct tf_mark_end *e,
+                          const char *name, size_t lane)
 {
-    if (fnmatch(e->event, b->name, 0) != 0)
+    if (lane >= f->n_lanes || fnmatch(e->event, name, 0) != 0)
         return false;
-    const struct tf_lane *ln = &f->lanes[b->lane];
+    const struct tf_lane *ln = &f->lanes[lane];
     if (e->lane && fnmatch(e->lane, ln->label ? ln->label : "", 0) != 0)
         return false;
     if (e->trace) {
@@ -76,16 +77,32 @@ struct hit {
     int cut;
 };
 
+/* The lane and row of a hit (a kept event's, else a bar's). */
+static void hit_place(const struct tf_figure *f, const struct hit *h, size_t *lane,
+                      unsigned *row)
+{
+    if (f->has_mark_events) {
+        *lane = f->mark_events[h->bar].lane;
+        *row = f->mark_events[h->bar].row;
+    } else {
+        *lane = f->bars[h->bar].lane;
+        *row = f->bars[h->bar].row;
+    }
+}
+
 static int hit_cmp(const void *pa, const void *pb, const struct tf_figure *f)
 {
     const struct hit *a = pa, *b = pb;
     if (a->s != b->s)
         return a->s < b->s ? -1 : 1;
-    const struct tf_bar *x = &f->bars[a->bar], *y = &f->bars[b->bar];
-    if (x->lane != y->lane)
-        return x->lane < y->lane ? -1 : 1;
-    if (x->row != y->row)
-        return x->row < y->row ? -1 : 1;
+    size_t la, lb;
+    unsigned ra, rb;
+    hit_place(f, a, &la, &ra);
+    hit_place(f, b, &lb, &rb);
+    if (la != lb)
+        return la < lb ? -1 : 1;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
     return a->bar < b->bar ? -1 : a->bar > b->bar;
 }
 
@@ -155,9 +172,21 @@ bool tf_marks_point(const struct tf_figure *f, const struct tf_mark_end *e, bool
     }
     struct hit *v = NULL;
     size_t n = 0, cap = 0;
-    for (size_t i = 0; i < f->n_bars; i++) {
+    /* the events the mode kept for the marks, when it kept them */
+    for (size_t i = 0; f->has_mark_events && i < f->n_mark_events; i++) {
+        const struct tf_mark_event *me = &f->mark_events[i];
+        if (!event_matches(f, e, me->name, me->lane))
+            continue;
+        if (!TF_GROW(v, n, cap)) {
+            free(v);
+            snprintf(err, TF_MARKS_ERR, "out of memory");
+            return false;
+        }
+        v[n++] = (struct hit){i, me->start, me->end, 0};
+    }
+    for (size_t i = 0; !f->has_mark_events && i < f->n_bars; i++) {
         const struct tf_bar *b = &f->bars[i];
-        if (!nameable(f, b) || !end_matches(f, e, b))
+        if (!nameable(f, b) || !event_matches(f, e, b->name, b->lane))
             continue;
         if (!TF_GROW(v, n, cap)) {
             free(v);
@@ -185,12 +214,16 @@ bool tf_marks_point(const struct tf_figure *f, const struct tf_mark_end *e, bool
     }
     sort_hits(v, n, f);
     const struct hit *h = &v[k - 1];
-    const struct tf_bar *b = &f->bars[h->bar];
     bool at_end = e->edge == TF_EDGE_END || (e->edge == TF_EDGE_DEFAULT && is_b);
     out->t = (at_end ? h->e : h->s) + (double)e->offset_ns / per;
     out->cut = (h->cut & (at_end ? 2 : 1)) != 0;
     out->has_event = true;
-    out->ev = (struct tf_mark_event){b->name, b->lane, b->row, h->s, h->e};
+    if (f->has_mark_events) {
+        out->ev = f->mark_events[h->bar];
+    } else {
+        const struct tf_bar *b = &f->bars[h->bar];
+        out->ev = (struct tf_mark_event){b->name, b->lane, b->row, h->s, h->e};
+    }
     free(v);
     return true;
 }
@@ -276,7 +309,9 @@ static const char *mark_text(struct tf_figure *f, const struct tf_mark_spec *s,
             tf_marks_fmt_time(f, m->t1, &b);
             p += 5;
         } else if (strncmp(p, "{name}", 6) == 0) {
-            const char *nm = m->n_ev ? m->ev[0].name : "";
+            /* as the bars' labels shorten it (a C++ function's bare name) */
+            char nm[256];
+            tf_chrome_short_name(m->n_ev ? m->ev[0].name : "", nm, sizeof nm);
             tf_buf_puts(&b, nm);
             p += 6;
         } else {

@@ -25,14 +25,15 @@ all="$all --measure end:aten::copy_@2..start:nccl\\* --callout gemm_kernel@3"
 all="$all --region 9ms..10ms=bubble"
 
 # --- the measured numbers -----------------------------------------------------------
-check "span, measure, region: t0, t1, dur and {dur} are the trace's" \
+check "span, measure, region: t0, t1, dur and {dur} are the trace's, thin merged events too" \
     '"$bin" "$t" --span "ProfilerStep#2" --measure "end:aten::copy_@2..start:ncclDevKernel*" \
         --span "ProfilerStep#1..ProfilerStep#3" --region "start:gemm_kernel@2..end:elementwise_kernel@2" \
-        --measure "start:b..end:a" -o "$tmp/m.json" &&
+        --measure "start:b..end:a" --measure "tiny_kernel@7..tiny_kernel@9" -o "$tmp/m.json" &&
      $chk times "$tmp/m.json" "$tmp/times.tsv" "span ProfilerStep#2 ProfilerStep#2" \
         "measure end:aten::copy_@2 start:ncclDevKernel_AllReduce_Sum_f32" \
         "span ProfilerStep#1 ProfilerStep#3" "region start:gemm_kernel@2 end:elementwise_kernel@2" \
-        "measure start:b end:a"'
+        "measure start:b end:a" "measure tiny_kernel@7 tiny_kernel@9" &&
+     ! grep -q "\"name\": \"tiny_kernel\", \"category\"" "$tmp/m.json"'
 check "a measure names both events (name, lane, start, end)" \
     'python3 -c "import json,sys; m=json.load(open(sys.argv[1]))[\"marks\"][1]
 e=m[\"events\"]; assert [x[\"name\"] for x in e]==[\"aten::copy_\",\"ncclDevKernel_AllReduce_Sum_f32\"], e

@@ -30,6 +30,10 @@ def events():
         x("elementwise_kernel", "kernel", PID_GPU, TID_S7, t + 2000, 500.0)
         x("ncclDevKernel_AllReduce_Sum_f32", "kernel", PID_GPU, TID_S20, t + 2600, 1300.0)
         t += 4200.0
+    # thin kernels, 1 us every 2 us, too thin to draw apart: the figure
+    # merges them, the marks still name each
+    for i in range(40):
+        x("tiny_kernel", "kernel", PID_GPU, TID_S7, 3300.0 + 2.0 * i, 1.0)
     # two events whose names are one letter, on a worker thread: b before a
     x("b", "cpu_op", PID_CPU, 12, 1500.0, 500.0)
     x("a", "cpu_op", PID_CPU, 12, 6000.0, 500.0)
