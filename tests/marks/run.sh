@@ -192,7 +192,9 @@ check "a malformed option is a usage error (exit 2)" \
 
 # --- the library and Python ----------------------------------------------------------------
 lib="$(dirname "$bin")/libtracefig.so.0"
-if [ -e "$lib" ] && python3 -c "import ctypes" 2>/dev/null; then
+if grep -q __asan_init "$lib" 2>/dev/null; then
+    echo "SKIP marks: Python part (a sanitizer build's library loads only into programs built with it)"
+elif [ -e "$lib" ] && python3 -c "import ctypes" 2>/dev/null; then
     check "Python: marks=[{...}], span=[...] and errors as exceptions" \
         'TRACEFIG_LIB="$lib" PYTHONPATH="$root/python" python3 -c "
 import json, sys, tracefig
