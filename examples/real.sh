@@ -25,6 +25,13 @@ render() {
 # step, host threads renamed, NCCL kernels on their own streams.
 render pytorch-distributed --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' --annotate \
     --lanes '*thread 4037*=Main thread,*thread 23695*=Backward thread,GPU*'
+# Marks on the same step: its span, the two NCCL kernels that compute
+# hardly covers (the exposed communication) measured, the rest faded.
+render pytorch-marks --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' \
+    --lanes '*thread 4037*=Main thread,*thread 23695*=Backward thread,GPU*' \
+    --span 'ProfilerStep#551=step {dur}' --measure 'ncclKernel_SendRecv*@2=exposed NCCL {dur}' \
+    --measure 'ncclKernel_SendRecv*@4=exposed NCCL {dur}' --highlight 'ncclKernel*,ProfilerStep*' \
+    --width 3.3in
 # clang -ftime-trace: one compile as a flame chart; the 148 "Total ..."
 # summary threads are hidden by default.
 render clang-time-trace --trace "$src/clang-ftime-trace.json"

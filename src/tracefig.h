@@ -98,6 +98,17 @@ TRACEFIG_API struct tracefig_options *tracefig_options_new(void);
 TRACEFIG_API int tracefig_options_set(struct tracefig_options *o, const char *name,
                                       const char *value, struct tracefig_error *err);
 
+/* Adds marks (tracefig(1), MARKS): `json`, a JSON array of mark objects
+ * as a --marks file holds ([{"kind": "span", "from": {"event":
+ * "ProfilerStep#3"}}, ...]), after the marks set so far.  The compact
+ * forms are options too: tracefig_options_set(o, "span", "A..B=TEXT"),
+ * "measure", "callout", "region", "highlight".  The marks are resolved
+ * when a figure is made: a mark that names no event of the window fails
+ * there with the command line's message.  0, or the code and message (a
+ * bad object is named "marks: [K].field: ..."; bad JSON "marks:LINE:COL"). */
+TRACEFIG_API int tracefig_options_add_marks(struct tracefig_options *o, const char *json,
+                                            struct tracefig_error *err);
+
 /* Sets options from argv-style words, as the command line reads them
  * (argv[0] is skipped): "--width", "3.3in", "--flows", "--lanes=gpu*".
  * Words that are not options are traces, drawn when a figure is made with

@@ -78,7 +78,8 @@ def _is_one_trace(obj):
     return isinstance(obj, list) and any(isinstance(e, dict) and "ph" in e for e in obj)
 
 
-_REPEATED = {"color", "group", "trace"}  # given once per value on the command line
+# given once per value on the command line
+_REPEATED = {"color", "group", "trace", "span", "measure", "callout", "region"}
 _FORMATS = {".svg": "svg", ".tex": "tikz", ".pdf": "pdf", ".png": "png", ".json": "json"}
 
 
@@ -91,6 +92,9 @@ def _option_words(options):
             continue
         if val is True:
             yield name, None
+        elif name == "marks" and isinstance(val, (list, tuple)):
+            # marks=[{"kind": "span", ...}]: the objects of a --marks file
+            yield "marks-json", json.dumps(list(val))
         elif isinstance(val, dict):
             for k, v in val.items():
                 v = ",".join(v) if isinstance(v, (list, tuple)) else v

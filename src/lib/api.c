@@ -56,6 +56,19 @@ int tracefig_options_set(struct tracefig_options *o, const char *name, const cha
     return outcome(&d, err);
 }
 
+int tracefig_options_add_marks(struct tracefig_options *o, const char *json,
+                               struct tracefig_error *err)
+{
+    struct tf_diag d;
+    tf_diag_init(&d);
+    d.quiet = true;
+    if (!o || !json)
+        tf_diag_error(&d, TF_EUSAGE, "tracefig_options_add_marks: no options or no marks");
+    else
+        tf_options_set(o, "marks-json", json, &d);
+    return outcome(&d, err);
+}
+
 int tracefig_options_parse(struct tracefig_options *o, int argc, const char *const *argv,
                            struct tracefig_error *err)
 {

@@ -14,11 +14,13 @@
 
 #include "base/str.h"
 #include "load/input.h"
+#include "load/marks_file.h"
 #include "load/model.h"
 #include "model/palette.h"
 #include "rules/chrome.h"
 #include "lib/opt.h"
 #include "render/stats.h"
+#include "rules/marks.h"
 #include "rules/remodel.h"
 #include "lib/run.h"
 
@@ -258,6 +260,42 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
     return true;
 }
 
+/* The marks in the order given, every --marks file read (before the
+ * trace: a bad file stops the run early). */
+static bool read_marks(struct tracefig_figure *F, struct tf_diag *d)
+{
+    struct tracefig_options *c = &F->opts;
+    for (size_t i = 0; i < c->n_marks; i++) {
+        const struct tf_mark_opt *m = &c->marks[i];
+        if (m->file || m->json) {
+            if (!tf_load_marks(m->file ? m->file : "marks", m->json, &c->arena, &F->marks,
+                               &F->n_marks, &F->cap_marks, d))
+                return false;
+        } else if (!TF_GROW(F->marks, F->n_marks, F->cap_marks)) {
+            return tf_diag_oom(d, NULL);
+        } else {
+            F->marks[F->n_marks++] = m->spec;
+        }
+    }
+    /* the events they name, for a mode that keeps them (tf_opts) */
+    const char **g = F->n_marks ? tf_arena_alloc(&c->arena, 2 * F->n_marks * sizeof *g) : NULL;
+    if (F->n_marks && !g)
+        return tf_diag_oom(d, NULL);
+    size_t n = 0;
+    for (size_t i = 0; i < F->n_marks; i++) {
+        const struct tf_mark_spec *s = &F->marks[i];
+        if (s->kind == TF_MARK_HIGHLIGHT)
+            continue;
+        if (!s->from.is_time && s->from.event)
+            g[n++] = s->from.event;
+        if (!s->to.is_time && s->to.event)
+            g[n++] = s->to.event;
+    }
+    c->rules.mark_globs = g;
+    c->rules.n_mark_globs = n;
+    return true;
+}
+
 static void init(struct tracefig_figure *F)
 {
     memset(F, 0, sizeof *F);
@@ -329,7 +367,8 @@ static bool make(struct tracefig_figure *F, const struct tracefig_input *in, siz
         paths = (const char *const *)p;
         np = n;
     }
-    ok = ok && build(F, paths, np, d);
+    ok = ok && read_marks(F, d) && build(F, paths, np, d);
+    ok = ok && tf_marks_apply(&F->fig, F->marks, F->n_marks, d);
     unstage(F, in, n);
     unstage_messages(F, d);
     return ok;
@@ -411,4 +450,5 @@ void tf_lib_fini(struct tracefig_figure *F)
     tf_options_fini(&F->opts);
     tf_buf_fini(&F->cmdline);
     tf_buf_fini(&F->warnings);
+    free(F->marks);
 }

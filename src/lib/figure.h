@@ -43,6 +43,9 @@ struct tracefig_figure {
     unsigned n_plans;       /* plans made for this figure: 1 once any drawing format rendered
                              * (2 when fit_plan is made too) */
     struct tf_buf warnings; /* the public API's held warnings */
+    /* The marks, every --marks file read (strings in opts.arena). */
+    struct tf_mark_spec *marks;
+    size_t n_marks, cap_marks;
     /* Inputs in memory are read where they are, under paths that begin
      * with mem (load/input.h, tf_input_memory_add) while they load; only
      * what a library reads from a path alone (an OTF2 archive) is staged

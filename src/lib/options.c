@@ -13,6 +13,7 @@
 #include "lib/opt.h"
 #include "model/overview.h"
 #include "rules/chrome.h"
+#include "rules/marks.h"
 #include "rules/timeline.h"
 #include "tracefig.h"
 
@@ -348,6 +349,33 @@ static bool set_kernel_detail(void *ctx, const struct tf_optdef *o, const char *
     return true;
 }
 
+/* --span, --measure, --callout, --region, --highlight: one mark each, in
+ * the compact syntax (rules/marks.h); --marks FILE and --marks-json TEXT:
+ * marks read when the figure is made. */
+static bool set_mark(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    struct tracefig_options *c = ctx;
+    if (!TF_GROW(c->marks, c->n_marks, c->cap_marks))
+        return tf_diag_oom(d, NULL);
+    struct tf_mark_opt *m = &c->marks[c->n_marks];
+    memset(m, 0, sizeof *m);
+    if (strcmp(o->name, "marks") == 0) {
+        m->file = val;
+    } else if (strcmp(o->name, "marks-json") == 0) {
+        m->json = val;
+    } else {
+        size_t k = 0;
+        while (k < TF_MARK_KINDS && strcmp(o->name, tf_mark_kind_names[k]) != 0)
+            k++;
+        char err[TF_MARKS_ERR];
+        if (k == TF_MARK_KINDS || !tf_marks_parse((enum tf_mark_kind)k, val, &c->arena, &m->spec, err))
+            return strcmp(err, "out of memory") == 0 ? tf_diag_oom(d, NULL)
+                                                     : tf_diag_usage(d, "%s", err);
+    }
+    c->n_marks++;
+    return true;
+}
+
 static void help_modes(void)
 {
     for (size_t i = 0; tf_modes[i]; i++)
@@ -511,6 +539,28 @@ static const struct tf_optdef options[] = {
      .record = TF_REC_VALUE, .set = set_kernel_detail,
      .help = "CTF kernel traces (LTTng, perf): draw interrupts and/or system calls as rows "
              "under each CPU"},
+    TF_OPT_HEADING("Marks (resolved against the events drawn; see tracefig(1), MARKS):"),
+    {.name = "span", .value = TF_VAL_REQUIRED, .meta = "A..B[=TEXT]", .record = TF_REC_VALUE,
+     .set = set_mark,
+     .help = "a bracket above the plot from A to B, labelled (default TEXT {dur}); A and B "
+             "are times (12.5ms), start:REF, end:REF or REF (REF: an event name glob, @K "
+             "for its K-th match); one REF spans its event"},
+    {.name = "measure", .value = TF_VAL_REQUIRED, .meta = "A..B[=TEXT]", .record = TF_REC_VALUE,
+     .set = set_mark, .help = "a dimension line from A to B inside the plot, labelled"},
+    {.name = "callout", .value = TF_VAL_REQUIRED, .meta = "REF[=TEXT]", .record = TF_REC_VALUE,
+     .set = set_mark, .help = "a label beside one event, with a leader (default TEXT {name})"},
+    {.name = "region", .value = TF_VAL_REQUIRED, .meta = "A..B[=TEXT]", .record = TF_REC_VALUE,
+     .set = set_mark, .help = "a shaded band across every lane from A to B"},
+    {.name = "highlight", .value = TF_VAL_REQUIRED, .meta = "GLOB,...", .record = TF_REC_VALUE,
+     .set = set_mark,
+     .help = "events whose name matches keep their colours; all other ink is faded"},
+    {.name = "marks", .value = TF_VAL_REQUIRED, .meta = "FILE", .record = TF_REC_PATH,
+     .set = set_mark,
+     .help = "marks from a JSON file: an array of objects (kind, from, to, text, events, "
+             "color; ends by event, occurrence, edge, lane, trace, time, offset)"},
+    {.name = "marks-json", .value = TF_VAL_REQUIRED, .meta = "JSON", .record = TF_REC_VALUE,
+     .set = set_mark, .help = "the same marks as JSON text (the library's marks=)"},
+
     TF_OPT_HEADING("Statistics (of the window drawn; man tracefig-stats):"),
     {.name = "stats", .value = TF_VAL_OPTIONAL, .meta = "text|csv", .set = set_stats,
      .help = "print the busy and overlap times on standard output, as an aligned table or as "
@@ -688,6 +738,7 @@ void tf_options_fini(struct tracefig_options *c)
     free(c->hide);
     free(c->colors);
     free(c->groups);
+    free(c->marks);
     free(c->log);
     tf_arena_fini(&c->arena);
     memset(c, 0, sizeof *c);

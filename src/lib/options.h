@@ -21,6 +21,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "model/marks.h"
 #include "model/trace.h"
 #include "render/render.h"
 #include "render/stats.h"
@@ -31,6 +32,14 @@ enum { TF_MAX_OUTPUTS = 16 };
 
 /* How --stats prints the statistics on standard output. */
 enum tf_stats_format { TF_STATS_NONE = 0, TF_STATS_TEXT, TF_STATS_CSV };
+
+/* A mark option as given, in order: a compact one's spec, or a --marks
+ * FILE (or --marks-json TEXT) read when the figure is made. */
+struct tf_mark_opt {
+    struct tf_mark_spec spec;
+    const char *file; /* --marks FILE, or NULL */
+    const char *json; /* --marks-json TEXT, or NULL */
+};
 
 /* One option as it was set: its row (NULL: a positional TRACE) and value. */
 struct tf_opt_set {
@@ -68,6 +77,9 @@ struct tracefig_options {
     struct tf_group_opt *groups;
     size_t n_groups, cap_groups;
     bool annotate;
+    /* Marks: --span, --measure, --callout, --region, --highlight, --marks. */
+    struct tf_mark_opt *marks;
+    size_t n_marks, cap_marks;
     struct tf_opt_int focus; /* --focus-candidate: counts without --start-candidate */
     bool exit_now;           /* --help, --version: done */
     bool want_help, want_version;

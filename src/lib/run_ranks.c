@@ -102,7 +102,7 @@ bool tf_ranks_reduce(struct multi *m, struct unit *u)
     for (size_t i = 0; !oom && i < f->n_cats; i++, r->n_cats++) {
         const struct tf_category *c = &f->cats[i];
         r->cats[i] = (struct tf_category){dup_s(c->key, &oom), c->color, dup_s(c->name, &oom),
-                                          dup_s(c->label, &oom)};
+                                          dup_s(c->label, &oom), c->faded};
     }
     for (size_t i = 0; !oom && i < f->n_legend; i++, r->n_legend++)
         r->legend[i] = (struct tf_legend_entry){dup_s(f->legend[i].label, &oom), f->legend[i].cat};

@@ -27,6 +27,8 @@ void tf_figure_fini(struct tf_figure *f)
     free(f->bars);
     free(f->legend);
     free(f->arrows);
+    free(f->marks);
+    free(f->mark_events);
     free(f->notes);
     free(f->axis.ticks);
     free(f->axis.labels);
@@ -150,7 +152,7 @@ size_t tf_figure_category(struct tf_figure *f, const char *key, uint32_t color)
     const char *k = tf_figure_str(f, key);
     if (!k)
         return (size_t)-1;
-    f->cats[f->n_cats] = (struct tf_category){k, color, NULL, NULL};
+    f->cats[f->n_cats] = (struct tf_category){k, color, NULL, NULL, false};
     return f->n_cats++;
 }
 
@@ -447,4 +449,18 @@ size_t tf_bar_outline(const struct tf_figure *f, const struct tf_bar *b, double 
     else
         xs[n] = left, ys[n] = y_bottom, n++;
     return n;
+}
+
+uint32_t tf_color_faded(uint32_t rgb)
+{
+    /* half way to the grey of its luminance (the hue stays), then 62 %
+     * of the way to white: faded ink that still tells its class */
+    uint32_t c[3] = {(rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF};
+    uint32_t lum = (299 * c[0] + 587 * c[1] + 114 * c[2]) / 1000;
+    uint32_t out = 0;
+    for (int i = 0; i < 3; i++) {
+        uint32_t desat = (c[i] + lum) / 2;
+        out = (out << 8) | (255 - (255 - desat) * 38 / 100);
+    }
+    return out;
 }

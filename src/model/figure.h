@@ -32,6 +32,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "model/marks.h"
 #include "model/trace.h" /* struct tf_id */
 
 /* Black and white: the only colours the layout itself uses for bars
@@ -134,6 +135,7 @@ struct tf_category {
     uint32_t color;   /* 0xRRGGBB */
     const char *name;  /* as the trace names it ("kernel"), or NULL */
     const char *label; /* for the legend ("NCCL kernel"), or NULL */
+    bool faded;        /* --highlight: no event of it is kept (its swatch faded) */
 };
 
 /* How a bar is drawn. */
@@ -175,6 +177,7 @@ struct tf_bar {
     const struct tf_prop *props;
     size_t n_props;
     bool critical;        /* --critical-path: the event is on the path */
+    bool faded;           /* --highlight: drawn faded (tf_color_faded) */
 };
 
 /* A flow arrow from one point of the timeline to another. */
@@ -182,6 +185,34 @@ struct tf_arrow {
     size_t lane0, lane1;
     unsigned row0, row1;
     double x0, x1; /* axis units */
+};
+
+/* --- marks (rules/marks.h resolves them; model/marks.h the specs) ---------
+ * An event a mark names, as the figure draws it: its lane and row, and
+ * its whole extent in axis units from the window's start (past the
+ * window when the window cuts it). */
+struct tf_mark_event {
+    const char *name;
+    size_t lane;
+    unsigned row;
+    double start, end;
+};
+
+/* A mark resolved: t0, t1 in axis units inside the window [0, x_span]
+ * (open0/open1: the mark ran past that edge and was cut there); dur the
+ * measured t1 - t0 before cutting.  A callout's t0..t1 is its event's
+ * extent; a highlight has none (kept: how many bars keep their colour). */
+struct tf_mark {
+    enum tf_mark_kind kind;
+    const char *text;  /* as drawn; NULL: none */
+    const char *title; /* the tooltip: its numbers and events */
+    double t0, t1, dur;
+    bool open0, open1;
+    struct tf_mark_event ev[2];
+    size_t n_ev;
+    size_t kept;
+    bool has_color;
+    uint32_t color;
 };
 
 struct tf_legend_entry {
@@ -431,6 +462,15 @@ struct tf_figure {
     size_t n_legend, cap_legend;
     struct tf_arrow *arrows;
     size_t n_arrows, cap_arrows;
+    struct tf_mark *marks; /* in the order given */
+    size_t n_marks, cap_marks;
+    bool highlight;        /* a highlight mark faded the bars it does not keep */
+    /* The events marks may name, when the mode kept them (has_mark_events:
+     * every event in the window on a lane drawn whose name a mark's glob
+     * matches, whole, thin ones too); else the marks name bars. */
+    struct tf_mark_event *mark_events;
+    size_t n_mark_events, cap_mark_events;
+    bool has_mark_events;
     struct tf_axis axis;
     bool has_panel;
     struct tf_panel panel;
@@ -583,6 +623,8 @@ bool tf_figure_merge_legend(struct tf_figure *dst, const char *label, size_t cat
 /* Appends a trace entry without lanes or statistics (ref's strings
  * copied); its index, SIZE_MAX when out of memory. */
 size_t tf_figure_add_trace(struct tf_figure *dst, const struct tf_trace_ref *ref);
+/* The faded ink of a highlight: rgb's hue at a low saturation, light. */
+uint32_t tf_color_faded(uint32_t rgb);
 /* A text colour that reads on the fill rgb (black or white). */
 uint32_t tf_color_text_on(uint32_t rgb);
 

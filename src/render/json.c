@@ -124,6 +124,55 @@ static void bars(struct tf_buf *b, const struct tf_figure *f)
     tf_buf_puts(b, ",\n");
 }
 
+/* "marks": each resolved mark (model/figure.h), only when there are
+ * any: kind, text as drawn, t0, t1 and dur in axis units, the sides cut
+ * by the window, the events named; a highlight's count of kept events. */
+static void marks(struct tf_buf *b, const struct tf_figure *f)
+{
+    tf_buf_puts(b, "\"marks\": [");
+    for (size_t i = 0; i < f->n_marks; i++) {
+        const struct tf_mark *m = &f->marks[i];
+        item(b, i);
+        str(b, "kind", tf_mark_kind_names[m->kind]);
+        tf_buf_puts(b, ", ");
+        str(b, "text", m->text);
+        if (m->kind == TF_MARK_HIGHLIGHT) {
+            tf_buf_printf(b, ", \"kept\": %zu}", m->kept);
+            continue;
+        }
+        tf_buf_puts(b, ", \"t0\": ");
+        tf_buf_num(b, m->t0, 6);
+        tf_buf_puts(b, ", \"t1\": ");
+        tf_buf_num(b, m->t1, 6);
+        tf_buf_puts(b, ", \"dur\": ");
+        tf_buf_num(b, m->dur, 6);
+        tf_buf_puts(b, ", ");
+        str(b, "unit", f->axis.unit);
+        if (m->open0 || m->open1)
+            tf_buf_printf(b, ", \"open\": [%s%s%s]", m->open0 ? "\"start\"" : "",
+                          m->open0 && m->open1 ? ", " : "", m->open1 ? "\"end\"" : "");
+        if (m->has_color) {
+            tf_buf_puts(b, ", ");
+            color(b, "color", m->color);
+        }
+        tf_buf_puts(b, ", \"events\": [");
+        for (size_t k = 0; k < m->n_ev; k++) {
+            const struct tf_mark_event *e = &m->ev[k];
+            tf_buf_puts(b, k ? ", {" : "{");
+            str(b, "name", e->name);
+            tf_buf_puts(b, ", ");
+            str(b, "lane", f->lanes[e->lane].label);
+            tf_buf_printf(b, ", \"lane_index\": %zu, \"start\": ", e->lane);
+            tf_buf_num(b, e->start, 6);
+            tf_buf_puts(b, ", \"end\": ");
+            tf_buf_num(b, e->end, 6);
+            tf_buf_putc(b, '}');
+        }
+        tf_buf_puts(b, "]}");
+    }
+    end_list(b, f->n_marks);
+}
+
 static void breakdown(struct tf_buf *b, const struct tf_figure *f)
 {
     key(b, "breakdown");
@@ -613,6 +662,42 @@ static void lane_trace(struct tf_buf *b, const struct tf_figure *f, const struct
  * the plot's rectangle, the label column and where the labels go; then
  * the rows, the lanes and nesting rows drawn, the labels as drawn, the
  * headers, the ticks, the legend grid and the panel's place. */
+/* Where the plan put each mark (points, y down): its extent, its line,
+ * its span row, and its label's box (null: left out, no room). */
+static void layout_marks(struct tf_buf *b, const struct tf_figure *f, const struct tf_plan *p)
+{
+    tf_buf_puts(b, ",\n    \"marks\": [");
+    for (size_t i = 0; i < p->n_marks; i++) {
+        const struct tf_plan_mark *pm = &p->marks[i];
+        tf_buf_puts(b, i ? ", {" : "{");
+        tf_buf_printf(b, "\"mark\": %zu, ", pm->mark);
+        str(b, "kind", tf_mark_kind_names[f->marks[pm->mark].kind]);
+        tf_buf_puts(b, ", ");
+        num(b, "x0", pm->x0);
+        tf_buf_puts(b, ", ");
+        num(b, "x1", pm->x1);
+        tf_buf_puts(b, ", ");
+        num(b, "y", pm->y);
+        tf_buf_printf(b, ", \"row\": %u, \"label\": ", pm->row);
+        if (!pm->text) {
+            tf_buf_puts(b, "null}");
+            continue;
+        }
+        tf_buf_putc(b, '{');
+        str(b, "text", pm->text);
+        tf_buf_puts(b, ", ");
+        num(b, "x0", pm->box.x0);
+        tf_buf_puts(b, ", ");
+        num(b, "y0", pm->box.y0);
+        tf_buf_puts(b, ", ");
+        num(b, "x1", pm->box.x1);
+        tf_buf_puts(b, ", ");
+        num(b, "y1", pm->box.y1);
+        tf_buf_printf(b, ", \"leader\": %s}}", pm->leader ? "true" : "false");
+    }
+    tf_buf_puts(b, "]");
+}
+
 static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_render_opts *o)
 {
     struct tf_plan own;
@@ -674,7 +759,10 @@ static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_
                 tf_buf_puts(b, ", ");
             tf_buf_json_str(b, p->ticks[i].label);
         }
-    tf_buf_puts(b, "]}");
+    tf_buf_puts(b, "]");
+    if (p->n_marks)
+        layout_marks(b, f, p);
+    tf_buf_puts(b, "}");
     tf_plan_fini(&own);
     return true;
 }
@@ -910,6 +998,8 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         }
         if (r->critical)
             tf_buf_puts(b, ", \"critical\": true");
+        if (f->highlight)
+            tf_buf_puts(b, r->faded ? ", \"faded\": true" : ", \"faded\": false");
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_bars);
@@ -924,6 +1014,10 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         tf_buf_puts(b, "}}");
     }
     end_list(b, f->n_arrows);
+    if (f->n_marks) {
+        tf_buf_puts(b, ",\n  ");
+        marks(b, f);
+    }
     tf_buf_puts(b, ",\n  \"legend\": [");
     legend(b, f);
     tf_buf_puts(b, ",\n  ");
@@ -958,6 +1052,11 @@ static bool render_json(const struct tf_figure *f, const struct tf_render_opts *
     end_list(b, f->n_lanes);
     tf_buf_puts(b, ",\n");
     bars(b, f);
+    if (f->n_marks) {
+        tf_buf_puts(b, "  ");
+        marks(b, f);
+        tf_buf_puts(b, ",\n");
+    }
     tf_buf_puts(b, "  \"legend\": [");
     legend(b, f);
     tf_buf_puts(b, ",\n  ");

@@ -31,6 +31,7 @@
 #include "base/buf.h"
 #include "base/escape.h"
 #include "base/num.h"
+#include "render/layout_marks.h"
 #include "render/layout_share.h"
 #include "render/metrics.h"
 #include "render/plan.h"
@@ -742,8 +743,20 @@ static void timeline(struct lay *L)
                                 &runs);
     L->share_lines = TF_SHARE_SLICE_LINES / (runs ? runs : 1);
     L->share_lines = L->share_lines < 4 ? 4 : L->share_lines > 48 ? 48 : L->share_lines;
+    /* in-bar labels give way to the marks' labels */
+    for (size_t i = 0; i < L->P->n_marks; i++) {
+        const struct tf_plan_mark *pm = &L->P->marks[i];
+        if (!pm->text)
+            continue;
+        if (!TF_GROW(L->inbar, L->n_inbar, L->cap_inbar)) {
+            L->s->oom = true;
+            break;
+        }
+        L->inbar[L->n_inbar++] = (struct box){pm->box.x0, pm->box.y0, pm->box.x1, pm->box.y1};
+    }
     bars(L);
     arrows(L);
+    tf_layout_marks(L->s, L->f, L->P);
     /* Spines: left and bottom (top and right are hidden). */
     put_line(L, L->pl, L->pt, L->pl, L->pb, tf_style.spine, 1.0, tf_style.spine_pt, NULL, 0, "axis");
     put_line(L, L->pl, L->pb, L->pr, L->pb, tf_style.spine, 1.0, tf_style.spine_pt, NULL, 0, "axis");

@@ -108,6 +108,8 @@ double tf_plan_default_font(double width_pt)
 
 bool tf_plan_fits(const struct tf_figure *f, const struct tf_size *size)
 {
+    if (f->n_marks)
+        return true; /* marks are placed by the fit policy */
     return !f->reference_layout || (size && size->given);
 }
 
@@ -912,13 +914,20 @@ static bool plan_fit(struct fit *F, const struct tf_figure *f, const struct tf_s
     if (!fit_fonts(F, size) || !fit_below(F))
         return false;
     F->top = F->margin + (p->labels == TF_LABELS_ABOVE ? 0 : 0.5 * text_h(p->f_lane, false));
+    if (f->n_marks) { /* the spans' rows above the plot need its width */
+        if (!fit_across(F) || !tf_plan_marks_rows(F))
+            return false;
+        F->top += p->marks_h;
+    }
     fit_height(F, size, F->top);
     if ((p->cut_rows || p->cut_lanes) && p->bottom_legend && !drop_cut_entries(f, p))
         return false;
     if (!fit_across(F) || !fit_lanes(F))
         return false;
     fit_bottom(F, size);
-    return fit_note(p, f);
+    if (f->n_marks && !tf_plan_marks_place(F))
+        return false;
+    return fit_note(p, f) && tf_plan_marks_note(p);
 }
 
 bool tf_plan_fit_start(struct fit *F, const struct tf_size *size)

@@ -123,6 +123,25 @@ struct tf_plan_legend {
  * of its width, one point. */
 #define TF_SHARE_KEY_TEXT "busy share of 1 pt"
 
+/* A mark as placed (plan_marks.c), in points: the plan makes it once, and
+ * every back-end draws it so.  x0..x1 its extent (a callout's: its
+ * event's); y its line (a span's bracket, a measure's dimension line, a
+ * callout's event row's middle); y0..y1 what hangs from it (a span's end
+ * ticks go down to y1; a measure's end ticks y0..y1; a region's band).
+ * The label: its text as drawn (NULL: none, or no room), its box, and its
+ * baseline's start; a leader from (lx0, ly0) to (lx1, ly1) when it stands
+ * beside what it names. */
+struct tf_plan_mark {
+    size_t mark;          /* index into the figure's marks */
+    double x0, x1, y, y0, y1;
+    unsigned row;         /* a span's row above the plot (0: nearest) */
+    const char *text;
+    struct tf_plan_box box;
+    double tx, ty;        /* the label's baseline start */
+    bool leader;
+    double lx0, ly0, lx1, ly1;
+};
+
 struct tf_binned; /* below */
 
 struct tf_plan {
@@ -157,6 +176,14 @@ struct tf_plan {
     const char **annot;  /* its lines */
     size_t n_annot;
     double annot_size;
+    /* The marks (plan_marks.c), in the figure's order but highlights;
+     * f_mark their labels' size; marks_h the band above the plot that
+     * holds the spans' rows (marks_rows of them, marks_row_h each). */
+    struct tf_plan_mark *marks;
+    size_t n_marks;
+    double f_mark, marks_h, marks_row_h;
+    unsigned marks_rows;
+    size_t marks_dropped; /* labels left out: no room */
     /* What the plan left out, for a note (lanes and nesting rows; of
      * these, annotations of GPU work). */
     size_t cut_lanes, cut_rows, cut_annots;

@@ -58,4 +58,14 @@ size_t tf_plan_lane_header(const struct fit *F, size_t i);
 /* The height budget of a fit figure at this size. */
 double tf_plan_budget(const struct tf_plan *p, const struct tf_size *size);
 
+/* The marks (plan_marks.c): the spans' and regions' rows above the plot,
+ * once the plot's left and right are known (p->marks_h, before the
+ * height is fitted); then, once the lanes are placed, every mark's place
+ * and label.  False when out of memory. */
+bool tf_plan_marks_rows(struct fit *F);
+bool tf_plan_marks_place(struct fit *F);
+/* The labels of marks left out for want of room, added to p->note (none:
+ * true); false when out of memory. */
+bool tf_plan_marks_note(struct tf_plan *p);
+
 #endif

@@ -452,8 +452,15 @@ static void table_critical(const struct tf_figure *f, struct tf_buf *b)
     }
     table_flush(&t, b);
 }
+static void write_table(const struct tf_figure *f, struct tf_buf *b);
 
 void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b)
+{
+    write_table(f, b);
+    tf_stats_marks_table(f, b);
+}
+
+static void write_table(const struct tf_figure *f, struct tf_buf *b)
 {
     if (f->overview.on) {
         tf_stats_write_table_ranks(f, b);
@@ -613,7 +620,7 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
         o->row(o, "summary", NULL, NULL, "summary", s->summary);
 }
 
-void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
+static void write_csv(const struct tf_figure *f, struct tf_buf *b)
 {
     if (f->overview.on) {
         tf_stats_write_csv_ranks(f, b);
@@ -628,6 +635,12 @@ void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
         return;
     struct rows o = {csv_row, b};
     emit(f, &f->stats, 0, f->n_lanes, &o);
+}
+
+void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b)
+{
+    write_csv(f, b);
+    tf_stats_marks_csv(f, b);
 }
 
 /* --- several traces: one column each ------------------------------------------------ */

@@ -47,6 +47,12 @@ void tf_stats_write_csv(const struct tf_figure *f, struct tf_buf *b);
  * empty CSV field) where a trace has none.  The CSV's header row is
  * "section,row,column,key,TITLE1,...[,difference]"; the table has one
  * block per section. */
+/* The marks (stats_marks.c): each span, measure and region, its text,
+ * start, end and duration in ms from the window's start; nothing without
+ * any.  Appended by the two writers above. */
+void tf_stats_marks_table(const struct tf_figure *f, struct tf_buf *b);
+void tf_stats_marks_csv(const struct tf_figure *f, struct tf_buf *b);
+
 void tf_stats_write_csv_traces(const struct tf_figure *f, struct tf_buf *b);
 void tf_stats_write_table_traces(const struct tf_figure *f, struct tf_buf *b);
 

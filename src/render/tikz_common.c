@@ -531,7 +531,10 @@ static void tz_emit_shares(struct tikz *t, const struct tf_bar *r, double y_bott
         if (!(h > 0))
             continue;
         struct style *s = share_style(t, r, sh[i].cat);
-        size_t cls = s ? CLASS_OF(t, "fill,tracefig/%s,tracefig/share", s->key) : TZ_NO_RUN;
+        bool fd = sh[i].cat < f->n_cats && f->cats[sh[i].cat].faded;
+        size_t cls = s ? CLASS_OF(t, "fill,tracefig/%s,tracefig/share%s", s->key,
+                                  fd ? ",tracefig/faded" : "")
+                       : TZ_NO_RUN;
         struct tz_fill *fl = cls == TZ_NO_RUN ? NULL : share_fill(t, cls);
         if (!fl)
             return;
@@ -594,13 +597,15 @@ void tz_emit_bar(struct tikz *t, const struct tf_bar *r, double y0)
         return;
     }
     size_t cls;
+    /* a bar a --highlight fades: tracefig/faded after its own styles */
+    const char *faded = r->cat < f->n_cats && f->cats[r->cat].faded ? ",tracefig/faded" : "";
     if (r->shape == TF_SHAPE_DENSE)
-        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s", key,
-                       color);
+        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/flame,tracefig/%s,tracefig/dense,draw=%s%s",
+                       key, color, faded);
     else if (f->flame)
-        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/flame,tracefig/%s", key);
+        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/flame,tracefig/%s%s", key, faded);
     else
-        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/%s", key);
+        cls = CLASS_OF(t, "draw,tracefig/bar,tracefig/%s%s", key, faded);
     tz_run(t, cls);
     tz_run_item(t);
     if (!r->clip_left && !r->clip_right) {

@@ -415,6 +415,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
         tz_text(b, f->overview.axis);
         tf_buf_puts(b, "};\n");
     }
+    tz_emit_marks(t, p);
     if (f->has_panel)
         tf_buf_puts(b, "\\tracefigpanel\n");
     if (tz_annotated(f))
@@ -446,6 +447,9 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct 
                           tf_fmt_num(gap, tf_style.text_gap_pt, 3));
             tf_buf_putn(b, ct->data, ct->len);
         }
+        const struct tf_template *mt = tf_template_get("tikz-marks.tex");
+        if (t->f->n_marks && mt)
+            tf_buf_putn(b, mt->data, mt->len);
         tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
         if (!t->f->flame)
             tf_buf_puts(b, "\\tikzset{tracefig/lane rule/.append style={draw=none}}%\n");

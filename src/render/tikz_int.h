@@ -114,6 +114,9 @@ struct tf_template;
 void tz_put_template(struct tikz *t, const struct tf_template *tpl);
 
 /* The fragment of a figure the fit policy lays out (tikz_fit.c). */
+/* The marks the plan placed (tikz_marks.c), for templates/tikz-marks.tex. */
+void tz_emit_marks(struct tikz *t, const struct tf_plan *p);
+
 bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct tf_plan *plan,
                    struct tf_diag *d);
 

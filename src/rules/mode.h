@@ -82,6 +82,11 @@ struct tf_opts {
     bool critical_path;                /* --critical-path (rules/critpath.h) */
     bool stats_compat_hta;             /* --stats-compat hta: the GPU breakdown as HTA
                                           computes it (rules/hta.h) */
+    /* The event globs of the marks (rules/marks.h): a mode that can keeps
+     * every event in the window whose name one matches, whole
+     * (tf_figure's mark_events), for the marks to name. */
+    const char *const *mark_globs;
+    size_t n_mark_globs;
     bool no_stats;                     /* TRACEFIG_STATS=off (make bench): compute none */
     bool no_fold;                      /* TRACEFIG_FOLD=off (tests): keep every interval */
 };

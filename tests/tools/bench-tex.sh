@@ -7,7 +7,7 @@
 # (hta-mtia-inference, hta-dist-rank0, kineto-resnet50-nw0,
 # hta-diff-control), each as tracefig draws it without options; without
 # ../shared, SKIP and two dense traces of tests/texspeed/gendense.py
-# instead.  Each is \input at \columnwidth in a figure of a two-column
+# instead; and figures with marks (issue 46).  Each is \input at \columnwidth in a figure of a two-column
 # article that loads TikZ, side by side in one run: best of BENCH_TEX_RUNS
 # runs (default 3) of pdflatex's CPU time (/usr/bin/time; else the wall
 # time, by hyperfine or a shell loop), less the same article without a
@@ -48,6 +48,17 @@ else
         "$py" "$root/tests/texspeed/gendense.py" "$1" "$2" "$tmp/$name.json" &&
             "$bin" "$tmp/$name.json" -o "$tmp/$name.tex" 2>/dev/null && figs="$figs $name"
     done
+fi
+# Marks (issue 46): a figure of every kind of mark on the suite's trace, and
+# with the real traces the example's step with its span and measures.
+"$py" "$root/tests/tools/gentrace_marks.py" "$tmp/marks-gen.json" &&
+    "$bin" "$tmp/marks-gen.json" --span 'ProfilerStep#2' --span 'ProfilerStep#1..ProfilerStep#3=steps' \
+        --measure 'end:aten::copy_@2..start:nccl*' --callout 'gemm_kernel@3' --region '9ms..10ms=bubble' \
+        --highlight 'nccl*' -o "$tmp/marks.tex" 2>/dev/null && figs="$figs marks"
+if [ -d "$real" ] && "$bin" "$real/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' \
+    --span 'ProfilerStep#551' --measure 'ncclKernel_SendRecv*@2' --measure 'ncclKernel_SendRecv*@4' \
+    --highlight 'ncclKernel*,ProfilerStep*' -o "$tmp/hta-dist-marks.tex" 2>/dev/null; then
+    figs="$figs hta-dist-marks"
 fi
 for doc in none seed $figs; do
     {

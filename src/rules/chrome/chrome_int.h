@@ -354,6 +354,14 @@ struct chrome {
     size_t n_flows, cap_flows;
     struct mark *marks;
     size_t n_marks_in, cap_marks;
+    /* The events the marks' globs match (o->mark_globs), whole, with the
+     * index of their lane, at most TF_CHROME_MARK_EVENTS (events.c). */
+    struct mev {
+        int64_t t0, t1;
+        uint32_t name;
+        size_t lane;
+    } *mevs;
+    size_t n_mevs, cap_mevs;
     size_t n_late; /* slices that came after their time (rows.c) */
     /* GPU work for the breakdown (the window's, or the trace's with
      * --stats-scope trace): every counted event, compute, communication
@@ -495,6 +503,17 @@ bool tf_chrome_window_fix(struct chrome *c, struct tf_diag *d);
 /* The mode's span() and rewindow() (mode.h). */
 bool tf_chrome_span(void *state, struct tf_span *s, struct tf_diag *d);
 void tf_chrome_rewindow(void *state, const struct tf_rewindow *w);
+
+/* The events of the marks kept at most. */
+#define TF_CHROME_MARK_EVENTS 200000
+/* Keeps p (on lane ln, named `name`) when a mark's glob matches it (events.c);
+ * false when out of memory. */
+bool tf_chrome_mark_event(struct chrome *c, const struct lane *ln, const struct pend *p,
+                          const char *name);
+/* The figure's mark_events from those kept, on the lanes drawn (fig_lane:
+ * lane -> figure lane or SIZE_MAX); false when out of memory. */
+bool tf_chrome_mark_events(const struct chrome *c, struct tf_figure *f, const size_t *fig_lane,
+                           double per);
 
 /* --- rows.c ---------------------------------------------------------------------- */
 

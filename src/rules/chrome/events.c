@@ -19,6 +19,7 @@
 
 #include "base/jsonlite.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,6 +300,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
      * drawn on their own: the thin ones end in dense spans, and keeping
      * a text per slice would hold the window's every event. */
     p.args = p.t1 - p.t0 >= c->thr_ns ? tf_chrome_args_text(c, r) : c->empty;
+    if (c->o->n_mark_globs && !tf_chrome_mark_event(c, ln, &p, r->name))
+        return c->oom = true, false;
     if (!tf_chrome_rows_add(c, ln, &p))
         return false;
     tf_chrome_fold_maybe(c);
@@ -422,6 +425,43 @@ bool tf_chrome_add_arrows(struct chrome *c, struct tf_figure *f, const size_t *f
         int rb = tf_chrome_row_at(&c->lanes[b->lane], b->ts, b->bp != 'e' && b->ph == 'f');
         if (!arrow(c, f, fig_lane, per, a, a->ts, ra, b, b->ts, rb))
             return false;
+    }
+    return true;
+}
+
+/* --- the events of the marks ----------------------------------------------------- */
+
+bool tf_chrome_mark_event(struct chrome *c, const struct lane *ln, const struct pend *p,
+                          const char *name)
+{
+    if (c->n_mevs >= TF_CHROME_MARK_EVENTS || !name)
+        return true;
+    bool hit = false;
+    for (size_t i = 0; i < c->o->n_mark_globs && !hit; i++)
+        hit = fnmatch(c->o->mark_globs[i], name, 0) == 0;
+    if (!hit)
+        return true;
+    if (!TF_GROW(c->mevs, c->n_mevs, c->cap_mevs))
+        return false;
+    c->mevs[c->n_mevs++] = (struct mev){p->t0, p->t1, p->name, (size_t)(ln - c->lanes)};
+    return true;
+}
+
+bool tf_chrome_mark_events(const struct chrome *c, struct tf_figure *f, const size_t *fig_lane,
+                           double per)
+{
+    f->has_mark_events = true;
+    for (size_t i = 0; i < c->n_mevs; i++) {
+        const struct mev *e = &c->mevs[i];
+        if (e->lane >= c->n_lanes || fig_lane[e->lane] == SIZE_MAX)
+            continue;
+        int row = tf_chrome_row_of(c, &c->lanes[e->lane], e->t0, e->t1);
+        const char *name = tf_figure_str(f, tf_strtab_str(&c->strs, e->name));
+        if (!name || !TF_GROW(f->mark_events, f->n_mark_events, f->cap_mark_events))
+            return false;
+        f->mark_events[f->n_mark_events++] = (struct tf_mark_event){
+            name, fig_lane[e->lane], row < 0 ? 0 : (unsigned)row,
+            (double)(e->t0 - c->x_origin) / per, (double)(e->t1 - c->x_origin) / per};
     }
     return true;
 }

@@ -112,6 +112,7 @@ static void chrome_free(struct chrome *c)
     free(c->cpu);
     free(c->cpu_of_str);
     free(c->marks);
+    free(c->mevs);
     free(c->procs);
     free(c->thrs);
     free(c->occ);
@@ -483,6 +484,7 @@ static bool build(const struct tf_mode_input *in, const struct tf_opts *o, struc
     struct hidden h = {0, 0};
     ok = ok && build_lanes(c, o, f, &pk, &plan, fig_lane, per, unit, &h);
     ok = ok && add_marks(c, o, f, &pk, &plan, per, unit);
+    ok = ok && (!o->n_mark_globs || tf_chrome_mark_events(c, f, fig_lane, per));
     ok = ok && tf_chrome_color_legend(c, &plan, f);
     ok = ok && (!o->flows || tf_chrome_add_arrows(c, f, fig_lane, per));
     ok = ok && (o->no_stats || (tf_chrome_stats(c, o, f, pick, n_pick) &&
