@@ -449,6 +449,12 @@ bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct 
 bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
                            struct tf_buf *id);
 
+/* The rank of thread t (lanes.c; an HPC job's: a rank's process, or a GPU stream
+ * named "(rank R)"); false: none. */
+bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank);
+/* Whether thread t is of a rank --ranks asks for (true without it, and in
+ * a trace that is no HPC job's). */
+bool tf_chrome_rank_selected(const struct chrome *c, size_t t);
 /* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
 struct chrome_pick {
     size_t *lanes;       /* indices into c->lanes */
@@ -659,12 +665,6 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
 
 /* --- an HPC job's ranks (ranks.c) ------------------------------------------------ */
 
-/* The rank of thread t (an HPC job's: a rank's process, or a GPU stream
- * named "(rank R)"); false: none. */
-bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank);
-/* Whether thread t is of a rank --ranks asks for (true without it, and in
- * a trace that is no HPC job's). */
-bool tf_chrome_rank_selected(const struct chrome *c, size_t t);
 /* After pass 1: whether the figure is the job's overview (c->ov): its
  * lanes, after --lanes, --hide and --ranks, are more than the cap holds
  * and the cap would leave a whole rank out. */

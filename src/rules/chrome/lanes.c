@@ -3,7 +3,7 @@
  * says of them (names, labels, sort indices), the label a lane shows (its
  * process and thread parts, and the smallest difference that tells alike
  * labels apart), the order lanes are drawn in, and which lanes a figure
- * draws: --hide, the default rules (lanes that repeat or only sum up
+ * draws: --hide, --ranks (the rank of an HPC job's thread), the default rules (lanes that repeat or only sum up
  * others, clang's summaries, the profiler's own span; not with
  * --all-lanes), --lanes and its renames (a miss lists the labels there
  * are), and the cap (--max-lanes); after pass 1 also which threads' lanes
@@ -211,6 +211,38 @@ void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r)
         if (t != SIZE_MAX)
             c->thrs[t].has_sort = arg_int(r, "sort_index", &c->thrs[t].sort);
     }
+}
+
+/* --- ranks: which rank a thread is of, and --ranks --------------------------------- */
+
+bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank)
+{
+    if (!c->hpc || t >= c->n_thrs)
+        return false;
+    const struct thr *th = &c->thrs[t];
+    const struct tf_id *pid = &c->procs[th->proc].pid;
+    if (pid->kind == TF_ID_NUM && pid->num >= 0) {
+        *rank = pid->num;
+        return true;
+    }
+    /* a GPU stream of a rank: "stream M (rank R)" */
+    const char *s = th->tid.kind == TF_ID_STR ? strstr(th->tid.str, "(rank ") : NULL;
+    if (!s)
+        return false;
+    char *end;
+    long long r = strtoll(s + 6, &end, 10);
+    if (end == s + 6 || *end != ')')
+        return false;
+    *rank = r;
+    return true;
+}
+
+bool tf_chrome_rank_selected(const struct chrome *c, size_t t)
+{
+    if (!c->o->n_ranks || !c->hpc)
+        return true;
+    long long r;
+    return tf_chrome_rank_of(c, t, &r) && tf_ov_rank_in(c->o->ranks, c->o->n_ranks, r);
 }
 
 /* --- lanes ------------------------------------------------------------------------- */
