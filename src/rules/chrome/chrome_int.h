@@ -98,6 +98,8 @@ struct proc {
     char *name, *labels;
     bool has_sort;
     long long sort;
+    bool has_ppid; /* its parent's pid, from a system trace's process tree */
+    long long ppid;
 };
 
 /* Pass 1: where a thread's events lie, as at most TF_CHROME_CLUSTERS
@@ -225,6 +227,7 @@ struct lane {
     struct chrome_label lbl;
     const char *label;
     size_t counter;   /* a counter lane: its series + 1 (counters.c), else 0 */
+    double vary;      /* a counter lane: how much it varies in the window (counters.c) */
     /* A job's overview (ranks.c): the lane reduced to its strip once its
      * location was read, its bars then one per class (for the colours);
      * ov_cls: each strip class's id in strs (its category, or its name
@@ -479,6 +482,29 @@ void tf_chrome_pick_fini(struct chrome_pick *p);
  * caller-freed.  False when out of memory. */
 bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t **def,
                               size_t *n_def, size_t **shown, size_t *n_shown);
+
+/* --- a system trace: CPU lanes (system.c) ------------------------------------------ */
+
+/* Processes a CPU legend names at most (the others: "other processes"). */
+#define TF_CHROME_LEGEND_PROCS 8
+/* Whether lane i is a CPU's lane ("CPU 3": a system trace's scheduling). */
+bool tf_chrome_cpu_lane(const struct chrome *c, size_t i);
+/* Whether thread t is the kernel's: a child of kthreadd (pid 2) or
+ * kthreadd, else (no process tree) named like one (kworker/N...). */
+bool tf_chrome_kernel_thread(const struct chrome *c, size_t t);
+/* The time lane i's slices cover in the window (ns). */
+int64_t tf_chrome_lane_busy(struct chrome *c, size_t i);
+/* Which of lanes[0 .. n) a system trace's figure keeps when it has room
+ * for `room`: threads by their busy time (users' before the kernel's of
+ * the same), counters (`counters`) by their variation; keep[i] says.
+ * False when out of memory. */
+bool tf_chrome_system_keep(struct chrome *c, const size_t *lanes, size_t n, size_t room,
+                           bool counters, bool *keep);
+/* Whether class cls (an id in strs) is a process of the CPU lanes. */
+bool tf_chrome_cpu_class(const struct chrome *c, uint32_t cls);
+/* A CPU lane process's place among them by CPU time (0: the most), and
+ * *ns its time; SIZE_MAX when cls is none. */
+size_t tf_chrome_cpu_rank(const struct chrome *c, uint32_t cls, int64_t *ns);
 
 /* --- window.c -------------------------------------------------------------------- */
 
