@@ -486,7 +486,7 @@ bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t 
 /* --- a system trace: CPU lanes (system.c) ------------------------------------------ */
 
 /* Processes a CPU legend names at most (the others: "other processes"). */
-#define TF_CHROME_LEGEND_PROCS 8
+#define TF_CHROME_LEGEND_PROCS 6
 /* Whether lane i is a CPU's lane ("CPU 3": a system trace's scheduling). */
 bool tf_chrome_cpu_lane(const struct chrome *c, size_t i);
 /* Whether thread t is the kernel's: a child of kthreadd (pid 2) or
@@ -563,16 +563,23 @@ void tf_chrome_fit_marks(struct chrome *c, size_t rows, const size_t *proc_rows,
 
 /* --- colors.c -------------------------------------------------------------------- */
 
-/* A category's colour for this figure. */
+/* A class's colour for this figure: a category (NCCL kernels apart), or
+ * a process of the CPU lanes (colors.c). */
+enum { CC_PLAIN, CC_CPU, CC_NCCL };              /* cat_color.sub */
+enum { CC_OWN, CC_OTHER, CC_OTHER_PROCS };       /* cat_color.kind */
 struct cat_color {
     uint32_t cat; /* id in c->strs */
     uint32_t rgb;
+    int64_t ns;   /* its drawn time */
+    unsigned char sub;  /* CC_PLAIN, CC_CPU (cat is a process), CC_NCCL */
+    unsigned char kind; /* its own colour, or drawn in a grey of the rest */
 };
 
 /* How a figure's bars are coloured (tf_chrome_color_plan; _fini frees). */
 struct color_plan {
     struct cat_color *cc; /* the categories drawn and their colours */
     size_t n_cc;
+    size_t n_other;       /* of them, drawn in the grey of "other" */
     bool by_name;         /* --color-by name, or auto with one category or none */
     /* by name: the names drawn, those the legend lists (ids in names, and
      * their colour slots), the share of the time they cover, and whether

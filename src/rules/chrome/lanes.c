@@ -725,8 +725,8 @@ static bool cap_lanes(struct chrome *c, const struct tf_opts *o, struct chrome_p
     if (n_cpu && o->max_lanes <= 0) {
         /* By default a system trace's figure is its CPUs under a few of its
          * threads: the height would cut the CPU lanes, which come last. */
-        if (room_other > p->cap / 3)
-            room_other = p->cap / 3;
+        if (room_other > p->cap / 4)
+            room_other = p->cap / 4;
         /* and no counter track when the threads fill the rest */
         if (o->max_counters <= 0)
             p->ccap = n_other >= room_other ? 0 : p->ccap > 2 ? 2 : p->ccap;
