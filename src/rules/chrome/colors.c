@@ -289,13 +289,13 @@ static bool unique_colors(const struct chrome *c, struct color_plan *plan)
             struct cat_color *cc = &plan->cc[ord[k].i];
             const uint32_t *fallback = cpu ? name_colors : spare_colors;
             size_t n_fallback = cpu ? NAME_COLORS : 8;
-            if (cpu && n_procs >= TF_CHROME_LEGEND_PROCS)
-                cc->rgb = TF_CHROME_NO_COLOR;
+            if (cpu && (n_procs >= TF_CHROME_LEGEND_PROCS || ord[k].rank == SIZE_MAX))
+                cc->rgb = TF_CHROME_NO_COLOR; /* (SIZE_MAX: no CPU time in the window) */
             else if (cc->rgb != TF_CHROME_NO_COLOR && taken(held, n_held, cc->rgb))
                 cc->rgb = TF_CHROME_NO_COLOR;
             for (size_t q = 0; cc->rgb == TF_CHROME_NO_COLOR && q < n_fallback; q++)
                 if (!taken(held, n_held, fallback[q]) &&
-                    !(cpu && n_procs >= TF_CHROME_LEGEND_PROCS))
+                    !(cpu && (n_procs >= TF_CHROME_LEGEND_PROCS || ord[k].rank == SIZE_MAX)))
                     cc->rgb = fallback[q];
             if (cc->rgb == TF_CHROME_NO_COLOR) {
                 cc->rgb = cpu ? OTHER_PROCS_COLOR : OTHER_CATS_COLOR;
@@ -343,7 +343,7 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
             size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
             for (size_t q = 0; q < np; q++) {
                 uint32_t cat = parts[q].cat;
-                unsigned char sub = cpu_lane && tf_chrome_cpu_class(c, cat) ? CC_CPU
+                unsigned char sub = cpu_lane                             ? CC_CPU
                                     : is_nccl(c, parts[q].name, cat)      ? CC_NCCL
                                                                            : CC_PLAIN;
                 size_t j = 0;
