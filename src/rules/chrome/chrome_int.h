@@ -15,7 +15,9 @@
  *              clusters, --pad
  *   rows.c     a lane's slices in nesting rows, --depth, and the level of
  *              detail (thin slices merged into dense spans)
- *   colors.c   the colour of each bar and category
+ *   colors.c   the colour of each bar and category, one class per colour
+ *   system.c   a system trace's (CPU lanes'): threads by busy time, counters
+ *              by variation, the CPU lanes' processes and their colours
  *   names.c    the texts: short names in bars, device paths, tooltips
  *   counters.c counter tracks: the series of C events and [memory]
  *              instants, their value at the window's start, thinned

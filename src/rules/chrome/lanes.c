@@ -3,12 +3,13 @@
  * says of them (names, labels, sort indices), the label a lane shows (its
  * process and thread parts, and the smallest difference that tells alike
  * labels apart), the order lanes are drawn in, and which lanes a figure
- * draws: --hide, --ranks (the rank of an HPC job's thread), the default rules (lanes that repeat or only sum up
- * others, clang's summaries, the profiler's own span; not with
- * --all-lanes), --lanes and its renames (a miss lists the labels there
- * are), and the cap (--max-lanes); after pass 1 also which threads' lanes
- * a figure would draw, for the window.  It does not fill lanes with
- * slices (rows.c).
+ * draws: --hide, --ranks (the rank of an HPC job's thread), the default
+ * rules (lanes that repeat or only sum up others, clang's summaries, the
+ * profiler's own span; not with --all-lanes), --lanes and its renames (a
+ * miss lists the labels there are), and the cap (--max-lanes; a system
+ * trace's threads and counters by system.c's rules); after pass 1 also
+ * which threads' lanes a figure would draw, for the window.  It does not
+ * fill lanes with slices (rows.c).
  */
 #include "rules/chrome/chrome_int.h"
 
