@@ -285,7 +285,7 @@ else
         ok || bad "android default: the app and the test runner among the threads"
     "$bin" "$r/android-startup-warm.perfetto-trace" --width 3.3in -o "$w/and6.png" 2>/dev/null &&
         "$bin" "$r/android-startup-warm.perfetto-trace" --width 3.3in -o "$w/and6.json" 2>/dev/null &&
-        python3 "$here/colors.py" "$w/and6.png" "$w/and6.json" 6 && ok || bad "android at 3.3in: legend colours
+        python3 "$here/colors.py" "$w/and6.png" "$w/and6.json" 6 && ok || bad "android at 3.3in: legend colours"
     pcmp android-startup-warm.perfetto-trace atrace atrace-counters -- --max-lanes 400 --max-counters 400
     # a counter named as a thread of its process ('GPU completion' of 3
     # apps): its label must not say "(tid ?)", as it has no thread

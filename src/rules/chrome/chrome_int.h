@@ -599,6 +599,13 @@ struct color_plan {
     struct cat_memo *memo;
 };
 
+/* NCCL kernels' colour; the spare colours of categories no palette knows
+ * (Tol's light scheme); a known category's colour (false: none). */
+#define TF_CHROME_NCCL_COLOR 0xCC6677u
+extern const uint32_t tf_chrome_spare_colors[8];
+bool tf_chrome_known_color(const char *cat, uint32_t *rgb);
+/* Whether two colours are too alike to tell two classes apart. */
+bool tf_chrome_alike(uint32_t a, uint32_t b);
 /* The colour of one of Chrome's reserved colour names, else
  * TF_CHROME_NO_COLOR. */
 uint32_t tf_chrome_cname_color(const char *cname);

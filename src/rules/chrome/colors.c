@@ -111,11 +111,10 @@ static const struct {
 
 /* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,
  * probing to the next free colour within one figure. */
-static const uint32_t spare_colors[8] = {
+const uint32_t tf_chrome_spare_colors[8] = {
     0x77AADD, 0xEE8866, 0xEEDD88, 0xFFAABB, 0x99DDFF, 0x44BB99, 0xBBCC33, 0xAAAA00,
 };
 
-#define NCCL_COLOR 0xCC6677u
 
 /* The older Kineto format (PyTorch 1.8-1.10) names the categories of
  * today's Kineto differently: the same palette and GPU classes apply. */
@@ -155,7 +154,7 @@ const uint32_t *tf_chrome_name_palette(size_t *n)
 #define LEGEND_NAMES 8
 #define LEGEND_COVER 0.5
 
-static bool known_color(const char *cat, uint32_t *rgb)
+bool tf_chrome_known_color(const char *cat, uint32_t *rgb)
 {
     cat = tf_chrome_canon_cat(cat);
     for (size_t i = 0; i < sizeof known_cats / sizeof known_cats[0]; i++)
@@ -222,7 +221,7 @@ static bool sort_by_name(const struct chrome *c, struct cat_color *v, size_t n)
 
 /* Whether two colours are too alike to tell two classes apart (each
  * channel within 0x18: Tol's muted 0x44AA99 and light 0x44BB99). */
-static bool alike(uint32_t a, uint32_t b)
+bool tf_chrome_alike(uint32_t a, uint32_t b)
 {
     for (int s = 0; s < 24; s += 8) {
         int d = (int)((a >> s) & 0xFF) - (int)((b >> s) & 0xFF);
@@ -235,7 +234,7 @@ static bool alike(uint32_t a, uint32_t b)
 static bool taken(const uint32_t *held, size_t n_held, uint32_t rgb)
 {
     for (size_t k = 0; k < n_held; k++)
-        if (alike(held[k], rgb))
+        if (tf_chrome_alike(held[k], rgb))
             return true;
     return false;
 }
@@ -287,7 +286,7 @@ static bool unique_colors(const struct chrome *c, struct color_plan *plan)
         size_t n_procs = 0;
         for (size_t k = 0; k < m; k++) {
             struct cat_color *cc = &plan->cc[ord[k].i];
-            const uint32_t *fallback = cpu ? name_colors : spare_colors;
+            const uint32_t *fallback = cpu ? name_colors : tf_chrome_spare_colors;
             size_t n_fallback = cpu ? NAME_COLORS : 8;
             if (cpu && (n_procs >= TF_CHROME_LEGEND_PROCS || ord[k].rank == SIZE_MAX))
                 cc->rgb = TF_CHROME_NO_COLOR; /* (SIZE_MAX: no CPU time in the window) */
@@ -382,8 +381,8 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
     for (size_t i = 0; i < n; i++) {
         const char *cat = tf_strtab_str(&c->strs, v[i].cat);
         if (v[i].sub == CC_NCCL)
-            v[i].rgb = NCCL_COLOR;
-        if (v[i].sub != CC_PLAIN || known_color(cat, &v[i].rgb))
+            v[i].rgb = TF_CHROME_NCCL_COLOR;
+        if (v[i].sub != CC_PLAIN || tf_chrome_known_color(cat, &v[i].rgb))
             continue;
         size_t slot = tf_fnv1a(cat, strlen(cat)) % 8;
         for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
@@ -392,7 +391,7 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
             continue; /* every spare colour is preferred already */
         n_used++;
         used[slot] = true;
-        v[i].rgb = spare_colors[slot];
+        v[i].rgb = tf_chrome_spare_colors[slot];
     }
     plan->cc = v;
     plan->n_cc = n;
@@ -680,7 +679,7 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
                 cc = &plan->cc[i];
         unsigned char sub = cc ? cc->sub : nccl ? CC_NCCL : CC_PLAIN;
         unsigned char gather = cc ? cc->kind : CC_OWN; /* own colour, or a grey's */
-        uint32_t cat_rgb = cc ? cc->rgb : nccl ? NCCL_COLOR : 0;
+        uint32_t cat_rgb = cc ? cc->rgb : nccl ? TF_CHROME_NCCL_COLOR : 0;
         struct tf_buf key, label; /* the legend's label: cut when long */
         tf_buf_init(&key);
         tf_buf_init(&label);
@@ -873,138 +872,5 @@ bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *pla
                 break;
             }
     }
-    return true;
-}
-
-/* --- a figure of several traces ---------------------------------------------------- */
-
-static int by_str(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-struct class_time {
-    const char *label;
-    double t;
-};
-
-static int by_class_time(const void *x, const void *y)
-{
-    const struct class_time *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t > b->t ? -1 : 1;
-    return strcmp(a->label, b->label);
-}
-
-/* Colour by name over several traces: the classes listed (a label, not
- * "other") get the palette in order of their time over all the traces, as
- * one trace's do; past the palette they keep their colour.  False when out
- * of memory. */
-static bool recolor_names(struct tf_figure *f)
-{
-    size_t n = f->n_cats;
-    double *t = calloc(n ? n : 1, sizeof *t);
-    struct class_time *v = malloc((n ? n : 1) * sizeof *v);
-    if (!t || !v) {
-        free(t);
-        free(v);
-        return false;
-    }
-    for (size_t i = 0; i < f->n_bars; i++) {
-        const struct tf_bar *b = &f->bars[i];
-        double w = b->x1 - b->x0;
-        if (b->shape == TF_SHAPE_DENSE && b->n_shares) {
-            for (size_t k = 0; k < b->n_shares; k++)
-                if (b->shares[k].cat < n)
-                    t[b->shares[k].cat] += b->shares[k].share * w;
-        } else if (b->cat < n) {
-            t[b->cat] += b->shape == TF_SHAPE_DENSE ? b->busy : w;
-        }
-    }
-    size_t nv = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct tf_category *c = &f->cats[i];
-        if (strncmp(c->key, "name/", 5) != 0 || strncmp(c->key, "name/other/", 11) == 0 ||
-            strncmp(c->key, "name/own/", 9) == 0 || !c->label)
-            continue; /* "other", and names that keep their hash colour */
-        size_t j = 0;
-        while (j < nv && strcmp(v[j].label, c->label) != 0)
-            j++;
-        if (j == nv)
-            v[nv++] = (struct class_time){c->label, 0};
-        v[j].t += t[i];
-    }
-    if (nv > 1)
-        qsort(v, nv, sizeof *v, by_class_time);
-    for (size_t j = 0; j < nv && j < NAME_COLORS; j++)
-        for (size_t i = 0; i < n; i++) {
-            struct tf_category *c = &f->cats[i];
-            if (strncmp(c->key, "name/", 5) == 0 && strncmp(c->key, "name/own/", 9) != 0 &&
-                c->label && strcmp(c->label, v[j].label) == 0)
-                c->color = name_colors[j];
-        }
-    free(t);
-    free(v);
-    return true;
-}
-
-bool tf_chrome_recolor(struct tf_figure *f)
-{
-    size_t n = f->n_cats;
-    uint32_t *old = malloc((n ? n : 1) * sizeof *old);
-    const char **spare = malloc((n ? n : 1) * sizeof *spare);
-    if (!old || !spare) {
-        free(old);
-        free(spare);
-        return false;
-    }
-    size_t n_spare = 0;
-    for (size_t i = 0; i < n; i++)
-        old[i] = f->cats[i].color;
-    if (!recolor_names(f)) {
-        free(old);
-        free(spare);
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        struct tf_category *c = &f->cats[i];
-        if (strncmp(c->key, "cat/", 4) != 0)
-            continue; /* another mode's */
-        const char *name = c->name ? c->name : "";
-        if (strcmp(c->key, "cat/kernel/nccl") == 0)
-            c->color = NCCL_COLOR;
-        else if (!known_color(name, &c->color))
-            spare[n_spare++] = name;
-    }
-    /* The others as tf_chrome_color_categories gives them, over all the
-     * traces' names at once. */
-    if (n_spare > 1)
-        qsort(spare, n_spare, sizeof *spare, by_str);
-    bool used[8] = {false};
-    size_t n_used = 0;
-    for (size_t s = 0; s < n_spare; s++) {
-        size_t slot = tf_fnv1a(spare[s], strlen(spare[s])) % 8;
-        for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
-            slot = (slot + 1) % 8;
-        if (!used[slot])
-            n_used++;
-        used[slot] = true;
-        for (size_t i = 0; i < n; i++) {
-            struct tf_category *c = &f->cats[i];
-            if (strncmp(c->key, "cat/", 4) == 0 && strcmp(c->key, "cat/kernel/nccl") != 0 &&
-                c->name && strcmp(c->name, spare[s]) == 0)
-                c->color = spare_colors[slot];
-        }
-    }
-    for (size_t i = 0; i < f->n_bars; i++) {
-        struct tf_bar *b = &f->bars[i];
-        uint32_t c = f->cats[b->cat].color;
-        if (b->color == old[b->cat] && c != old[b->cat]) {
-            b->color = c;
-            b->label_color = tf_color_text_on(c);
-        }
-    }
-    free(old);
-    free(spare);
     return true;
 }
