@@ -219,16 +219,17 @@ static bool sort_by_name(const struct chrome *c, struct cat_color *v, size_t n)
 #define OTHER_CATS_COLOR 0x999999u
 #define OTHER_PROCS_COLOR 0xBBBBBBu
 
-/* Whether two colours are too alike to tell two classes apart (each
- * channel within 0x18: Tol's muted 0x44AA99 and light 0x44BB99). */
+/* Whether two colours are too alike to tell two classes apart: their
+ * channels differ by 0x20 at most in all (Tol's muted 0x44AA99 and light
+ * 0x44BB99; not sand 0xDDCC77 and light yellow 0xEEDD88, 0x33 apart). */
 bool tf_chrome_alike(uint32_t a, uint32_t b)
 {
+    int sum = 0;
     for (int s = 0; s < 24; s += 8) {
         int d = (int)((a >> s) & 0xFF) - (int)((b >> s) & 0xFF);
-        if (d > 0x18 || d < -0x18)
-            return false;
+        sum += d < 0 ? -d : d;
     }
-    return true;
+    return sum <= 0x20;
 }
 
 static bool taken(const uint32_t *held, size_t n_held, uint32_t rgb)
