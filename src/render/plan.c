@@ -681,9 +681,12 @@ static bool fit_below(struct fit *F)
         return false;
     double avail_w = p->W - 2 * m;
     double text_room = avail_w - 2 * p->legend.pad - p->legend.handle_w - p->legend.textpad;
-    /* A legend of many entries (a system trace's processes) in two columns
-     * at least: its long texts elided to half the width. */
-    if (f->n_legend > 4)
+    /* A system trace's CPU legend (its processes, at least 6) in two
+     * columns at least: its long texts elided to half the width. */
+    bool procs = false;
+    for (size_t i = 0; i < f->n_legend; i++)
+        procs |= f->legend[i].has_cpu;
+    if (procs && f->n_legend > 4)
         text_room = fmin(text_room, (avail_w - 2 * p->legend.pad - p->legend.colspace) / 2 -
                                         p->legend.handle_w - p->legend.textpad);
     for (size_t i = 0; i < f->n_legend; i++)
