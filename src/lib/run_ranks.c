@@ -105,7 +105,8 @@ bool tf_ranks_reduce(struct multi *m, struct unit *u)
                                           dup_s(c->label, &oom), c->faded};
     }
     for (size_t i = 0; !oom && i < f->n_legend; i++, r->n_legend++)
-        r->legend[i] = (struct tf_legend_entry){dup_s(f->legend[i].label, &oom), f->legend[i].cat};
+        r->legend[i] = (struct tf_legend_entry){.label = dup_s(f->legend[i].label, &oom),
+                                                .cat = f->legend[i].cat};
     for (size_t i = 0; !oom && i < f->n_notes; i++, r->n_notes++)
         r->notes[i] = dup_s(f->notes[i], &oom);
     r->file = dup_s(u->ref.file, &oom);

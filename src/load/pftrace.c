@@ -349,12 +349,22 @@ static bool names(struct pf *p)
 {
     struct tf_tef_rec r;
     for (size_t i = 0; i < p->n_procs; i++) {
-        if (!p->procs[i].name)
+        const struct pf_proc *pr = &p->procs[i];
+        struct tf_id pid = {TF_ID_NUM, pr->pid, NULL};
+        if (pr->name) {
+            if (!tf_tef_name_rec(&r, &p->args, "process_name", &pid, NULL, pf_s(p, pr->name)))
+                return tf_diag_oom(p->d, p->file);
+        } else if (pr->has_ppid) { /* its parent alone */
+            memset(&r, 0, sizeof r);
+            r.kind = TF_TEF_META;
+            r.ph = 'M';
+            r.name = "process_parent";
+            r.pid = pid;
+        } else {
             continue;
-        struct tf_id pid = {TF_ID_NUM, p->procs[i].pid, NULL};
-        if (!tf_tef_name_rec(&r, &p->args, "process_name", &pid, NULL,
-                             pf_s(p, p->procs[i].name)))
-            return tf_diag_oom(p->d, p->file);
+        }
+        r.has_ppid = pr->has_ppid;
+        r.ppid = pr->ppid;
         if (!pf_emit(p, &r))
             return false;
     }

@@ -1,7 +1,8 @@
 /* pftrace_ftrace.c - the Linux kernel's view in a Perfetto trace: ftrace
  * bundles (sched_switch, compact_sched, print and zero events carrying
  * atrace, cpu_frequency, cpu_idle, task_newtask / task_rename comms) and
- * process_tree; see pftrace.h (what becomes what).
+ * process_tree (names, and each process's parent: model/trace.h's
+ * has_ppid); see pftrace.h (what becomes what).
  *
  * CPU lanes.  Each CPU remembers the task it last switched in and since
  * when; the next switch on that CPU ends it: a slice on lane "CPU N" named
@@ -20,7 +21,6 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "base/hash.h"
 
 #define MAX_CPUS 4096
 
@@ -95,15 +95,8 @@ static bool run_ends(struct pf *p, size_t cpu, struct pf_cpu *c, int64_t ts)
     r.tid = lane;
     r.name = comm;
     r.cat = "sched";
-    /* coloured by process, as Perfetto's UI does: a colour of Paul Tol's
-     * muted scheme by the process's name (its pid when it has none) */
-    static const uint32_t muted[] = {0xCC6677, 0x332288, 0xDDCC77, 0x117733, 0x88CCEE,
-                                     0x882255, 0x44AA99, 0x999933, 0xAA4499};
-    char pidtxt[24];
-    snprintf(pidtxt, sizeof pidtxt, "%lld", (long long)tgid);
-    const char *key = t->tgid >= 0 && pf_proc_name(p, tgid) ? pf_proc_name(p, tgid) : pidtxt;
-    r.has_rgb = true;
-    r.rgb = muted[tf_fnv1a(key, strlen(key)) % (sizeof muted / sizeof muted[0])];
+    /* (coloured by process, and named in the legend, by the rules: one
+     * colour for each process of the most CPU time, rules/chrome/system.c) */
     r.ts = c->since;
     r.dur = ts - c->since;
     r.has_dur = true;
@@ -368,11 +361,13 @@ bool pf_process_tree(struct pf *p, const struct tf_pb *msg)
         if (f.wt != TF_PB_LEN || (f.num != 1 && f.num != 2))
             continue;
         tf_pb_sub(&sub, &r, &f);
-        int64_t id = 0, tgid = -1;
+        int64_t id = 0, tgid = -1, ppid = -1;
         uint32_t name = 0;
         while ((j = tf_pb_next(&sub, &g)) > 0) {
             if (g.num == 1 && g.wt == TF_PB_VARINT)
                 id = (int32_t)g.v;
+            else if (f.num == 1 && g.num == 2 && g.wt == TF_PB_VARINT)
+                ppid = (int32_t)g.v;
             else if (f.num == 2 && g.num == 3 && g.wt == TF_PB_VARINT)
                 tgid = (int32_t)g.v;
             else if (f.num == 2 && g.num == 2 && g.wt == TF_PB_LEN)
@@ -384,6 +379,11 @@ bool pf_process_tree(struct pf *p, const struct tf_pb *msg)
             return pf_pb_fail(p, &sub);
         if (f.num == 1) {
             pf_name_proc(p, id, name, 1);
+            struct pf_proc *pr = ppid >= 0 ? pf_proc(p, id) : NULL;
+            if (pr) { /* the rules tell the kernel's threads by it */
+                pr->has_ppid = true;
+                pr->ppid = ppid;
+            }
             pf_name_thread(p, id, id, 0, 2); /* its main thread */
         } else {
             pf_name_thread(p, id, tgid, name, 2);

@@ -105,6 +105,8 @@ struct pf_proc {
     int64_t pid;
     uint32_t name;
     int name_rank;      /* 1 cmdline[0], 2 process_name */
+    bool has_ppid;      /* process_tree gave its parent */
+    int64_t ppid;
 };
 
 struct pf_cpu {

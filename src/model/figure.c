@@ -269,7 +269,7 @@ bool tf_figure_add_legend(struct tf_figure *f, const char *label, size_t cat)
     const char *l = tf_figure_str(f, label);
     if (!l)
         return false;
-    f->legend[f->n_legend++] = (struct tf_legend_entry){l, cat};
+    f->legend[f->n_legend++] = (struct tf_legend_entry){.label = l, .cat = cat};
     return true;
 }
 

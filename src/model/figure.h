@@ -218,6 +218,13 @@ struct tf_mark {
 struct tf_legend_entry {
     const char *label;
     size_t cat; /* the swatch: index into cats */
+    /* A grey class that gathers others ("other"): their names, one a line
+     * (its tooltip, and the model's "holds"); else NULL. */
+    const char *holds;
+    /* A system trace's CPU lanes' process: its time on the CPUs in the
+     * window, as --stats counts it (the model's "cpu_ms"). */
+    bool has_cpu;
+    double cpu_ms;
 };
 
 /* A slice of the side panel: a horizontal bar of percentages. */

@@ -262,6 +262,15 @@ struct tf_tef_rec {
     const unsigned char *ts_tok, *dur_tok;
     size_t ts_tok_len, dur_tok_len;
     char name_type, cat_type;
+    /* A system trace's process tree (TF_TEF_META of process pid: a
+     * "process_name" record, or "process_parent" for a process known
+     * without a name): has_ppid, and the pid of the process that started
+     * it.  The children of kthreadd (ppid 2), and kthreadd itself, are the
+     * kernel's threads, which a system trace's figure ranks after the
+     * users' (rules/chrome/system.c).  A loader that knows no tree leaves
+     * has_ppid false: the rules then tell kernel threads by their names. */
+    bool has_ppid;
+    long long ppid;
 };
 
 /* The members that some element of "traceEvents" has (pass 1): the

@@ -6,7 +6,8 @@
  * "window" (start/end on the trace clock, keys named after its unit),
  * "lanes" (id, label), "bars" (lane id, name, the bar's props, start_ms,
  * dur_ms, x0, x1, clip_left, clip_right, label, color), "legend" (label,
- * color), "breakdown" (the side panel: its props, title, slices),
+ * color; a CPU lane's process: cpu_ms; a grey class: "holds", the classes
+ * it gathers), "breakdown" (the side panel: its props, title, slices),
  * "xticks" and, last, "stats" (below).
  *
  * "stats" (both schemas; null when the mode computed none): window_ms;
@@ -837,6 +838,30 @@ static void legend(struct tf_buf *b, const struct tf_figure *f)
         str(b, "label", f->legend[i].label);
         tf_buf_puts(b, ", ");
         color(b, "color", f->cats[f->legend[i].cat].color);
+        if (f->legend[i].has_cpu) { /* a CPU lane's process: as --stats counts it */
+            tf_buf_puts(b, ", ");
+            stat_ms(b, "cpu_ms", f->legend[i].cpu_ms);
+        }
+        if (f->legend[i].holds) { /* a grey class: the classes it gathers */
+            tf_buf_puts(b, ", ");
+            key(b, "holds");
+            tf_buf_putc(b, '[');
+            struct tf_buf one;
+            tf_buf_init(&one);
+            for (const char *h = f->legend[i].holds, *e; *h; h = *e ? e + 1 : e) {
+                e = strchr(h, '\n');
+                if (!e)
+                    e = h + strlen(h);
+                tf_buf_clear(&one);
+                tf_buf_putn(&one, h, (size_t)(e - h));
+                if (h != f->legend[i].holds)
+                    tf_buf_puts(b, ", ");
+                tf_buf_json_str(b, one.oom || !one.data ? "" : one.data);
+            }
+            b->oom |= one.oom;
+            tf_buf_fini(&one);
+            tf_buf_putc(b, ']');
+        }
         tf_buf_putc(b, '}');
     }
     end_list(b, f->n_legend);

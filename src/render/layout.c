@@ -802,6 +802,15 @@ static void bottom_legend(struct lay *L)
             ex += d->col_w[c] + d->colspace;
         double ey = y0 + d->pad + (double)row * (d->row_h + d->spacing);
         double yc = ey + d->row_h / 2;
+        /* a grey class's tooltip: the classes it gathers, one a line */
+        const char *holds = i < f->n_legend ? f->legend[i].holds : NULL;
+        struct tf_buf tip;
+        tf_buf_init(&tip);
+        if (holds) {
+            tf_buf_printf(&tip, "%s:\n%s", f->legend[i].label, holds);
+            tf_scene_group_begin(L->s, &(struct tf_group){.cls = "legend-entry",
+                                                          .title = tip.oom ? NULL : tip.data});
+        }
         if (i == f->n_legend)
             share_key(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2);
         else
@@ -810,6 +819,9 @@ static void bottom_legend(struct lay *L)
         put_text(L, d->text[i], ex + d->handle_w + d->textpad,
                  tf_text_center_baseline(yc, fs, L->P->bold), fs, TF_ANCHOR_START, tf_style.text,
                  "legend-text");
+        if (holds)
+            tf_scene_group_end(L->s);
+        tf_buf_fini(&tip);
     }
     tf_scene_group_end(L->s);
 }

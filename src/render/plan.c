@@ -683,6 +683,14 @@ static bool fit_below(struct fit *F)
         return false;
     double avail_w = p->W - 2 * m;
     double text_room = avail_w - 2 * p->legend.pad - p->legend.handle_w - p->legend.textpad;
+    /* A system trace's CPU legend (its processes, at least 6) in two
+     * columns at least: its long texts elided to half the width. */
+    bool procs = false;
+    for (size_t i = 0; i < f->n_legend; i++)
+        procs |= f->legend[i].has_cpu;
+    if (procs && f->n_legend > 4)
+        text_room = fmin(text_room, (avail_w - 2 * p->legend.pad - p->legend.colspace) / 2 -
+                                        p->legend.handle_w - p->legend.textpad);
     for (size_t i = 0; i < f->n_legend; i++)
         if (!(p->legend.text[i] = tf_plan_elide(&p->arena, p->legend.text[i], text_room,
                                                 p->f_legend, false, tf_plan_legend_tail(f, i))))

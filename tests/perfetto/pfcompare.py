@@ -20,6 +20,10 @@ decoding of the same trace (tests/perfetto).  Each CHECK is one of:
   cpu-processes  --stats' CPU time per process: the same processes
              (cmdline[0], else 'pid N' with N the pid that process_tree or the
              thread's atrace events name, else the tid), each within 2 %
+  cpu-legend the CPU lanes' legend: the processes of the most CPU time (as
+             cpu-processes counts it) in order, at least 6 (all when fewer),
+             each in its own colour with its cpu_ms; the rest one grey
+             "other processes" whose "holds" lists them
   atrace-counters  one counter lane per atrace counter (C| or zero flag 4,
              one per process and name), named as it
 
@@ -153,6 +157,35 @@ def main():
                 if k in got:
                     want(abs(got[k] - e) <= 0.02 * e + 0.01, 'CPU ms of %s (2 %%)' % k,
                          '%.3f' % e, got[k])
+        elif check == 'cpu-legend':
+            # the CPU lanes' legend names the processes of the most CPU time
+            # (the decoder's, as cpu-processes counts it), most first, at
+            # least 6 of them (all when fewer), each in its own colour and
+            # with its CPU time; the others are one grey "other processes"
+            exp = collections.Counter()
+            for tid, v in d['cpu_tids'].items():
+                exp[v['process'] or 'pid %s' % (v['pid'] or tid)] += v['ns'] / 1e6
+            top = sorted(exp.items(), key=lambda kv: (-kv[1], kv[0]))
+            leg = [e for e in m.get('legend', []) if 'cpu_ms' in e]
+            k = len(leg)
+            want(k >= min(6, len(top)), 'processes in the legend', '>= %d' % min(6, len(top)), k)
+            for (name, ms), e in zip(top, leg):
+                # ties of equal time may come in either order
+                ok = e['label'] == name or abs(exp.get(e['label'], -1) - ms) <= 0.02 * ms + 0.01
+                want(ok, 'legend process %d' % leg.index(e), name, e['label'])
+                want(abs(e['cpu_ms'] - ms) <= 0.02 * ms + 0.01, 'CPU ms of %s' % name,
+                     '%.3f' % ms, e['cpu_ms'])
+            colors = [e['color'] for e in leg]
+            want(len(set(colors)) == len(colors), 'one colour per process', 'distinct', colors)
+            other = [e for e in m.get('legend', []) if e['label'] == 'other processes']
+            if len(top) > k:
+                want(len(other) == 1 and sorted(other[0].get('holds', [])) ==
+                     sorted(n for n, _ in top[k:]), '"other processes" holds the rest',
+                     len(top) - k, other[0].get('holds', [])[:5] if other else None)
+                want(not other or other[0]['color'] not in colors, 'its grey apart',
+                     'not in %s' % colors, other and other[0]['color'])
+            else:
+                want(not other, 'no "other processes"', [], other)
         elif check == 'atrace-counters':
             exp = sorted(c.split(' ', 1)[1] for c in d['atrace_counters'])
             # a counter named as a thread of its process: both get ' (tid N)'

@@ -37,7 +37,7 @@ model() {
         python3 "$here/check.py" "$w/$c.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu incclock freq system; do
+for c in tracks intern defaults counters sched_full sched_compact compressed empty unknown gpu incclock freq system system_apps; do
     gen $c || bad "pfwrite $c"
 done
 
@@ -64,6 +64,35 @@ model unknown "busy['pid 800 / U'] == 2"
         "[l for l in labels[:m['layout']['lanes_drawn']] if l.startswith('CPU ')] == ['CPU 0', 'CPU 1', 'CPU 2', 'CPU 3']" \
         "len([l for l in labels if not l.startswith('CPU ')]) <= 10" && ok ||
     bad "system: the default figure draws every CPU lane under a few threads"
+# A system trace's threads by the time their slices cover, most first
+# (the kernel's after the users' of the same time: RenderThread before
+# kthr_b, a child of kthreadd), not by pid; no counter track by default,
+# the most varying first when asked for; the CPU lanes' legend names the
+# processes of the most CPU time (rules/chrome/system.c)
+model system_apps "labels == ['kthr_a', 'pid 30 / kworker/1:2', 'com.example.app', \
+'com.example.app / RenderThread', 'com.example.runner / runner', 'busyuser', \
+'CPU 0', 'CPU 1', 'CPU 2', 'CPU 3']" "not counters" \
+    "[e['label'] for e in m['legend'] if 'cpu_ms' in e] == ['com.example.app', \
+'com.example.runner', 'busyuser', 'idle0', 'idle1', 'idle2']" \
+    "[e['holds'] for e in m['legend'] if e['label'] == 'other processes'] == \
+[['idle3', 'idle4', 'idle5']]" "'sched' not in [e['label'] for e in m['legend']]" \
+    "len({e['color'] for e in m['legend']}) == len(m['legend'])"
+"$bin" "$w/system_apps.pftrace" --max-counters 1 -o "$w/sa1.json" 2>/dev/null &&
+    python3 "$here/check.py" "$w/sa1.json" "list(counters) == ['idle0 / wavy']" && ok ||
+    bad "system_apps: the counter that varies first"
+"$bin" "$w/system_apps.pftrace" --stats -o "$w/sa.json" >/dev/null 2>&1 &&
+    python3 "$here/pfcompare.py" "$w/system_apps.pftrace" "$w/sa.json" cpu-legend cpu-processes &&
+    ok || bad "system_apps: the CPU legend against the decoder's CPU time per process"
+# ... and in the PNG: each legend colour drawn, the processes' apart
+if "$bin" "$w/system_apps.pftrace" -o "$w/sa.png" 2>/dev/null; then
+    python3 "$here/colors.py" "$w/sa.png" "$w/sa.json" && ok || bad "system_apps: PNG colours"
+else
+    bad "system_apps: PNG"
+fi
+# A colour means one class: tests/chrome's 15 categories, in the PNG
+c15=$root/tests/chrome/cases/classes_15/trace.json
+"$bin" "$c15" -o "$w/c15.png" 2>/dev/null && "$bin" "$c15" -o "$w/c15.json" 2>/dev/null &&
+    python3 "$here/colors.py" "$w/c15.png" "$w/c15.json" && ok || bad "classes_15: PNG colours"
 model counters "counters['proc / mem'] == (0, 90)" "counters['wave'] == (0, 2)"
 model gpu "counters['GPU 1 / GPU busy'] == (0, 30)" "counters['GPU 1 / mem bw'] == (0, 0.75)" \
     "counters['GPU 0 / shader'] == (5, 7)" "'GPU 0 / gpufreq' not in counters" \
@@ -78,9 +107,9 @@ model sched_full "labels[-2:] == ['CPU 0', 'CPU 1']" "busy['CPU 0'] == 30" "busy
     "busy['/bin/server / srv-worker'] == 22" "busy['/bin/server / async op'] == 8" \
     "[l['rows'] for l in m['lanes'] if l['label'] == '/bin/server / async op'] == [2]" "'handle|request' in names and 'zero slice' in names" \
     "counters['/bin/server / queue'] == (5, 5)" "counters['/bin/server / zcount'] == (9, 9)" \
-    "'sched' in cats" "'swapper/0' not in names" "'client' in names"
+    "'/bin/server' in cats and 'client' in cats" "'swapper/0' not in names" "'client' in names"
 model sched_compact "labels == ['CPU 2']" "busy['CPU 2'] == 25" "names == {'alpha', 'beta'}" \
-    "'sched' in cats"
+    "'alpha-proc' in cats"
 "$bin" "$w/sched_full.pftrace" --lanes 'CPU*' -o "$w/cpus.json" 2>/dev/null &&
     python3 "$here/check.py" "$w/cpus.json" "labels == ['CPU 0', 'CPU 1']" && ok || bad "--lanes 'CPU*'"
 "$bin" "$w/sched_full.pftrace" --stats 2>/dev/null | grep -q '^CPU 0 .* 30 ' && ok || bad "--stats CPU 0"
@@ -248,6 +277,15 @@ else
             bad "pfdecode $(basename "$t")$checks"; fi
     }
     pcmp android-startup-warm.perfetto-trace cpus window cpu-processes -- --lanes 'CPU*'
+    pcmp android-startup-warm.perfetto-trace cpu-legend --
+    "$bin" "$r/android-startup-warm.perfetto-trace" -o "$w/and5.json" 2>/dev/null &&
+        python3 "$here/check.py" "$w/and5.json" \
+            "any(l.startswith('androidx.benchmark.integration.macrobenchmark.target') for l in labels)" \
+            "'measureBlock' in names and 'startActivityAndWait' in names" "not counters" &&
+        ok || bad "android default: the app and the test runner among the threads"
+    "$bin" "$r/android-startup-warm.perfetto-trace" --width 3.3in -o "$w/and6.png" 2>/dev/null &&
+        "$bin" "$r/android-startup-warm.perfetto-trace" --width 3.3in -o "$w/and6.json" 2>/dev/null &&
+        python3 "$here/colors.py" "$w/and6.png" "$w/and6.json" 6 && ok || bad "android at 3.3in: legend colours"
     pcmp android-startup-warm.perfetto-trace atrace atrace-counters -- --max-lanes 400 --max-counters 400
     # a counter named as a thread of its process ('GPU completion' of 3
     # apps): its label must not say "(tid ?)", as it has no thread

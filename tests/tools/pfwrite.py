@@ -323,6 +323,50 @@ def case_system():
     return out
 
 
+def case_system_apps():
+    """A system trace whose busiest threads are not its first by pid: an app
+    (pid 900, main and RenderThread) and a test runner among 12 idle-ish
+    low-pid user threads and the kernel's (children of kthreadd, pid 2, and a
+    kworker the process tree does not list); 4 CPUs running 9 processes of
+    distinct CPU times; a flat counter before a varying one."""
+    t = 1000 * MS
+    tree = [(2, 0, 'kthreadd'), (20, 2, 'kthr_a'), (21, 2, 'kthr_b'),
+            (900, 1, 'com.example.app'), (950, 1, 'com.example.runner'),
+            (960, 1, 'busyuser')]
+    tree += [(100 + k, 1, 'idle%d' % k) for k in range(12)]
+    procs = b''.join(ld(1, vi(1, pid) + vi(2, ppid) + ld(3, name)) for pid, ppid, name in tree)
+    thr = ld(2, vi(1, 901) + ld(2, 'RenderThread') + vi(3, 900))
+    thr += ld(2, vi(1, 30) + ld(2, 'kworker/1:2'))  # of no listed process
+    out = [packet(ld(2, procs + thr))]
+    # (tid, tgid, busy ms): a tie at the last of 6 places, RenderThread (a
+    # user's) against kthr_b (the kernel's, lower pid); a kworker outside the
+    # tree ties with the runner
+    busy = [(950, 950, 40), (30, 30, 40), (900, 900, 30), (20, 20, 30), (960, 960, 25),
+            (901, 900, 20), (21, 21, 20)] + [(100 + k, 100 + k, 1) for k in range(12)]
+    at = b''
+    for tid, tgid, ms in busy:
+        at += printf(t + 1 * MS, tid, 'B|%d|work of %d\n' % (tgid, tid))
+        at += printf(t + (1 + ms) * MS, tid, 'E|%d\n' % tgid)
+    # counters of pid 100: "flat" holds 5, "wavy" goes 0, 9, 0, 9
+    for j in range(4):
+        at += printf(t + (2 + 10 * j) * MS, 100, 'C|100|flat|5\n')
+        at += printf(t + (3 + 10 * j) * MS, 100, 'C|100|wavy|%d\n' % (9 * (j % 2)))
+    out.append(ftrace_bundle(0, at))
+    # CPU time: process k runs (9 - k) * 4 ms, spread over the 4 CPUs
+    run = [(900, 'com.example.app'), (950, 'runner'), (960, 'busyuser'), (100, 'idle0'),
+           (101, 'idle1'), (102, 'idle2'), (103, 'idle3'), (104, 'idle4'), (105, 'idle5')]
+    for cpu in range(4):
+        ev = b''
+        ts = t + 50 * MS + cpu * 100 * US  # (no CPU the copy of another)
+        for k, (pid, comm) in enumerate(run):
+            ms = 9 - k
+            ev += sched_switch(ts, 0, 0, 'swapper/%d' % cpu, pid, comm)
+            ev += sched_switch(ts + ms * MS, pid, pid, comm, 0, 'swapper/%d' % cpu)
+            ts += (ms + 1) * MS
+        out.append(ftrace_bundle(cpu, ev))
+    return out
+
+
 def case_freq():
     """cpu_frequency, cpu_idle and gpu_frequency alone: the counters are drawn."""
     ev = b''

@@ -15,7 +15,9 @@
  *              clusters, --pad
  *   rows.c     a lane's slices in nesting rows, --depth, and the level of
  *              detail (thin slices merged into dense spans)
- *   colors.c   the colour of each bar and category
+ *   colors.c   the colour of each bar and category, one class per colour
+ *   system.c   a system trace's (CPU lanes'): threads by busy time, counters
+ *              by variation, the CPU lanes' processes and their colours
  *   names.c    the texts: short names in bars, device paths, tooltips
  *   counters.c counter tracks: the series of C events and [memory]
  *              instants, their value at the window's start, thinned
@@ -98,6 +100,8 @@ struct proc {
     char *name, *labels;
     bool has_sort;
     long long sort;
+    bool has_ppid; /* its parent's pid, from a system trace's process tree */
+    long long ppid;
 };
 
 /* Pass 1: where a thread's events lie, as at most TF_CHROME_CLUSTERS
@@ -225,6 +229,7 @@ struct lane {
     struct chrome_label lbl;
     const char *label;
     size_t counter;   /* a counter lane: its series + 1 (counters.c), else 0 */
+    double vary;      /* a counter lane: how much it varies in the window (counters.c) */
     /* A job's overview (ranks.c): the lane reduced to its strip once its
      * location was read, its bars then one per class (for the colours);
      * ov_cls: each strip class's id in strs (its category, or its name
@@ -457,6 +462,12 @@ bool tf_chrome_lane_parts(const struct chrome *c, const struct lane *ln, struct 
 bool tf_chrome_split_label(const char *label, struct tf_buf *group, struct tf_buf *name,
                            struct tf_buf *id);
 
+/* The rank of thread t (lanes.c; an HPC job's: a rank's process, or a GPU stream
+ * named "(rank R)"); false: none. */
+bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank);
+/* Whether thread t is of a rank --ranks asks for (true without it, and in
+ * a trace that is no HPC job's). */
+bool tf_chrome_rank_selected(const struct chrome *c, size_t t);
 /* The lanes a figure draws, in its order.  Caller-owned: _fini frees. */
 struct chrome_pick {
     size_t *lanes;       /* indices into c->lanes */
@@ -481,6 +492,29 @@ void tf_chrome_pick_fini(struct chrome_pick *p);
  * caller-freed.  False when out of memory. */
 bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t **def,
                               size_t *n_def, size_t **shown, size_t *n_shown);
+
+/* --- a system trace: CPU lanes (system.c) ------------------------------------------ */
+
+/* Processes a CPU legend names at most (the others: "other processes"). */
+#define TF_CHROME_LEGEND_PROCS 6
+/* Whether lane i is a CPU's lane ("CPU 3": a system trace's scheduling). */
+bool tf_chrome_cpu_lane(const struct chrome *c, size_t i);
+/* Whether thread t is the kernel's: a child of kthreadd (pid 2) or
+ * kthreadd, else (no process tree) named like one (kworker/N...). */
+bool tf_chrome_kernel_thread(const struct chrome *c, size_t t);
+/* The time lane i's slices cover in the window (ns). */
+int64_t tf_chrome_lane_busy(struct chrome *c, size_t i);
+/* Which of lanes[0 .. n) a system trace's figure keeps when it has room
+ * for `room`: threads by their busy time (users' before the kernel's of
+ * the same), counters (`counters`) by their variation; keep[i] says.
+ * False when out of memory. */
+bool tf_chrome_system_keep(struct chrome *c, const size_t *lanes, size_t n, size_t room,
+                           bool counters, bool *keep);
+/* Whether class cls (an id in strs) is a process of the CPU lanes. */
+bool tf_chrome_cpu_class(const struct chrome *c, uint32_t cls);
+/* A CPU lane process's place among them by CPU time (0: the most), and
+ * *ns its time; SIZE_MAX when cls is none. */
+size_t tf_chrome_cpu_rank(const struct chrome *c, uint32_t cls, int64_t *ns);
 
 /* --- window.c -------------------------------------------------------------------- */
 
@@ -550,16 +584,23 @@ void tf_chrome_fit_marks(struct chrome *c, size_t rows, const size_t *proc_rows,
 
 /* --- colors.c -------------------------------------------------------------------- */
 
-/* A category's colour for this figure. */
+/* A class's colour for this figure: a category (NCCL kernels apart), or
+ * a process of the CPU lanes (colors.c). */
+enum { CC_PLAIN, CC_CPU, CC_NCCL };              /* cat_color.sub */
+enum { CC_OWN, CC_OTHER, CC_OTHER_PROCS };       /* cat_color.kind */
 struct cat_color {
     uint32_t cat; /* id in c->strs */
     uint32_t rgb;
+    int64_t ns;   /* its drawn time */
+    unsigned char sub;  /* CC_PLAIN, CC_CPU (cat is a process), CC_NCCL */
+    unsigned char kind; /* its own colour, or drawn in a grey of the rest */
 };
 
 /* How a figure's bars are coloured (tf_chrome_color_plan; _fini frees). */
 struct color_plan {
     struct cat_color *cc; /* the categories drawn and their colours */
     size_t n_cc;
+    size_t n_other;       /* of them, drawn in the grey of "other" */
     bool by_name;         /* --color-by name, or auto with one category or none */
     /* by name: the names drawn, those the legend lists (ids in names, and
      * their colour slots), the share of the time they cover, and whether
@@ -577,6 +618,13 @@ struct color_plan {
     struct cat_memo *memo;
 };
 
+/* NCCL kernels' colour; the spare colours of categories no palette knows
+ * (Tol's light scheme); a known category's colour (false: none). */
+#define TF_CHROME_NCCL_COLOR 0xCC6677u
+extern const uint32_t tf_chrome_spare_colors[8];
+bool tf_chrome_known_color(const char *cat, uint32_t *rgb);
+/* Whether two colours are too alike to tell two classes apart. */
+bool tf_chrome_alike(uint32_t a, uint32_t b);
 /* The colour of one of Chrome's reserved colour names, else
  * TF_CHROME_NO_COLOR. */
 uint32_t tf_chrome_cname_color(const char *cname);
@@ -678,12 +726,6 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
 
 /* --- an HPC job's ranks (ranks.c) ------------------------------------------------ */
 
-/* The rank of thread t (an HPC job's: a rank's process, or a GPU stream
- * named "(rank R)"); false: none. */
-bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank);
-/* Whether thread t is of a rank --ranks asks for (true without it, and in
- * a trace that is no HPC job's). */
-bool tf_chrome_rank_selected(const struct chrome *c, size_t t);
 /* After pass 1: whether the figure is the job's overview (c->ov): its
  * lanes, after --lanes, --hide and --ranks, are more than the cap holds
  * and the cap would leave a whole rank out. */

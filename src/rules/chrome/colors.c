@@ -111,11 +111,10 @@ static const struct {
 
 /* Any other category: Tol's "light" scheme, by an FNV-1a hash of its name,
  * probing to the next free colour within one figure. */
-static const uint32_t spare_colors[8] = {
+const uint32_t tf_chrome_spare_colors[8] = {
     0x77AADD, 0xEE8866, 0xEEDD88, 0xFFAABB, 0x99DDFF, 0x44BB99, 0xBBCC33, 0xAAAA00,
 };
 
-#define NCCL_COLOR 0xCC6677u
 
 /* The older Kineto format (PyTorch 1.8-1.10) names the categories of
  * today's Kineto differently: the same palette and GPU classes apply. */
@@ -155,7 +154,7 @@ const uint32_t *tf_chrome_name_palette(size_t *n)
 #define LEGEND_NAMES 8
 #define LEGEND_COVER 0.5
 
-static bool known_color(const char *cat, uint32_t *rgb)
+bool tf_chrome_known_color(const char *cat, uint32_t *rgb)
 {
     cat = tf_chrome_canon_cat(cat);
     for (size_t i = 0; i < sizeof known_cats / sizeof known_cats[0]; i++)
@@ -212,9 +211,125 @@ static bool sort_by_name(const struct chrome *c, struct cat_color *v, size_t n)
     return true;
 }
 
-/* The categories' colours: the palette for known ones; the others sorted
- * by name, each at its hash's slot of the spare colours or the next free
- * one. */
+/* --- one colour, one class ------------------------------------------------------- */
+
+/* The greys of the classes that gather the rest: categories past the
+ * palette, and the CPU lanes' processes past the legend's.  Neither is a
+ * category's colour (those greys are 0xDDDDDD). */
+#define OTHER_CATS_COLOR 0x999999u
+#define OTHER_PROCS_COLOR 0xBBBBBBu
+
+/* Whether two colours are too alike to tell two classes apart: their
+ * channels differ by 0x20 at most in all (Tol's muted 0x44AA99 and light
+ * 0x44BB99; not sand 0xDDCC77 and light yellow 0xEEDD88, 0x33 apart). */
+bool tf_chrome_alike(uint32_t a, uint32_t b)
+{
+    int sum = 0;
+    for (int s = 0; s < 24; s += 8) {
+        int d = (int)((a >> s) & 0xFF) - (int)((b >> s) & 0xFF);
+        sum += d < 0 ? -d : d;
+    }
+    return sum <= 0x20;
+}
+
+static bool taken(const uint32_t *held, size_t n_held, uint32_t rgb)
+{
+    for (size_t k = 0; k < n_held; k++)
+        if (tf_chrome_alike(held[k], rgb))
+            return true;
+    return false;
+}
+
+struct cc_order {
+    size_t i;
+    int64_t ns;
+    size_t rank; /* a process's place by CPU time */
+    const char *name;
+};
+
+/* Most drawn time first (processes: most CPU time), then by name. */
+static int by_drawn(const void *x, const void *y)
+{
+    const struct cc_order *a = x, *b = y;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->ns != b->ns)
+        return a->ns > b->ns ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Gives each class of the plan its own colour, or sends it to a grey
+ * class (color_categories says how); false when out of memory. */
+static bool unique_colors(const struct chrome *c, struct color_plan *plan)
+{
+    size_t n = plan->n_cc;
+    struct cc_order *ord = malloc((n ? n : 1) * sizeof *ord);
+    uint32_t *held = malloc((n ? n : 1) * sizeof *held);
+    if (!ord || !held) {
+        free(ord);
+        free(held);
+        return false;
+    }
+    size_t n_held = 0;
+    for (int cpu = 0; cpu < 2; cpu++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            struct cat_color *cc = &plan->cc[i];
+            if ((cc->sub == CC_CPU) != (cpu == 1))
+                continue;
+            int64_t ns = cc->ns;
+            size_t rank = cpu ? tf_chrome_cpu_rank(c, cc->cat, &ns) : 0;
+            ord[m++] = (struct cc_order){i, cpu ? ns : cc->ns, rank,
+                                         tf_strtab_str(&c->strs, cc->cat)};
+        }
+        if (m > 1)
+            qsort(ord, m, sizeof *ord, by_drawn);
+        size_t n_procs = 0;
+        for (size_t k = 0; k < m; k++) {
+            struct cat_color *cc = &plan->cc[ord[k].i];
+            const uint32_t *fallback = cpu ? name_colors : tf_chrome_spare_colors;
+            size_t n_fallback = cpu ? NAME_COLORS : 8;
+            if (cpu && (n_procs >= TF_CHROME_LEGEND_PROCS || ord[k].rank == SIZE_MAX))
+                cc->rgb = TF_CHROME_NO_COLOR; /* (SIZE_MAX: no CPU time in the window) */
+            else if (cc->rgb != TF_CHROME_NO_COLOR && taken(held, n_held, cc->rgb))
+                cc->rgb = TF_CHROME_NO_COLOR;
+            for (size_t q = 0; cc->rgb == TF_CHROME_NO_COLOR && q < n_fallback; q++)
+                if (!taken(held, n_held, fallback[q]) &&
+                    !(cpu && (n_procs >= TF_CHROME_LEGEND_PROCS || ord[k].rank == SIZE_MAX)))
+                    cc->rgb = fallback[q];
+            if (cc->rgb == TF_CHROME_NO_COLOR) {
+                cc->rgb = cpu ? OTHER_PROCS_COLOR : OTHER_CATS_COLOR;
+                cc->kind = cpu ? CC_OTHER_PROCS : CC_OTHER;
+                plan->n_other += !cpu;
+                continue;
+            }
+            held[n_held++] = cc->rgb;
+            n_procs += cpu;
+        }
+    }
+    free(ord);
+    free(held);
+    return true;
+}
+
+/* Whether a part (name, category) is an NCCL kernel: communication as
+ * the GPU breakdown counts it (rules/kernels.h), a class of its own. */
+static bool is_nccl(const struct chrome *c, uint32_t name, uint32_t cat)
+{
+    return strcmp(tf_chrome_canon_cat(tf_strtab_str(&c->strs, cat)), "kernel") == 0 &&
+           tf_kernel_is_comm(tf_strtab_str(&c->strs, name));
+}
+
+/* The categories' colours.  Each category drawn (a class) prefers its
+ * colour: the palette's for known ones; the others, sorted by name, each
+ * its hash's slot of the spare colours or the next free one.  Then, in
+ * order of drawn time (most first), each takes its preference while no
+ * bigger class holds that colour, else the first spare colour no class
+ * holds, else it is drawn in the grey of "other": in one figure a colour
+ * means one class.  A system trace's CPU lanes are coloured by process
+ * (system.c): the processes of the most CPU time, at most
+ * TF_CHROME_LEGEND_PROCS, each in a colour no other class holds, the
+ * others in the grey of "other processes". */
 static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick,
                              struct color_plan *plan)
 {
@@ -222,57 +337,66 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < n_pick; i++) {
         const struct lane *ln = &c->lanes[pick[i]];
+        bool cpu_lane = tf_chrome_cpu_lane(c, pick[i]);
         for (size_t k = 0; k < ln->n_bars; k++) {
             struct part parts[TF_SHARES_MAX];
             size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
             for (size_t q = 0; q < np; q++) {
                 uint32_t cat = parts[q].cat;
-                bool seen = false;
-                for (size_t j = 0; j < n && !seen; j++)
-                    seen = v[j].cat == cat;
-                if (seen)
-                    continue;
-                if (!TF_GROW(v, n, cap)) {
-                    free(v);
-                    return false;
+                unsigned char sub = cpu_lane                             ? CC_CPU
+                                    : is_nccl(c, parts[q].name, cat)      ? CC_NCCL
+                                                                           : CC_PLAIN;
+                size_t j = 0;
+                while (j < n && !(v[j].cat == cat && v[j].sub == sub))
+                    j++;
+                if (j == n) {
+                    if (!TF_GROW(v, n, cap)) {
+                        free(v);
+                        return false;
+                    }
+                    v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR, 0, sub, CC_OWN};
                 }
-                v[n++] = (struct cat_color){cat, TF_CHROME_NO_COLOR};
+                v[j].ns = tf_add_sat(v[j].ns, parts[q].ns);
             }
         }
     }
     for (size_t i = 0; i < c->n_marks_in; i++) {
         bool seen = false;
         for (size_t j = 0; j < n && !seen; j++)
-            seen = v[j].cat == c->marks[i].cat;
+            seen = v[j].cat == c->marks[i].cat && v[j].sub == CC_PLAIN;
         if (seen)
             continue;
         if (!TF_GROW(v, n, cap)) {
             free(v);
             return false;
         }
-        v[n++] = (struct cat_color){c->marks[i].cat, TF_CHROME_NO_COLOR};
+        v[n++] = (struct cat_color){c->marks[i].cat, TF_CHROME_NO_COLOR, 0, CC_PLAIN, CC_OWN};
     }
     if (!sort_by_name(c, v, n)) {
         free(v);
         return false;
     }
+    /* Preferences, as a figure of few categories always had them. */
     bool used[8] = {false};
     size_t n_used = 0;
     for (size_t i = 0; i < n; i++) {
         const char *cat = tf_strtab_str(&c->strs, v[i].cat);
-        if (known_color(cat, &v[i].rgb))
+        if (v[i].sub == CC_NCCL)
+            v[i].rgb = TF_CHROME_NCCL_COLOR;
+        if (v[i].sub != CC_PLAIN || tf_chrome_known_color(cat, &v[i].rgb))
             continue;
         size_t slot = tf_fnv1a(cat, strlen(cat)) % 8;
         for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
             slot = (slot + 1) % 8;
-        if (!used[slot])
-            n_used++;
+        if (used[slot])
+            continue; /* every spare colour is preferred already */
+        n_used++;
         used[slot] = true;
-        v[i].rgb = spare_colors[slot];
+        v[i].rgb = tf_chrome_spare_colors[slot];
     }
     plan->cc = v;
     plan->n_cc = n;
-    return true;
+    return unique_colors(c, plan);
 }
 
 /* --- colour by name ------------------------------------------------------------------ */
@@ -536,49 +660,67 @@ static size_t name_category(const struct chrome *c, const struct color_plan *pla
 size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
                               struct tf_figure *f, const struct obar *ob,
                               const struct color_plan *plan, uint32_t *rgb, uint32_t *label_rgb,
-                              const char **kind)
+                              const char **kind_out)
 {
     const char *name = tf_strtab_str(&c->strs, ob->name);
     const char *cat = tf_strtab_str(&c->strs, ob->cat);
     size_t ci;
     if (plan->by_name) {
-        ci = name_category(c, plan, f, ob, kind);
+        ci = name_category(c, plan, f, ob, kind_out);
         if (ci == SIZE_MAX)
             return SIZE_MAX;
     } else {
-        uint32_t cat_rgb = 0;
-        for (size_t i = 0; i < plan->n_cc; i++)
-            if (plan->cc[i].cat == ob->cat)
-                cat_rgb = plan->cc[i].rgb;
-        struct tf_buf key;
+        /* The bar's class in the plan: a CPU lane's process, an NCCL
+         * kernel, or its category. */
+        const struct cat_color *cc = NULL;
+        bool nccl = is_nccl(c, ob->name, ob->cat);
+        for (size_t i = 0; i < plan->n_cc && !cc; i++)
+            if (plan->cc[i].cat == ob->cat &&
+                (plan->cc[i].sub == CC_CPU || (plan->cc[i].sub == CC_NCCL) == nccl))
+                cc = &plan->cc[i];
+        unsigned char sub = cc ? cc->sub : nccl ? CC_NCCL : CC_PLAIN;
+        unsigned char gather = cc ? cc->kind : CC_OWN; /* own colour, or a grey's */
+        uint32_t cat_rgb = cc ? cc->rgb : nccl ? TF_CHROME_NCCL_COLOR : 0;
+        struct tf_buf key, label; /* the legend's label: cut when long */
         tf_buf_init(&key);
-        /* Communication as the GPU breakdown counts it (rules/kernels.h). */
-        bool nccl = strcmp(tf_chrome_canon_cat(cat), "kernel") == 0 && tf_kernel_is_comm(name);
+        tf_buf_init(&label);
         /* The whole category in the key: a cut one would merge categories
          * that share a long prefix. */
-        if (nccl) {
-            cat_rgb = NCCL_COLOR;
+        if (gather == CC_OTHER) {
+            tf_buf_puts(&key, "cat-other");
+            tf_buf_puts(&label, "other");
+        } else if (gather == CC_OTHER_PROCS) {
+            tf_buf_puts(&key, "cpu-other");
+            tf_buf_puts(&label, "other processes");
+        } else if (sub == CC_NCCL) {
             tf_buf_puts(&key, "cat/kernel/nccl");
+            tf_buf_puts(&label, "NCCL kernel");
         } else {
-            tf_buf_puts(&key, "cat/");
+            tf_buf_puts(&key, sub == CC_CPU ? "cpu/" : "cat/");
             tf_buf_puts(&key, *cat ? cat : "none");
+            tf_buf_puts(&label, *cat ? cat : "(no category)");
         }
+        tf_chrome_cap(&label, 0, TF_CHROME_LABEL_MAX);
         ci = key.oom ? (size_t)-1 : tf_figure_category(f, key.data, cat_rgb);
         tf_buf_fini(&key);
-        if (ci == (size_t)-1)
-            return SIZE_MAX;
-        if (!f->cats[ci].name) {
-            struct tf_buf label; /* the legend's: cut when long */
-            tf_buf_init(&label);
-            tf_buf_puts(&label, nccl ? "NCCL kernel" : *cat ? cat : "(no category)");
-            tf_chrome_cap(&label, 0, TF_CHROME_LABEL_MAX);
-            f->cats[ci].name = tf_figure_str(f, cat);
+        if (ci != (size_t)-1 && !f->cats[ci].name) {
+            f->cats[ci].name = gather == CC_OWN ? tf_figure_str(f, cat) : tf_figure_buf(f, &label);
             f->cats[ci].label = tf_figure_buf(f, &label);
-            tf_buf_fini(&label);
             if (!f->cats[ci].name || !f->cats[ci].label)
-                return SIZE_MAX;
+                ci = (size_t)-1;
         }
-        *kind = f->cats[ci].label;
+        /* A bar of a grey class still says its own category. */
+        if (ci != (size_t)-1 && gather != CC_OWN) {
+            tf_buf_clear(&label);
+            tf_buf_puts(&label, *cat ? cat : "(no category)");
+            tf_chrome_cap(&label, 0, TF_CHROME_LABEL_MAX);
+            *kind_out = tf_figure_buf(f, &label);
+        } else if (ci != (size_t)-1) {
+            *kind_out = f->cats[ci].label;
+        }
+        tf_buf_fini(&label);
+        if (ci == (size_t)-1 || !*kind_out)
+            return SIZE_MAX;
     }
     uint32_t bar_rgb = f->cats[ci].color, rule;
     if (rule_color(o, name, cat, &rule))
@@ -590,22 +732,123 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
     return ci;
 }
 
+/* Whether category i of f is keyed `prefix` (a prefix ending in '/', or a
+ * whole key). */
+static bool keyed(const struct tf_figure *f, size_t i, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return prefix[n - 1] == '/' ? strncmp(f->cats[i].key, prefix, n) == 0
+                                : strcmp(f->cats[i].key, prefix) == 0;
+}
+
+/* The classes a grey class (kind) gathers, most drawn time first, one a
+ * line, into out; their count.  SIZE_MAX when out of memory. */
+static size_t gathered(const struct chrome *c, const struct color_plan *plan,
+                       unsigned char kind, struct tf_buf *out)
+{
+    struct cc_order *v = malloc((plan->n_cc ? plan->n_cc : 1) * sizeof *v);
+    if (!v)
+        return SIZE_MAX;
+    size_t n = 0;
+    for (size_t i = 0; i < plan->n_cc; i++)
+        if (plan->cc[i].kind == kind)
+            v[n++] = (struct cc_order){i, plan->cc[i].ns, 0,
+                                       tf_strtab_str(&c->strs, plan->cc[i].cat)};
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_drawn);
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            tf_buf_putc(out, '\n');
+        size_t at = out->len;
+        tf_buf_puts(out, *v[k].name ? v[k].name : "(no category)");
+        tf_chrome_cap(out, at, TF_CHROME_LABEL_MAX);
+    }
+    free(v);
+    return out->oom ? SIZE_MAX : n;
+}
+
+/* The legend of a figure coloured by category: the categories in the
+ * order first drawn, the grey "other" and what it holds, then the CPU
+ * lanes' processes by CPU time with it, and "other processes"; the notes
+ * that say what the greys hold.  False when out of memory. */
+static bool category_legend(const struct chrome *c, const struct color_plan *plan,
+                            struct tf_figure *f)
+{
+    char note[240];
+    /* never "(no category)" alone, which would say nothing */
+    if (f->n_cats == 1 && strcmp(f->cats[0].label ? f->cats[0].label : "", "(no category)") == 0)
+        return tf_figure_add_note(f, "legend left out: the slices drawn carry no category "
+                                     "(--color-by name colours them by name)");
+    for (size_t i = 0; i < f->n_cats; i++)
+        if (!keyed(f, i, "cpu/") && !keyed(f, i, "cpu-other") && !keyed(f, i, "cat-other") &&
+            !tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i))
+            return false;
+    struct tf_buf held;
+    tf_buf_init(&held);
+    bool ok = true;
+    for (size_t i = 0; ok && i < f->n_cats; i++)
+        if (keyed(f, i, "cat-other")) {
+            size_t n = gathered(c, plan, CC_OTHER, &held);
+            ok = n != SIZE_MAX && tf_figure_add_legend(f, f->cats[i].label, i) &&
+                 (f->legend[f->n_legend - 1].holds = tf_figure_buf(f, &held)) != NULL;
+            snprintf(note, sizeof note,
+                     "%zu classes drawn, more than the palette's colours: the %zu with the "
+                     "least drawn time are grey, \"other\" (its tooltip lists them)",
+                     plan->n_cc, n);
+            ok = ok && tf_figure_add_note(f, note);
+        }
+    /* The processes by CPU time: as --stats lists them (cpu_processes). */
+    size_t n_procs = 0;
+    struct cc_order *v = malloc((plan->n_cc ? plan->n_cc : 1) * sizeof *v);
+    size_t nv = 0;
+    ok = ok && v;
+    for (size_t i = 0; ok && i < plan->n_cc; i++)
+        if (plan->cc[i].sub == CC_CPU && plan->cc[i].kind == CC_OWN) {
+            int64_t ns = 0;
+            size_t rank = tf_chrome_cpu_rank(c, plan->cc[i].cat, &ns);
+            v[nv++] = (struct cc_order){i, ns, rank, tf_strtab_str(&c->strs, plan->cc[i].cat)};
+        }
+    if (ok && nv > 1)
+        qsort(v, nv, sizeof *v, by_drawn);
+    for (size_t k = 0; ok && k < nv; k++) {
+        tf_buf_clear(&held);
+        tf_buf_puts(&held, "cpu/");
+        tf_buf_puts(&held, *v[k].name ? v[k].name : "none");
+        for (size_t i = 0; ok && i < f->n_cats; i++)
+            if (!held.oom && strcmp(f->cats[i].key, held.data) == 0) {
+                ok = tf_figure_add_legend(f, f->cats[i].label, i);
+                if (ok) {
+                    f->legend[f->n_legend - 1].has_cpu = true;
+                    f->legend[f->n_legend - 1].cpu_ms = (double)v[k].ns / 1e6;
+                    n_procs++;
+                }
+                break;
+            }
+        ok = ok && !held.oom;
+    }
+    free(v);
+    for (size_t i = 0; ok && i < f->n_cats; i++)
+        if (keyed(f, i, "cpu-other")) {
+            tf_buf_clear(&held);
+            size_t n = gathered(c, plan, CC_OTHER_PROCS, &held);
+            ok = n != SIZE_MAX && tf_figure_add_legend(f, f->cats[i].label, i) &&
+                 (f->legend[f->n_legend - 1].holds = tf_figure_buf(f, &held)) != NULL;
+            snprintf(note, sizeof note,
+                     "CPU lanes coloured by process: the %zu of the most CPU time each in its "
+                     "own colour, %zu more grey, \"other processes\"",
+                     n_procs, n);
+            ok = ok && tf_figure_add_note(f, note);
+        }
+    tf_buf_fini(&held);
+    return ok;
+}
+
 bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *plan,
                             struct tf_figure *f)
 {
-    (void)c;
     char note[240];
-    if (!plan->by_name) {
-        /* The categories drawn, in first-drawn order; never "(no category)"
-         * alone, which would say nothing. */
-        if (f->n_cats == 1 && strcmp(f->cats[0].label ? f->cats[0].label : "", "(no category)") == 0)
-            return tf_figure_add_note(f, "legend left out: the slices drawn carry no category "
-                                         "(--color-by name colours them by name)");
-        for (size_t i = 0; i < f->n_cats; i++)
-            if (!tf_figure_add_legend(f, f->cats[i].label ? f->cats[i].label : f->cats[i].key, i))
-                return false;
-        return true;
-    }
+    if (!plan->by_name)
+        return category_legend(c, plan, f);
     if (!tf_figure_add_prop(f, "color_by", "name", false))
         return false;
     if (!plan->legend) {
@@ -630,138 +873,5 @@ bool tf_chrome_color_legend(const struct chrome *c, const struct color_plan *pla
                 break;
             }
     }
-    return true;
-}
-
-/* --- a figure of several traces ---------------------------------------------------- */
-
-static int by_str(const void *x, const void *y)
-{
-    return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-struct class_time {
-    const char *label;
-    double t;
-};
-
-static int by_class_time(const void *x, const void *y)
-{
-    const struct class_time *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t > b->t ? -1 : 1;
-    return strcmp(a->label, b->label);
-}
-
-/* Colour by name over several traces: the classes listed (a label, not
- * "other") get the palette in order of their time over all the traces, as
- * one trace's do; past the palette they keep their colour.  False when out
- * of memory. */
-static bool recolor_names(struct tf_figure *f)
-{
-    size_t n = f->n_cats;
-    double *t = calloc(n ? n : 1, sizeof *t);
-    struct class_time *v = malloc((n ? n : 1) * sizeof *v);
-    if (!t || !v) {
-        free(t);
-        free(v);
-        return false;
-    }
-    for (size_t i = 0; i < f->n_bars; i++) {
-        const struct tf_bar *b = &f->bars[i];
-        double w = b->x1 - b->x0;
-        if (b->shape == TF_SHAPE_DENSE && b->n_shares) {
-            for (size_t k = 0; k < b->n_shares; k++)
-                if (b->shares[k].cat < n)
-                    t[b->shares[k].cat] += b->shares[k].share * w;
-        } else if (b->cat < n) {
-            t[b->cat] += b->shape == TF_SHAPE_DENSE ? b->busy : w;
-        }
-    }
-    size_t nv = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct tf_category *c = &f->cats[i];
-        if (strncmp(c->key, "name/", 5) != 0 || strncmp(c->key, "name/other/", 11) == 0 ||
-            strncmp(c->key, "name/own/", 9) == 0 || !c->label)
-            continue; /* "other", and names that keep their hash colour */
-        size_t j = 0;
-        while (j < nv && strcmp(v[j].label, c->label) != 0)
-            j++;
-        if (j == nv)
-            v[nv++] = (struct class_time){c->label, 0};
-        v[j].t += t[i];
-    }
-    if (nv > 1)
-        qsort(v, nv, sizeof *v, by_class_time);
-    for (size_t j = 0; j < nv && j < NAME_COLORS; j++)
-        for (size_t i = 0; i < n; i++) {
-            struct tf_category *c = &f->cats[i];
-            if (strncmp(c->key, "name/", 5) == 0 && strncmp(c->key, "name/own/", 9) != 0 &&
-                c->label && strcmp(c->label, v[j].label) == 0)
-                c->color = name_colors[j];
-        }
-    free(t);
-    free(v);
-    return true;
-}
-
-bool tf_chrome_recolor(struct tf_figure *f)
-{
-    size_t n = f->n_cats;
-    uint32_t *old = malloc((n ? n : 1) * sizeof *old);
-    const char **spare = malloc((n ? n : 1) * sizeof *spare);
-    if (!old || !spare) {
-        free(old);
-        free(spare);
-        return false;
-    }
-    size_t n_spare = 0;
-    for (size_t i = 0; i < n; i++)
-        old[i] = f->cats[i].color;
-    if (!recolor_names(f)) {
-        free(old);
-        free(spare);
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        struct tf_category *c = &f->cats[i];
-        if (strncmp(c->key, "cat/", 4) != 0)
-            continue; /* another mode's */
-        const char *name = c->name ? c->name : "";
-        if (strcmp(c->key, "cat/kernel/nccl") == 0)
-            c->color = NCCL_COLOR;
-        else if (!known_color(name, &c->color))
-            spare[n_spare++] = name;
-    }
-    /* The others as tf_chrome_color_categories gives them, over all the
-     * traces' names at once. */
-    if (n_spare > 1)
-        qsort(spare, n_spare, sizeof *spare, by_str);
-    bool used[8] = {false};
-    size_t n_used = 0;
-    for (size_t s = 0; s < n_spare; s++) {
-        size_t slot = tf_fnv1a(spare[s], strlen(spare[s])) % 8;
-        for (size_t k = 0; k < 8 && n_used < 8 && used[slot]; k++)
-            slot = (slot + 1) % 8;
-        if (!used[slot])
-            n_used++;
-        used[slot] = true;
-        for (size_t i = 0; i < n; i++) {
-            struct tf_category *c = &f->cats[i];
-            if (strncmp(c->key, "cat/", 4) == 0 && strcmp(c->key, "cat/kernel/nccl") != 0 &&
-                c->name && strcmp(c->name, spare[s]) == 0)
-                c->color = spare_colors[slot];
-        }
-    }
-    for (size_t i = 0; i < f->n_bars; i++) {
-        struct tf_bar *b = &f->bars[i];
-        uint32_t c = f->cats[b->cat].color;
-        if (b->color == old[b->cat] && c != old[b->cat]) {
-            b->color = c;
-            b->label_color = tf_color_text_on(c);
-        }
-    }
-    free(old);
-    free(spare);
     return true;
 }

@@ -128,6 +128,7 @@ struct series {
     double cur;
     int64_t cur_t;
     double lo, hi, wsum;
+    double wsq; /* the squares' time-weighted sum (its variation) */
     int64_t wtime;
     struct thinner th; /* the thinned samples */
     size_t lane; /* its lane in c->lanes + 1, once it has one */
@@ -476,6 +477,7 @@ static void fold_value(struct chrome *c, struct series *s, int64_t t, double v)
 {
     if (s->has) {
         s->wsum += s->cur * (double)(t - s->cur_t);
+        s->wsq += s->cur * s->cur * (double)(t - s->cur_t);
         s->wtime += t - s->cur_t;
     }
     s->cur_t = t;
@@ -794,6 +796,20 @@ void tf_chrome_counters_window(struct chrome *c)
         qsort(c->ctr_straddle, c->n_ctr_straddle, sizeof *c->ctr_straddle, by_size);
 }
 
+/* How much a series varies in the window: its time-weighted standard
+ * deviation over its largest magnitude (0: flat; a value that switches
+ * between 0 and its top half the time: 0.5).  A system trace's figure
+ * picks its counter tracks by it (system.c). */
+static double variation(const struct series *s)
+{
+    double top = fmax(fabs(s->lo), fabs(s->hi));
+    if (s->wtime <= 0 || !(top > 0) || !isfinite(top))
+        return 0;
+    double mean = s->wsum / (double)s->wtime;
+    double var = s->wsq / (double)s->wtime - mean * mean;
+    return var > 0 && isfinite(var) ? sqrt(var) / top : 0;
+}
+
 bool tf_chrome_counters_finish(struct chrome *c)
 {
     for (size_t i = 0; i < c->n_series && !c->oom; i++) {
@@ -806,6 +822,7 @@ bool tf_chrome_counters_finish(struct chrome *c)
             fold_value(c, s, c->end, (double)NAN);
         if (s->has) {
             s->wsum += s->cur * (double)(c->w1 - s->cur_t);
+            s->wsq += s->cur * s->cur * (double)(c->w1 - s->cur_t);
             s->wtime += c->w1 - s->cur_t;
         }
         flush_stretch(c, &s->th);
@@ -820,6 +837,7 @@ bool tf_chrome_counters_finish(struct chrome *c)
         if (!ln)
             return false;
         ln->counter = i + 1;
+        ln->vary = variation(s);
         s->lane = (size_t)(ln - c->lanes) + 1;
     }
     return !c->oom;

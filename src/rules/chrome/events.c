@@ -161,16 +161,16 @@ static bool flow_ends(struct chrome *c, const struct tf_tef_rec *r)
 
 /* A slice of a CPU lane ("CPU 3", category "sched": the thread that ran,
  * args.process its process): its time in the window, to its process's
- * CPU time (--stats). */
-static bool cpu_time(struct chrome *c, const struct tf_tef_rec *r)
+ * CPU time (--stats), and *cls its process (an id in strs: the class
+ * the slice is drawn in, system.c); else *cls is UINT32_MAX. */
+static bool cpu_time(struct chrome *c, const struct tf_tef_rec *r, uint32_t *cls)
 {
+    *cls = UINT32_MAX;
     if (!r->cat || strcmp(r->cat, "sched") != 0 || r->pid.kind != TF_ID_STR ||
         strncmp(r->pid.str, "CPU ", 4) != 0 || !r->has_dur)
         return true;
     int64_t lo = r->ts > c->w0 ? r->ts : c->w0;
     int64_t hi = r->ts + r->dur < c->w1 ? r->ts + r->dur : c->w1;
-    if (hi <= lo)
-        return true;
     size_t n;
     const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, "process", &n) : NULL;
     tf_buf_clear(&c->tmp);
@@ -184,6 +184,9 @@ static bool cpu_time(struct chrome *c, const struct tf_tef_rec *r)
     uint32_t id;
     if (c->tmp.oom || !tf_strtab_id(&c->strs, c->tmp.data ? c->tmp.data : "", &id))
         return c->oom = true, false;
+    *cls = id;
+    if (hi <= lo)
+        return true; /* no time in the window: not in --stats */
     while (c->n_cpu_of_str <= id) {
         size_t m = c->n_cpu_of_str;
         if (!TF_GROW(c->cpu_of_str, m, c->n_cpu_of_str))
@@ -224,7 +227,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         c->n_par++;
         return true;
     }
-    if (r->kind == TF_TEF_SLICE && !cpu_time(c, r))
+    uint32_t cpu_cls = UINT32_MAX;
+    if (r->kind == TF_TEF_SLICE && !cpu_time(c, r, &cpu_cls))
         return false;
     if (c->o->flows && (r->kind == TF_TEF_FLOW || (r->kind == TF_TEF_SLICE && r->bind_id))) {
         if (!flow_ends(c, r))
@@ -296,6 +300,10 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))
         return c->oom = true, false;
+    if (cpu_cls != UINT32_MAX) { /* a CPU lane's: of its process's class */
+        p.cat = cpu_cls;
+        p.color = TF_CHROME_NO_COLOR;
+    }
     /* The args a tooltip shows, kept only for slices wide enough to be
      * drawn on their own: the thin ones end in dense spans, and keeping
      * a text per slice would hold the window's every event. */

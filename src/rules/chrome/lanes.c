@@ -3,12 +3,13 @@
  * says of them (names, labels, sort indices), the label a lane shows (its
  * process and thread parts, and the smallest difference that tells alike
  * labels apart), the order lanes are drawn in, and which lanes a figure
- * draws: --hide, the default rules (lanes that repeat or only sum up
- * others, clang's summaries, the profiler's own span; not with
- * --all-lanes), --lanes and its renames (a miss lists the labels there
- * are), and the cap (--max-lanes); after pass 1 also which threads' lanes
- * a figure would draw, for the window.  It does not fill lanes with
- * slices (rows.c).
+ * draws: --hide, --ranks (the rank of an HPC job's thread), the default
+ * rules (lanes that repeat or only sum up others, clang's summaries, the
+ * profiler's own span; not with --all-lanes), --lanes and its renames (a
+ * miss lists the labels there are), and the cap (--max-lanes; a system
+ * trace's threads and counters by system.c's rules); after pass 1 also
+ * which threads' lanes a figure would draw, for the window.  It does not
+ * fill lanes with slices (rows.c).
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -190,6 +191,13 @@ static void set_str(char **slot, char *s)
 
 void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r)
 {
+    if (r->has_ppid) { /* a system trace's process tree (any name record) */
+        size_t p = tf_chrome_process(c, &r->pid);
+        if (p != SIZE_MAX) {
+            c->procs[p].has_ppid = true;
+            c->procs[p].ppid = r->ppid;
+        }
+    }
     if (strcmp(r->name, "process_name") == 0) {
         size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
@@ -211,6 +219,38 @@ void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r)
         if (t != SIZE_MAX)
             c->thrs[t].has_sort = arg_int(r, "sort_index", &c->thrs[t].sort);
     }
+}
+
+/* --- ranks: which rank a thread is of, and --ranks --------------------------------- */
+
+bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank)
+{
+    if (!c->hpc || t >= c->n_thrs)
+        return false;
+    const struct thr *th = &c->thrs[t];
+    const struct tf_id *pid = &c->procs[th->proc].pid;
+    if (pid->kind == TF_ID_NUM && pid->num >= 0) {
+        *rank = pid->num;
+        return true;
+    }
+    /* a GPU stream of a rank: "stream M (rank R)" */
+    const char *s = th->tid.kind == TF_ID_STR ? strstr(th->tid.str, "(rank ") : NULL;
+    if (!s)
+        return false;
+    char *end;
+    long long r = strtoll(s + 6, &end, 10);
+    if (end == s + 6 || *end != ')')
+        return false;
+    *rank = r;
+    return true;
+}
+
+bool tf_chrome_rank_selected(const struct chrome *c, size_t t)
+{
+    if (!c->o->n_ranks || !c->hpc)
+        return true;
+    long long r;
+    return tf_chrome_rank_of(c, t, &r) && tf_ov_rank_in(c->o->ranks, c->o->n_ranks, r);
 }
 
 /* --- lanes ------------------------------------------------------------------------- */
@@ -618,21 +658,50 @@ static bool pick_by_pattern(const struct chrome *c, const struct tf_opts *o, con
     return ok;
 }
 
-/* The caps: one on lanes of slices, one on counter lanes; p->n lanes of
- * pick[] stay. */
-/* Whether lane i is a CPU's lane ("CPU 3": a system trace's scheduling). */
-static bool cpu_lane(const struct chrome *c, size_t i)
+/* Whether picked lane l is one of a system trace's threads (pass 0) or
+ * counters (pass 1). */
+static bool system_kind(const struct chrome *c, size_t l, int pass)
 {
-    const struct tf_id *pid = &c->procs[c->thrs[c->lanes[i].thread].proc].pid;
-    if (pid->kind != TF_ID_STR || strncmp(pid->str, "CPU ", 4) != 0 || !pid->str[4])
-        return false;
-    for (const char *q = pid->str + 4; *q; q++)
-        if (*q < '0' || *q > '9')
-            return false;
-    return true;
+    return pass ? c->lanes[l].counter != 0
+                : !c->lanes[l].counter && !tf_chrome_cpu_lane(c, l);
 }
 
-static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
+/* A system trace's picked lanes that stay (caller-freed, per p->lanes[i]):
+ * every CPU lane, its busiest `room` threads and its most varying
+ * p->ccap counters (system.c); NULL when out of memory. */
+static bool *system_keep(struct chrome *c, const struct chrome_pick *p, size_t n_pick,
+                         size_t room)
+{
+    size_t *v = malloc((n_pick ? n_pick : 1) * sizeof *v);
+    bool *keep = calloc(n_pick ? n_pick : 1, sizeof *keep);
+    bool *k2 = calloc(n_pick ? n_pick : 1, sizeof *k2);
+    bool ok = v && keep && k2;
+    for (size_t i = 0; ok && i < n_pick; i++)
+        keep[i] = !system_kind(c, p->lanes[i], 0) && !system_kind(c, p->lanes[i], 1);
+    for (int pass = 0; ok && pass < 2; pass++) {
+        size_t n = 0;
+        for (size_t i = 0; i < n_pick; i++)
+            if (system_kind(c, p->lanes[i], pass))
+                v[n++] = p->lanes[i];
+        ok = tf_chrome_system_keep(c, v, n, pass ? p->ccap : room, pass == 1, k2);
+        for (size_t i = 0, j = 0; ok && i < n_pick; i++)
+            if (system_kind(c, p->lanes[i], pass))
+                keep[i] = k2[j++];
+    }
+    free(v);
+    free(k2);
+    if (!ok) {
+        free(keep);
+        return NULL;
+    }
+    return keep;
+}
+
+/* The caps: one on lanes of slices, one on counter lanes; p->n lanes of
+ * pick[] stay.  A system trace's (one with CPU lanes) keeps its busiest
+ * threads and its most varying counters (system.c), unless --lanes chose
+ * them; the others keep the first ones.  False when out of memory. */
+static bool cap_lanes(struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
                       size_t n_pick)
 {
     p->cap = o->max_lanes > 0 ? (size_t)o->max_lanes
@@ -646,7 +715,7 @@ static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct ch
     for (size_t i = 0; i < n_pick; i++) {
         if (c->lanes[p->lanes[i]].counter)
             continue;
-        if (cpu_lane(c, p->lanes[i]))
+        if (tf_chrome_cpu_lane(c, p->lanes[i]))
             n_cpu++;
         else
             n_other++;
@@ -657,20 +726,25 @@ static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct ch
     if (n_cpu && o->max_lanes <= 0) {
         /* By default a system trace's figure is its CPUs under a few of its
          * threads: the height would cut the CPU lanes, which come last. */
-        if (room_other > p->cap / 3)
-            room_other = p->cap / 3;
-        if (o->max_counters <= 0 && p->ccap > 2)
-            p->ccap = 2;
+        if (room_other > p->cap / 4)
+            room_other = p->cap / 4;
+        /* and no counter track when the threads fill the rest */
+        if (o->max_counters <= 0)
+            p->ccap = n_other >= room_other ? 0 : p->ccap > 2 ? 2 : p->ccap;
     }
     if (room_other > n_other)
         room_other = n_other;
+    /* Which threads and counters a system trace keeps. */
+    bool *keep = NULL;
+    if (n_cpu && !o->n_lanes && !(keep = system_keep(c, p, n_pick, room_other)))
+        return false;
     size_t room_cpu = p->cap - room_other, n_cpu_kept = 0, n_other_kept = 0;
     size_t n_kept = 0, n_slices = 0;
     for (size_t i = 0; i < n_pick; i++) {
         bool counter = c->lanes[p->lanes[i]].counter != 0;
         size_t *n = counter ? &p->n_counters : &n_slices;
-        bool cpu = !counter && n_cpu && cpu_lane(c, p->lanes[i]);
-        if (*n >= (counter ? p->ccap : p->cap) ||
+        bool cpu = !counter && n_cpu && tf_chrome_cpu_lane(c, p->lanes[i]);
+        if ((keep && !keep[i]) || *n >= (counter ? p->ccap : p->cap) ||
             (!counter && n_cpu && (cpu ? n_cpu_kept >= room_cpu : n_other_kept >= room_other))) {
             ++*(counter ? &p->n_ccut : &p->n_cut);
             continue;
@@ -682,6 +756,8 @@ static void cap_lanes(const struct chrome *c, const struct tf_opts *o, struct ch
         p->lanes[n_kept++] = p->lanes[i];
     }
     p->n = n_kept;
+    free(keep);
+    return true;
 }
 
 bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chrome_pick *p,
@@ -730,9 +806,9 @@ bool tf_chrome_pick_lanes(struct chrome *c, const struct tf_opts *o, struct chro
         n_pick = n_keep;
     }
     if (ok && !fail)
-        cap_lanes(c, o, p, n_pick);
+        ok = cap_lanes(c, o, p, n_pick);
     else
-        cap_lanes(c, o, p, 0);
+        ok = cap_lanes(c, o, p, 0) && ok;
     if (fail)
         tf_diag_error(d, fail_code, "%s", fail);
     if (lb)

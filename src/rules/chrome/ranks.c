@@ -1,7 +1,8 @@
 /* ranks.c - the generic Chrome mode's overview of an HPC job (an OTF2
  * archive) whose ranks are more than its lanes' cap holds: every rank
  * drawn as a row, or sharing one (model/overview.h), instead of the first
- * lanes.  And --ranks, the ranks an HPC job's figure draws.
+ * lanes.  (Which rank a thread is of, and --ranks, are lanes.c's: the
+ * lanes' rules use them, and this file calls lanes.c, never the reverse.)
  *
  * IMPLEMENTATION NOTES
  *
@@ -31,38 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* --- ranks ------------------------------------------------------------------------- */
-
-bool tf_chrome_rank_of(const struct chrome *c, size_t t, long long *rank)
-{
-    if (!c->hpc || t >= c->n_thrs)
-        return false;
-    const struct thr *th = &c->thrs[t];
-    const struct tf_id *pid = &c->procs[th->proc].pid;
-    if (pid->kind == TF_ID_NUM && pid->num >= 0) {
-        *rank = pid->num;
-        return true;
-    }
-    /* a GPU stream of a rank: "stream M (rank R)" */
-    const char *s = th->tid.kind == TF_ID_STR ? strstr(th->tid.str, "(rank ") : NULL;
-    if (!s)
-        return false;
-    char *end;
-    long long r = strtoll(s + 6, &end, 10);
-    if (end == s + 6 || *end != ')')
-        return false;
-    *rank = r;
-    return true;
-}
-
-bool tf_chrome_rank_selected(const struct chrome *c, size_t t)
-{
-    if (!c->o->n_ranks || !c->hpc)
-        return true;
-    long long r;
-    return tf_chrome_rank_of(c, t, &r) && tf_ov_rank_in(c->o->ranks, c->o->n_ranks, r);
-}
 
 bool tf_chrome_ranks_window(struct chrome *c)
 {
