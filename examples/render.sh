@@ -28,7 +28,7 @@
 #               the profiler names them (a header per process), TikZ only;
 #               step4-column.svg/.png: --width 229.5pt, a LaTeX column;
 #               step-column.svg: the first step at 3.3 in (the README's recipe)
-#   marks       the README's recipe of marks and a zoom, when built with them
+#   marks       the README's recipe of marks
 # Each becomes NAME.json, NAME.svg, NAME.tex, and NAME.pdf / NAME.png when
 # cairo is built in.  paper.tex, a two-column demo paper that \inputs the
 # .tex figures, is built into paper.pdf when pdflatex is installed.
@@ -101,18 +101,13 @@ if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --width 3.3in -o ste
 else
     status=1
 fi
-# The README's last recipe: marks and a zoom (drawn when this tracefig has
-# them: they come from issues 46 and 51).
-if "$bin" --help | grep -q -- '--span' && "$bin" --help | grep -q -- '--zoom'; then
-    if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --span 'nccl*Kernel*=all-reduce {dur}' \
-            --measure 'end:Memcpy HtoD*@2..start:nccl*Kernel*=compute {dur}' \
-            --zoom 'end:Memcpy HtoD*@2..start:nccl*Kernel*' -o marks.svg; then
-        echo "examples: marks.svg"
-    else
-        status=1
-    fi
+# The README's last recipe: a figure with marks.
+if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --span 'nccl*Kernel*=all-reduce {dur}' \
+        --measure 'end:Memcpy HtoD*@2..start:nccl*Kernel*=compute {dur}' \
+        --highlight 'nccl*,Memcpy*' --width 3.3in -o marks.svg; then
+    echo "examples: marks.svg"
 else
-    echo "examples: marks.svg: SKIP (this tracefig has no --span or --zoom)"
+    status=1
 fi
 if "$bin" kineto_trace.json --window-event 'ProfilerStep#4' --width 229.5pt -o step4-column.svg &&
     { ! echo "$exts" | grep -q png ||

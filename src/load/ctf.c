@@ -144,14 +144,6 @@ static bool trace_dirs(const char *path, struct tf_buf *b, size_t *n)
     return !b->oom;
 }
 
-uint32_t tf_ctf_str(struct ctf *x, const char *s)
-{
-    uint32_t id = 0;
-    if (s && *s && !tf_strtab_id(&x->strs, s, &id))
-        return 0;
-    return id;
-}
-
 #ifndef TF_HAVE_BT2
 
 bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs)
@@ -166,44 +158,7 @@ bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs)
 
 #else
 
-#include <pthread.h>
-
 #include "load/ctf_bt.h"
-
-/* --- the library ----------------------------------------------------------------- */
-
-TF_BT_FUNCS(TF_DL_CHECK)
-struct tf_ctf_bt_api tf_ctf_bt;
-
-static pthread_once_t bt_once = PTHREAD_ONCE_INIT;
-static struct tf_diag bt_outcome;
-
-#define TF_DL_API struct tf_ctf_bt_api
-static const struct tf_dl_sym bt_syms[] = {TF_BT_FUNCS(TF_DL_SYM)};
-#undef TF_DL_API
-static const struct tf_dl_lib bt_lib = {"libbabeltrace2.so.0", "libbabeltrace2-0"};
-
-/* The ctf plugin, found once and kept (as the libraries are): its code
- * stays mapped for the process's life. */
-static const bt_plugin *bt_plugin_ctf;
-
-static void bt_load_once(void)
-{
-    tf_diag_init(&bt_outcome);
-    if (!tf_dl_load("Reading a CTF trace (LTTng, perf)", &bt_lib, 1, bt_syms,
-                    sizeof bt_syms / sizeof bt_syms[0], &tf_ctf_bt, sizeof tf_ctf_bt,
-                    &bt_outcome))
-        return;
-    if (tf_ctf_bt.bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE,
-                                 &bt_plugin_ctf) != BT_PLUGIN_FIND_STATUS_OK ||
-        !bt_plugin_ctf) {
-        tf_ctf_bt.bt_current_thread_clear_error();
-        bt_plugin_ctf = NULL;
-        tf_diag_error(&bt_outcome, TF_EIO,
-                      "reading a CTF trace needs babeltrace2's ctf plugin, which cannot be "
-                      "found (install Debian's libbabeltrace2-0)");
-    }
-}
 
 /* --- errors ---------------------------------------------------------------------- */
 
@@ -472,15 +427,15 @@ static bool run_graph(struct ctf *x, const char *dirs, size_t n_dirs, bt_graph *
 
 bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs)
 {
-    pthread_once(&bt_once, bt_load_once);
-    if (!tf_dl_outcome(&bt_outcome, x->d)) {
+    const bt_plugin *plugin = tf_ctf_lib_load(x->d);
+    if (!plugin) {
         tf_diag_prefix(x->d, x->file);
         return false;
     }
     tf_ctf_bt.bt_current_thread_clear_error();
     bt_graph *g = tf_ctf_bt.bt_graph_create(0);
     struct ctf_port *ports = NULL;
-    bool ok = g ? run_graph(x, dirs, n_dirs, g, bt_plugin_ctf, &ports)
+    bool ok = g ? run_graph(x, dirs, n_dirs, g, plugin, &ports)
                 : tf_diag_oom(x->d, x->file);
     tf_ctf_bt.bt_graph_put_ref(g); /* the sinks are finalized here: ports outlive it */
     free(ports);

@@ -112,8 +112,12 @@ TF_BT_FUNCS(TF_DL_TYPEDEF)
 struct tf_ctf_bt_api {
     TF_BT_FUNCS(TF_DL_MEMBER)
 };
-/* Filled by ctf.c before any sink runs. */
+/* Filled by ctf_lib.c before any sink runs. */
 extern struct tf_ctf_bt_api tf_ctf_bt;
+
+/* libbabeltrace2 and its ctf plugin, loaded once: the plugin, or NULL with
+ * the reason in d (what to install). */
+const bt_plugin *tf_ctf_lib_load(struct tf_diag *d);
 
 /* One stream's sink: its streams (a port has one; kept as a short list). */
 struct ctf_port {

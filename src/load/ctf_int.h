@@ -68,6 +68,7 @@ struct ctf {
  * a NUL: the traces of a session) read whole into x->ev, in time order
  * (ties: each stream's own order). */
 bool tf_ctf_read(struct ctf *x, const char *dirs, size_t n_dirs);
+/* ctf_lib.c: the id of s in x's string table (0: empty or out of memory). */
 uint32_t tf_ctf_str(struct ctf *x, const char *s);
 
 /* ctf_conv.c: the events as records for the sink, both passes. */

@@ -95,11 +95,6 @@ static double text_h(double size, bool bold)
     return tf_text_ascent(size, bold) + tf_text_descent(size, bold);
 }
 
-double tf_plan_text_h(double size, bool bold)
-{
-    return text_h(size, bold);
-}
-
 double tf_plan_default_font(double width_pt)
 {
     const struct tf_plan_limits *L = &tf_plan_limits;

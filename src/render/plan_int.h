@@ -34,7 +34,8 @@ struct fit {
     double top;
 };
 
-/* A text's height (ascent and descent) at a size. */
+/* A text's height (ascent and descent) at a size (plan_labels.c, beside
+ * tf_plan_text_width). */
 double tf_plan_text_h(double size, bool bold);
 
 /* The bottom legend's entries (the figure's, and the share key's when

@@ -12,10 +12,16 @@
 #include "base/utf8.h"
 #include "render/metrics.h"
 #include "render/plan.h"
+#include "render/plan_int.h"
 
 const unsigned TF_PLAN_ELIDE[TF_PLAN_LEVELS - 2] = {28, 20, 14};
 
 /* --- measuring ------------------------------------------------------------------ */
+
+double tf_plan_text_h(double size, bool bold)
+{
+    return tf_text_ascent(size, bold) + tf_text_descent(size, bold);
+}
 
 double tf_plan_text_width(const char *s, double size, bool bold)
 {

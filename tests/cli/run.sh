@@ -103,14 +103,7 @@ check "the recorded command line names options canonically" \
 
 # Every picture the README shows is in the tree, and not one git would ignore
 # (a repository browser would show it broken).
-# The picture of the recipe of marks and a zoom comes with those options
-# (examples/render.sh draws it when --help lists them).
 for img in $(grep -o '](examples/[^)]*\.\(png\|svg\))' "$root/README.md" | sed 's/^](//; s/)$//' | sort -u); do
-    if [ "$img" = examples/marks.svg ] && [ ! -f "$root/$img" ] &&
-        ! { "$bin" --help | grep -q -- --span && "$bin" --help | grep -q -- --zoom; }; then
-        echo "SKIP the README's $img: this tracefig has no --span or --zoom yet"
-        continue
-    fi
     check "the README's $img is in the tree" \
         'test -f "$root/$img" &&
          { ! command -v git >/dev/null || ! git -C "$root" rev-parse 2>/dev/null ||
