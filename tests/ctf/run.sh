@@ -93,7 +93,7 @@ expect kernel "kernel: threads by comm, idle empty" "bars=CPU 0:3" \
     "bar=CPU 0:server:10:30" "bar=CPU 0:kworker/0:1:50:55" "bar=CPU 0:server:60:100" \
     "bars=CPU 2:1" "bar=CPU 2:systemd:20:21"
 expect kernel "kernel: thread names on their CPUs" "bar=CPU 1:server-worker:70:90" \
-    "bar=CPU 1:client:0:50" "bar=CPU 3:server:5:95" "cat=CPU 0:sched:3" "cat=CPU 0:irq:0"
+    "bar=CPU 1:client:0:50" "bar=CPU 3:server:5:95" "cat=CPU 0:server:2" "cat=CPU 0:irq:0"
 if [ -s "$tmp/kernel.err" ]; then ko "kernel: stderr: $(cat "$tmp/kernel.err")"; else ok; fi
 model kdetail "$tmp/kernel" --kernel-detail irq,syscalls || ko "kernel-detail"
 expect kdetail "--kernel-detail irq,syscalls: rows under the CPU" "bars=CPU 0:7" \

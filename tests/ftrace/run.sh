@@ -48,7 +48,8 @@ done
 sched="busy['CPU 0'] == 22 and busy['CPU 1'] == 8"
 slices="busy['server / srv-worker'] == 8 and busy['client'] == 4 and busy['server / async op'] == 8"
 names="{'handle', 'parse', 'request', 'async op', 'irq_handler_entry'} <= names"
-cats="{'sched', 'atrace', 'ftrace'} <= cats"
+# the CPU lanes' runs are of their processes' classes (the shared system rule)
+cats="{'server', 'client', 'atrace', 'ftrace'} <= cats and 'sched' not in cats"
 count="counters['server / queue'] == (3, 5)"
 window="m['window']['start_us'] == 1000000 and m['window']['end_us'] == 1022000"
 for c in tgid plain tcmd android41 html html_legacy; do

@@ -320,6 +320,15 @@ static bool is_nccl(const struct chrome *c, uint32_t name, uint32_t cat)
            tf_kernel_is_comm(tf_strtab_str(&c->strs, name));
 }
 
+/* Whether a class of a CPU lane is a process (a thread's run, "sched",
+ * drawn in its process's class: system.c), not a category of its own
+ * there (a kernel trace's irq and syscall rows, a range of lost events),
+ * which keeps its category's colour. */
+static bool cpu_class(const struct chrome *c, uint32_t cat)
+{
+    return cat != c->lost_cat && cat < c->n_cpu_of_str && c->cpu_of_str[cat];
+}
+
 /* The categories' colours.  Each category drawn (a class) prefers its
  * colour: the palette's for known ones; the others, sorted by name, each
  * its hash's slot of the spare colours or the next free one.  Then, in
@@ -343,7 +352,7 @@ static bool color_categories(struct chrome *c, const size_t *pick, size_t n_pick
             size_t np = tf_chrome_bar_parts(ln, &ln->bars[k], parts);
             for (size_t q = 0; q < np; q++) {
                 uint32_t cat = parts[q].cat;
-                unsigned char sub = cpu_lane                             ? CC_CPU
+                unsigned char sub = cpu_lane && cpu_class(c, cat)        ? CC_CPU
                                     : is_nccl(c, parts[q].name, cat)      ? CC_NCCL
                                                                            : CC_PLAIN;
                 size_t j = 0;
