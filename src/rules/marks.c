@@ -11,12 +11,24 @@
 
 #include <fnmatch.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/num.h"
 #include "rules/chrome.h"
+
+/* An error into err (TF_MARKS_ERR bytes): its names are cut by their
+ * formats, and what is longer still is cut at the end. */
+static void say(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, TF_MARKS_ERR, fmt, ap);
+    va_end(ap);
+}
 
 /* An event's whole extent in axis units (figure.h: x0/x1 are cut to the
  * window, start_ms/dur_ms are the whole event).  A mode that keeps only
@@ -179,7 +191,7 @@ bool tf_marks_point(const struct tf_figure *f, const struct tf_mark_end *e, bool
             continue;
         if (!TF_GROW(v, n, cap)) {
             free(v);
-            snprintf(err, TF_MARKS_ERR, "out of memory");
+            say(err, "out of memory");
             return false;
         }
         v[n++] = (struct hit){i, me->start, me->end, 0};
@@ -190,7 +202,7 @@ bool tf_marks_point(const struct tf_figure *f, const struct tf_mark_end *e, bool
             continue;
         if (!TF_GROW(v, n, cap)) {
             free(v);
-            snprintf(err, TF_MARKS_ERR, "out of memory");
+            say(err, "out of memory");
             return false;
         }
         v[n].bar = i;
@@ -203,10 +215,10 @@ bool tf_marks_point(const struct tf_figure *f, const struct tf_mark_end *e, bool
     where_lane(e, lane, sizeof lane);
     if (n == 0 || (size_t)k > n) {
         if (n == 0)
-            snprintf(err, TF_MARKS_ERR, "%s: no event named '%.200s'%s in the window (%s)", where,
+            say(err, "%s: no event named '%.200s'%s in the window (%s)", where,
                      e->event, lane, win);
         else
-            snprintf(err, TF_MARKS_ERR,
+            say(err,
                      "%s: %zu event%s named '%.200s'%s in the window (%s), no @%lld", where, n,
                      n == 1 ? "" : "s", e->event, lane, win, k);
         free(v);
@@ -266,7 +278,7 @@ bool tf_marks_range(const struct tf_figure *f, const struct tf_mark_end *a,
         char wa[240], wb[240];
         end_words(a, false, wa, sizeof wa);
         end_words(b, true, wb, sizeof wb);
-        snprintf(err, TF_MARKS_ERR, "%s: %s before %s", where, wb, wa);
+        say(err, "%s: %s before %s", where, wb, wa);
         return false;
     }
     if (pb->t < pa->t)
@@ -473,7 +485,7 @@ static bool resolve(struct tf_figure *f, const struct tf_mark_spec *s, struct tf
     if (b.t < 0 || a.t > span || (b.t <= 0 && a.t < 0) || (a.t >= span && b.t > span)) {
         char win[96];
         window_text(f, win, sizeof win);
-        snprintf(err, TF_MARKS_ERR, "%s: wholly outside the window (%s)", s->where, win);
+        say(err, "%s: wholly outside the window (%s)", s->where, win);
         return false;
     }
     m->dur = b.t - a.t;

@@ -4,10 +4,22 @@
  */
 #include "rules/marks.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rules/chrome.h"
+
+/* An error into err (TF_MARKS_ERR bytes): its names are cut by their
+ * formats, and what is longer still is cut at the end. */
+static void say(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, TF_MARKS_ERR, fmt, ap);
+    va_end(ap);
+}
 
 const char *const tf_mark_kind_names[TF_MARK_KINDS] = {"span", "measure", "callout", "region",
                                                        "highlight"};
@@ -109,7 +121,7 @@ bool tf_marks_parse(enum tf_mark_kind kind, const char *val, struct tf_arena *a,
             p = comma + 1;
         }
         if (k == 0) {
-            snprintf(err, TF_MARKS_ERR, "--%s: expected GLOB[,GLOB...], got '%.200s'", name,
+            say(err, "--%s: expected GLOB[,GLOB...], got '%.200s'", name,
                      val);
             return false;
         }
@@ -130,7 +142,7 @@ bool tf_marks_parse(enum tf_mark_kind kind, const char *val, struct tf_arena *a,
         ok = !dots && body > 0 && tf_marks_parse_end(val, body, a, &out->from);
         ok = ok && !out->from.is_time;
         if (!ok) {
-            snprintf(err, TF_MARKS_ERR, "--%s: expected REF[=TEXT] (an event name or glob, "
+            say(err, "--%s: expected REF[=TEXT] (an event name or glob, "
                                         "@K for its K-th), got '%.200s'",
                      name, val);
             return false;
@@ -149,13 +161,13 @@ bool tf_marks_parse(enum tf_mark_kind kind, const char *val, struct tf_arena *a,
         out->to = out->from;
     }
     if (!ok) {
-        snprintf(err, TF_MARKS_ERR, "--%s: expected A..B[=TEXT] (each a time such as 12.5ms, "
+        say(err, "--%s: expected A..B[=TEXT] (each a time such as 12.5ms, "
                                     "start:REF, end:REF or REF), got '%.200s'",
                  name, val);
         return false;
     }
     return true;
 oom:
-    snprintf(err, TF_MARKS_ERR, "out of memory");
+    say(err, "out of memory");
     return false;
 }
