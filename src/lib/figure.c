@@ -20,6 +20,7 @@
 #include "rules/chrome.h"
 #include "lib/opt.h"
 #include "render/stats.h"
+#include "rules/critpath_marks.h"
 #include "rules/marks.h"
 #include "rules/remodel.h"
 #include "lib/run.h"
@@ -368,7 +369,7 @@ static bool make(struct tracefig_figure *F, const struct tracefig_input *in, siz
         np = n;
     }
     ok = ok && read_marks(F, d) && build(F, paths, np, d);
-    ok = ok && tf_marks_apply(&F->fig, F->marks, F->n_marks, d);
+    ok = ok && tf_cp_marks(&F->fig, d) && tf_marks_apply(&F->fig, F->marks, F->n_marks, d);
     unstage(F, in, n);
     unstage_messages(F, d);
     return ok;

@@ -185,6 +185,7 @@ struct tf_arrow {
     size_t lane0, lane1;
     unsigned row0, row1;
     double x0, x1; /* axis units */
+    bool critical; /* an edge of the critical path (rules/critpath_marks.h) */
 };
 
 /* --- marks (rules/marks.h resolves them; model/marks.h the specs) ---------

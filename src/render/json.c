@@ -823,7 +823,7 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         num(b, "x", a->x0);
         tf_buf_printf(b, "}, \"to\": {\"lane\": %zu, \"row\": %u, ", a->lane1, a->row1);
         num(b, "x", a->x1);
-        tf_buf_puts(b, "}}");
+        tf_buf_puts(b, a->critical ? "}, \"critical\": true}" : "}}");
     }
     end_list(b, f->n_arrows);
     if (f->n_marks) {

@@ -444,7 +444,7 @@ static void bars(struct lay *L)
             tf_buf_puts(&cls, b->name);
         }
         size_t n_attrs = 0;
-        if (!TF_GROW(attrs, b->n_props + 3, cap_attrs)) {
+        if (!TF_GROW(attrs, b->n_props + 5, cap_attrs)) {
             L->s->oom = true;
             break;
         }
@@ -467,6 +467,10 @@ static void bars(struct lay *L)
         attrs[n_attrs++] = (struct tf_attr){"dur-ms", tf_fmt_num(dur, dur_ms, 3)};
         if (shares)
             attrs[n_attrs++] = (struct tf_attr){"busy", busy.data};
+        if (b->critical) /* --critical-path: on the path (rules/critpath_marks.h) */
+            attrs[n_attrs++] = (struct tf_attr){"critical", "true"};
+        if (b->faded)
+            attrs[n_attrs++] = (struct tf_attr){"faded", "true"};
         struct tf_group g = {
             .cls = cls.oom ? "bar" : cls.data,
             .title = title,
@@ -535,11 +539,14 @@ static void arrows(struct lay *L)
         double x0 = xpt(L, a->x0), x1 = xpt(L, a->x1);
         double y0 = row_top(L, a->lane0, r0) + L->row_h / 2;
         double y1 = row_top(L, a->lane1, r1) + L->row_h / 2;
-        put_line(L, x0, y0, x1, y1, tf_style.arrow, 0.8, 0.6, NULL, 0, "arrow");
+        /* the critical path's: thinner, in the marks' ink (tf-critical) */
+        bool cp = a->critical;
+        uint32_t ink = cp ? tf_style.critical : tf_style.arrow;
+        put_line(L, x0, y0, x1, y1, ink, 0.8, cp ? 0.4 : 0.6, NULL, 0, cp ? "critical" : "arrow");
         double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
         if (len < 1e-9)
             continue;
-        double ux = dx / len, uy = dy / len, h = 3.0, w = 1.6;
+        double ux = dx / len, uy = dy / len, h = cp ? 2.4 : 3.0, w = cp ? 1.2 : 1.6;
         double xs[3] = {x1, x1 - h * ux - w * uy, x1 - h * ux + w * uy};
         double ys[3] = {y1, y1 - h * uy + w * ux, y1 - h * uy - w * ux};
         struct tf_path p = {
@@ -548,9 +555,9 @@ static void arrows(struct lay *L)
             .n = 3,
             .closed = true,
             .has_fill = true,
-            .fill = tf_style.arrow,
+            .fill = ink,
             .fill_opacity = 0.8,
-            .cls = "arrowhead",
+            .cls = cp ? "critical-head" : "arrowhead",
         };
         tf_scene_path(L->s, &p);
     }

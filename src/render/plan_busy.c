@@ -186,6 +186,7 @@ static void emit_bin(struct binner *B, size_t from, size_t to)
     b->label_color = tf_color_text_on(cat->color);
     b->merged = merged;
     b->busy = total * scale;
+    b->faded = first->faded; /* a highlight fades share bars whole (rules/marks.c) */
     /* Times on the trace clock, as its first slice's scale gives them. */
     double k = first->x1 > first->x0 ? first->dur_ms / (first->x1 - first->x0) : 0;
     b->start_ms = first->start_ms + (x0 - first->x0) * k;
@@ -363,8 +364,9 @@ static void bin_row(struct binner *B, const size_t *order, size_t from, size_t t
         double x0, x1;
         tf_bar_drawn_extent(f, b, &x0, &x1);
         B->loc = i - from;
-        if (b->shape == TF_SHAPE_INSTANT || (b->shape == TF_SHAPE_SLICE && x1 - x0 >= B->bw))
-            continue; /* drawn as it is */
+        if (b->shape == TF_SHAPE_INSTANT ||
+            (b->shape == TF_SHAPE_SLICE && (x1 - x0 >= B->bw || b->critical)))
+            continue; /* drawn as it is (an event on the critical path always) */
         B->absorbed[order[i]] = true;
         if (b->shape == TF_SHAPE_SLICE) {
             /* A thin slice: its time, exactly, in the bins it covers. */
@@ -437,34 +439,52 @@ static int by_anchor(const void *x, const void *y)
     return (a->anchor > b->anchor) - (a->anchor < b->anchor);
 }
 
+static void put(struct binner *B, const struct tf_bar *b)
+{
+    struct tf_binned *o = B->out;
+    if (TF_GROW(o->bars, o->n_bars, o->cap_bars))
+        o->bars[o->n_bars++] = *b;
+    else
+        B->oom = true;
+}
+
+/* The critical bars held back, from *held on: after their lane's other
+ * bars, so that no share bar covers one. */
+static void put_held(struct binner *B, const size_t *held, size_t *n)
+{
+    for (size_t k = 0; k < *n; k++)
+        put(B, &B->f->bars[held[k]]);
+    *n = 0;
+}
+
 /* The bars in the figure's order, each row's share bars where the first
- * bar they stand for was. */
+ * bar they stand for was; the critical path's bars (drawn whole, maybe
+ * over a share bar of their row) last of their lane's run. */
 static void assemble(struct binner *B)
 {
     const struct tf_figure *f = B->f;
-    struct tf_binned *o = B->out;
     if (B->n_groups > 1)
         qsort(B->groups, B->n_groups, sizeof *B->groups, by_anchor);
-    size_t g = 0;
+    size_t *held = NULL, n_held = 0, cap_held = 0, g = 0;
     for (size_t i = 0; i < f->n_bars && !B->oom; i++) {
+        if (n_held && f->bars[held[0]].lane != f->bars[i].lane)
+            put_held(B, held, &n_held);
         for (; g < B->n_groups && B->groups[g].anchor == i; g++) {
             const struct group *gr = &B->groups[g];
-            for (size_t k = 0; k < gr->n; k++) {
-                if (!TF_GROW(o->bars, o->n_bars, o->cap_bars)) {
-                    B->oom = true;
-                    return;
-                }
-                o->bars[o->n_bars++] = B->gbars[gr->first + k];
-            }
+            for (size_t k = 0; k < gr->n; k++)
+                put(B, &B->gbars[gr->first + k]);
         }
         if (B->absorbed[i])
             continue;
-        if (!TF_GROW(o->bars, o->n_bars, o->cap_bars)) {
+        if (!f->bars[i].critical)
+            put(B, &f->bars[i]);
+        else if (TF_GROW(held, n_held, cap_held))
+            held[n_held++] = i;
+        else
             B->oom = true;
-            return;
-        }
-        o->bars[o->n_bars++] = f->bars[i];
     }
+    put_held(B, held, &n_held);
+    free(held);
 }
 
 struct key {

@@ -14,6 +14,7 @@ const struct tf_style tf_style = {
     .grid = 0x808080u,  /* "gray" */
     .arrow = 0x555555u, /* Tol's dark grey */
     .frame = 0xCCCCCCu,
+    .critical = 0x222222u,
     .spine_pt = 1.0,
     .grid_pt = 0.8,
     .hgrid_pt = 0.8,

@@ -21,6 +21,7 @@ struct tf_style {
     double instant_pt;     /* an instant's stroke */
     /* Colours of the frame (seaborn whitegrid, paper context). */
     uint32_t text, spine, grid, arrow, frame;
+    uint32_t critical;     /* the critical path's arrows (the marks' ink) */
     /* Line widths. */
     double spine_pt, grid_pt, hgrid_pt, panel_major_pt, panel_edge_pt, underline_pt, frame_pt;
     /* Text: the least gap between two text boxes; tick labels keep

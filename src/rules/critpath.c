@@ -708,6 +708,20 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
     return true;
 }
 
+size_t tf_cp_path_nodes(const struct tf_cp *cp)
+{
+    return cp->ran ? cp->g.n_path : 0;
+}
+
+void tf_cp_path_node(const struct tf_cp *cp, size_t k, int64_t *ts, int64_t *end,
+                     const char **name)
+{
+    const struct row *r = &cp->rows[cp->node_ev[cp->g.path[k]]];
+    *ts = r->ts;
+    *end = r->end;
+    *name = str(cp, r->name);
+}
+
 /* --- the numbers ------------------------------------------------------------------- */
 
 static const char *etype_name(unsigned char t)

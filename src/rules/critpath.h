@@ -38,6 +38,13 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r);
  * window has no launch joined to a kernel. */
 bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d);
 
+/* The path's nodes after tf_cp_run (0 before): node k's event, its start
+ * and end (ns, trace clock, as the path reads them) and name.  An event
+ * is met once or twice (its start and its end). */
+size_t tf_cp_path_nodes(const struct tf_cp *cp);
+void tf_cp_path_node(const struct tf_cp *cp, size_t k, int64_t *ts, int64_t *end,
+                     const char **name);
+
 /* f->stats.critical from the path; false when out of memory. */
 bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0);
 

@@ -388,7 +388,8 @@ static bool kept_by_any(const struct tf_mark_spec *specs, size_t n, const char *
     return false;
 }
 
-/* --highlight: the bars whose name a highlight keeps keep their colours;
+/* --highlight: the bars whose name a highlight keeps (and with
+ * --critical-path the bars of the path) keep their colours;
  * every other bar is drawn in its category's faded twin (key
  * "faded/KEY", the same class: the model lists one category), a dense
  * bar keeping its shares' heights; the legend's entries of classes with
@@ -403,7 +404,7 @@ static bool fade(struct tf_figure *f, const struct tf_mark_spec *specs, size_t n
     bool ok = twin && kept;
     for (size_t i = 0; ok && i < f->n_bars; i++) {
         struct tf_bar *b = &f->bars[i];
-        b->faded = !kept_by_any(specs, n, b->name);
+        b->faded = !kept_by_any(specs, n, b->name) && !(f->stats.critical && b->critical);
         if (b->faded)
             continue;
         if (b->cat < nc)
@@ -506,7 +507,8 @@ static bool resolve(struct tf_figure *f, const struct tf_mark_spec *s, struct tf
 bool tf_marks_apply(struct tf_figure *f, const struct tf_mark_spec *specs, size_t n,
                     struct tf_diag *d)
 {
-    if (n == 0)
+    bool crit = f->stats.critical != NULL; /* --critical-path fades as a highlight */
+    if (n == 0 && !crit)
         return true;
     char err[TF_MARKS_ERR];
     bool any_highlight = false;
@@ -534,5 +536,5 @@ bool tf_marks_apply(struct tf_figure *f, const struct tf_mark_spec *specs, size_
                 return tf_diag_oom(d, NULL);
         }
     }
-    return !any_highlight || fade(f, specs, n) || tf_diag_oom(d, NULL);
+    return !(any_highlight || crit) || fade(f, specs, n) || tf_diag_oom(d, NULL);
 }

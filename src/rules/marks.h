@@ -44,8 +44,10 @@ bool tf_marks_range(const struct tf_figure *f, const struct tf_mark_end *a,
                     const struct tf_mark_end *b, const char *where, struct tf_mark_point *pa,
                     struct tf_mark_point *pb, char *err);
 
-/* Resolves every spec into f->marks (in order), fades what a highlight
- * does not keep, and notes the marks cut by the window's edges.  False
+/* Resolves every spec into f->marks (after those there: the critical
+ * path's span), fades what a highlight does not keep (nor, with
+ * f->stats.critical, the critical path: tf_bar.critical), and notes the
+ * marks cut by the window's edges.  False
  * with a message in d (TF_EBADINPUT), f's marks then unset. */
 bool tf_marks_apply(struct tf_figure *f, const struct tf_mark_spec *specs, size_t n,
                     struct tf_diag *d);

@@ -106,6 +106,26 @@ def wait_event(t):
     t.sync("Context Sync", 50, 560, 6)
 
 
+def dense(t):
+    """A CPU-bound step of 150 launches 0.4 us long, each beside a Python
+    function as short (not an operator: never on the path) and over a
+    kernel as short: thinner than a fine bin, so merged into busy shares
+    without --critical-path; a launch nested deeper (aten::deep in
+    aten::mid) than --depth 3 draws."""
+    t.cpu("aten::big", 10, 1000)
+    for i in range(150):
+        ts = 20 + 6 * i
+        t.rt("cudaLaunchKernel", ts, 0.4, i + 1)
+        t.cpu("py_tiny", ts + 2, 0.4, "python_function")
+        t.gpu("k_tiny", ts + 4, 0.4, i + 1)
+    t.cpu("aten::mid", 930, 40)
+    t.cpu("aten::deep", 940, 20)
+    t.rt("cudaLaunchKernel", 945, 0.4, 500)
+    t.gpu("k_last", 950, 0.4, 500)
+    t.rt("cudaDeviceSynchronize", 1012, 20, 501)
+    t.sync("Context Sync", 1012, 20, 501)
+
+
 def nocorr(t):
     """Kernels without correlation ids: nothing joins them to a launch."""
     t.cpu("aten::mm", 10, 20)
@@ -122,7 +142,7 @@ def nosync(t):
 
 
 CASES = {"cpu": cpu_bound, "gpu": gpu_bound, "comm": comm_bound, "gaps": gaps,
-         "event-sync": event_sync, "wait-event": wait_event, "nocorr": nocorr,
+         "event-sync": event_sync, "wait-event": wait_event, "dense": dense, "nocorr": nocorr,
          "nosync": nosync}
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@
 #include "model/trace.h"
 #include "rules/chrome.h"
 #include "rules/critpath.h"
+#include "rules/critpath_marks.h"
 #include "rules/hta.h"
 #include "rules/stats.h"
 
@@ -392,6 +393,7 @@ struct chrome {
     struct tf_chrome_class_cache gpu_classes; /* the kernel class by name (stats.c) */
     struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
     struct tf_cp *cp;   /* --critical-path (rules/critpath.h) */
+    struct tf_cp_set *cp_set; /* its path's events, kept whole (rows.c) */
     /* counters (counters.c) */
     struct series *series;
     size_t n_series, cap_series;

@@ -30,6 +30,8 @@ static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
         return false;
     if (c->cp && !tf_cp_run(c->cp, c->w0, c->w1, d))
         return false;
+    if (c->cp && !(c->cp_set = tf_cp_set_new(c->cp)))
+        return tf_diag_oom(d, NULL);
     tf_chrome_lod_threshold(c);
     tf_chrome_counters_window(c);
     if (!tf_chrome_ranks_window(c))
@@ -130,6 +132,7 @@ static void chrome_free(struct chrome *c)
     tf_buf_fini(&c->tmp);
     tf_hta_free(c->hta);
     tf_cp_free(c->cp);
+    tf_cp_set_free(c->cp_set);
     free(c);
 }
 

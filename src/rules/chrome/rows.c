@@ -43,7 +43,8 @@
  * bounded by the bins: a row holds one bin at a time.  Instants merge
  * among themselves where they are closer than a fine bin, and marks the
  * same way (coarser only past TF_CHROME_MAX_BARS); the plan merges both
- * again at its width.
+ * again at its width.  With --critical-path, a slice on the path is never
+ * merged (rules/critpath_marks.h).
  */
 #include "rules/chrome/chrome_int.h"
 
@@ -275,11 +276,18 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         return;
     ln->n_slices++;
     unsigned depth = c->o->depth > 0 ? (unsigned)c->o->depth : TF_CHROME_DEPTH;
-    if (row >= depth) {
+    /* An event on the critical path is a bar of its own, whatever its
+     * width, and one nested deeper than the rows drawn is drawn in the
+     * last of them, over the slice it is nested in. */
+    bool crit = c->cp_set && !p->instant &&
+                tf_cp_set_has(c->cp_set, p->t0, p->t1, tf_strtab_str(&c->strs, p->name));
+    if (row >= depth && !crit) {
         ln->n_hidden++;
         ln->n_annot_hidden += annot;
         return;
     }
+    if (row >= depth)
+        row = depth - 1;
     if (row + 1 > st->max_row)
         st->max_row = (unsigned)row + 1;
     while (st->n_acc <= row) {
@@ -306,7 +314,7 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
         .annot = annot,
     };
     if (!p->instant) {
-        if (t1 - t0 >= c->bin_ns)
+        if (t1 - t0 >= c->bin_ns || crit)
             push_bar(c, ln, &b);
         else
             add_thin(c, ln, &st->acc[row], &b);
