@@ -11,6 +11,11 @@
 #     kernels have no correlation ids fails with one line, a trace without
 #     cuda_sync events gets one warning; the JSON model's critical_path and
 #     "critical": true on the bars of the path.
+# (c) The path drawn: the bars of the path whole (the dense case: launches
+#     among slices merged into busy shares, one past --depth), the rest
+#     faded as --highlight fades it, arrows exactly for the path's edges
+#     between two lanes, the span "critical path L"; SVG, JSON, PNG, TikZ
+#     in pdflatex, lualatex and xelatex; with user marks.
 # (b) HTA itself (../shared/hta, with python3-pandas and -networkx) on the
 #     real Kineto traces in ../shared/real-traces and on (a)'s traces: the
 #     same events on the path (name, start, duration) and each category's
@@ -112,6 +117,139 @@ if "$bin" "$tmp/gpu/t.json" -f json -o - 2>/dev/null | grep -q critical; then
 else
     ok
 fi
+
+# (c) The path drawn (--critical-path on a figure): the path's bars whole
+#     and in colour, the rest faded as --highlight fades it, an arrow for
+#     each edge of the path between two lanes, the span "critical path L"
+#     above the plot; every back-end.
+# check DESCRIPTION COMMAND
+check() {
+    if sh -c "$2" >"$tmp/check.out" 2>&1; then ok; else bad "$1: $(head -c 300 "$tmp/check.out")"; fi
+}
+export bin tmp py
+c=wait-event
+"$bin" "$tmp/$c/t.json" --window-event 'ProfilerStep*' --critical-path -o "$tmp/d-$c.json" \
+    -o "$tmp/d-$c.svg" 2>/dev/null
+# The model: arrows exactly for the path's edges whose events are on two
+# lanes (their bars'), each from the edge's time to the edge's time; the
+# span's text the length in the axis unit; critical bars kept, the rest faded.
+cat >"$tmp/model.py" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["critical_path"]
+ev = c["events"]
+bars = d["bars"]
+k = {"ms": 1, "µs": 1e3, "us": 1e3, "s": 1e-3, "ns": 1e6}[d["axis"]["unit"]]
+def bar_of(e):
+    for b in bars:
+        if b.get("critical") and b["name"] == e["name"] and abs(b["x0"] - e["start_ms"] * k) < 1.001e-3 * k:
+            return b
+    return None
+lane = [bar_of(e) for e in ev]
+assert all(lane), [e["name"] for e, b in zip(ev, lane) if not b]
+want = []
+for e in c["edges"]:
+    i, ei = e["from"].split(".")
+    j, ej = e["to"].split(".")
+    a, b = lane[int(i)], lane[int(j)]
+    if a["lane"] != b["lane"]:
+        want.append((a["lane"], b["lane"]))
+got = [(a["from"]["lane"], a["to"]["lane"]) for a in d["arrows"] if a.get("critical")]
+assert sorted(got) == sorted(want) and got, (got, want)
+spans = [m for m in d.get("marks", []) if m["text"].startswith("critical path ")]
+assert len(spans) == 1, d.get("marks")
+k = {"ms": 1, "µs": 1e3, "us": 1e3, "s": 1e-3, "ns": 1e6}[spans[0]["unit"]]
+num = float(spans[0]["text"].split()[2])
+assert abs(num - c["length"] * k) <= 0.006 * c["length"] * k, (spans[0]["text"], c["length"])
+for b in bars:
+    assert b.get("faded") == (not b.get("critical", False)), b
+print(len(got))
+PY
+check "$c: JSON arrows exactly for the path's cross-lane edges, the span's length, critical bars kept and the rest faded" \
+    '"$py" "$tmp/model.py" "$tmp/d-wait-event.json" >"$tmp/n-arrows" && test "$(cat "$tmp/n-arrows")" = 2'
+check "$c: SVG: one tf-critical arrow per model arrow, data-critical on each path bar, the span's text" \
+    'test "$(grep -c "class=\"tf-critical\"" "$tmp/d-wait-event.svg")" = "$(cat "$tmp/n-arrows")" &&
+     test "$(grep -c "data-critical=\"true\"" "$tmp/d-wait-event.svg")" = 4 &&
+     grep -q ">critical path 590 µs<" "$tmp/d-wait-event.svg"'
+# The fading is --highlight's: the gpu case's path (aten::mm, its launch,
+# gemm) kept by name gives the same bar colours.
+c=gpu
+check "$c: the bars' colours and categories equal --highlight's keeping the path's events" \
+    '"$bin" "$tmp/gpu/t.json" --window-event "ProfilerStep*" --critical-path -o "$tmp/cp.json" &&
+     "$bin" "$tmp/gpu/t.json" --window-event "ProfilerStep*" --highlight aten::mm --highlight cudaLaunchKernel \
+        --highlight gemm -o "$tmp/hl.json" &&
+     "$py" - "$tmp/cp.json" "$tmp/hl.json" <<'"'"'PY'"'"'
+import json, sys
+def bars(p):
+    d = json.load(open(p))
+    cats = {c["name"]: c for c in d["categories"]}
+    return sorted((b["name"], b["x0"], b["category"], b["faded"], json.dumps(cats.get(b["category"]), sort_keys=True)) for b in d["bars"])
+a, b = bars(sys.argv[1]), bars(sys.argv[2])
+assert a and a == b, (a, b)
+assert sum(1 for x in a if not x[3]) == 3, a
+PY'
+# A path event among slices merged into busy shares is drawn whole: the
+# dense case's 151 launches of 0.4 us (each beside a Python function and a
+# kernel as short), and the one nested deeper than --depth 3.
+mkdir -p "$tmp/dense"
+"$py" "$gen" dense "$tmp/dense/t.json"
+check "dense: without --critical-path the launches are merged into busy shares (the model)" \
+    '"$bin" "$tmp/dense/t.json" --window-event "ProfilerStep*" --depth 3 -f json -o - |
+     "$py" -c "import json,sys; d=json.load(sys.stdin); assert any(b[\"shape\"] == \"dense\" and b[\"name\"] == \"cuda_runtime\" for b in d[\"bars\"])"'
+check "dense: with it each launch, and aten::deep past --depth 3, is a bar of its own, critical, not faded" \
+    '"$bin" "$tmp/dense/t.json" --window-event "ProfilerStep*" --depth 3 --critical-path -f json -o - |
+     "$py" -c "
+import json,sys
+d = json.load(sys.stdin)
+crit = [b for b in d[\"bars\"] if b.get(\"critical\")]
+names = sorted(set(b[\"name\"] for b in crit))
+assert names == [\"aten::big\", \"aten::deep\", \"aten::mid\", \"cudaLaunchKernel\"], names
+assert sum(b[\"name\"] == \"cudaLaunchKernel\" for b in crit) == 151
+assert all(b.get(\"shape\", \"slice\") == \"slice\" and not b[\"faded\"] for b in crit)
+assert any(b[\"shape\"] == \"dense\" and b[\"faded\"] for b in d[\"bars\"])
+"'
+for w in 3.3in 7in; do
+    check "dense at $w: the SVG draws the 154 path bars whole (slices, not shares) over faded shares" \
+        '"$bin" "$tmp/dense/t.json" --window-event "ProfilerStep*" --depth 3 --critical-path --width '$w' \
+            -o "$tmp/dense.svg" &&
+         test "$(grep -c "data-critical=\"true\"" "$tmp/dense.svg")" = 154 &&
+         test "$(grep -c "<g class=\"tf-bar tf-cudaLaunchKernel\"[^>]*data-critical" "$tmp/dense.svg")" = 151 &&
+         grep -q "data-busy=[^>]*data-faded=\"true\"" "$tmp/dense.svg"'
+done
+# With user marks: a span of their own and a highlight keep working.
+check "with --span and --highlight: both spans, bars kept by either" \
+    '"$bin" "$tmp/wait-event/t.json" --window-event "ProfilerStep*" --critical-path --span "k1..k2=both" \
+        --highlight "Context*" -f json -o - | "$py" -c "
+import json,sys
+d = json.load(sys.stdin)
+t = sorted(m[\"text\"] for m in d[\"marks\"] if m[\"kind\"] == \"span\")
+assert t == [\"both\", \"critical path 590 µs\"], t
+kept = sorted(b[\"name\"] for b in d[\"bars\"] if not b[\"faded\"])
+assert kept == [\"Context Sync\", \"aten::pair\", \"cudaLaunchKernel\", \"k1\", \"k2\"], kept
+"'
+check "PNG at 3.3in is drawn" \
+    '"$bin" "$tmp/wait-event/t.json" --window-event "ProfilerStep*" --critical-path --width 3.3in \
+        -o "$tmp/d.png" 2>"$tmp/png.err" && test -s "$tmp/d.png" || grep -q "cairo" "$tmp/png.err"'
+"$bin" "$tmp/wait-event/t.json" --window-event 'ProfilerStep*' --critical-path -o "$tmp/cp.tex"
+check "TikZ: one \\tracefigcriticalarrow per arrow, the style tracefig/critical" \
+    'test "$(grep -c "^\\\\tracefigcriticalarrow{" "$tmp/cp.tex")" = 2 &&
+     grep -q "tracefigdefaultstyle{critical}" "$tmp/cp.tex"'
+cat >"$tmp/doc.tex" <<'TEX'
+\documentclass[twocolumn]{article}
+\usepackage{tikz}
+\begin{document}
+\begin{figure}\input{cp.tex}\caption{The critical path.}\end{figure}
+\end{document}
+TEX
+for eng in pdflatex lualatex xelatex; do
+    if command -v $eng >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1; then
+        check "TikZ in $eng: compiles, the span typeset" \
+            '(cd "$tmp" && rm -f doc.pdf && timeout 300 '$eng' -interaction=nonstopmode -halt-on-error doc.tex \
+                >/dev/null 2>&1) && pdftotext "$tmp/doc.pdf" - | grep -q "critical path 590"'
+    else
+        echo "critpath: SKIP TikZ in $eng (not installed)"
+    fi
+done
 
 # (b) HTA itself.
 if [ ! -f "$hta/hta/trace_analysis.py" ]; then
