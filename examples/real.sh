@@ -32,6 +32,11 @@ render pytorch-marks --trace "$src/hta-dist-rank0.json.gz" --window-event 'Profi
     --span 'ProfilerStep#551=step {dur}' --measure 'ncclKernel_SendRecv*@2=exposed NCCL {dur}' \
     --measure 'ncclKernel_SendRecv*@4=exposed NCCL {dur}' --highlight 'ncclKernel*,ProfilerStep*' \
     --width 3.3in
+# The critical path of the same step (HTA's graph): its events in colour,
+# the rest faded, arrows where it crosses lanes, its length above the plot.
+render pytorch-critical-path --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' \
+    --lanes '*thread 4037*=Main thread,*thread 23695*=Backward thread,GPU*' --critical-path \
+    --width 3.3in
 # clang -ftime-trace: one compile as a flame chart; the 148 "Total ..."
 # summary threads are hidden by default.
 render clang-time-trace --trace "$src/clang-ftime-trace.json"

@@ -394,8 +394,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
         if (r0 == TF_PLAN_NO_ROW || r1 == TF_PLAN_NO_ROW)
             continue;
         if (!any)
-            tf_buf_puts(b, "% Flow arrows (and the critical path's) {x}{lane}{row} to "
-                           "{x}{lane}{row}.\n");
+            tf_buf_puts(b, "% Flow arrows {x}{lane}{row} to {x}{lane}{row}.\n");
         any = true;
         tf_buf_puts(b, a->critical ? "\\tracefigcriticalarrow{" : "\\tracefigarrow{");
         tz_num(t, tz_xu(t, a->x0));
