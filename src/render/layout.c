@@ -418,7 +418,9 @@ static void bars(struct lay *L)
         if (b->lane >= f->n_lanes)
             continue;
         const struct tf_lane *ln = &f->lanes[b->lane];
-        unsigned row = drawn_row(L, b->lane, b->row < (ln->rows ? ln->rows : 1) ? b->row : 0);
+        struct tf_bar at = *b;
+        at.row = b->row < (ln->rows ? ln->rows : 1) ? b->row : 0;
+        unsigned row = tf_plan_bar_row(L->P, L->f, &at);
         if (row == TF_PLAN_NO_ROW)
             continue;
         bool shares = f->flame && b->shape == TF_SHAPE_DENSE;

@@ -218,6 +218,11 @@ unsigned tf_plan_row(const struct tf_plan *p, const struct tf_figure *f, size_t 
 bool tf_plan_row_under(const struct tf_plan *p, const struct tf_figure *f, size_t lane,
                        unsigned row);
 unsigned tf_plan_row_drawn(const struct tf_lane *ln, unsigned drawn, unsigned row);
+/* The row bar b is drawn in: tf_plan_row's, except that a bar of the
+ * critical path (tf_bar.critical) in a row the height cuts is drawn in its
+ * lane's last drawn row, over the slice it is nested in. */
+unsigned tf_plan_bar_row(const struct tf_plan *p, const struct tf_figure *f,
+                         const struct tf_bar *b);
 unsigned tf_plan_lane_rows(const struct tf_lane *ln);
 unsigned tf_plan_rows_at(const struct tf_lane *ln, unsigned d);
 

@@ -62,6 +62,16 @@ unsigned tf_plan_row(const struct tf_plan *p, const struct tf_figure *f, size_t 
     return tf_plan_row_drawn(&f->lanes[lane], p->lanes[lane].rows, row);
 }
 
+unsigned tf_plan_bar_row(const struct tf_plan *p, const struct tf_figure *f,
+                         const struct tf_bar *b)
+{
+    unsigned r = tf_plan_row(p, f, b->lane, b->row);
+    if (r != TF_PLAN_NO_ROW || !b->critical || b->lane >= p->n_lanes || b->lane >= f->n_lanes ||
+        f->lanes[b->lane].kind == TF_LANE_COUNTER || p->lanes[b->lane].rows == 0)
+        return r;
+    return p->lanes[b->lane].rows - 1;
+}
+
 bool tf_plan_row_under(const struct tf_plan *p, const struct tf_figure *f, size_t lane,
                        unsigned row)
 {

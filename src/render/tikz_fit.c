@@ -361,7 +361,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
     size_t open = (size_t)-1, first = 0;
     for (size_t i = 0; i < f->n_bars; i++) {
         const struct tf_bar *r = &f->bars[i];
-        unsigned row = tf_plan_row(p, f, r->lane, r->row);
+        unsigned row = tf_plan_bar_row(p, f, r);
         if (row == TF_PLAN_NO_ROW)
             continue;
         if (r->lane != open) {

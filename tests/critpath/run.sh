@@ -216,6 +216,9 @@ for w in 3.3in 7in; do
          test "$(grep -c "<g class=\"tf-bar tf-cudaLaunchKernel\"[^>]*data-critical" "$tmp/dense.svg")" = 151 &&
          grep -q "data-busy=[^>]*data-faded=\"true\"" "$tmp/dense.svg"'
 done
+check "dense at --height 1.5in (4 rows drawn): the launch in aten::deep still drawn, in the last row" \
+    '"$bin" "$tmp/dense/t.json" --window-event "ProfilerStep*" --critical-path --width 3.3in --height 1.5in \
+        -o "$tmp/dense-h.svg" 2>/dev/null && test "$(grep -c "data-critical=\"true\"" "$tmp/dense-h.svg")" = 154'
 # With user marks: a span of their own and a highlight keep working.
 check "with --span and --highlight: both spans, bars kept by either" \
     '"$bin" "$tmp/wait-event/t.json" --window-event "ProfilerStep*" --critical-path --span "k1..k2=both" \
