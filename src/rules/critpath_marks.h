@@ -30,8 +30,8 @@
 
 /* An arrow whose two ends are both within this share of the window of
  * the last arrow drawn between the same two lanes (same direction) is
- * left out: at 3.3 in, about one point. */
-#define TF_CP_ARROW_MERGE (1.0 / 200)
+ * left out: at 3.3 in, about two points. */
+#define TF_CP_ARROW_MERGE (1.0 / 80)
 
 /* The events on the path, by start, to ask while slices are placed. */
 struct tf_cp_set;

@@ -15,7 +15,9 @@
 #     among slices merged into busy shares, one past --depth), the rest
 #     faded as --highlight fades it, arrows exactly for the path's edges
 #     between two lanes, the span "critical path L"; SVG, JSON, PNG, TikZ
-#     in pdflatex, lualatex and xelatex; with user marks.
+#     in pdflatex, lualatex and xelatex; with user marks; many crossings
+#     (the launches case) merged into fewer arrows by the rule of
+#     rules/critpath_marks.h.
 # (b) HTA itself (../shared/hta, with python3-pandas and -networkx) on the
 #     real Kineto traces in ../shared/real-traces and on (a)'s traces: the
 #     same events on the path (name, start, duration) and each category's
@@ -219,6 +221,39 @@ done
 check "dense at --height 1.5in (4 rows drawn): the launch in aten::deep still drawn, in the last row" \
     '"$bin" "$tmp/dense/t.json" --window-event "ProfilerStep*" --critical-path --width 3.3in --height 1.5in \
         -o "$tmp/dense-h.svg" 2>/dev/null && test "$(grep -c "data-critical=\"true\"" "$tmp/dense-h.svg")" = 154'
+# Many crossings: a loop of launches and stream syncs, 30 rounds 8 us apart
+# then 10 rounds 46 us apart in a 2 ms window.  Every crossing edge has an
+# arrow between the same lanes within 1/80 of the window (both ends), no
+# two arrows drawn are that close, and the wide rounds keep one each.
+mkdir -p "$tmp/launches"
+"$py" "$gen" launches "$tmp/launches/t.json"
+check "launches: an arrow for every crossing within 1/80 of the window, none closer, close ones merged" \
+    '"$bin" "$tmp/launches/t.json" --window-event "ProfilerStep*" --critical-path -o "$tmp/launches.json" &&
+     "$py" - "$tmp/launches.json" <<'"'"'PY'"'"'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["critical_path"]
+k = {"ms": 1, "µs": 1e3}[d["axis"]["unit"]]
+near = d["axis"]["span"] / 80
+lane = {"thread 1": 1, "GPU 0 stream 7": 0}
+want = []
+for e in c["edges"]:
+    a, b = c["events"][int(e["from"].split(".")[0])], c["events"][int(e["to"].split(".")[0])]
+    if lane[a["lane"]] == lane[b["lane"]]:
+        continue
+    x0 = (a["start_ms"] + (a["dur_ms"] if e["from"].endswith("end") else 0)) * k
+    x1 = (b["start_ms"] + (b["dur_ms"] if e["to"].endswith("end") else 0)) * k
+    want.append((lane[a["lane"]], lane[b["lane"]], x0, x1))
+got = [(a["from"]["lane"], a["to"]["lane"], a["from"]["x"], a["to"]["x"]) for a in d["arrows"] if a.get("critical")]
+assert len(want) == 79 and 20 <= len(got) < len(want), (len(want), len(got))
+for w in want:
+    assert any(g[:2] == w[:2] and abs(g[2] - w[2]) < near + 1e-6 and abs(g[3] - w[3]) < near + 1e-6 for g in got), w
+for i, g in enumerate(got):
+    for h in got[i + 1:]:
+        if h[:2] == g[:2]:
+            assert not (abs(h[2] - g[2]) < near and abs(h[3] - g[3]) < near), (g, h)
+            break
+PY'
 # With user marks: a span of their own and a highlight keep working.
 check "with --span and --highlight: both spans, bars kept by either" \
     '"$bin" "$tmp/wait-event/t.json" --window-event "ProfilerStep*" --critical-path --span "k1..k2=both" \

@@ -126,6 +126,24 @@ def dense(t):
     t.sync("Context Sync", 1012, 20, 501)
 
 
+def launches(t):
+    """A GPU-bound loop: launch a kernel, wait for it (stream sync), again;
+    30 rounds 8 us apart, then 10 rounds 46 us apart: a path that crosses
+    between the thread and the stream 80 times, the close crossings drawn
+    as one arrow (closer than 1/200 of the 2 ms window)."""
+    corr = 0
+    ts = 20
+    for i in range(40):
+        d = 3 if i < 30 else 40
+        corr += 1
+        t.rt("cudaLaunchKernel", ts, 1, corr)
+        t.gpu("k_loop", ts + 2, d, corr)
+        corr += 1
+        t.rt("cudaStreamSynchronize", ts + 1.5, d + 1, corr)
+        t.sync("Stream Sync", ts + 1.5, d + 1, corr, stream=7)
+        ts += d + 5 if i < 30 else d + 6
+
+
 def nocorr(t):
     """Kernels without correlation ids: nothing joins them to a launch."""
     t.cpu("aten::mm", 10, 20)
@@ -142,7 +160,8 @@ def nosync(t):
 
 
 CASES = {"cpu": cpu_bound, "gpu": gpu_bound, "comm": comm_bound, "gaps": gaps,
-         "event-sync": event_sync, "wait-event": wait_event, "dense": dense, "nocorr": nocorr,
+         "event-sync": event_sync, "wait-event": wait_event, "dense": dense, "launches": launches,
+         "nocorr": nocorr,
          "nosync": nosync}
 
 if __name__ == "__main__":
