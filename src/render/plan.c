@@ -518,7 +518,9 @@ static void fit_height(struct fit *F, const struct tf_size *size, double top)
         if (b->lane >= n)
             continue;
         const struct tf_lane *ln = &f->lanes[b->lane];
-        if (tf_plan_row_drawn(ln, tf_plan_rows_at(ln, depth), b->row) == TF_PLAN_NO_ROW) {
+        /* a bar of the critical path is drawn in the last row (tf_plan_bar_row) */
+        if (tf_plan_row_drawn(ln, tf_plan_rows_at(ln, depth), b->row) == TF_PLAN_NO_ROW &&
+            !b->critical) {
             p->cut_rows++;
             p->cut_annots += b->row < ln->annot_rows;
         }
