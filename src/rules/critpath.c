@@ -19,7 +19,7 @@
 #define KK_THRESHOLD_NS 1500000 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US */
 
 enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
-       K_ANNOT = 64 };
+       K_ANNOT = 64, K_STEP = 128 };
 
 struct row {
     int64_t ts, end;
@@ -41,6 +41,8 @@ struct tf_cp {
     struct row *rows;
     size_t n_rows, cap_rows;
     bool has_sync;
+    struct tf_strtab steps;  /* distinct ProfilerStep#N names (HTA's step symbols) */
+    bool sym_cuda, sym_hip, sym_mtia;
     struct tf_cpg g;
     uint32_t *node_ev;   /* node -> row */
     bool *node_start;
@@ -54,6 +56,7 @@ struct tf_cp *tf_cp_new(bool hta)
         return NULL;
     cp->hta = hta;
     tf_strtab_init(&cp->strs);
+    tf_strtab_init(&cp->steps);
     tf_buf_init(&cp->key);
     tf_buf_init(&cp->tmp);
     return cp;
@@ -64,6 +67,7 @@ void tf_cp_free(struct tf_cp *cp)
     if (!cp)
         return;
     tf_strtab_fini(&cp->strs);
+    tf_strtab_fini(&cp->steps);
     tf_buf_fini(&cp->key);
     tf_buf_fini(&cp->tmp);
     free(cp->rows);
@@ -108,6 +112,12 @@ static const char *const blocking_names[] = {
     "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize",
     "cudaMemcpy", "cudaMemcpyAsync", NULL};
 
+/* ^ProfilerStep#(\d+): HTA's step symbols. */
+static bool step_name(const char *s)
+{
+    return strncmp(s, "ProfilerStep#", 13) == 0 && s[13] >= '0' && s[13] <= '9';
+}
+
 bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
 {
     if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
@@ -143,6 +153,17 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         w.kind |= K_LOCK;
     if (is_one_of(r->name, blocking_names))
         w.kind |= K_BLOCKING;
+    uint32_t sid;
+    if (step_name(r->name)) {
+        w.kind |= K_STEP;
+        if (!tf_strtab_id(&cp->steps, r->name, &sid))
+            return false;
+    }
+    if (step_name(cat) && !tf_strtab_id(&cp->steps, cat, &sid))
+        return false;
+    cp->sym_cuda |= strcmp(r->name, "cudaLaunchKernel") == 0 || strcmp(cat, "cudaLaunchKernel") == 0;
+    cp->sym_hip |= strcmp(r->name, "hipLaunchKernel") == 0 || strcmp(cat, "hipLaunchKernel") == 0;
+    cp->sym_mtia |= strcmp(r->name, "runFunction - job_prep_and_submit_for_execution") == 0;
     tf_buf_clear(&cp->key);
     tf_id_key(&cp->key, &r->pid);
     if (!tf_strtab_id(&cp->strs, cp->key.data ? cp->key.data : "", &w.pidk))
@@ -156,6 +177,71 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     if (cp->n_rows >= NONE - 1 || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
         return false;
     cp->rows[cp->n_rows++] = w;
+    return true;
+}
+
+/* --- HTA's rows ------------------------------------------------------------------- */
+
+/* A row HTA's GPUKernelFilter takes: on a stream with a correlation, or a
+ * device-wide sync (Event Sync, Context Sync). */
+static bool hta_gpu_row(const struct tf_cp *cp, const struct row *r)
+{
+    const char *n = tf_strtab_str(&cp->strs, r->name);
+    return (r->stream >= 0 && r->corr >= 0) || strcmp(n, "Event Sync") == 0 ||
+           strcmp(n, "Context Sync") == 0;
+}
+
+static int i64_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* HTA's _filter_irrelevant_gpu_kernels (trace.py), as TraceAnalysis loads
+ * a trace of several ProfilerStep#N names (not MTIA's): the CPU rows that
+ * start before the last step's start, and the GPU rows whose correlation
+ * one of them has.  The last step is out of HTA's reach: so are its rows. */
+static bool hta_filter(struct tf_cp *cp)
+{
+    bool mtia = !cp->sym_cuda && !cp->sym_hip && cp->sym_mtia;
+    if (cp->steps.n < 2 || mtia)
+        return true;
+    bool any = false;
+    int64_t lim = 0;
+    size_t n_cpu = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (hta_gpu_row(cp, r))
+            continue;
+        n_cpu++;
+        if ((r->kind & K_STEP) && (!any || r->ts > lim)) {
+            lim = r->ts;
+            any = true;
+        }
+    }
+    if (!n_cpu)
+        return true;
+    int64_t *kept = malloc((n_cpu ? n_cpu : 1) * sizeof *kept);
+    if (!kept)
+        return false;
+    size_t nk = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (!hta_gpu_row(cp, r) && any && r->ts < lim && r->corr >= 0)
+            kept[nk++] = r->corr;
+    }
+    qsort(kept, nk, sizeof *kept, i64_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        bool keep = hta_gpu_row(cp, r)
+                        ? r->corr >= 0 && bsearch(&r->corr, kept, nk, sizeof *kept, i64_cmp)
+                        : any && r->ts < lim;
+        if (keep)
+            cp->rows[k++] = *r;
+    }
+    cp->n_rows = k;
+    free(kept);
     return true;
 }
 
@@ -202,7 +288,9 @@ static bool join(struct tf_cp *cp)
         }
         if (lo < n && cpu[lo].key == r->corr) {
             r->link = cpu[lo].row;
-            if (cp->rows[cpu[lo].row].link == NONE)
+            /* HTA's index_correlation: the last of a launch's GPU rows (a
+             * CUDA graph's); tracefig's own: the first */
+            if (cp->hta || cp->rows[cpu[lo].row].link == NONE)
                 cp->rows[cpu[lo].row].link = (uint32_t)i;
         }
     }
@@ -263,6 +351,10 @@ static bool clipped(const struct tf_cp *cp, const struct row *r, int64_t w0, int
         return in_window(r, w0, w1);
     if (strcmp(str(cp, r->name), "Stream Wait Event") == 0)
         return true;
+    /* HTA joins a launch to one GPU row (its index_correlation): the others
+     * of a CUDA graph are left out */
+    if (r->link != NONE && cp->hta && cp->rows[r->link].link != (uint32_t)(r - cp->rows))
+        return false;
     return r->link != NONE && in_window(&cp->rows[r->link], w0, w1);
 }
 
@@ -684,13 +776,27 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
 bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
 {
     bool *in = calloc(cp->n_rows ? cp->n_rows : 1, sizeof *in);
-    bool ok = in && join(cp) && queues(cp) && make_nodes(cp, w0, w1, in);
-    size_t joined = 0;
-    for (size_t i = 0; ok && i < cp->n_rows; i++)
-        joined += in[i] && cp->rows[i].stream != -1 && cp->rows[i].link != NONE &&
-                  !(cp->rows[i].kind & K_SYNC);
+    bool ok = in && (!cp->hta || hta_filter(cp)) && join(cp) && queues(cp) &&
+              make_nodes(cp, w0, w1, in);
+    size_t joined = 0, gpu = 0;
+    bool ids = false;
+    for (size_t i = 0; ok && i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        bool g = r->stream != -1 && !(r->kind & K_SYNC);
+        joined += in[i] && g && r->link != NONE;
+        gpu += g && r->ts >= w0 && r->ts <= w1;
+        ids |= g && r->corr >= 0;
+    }
     if (ok && !joined) {
         free(in);
+        if (!gpu)
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "no GPU kernel, memcpy or memset in the window: the critical "
+                                 "path follows GPU work, and this window has none");
+        if (ids)
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "no kernel in the window is joined to a launch: no runtime call "
+                                 "in the window has their correlation ids");
         return tf_diag_error(d, TF_EBADINPUT,
                              "no kernel in the window is joined to a launch: the trace has no "
                              "correlation ids or ac2g flows");

@@ -1,5 +1,6 @@
-"""hta_path.py TRACE_DIR: HTA's critical path of the first ProfilerStep of
-the one trace in TRACE_DIR, as lines for compare.py:
+"""hta_path.py TRACE_DIR [ANNOTATION [INSTANCE]]: HTA's critical path of the
+annotation's instance (default the first ProfilerStep) of the one trace in
+TRACE_DIR, as lines for compare.py:
   length_us N / cat NAME PCT / ev TS DUR NAME (TS from the trace's first event)
 Run with HTA on PYTHONPATH (tests/critpath/run.sh)."""
 import logging
@@ -10,7 +11,9 @@ from hta.trace_analysis import TraceAnalysis  # noqa: E402
 
 ta = TraceAnalysis(trace_dir=sys.argv[1])
 rank = list(ta.t.traces.keys())[0]
-res = ta.critical_path_analysis(rank=rank, annotation="ProfilerStep", instance_id=0)
+annotation = sys.argv[2] if len(sys.argv) > 2 else "ProfilerStep"
+instance = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+res = ta.critical_path_analysis(rank=rank, annotation=annotation, instance_id=instance)
 if res is None or not res[1]:
     print("FAIL no path")
     sys.exit(0)

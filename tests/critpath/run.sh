@@ -113,6 +113,22 @@ if "$bin" "$tmp/nosync/t.json" --window-event 'ProfilerStep*' --critical-path --
 else
     bad "nosync: $(cat "$tmp/nosync.err")"
 fi
+# A window without GPU work (HTA's cpu_only trace; HTA raises an
+# AssertionError there): one line, exit 1, nothing written.
+t=$real/hta-cpu-only.pt.trace.json.gz
+if [ -f "$t" ]; then
+    "$bin" "$t" --window-event 'ProfilerStep*' --critical-path -o "$tmp/cpu-only.svg" \
+        >/dev/null 2>"$tmp/cpu-only.err"
+    rc=$?
+    if [ $rc -eq 1 ] && [ ! -e "$tmp/cpu-only.svg" ] && [ "$(wc -l <"$tmp/cpu-only.err")" -eq 1 ] &&
+        grep -q 'no GPU kernel, memcpy or memset in the window' "$tmp/cpu-only.err"; then
+        ok
+    else
+        bad "cpu-only: exit $rc, $(cat "$tmp/cpu-only.err")"
+    fi
+else
+    echo "critpath: SKIP cpu-only ($t not found)"
+fi
 # Without --critical-path nothing changes: no critical_path key.
 if "$bin" "$tmp/gpu/t.json" -f json -o - 2>/dev/null | grep -q critical; then
     bad "a figure without --critical-path mentions it"
@@ -296,18 +312,23 @@ if [ ! -f "$hta/hta/trace_analysis.py" ]; then
 elif ! "$py" -c 'import pandas, numpy, networkx, plotly, psutil, yaml' 2>/dev/null; then
     echo "critpath: SKIP HTA comparison (HTA needs $py with pandas, networkx, plotly, psutil, yaml)"
 else
-    # hta_one NAME FILE
+    # hta_one NAME FILE [ANNOTATION INSTANCE]: HTA's annotation and instance
+    # (default ProfilerStep, 0) against --window-event ANNOTATION
+    # --occurrence INSTANCE+1 (default 'ProfilerStep*', 1).
     hta_one() {
         d="$tmp/hta-$1"
         mkdir -p "$d"
         ln -sf "$2" "$d/"
-        PYTHONPATH=$hta "$py" "$here/hta_path.py" "$d" >"$tmp/$1.hta" 2>"$tmp/$1.htaerr"
+        an=${3:-ProfilerStep}
+        inst=${4:-0}
+        we=${3:-ProfilerStep*}
+        PYTHONPATH=$hta "$py" "$here/hta_path.py" "$d" "$an" "$inst" >"$tmp/$1.hta" 2>"$tmp/$1.htaerr"
         if [ ! -s "$tmp/$1.hta" ] || grep -q '^FAIL' "$tmp/$1.hta"; then
-            echo "critpath: $1: HTA gives no path ($(tail -n 1 "$tmp/$1.htaerr")), not compared"
+            bad "$1: HTA gives no path ($(tail -n 1 "$tmp/$1.htaerr"))"
             return
         fi
-        "$bin" "$2" --window-event 'ProfilerStep*' --critical-path --stats-compat hta --stats=csv \
-            >"$tmp/$1.csv" 2>/dev/null
+        "$bin" "$2" --window-event "$we" --occurrence $((inst + 1)) --critical-path \
+            --stats-compat hta --stats=csv >"$tmp/$1.csv" 2>/dev/null
         if r=$("$py" "$here/compare.py" "$tmp/$1.hta" "$tmp/$1.csv"); then
             ok
             echo "critpath: $1: $r"
@@ -319,11 +340,18 @@ else
         hta_one "gen-$c" "$tmp/$c/t.json"
     done
     if [ -d "$real" ]; then
-        # hta-diff-test is left out: its path differs from HTA's (HTA keeps 1664
-        # GPU rows of the step, tracefig more; not yet understood).
-        for t in hta-diff-control hta-amd-mi250 hta-dist-rank0 hta-dist-rank1; do
+        # hta-diff-test: HTA leaves out the last step's rows (several
+        # ProfilerStep#N names) and joins a CUDA graph's launch to its last
+        # kernel only.
+        for t in hta-diff-control hta-diff-test hta-amd-mi250 hta-dist-rank0 hta-dist-rank1; do
             [ -f "$real/$t.json.gz" ] && hta_one "$t" "$real/$t.json.gz"
         done
+        # HTA's own critical-path test trace (simple_add): the annotation is
+        # also a glob ("[...]"), taken as the name it is; its instance 1
+        # starts inside instance 0.
+        t=hta-simple-add.pt.trace
+        [ -f "$real/$t.json.gz" ] &&
+            hta_one simple-add "$real/$t.json.gz" '[param|pytorch.model.alex_net|0|0|0|measure|forward]' 1
     else
         echo "critpath: SKIP real traces ($real not found)"
     fi

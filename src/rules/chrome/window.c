@@ -412,13 +412,15 @@ static void gocc_swap(struct gocc *a, struct gocc *b)
 }
 
 /* An event --window-event matches: a glob keeps each name's earliest, a
- * name the K earliest events. */
+ * name the K earliest events.  A glob that is also an event's own name
+ * ("[param|...|forward]", HTA's annotations) keeps those events as a
+ * name's too, and they win (kth_match is not asked). */
 static void window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1)
 {
-    if (!c->we_glob) {
+    if (!c->we_glob || strcmp(name, c->o->window_event) == 0)
         add_occurrence(c, t0, t1);
+    if (!c->we_glob)
         return;
-    }
     uint32_t id;
     if (!tf_strtab_id(&c->we_names, name, &id)) {
         c->oom = true;
@@ -750,7 +752,7 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
                                      "\"%.200s\" (at most %zu)",
                                      k, o->window_event, c->we_rank_most);
             hit = (struct occ){c->we_rank_lo, c->we_rank_hi};
-        } else if (c->we_glob) {
+        } else if (c->we_glob && !c->n_occ_all) {
             size_t found;
             if (!kth_match(c, k, &hit, &found))
                 return c->oom ? tf_diag_oom(d, NULL)
