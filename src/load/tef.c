@@ -722,7 +722,10 @@ static inline void rec_fields(struct tf_tef *t, const unsigned char *data,
         r->name_type = json_type(f[TF_TEF_F_NAME].type);
         r->cat_type = json_type(f[TF_TEF_F_CAT].type);
     }
-    if (t->pass == 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || hta) {
+    /* A flow's category in pass 1 too when the sink reads args there: the
+     * critical path joins kernels to launches by ac2g flows. */
+    bool flow1 = t->pass == 1 && r->kind == TF_TEF_FLOW && t->sink->args_pass1;
+    if (t->pass == 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || hta || flow1) {
         if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
             r->cat = t->cat.data;
     }
@@ -886,7 +889,7 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         r.id = get_counter_id(data, &f[TF_TEF_F_ID], &t->id);
     if (t->pass == 1 && (ph == 'b' || ph == 'e') && t->n_blocks)
         t->blocks[t->n_blocks - 1].pairs = true;
-    if (t->pass == 2)
+    if (t->pass == 2 || (r.kind == TF_TEF_FLOW && t->sink->args_pass1))
         rec_pass2(t, data, f, ph, &r);
     return rec_dispatch(t, f, ph, &r, d);
 }

@@ -3,7 +3,7 @@
  * the order in which its nodes and edges are made here is the order HTA
  * makes them in, since the longest path's ties depend on it.
  */
-#include "rules/critpath.h"
+#include "rules/critpath_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,39 +15,7 @@
 #include "base/strtab.h"
 #include "rules/kernels.h"
 
-#define NONE UINT32_MAX
-#define KK_THRESHOLD_NS 1500000 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US */
-
-enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
-       K_ANNOT = 64, K_STEP = 128 };
-
-struct row {
-    int64_t ts, end;
-    uint32_t name, cat, thr;
-    uint32_t pidk, tidk; /* its pid's and tid's keys */
-    int64_t stream, corr, wstream, wcorr;
-    long long pid;
-    unsigned char kind;
-    uint32_t link;       /* the row of the other end of its correlation, NONE */
-    uint32_t start_node, end_node;
-    int64_t q;           /* its queue length (launches and kernels), INT64_MIN none */
-    uint32_t ksync;      /* a kernel: the kernel it waits for (Stream Wait Event), NONE */
-};
-
-struct tf_cp {
-    bool hta;
-    struct tf_strtab strs;
-    struct tf_buf key, tmp;
-    struct row *rows;
-    size_t n_rows, cap_rows;
-    bool has_sync;
-    struct tf_strtab steps;  /* distinct ProfilerStep#N names (HTA's step symbols) */
-    bool sym_cuda, sym_hip, sym_mtia;
-    struct tf_cpg g;
-    uint32_t *node_ev;   /* node -> row */
-    bool *node_start;
-    bool ran;
-};
+#define str tf_cp_str
 
 struct tf_cp *tf_cp_new(bool hta)
 {
@@ -71,16 +39,13 @@ void tf_cp_free(struct tf_cp *cp)
     tf_buf_fini(&cp->key);
     tf_buf_fini(&cp->tmp);
     free(cp->rows);
+    free(cp->flows);
     tf_cpg_fini(&cp->g);
     free(cp->node_ev);
     free(cp->node_start);
     free(cp);
 }
 
-static const char *str(const struct tf_cp *cp, uint32_t id)
-{
-    return tf_strtab_str(&cp->strs, id);
-}
 
 /* args.NAME as an integer (-1 absent or not a number). */
 static int64_t arg_int(const struct tf_tef_rec *r, const char *name)
@@ -118,8 +83,36 @@ static bool step_name(const char *s)
     return strncmp(s, "ProfilerStep#", 13) == 0 && s[13] >= '0' && s[13] <= '9';
 }
 
+/* The keys of a record's pid and tid. */
+static bool thread_of(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *pidk, uint32_t *tidk)
+{
+    tf_buf_clear(&cp->key);
+    tf_id_key(&cp->key, &r->pid);
+    if (!tf_strtab_id(&cp->strs, cp->key.data ? cp->key.data : "", pidk))
+        return false;
+    tf_buf_clear(&cp->tmp);
+    tf_id_key(&cp->tmp, &r->tid);
+    return tf_strtab_id(&cp->strs, cp->tmp.data ? cp->tmp.data : "", tidk);
+}
+
+/* An ac2g flow's end (Kineto's launch -> kernel arrow); HTA reads none. */
+static bool flow_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
+{
+    if (cp->hta || (r->ph != 's' && r->ph != 'f') || !r->cat || strcmp(r->cat, "ac2g") != 0 ||
+        !r->id)
+        return true;
+    struct flow fl = {.ts = r->ts, .ph = r->ph, .bp = r->bp};
+    if (!thread_of(cp, r, &fl.pidk, &fl.tidk) || !tf_strtab_id(&cp->strs, r->id, &fl.id) ||
+        !TF_GROW(cp->flows, cp->n_flows, cp->cap_flows))
+        return false;
+    cp->flows[cp->n_flows++] = fl;
+    return true;
+}
+
 bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
 {
+    if (r->kind == TF_TEF_FLOW)
+        return flow_rec(cp, r);
     if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
         return true;
     const char *cat = r->cat ? r->cat : "";
@@ -164,84 +157,13 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     cp->sym_cuda |= strcmp(r->name, "cudaLaunchKernel") == 0 || strcmp(cat, "cudaLaunchKernel") == 0;
     cp->sym_hip |= strcmp(r->name, "hipLaunchKernel") == 0 || strcmp(cat, "hipLaunchKernel") == 0;
     cp->sym_mtia |= strcmp(r->name, "runFunction - job_prep_and_submit_for_execution") == 0;
-    tf_buf_clear(&cp->key);
-    tf_id_key(&cp->key, &r->pid);
-    if (!tf_strtab_id(&cp->strs, cp->key.data ? cp->key.data : "", &w.pidk))
-        return false;
-    tf_buf_clear(&cp->tmp);
-    tf_id_key(&cp->tmp, &r->tid);
-    if (!tf_strtab_id(&cp->strs, cp->tmp.data ? cp->tmp.data : "", &w.tidk))
+    if (!thread_of(cp, r, &w.pidk, &w.tidk))
         return false;
     if (!tf_strtab_id(&cp->strs, r->name, &w.name) || !tf_strtab_id(&cp->strs, cat, &w.cat))
         return false;
     if (cp->n_rows >= NONE - 1 || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
         return false;
     cp->rows[cp->n_rows++] = w;
-    return true;
-}
-
-/* --- HTA's rows ------------------------------------------------------------------- */
-
-/* A row HTA's GPUKernelFilter takes: on a stream with a correlation, or a
- * device-wide sync (Event Sync, Context Sync). */
-static bool hta_gpu_row(const struct tf_cp *cp, const struct row *r)
-{
-    const char *n = tf_strtab_str(&cp->strs, r->name);
-    return (r->stream >= 0 && r->corr >= 0) || strcmp(n, "Event Sync") == 0 ||
-           strcmp(n, "Context Sync") == 0;
-}
-
-static int i64_cmp(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* HTA's _filter_irrelevant_gpu_kernels (trace.py), as TraceAnalysis loads
- * a trace of several ProfilerStep#N names (not MTIA's): the CPU rows that
- * start before the last step's start, and the GPU rows whose correlation
- * one of them has.  The last step is out of HTA's reach: so are its rows. */
-static bool hta_filter(struct tf_cp *cp)
-{
-    bool mtia = !cp->sym_cuda && !cp->sym_hip && cp->sym_mtia;
-    if (cp->steps.n < 2 || mtia)
-        return true;
-    bool any = false;
-    int64_t lim = 0;
-    size_t n_cpu = 0;
-    for (size_t i = 0; i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        if (hta_gpu_row(cp, r))
-            continue;
-        n_cpu++;
-        if ((r->kind & K_STEP) && (!any || r->ts > lim)) {
-            lim = r->ts;
-            any = true;
-        }
-    }
-    if (!n_cpu)
-        return true;
-    int64_t *kept = malloc((n_cpu ? n_cpu : 1) * sizeof *kept);
-    if (!kept)
-        return false;
-    size_t nk = 0;
-    for (size_t i = 0; i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        if (!hta_gpu_row(cp, r) && any && r->ts < lim && r->corr >= 0)
-            kept[nk++] = r->corr;
-    }
-    qsort(kept, nk, sizeof *kept, i64_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        bool keep = hta_gpu_row(cp, r)
-                        ? r->corr >= 0 && bsearch(&r->corr, kept, nk, sizeof *kept, i64_cmp)
-                        : any && r->ts < lim;
-        if (keep)
-            cp->rows[k++] = *r;
-    }
-    cp->n_rows = k;
-    free(kept);
     return true;
 }
 
@@ -776,7 +698,7 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
 bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
 {
     bool *in = calloc(cp->n_rows ? cp->n_rows : 1, sizeof *in);
-    bool ok = in && (!cp->hta || hta_filter(cp)) && join(cp) && queues(cp) &&
+    bool ok = in && (!cp->hta || tf_cp_hta_filter(cp)) && tf_cp_flow_join(cp) && join(cp) && queues(cp) &&
               make_nodes(cp, w0, w1, in);
     size_t joined = 0, gpu = 0;
     bool ids = false;

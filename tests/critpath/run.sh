@@ -74,6 +74,11 @@ expect event-sync 0.42 'cpu_bound=0.48 gpu_compute_bound=95.24 gpu_kernel_launch
 expect wait-event 0.59 'cpu_bound=0.34 gpu_compute_bound=94.92 gpu_kernel_launch_overhead=4.75' \
     'aten::pair,cudaLaunchKernel,k1,k2'
 
+# ac2g flows join the kernel and the sync of the GPU-bound step when the
+# args have no correlation ids: the same path and breakdown.
+expect ac2g 1.015 'cpu_bound=0.49 gpu_compute_bound=98.52 gpu_kernel_launch_overhead=0.99' \
+    'aten::mm,cudaLaunchKernel,gemm'
+
 # The sync edges themselves: event-sync ends at cudaEventSynchronize's end
 # only through a sync edge; wait-event's k1 -> k2 is one (JSON edges).
 c=wait-event

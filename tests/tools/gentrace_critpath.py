@@ -152,6 +152,24 @@ def nocorr(t):
                  "dur": 100, "args": {"stream": 7}})
 
 
+def ac2g(t):
+    """The GPU-bound step of gpu_bound, its kernel and sync joined to their
+    launches by ac2g flows only (no correlation ids in the args, as MTIA's
+    kernels have none)."""
+    t.cpu("aten::mm", 10, 20)
+    t.cpu("cudaLaunchKernel", 15, 5, "cuda_runtime")
+    t.ev.append({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 25,
+                 "dur": 1000, "args": {"device": 0, "stream": 7}})
+    t.cpu("cudaDeviceSynchronize", 40, 990, "cuda_runtime")
+    t.ev.append({"ph": "X", "cat": "cuda_sync", "name": "Context Sync", "pid": 0, "tid": 7,
+                 "ts": 40, "dur": 990, "args": {"device": 0, "stream": -1}})
+    for fid, (cts, gts) in enumerate([(15, 25), (40, 40)], 1):
+        t.ev.append({"ph": "s", "cat": "ac2g", "name": "ac2g", "id": fid, "pid": 1, "tid": 1,
+                     "ts": cts})
+        t.ev.append({"ph": "f", "cat": "ac2g", "name": "ac2g", "id": fid, "pid": 0, "tid": 7,
+                     "ts": gts, "bp": "e"})
+
+
 def nosync(t):
     """No cuda_sync events: one warning, as HTA's."""
     t.cpu("aten::mm", 10, 20)
@@ -161,8 +179,7 @@ def nosync(t):
 
 CASES = {"cpu": cpu_bound, "gpu": gpu_bound, "comm": comm_bound, "gaps": gaps,
          "event-sync": event_sync, "wait-event": wait_event, "dense": dense, "launches": launches,
-         "nocorr": nocorr,
-         "nosync": nosync}
+         "nocorr": nocorr, "ac2g": ac2g, "nosync": nosync}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in CASES:

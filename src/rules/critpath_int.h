@@ -1,0 +1,71 @@
+/* critpath_int.h - what critpath.c and critpath_join.c share of the
+ * critical path's collector: its rows (one per complete event of pass 1),
+ * its ac2g flow ends, and the state (rules/critpath.h is the interface).
+ */
+#ifndef TF_CRITPATH_INT_H
+#define TF_CRITPATH_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/strtab.h"
+#include "rules/critpath.h"
+
+#define NONE UINT32_MAX
+#define KK_THRESHOLD_NS 1500000 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US */
+
+enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
+       K_ANNOT = 64, K_STEP = 128 };
+
+struct row {
+    int64_t ts, end;
+    uint32_t name, cat, thr;
+    uint32_t pidk, tidk; /* its pid's and tid's keys */
+    int64_t stream, corr, wstream, wcorr;
+    long long pid;
+    unsigned char kind;
+    uint32_t link;       /* the row of the other end of its correlation, NONE */
+    uint32_t start_node, end_node;
+    int64_t q;           /* its queue length (launches and kernels), INT64_MIN none */
+    uint32_t ksync;      /* a kernel: the kernel it waits for (Stream Wait Event), NONE */
+};
+
+/* An ac2g flow's end: 's' at a launch, 'f' at its GPU row. */
+struct flow {
+    int64_t ts;
+    uint32_t pidk, tidk, id;
+    char ph, bp;
+};
+
+struct tf_cp {
+    bool hta;
+    struct flow *flows;
+    size_t n_flows, cap_flows;
+    struct tf_strtab strs;
+    struct tf_buf key, tmp;
+    struct row *rows;
+    size_t n_rows, cap_rows;
+    bool has_sync;
+    struct tf_strtab steps;  /* distinct ProfilerStep#N names (HTA's step symbols) */
+    bool sym_cuda, sym_hip, sym_mtia;
+    struct tf_cpg g;
+    uint32_t *node_ev;   /* node -> row */
+    bool *node_start;
+    bool ran;
+};
+
+static inline const char *tf_cp_str(const struct tf_cp *cp, uint32_t id)
+{
+    return tf_strtab_str(&cp->strs, id);
+}
+
+/* critpath_join.c: HTA's rows (under --stats-compat hta), the ac2g flows'
+ * joins, and the synchronisation calls of a trace without cuda_sync rows
+ * (Nsight Systems, rocpd); false when out of memory. */
+bool tf_cp_hta_filter(struct tf_cp *cp);
+bool tf_cp_flow_join(struct tf_cp *cp);
+/* The sync kind of a runtime call's name (SC_*), 0 none. */
+unsigned char tf_cp_sync_call(const char *name);
+
+#endif

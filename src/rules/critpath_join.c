@@ -1,0 +1,170 @@
+/* critpath_join.c - the critical path's rows before its graph
+ * (rules/critpath_int.h): the rows HTA keeps, the kernels joined to their
+ * launches by Kineto's ac2g flows, and the synchronisation calls named in
+ * a trace that has no cuda_sync rows.
+ */
+#include "rules/critpath_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define str tf_cp_str
+
+/* --- HTA's rows ------------------------------------------------------------------- */
+
+/* A row HTA's GPUKernelFilter takes: on a stream with a correlation, or a
+ * device-wide sync (Event Sync, Context Sync). */
+static bool hta_gpu_row(const struct tf_cp *cp, const struct row *r)
+{
+    const char *n = tf_strtab_str(&cp->strs, r->name);
+    return (r->stream >= 0 && r->corr >= 0) || strcmp(n, "Event Sync") == 0 ||
+           strcmp(n, "Context Sync") == 0;
+}
+
+static int i64_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* HTA's _filter_irrelevant_gpu_kernels (trace.py), as TraceAnalysis loads
+ * a trace of several ProfilerStep#N names (not MTIA's): the CPU rows that
+ * start before the last step's start, and the GPU rows whose correlation
+ * one of them has.  The last step is out of HTA's reach: so are its rows. */
+bool tf_cp_hta_filter(struct tf_cp *cp)
+{
+    bool mtia = !cp->sym_cuda && !cp->sym_hip && cp->sym_mtia;
+    if (cp->steps.n < 2 || mtia)
+        return true;
+    bool any = false;
+    int64_t lim = 0;
+    size_t n_cpu = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (hta_gpu_row(cp, r))
+            continue;
+        n_cpu++;
+        if ((r->kind & K_STEP) && (!any || r->ts > lim)) {
+            lim = r->ts;
+            any = true;
+        }
+    }
+    if (!n_cpu)
+        return true;
+    int64_t *kept = malloc((n_cpu ? n_cpu : 1) * sizeof *kept);
+    if (!kept)
+        return false;
+    size_t nk = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (!hta_gpu_row(cp, r) && any && r->ts < lim && r->corr >= 0)
+            kept[nk++] = r->corr;
+    }
+    qsort(kept, nk, sizeof *kept, i64_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        bool keep = hta_gpu_row(cp, r)
+                        ? r->corr >= 0 && bsearch(&r->corr, kept, nk, sizeof *kept, i64_cmp)
+                        : any && r->ts < lim;
+        if (keep)
+            cp->rows[k++] = *r;
+    }
+    cp->n_rows = k;
+    free(kept);
+    return true;
+}
+
+/* Rows by thread, then start (the flows' binding). */
+struct trow {
+    uint64_t thr;
+    int64_t ts;
+    uint32_t row;
+};
+
+static int trow_cmp(const void *a, const void *b)
+{
+    const struct trow *x = a, *y = b;
+    if (x->thr != y->thr)
+        return x->thr < y->thr ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The row a flow end binds to on its thread: the one that starts at its
+ * time, else (bp "e", and every 's') the latest that encloses it, else
+ * (an 'f' binding to the next slice) the first that starts after it. */
+static uint32_t flow_row(const struct tf_cp *cp, const struct trow *v, size_t n,
+                         const struct flow *fl)
+{
+    uint64_t thr = (uint64_t)fl->pidk << 32 | fl->tidk;
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first (thr, ts) above (thr, fl->ts) */
+        size_t m = (lo + hi) / 2;
+        if (v[m].thr < thr || (v[m].thr == thr && v[m].ts <= fl->ts))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo > 0 && v[lo - 1].thr == thr && v[lo - 1].ts == fl->ts)
+        return v[lo - 1].row;
+    for (size_t k = lo, walked = 0; k > 0 && v[k - 1].thr == thr && walked < 64; k--, walked++)
+        if (cp->rows[v[k - 1].row].end >= fl->ts)
+            return v[k - 1].row;
+    if (fl->ph == 'f' && fl->bp != 'e' && lo < n && v[lo].thr == thr)
+        return v[lo].row;
+    return NONE;
+}
+
+static int flow_cmp(const void *a, const void *b)
+{
+    const struct flow *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->ph > y->ph) - (x->ph < y->ph); /* 'f' before 's' */
+}
+
+#define FLOW_CORR (INT64_C(1) << 62) /* correlation ids made from flows */
+
+/* Kineto's ac2g flows join a GPU row without a correlation id to its
+ * launch: the GPU row takes the launch's id, or both take one of the
+ * flow's own when the launch has none either. */
+bool tf_cp_flow_join(struct tf_cp *cp)
+{
+    if (!cp->n_flows)
+        return true;
+    struct trow *v = malloc(cp->n_rows * sizeof *v + 1);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        v[i] = (struct trow){(uint64_t)cp->rows[i].pidk << 32 | cp->rows[i].tidk,
+                             cp->rows[i].ts, (uint32_t)i};
+    qsort(v, cp->n_rows, sizeof *v, trow_cmp);
+    qsort(cp->flows, cp->n_flows, sizeof *cp->flows, flow_cmp);
+    for (size_t a = 0; a < cp->n_flows;) {
+        size_t b = a;
+        while (b < cp->n_flows && cp->flows[b].id == cp->flows[a].id)
+            b++;
+        /* one 's', its 'f's */
+        uint32_t src = NONE;
+        for (size_t k = a; k < b; k++)
+            if (cp->flows[k].ph == 's')
+                src = flow_row(cp, v, cp->n_rows, &cp->flows[k]);
+        for (size_t k = a; k < b && src != NONE; k++) {
+            if (cp->flows[k].ph != 'f')
+                continue;
+            uint32_t dst = flow_row(cp, v, cp->n_rows, &cp->flows[k]);
+            struct row *l = &cp->rows[src];
+            if (dst == NONE || dst == src || cp->rows[dst].corr >= 0 ||
+                (cp->rows[dst].stream == -1 && !(cp->rows[dst].kind & K_SYNC)))
+                continue;
+            if (l->corr < 0)
+                l->corr = FLOW_CORR + (int64_t)cp->flows[k].id;
+            cp->rows[dst].corr = l->corr;
+        }
+        a = b;
+    }
+    free(v);
+    return true;
+}
