@@ -77,6 +77,25 @@ static const char *const blocking_names[] = {
     "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize",
     "cudaMemcpy", "cudaMemcpyAsync", NULL};
 
+/* A runtime's or driver's category (Kineto's mtia_runtime, rocpd's
+ * HIP_RUNTIME_API_EXT, Nsight's cuda_runtime): the calls of the graph
+ * beyond HTA's cuda_runtime and cuda_driver. */
+static bool runtime_cat(const char *cat)
+{
+    char low[64];
+    size_t n = 0;
+    for (; cat[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)(cat[n] >= 'A' && cat[n] <= 'Z' ? cat[n] - 'A' + 'a' : cat[n]);
+    low[n] = 0;
+    return strstr(low, "runtime") || strstr(low, "driver") || strstr(low, "_api");
+}
+
+/* Beyond HTA: HIP's blocking calls, and the driver's, as HTA's CUDA ones. */
+static const char *const hip_blocking_names[] = {
+    "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventQuery", "hipEventSynchronize",
+    "hipMemcpy", "hipMemcpyAsync", "cuCtxSynchronize", "cuStreamSynchronize",
+    "cuEventSynchronize", NULL};
+
 /* ^ProfilerStep#(\d+): HTA's step symbols. */
 static bool step_name(const char *s)
 {
@@ -134,6 +153,10 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         w.kind |= K_OP;
     if (strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0)
         w.kind |= K_RUNTIME;
+    if (!cp->hta && w.stream == -1 && runtime_cat(cat)) /* beyond HTA: any runtime's calls */
+        w.kind |= K_OP | K_RUNTIME;
+    if (!cp->hta && w.stream == -1)
+        w.call = tf_cp_sync_call(r->name);
     if (strcmp(cat, "user_annotation") == 0)
         w.kind |= K_ANNOT;
     if (strcmp(cat, "cuda_sync") == 0) {
@@ -144,7 +167,7 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         w.kind |= K_LAUNCH;
     if (is_one_of(r->name, lock_names))
         w.kind |= K_LOCK;
-    if (is_one_of(r->name, blocking_names))
+    if (is_one_of(r->name, blocking_names) || (!cp->hta && is_one_of(r->name, hip_blocking_names)))
         w.kind |= K_BLOCKING;
     uint32_t sid;
     if (step_name(r->name)) {
@@ -667,6 +690,30 @@ static bool kernel_row(struct tf_cp *cp, uint32_t i, struct last *last, size_t *
     return true;
 }
 
+/* A synchronisation call of a trace without cuda_sync rows (beyond HTA):
+ * a device sync waits for the last GPU row of every stream that ended by
+ * its end, a stream or event sync for the one GPU row that ended last
+ * while it blocked (the export does not say which stream or event). */
+static bool call_row(struct tf_cp *cp, const struct row *r, struct last *last, size_t n_last)
+{
+    if (r->end_node == NONE)
+        return true;
+    uint32_t best = NONE;
+    for (size_t i = 0; i < n_last; i++) {
+        uint32_t u = last[i].node;
+        if (u == NONE || node_ts(cp, u) > r->end)
+            continue;
+        if (r->call == SC_DEVICE) {
+            if (!edge(cp, u, r->end_node, TF_CPE_SYNC, false, -2))
+                return false;
+        } else if (node_ts(cp, u) >= r->ts &&
+                   (best == NONE || node_ts(cp, u) > node_ts(cp, best))) {
+            best = u;
+        }
+    }
+    return best == NONE || edge(cp, best, r->end_node, TF_CPE_SYNC, false, -2);
+}
+
 static bool kernel_edges(struct tf_cp *cp, const bool *in)
 {
     struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
@@ -682,13 +729,18 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
         if (in[i] && r->link != NONE &&
             (r->stream != -1 || named(cp, r, "Event Sync") || named(cp, r, "Context Sync")))
             v[n++] = (struct ix){0, (r->kind & K_SYNC) ? r->end : r->ts, (uint32_t)i};
+        else if (in[i] && cp->has_calls && r->call && r->call != SC_WAIT)
+            v[n++] = (struct ix){0, r->end, (uint32_t)i};
     }
     qsort(v, n, sizeof *v, thr_cmp);
     bool ok = true;
     for (size_t k = 0; k < n && ok; k++) {
         const struct row *r = &cp->rows[v[k].row];
-        ok = (r->kind & K_SYNC) ? sync_row(cp, r, last, n_last)
-                                : kernel_row(cp, v[k].row, last, &n_last);
+        if (r->stream == -1 && r->call && !(r->kind & K_SYNC))
+            ok = call_row(cp, r, last, n_last);
+        else
+            ok = (r->kind & K_SYNC) ? sync_row(cp, r, last, n_last)
+                                    : kernel_row(cp, v[k].row, last, &n_last);
     }
     free(v);
     free(last);
@@ -698,7 +750,11 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
 bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
 {
     bool *in = calloc(cp->n_rows ? cp->n_rows : 1, sizeof *in);
-    bool ok = in && (!cp->hta || tf_cp_hta_filter(cp)) && tf_cp_flow_join(cp) && join(cp) && queues(cp) &&
+    bool ok = in && (!cp->hta || tf_cp_hta_filter(cp)) && tf_cp_flow_join(cp) && join(cp);
+    bool calls = ok && !cp->hta && !cp->has_sync;
+    if (calls)
+        tf_cp_calls_launches(cp);
+    ok = ok && queues(cp) &&
               make_nodes(cp, w0, w1, in);
     size_t joined = 0, gpu = 0;
     bool ids = false;
@@ -723,7 +779,11 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
                              "no kernel in the window is joined to a launch: the trace has no "
                              "correlation ids or ac2g flows");
     }
-    if (ok && !cp->has_sync)
+    for (size_t i = 0; calls && i < cp->n_rows; i++)
+        cp->has_calls |= in[i] && cp->rows[i].call != 0;
+    if (ok && calls && cp->has_calls)
+        ok = tf_cp_calls_waits(cp, in);
+    if (ok && !cp->has_sync && !cp->has_calls)
         tf_diag_warn(d, "the trace has no CUDA synchronization events (cuda_sync): the critical "
                         "path may be inaccurate");
     ok = ok && runtime_lock_edges(cp) && thread_keys(cp, in) && call_stack_edges(cp, in) && kernel_edges(cp, in);
@@ -777,8 +837,12 @@ static int category(const struct tf_cp *cp, const struct tf_cpg_edge *e)
 static char *lane_of(const struct tf_cp *cp, const struct row *r)
 {
     char b[96];
-    if (r->stream != -1)
+    const char *pk = str(cp, r->pidk); /* a key: "i7", "sname" */
+    if (r->stream != -1 && r->pid >= 0)
         snprintf(b, sizeof b, "GPU %lld stream %lld", r->pid, (long long)r->stream);
+    else if (r->stream != -1) /* an export's GPU lane, named by its loader */
+        snprintf(b, sizeof b, "%.60s stream %lld", *pk == 'i' || *pk == 's' ? pk + 1 : pk,
+                 (long long)r->stream);
     else
     {
         const char *t = str(cp, r->tidk); /* a key: "i7", "sname" */

@@ -25,11 +25,16 @@ struct row {
     int64_t stream, corr, wstream, wcorr;
     long long pid;
     unsigned char kind;
+    unsigned char call;  /* a CPU row: its synchronisation call (SC_*), 0 none */
     uint32_t link;       /* the row of the other end of its correlation, NONE */
     uint32_t start_node, end_node;
     int64_t q;           /* its queue length (launches and kernels), INT64_MIN none */
     uint32_t ksync;      /* a kernel: the kernel it waits for (Stream Wait Event), NONE */
 };
+
+/* The synchronisation calls of the CUDA and HIP runtimes, by name: what
+ * a trace without cuda_sync rows (Nsight Systems, rocpd) says of them. */
+enum { SC_DEVICE = 1, SC_STREAM, SC_EVENT, SC_WAIT };
 
 /* An ac2g flow's end: 's' at a launch, 'f' at its GPU row. */
 struct flow {
@@ -46,7 +51,8 @@ struct tf_cp {
     struct tf_buf key, tmp;
     struct row *rows;
     size_t n_rows, cap_rows;
-    bool has_sync;
+    bool has_sync;       /* cuda_sync rows */
+    bool has_calls;      /* synchronisation calls joined by name (SC_*) */
     struct tf_strtab steps;  /* distinct ProfilerStep#N names (HTA's step symbols) */
     bool sym_cuda, sym_hip, sym_mtia;
     struct tf_cpg g;
@@ -67,5 +73,11 @@ bool tf_cp_hta_filter(struct tf_cp *cp);
 bool tf_cp_flow_join(struct tf_cp *cp);
 /* The sync kind of a runtime call's name (SC_*), 0 none. */
 unsigned char tf_cp_sync_call(const char *name);
+/* Beyond HTA (a trace without cuda_sync rows): each CPU row joined to a
+ * GPU row is a launch, and each cudaStreamWaitEvent / hipStreamWaitEvent
+ * in the window makes the first kernel its thread launches after it onto
+ * another stream wait for the last kernel that thread launched before it. */
+void tf_cp_calls_launches(struct tf_cp *cp);
+bool tf_cp_calls_waits(struct tf_cp *cp, const bool *in);
 
 #endif

@@ -168,3 +168,81 @@ bool tf_cp_flow_join(struct tf_cp *cp)
     free(v);
     return true;
 }
+
+/* --- synchronisation calls by name (Nsight Systems, rocpd) ---------------------- */
+
+unsigned char tf_cp_sync_call(const char *name)
+{
+    static const struct {
+        const char *name;
+        unsigned char sc;
+    } calls[] = {
+        {"cudaDeviceSynchronize", SC_DEVICE}, {"hipDeviceSynchronize", SC_DEVICE},
+        {"cuCtxSynchronize", SC_DEVICE},      {"cudaStreamSynchronize", SC_STREAM},
+        {"hipStreamSynchronize", SC_STREAM},  {"cuStreamSynchronize", SC_STREAM},
+        {"cudaEventSynchronize", SC_EVENT},   {"hipEventSynchronize", SC_EVENT},
+        {"cuEventSynchronize", SC_EVENT},     {"cudaStreamWaitEvent", SC_WAIT},
+        {"hipStreamWaitEvent", SC_WAIT},      {"cuStreamWaitEvent", SC_WAIT},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (strcmp(name, calls[i].name) == 0)
+            return calls[i].sc;
+    return 0;
+}
+
+void tf_cp_calls_launches(struct tf_cp *cp)
+{
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (r->stream != -1 && !(r->kind & K_SYNC) && r->link != NONE)
+            cp->rows[r->link].kind |= K_LAUNCH;
+    }
+}
+
+static int launch_cmp(const void *a, const void *b)
+{
+    return trow_cmp(a, b);
+}
+
+bool tf_cp_calls_waits(struct tf_cp *cp, const bool *in)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        n += (cp->rows[i].kind & K_LAUNCH) && cp->rows[i].stream == -1 && cp->rows[i].link != NONE;
+    struct trow *v = malloc(n * sizeof *v + 1);
+    if (!v)
+        return false;
+    n = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if ((r->kind & K_LAUNCH) && r->stream == -1 && r->link != NONE)
+            v[n++] = (struct trow){(uint64_t)r->pidk << 32 | r->tidk, r->ts, (uint32_t)i};
+    }
+    qsort(v, n, sizeof *v, launch_cmp);
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *w = &cp->rows[i];
+        if (!in[i] || w->call != SC_WAIT)
+            continue;
+        uint64_t thr = (uint64_t)w->pidk << 32 | w->tidk;
+        size_t lo = 0, hi = n;
+        while (lo < hi) { /* the first launch of the thread at or after the wait */
+            size_t m = (lo + hi) / 2;
+            if (v[m].thr < thr || (v[m].thr == thr && v[m].ts < w->ts))
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        if (lo == 0 || v[lo - 1].thr != thr)
+            continue;
+        uint32_t src = cp->rows[v[lo - 1].row].link;
+        for (size_t k = lo; k < n && v[k].thr == thr; k++) {
+            uint32_t dst = cp->rows[v[k].row].link;
+            if (cp->rows[dst].stream != cp->rows[src].stream) {
+                cp->rows[dst].ksync = src;
+                break;
+            }
+        }
+    }
+    free(v);
+    return true;
+}

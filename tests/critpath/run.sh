@@ -18,6 +18,7 @@
 #     in pdflatex, lualatex and xelatex; with user marks; many crossings
 #     (the launches case) merged into fewer arrows by the rule of
 #     rules/critpath_marks.h.
+# (d) Beyond HTA: Nsight Systems and rocpd (generated, then ../shared's).
 # (b) HTA itself (../shared/hta, with python3-pandas and -networkx) on the
 #     real Kineto traces in ../shared/real-traces and on (a)'s traces: the
 #     same events on the path (name, start, duration) and each category's
@@ -308,6 +309,65 @@ for eng in pdflatex lualatex xelatex; do
                 >/dev/null 2>&1) && pdftotext "$tmp/doc.pdf" - | grep -q "critical path 590"'
     else
         echo "critpath: SKIP TikZ in $eng (not installed)"
+# (d) Beyond HTA: an Nsight Systems export and a rocpd database (gennsys.py
+# and genrocpd.py critpath) whose runtime calls are joined to their kernels
+# by correlation id and whose synchronisation calls, named, join the GPU
+# back: the stream sync waits for k0, the device sync for k2, the event
+# sync for k3, and k2 waits for k1 (cudaStreamWaitEvent / hipStreamWaitEvent).
+sync_path() { # FILE ARGS...: the path's events and edges (JSON), checked
+    f=$1
+    shift
+    "$bin" "$f" "$@" --critical-path -f json -o "$f.json" 2>"$f.err" &&
+        "$py" - "$f.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["critical_path"]
+names = [e["name"] for e in c["events"]]
+calls = [n for n in names if n.startswith(("cuda", "hip"))]
+want = ["LaunchKernel", "StreamSynchronize", "LaunchKernel", "DeviceSynchronize",
+        "LaunchKernel", "EventSynchronize", "Free"]
+assert [n[4:] if n.startswith("cuda") else n[3:] for n in calls] == want, names
+assert abs(c["length"] - 8.035) < 1e-9, c["length"]
+sync = [(e["from"], e["to"]) for e in c["edges"] if e["type"] == "sync"]
+ix = {n: i for i, n in enumerate(names)}
+def at(pfx):
+    return [i for i, n in enumerate(names) if n[4:].startswith(pfx) or n[3:].startswith(pfx)][0]
+k = [i for i, n in enumerate(names) if not n.startswith(("cuda", "hip"))]
+assert len(k) == 4, names
+assert ("%d.end" % k[0], "%d.end" % at("StreamSynchronize")) in sync, sync
+assert ("%d.end" % k[1], "%d.start" % k[2]) in sync, sync
+assert ("%d.end" % k[2], "%d.end" % at("DeviceSynchronize")) in sync, sync
+assert ("%d.end" % k[3], "%d.end" % at("EventSynchronize")) in sync, sync
+assert sum(1 for e in c["edges"] if e["type"] == "launch") == 3, c["edges"]
+PY
+}
+if "$py" -c 'import sqlite3' 2>/dev/null; then
+    "$py" "$root/tests/tools/gennsys.py" critpath --out "$tmp/cp.sqlite" &&
+        sync_path "$tmp/cp.sqlite" --window-event step && ok ||
+        bad "nsys: the path through the synchronisation calls ($(cat "$tmp/cp.sqlite.err"))"
+    "$py" "$root/tests/tools/genrocpd.py" critpath --out "$tmp/cp.rocpd.db" &&
+        sync_path "$tmp/cp.rocpd.db" && ok ||
+        bad "rocpd: the path through the synchronisation calls ($(cat "$tmp/cp.rocpd.db.err"))"
+    # no warning about cuda_sync: the calls are the synchronisation events
+    if grep -q warning "$tmp/cp.sqlite.err" "$tmp/cp.rocpd.db.err"; then
+        bad "nsys/rocpd: a warning: $(cat "$tmp/cp.sqlite.err" "$tmp/cp.rocpd.db.err")"
+    else
+        ok
+    fi
+else
+    echo "critpath: SKIP nsys/rocpd ($py has no sqlite3)"
+fi
+# The real exports of ../shared print and draw their path.
+for t in "$real"/nsys/*.sqlite "$real"/rocpd/*.rocpd.db; do
+    [ -f "$t" ] || { echo "critpath: SKIP real nsys/rocpd ($real not found)"; break; }
+    b=$(basename "$t")
+    if "$bin" "$t" --critical-path --stats=csv >"$tmp/$b.csv" 2>/dev/null &&
+        grep -q '^critical_path,,,length_ms,[0-9]' "$tmp/$b.csv" &&
+        [ "$(grep -c '^critical_event,.*,name,' "$tmp/$b.csv")" -gt 0 ] &&
+        "$bin" "$t" --critical-path -o "$tmp/$b.svg" 2>/dev/null && [ -s "$tmp/$b.svg" ]; then
+        ok
+        echo "critpath: $b: $(grep '^critical_path,,,length_ms' "$tmp/$b.csv" | cut -d, -f5) ms, $(grep -c '^critical_event,.*,name,' "$tmp/$b.csv") events"
+    else
+        bad "$b: no path printed or drawn"
     fi
 done
 

@@ -42,6 +42,8 @@ Cases:
                SQLite; --index adds an index on start to each GPU table.
   hostile      names with invalid UTF-8, control characters, XML and TeX
                specials, a 2 KB kernel name.
+  critpath     one step whose critical path runs through each CUDA
+               synchronisation call (tests/critpath).
   multiproc    two processes with kernels on the same GPU stream.
   empty-db     an SQLite database with no tables at all.
   no-tables    an SQLite database with tables, none of an export.
@@ -333,6 +335,31 @@ def full_events(ex, parts):
     return {k: v for k, v in kept.items() if k in parts}
 
 
+def critpath_events(ex):
+    """One step ("step", 10..17 ms) whose critical path runs through each
+    synchronisation call (tests/critpath): k0 on stream 7, which
+    cudaStreamSynchronize waits for; k1 on stream 13, recorded by
+    cudaEventRecord; cudaStreamWaitEvent makes k2 (stream 7) wait for k1;
+    cudaDeviceSynchronize waits for k2; cudaEventSynchronize for k3."""
+    f = Full(ex)
+    us = 1000
+    f.range_(MAIN, 10 * MS, 20 * MS, "step")
+    f.launch(MAIN, 10 * MS, 0, 7, 0, 3 * MS)                    # k0 10.005 .. 13.005
+    f.call(MAIN, 10 * MS + 10 * us, 13 * MS + 15 * us, "cudaStreamSynchronize_v3020")
+    f.launch(MAIN, 13 * MS + 20 * us, 0, 13, 1, 2 * MS)          # k1 13.025 .. 15.025
+    f.call(MAIN, 13 * MS + 30 * us, 13 * MS + 32 * us, "cudaEventRecord_v3020")
+    f.call(MAIN, 13 * MS + 40 * us, 13 * MS + 42 * us, "cudaStreamWaitEvent_v3020")
+    end = f.launch(MAIN, 13 * MS + 50 * us, 0, 7, 2, MS)         # k2, moved after k1
+    k2 = f.kernel[-1]
+    k2["start"], k2["end"] = 15 * MS + 30 * us, 16 * MS + 30 * us
+    del end
+    f.call(MAIN, 13 * MS + 60 * us, 16 * MS + 40 * us, "cudaDeviceSynchronize_v3020")
+    f.launch(MAIN, 16 * MS + 50 * us, 0, 13, 3, 2 * MS)          # k3 16.055 .. 18.055
+    f.call(MAIN, 16 * MS + 60 * us, 18 * MS + 65 * us, "cudaEventSynchronize_v3020")
+    f.call(MAIN, 18 * MS + 70 * us, 18 * MS + 90 * us, "cudaFree_v3020")
+    return {"kernel": f.kernel, "runtime": f.runtime, "nvtx": f.nvtx}
+
+
 def write_events(ex, ev):
     v3 = ex.v3
     if "kernel" in ev:
@@ -540,7 +567,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("case", choices=["full", "kernels", "runtime", "osrt", "nvtx", "hostile",
                                     "multiproc", "bench-nvtx", "bench-kernels", "empty-db",
-                                    "no-tables", "meta-only"])
+                                    "no-tables", "meta-only", "critpath"])
     p.add_argument("--out", required=True)
     p.add_argument("--schema", choices=["3.24", "2.9"], default="3.24")
     p.add_argument("--kernels", type=int, default=10000000)
@@ -561,6 +588,10 @@ def main():
         hostile(ex)
     elif a.case == "multiproc":
         multiproc(ex)
+    elif a.case == "critpath":
+        common(ex, product_of(ex))
+        write_events(ex, critpath_events(ex))
+        ex.finish()
     else:
         case_events(ex, a.case)
     return 0

@@ -20,6 +20,7 @@ KIND:
               and marks, memory copies (HtoD, DtoH, DtoD, peer), allocations
               (real and scratch, alloc and free), launch -> kernel correlation
   streams     one process whose kernels and copies ran on HIP streams
+  critpath    one step through each HIP synchronisation call (tests/critpath)
   multinode   a merged database: two nodes, a process on each, the same pid
   rank        one rank of a job (--rank R --world W in its environment)
   cut         `full`, cut short (a copy that stopped)
@@ -619,6 +620,45 @@ def build_streams(path, truth):
     return r.truth, {}
 
 
+def build_critpath(path, truth):
+    """One thread whose critical path runs through each HIP synchronisation
+    call (tests/critpath): k0 on stream 3001, which hipStreamSynchronize
+    waits for; k1 on stream 3002 and hipStreamWaitEvent, after which k2
+    (stream 3001) waits for k1; hipDeviceSynchronize waits for k2;
+    hipEventSynchronize for k3.  Times in us from T0."""
+    r = Rocpd(path)
+    r.by_stream = True
+    r.node(1, "node-c")
+    r.process(1, 777, "/usr/bin/python3 step.py")
+    r.thread(1, 777, 777, "python3")
+    cpus, gpus = basic_agents(r, 1, 777, 1)
+    r.queue(5, 1, 777, "Queue 0")
+    r.stream(3001, 1, 777, "Stream 0")
+    r.stream(3002, 1, 777, "Stream 1")
+    ids = r.symbols(1, 777, KERNELS)
+    g = gpus[0]
+
+    def us(x):
+        return T0 + int(x * 1000)
+
+    def launch(t, sid, corr, k0, k1):
+        r.region(1, 777, 777, us(t), us(t + 3), HIP, "hipLaunchKernel", corr)
+        r.kernel(1, 777, 777, g, ids[GEMM], GEMM, 5, sid, us(k0), us(k1), corr)
+
+    launch(10, 3001, 1, 15, 3015)                                           # k0
+    r.region(1, 777, 777, us(20), us(3025), HIP, "hipStreamSynchronize", 2)
+    launch(3030, 3002, 3, 3035, 5035)                                       # k1
+    r.region(1, 777, 777, us(3040), us(3042), HIP, "hipEventRecord", 4)
+    r.region(1, 777, 777, us(3050), us(3052), HIP, "hipStreamWaitEvent", 5)
+    launch(3060, 3001, 6, 5040, 6040)                                       # k2 waits for k1
+    r.region(1, 777, 777, us(3070), us(6050), HIP, "hipDeviceSynchronize", 7)
+    launch(6060, 3002, 8, 6065, 8065)                                       # k3
+    r.region(1, 777, 777, us(6070), us(8075), HIP, "hipEventSynchronize", 9)
+    r.region(1, 777, 777, us(8080), us(8100), HIP, "hipFree", 10)
+    r.close()
+    return r.truth, {}
+
+
 def build_multinode(path, truth):
     r = Rocpd(path)
     for nid, host in ((1, "node-a"), (2, "node-b")):
@@ -921,6 +961,7 @@ def main():
     a = ap.parse_args()
     builders = {
         "full": build_full, "streams": build_streams, "multinode": build_multinode,
+        "critpath": build_critpath,
         "empty": build_empty, "v4": build_v4, "lz4": build_lz4, "cut": build_cut,
         "rocprofv1": build_rocprofv1, "rpd": build_rpd, "plain": build_plain,
         "noviews": lambda p, t: build_noviews(p, t, False),

@@ -525,7 +525,9 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
     if (o->critical_path && !(c->cp = tf_cp_new(o->stats_compat_hta)))
         return tf_diag_oom(d, NULL);
     /* A glob asks for every name (an export is then read whole). */
-    c->index_lean = (o->window_event && !c->we_glob) || (o->has_from && o->has_to);
+    /* The critical path needs every call of pass 1 (an export's runtime
+     * calls too), not only those that may carry the window's name. */
+    c->index_lean = !c->cp && ((o->window_event && !c->we_glob) || (o->has_from && o->has_to));
     k->tef = (struct tf_tef_sink){
         .index = tf_chrome_index,
         .window = window_hook,
