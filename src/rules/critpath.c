@@ -40,6 +40,7 @@ void tf_cp_free(struct tf_cp *cp)
     tf_buf_fini(&cp->tmp);
     free(cp->rows);
     free(cp->flows);
+    free(cp->flags);
     tf_cpg_fini(&cp->g);
     free(cp->node_ev);
     free(cp->node_start);
@@ -47,16 +48,6 @@ void tf_cp_free(struct tf_cp *cp)
 }
 
 
-/* args.NAME as an integer (-1 absent or not a number). */
-static int64_t arg_int(const struct tf_tef_rec *r, const char *name)
-{
-    size_t n;
-    const unsigned char *v = r->args ? tf_jl_get(r->args, r->args_len, name, &n) : NULL;
-    double x;
-    if (!v || !tf_jl_double(v, n, &x) || !isfinite(x))
-        return -1;
-    return (int64_t)x;
-}
 
 static bool is_one_of(const char *s, const char *const *list)
 {
@@ -128,6 +119,78 @@ static bool flow_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     return true;
 }
 
+/* What a name says (cached by its string id): N_* bits, SC_* in the low
+ * bits' byte. */
+enum { N_DONE = 0x8000, N_LAUNCH = 0x100, N_LOCK = 0x200, N_BLOCKING = 0x400, N_STEP = 0x800,
+       N_HIPBLOCK = 0x1000, N_CUDA = 0x2000, N_HIP = 0x4000, N_MTIA = 0x10000,
+       /* of a category */
+       C_OP = 0x20000, C_RUNTIME = 0x40000, C_ANNOT = 0x80000, C_SYNC = 0x100000,
+       C_ANYRT = 0x200000, C_NOARGS = 0x400000 };
+
+static uint32_t name_flags(const char *name)
+{
+    uint32_t f = N_DONE | tf_cp_sync_call(name);
+    f |= is_one_of(name, launch_names) ? N_LAUNCH : 0;
+    f |= is_one_of(name, lock_names) ? N_LOCK : 0;
+    f |= is_one_of(name, blocking_names) ? N_BLOCKING : 0;
+    f |= is_one_of(name, hip_blocking_names) ? N_HIPBLOCK : 0;
+    f |= step_name(name) ? N_STEP : 0;
+    f |= strcmp(name, "cudaLaunchKernel") == 0 ? N_CUDA : 0;
+    f |= strcmp(name, "hipLaunchKernel") == 0 ? N_HIP : 0;
+    f |= strcmp(name, "runFunction - job_prep_and_submit_for_execution") == 0 ? N_MTIA : 0;
+    if (strcmp(name, "cpu_op") == 0 || strcmp(name, "cuda_runtime") == 0 ||
+        strcmp(name, "cuda_driver") == 0)
+        f |= C_OP;
+    if (strcmp(name, "cuda_runtime") == 0 || strcmp(name, "cuda_driver") == 0)
+        f |= C_RUNTIME;
+    f |= strcmp(name, "user_annotation") == 0 ? C_ANNOT : 0;
+    f |= strcmp(name, "cuda_sync") == 0 ? C_SYNC : 0;
+    f |= runtime_cat(name) ? C_ANYRT : 0;
+    /* Kineto's operators and annotations carry no stream or correlation
+     * in their args (only their inputs' shapes, long to walk) */
+    if (strcmp(name, "cpu_op") == 0 || strcmp(name, "user_annotation") == 0 ||
+        strcmp(name, "python_function") == 0)
+        f |= C_NOARGS;
+    return f;
+}
+
+/* The flags of string id (a name or a category), cached. */
+static bool flags_of(struct tf_cp *cp, uint32_t id, uint32_t *out)
+{
+    while (cp->n_flags <= id) {
+        if (!TF_GROW(cp->flags, cp->n_flags, cp->cap_flags))
+            return false;
+        cp->flags[cp->n_flags++] = 0;
+    }
+    if (!cp->flags[id])
+        cp->flags[id] = name_flags(tf_cp_str(cp, id));
+    *out = cp->flags[id];
+    return true;
+}
+
+/* args.stream, correlation, wait_on_stream, wait_on_cuda_event_record_corr_id
+ * in one walk of the args (-1: absent or not a number). */
+static void row_args(const struct tf_tef_rec *r, struct row *w)
+{
+    static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
+                                       "wait_on_cuda_event_record_corr_id"};
+    int64_t *dst[] = {&w->stream, &w->corr, &w->wstream, &w->wcorr};
+    w->stream = w->corr = w->wstream = w->wcorr = -1;
+    if (!r->args)
+        return;
+    size_t pos = 0, kl, vl;
+    const unsigned char *k, *v;
+    while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
+        for (int i = 0; i < 4; i++) {
+            if (kl != strlen(keys[i]) || memcmp(k, keys[i], kl) != 0)
+                continue;
+            double x;
+            if (tf_jl_double(v, vl, &x) && isfinite(x))
+                *dst[i] = (int64_t)x;
+        }
+    }
+}
+
 bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
 {
     if (r->kind == TF_TEF_FLOW)
@@ -136,6 +199,10 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         return true;
     const char *cat = r->cat ? r->cat : "";
     struct row w = {.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE, .q = INT64_MIN};
+    uint32_t nf, cf;
+    if (!tf_strtab_id(&cp->strs, r->name, &w.name) || !tf_strtab_id(&cp->strs, cat, &w.cat) ||
+        !flags_of(cp, w.name, &nf) || !flags_of(cp, w.cat, &cf))
+        return false;
     w.ts = r->ts;
     w.end = r->ts + r->dur;
     if (cp->hta) { /* HTA's whole microseconds: starts up, ends down */
@@ -143,46 +210,40 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         w.end = (w.end / 1000 - (w.end % 1000 < 0)) * 1000;
         w.ts = us * 1000;
     }
-    w.stream = r->has_stream ? r->stream : arg_int(r, "stream");
-    w.corr = arg_int(r, "correlation");
-    w.wstream = arg_int(r, "wait_on_stream");
-    w.wcorr = arg_int(r, "wait_on_cuda_event_record_corr_id");
+    if (cf & C_NOARGS)
+        w.stream = w.corr = w.wstream = w.wcorr = -1;
+    else
+        row_args(r, &w);
+    if (r->has_stream)
+        w.stream = r->stream;
     w.pid = r->pid.kind == TF_ID_NUM ? r->pid.num : -1;
-    if (strcmp(cat, "cpu_op") == 0 || strcmp(cat, "cuda_runtime") == 0 ||
-        strcmp(cat, "cuda_driver") == 0)
-        w.kind |= K_OP;
-    if (strcmp(cat, "cuda_runtime") == 0 || strcmp(cat, "cuda_driver") == 0)
-        w.kind |= K_RUNTIME;
-    if (!cp->hta && w.stream == -1 && runtime_cat(cat)) /* beyond HTA: any runtime's calls */
+    w.kind |= (cf & C_OP) ? K_OP : 0;
+    w.kind |= (cf & C_RUNTIME) ? K_RUNTIME : 0;
+    if (!cp->hta && w.stream == -1 && (cf & C_ANYRT)) /* beyond HTA: any runtime's calls */
         w.kind |= K_OP | K_RUNTIME;
     if (!cp->hta && w.stream == -1)
-        w.call = tf_cp_sync_call(r->name);
-    if (strcmp(cat, "user_annotation") == 0)
-        w.kind |= K_ANNOT;
-    if (strcmp(cat, "cuda_sync") == 0) {
+        w.call = (unsigned char)(nf & 0xff);
+    w.kind |= (cf & C_ANNOT) ? K_ANNOT : 0;
+    if (cf & C_SYNC) {
         w.kind |= K_SYNC;
         cp->has_sync = true;
     }
-    if (is_one_of(r->name, launch_names))
-        w.kind |= K_LAUNCH;
-    if (is_one_of(r->name, lock_names))
-        w.kind |= K_LOCK;
-    if (is_one_of(r->name, blocking_names) || (!cp->hta && is_one_of(r->name, hip_blocking_names)))
+    w.kind |= (nf & N_LAUNCH) ? K_LAUNCH : 0;
+    w.kind |= (nf & N_LOCK) ? K_LOCK : 0;
+    if ((nf & N_BLOCKING) || (!cp->hta && (nf & N_HIPBLOCK)))
         w.kind |= K_BLOCKING;
     uint32_t sid;
-    if (step_name(r->name)) {
+    if (nf & N_STEP) {
         w.kind |= K_STEP;
         if (!tf_strtab_id(&cp->steps, r->name, &sid))
             return false;
     }
-    if (step_name(cat) && !tf_strtab_id(&cp->steps, cat, &sid))
+    if ((cf & N_STEP) && !tf_strtab_id(&cp->steps, cat, &sid))
         return false;
-    cp->sym_cuda |= strcmp(r->name, "cudaLaunchKernel") == 0 || strcmp(cat, "cudaLaunchKernel") == 0;
-    cp->sym_hip |= strcmp(r->name, "hipLaunchKernel") == 0 || strcmp(cat, "hipLaunchKernel") == 0;
-    cp->sym_mtia |= strcmp(r->name, "runFunction - job_prep_and_submit_for_execution") == 0;
+    cp->sym_cuda |= ((nf | cf) & N_CUDA) != 0;
+    cp->sym_hip |= ((nf | cf) & N_HIP) != 0;
+    cp->sym_mtia |= (nf & N_MTIA) != 0;
     if (!thread_of(cp, r, &w.pidk, &w.tidk))
-        return false;
-    if (!tf_strtab_id(&cp->strs, r->name, &w.name) || !tf_strtab_id(&cp->strs, cat, &w.cat))
         return false;
     if (cp->n_rows >= NONE - 1 || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
         return false;
@@ -855,6 +916,27 @@ static char *lane_of(const struct tf_cp *cp, const struct row *r)
     return s;
 }
 
+/* The index of row ev among the path's events (ev_of), searched from both
+ * ends (an edge joins events met near each other). */
+static size_t event_index(const uint32_t *ev_of, size_t n, uint32_t ev)
+{
+    for (size_t j = n; j > 0; j--)
+        if (ev_of[j - 1] == ev)
+            return j - 1;
+    return 0;
+}
+
+struct ev_ts {
+    int64_t ts;
+    size_t j;
+};
+
+static int event_ts_cmp(const void *a, const void *b)
+{
+    const struct ev_ts *x = a, *y = b;
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
 bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
 {
     if (!cp->ran)
@@ -877,8 +959,15 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
     for (size_t k = 0; k < np; k++) {
         uint32_t ev = cp->node_ev[g->path[k]];
         size_t j = 0;
-        while (j < c->n_events && ev_of[j] != ev)
-            j++;
+        while (j < c->n_events && ev_of[c->n_events - 1 - j] != ev && j < 2)
+            j++; /* an event's nodes are near each other on the path */
+        if (j == c->n_events || j == 2) {
+            j = 0;
+            while (j < c->n_events && ev_of[j] != ev)
+                j++;
+        } else {
+            j = c->n_events - 1 - j;
+        }
         if (j == c->n_events) {
             const struct row *r = &cp->rows[ev];
             struct tf_cp_event *e = &c->events[c->n_events];
@@ -903,12 +992,8 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
         struct tf_cp_edge *o = &c->edges[c->n_edges++];
         uint32_t a = cp->node_ev[e->from], b = cp->node_ev[e->to];
         o->type = etype_name(e->type);
-        for (size_t j = 0; j < c->n_events; j++) {
-            if (ev_of[j] == a)
-                o->from = j;
-            if (ev_of[j] == b)
-                o->to = j;
-        }
+        o->from = event_index(ev_of, c->n_events, a);
+        o->to = event_index(ev_of, c->n_events, b);
         o->from_end = cp->node_start[e->from] ? "start" : "end";
         o->to_end = cp->node_start[e->to] ? "start" : "end";
         o->weight_ms = (double)e->weight / 1e6;
@@ -918,11 +1003,31 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
             cat[k2] += e->weight;
     }
     c->length_ms = (double)total / 1e6;
-    /* the bars drawn for events on the path (within HTA's rounding) */
+    /* the bars drawn for events on the path (within HTA's rounding): the
+     * events by start, each bar looked up among those that start within
+     * a microsecond of it */
+    struct ev_ts *by_ts = malloc((c->n_events ? c->n_events : 1) * sizeof *by_ts);
+    if (!by_ts) {
+        free(ev_of);
+        return false;
+    }
+    for (size_t j = 0; j < c->n_events; j++)
+        by_ts[j] = (struct ev_ts){c->events[j].ts_ns, j};
+    qsort(by_ts, c->n_events, sizeof *by_ts, event_ts_cmp);
     for (size_t i = 0; i < f->n_bars; i++) {
         struct tf_bar *bar = &f->bars[i];
-        for (size_t j = 0; j < c->n_events && !bar->merged && bar->name; j++) {
-            const struct tf_cp_event *e = &c->events[j];
+        size_t lo = 0, hi = c->n_events;
+        while (lo < hi) {
+            size_t m = (lo + hi) / 2;
+            if ((double)by_ts[m].ts / 1e6 < bar->start_ms - 1.001e-3)
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        for (size_t q = lo; q < c->n_events && !bar->merged && bar->name; q++) {
+            const struct tf_cp_event *e = &c->events[by_ts[q].j];
+            if ((double)e->ts_ns / 1e6 > bar->start_ms + 1.001e-3)
+                break;
             if (fabs(bar->start_ms - (double)e->ts_ns / 1e6) < 1.001e-3 &&
                 fabs(bar->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 &&
                 strcmp(bar->name, e->name) == 0) {
@@ -931,6 +1036,7 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
             }
         }
     }
+    free(by_ts);
     for (int k = 0; k < TF_CP_N_CATS; k++) {
         c->cat_ms[k] = (double)cat[k] / 1e6;
         c->cat_pct[k] = total ? 100.0 * (double)cat[k] / (double)total : 0;

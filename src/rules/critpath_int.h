@@ -48,6 +48,8 @@ struct tf_cp {
     struct flow *flows;
     size_t n_flows, cap_flows;
     struct tf_strtab strs;
+    uint32_t *flags;     /* what each string of strs says as a name or category, 0: not yet */
+    size_t n_flags, cap_flags;
     struct tf_buf key, tmp;
     struct row *rows;
     size_t n_rows, cap_rows;
