@@ -93,8 +93,33 @@ static bool step_name(const char *s)
     return strncmp(s, "ProfilerStep#", 13) == 0 && s[13] >= '0' && s[13] <= '9';
 }
 
+static bool thread_key(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *pidk,
+                       uint32_t *tidk);
+
 /* The keys of a record's pid and tid. */
 static bool thread_of(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *pidk, uint32_t *tidk)
+{
+    /* the last numeric thread again (a trace's records come in runs) */
+    bool num = r->pid.kind == TF_ID_NUM && r->tid.kind == TF_ID_NUM;
+    if (num && cp->memo_set && r->pid.num == cp->memo_pid && r->tid.num == cp->memo_tid) {
+        *pidk = cp->memo_pidk;
+        *tidk = cp->memo_tidk;
+        return true;
+    }
+    cp->memo_set = false;
+    if (!thread_key(cp, r, pidk, tidk))
+        return false;
+    if (num) {
+        cp->memo_set = true;
+        cp->memo_pid = r->pid.num;
+        cp->memo_tid = r->tid.num;
+        cp->memo_pidk = *pidk;
+        cp->memo_tidk = *tidk;
+    }
+    return true;
+}
+
+static bool thread_key(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *pidk, uint32_t *tidk)
 {
     tf_buf_clear(&cp->key);
     tf_id_key(&cp->key, &r->pid);

@@ -51,6 +51,9 @@ struct tf_cp {
     uint32_t *flags;     /* what each string of strs says as a name or category, 0: not yet */
     size_t n_flags, cap_flags;
     struct tf_buf key, tmp;
+    bool memo_set;       /* the last numeric (pid, tid) and its keys */
+    long long memo_pid, memo_tid;
+    uint32_t memo_pidk, memo_tidk;
     struct row *rows;
     size_t n_rows, cap_rows;
     bool has_sync;       /* cuda_sync rows */
