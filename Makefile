@@ -248,6 +248,7 @@ bench: deps-bench
 bench-run: $(BIN) lib $(BUILD)/scan_floor
 	@sh tests/tools/bench.sh $(BIN)
 	@sh tests/tools/bench-cost.sh $(BIN)
+	@sh tests/tools/bench-critpath.sh $(BIN)
 	@sh tests/tools/bench-large.sh $(BIN)
 	@sh tests/tools/bench-nesting.sh $(BIN)
 	@sh tests/tools/bench-tex.sh $(BIN)
