@@ -150,7 +150,7 @@ enum { N_DONE = 0x8000, N_LAUNCH = 0x100, N_LOCK = 0x200, N_BLOCKING = 0x400, N_
        N_HIPBLOCK = 0x1000, N_CUDA = 0x2000, N_HIP = 0x4000, N_MTIA = 0x10000,
        /* of a category */
        C_OP = 0x20000, C_RUNTIME = 0x40000, C_ANNOT = 0x80000, C_SYNC = 0x100000,
-       C_ANYRT = 0x200000, C_NOARGS = 0x400000 };
+       C_ANYRT = 0x200000, C_NOARGS = 0x400000, C_GPUANNOT = 0x800000 };
 
 static uint32_t name_flags(const char *name)
 {
@@ -171,6 +171,7 @@ static uint32_t name_flags(const char *name)
     f |= strcmp(name, "user_annotation") == 0 ? C_ANNOT : 0;
     f |= strcmp(name, "cuda_sync") == 0 ? C_SYNC : 0;
     f |= runtime_cat(name) ? C_ANYRT : 0;
+    f |= strcmp(name, "gpu_user_annotation") == 0 ? C_GPUANNOT : 0;
     /* Kineto's operators and annotations carry no stream or correlation
      * in their args (only their inputs' shapes, long to walk) */
     if (strcmp(name, "cpu_op") == 0 || strcmp(name, "user_annotation") == 0 ||
@@ -225,9 +226,14 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     const char *cat = r->cat ? r->cat : "";
     struct row w = {.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE, .q = INT64_MIN};
     uint32_t nf, cf;
-    if (!tf_strtab_id(&cp->strs, r->name, &w.name) || !tf_strtab_id(&cp->strs, cat, &w.cat) ||
-        !flags_of(cp, w.name, &nf) || !flags_of(cp, w.cat, &cf))
+    bool same_cat = cp->n_rows && strcmp(cat, tf_cp_str(cp, cp->rows[cp->n_rows - 1].cat)) == 0;
+    if (same_cat)
+        w.cat = cp->rows[cp->n_rows - 1].cat;
+    if (!tf_strtab_id(&cp->strs, r->name, &w.name) ||
+        (!same_cat && !tf_strtab_id(&cp->strs, cat, &w.cat)) || !flags_of(cp, w.name, &nf) ||
+        !flags_of(cp, w.cat, &cf))
         return false;
+
     w.ts = r->ts;
     w.end = r->ts + r->dur;
     if (cp->hta) { /* HTA's whole microseconds: starts up, ends down */
@@ -272,6 +278,9 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         return false;
     if (cp->n_rows >= NONE - 1 || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
         return false;
+    /* a kernel, memcpy or memset without a correlation id: the ac2g flows
+     * may join it (not a GPU annotation, which has none) */
+    cp->gpu_nocorr |= w.stream != -1 && w.corr < 0 && !(cf & (C_GPUANNOT | C_SYNC));
     cp->rows[cp->n_rows++] = w;
     return true;
 }

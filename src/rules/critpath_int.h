@@ -58,6 +58,7 @@ struct tf_cp {
     size_t n_rows, cap_rows;
     bool has_sync;       /* cuda_sync rows */
     bool has_calls;      /* synchronisation calls joined by name (SC_*) */
+    bool gpu_nocorr;     /* a GPU row (not an annotation or sync) without a correlation id */
     struct tf_strtab steps;  /* distinct ProfilerStep#N names (HTA's step symbols) */
     bool sym_cuda, sym_hip, sym_mtia;
     struct tf_cpg g;

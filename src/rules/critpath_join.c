@@ -132,10 +132,7 @@ static int flow_cmp(const void *a, const void *b)
  * flow's own when the launch has none either. */
 bool tf_cp_flow_join(struct tf_cp *cp)
 {
-    bool need = false; /* a GPU row without a correlation id */
-    for (size_t i = 0; i < cp->n_rows && !need && cp->n_flows; i++)
-        need = cp->rows[i].stream != -1 && cp->rows[i].corr < 0;
-    if (!need)
+    if (!cp->n_flows || !cp->gpu_nocorr) /* Kineto's usual trace: ids everywhere */
         return true;
     struct trow *v = malloc(cp->n_rows * sizeof *v + 1);
     if (!v)
