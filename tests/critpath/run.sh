@@ -309,6 +309,9 @@ for eng in pdflatex lualatex xelatex; do
                 >/dev/null 2>&1) && pdftotext "$tmp/doc.pdf" - | grep -q "critical path 590"'
     else
         echo "critpath: SKIP TikZ in $eng (not installed)"
+    fi
+done
+
 # (d) Beyond HTA: an Nsight Systems export and a rocpd database (gennsys.py
 # and genrocpd.py critpath) whose runtime calls are joined to their kernels
 # by correlation id and whose synchronisation calls, named, join the GPU
