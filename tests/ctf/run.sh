@@ -145,6 +145,15 @@ expect lost "lost: the range drawn as lost, the note names CPU 1" \
 expect lost "lost: the range lost is not busy (nor idle)" busy="CPU 1:20" busy="CPU 0:65"
 "$bin" "$tmp/lost" -o "$tmp/lost.svg" 2>/dev/null
 if grep -q 'stroke="#555555"' "$tmp/lost.svg"; then ok; else ko "lost: no hatching in the SVG"; fi
+n_lost=$(python3 -c "
+import json; f=json.load(open('$tmp/lost.json'))
+print(sum(1 for b in f['bars'] if b.get('lost') is True and b['category'] == 'events lost'),
+      sum(1 for b in f['bars'] if 'lost' in b))")
+[ "$n_lost" = "1 1" ] && ok || ko "lost: JSON bars marked \"lost\": $n_lost"
+"$bin" "$tmp/lost" -o "$tmp/lost.tex" 2>/dev/null
+if grep -q 'path picture={\\tracefighatch}' "$tmp/lost.tex"; then ok; else ko "lost: no hatching in the TikZ"; fi
+"$bin" "$tmp/kernel" -o "$tmp/nolost.tex" 2>/dev/null
+if grep -q 'path picture={\\tracefighatch}' "$tmp/nolost.tex"; then ko "kernel: hatching without lost events"; else ok; fi
 if [ "$(grep -c "7 events were discarded" "$tmp/lost.err")" = 1 ] &&
     [ "$(wc -l <"$tmp/lost.err")" = 1 ]; then ok; else ko "lost: one warning: $(cat "$tmp/lost.err")"; fi
 
