@@ -105,6 +105,7 @@ struct thr {
 
 struct frame {
     uint32_t name, cat;
+    uint32_t shown; /* the name drawn when not `name` (a ROS 2 callback's symbol), or 0 */
     int64_t ts;
     bool func;
 };
@@ -136,6 +137,7 @@ struct conv {
     int64_t lo, hi;
     struct tf_buf args;
     struct cmap thr_of, lane_of;
+    struct cmap sym_of; /* a ROS 2 callback's address -> its symbol's strtab id */
     struct thr *thrs;
     size_t n_thrs, cap_thrs;
     struct lane *lanes;
@@ -295,7 +297,7 @@ static bool slice(struct conv *v, const struct tf_id *pid, const struct tf_id *t
     r.ph = 'B';
     r.pid = *pid;
     r.tid = *tid;
-    r.name = str(v, f->name);
+    r.name = str(v, f->shown ? f->shown : f->name);
     r.cat = str(v, f->cat);
     r.ts = f->ts;
     r.dur = open_end || ts < f->ts ? 0 : ts - f->ts;
@@ -379,7 +381,7 @@ static bool on_detail(struct conv *v, const struct ctf_ev *e)
             return true;
         uint32_t cat = e->kind == CTF_SYS_IN ? v->c_sys : e->kind == CTF_SOFT_IN ? v->c_soft
                                                                                  : v->c_irq;
-        c->det[c->n_det] = (struct frame){e->name, cat, e->ts, false};
+        c->det[c->n_det] = (struct frame){.name = e->name, .cat = cat, .ts = e->ts};
         c->kind[c->n_det++] = e->kind;
         return true;
     }
@@ -445,12 +447,17 @@ static bool on_user(struct conv *v, const struct ctf_ev *e)
     if (e->kind == CTF_BEGIN) {
         if (!TF_GROW(ln->v, ln->n, ln->cap))
             return tf_diag_oom(v->x->d, v->x->file);
-        ln->v[ln->n++] = (struct frame){e->name, e->func ? v->c_func : v->c_ust, e->ts, e->func};
+        uint64_t sym = 0;
+        if (e->func == 2)
+            cmap_get(&v->sym_of, (uint64_t)e->a, &sym);
+        bool func = e->func == 1;
+        ln->v[ln->n++] =
+            (struct frame){e->name, func ? v->c_func : v->c_ust, (uint32_t)sym, e->ts, func};
         return true;
     }
     /* an end: the innermost open frame of its pair */
     size_t i = ln->n;
-    while (i > 0 && (e->func ? !ln->v[i - 1].func : ln->v[i - 1].name != e->name))
+    while (i > 0 && (e->func == 1 ? !ln->v[i - 1].func : ln->v[i - 1].name != e->name))
         i--;
     if (i == 0) {
         v->n_unmatched += v->pass == 1;
@@ -593,6 +600,9 @@ static bool run_pass(struct conv *v, int pass)
         switch (e->kind) {
         case CTF_SWITCH: ok = on_switch(v, e); break;
         case CTF_NAME: break;
+        case CTF_SYMBOL:
+            ok = cmap_put(&v->sym_of, (uint64_t)e->a, e->name) || tf_diag_oom(x->d, x->file);
+            break;
         case CTF_LOST: ok = on_lost(v, e); break;
         case CTF_BEGIN:
         case CTF_END:
@@ -650,6 +660,7 @@ static void conv_free(struct conv *v)
     tf_buf_fini(&v->args);
     cmap_fini(&v->thr_of);
     cmap_fini(&v->lane_of);
+    cmap_fini(&v->sym_of);
     for (size_t i = 0; i < v->n_lanes; i++)
         free(v->lanes[i].v);
     free(v->lanes);
