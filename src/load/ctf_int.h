@@ -55,6 +55,8 @@ struct ctf_stream {
 struct ctf {
     const char *file;
     const char *dir0;      /* the first trace's folder */
+    const void *probe_fs;  /* while a source fails: its fs class and folder (ctf.c) */
+    const char *probe_dir;
     struct tf_diag *d;
     struct tf_strtab strs; /* id 0 is "" */
     struct ctf_ev *ev;
