@@ -40,6 +40,9 @@
 #include "load/ftrace_int.h"
 #include "load/pftrace_int.h"
 
+/* The atrace events that wait to be put in time order (pf.aev_max). */
+#define FT_AEV_MAX ((size_t)4096)
+
 struct ev {
     const char *task;
     size_t task_n;
@@ -538,6 +541,10 @@ static struct tf_ftrace_text *text_new(const char *file, const struct tf_tef_sin
     }
     f->p.read = read_lines;
     f->p.read_ctx = f;
+    /* the text's lines are in time order across CPUs (the tracing file and
+     * trace-cmd report merge them): a short wait puts the few ties and
+     * stragglers in order, and keeps the memory bounded (atrace.c) */
+    f->p.aev_max = FT_AEV_MAX;
     return f;
 }
 

@@ -174,6 +174,7 @@ struct pf {
     bool has_sched;
     struct pf_aev *aev;         /* atrace events waiting to be put in time order */
     size_t n_aev, cap_aev;
+    size_t aev_max;             /* the buffer's bound (0: atrace.c's AEV_MAX) */
     uint64_t aev_seq;
     bool other_lanes;           /* pass 0: slices other than cpu counters */
     /* counts for the warnings */
