@@ -124,6 +124,39 @@ bool pf_sched_switch(struct pf *p, uint64_t cpu, int64_t ts, int64_t next, uint3
     return true;
 }
 
+bool pf_cpu_lost(struct pf *p, uint64_t cpu, int64_t from, int64_t to, uint64_t n)
+{
+    struct pf_cpu *c = cpu_of(p, cpu);
+    if (!c)
+        return cpu >= MAX_CPUS ? true : tf_diag_oom(p->d, p->file);
+    if (!run_ends(p, (size_t)cpu, c, from))
+        return false;
+    c->on = false;
+    if (to <= from)
+        return true; /* lost between two events of one time: no range */
+    char lab[32], name[48];
+    struct tf_id lane;
+    cpu_lane((size_t)cpu, lab, sizeof lab, &lane);
+    if (n)
+        snprintf(name, sizeof name, "%llu events lost", (unsigned long long)n);
+    else
+        snprintf(name, sizeof name, "events lost");
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_SLICE;
+    r.ph = 'X';
+    r.pid = lane;
+    r.tid = lane;
+    r.name = name;
+    r.cat = TF_LOST_CAT;
+    r.ts = from;
+    r.dur = to > from ? to - from : 0;
+    r.has_dur = true;
+    r.has_rgb = true;
+    r.rgb = 0xBBBBBB;
+    return pf_emit(p, &r);
+}
+
 /* --- ftrace events ------------------------------------------------------------- */
 
 struct zero {

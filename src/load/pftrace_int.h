@@ -245,6 +245,11 @@ void pf_ftrace_reset(struct pf *p);
 /* A scheduling switch on cpu at ts to thread `next` (comm: its strtab id,
  * 0 none): ends the running thread's slice on lane "CPU N". */
 bool pf_sched_switch(struct pf *p, uint64_t cpu, int64_t ts, int64_t next, uint32_t comm);
+/* Events of cpu lost from `from` to `to` (ftrace text's "CPU:N [LOST M
+ * EVENTS]"): the run before ends at from, the range is a slice of category
+ * TF_LOST_CAT (hatched, never busy), and the lane stays empty until the
+ * next switch says what runs. */
+bool pf_cpu_lost(struct pf *p, uint64_t cpu, int64_t from, int64_t to, uint64_t n);
 /* A counter `what` ("cpufreq", "cpuidle") of lane "CPU N". */
 bool pf_cpu_counter(struct pf *p, uint64_t cpu, const char *what, int64_t ts, double v);
 
