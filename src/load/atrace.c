@@ -151,7 +151,9 @@ static double dbl_of(const char *s, size_t n, bool *ok)
  * begin in one bundle and its end in another, written later or earlier.
  * Atrace events therefore wait in a buffer of at most AEV_MAX; when it is
  * full, the earlier half (by time, ties in file order) is applied, and at
- * the end of the pass the rest. */
+ * the end of the pass the rest.  Text (ftrace.c) is in time order already,
+ * across CPUs: its buffer is small (pf.aev_max), so its memory stays the
+ * same however long the text. */
 #define AEV_MAX ((size_t)1 << 18)
 
 struct pf_aev {
@@ -203,7 +205,8 @@ static bool aev_flush(struct pf *p, size_t n)
 bool pf_atrace_push(struct pf *p, char kind, int64_t ts, int64_t tid, int64_t tgid,
                      uint32_t name, double v, int64_t cookie)
 {
-    if (p->n_aev == AEV_MAX && !aev_flush(p, AEV_MAX / 2))
+    size_t max = p->aev_max ? p->aev_max : AEV_MAX;
+    if (p->n_aev >= max && !aev_flush(p, max / 2))
         return false;
     if (!TF_GROW(p->aev, p->n_aev, p->cap_aev))
         return tf_diag_oom(p->d, p->file);

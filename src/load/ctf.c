@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "load/kind.h"
 
@@ -221,6 +222,61 @@ static long long bad_byte(const char *path, bool *cut, long long want, long long
  * the stream file it names and where that file goes wrong. */
 static bool bt_fail_at(struct ctf *x, const char *what, const char *stream, long long packet);
 
+/* Where babeltrace2's TSDL parser stopped in a metadata file that does not
+ * parse: its error cause says only "Cannot create trace", the line is in
+ * its log ("At line N in metadata stream: syntax error, ..."), which its
+ * parser writes to stderr at the level BABELTRACE_PLUGIN_CTF_METADATA_LOG_LEVEL
+ * said when the plugin was loaded (ctf_lib.c sets it to E unless the user
+ * did).  So the source is made once more with stderr sent to a temporary
+ * file (on this error path only, before anything of the figure is
+ * written; the first attempt's stderr went to /dev/null, quiet_source),
+ * and the line read from it into out ("line N: what"; "" when none). */
+static void metadata_line(const bt_component_class_source *fs, const char *dir, char *out,
+                          size_t n)
+{
+    out[0] = 0;
+    FILE *tmp = tmpfile();
+    fflush(stderr);
+    int saved = tmp ? dup(2) : -1;
+    if (saved < 0) {
+        if (tmp)
+            fclose(tmp);
+        return;
+    }
+    bool moved = dup2(fileno(tmp), 2) >= 0;
+    bt_graph *g = moved ? tf_ctf_bt.bt_graph_create(0) : NULL;
+    bt_value *params = g ? tf_ctf_bt.bt_value_map_create() : NULL;
+    bt_value *inputs = params ? tf_ctf_bt.bt_value_array_create() : NULL;
+    const bt_component_source *src = NULL;
+    if (inputs &&
+        tf_ctf_bt.bt_value_array_append_string_element(inputs, dir) ==
+            BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK &&
+        tf_ctf_bt.bt_value_map_insert_entry(params, "inputs", inputs) ==
+            BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
+        (void)tf_ctf_bt.bt_graph_add_source_component(g, fs, "probe", params,
+                                                      BT_LOGGING_LEVEL_ERROR, &src);
+    tf_ctf_bt.bt_current_thread_clear_error();
+    tf_ctf_bt.bt_value_put_ref(inputs);
+    tf_ctf_bt.bt_value_put_ref(params);
+    tf_ctf_bt.bt_graph_put_ref(g);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    char line[1024];
+    while (!out[0] && fgets(line, sizeof line, tmp)) {
+        const char *at = strstr(line, "At line ");
+        char *end;
+        long ln = at ? strtol(at + 8, &end, 10) : 0;
+        if (ln <= 0 || strncmp(end, " in metadata stream: ", 21) != 0)
+            continue;
+        const char *what = end + 21;
+        size_t k = strcspn(what, "\r\n");
+        snprintf(out, n, "line %ld: %.*s", ln, (int)(k < 300 ? k : 300), what);
+    }
+    fclose(tmp);
+}
+
 static bool bt_fail(struct ctf *x, const char *what)
 {
     return bt_fail_at(x, what, NULL, -1);
@@ -294,6 +350,13 @@ static bool bt_fail_at(struct ctf *x, const char *what, const char *stream, long
                              "%s/metadata: a CTF 2 trace, which this babeltrace2 cannot read "
                              "(babeltrace2: %s)",
                              x->file, msg);
+    char where[400] = "";
+    if (strncmp(msg, "Cannot create trace for", 23) == 0 && x->probe_fs && x->probe_dir)
+        metadata_line(x->probe_fs, x->probe_dir, where, sizeof where);
+    if (where[0])
+        return tf_diag_error(x->d, TF_EBADINPUT,
+                             "%s/metadata: %s (the trace's metadata does not parse)", x->file,
+                             where);
     if (strncmp(msg, "Cannot create trace for", 23) == 0)
         return tf_diag_error(x->d, TF_EBADINPUT,
                              "%s/metadata: the trace's metadata does not parse (babeltrace2: "
@@ -354,6 +417,27 @@ static void sort_events(struct ctf_ev *v, struct ctf_ev *tmp, size_t n)
     }
 }
 
+/* A source made with stderr sent to /dev/null: the metadata parser's log
+ * (metadata_line) is no line of tracefig's. */
+static bt_graph_add_component_status quiet_source(bt_graph *g, const bt_component_class_source *fs,
+                                                  const char *name, const bt_value *params,
+                                                  const bt_component_source **src)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *null = saved >= 0 ? fopen("/dev/null", "w") : NULL;
+    bool moved = null && dup2(fileno(null), 2) >= 0;
+    bt_graph_add_component_status st =
+        tf_ctf_bt.bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_NONE, src);
+    if (moved)
+        dup2(saved, 2);
+    if (null)
+        fclose(null);
+    if (saved >= 0)
+        close(saved);
+    return st;
+}
+
 /* One fs source per trace folder, one simple sink per output port. */
 static bool run_graph(struct ctf *x, const char *dirs, size_t n_dirs, bt_graph *g,
                       const bt_plugin *plugin, struct ctf_port **ports_out)
@@ -378,9 +462,13 @@ static bool run_graph(struct ctf *x, const char *dirs, size_t n_dirs, bt_graph *
             tf_ctf_bt.bt_value_map_insert_entry(params, "inputs", inputs) !=
                 BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
             ok = tf_diag_oom(x->d, x->file);
-        else if (tf_ctf_bt.bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_NONE,
-                                                  &src[i]) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+        else if (quiet_source(g, fs, name, params, &src[i]) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+            x->probe_fs = fs; /* for the metadata's line (metadata_line) */
+            x->probe_dir = dir;
             ok = bt_fail(x, "babeltrace2 cannot read it");
+            x->probe_fs = NULL;
+            x->probe_dir = NULL;
+        }
         else
             np += tf_ctf_bt.bt_component_source_get_output_port_count(src[i]);
         tf_ctf_bt.bt_value_put_ref(inputs);

@@ -18,6 +18,8 @@
  */
 #include "load/ctf_int.h"
 
+#include "load/cpu_runs.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,7 @@ struct thr {
 
 struct frame {
     uint32_t name, cat;
+    uint32_t shown; /* the name drawn when not `name` (a ROS 2 callback's symbol), or 0 */
     int64_t ts;
     bool func;
 };
@@ -136,6 +139,7 @@ struct conv {
     int64_t lo, hi;
     struct tf_buf args;
     struct cmap thr_of, lane_of;
+    struct cmap sym_of; /* a ROS 2 callback's address -> its symbol's strtab id */
     struct thr *thrs;
     size_t n_thrs, cap_thrs;
     struct lane *lanes;
@@ -222,11 +226,6 @@ static bool emit(struct conv *v, struct tf_tef_rec *r)
     return tf_tef_emit(v->sink, v->pass, v->x->file, r, v->x->d);
 }
 
-static void cpu_lane(size_t cpu, char *lab, size_t n, struct tf_id *id)
-{
-    snprintf(lab, n, "CPU %zu", cpu);
-    *id = (struct tf_id){TF_ID_STR, 0, lab};
-}
 
 /* The thread that ran on cpu since c->since ends at ts. */
 static bool run_ends(struct conv *v, size_t cpu, struct cpu *c, int64_t ts)
@@ -235,37 +234,18 @@ static bool run_ends(struct conv *v, size_t cpu, struct cpu *c, int64_t ts)
         return true;
     char lab[32];
     struct tf_id lane;
-    cpu_lane(cpu, lab, sizeof lab, &lane);
+    tf_cpu_lane(cpu, lab, sizeof lab, &lane);
     struct thr *t = thread(v, c->tid);
     if (!t)
         return tf_diag_oom(v->x->d, v->x->file);
     int64_t tgid = t->tgid >= 0 ? t->tgid : c->tid;
     const char *pname = proc_name(v, tgid);
-    if (v->pass == 2) {
-        tf_buf_clear(&v->args);
-        tf_buf_printf(&v->args, "{\"tid\":%lld,\"pid\":%lld", (long long)c->tid, (long long)tgid);
-        if (pname) {
-            tf_buf_puts(&v->args, ",\"process\":");
-            tf_buf_json_str(&v->args, pname);
-        }
-        tf_buf_putc(&v->args, '}');
-        if (v->args.oom)
-            return tf_diag_oom(v->x->d, v->x->file);
-    }
-    const char *comm = c->comm ? str(v, c->comm) : t->name ? str(v, t->name) : "";
-    char alt[32];
-    if (!*comm) {
-        snprintf(alt, sizeof alt, "tid %lld", (long long)c->tid);
-        comm = alt;
-    }
+    struct tf_cpu_run run = {c->tid, tgid, c->since, ts, pname,
+                             c->comm ? str(v, c->comm) : t->name ? str(v, t->name) : ""};
     struct tf_tef_rec r;
-    memset(&r, 0, sizeof r);
-    r.kind = TF_TEF_SLICE;
-    r.ph = 'X';
-    r.pid = lane;
-    r.tid = lane;
-    r.name = comm;
-    r.cat = "sched";
+    char alt[32];
+    if (!tf_cpu_run_rec(&run, v->pass, &lane, &v->args, alt, &r))
+        return tf_diag_oom(v->x->d, v->x->file);
     /* coloured by process as the Perfetto loader colours it (Paul Tol's
      * muted scheme by the process's name, its pid when it has none) */
     static const uint32_t muted[] = {0xCC6677, 0x332288, 0xDDCC77, 0x117733, 0x88CCEE,
@@ -275,13 +255,6 @@ static bool run_ends(struct conv *v, size_t cpu, struct cpu *c, int64_t ts)
     const char *key = pname ? pname : pidtxt;
     r.has_rgb = true;
     r.rgb = muted[tf_fnv1a(key, strlen(key)) % (sizeof muted / sizeof muted[0])];
-    r.ts = c->since;
-    r.dur = ts - c->since;
-    r.has_dur = true;
-    if (v->pass == 2) {
-        r.args = (const unsigned char *)v->args.data;
-        r.args_len = v->args.len;
-    }
     return emit(v, &r);
 }
 
@@ -295,7 +268,7 @@ static bool slice(struct conv *v, const struct tf_id *pid, const struct tf_id *t
     r.ph = 'B';
     r.pid = *pid;
     r.tid = *tid;
-    r.name = str(v, f->name);
+    r.name = str(v, f->shown ? f->shown : f->name);
     r.cat = str(v, f->cat);
     r.ts = f->ts;
     r.dur = open_end || ts < f->ts ? 0 : ts - f->ts;
@@ -334,7 +307,7 @@ static bool detail_close(struct conv *v, size_t cpu, struct cpu *c, int down_to,
 {
     char lab[32];
     struct tf_id lane;
-    cpu_lane(cpu, lab, sizeof lab, &lane);
+    tf_cpu_lane(cpu, lab, sizeof lab, &lane);
     while (c->n_det > down_to) {
         c->n_det--;
         if (!slice(v, &lane, &lane, &c->det[c->n_det], ts, (unsigned)c->n_det + 2, false))
@@ -379,7 +352,7 @@ static bool on_detail(struct conv *v, const struct ctf_ev *e)
             return true;
         uint32_t cat = e->kind == CTF_SYS_IN ? v->c_sys : e->kind == CTF_SOFT_IN ? v->c_soft
                                                                                  : v->c_irq;
-        c->det[c->n_det] = (struct frame){e->name, cat, e->ts, false};
+        c->det[c->n_det] = (struct frame){.name = e->name, .cat = cat, .ts = e->ts};
         c->kind[c->n_det++] = e->kind;
         return true;
     }
@@ -445,12 +418,17 @@ static bool on_user(struct conv *v, const struct ctf_ev *e)
     if (e->kind == CTF_BEGIN) {
         if (!TF_GROW(ln->v, ln->n, ln->cap))
             return tf_diag_oom(v->x->d, v->x->file);
-        ln->v[ln->n++] = (struct frame){e->name, e->func ? v->c_func : v->c_ust, e->ts, e->func};
+        uint64_t sym = 0;
+        if (e->func == 2)
+            cmap_get(&v->sym_of, (uint64_t)e->a, &sym);
+        bool func = e->func == 1;
+        ln->v[ln->n++] =
+            (struct frame){e->name, func ? v->c_func : v->c_ust, (uint32_t)sym, e->ts, func};
         return true;
     }
     /* an end: the innermost open frame of its pair */
     size_t i = ln->n;
-    while (i > 0 && (e->func ? !ln->v[i - 1].func : ln->v[i - 1].name != e->name))
+    while (i > 0 && (e->func == 1 ? !ln->v[i - 1].func : ln->v[i - 1].name != e->name))
         i--;
     if (i == 0) {
         v->n_unmatched += v->pass == 1;
@@ -477,7 +455,7 @@ static bool on_lost(struct conv *v, const struct ctf_ev *e)
             return false;
         char lab[32];
         struct tf_id lane;
-        cpu_lane(cpu, lab, sizeof lab, &lane);
+        tf_cpu_lane(cpu, lab, sizeof lab, &lane);
         c->on = c->unknown = true;
         c->since = e->b;
         return lost_range(v, &lane, &lane, e->ts, e->b, (uint64_t)e->a);
@@ -552,7 +530,7 @@ static bool names(struct conv *v)
             continue;
         char lab[32];
         struct tf_id pid;
-        cpu_lane(i, lab, sizeof lab, &pid);
+        tf_cpu_lane(i, lab, sizeof lab, &pid);
         tf_buf_clear(&b);
         tf_buf_printf(&b, "{\"sort_index\":%zu}", 1000000 + i);
         memset(&r, 0, sizeof r);
@@ -593,6 +571,9 @@ static bool run_pass(struct conv *v, int pass)
         switch (e->kind) {
         case CTF_SWITCH: ok = on_switch(v, e); break;
         case CTF_NAME: break;
+        case CTF_SYMBOL:
+            ok = cmap_put(&v->sym_of, (uint64_t)e->a, e->name) || tf_diag_oom(x->d, x->file);
+            break;
         case CTF_LOST: ok = on_lost(v, e); break;
         case CTF_BEGIN:
         case CTF_END:
@@ -650,6 +631,7 @@ static void conv_free(struct conv *v)
     tf_buf_fini(&v->args);
     cmap_fini(&v->thr_of);
     cmap_fini(&v->lane_of);
+    cmap_fini(&v->sym_of);
     for (size_t i = 0; i < v->n_lanes; i++)
         free(v->lanes[i].v);
     free(v->lanes);

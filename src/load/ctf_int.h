@@ -28,7 +28,8 @@ enum ctf_kind {
     CTF_BEGIN,     /* a user-space slice opens: name */
     CTF_END,       /* ... closes (name: the pair's, 0 = the innermost) */
     CTF_INSTANT,   /* name */
-    CTF_LOST       /* a = events lost, ts .. b the range */
+    CTF_LOST,      /* a = events lost, ts .. b the range */
+    CTF_SYMBOL     /* the callback at address a is called `name` (ROS 2) */
 };
 
 struct ctf_ev {
@@ -39,7 +40,8 @@ struct ctf_ev {
     uint32_t stream;  /* index into the streams */
     int32_t cpu;      /* -1: unknown */
     uint8_t kind;     /* enum ctf_kind */
-    uint8_t func;     /* CTF_BEGIN / CTF_END of lttng_ust_cyg_profile */
+    uint8_t func;     /* CTF_BEGIN / CTF_END of lttng_ust_cyg_profile (1), or
+                         of a ROS 2 callback at address a (2) */
 };
 
 struct ctf_stream {
@@ -53,6 +55,8 @@ struct ctf_stream {
 struct ctf {
     const char *file;
     const char *dir0;      /* the first trace's folder */
+    const void *probe_fs;  /* while a source fails: its fs class and folder (ctf.c) */
+    const char *probe_dir;
     struct tf_diag *d;
     struct tf_strtab strs; /* id 0 is "" */
     struct ctf_ev *ev;

@@ -44,6 +44,9 @@ static const bt_plugin *bt_plugin_ctf;
 static void bt_load_once(void)
 {
     tf_diag_init(&bt_outcome);
+    /* the metadata parser's errors name the line (ctf.c, metadata_line):
+     * its log level is read when the plugin loads */
+    setenv("BABELTRACE_PLUGIN_CTF_METADATA_LOG_LEVEL", "E", 0);
     if (!tf_dl_load("Reading a CTF trace (LTTng, perf)", &bt_lib, 1, bt_syms,
                     sizeof bt_syms / sizeof bt_syms[0], &tf_ctf_bt, sizeof tf_ctf_bt,
                     &bt_outcome))

@@ -97,6 +97,8 @@ static struct ctf_stream *stream_of(struct ctf_port *p, const bt_stream *s, uint
         snprintf(p->path, sizeof p->path, "%s", name);
     const bt_trace *t = tf_ctf_bt.bt_stream_borrow_trace_const(s);
     const char *tn = t ? tf_ctf_bt.bt_trace_get_name(t) : NULL;
+    if (!tn || !*tn) /* DPDK's: no hostname, its tracer's name */
+        tn = env_str(t, "tracer_name");
     st->trace = tf_ctf_str(x, tn);
     const char *dom = env_str(t, "domain");
     st->kernel = dom && strcmp(dom, "kernel") == 0;
@@ -256,8 +258,23 @@ static bool user_event(struct ctf_port *p, const bt_event *ev, const char *name,
             return true;
         }
     }
+    /* ROS 2 (ros2_tracing): a callback's symbol, then its runs named by
+     * it (a start and an end carry the callback's address) */
+    int64_t addr;
+    const char *sym;
+    if (colon && strcmp(colon + 1, "rclcpp_callback_register") == 0 &&
+        int_field(ev, "callback", &addr) && (sym = str_field(ev, "symbol")) != NULL) {
+        e->kind = CTF_SYMBOL;
+        e->a = addr;
+        e->name = tf_ctf_str(x, sym);
+        return true;
+    }
     size_t base;
     int pk = pair_suffix(name, &base);
+    if (pk && colon && strncmp(colon + 1, "callback_", 9) == 0 && int_field(ev, "callback", &addr)) {
+        e->func = 2;
+        e->a = addr;
+    }
     if (pk) {
         snprintf(buf, sizeof buf, "%.*s", (int)(base < 200 ? base : 200), name);
         e->kind = pk == 1 ? CTF_BEGIN : CTF_END;
@@ -398,6 +415,16 @@ bool tf_ctf_message(struct ctf_port *p, const bt_message *m)
         int64_t cpu;
         if (int_of(f, &cpu))
             st->cpu = (int32_t)cpu;
+        /* A thread's name in the packet context (DPDK's): its stream's
+         * lane is named by it. */
+        const bt_field *nm =
+            ctx ? tf_ctf_bt.bt_field_structure_borrow_member_field_by_name_const(ctx, "name") : NULL;
+        if (nm && bt_field_class_type_is(tf_ctf_bt.bt_field_get_class_type(nm),
+                                         BT_FIELD_CLASS_TYPE_STRING)) {
+            const char *v = tf_ctf_bt.bt_field_string_get_value(nm);
+            if (v && *v)
+                st->name = tf_ctf_str(p->x, v);
+        }
         return true;
     }
     case BT_MESSAGE_TYPE_EVENT: return on_event(p, m);

@@ -40,6 +40,11 @@
 #include "load/ftrace_int.h"
 #include "load/pftrace_int.h"
 
+/* The atrace events that wait to be put in time order (pf.aev_max). */
+#define FT_AEV_MAX ((size_t)4096)
+/* CPUs past this are not drawn (as pftrace_ftrace.c's MAX_CPUS) */
+#define FT_MAX_CPUS 4096
+
 struct ev {
     const char *task;
     size_t task_n;
@@ -60,6 +65,18 @@ struct tf_ftrace_text {
     size_t n_lines;       /* event lines (pass 0) */
     size_t n_skipped;
     uint64_t first_skipped;
+    /* lost events ("CPU:N [LOST M EVENTS]"), per CPU: the last event's
+     * time, the count waiting for the CPU's next event (passes 1, 2) */
+    struct ft_cpu {
+        int64_t last;
+        uint64_t pending;
+        bool seen, waiting, lost;
+    } *cpus;
+    size_t n_cpus;
+    uint64_t n_lost;      /* events lost, all CPUs (pass 0) */
+    size_t n_lost_lines;  /* the LOST lines (pass 0) */
+    int64_t first_ts;     /* the first event's time (a loss before any) */
+    bool any_ts;
 };
 
 /* --- reading a line ---------------------------------------------------------------- */
@@ -465,11 +482,88 @@ static bool apply(struct tf_ftrace_text *f, const struct ev *e)
     return instant(f, e, ts);
 }
 
+/* The state of cpu for lost events (NULL: out of memory or past
+ * FT_MAX_CPUS, whose events are not drawn either). */
+static struct ft_cpu *ft_cpu(struct tf_ftrace_text *f, uint64_t cpu)
+{
+    if (cpu >= FT_MAX_CPUS)
+        return NULL;
+    if (cpu >= f->n_cpus) {
+        size_t n = (size_t)cpu + 1;
+        struct ft_cpu *v = realloc(f->cpus, n * sizeof *v);
+        if (!v)
+            return NULL;
+        memset(v + f->n_cpus, 0, (n - f->n_cpus) * sizeof *v);
+        f->cpus = v;
+        f->n_cpus = n;
+    }
+    return &f->cpus[cpu];
+}
+
+/* "CPU:N [LOST M EVENTS]" (the tracing file, trace-cmd report), "CPU:N
+ * [LOST EVENTS]" (a count unknown): true with *cpu and *n (0: unknown). */
+static bool lost_line(const char *s, size_t n, uint64_t *cpu, uint64_t *count)
+{
+    if (!starts(s, n, "CPU:"))
+        return false;
+    size_t i = 4, b = 4;
+    while (i < n && is_digit(s[i]))
+        i++;
+    int64_t c, k = 0;
+    if (!num(s + b, i - b, &c) || !starts(s + i, n - i, " [LOST "))
+        return false;
+    i += 7;
+    b = i;
+    while (i < n && is_digit(s[i]))
+        i++;
+    if (i > b && !num(s + b, i - b, &k))
+        return false;
+    if (!find(s + i, n - i, "EVENTS]"))
+        return false;
+    *cpu = (uint64_t)c;
+    *count = (uint64_t)k;
+    return true;
+}
+
+/* Passes 1, 2: the CPU's events lost before this event of it, drawn as
+ * lost from its last event (or the trace's first) to this one. */
+static bool lost_before(struct tf_ftrace_text *f, const struct ev *e)
+{
+    struct ft_cpu *c = ft_cpu(f, e->cpu);
+    if (!c)
+        return e->cpu >= FT_MAX_CPUS ? true : tf_diag_oom(f->p.d, f->p.file);
+    int64_t ts = e->ts + f->offset;
+    bool ok = true;
+    if (c->waiting)
+        ok = pf_cpu_lost(&f->p, e->cpu, c->seen ? c->last : f->first_ts + f->offset, ts,
+                         c->pending);
+    c->waiting = false;
+    c->pending = 0;
+    c->seen = true;
+    c->last = ts;
+    return ok;
+}
+
 static bool line(struct tf_ftrace_text *f, const char *s, size_t n)
 {
     size_t a = 0;
     while (a < n && is_space(s[a]))
         a++;
+    uint64_t lcpu, lcount;
+    if (a < n && lost_line(s + a, n - a, &lcpu, &lcount)) {
+        struct ft_cpu *c = ft_cpu(f, lcpu);
+        if (!c)
+            return lcpu >= FT_MAX_CPUS ? true : tf_diag_oom(f->p.d, f->p.file);
+        if (f->p.pass == 0) {
+            f->n_lost += lcount;
+            f->n_lost_lines++;
+            c->lost = true;
+        } else {
+            c->waiting = true;
+            c->pending += lcount;
+        }
+        return true;
+    }
     if (a == n || is_header(s + a, n - a))
         return true;
     struct ev e;
@@ -478,10 +572,19 @@ static bool line(struct tf_ftrace_text *f, const char *s, size_t n)
             f->first_skipped = f->l.lineno;
         return true;
     }
+    size_t mn;
+    const char *m = mark(&e, &mn);
+    bool sync = m && starts(m, mn, "trace_event_clock_sync:"); /* its time may be 0 */
+    if (!f->any_ts && !sync) {
+        f->any_ts = true;
+        f->first_ts = e.ts;
+    }
     if (f->p.pass == 0) {
         f->n_lines++;
         return learn(f, &e) || tf_diag_oom(f->p.d, f->p.file);
     }
+    if (f->n_lost_lines && !sync && !lost_before(f, &e))
+        return false;
     return apply(f, &e);
 }
 
@@ -509,6 +612,13 @@ static bool read_lines(struct pf *p)
     if (p->pass == 0) {
         f->n_lines = f->n_skipped = 0;
         f->first_skipped = 0;
+        f->n_lost = 0;
+        f->n_lost_lines = 0;
+        f->any_ts = false;
+    }
+    for (size_t i = 0; i < f->n_cpus; i++) {
+        bool lost = f->cpus[i].lost && p->pass != 0;
+        f->cpus[i] = (struct ft_cpu){.lost = lost};
     }
     const char *s;
     size_t n;
@@ -538,6 +648,10 @@ static struct tf_ftrace_text *text_new(const char *file, const struct tf_tef_sin
     }
     f->p.read = read_lines;
     f->p.read_ctx = f;
+    /* the text's lines are in time order across CPUs (the tracing file and
+     * trace-cmd report merge them): a short wait puts the few ties and
+     * stragglers in order, and keeps the memory bounded (atrace.c) */
+    f->p.aev_max = FT_AEV_MAX;
     return f;
 }
 
@@ -548,6 +662,7 @@ void tf_ftrace_text_free(struct tf_ftrace_text *f)
     pf_free(&f->p);
     pf_map_fini(&f->marked);
     ft_lines_fini(&f->l);
+    free(f->cpus);
     free(f->text);
     free(f);
 }
@@ -559,6 +674,30 @@ static void warn_skipped(const struct tf_ftrace_text *f)
                              "(the first: %s %llu)",
                      f->p.file, f->n_skipped, f->n_skipped == 1 ? "" : "s", f->l.where,
                      (unsigned long long)f->first_skipped);
+}
+
+/* Lost events: one warning naming the CPUs. */
+static void warn_lost(const struct tf_ftrace_text *f)
+{
+    if (!f->n_lost_lines)
+        return;
+    struct tf_buf b;
+    tf_buf_init(&b);
+    size_t k = 0;
+    for (size_t i = 0; i < f->n_cpus; i++)
+        if (f->cpus[i].lost && k++ < 8)
+            tf_buf_printf(&b, "%sCPU %zu", k > 1 ? ", " : "", i);
+    if (k > 8)
+        tf_buf_printf(&b, " and %zu more", k - 8);
+    if (f->n_lost)
+        tf_diag_warn(f->p.d, "%s: %llu events lost on %s (the trace's LOST lines): their ranges "
+                             "are drawn hatched",
+                     f->p.file, (unsigned long long)f->n_lost, b.data ? b.data : "?");
+    else
+        tf_diag_warn(f->p.d, "%s: events lost on %s (the trace's LOST lines): their ranges are "
+                             "drawn hatched",
+                     f->p.file, b.data ? b.data : "?");
+    tf_buf_fini(&b);
 }
 
 static void warn_open(const struct tf_ftrace_text *f)
@@ -712,6 +851,7 @@ bool tf_load_ftrace(struct tf_input *in, const char *file, const struct tf_keep 
     }
     if (ok) {
         warn_skipped(f);
+        warn_lost(f);
         warn_open(f);
     }
     tf_ftrace_text_free(f);

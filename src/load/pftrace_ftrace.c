@@ -16,6 +16,8 @@
  */
 #include "load/pftrace_int.h"
 
+#include "load/cpu_runs.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +43,6 @@ static struct pf_cpu *cpu_of(struct pf *p, uint64_t cpu)
     return &p->cpus[cpu];
 }
 
-static void cpu_lane(size_t cpu, char *lab, size_t n, struct tf_id *id)
-{
-    snprintf(lab, n, "CPU %zu", cpu);
-    *id = (struct tf_id){TF_ID_STR, 0, lab};
-}
 
 static const char *pf_proc_name(const struct pf *p, int64_t pid)
 {
@@ -62,48 +59,19 @@ static bool run_ends(struct pf *p, size_t cpu, struct pf_cpu *c, int64_t ts)
         return true;
     char lab[32];
     struct tf_id lane;
-    cpu_lane(cpu, lab, sizeof lab, &lane);
+    tf_cpu_lane(cpu, lab, sizeof lab, &lane);
     const struct pf_thread *t = pf_thread(p, c->tid);
     if (!t)
         return tf_diag_oom(p->d, p->file);
-    const char *cat = NULL;
     int64_t tgid = t->tgid >= 0 ? t->tgid : c->tid;
-    if (p->pass == 2) {
-        cat = pf_proc_name(p, tgid);
-        tf_buf_clear(&p->args);
-        tf_buf_printf(&p->args, "{\"tid\":%lld,\"pid\":%lld", (long long)c->tid,
-                      (long long)tgid);
-        if (cat) {
-            tf_buf_puts(&p->args, ",\"process\":");
-            tf_buf_json_str(&p->args, cat);
-        }
-        tf_buf_putc(&p->args, '}');
-        if (p->args.oom)
-            return tf_diag_oom(p->d, p->file);
-    }
-    const char *comm = c->comm ? pf_s(p, c->comm) : t->name ? pf_s(p, t->name) : "";
-    char alt[32];
-    if (!*comm) {
-        snprintf(alt, sizeof alt, "tid %lld", (long long)c->tid);
-        comm = alt;
-    }
-    struct tf_tef_rec r;
-    memset(&r, 0, sizeof r);
-    r.kind = TF_TEF_SLICE;
-    r.ph = 'X';
-    r.pid = lane;
-    r.tid = lane;
-    r.name = comm;
-    r.cat = "sched";
     /* (coloured by process, and named in the legend, by the rules: one
      * colour for each process of the most CPU time, rules/chrome/system.c) */
-    r.ts = c->since;
-    r.dur = ts - c->since;
-    r.has_dur = true;
-    if (p->pass == 2) {
-        r.args = (const unsigned char *)p->args.data;
-        r.args_len = p->args.len;
-    }
+    struct tf_cpu_run run = {c->tid, tgid, c->since, ts, pf_proc_name(p, tgid),
+                             c->comm ? pf_s(p, c->comm) : t->name ? pf_s(p, t->name) : ""};
+    struct tf_tef_rec r;
+    char alt[32];
+    if (!tf_cpu_run_rec(&run, p->pass, &lane, &p->args, alt, &r))
+        return tf_diag_oom(p->d, p->file);
     return pf_emit(p, &r);
 }
 
@@ -122,6 +90,39 @@ bool pf_sched_switch(struct pf *p, uint64_t cpu, int64_t ts, int64_t next, uint3
     if (comm && next)
         pf_name_thread(p, next, -1, comm, 1);
     return true;
+}
+
+bool pf_cpu_lost(struct pf *p, uint64_t cpu, int64_t from, int64_t to, uint64_t n)
+{
+    struct pf_cpu *c = cpu_of(p, cpu);
+    if (!c)
+        return cpu >= MAX_CPUS ? true : tf_diag_oom(p->d, p->file);
+    if (!run_ends(p, (size_t)cpu, c, from))
+        return false;
+    c->on = false;
+    if (to <= from)
+        return true; /* lost between two events of one time: no range */
+    char lab[32], name[48];
+    struct tf_id lane;
+    tf_cpu_lane((size_t)cpu, lab, sizeof lab, &lane);
+    if (n)
+        snprintf(name, sizeof name, "%llu events lost", (unsigned long long)n);
+    else
+        snprintf(name, sizeof name, "events lost");
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_SLICE;
+    r.ph = 'X';
+    r.pid = lane;
+    r.tid = lane;
+    r.name = name;
+    r.cat = TF_LOST_CAT;
+    r.ts = from;
+    r.dur = to > from ? to - from : 0;
+    r.has_dur = true;
+    r.has_rgb = true;
+    r.rgb = 0xBBBBBB;
+    return pf_emit(p, &r);
 }
 
 /* --- ftrace events ------------------------------------------------------------- */
@@ -156,7 +157,7 @@ bool pf_cpu_counter(struct pf *p, uint64_t cpu, const char *what, int64_t ts, do
         return tf_diag_oom(p->d, p->file);
     char lab[32];
     struct tf_id lane;
-    cpu_lane((size_t)cpu, lab, sizeof lab, &lane);
+    tf_cpu_lane((size_t)cpu, lab, sizeof lab, &lane);
     char name[48];
     snprintf(name, sizeof name, "%s", what);
     return pf_counter(p, &lane, name, NULL, ts, v);

@@ -174,6 +174,7 @@ struct pf {
     bool has_sched;
     struct pf_aev *aev;         /* atrace events waiting to be put in time order */
     size_t n_aev, cap_aev;
+    size_t aev_max;             /* the buffer's bound (0: atrace.c's AEV_MAX) */
     uint64_t aev_seq;
     bool other_lanes;           /* pass 0: slices other than cpu counters */
     /* counts for the warnings */
@@ -244,6 +245,11 @@ void pf_ftrace_reset(struct pf *p);
 /* A scheduling switch on cpu at ts to thread `next` (comm: its strtab id,
  * 0 none): ends the running thread's slice on lane "CPU N". */
 bool pf_sched_switch(struct pf *p, uint64_t cpu, int64_t ts, int64_t next, uint32_t comm);
+/* Events of cpu lost from `from` to `to` (ftrace text's "CPU:N [LOST M
+ * EVENTS]"): the run before ends at from, the range is a slice of category
+ * TF_LOST_CAT (hatched, never busy), and the lane stays empty until the
+ * next switch says what runs. */
+bool pf_cpu_lost(struct pf *p, uint64_t cpu, int64_t from, int64_t to, uint64_t n);
 /* A counter `what` ("cpufreq", "cpuidle") of lane "CPU N". */
 bool pf_cpu_counter(struct pf *p, uint64_t cpu, const char *what, int64_t ts, double v);
 

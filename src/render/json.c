@@ -810,6 +810,8 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         }
         if (r->critical)
             tf_buf_puts(b, ", \"critical\": true");
+        if (c->name && strcmp(c->name, TF_LOST_CAT) == 0)
+            tf_buf_puts(b, ", \"lost\": true"); /* drawn hatched: neither work nor idle */
         if (f->highlight)
             tf_buf_puts(b, r->faded ? ", \"faded\": true" : ", \"faded\": false");
         tf_buf_putc(b, '}');

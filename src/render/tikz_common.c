@@ -213,6 +213,16 @@ static struct style *add_style(struct tikz *t, const char *key, uint32_t rgb, co
     *c = '\0';
     s->rgb = rgb;
     s->prop = prop;
+    s->lost = false;
+    return s;
+}
+
+/* Marks the style of a category of lost events (TF_LOST_CAT): its bars and
+ * its legend swatch are hatched, as the scene draws them. */
+static struct style *mark_lost(struct style *s, const struct tf_category *c)
+{
+    if (s && c->name && strcmp(c->name, TF_LOST_CAT) == 0)
+        s->lost = true;
     return s;
 }
 
@@ -249,10 +259,14 @@ struct style *tz_bar_style(struct tikz *t, const struct tf_bar *r)
     char key[KEY_LEN];
     const struct tf_category *c = &t->f->cats[r->cat];
     snprintf(key, sizeof key, "%s", t->cat_key[r->cat]);
-    struct style *s = add_style(t, key, c->color, "fill");
+    struct style *s = mark_lost(add_style(t, key, c->color, "fill"), c);
     if (s && s->rgb != r->color) {
-        snprintf(key, sizeof key, "color/%06X", (unsigned)(r->color & 0xFFFFFFu));
+        bool lost = s->lost;
+        snprintf(key, sizeof key, "color/%06X%s", (unsigned)(r->color & 0xFFFFFFu),
+                 lost ? "/lost" : "");
         s = add_style(t, key, r->color, "fill");
+        if (s && lost)
+            s->lost = true;
     }
     return s;
 }
@@ -278,7 +292,7 @@ struct style *tz_legend_style(struct tikz *t, size_t i)
     char key[KEY_LEN];
     const struct tf_category *c = &t->f->cats[t->f->legend[i].cat];
     snprintf(key, sizeof key, "%s", t->cat_key[t->f->legend[i].cat]);
-    return add_style(t, key, c->color, "fill");
+    return mark_lost(add_style(t, key, c->color, "fill"), c);
 }
 
 struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s)
@@ -351,6 +365,15 @@ void tz_collect_styles(struct tikz *t)
     }
 }
 
+/* Whether a style hatches lost events (its template is written then). */
+bool tz_any_lost(const struct tikz *t)
+{
+    for (size_t i = 0; i < t->n_styles; i++)
+        if (t->styles[i].lost)
+            return true;
+    return false;
+}
+
 void tz_emit_styles(struct tikz *t)
 {
     struct tf_buf *b = t->b;
@@ -364,6 +387,10 @@ void tz_emit_styles(struct tikz *t)
          * the scene draws it (render/style.h). */
         if (t->f->flame && strcmp(s->prop, "fill") == 0)
             tf_buf_printf(b, ", draw=%s!%u!black", s->color, tf_style.flame_edge_pct);
+        /* Lost events: hatched, never a plain bar that reads as work or
+         * idle (templates/tikz-fit.tex). */
+        if (s->lost)
+            tf_buf_puts(b, ", path picture={\\tracefighatch}");
         tf_buf_puts(b, "}%\n");
     }
 }

@@ -450,6 +450,9 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct 
         const struct tf_template *mt = tf_template_get("tikz-marks.tex");
         if (t->f->n_marks && mt)
             tf_buf_putn(b, mt->data, mt->len);
+        const struct tf_template *ht = tf_template_get("tikz-hatch.tex");
+        if (tz_any_lost(t) && ht)
+            tf_buf_putn(b, ht->data, ht->len);
         tf_buf_puts(b, "% --- This figure -----------------------------------------------------------\n");
         if (!t->f->flame)
             tf_buf_puts(b, "\\tikzset{tracefig/lane rule/.append style={draw=none}}%\n");

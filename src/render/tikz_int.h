@@ -23,6 +23,7 @@ struct style {
     char color[KEY_LEN + 16];
     const char *prop; /* "fill", "text" or "draw" */
     uint32_t rgb;
+    bool lost; /* the style of TF_LOST_CAT's bars: hatched (\tracefighatch) */
 };
 
 /* One class's busy-share boxes of the lane being written, as a path. */
@@ -75,6 +76,7 @@ struct style *tz_slice_style(struct tikz *t, const struct tf_slice *s);
 const char *tz_label_style(struct tikz *t, uint32_t rgb);
 struct style *tz_counter_style(struct tikz *t, uint32_t rgb);
 void tz_collect_styles(struct tikz *t);
+bool tz_any_lost(const struct tikz *t);
 void tz_emit_styles(struct tikz *t);
 bool tz_annotated(const struct tf_figure *f);
 void tz_emit_header(struct tikz *t, const struct tf_render_opts *o);

@@ -444,4 +444,5 @@ def main():
     sys.exit(1 if bad else 0)
 
 
-main()
+if __name__ == "__main__":  # (tests/perfetto/colors.py imports read_png)
+    main()

@@ -7,7 +7,8 @@ HTML's trace-data blocks and linuxPerfData string; a JSON's
 systemTraceEvents) and counts:
   - per CPU, the time from each sched_switch to a task other than the idle
     task (pid 0) to the next switch on that CPU: the lane "CPU N"'s busy
-    time, within 1 %;
+    time, within 1 %; a line `CPU:N [LOST M EVENTS]` stops the CPU's run at
+    its last event before it (nothing runs until its next switch);
   - per thread, its atrace slices (B|pid|name ... E, in time order, an E
     without an open B ignored, a B never closed left out): the threads with
     slices are the model's thread lanes (by tid), each with as many slices
@@ -23,6 +24,9 @@ import sys
 LINE = re.compile(r'^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?:\(\s*(?P<tgid>[\d-]+)\)\s+)?'
                   r'\[(?P<cpu>\d+)\]\s+(?:\S+\s+)??(?P<ts>\d+(?:\.\d+)?):\s+'
                   r'(?P<event>[^\s:]+):?\s*(?P<args>.*)$')
+
+
+LOST = re.compile(r'^CPU:(\d+) \[LOST (?:\d+ )?EVENTS\]$')
 
 
 def lines_of(path):
@@ -55,13 +59,27 @@ def ns(ts):
 def count(path):
     cpus = {}          # cpu -> [busy_ns, running tid, since]
     marks = []         # (ts, seq, tid, text)
+    last = {}          # cpu -> the time of its last event
     for i, text in enumerate(lines_of(path)):
         if text.lstrip().startswith('#'):
+            continue
+        lost = LOST.match(text.strip())
+        if lost:
+            # events lost: the run stops at the CPU's last event, and
+            # nothing runs until its next switch
+            cpu = int(lost.group(1))
+            c = cpus.get(cpu)
+            if c and c[1] and cpu in last and last[cpu] >= c[2]:
+                c[0] += last[cpu] - c[2]
+            if c:
+                c[1] = 0
             continue
         m = LINE.match(text.rstrip('\r'))
         if not m:
             continue
         ev, args, t = m.group('event'), m.group('args'), ns(m.group('ts'))
+        if 'trace_event_clock_sync' not in args:
+            last[int(m.group('cpu'))] = t
         if ev == 'sched_switch':
             nxt = re.search(r'next_pid=(\d+)', args) or re.search(r'==> .*:(\d+)(?: \[|$)', args)
             if not nxt:

@@ -39,7 +39,7 @@ model() {
         python3 "$check" "$w/$c.model.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only"
+dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight"
 for c in $dialects; do
     python3 "$root/tests/tools/genftrace.py" "$c" "$(file "$c")" || bad "genftrace $c"
 done
@@ -132,8 +132,28 @@ done
     bad "--stats CPU utilisation"
 "$bin" "$w/tgid.txt" --stats 2>/dev/null | grep -q '^server  *25 ' && ok || bad "--stats CPU ms of server"
 
+# (f2) lost events (`CPU:1 [LOST 42 EVENTS]`): the range hatched, neither
+# work nor idle, one warning naming the CPU; 8 CPUs
+"$bin" "$(file lost)" --format json -o "$w/lost.json" 2>"$w/lost.err" &&
+    python3 - "$w/lost.json" <<'PY' && ok || bad "lost: the range drawn lost: $(cat "$w/lost.err")"
+import json, sys
+m = json.load(open(sys.argv[1]))
+L = [l['label'] for l in m['lanes']]
+cpu1 = [(b['name'], b['x0'], b['x1'], b.get('lost')) for b in m['bars'] if L[b['lane']] == 'CPU 1']
+busy = {L[i]: s['busy_ms'] for i, s in enumerate(m['stats']['lanes'])}
+want = [('client', 5, 9, None), ('42 events lost', 9, 10, True), ('srv-worker', 12, 15, None)]
+sys.exit(0 if cpu1 == want and busy['CPU 1'] == 7 and busy['CPU 0'] == 22 else 1)
+PY
+[ "$(wc -l <"$w/lost.err")" = 1 ] && grep -q "42 events lost on CPU 1" "$w/lost.err" && ok ||
+    bad "lost: one warning: $(cat "$w/lost.err")"
+"$bin" "$(file lost)" -o "$w/lost.tex" 2>/dev/null && grep -q 'tracefighatch' "$w/lost.tex" && ok ||
+    bad "lost: TikZ hatching"
+"$bin" "$(file eight)" --format json --max-lanes 100 -o "$w/eight.json" 2>/dev/null &&
+    python3 "$check" "$w/eight.json" "['CPU %d' % i for i in range(8)] == [l for l in labels if l.startswith('CPU')]" &&
+    ok || bad "eight: 8 CPU lanes"
+
 # (g) the independent count: CPU busy per CPU, atrace slices per thread
-for c in tgid plain tcmd android41 html html_legacy json noise; do
+for c in tgid plain tcmd android41 html html_legacy json noise lost eight; do
     f=$(file $c)
     "$bin" "$f" --stats --max-lanes 500 --max-counters 500 --format json -o "$w/$c.cmp.json" >/dev/null 2>&1 &&
         python3 "$here/ftcount.py" "$f" "$w/$c.cmp.json" >"$w/cmp.out" && ok || bad "ftcount $c: $(cat "$w/cmp.out")"

@@ -12,54 +12,16 @@ cpu_ms (a system trace's CPU legend).  Prints what fails; exits 1."""
 import collections
 import json
 import os
-import struct
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'busy'))
+from inked import read_png  # noqa: E402
 
 
 def pixels(data):
-    """The PNG's pixels, as (r, g, b) counts (alpha over white)."""
-    assert data[:8] == b'\x89PNG\r\n\x1a\n'
-    pos, idat = 8, b''
-    while pos < len(data):
-        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b'IHDR':
-            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-            assert depth == 8 and ctype in (2, 6)
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b'IDAT':
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    prev = bytearray(stride)
-    out = collections.Counter()
-    for r in range(h):
-        ft = raw[r * (stride + 1)]
-        line = bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
-        for i in range(stride if ft else 0):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if ft == 1:
-                line[i] = (line[i] + a) & 255
-            elif ft == 2:
-                line[i] = (line[i] + b) & 255
-            elif ft == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif ft == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        prev = line
-        for i in range(0, stride, bpp):
-            px = (line[i], line[i + 1], line[i + 2])
-            if bpp == 4 and line[i + 3] != 255:
-                al = line[i + 3] / 255.0
-                px = tuple(round(v * al + 255 * (1 - al)) for v in px)
-            out[px] += 1
-    return out
+    """The PNG's pixels, as (r, g, b) counts (alpha over white): read by
+    tests/busy/inked.py's PNG reader, the one the suites share."""
+    return collections.Counter(px for row in read_png(data) for px in row)
 
 
 def rgb(h):

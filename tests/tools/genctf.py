@@ -23,6 +23,13 @@ in ns of a 1 GHz clock).  Cases:
   perf        perf data convert --to-ctf: sched:sched_switch, prev_pid /
               next_pid, perf_cpu in the payload, perf_tid/perf_pid context
   session     an LTTng session: kernel/ and ust/uid/1000/64-bit/, one clock
+  eight       8 CPUs, 200 ms of switches from a fixed pseudo-random sequence
+  rotated     an LTTng session rotated once: archives/CHUNK/kernel/ twice,
+              one uuid, the kernel case's packets split between the chunks
+  ros2        ros2_tracing: callback_start/callback_end per vtid, callbacks
+              named by rclcpp_callback_register's symbol, publishes
+  dpdk        DPDK's trace library: its own metadata (no LTTng fields, a
+              48-bit TSC clock, cpu_id and the thread's name per stream)
 
 The times (ns) and expected numbers are in tests/ctf/run.sh.
 """
@@ -143,7 +150,9 @@ class Trace:
             b += pack_field(o, t, vals[n])
         return b
 
-    def write(self, folder):
+    def write(self, folder, which=None, seq0=None):
+        """which: the indexes of each file's packets to write (a chunk of a
+        rotated session), seq0: their first packet_seq_num"""
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, "metadata"), "w") as f:
             f.write(self.metadata())
@@ -151,6 +160,8 @@ class Trace:
         for inst, (fname, packets) in enumerate(sorted(self.files.items())):
             data = b""
             for seq, (cpu, events, lost, t0, t1) in enumerate(packets):
+                if which is not None and seq not in which:
+                    continue
                 body = b"".join(self.event_bytes(*e) for e in events)
                 hdr_len = 4 + 16 + 4 + 8 + 8 * 6 + 4
                 content = hdr_len + len(body)
@@ -328,6 +339,69 @@ def perf_trace():
     return t
 
 
+def eight_sched():
+    """8 CPUs, 200 ms: on each, runs of the threads of PROCS (and of two
+    more processes) between idle gaps, from a fixed pseudo-random sequence
+    (a linear congruential one: the same on every machine)."""
+    procs = dict(PROCS)
+    procs.update({400: (400, "db"), 401: (400, "db-flush"), 500: (500, "rcu_sched")})
+    tids = sorted(t for t in procs if t)
+    x = 12345
+    sched = {}
+    for cpu in range(8):
+        ms, cur, sw = 0, 0, []
+        while True:
+            x = (x * 1103515245 + 12345) % 2 ** 31
+            step = 1 + x % 13
+            if ms + step >= 200:
+                break
+            ms += step
+            x = (x * 1103515245 + 12345) % 2 ** 31
+            nxt = 0 if cur != 0 and x % 3 == 0 else tids[x % len(tids)]
+            if nxt == cur:
+                continue
+            sw.append((ms, cur, nxt))
+            cur = nxt
+        if cur != 0:
+            sw.append((200, cur, 0))
+        sched[cpu] = sw
+    return procs, sched
+
+
+def eight_trace():
+    """An 8-CPU kernel trace (eight_sched), a statedump on CPU 0, three
+    packets per CPU."""
+    global PROCS
+    saved = PROCS
+    PROCS, sched = eight_sched()
+    try:
+        t = Trace("kernel")
+        t.cls("sched_switch", SWITCH)
+        for cpu, sw in sched.items():
+            ev = statedump(t) if cpu == 0 else []
+            ev += [switch(t, BASE + ms * MS, None, cpu, p, n) for ms, p, n in sw]
+            ev.sort(key=lambda e: e[0])
+            k = (len(ev) + 2) // 3
+            for i in range(0, len(ev), k):
+                t.packet("channel0_%d" % cpu, cpu, ev[i:i + k])
+    finally:
+        PROCS = saved
+    return t
+
+
+def rotated_session(folder):
+    """An LTTng session rotated once (lttng rotate): two archived trace
+    chunks, each a whole trace of the same uuid with the packets of its
+    time (the kernel case's first packets, then its second ones), the
+    packet sequence numbers going on from one to the next."""
+    t = kernel_trace()
+    arch = os.path.join(folder, "archives")
+    t.write(os.path.join(arch, "20261207T100000+0000-20261207T100001+0000-0", "kernel"),
+            which={0})
+    t.write(os.path.join(arch, "20261207T100001+0000-20261207T100002+0000-1", "kernel"),
+            which={1})
+
+
 # --- user space ----------------------------------------------------------------
 
 UCTX = [("vpid", "i32"), ("vtid", "i32"), ("procname", "comm")]
@@ -358,6 +432,120 @@ def ust_trace(threads=True):
     return t
 
 
+ROS2_CB = [("callback", "u64"), ("is_intra_process", "u8")]
+
+
+def ros2_trace():
+    """ros2_tracing: node talker (pid 700): thread 701 runs a timer
+    callback 0x5000 at 10..14, 30..33, 50..58 ms and publishes in each;
+    thread 702 a subscription callback 0x6000 at 12..20 and 40..41 ms.
+    rclcpp_callback_register names them by symbol."""
+    t = Trace("ust", context=UCTX)
+    t.cls("ros2:rcl_init", [("context_handle", "u64"), ("version", "str")])
+    t.cls("ros2:rclcpp_callback_register", [("callback", "u64"), ("symbol", "str")])
+    t.cls("ros2:callback_start", ROS2_CB)
+    t.cls("ros2:callback_end", [("callback", "u64")])
+    t.cls("ros2:rclcpp_publish", [("publisher_handle", "u64"), ("message", "u64")])
+
+    def e(ms, tid, name, **kw):
+        ctx = {"vpid": 700, "vtid": tid, "procname": "talker"}
+        return (BASE + ms * MS, name, kw, ctx)
+
+    s0 = [e(0, 701, "ros2:rcl_init", context_handle=1, version="4.1.1"),
+          e(1, 701, "ros2:rclcpp_callback_register", callback=0x5000,
+            symbol="TimerCallback::on_timer()"),
+          e(2, 701, "ros2:rclcpp_callback_register", callback=0x6000,
+            symbol="Listener::on_message(std::shared_ptr<String>)")]
+    for a, b in ((10, 14), (30, 33), (50, 58)):
+        s0 += [e(a, 701, "ros2:callback_start", callback=0x5000, is_intra_process=0),
+               e(a + 1, 701, "ros2:rclcpp_publish", publisher_handle=9, message=a),
+               e(b, 701, "ros2:callback_end", callback=0x5000)]
+    s1 = []
+    for a, b in ((12, 20), (40, 41)):
+        s1 += [e(a, 702, "ros2:callback_start", callback=0x6000, is_intra_process=1),
+               e(b, 702, "ros2:callback_end", callback=0x6000)]
+    t.packet("ros2_0", 0, s0)
+    t.packet("ros2_1", 1, s1)
+    return t
+
+
+class Dpdk:
+    """A trace as DPDK's trace library writes it (facts of its CTF: a
+    packet header of magic and uuid only, a packet context of cpu_id and
+    the thread's name, a 64-bit-aligned event header of a 48-bit timestamp
+    then a 16-bit id, a "dpdk" clock at the TSC's rate, no packet sizes: a
+    stream file is one packet).  Two lcores' threads, TSC at 2.5 GHz:
+    lcore 1 (dpdk-worker1) bursts 10..30 and 40..45 ms, lcore 2
+    (dpdk-worker2) 5..25 ms; instants in between."""
+
+    FREQ = 2_500_000_000
+
+    def __init__(self):
+        self.classes = [("lib.eal.thread.remote.launch", [("f", "u64"), ("worker_id", "u32")]),
+                        ("app.burst.begin", [("port", "u16"), ("queue", "u16")]),
+                        ("app.burst.end", [("nb_rx", "u16")]),
+                        ("lib.ethdev.rx.burst.empty", [("port_id", "u16")])]
+
+    def metadata(self):
+        out = ["/* CTF 1.8 */"]
+        for n, (size, signed) in (("uint8_t", (8, 0)), ("uint16_t", (16, 0)),
+                                  ("uint32_t", (32, 0)), ("uint64_t", (64, 0))):
+            out.append("typealias integer {size = %d; base = x;} := %s;" % (size, n))
+        out.append("typealias integer {size = 8; signed = false; encoding = ASCII; } "
+                   ":= string_bounded_t;\n")
+        out.append("trace {\n    major = 1;\n    minor = 8;\n"
+                   "    uuid = \"11223344-5566-7788-99aa-bbccddeeff00\";\n"
+                   "    byte_order = le;\n    packet.header := struct {\n"
+                   "\t    uint32_t magic;\n\t    uint8_t  uuid[16];\n    };\n};\n")
+        out.append("env {\n    dpdk_version = \"DPDK 23.11.0\";\n    tracer_name = \"dpdk\";\n};\n")
+        out.append("clock {\n    name = \"dpdk\";\n    freq = %20d;\n    offset_s =%20d;\n"
+                   "    offset =%20d;\n};\n" % (self.FREQ, 0, 0))
+        out.append("typealias integer {\n    size = 48; align = 1; signed = false;\n"
+                   "    map = clock.dpdk.value;\n} := uint48_clock_dpdk_t;\n")
+        out.append("stream {\n    packet.context := struct {\n         uint32_t cpu_id;\n"
+                   "         string_bounded_t name[32];\n    };\n"
+                   "    event.header := struct {\n          uint48_clock_dpdk_t timestamp;\n"
+                   "          uint16_t id;\n    } align(64);\n};\n")
+        for i, (name, fields) in enumerate(self.classes):
+            body = "".join("        %s %s;\n" % ({"u16": "uint16_t", "u32": "uint32_t",
+                                                   "u64": "uint64_t"}[t], n)
+                           for n, t in fields)
+            out.append("event {\n    id = %d;\n    name = \"%s\";\n    fields := struct {\n"
+                       "%s    };\n};\n" % (i, name, body))
+        return "\n".join(out)
+
+    def stream(self, lcore, name, events):
+        b = struct.pack("<I", MAGIC) + bytes.fromhex("112233445566778899aabbccddeeff00")
+        nm = name.encode()[:31]
+        b += struct.pack("<I", lcore) + nm + b"\0" * (32 - len(nm))
+        ids = {n: i for i, (n, _) in enumerate(self.classes)}
+        for ms, name, vals in events:
+            b += b"\0" * (-len(b) % 8)
+            ticks = BASE * 5 // 2 + ms * self.FREQ // 1000  # the clock's value, 48 bits
+            fields = self.classes[ids[name]][1]
+            b += struct.pack("<Q", ticks)[:6] + struct.pack("<H", ids[name])
+            for n, ty in fields:
+                b += struct.pack("<" + {"u16": "H", "u32": "I", "u64": "Q"}[ty], vals[n])
+        return b
+
+    def write(self, folder):
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "metadata"), "w") as f:
+            f.write(self.metadata())
+        launch = ("lib.eal.thread.remote.launch", {"f": 0x4242, "worker_id": 0})
+        w1 = [(1,) + launch, (10, "app.burst.begin", {"port": 0, "queue": 0}),
+              (20, "lib.ethdev.rx.burst.empty", {"port_id": 0}),
+              (30, "app.burst.end", {"nb_rx": 32}),
+              (40, "app.burst.begin", {"port": 0, "queue": 0}),
+              (45, "app.burst.end", {"nb_rx": 8})]
+        w2 = [(2,) + launch, (5, "app.burst.begin", {"port": 1, "queue": 1}),
+              (25, "app.burst.end", {"nb_rx": 64}),
+              (50, "lib.ethdev.rx.burst.empty", {"port_id": 1})]
+        for lcore, name, ev in ((1, "dpdk-worker1", w1), (2, "dpdk-worker2", w2)):
+            with open(os.path.join(folder, "channel0_%d" % lcore), "wb") as f:
+                f.write(self.stream(lcore, name, ev))
+
+
 CASES = {
     "kernel": lambda: kernel_trace(),
     "oldsys": oldsys_trace,
@@ -368,17 +556,23 @@ CASES = {
     "bigendian": lambda: kernel_trace(big=True),
     "overlap": overlap_trace,
     "perf": perf_trace,
+    "eight": eight_trace,
+    "ros2": ros2_trace,
+    "dpdk": Dpdk,
 }
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in CASES and sys.argv[1] != "session":
-        sys.stderr.write("usage: genctf.py %s|session DIR\n" % "|".join(CASES))
+    if len(sys.argv) != 3 or sys.argv[1] not in CASES and sys.argv[1] not in ("session",
+                                                                            "rotated"):
+        sys.stderr.write("usage: genctf.py %s|session|rotated DIR\n" % "|".join(CASES))
         return 2
     case, folder = sys.argv[1], sys.argv[2]
     if case == "session":
         kernel_trace().write(os.path.join(folder, "kernel"))
         ust_trace(True).write(os.path.join(folder, "ust", "uid", "1000", "64-bit"))
+    elif case == "rotated":
+        rotated_session(folder)
     else:
         CASES[case]().write(folder)
     return 0

@@ -30,6 +30,11 @@ Dialects:
   json_empty  the same JSON with systemTraceEvents ""
   noise       tgid with lines that are neither header nor event (3)
   marks_only  atrace marks alone, no scheduling
+  lost        tgid with `CPU:1 [LOST 42 EVENTS]` after the client's E at
+              1.009: CPU 1's client runs 1.005-1.009, lost 1.009-1.010
+  eight       8 CPUs (tgid dialect), 200 ms of switches between 40 tasks
+              of 8 processes from a fixed pseudo-random sequence, atrace
+              marks B/E of some of them
 """
 import json
 import sys
@@ -138,7 +143,57 @@ HEADER_PLAIN = """# tracer: nop
 """
 
 
+def eight():
+    """8 CPUs: switches from a linear congruential sequence (the same on
+    every machine), atrace B/E pairs by the threads of even tid."""
+    x = 777
+    rows = []
+    ev = []
+    for cpu in range(8):
+        t, cur = 1_000_000, 0
+        while True:
+            x = (x * 1103515245 + 12345) % 2 ** 31
+            t += 100 + x % 3000
+            if t >= 1_200_000:
+                break
+            x = (x * 1103515245 + 12345) % 2 ** 31
+            nxt = 0 if cur and x % 4 == 0 else 1000 + x % 40
+            if nxt == cur:
+                continue
+            ev.append((t, cpu, cur, 'sw', nxt))
+            if nxt and nxt % 2 == 0:
+                ev.append((t + 10, cpu, nxt, 'B', 'step%d' % (nxt % 5)))
+                ev.append((t + 60, cpu, nxt, 'E', ''))
+            cur = nxt
+    ev.sort(key=lambda e: (e[0], e[1]))
+
+    def task(pid):
+        return ('<idle>', 0) if pid == 0 else ('task%d' % pid, 1000 + (pid - 1000) // 5 * 5)
+
+    for t, cpu, pid, kind, arg in ev:
+        name, tgid = task(pid)
+        head = '%16s-%-5d (%5s) [%03d] %s %12.6f: ' % (name, pid, tgid if pid else '-----', cpu,
+                                                      'd..3' if kind == 'sw' else '...1', t / 1e6)
+        if kind == 'sw':
+            pc = 'swapper/%d' % cpu if pid == 0 else name
+            nc = 'swapper/%d' % cpu if arg == 0 else task(arg)[0]
+            rows.append(head + 'sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 prev_state=S '
+                        '==> next_comm=%s next_pid=%d next_prio=120' % (pc, pid, nc, arg))
+        elif kind == 'B':
+            rows.append(head + 'tracing_mark_write: B|%d|%s' % (tgid, arg))
+        else:
+            rows.append(head + 'tracing_mark_write: E|%d' % tgid)
+    return HEADER_TGID.replace('#P:2', '#P:8') + '\n'.join(rows) + '\n'
+
+
 def text(dialect):
+    if dialect == 'eight':
+        return eight()
+    if dialect == 'lost':
+        rows = text('tgid').split('\n')
+        i = [k for k, r in enumerate(rows) if 'E|200' in r][0]
+        rows.insert(i + 1, 'CPU:1 [LOST 42 EVENTS]')
+        return '\n'.join(rows)
     ev = events()
     if dialect in ('tgid', 'html', 'json', 'noise', 'marks_only'):
         out = HEADER_TGID
