@@ -39,7 +39,6 @@
 
 #define PKT_MAX ((size_t)48 << 20)  /* the largest packet read */
 #define ZBUF_MAX ((size_t)48 << 20) /* the largest inflated compressed_packets */
-#define RBUF (1u << 16)
 #define BOOTTIME 6
 
 /* --- packets ----------------------------------------------------------------------- */
@@ -205,62 +204,6 @@ static bool read_trace(struct pf *p, const uint8_t *data, size_t len, uint64_t b
 
 /* --- the stream -------------------------------------------------------------------- */
 
-/* One more byte of the input: -1 at its end (or on a read error, reported). */
-static int next_byte(struct pf *p)
-{
-    if (p->rpos == p->rlen) {
-        if (p->eof)
-            return -1;
-        ssize_t n = tf_input_read(p->in, p->rbuf, RBUF);
-        if (n <= 0) {
-            p->eof = true;
-            return -1;
-        }
-        p->rpos = 0;
-        p->rlen = (size_t)n;
-    }
-    p->off++;
-    return p->rbuf[p->rpos++];
-}
-
-/* A varint of the stream: 1, 0 at a clean end (no byte), -1 cut, -2 too long. */
-static int stream_varint(struct pf *p, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        int b = next_byte(p);
-        if (b < 0)
-            return shift == 0 ? 0 : -1;
-        x |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = x;
-            return 1;
-        }
-    }
-    return -2;
-}
-
-static bool stream_bytes(struct pf *p, uint8_t *dst, size_t n)
-{
-    while (n) {
-        if (p->rpos == p->rlen && next_byte(p) >= 0) {
-            p->rpos--;
-            p->off--;
-        }
-        if (p->rpos == p->rlen)
-            return false;
-        size_t k = p->rlen - p->rpos < n ? p->rlen - p->rpos : n;
-        if (dst) {
-            memcpy(dst, p->rbuf + p->rpos, k);
-            dst += k;
-        }
-        p->rpos += k;
-        p->off += k;
-        n -= k;
-    }
-    return true;
-}
-
 static void cut(struct pf *p, uint64_t at)
 {
     p->cut = true;
@@ -271,8 +214,8 @@ static void cut(struct pf *p, uint64_t at)
 static bool stream(struct pf *p)
 {
     for (;;) {
-        uint64_t at = p->off, tag, len;
-        int k = stream_varint(p, &tag);
+        uint64_t at = p->rd.off, tag, len;
+        int k = tf_pb_stream_varint(&p->rd, &tag);
         if (k == 0)
             break;
         if (k == -1)
@@ -281,21 +224,21 @@ static bool stream(struct pf *p)
             return pf_bad(p, at, "not a Perfetto trace packet (a damaged field tag)");
         int wt = (int)(tag & 7);
         if (wt == TF_PB_VARINT) {
-            if (stream_varint(p, &len) != 1)
+            if (tf_pb_stream_varint(&p->rd, &len) != 1)
                 return cut(p, at), !tf_diag_failed(p->d);
             continue;
         }
         if (wt == TF_PB_I64 || wt == TF_PB_I32) {
-            if (!stream_bytes(p, NULL, wt == TF_PB_I64 ? 8 : 4))
+            if (!tf_pb_stream_bytes(&p->rd, NULL, wt == TF_PB_I64 ? 8 : 4))
                 return cut(p, at), !tf_diag_failed(p->d);
             continue;
         }
-        k = stream_varint(p, &len);
+        k = tf_pb_stream_varint(&p->rd, &len);
         if (k != 1)
             return k == -2 ? pf_bad(p, at, "a packet's length is longer than ten bytes")
                            : (cut(p, at), !tf_diag_failed(p->d));
         if (tag >> 3 != 1) { /* not a packet: skipped */
-            if (!stream_bytes(p, NULL, len))
+            if (!tf_pb_stream_bytes(&p->rd, NULL, len))
                 return cut(p, at), !tf_diag_failed(p->d);
             continue;
         }
@@ -315,8 +258,8 @@ static bool stream(struct pf *p)
             p->pkt = b;
             p->cap_pkt = cap;
         }
-        uint64_t body = p->off;
-        if (!stream_bytes(p, p->pkt, len))
+        uint64_t body = p->rd.off;
+        if (!tf_pb_stream_bytes(&p->rd, p->pkt, len))
             return cut(p, at), !tf_diag_failed(p->d);
         if (!packet(p, p->pkt, len, body))
             return false;
@@ -338,9 +281,8 @@ static void pass_reset(struct pf *p)
     pf_map_clear(&p->flows);
     pf_tracks_reset(p);
     pf_ftrace_reset(p);
-    p->rpos = p->rlen = 0;
-    p->eof = false;
-    p->off = 0;
+    tf_pb_stream_rewind(&p->rd);
+    p->rd.in = p->in;
     p->idx = p->idx_base;
 }
 
@@ -427,7 +369,7 @@ bool pf_init(struct pf *p, const char *file, const struct tf_tef_sink *sink, str
     tf_buf_init(&p->tmp2);
     tf_buf_init(&p->cats);
     uint32_t empty;
-    if ((p->rbuf = malloc(RBUF)) != NULL && tf_strtab_id(&p->strs, "", &empty))
+    if (tf_pb_stream_init(&p->rd, NULL) && tf_strtab_id(&p->strs, "", &empty))
         return true;
     return tf_diag_oom(d, file);
 }
@@ -466,7 +408,7 @@ void pf_free(struct pf *p)
     free(p->aev);
     free(p->thrs);
     free(p->procs);
-    free(p->rbuf);
+    tf_pb_stream_fini(&p->rd);
     free(p->pkt);
     free(p->zbuf);
     tf_buf_fini(&p->args);

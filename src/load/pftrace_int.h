@@ -18,6 +18,7 @@
 #include "base/strtab.h"
 #include "load/input.h"
 #include "load/pb.h"
+#include "load/pb_stream.h"
 #include "model/trace.h"
 
 /* u64 -> u64, open addressing (key 0 is stored apart). */
@@ -129,10 +130,7 @@ struct pf {
     struct tf_strtab strs;      /* id 0 is "" */
     struct tf_buf args, tmp, tmp2, cats;
     /* reading */
-    uint8_t *rbuf;
-    size_t rpos, rlen;
-    bool eof;
-    uint64_t off;               /* file offset of rbuf[rpos] */
+    struct tf_pb_stream rd;     /* the input, a buffer at a time */
     uint8_t *pkt;
     size_t cap_pkt;
     uint8_t *zbuf;

@@ -28,7 +28,6 @@
 #include "load/nsys_rows.h"
 #include "load/xplane_int.h"
 
-#define RBUF (1u << 16)
 #define MSG_MAX ((uint64_t)64 << 20) /* the largest message read whole */
 #define END UINT64_MAX               /* the bound of the top level: the file's end */
 
@@ -47,87 +46,26 @@ static int by_id(const void *a, const void *b)
 
 /* --- the byte stream --------------------------------------------------------------- */
 
-static int next_byte(struct xp *x)
-{
-    if (x->rpos == x->rlen) {
-        if (x->eof)
-            return -1;
-        ssize_t n = tf_input_read(x->in, x->rbuf, RBUF);
-        if (n <= 0) {
-            x->eof = true;
-            return -1;
-        }
-        x->rpos = 0;
-        x->rlen = (size_t)n;
-    }
-    x->off++;
-    return x->rbuf[x->rpos++];
-}
-
-/* 1, 0 at a clean end (no byte), -1 cut, -2 longer than ten bytes. */
-static int rd_varint(struct xp *x, uint64_t *v)
-{
-    if (x->rpos < x->rlen && x->rbuf[x->rpos] < 0x80) {
-        *v = x->rbuf[x->rpos++];
-        x->off++;
-        return 1;
-    }
-    uint64_t r = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        int b = next_byte(x);
-        if (b < 0)
-            return shift == 0 ? 0 : -1;
-        r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = r;
-            return 1;
-        }
-    }
-    return -2;
-}
-
 /* n bytes of the stream: *out points at them (in the read buffer when
  * they are there whole, else copied to mbuf); NULL out: skipped. */
 static bool rd_bytes(struct xp *x, uint64_t n, const uint8_t **out)
 {
-    if (out && x->rlen - x->rpos >= n) {
-        *out = x->rbuf + x->rpos;
-        x->rpos += (size_t)n;
-        x->off += n;
+    if (!out)
+        return tf_pb_stream_bytes(&x->rd, NULL, n);
+    if ((*out = tf_pb_stream_peek(&x->rd, n)) != NULL)
         return true;
+    if (n > x->cap_mbuf) {
+        size_t cap = x->cap_mbuf ? x->cap_mbuf : 4096;
+        while (cap < n)
+            cap *= 2;
+        uint8_t *b = realloc(x->mbuf, cap);
+        if (!b)
+            return tf_diag_oom(x->d, x->file);
+        x->mbuf = b;
+        x->cap_mbuf = cap;
     }
-    uint8_t *dst = NULL;
-    if (out) {
-        if (n > x->cap_mbuf) {
-            size_t cap = x->cap_mbuf ? x->cap_mbuf : 4096;
-            while (cap < n)
-                cap *= 2;
-            uint8_t *b = realloc(x->mbuf, cap);
-            if (!b)
-                return tf_diag_oom(x->d, x->file);
-            x->mbuf = b;
-            x->cap_mbuf = cap;
-        }
-        dst = x->mbuf;
-        *out = x->mbuf;
-    }
-    while (n) {
-        if (x->rpos == x->rlen) {
-            if (next_byte(x) < 0)
-                return false;
-            x->rpos--;
-            x->off--;
-        }
-        size_t k = x->rlen - x->rpos < n ? x->rlen - x->rpos : (size_t)n;
-        if (dst) {
-            memcpy(dst, x->rbuf + x->rpos, k);
-            dst += k;
-        }
-        x->rpos += k;
-        x->off += k;
-        n -= k;
-    }
-    return true;
+    *out = x->mbuf;
+    return tf_pb_stream_bytes(&x->rd, x->mbuf, n);
 }
 
 struct xp_f {
@@ -142,11 +80,11 @@ struct xp_f {
  * skip. */
 static int rd_field(struct xp *x, uint64_t end, struct xp_f *f)
 {
-    if (end != END && x->off >= end)
+    if (end != END && x->rd.off >= end)
         return 0;
-    f->at = x->off;
+    f->at = x->rd.off;
     uint64_t tag;
-    int k = rd_varint(x, &tag);
+    int k = tf_pb_stream_varint(&x->rd, &tag);
     if (k == 0 && end == END)
         return tf_diag_failed(x->d) ? -1 : 0;
     if (k == 0 || k == -1)
@@ -160,7 +98,7 @@ static int rd_field(struct xp *x, uint64_t end, struct xp_f *f)
     switch (f->wt) {
     case TF_PB_VARINT:
     case TF_PB_LEN:
-        k = rd_varint(x, &f->v);
+        k = tf_pb_stream_varint(&x->rd, &f->v);
         if (k == -2)
             return xp_bad(x, f->at, "a varint is longer than ten bytes"), -1;
         if (k != 1)
@@ -175,9 +113,9 @@ static int rd_field(struct xp *x, uint64_t end, struct xp_f *f)
     default:
         return xp_bad(x, f->at, "wire type 3, 4, 6 or 7 (no protobuf message)"), -1;
     }
-    if (end != END && x->off > end)
+    if (end != END && x->rd.off > end)
         return xp_bad(x, f->at, "a field runs past the end of its message"), -1;
-    if (f->wt == TF_PB_LEN && end != END && f->v > end - x->off)
+    if (f->wt == TF_PB_LEN && end != END && f->v > end - x->rd.off)
         return xp_bad(x, f->at, "a length runs past the end of its message"), -1;
     return 1;
 }
@@ -209,7 +147,7 @@ static bool pb_fail(struct xp *x, const struct tf_pb *r)
 static bool meta_entry(struct xp *x, const struct xp_f *e, bool stat)
 {
     const uint8_t *data;
-    uint64_t base = x->off;
+    uint64_t base = x->rd.off;
     if (!whole(x, e, &data))
         return false;
     struct tf_pb r, v;
@@ -323,7 +261,7 @@ static bool line(struct xp *x, uint64_t end)
                 continue;
             }
             const uint8_t *data;
-            uint64_t base = x->off;
+            uint64_t base = x->rd.off;
             if (!whole(x, &f, &data) || !xp_event(x, data, (size_t)f.v, base))
                 return false;
             continue;
@@ -376,7 +314,7 @@ static bool plane(struct xp *x, uint64_t end)
                 p->n_lines++;
             }
             x->line = li++;
-            ok = line(x, x->off + f.v);
+            ok = line(x, x->rd.off + f.v);
         } else if (x->pass == 0 && f.num == 2) {
             const uint8_t *data;
             ok = whole(x, &f, &data);
@@ -418,7 +356,7 @@ static bool space(struct xp *x)
         if (f.wt != TF_PB_LEN)
             continue;
         if (f.num == 1) {
-            if (!plane(x, x->off + f.v))
+            if (!plane(x, x->rd.off + f.v))
                 return false;
             x->plane++;
             continue;
@@ -441,9 +379,7 @@ static bool space(struct xp *x)
 static bool run_pass(struct xp *x, int pass)
 {
     x->pass = pass;
-    x->rpos = x->rlen = 0;
-    x->eof = false;
-    x->off = 0;
+    tf_pb_stream_rewind(&x->rd);
     x->idx = 0;
     if (pass > 0 && !tf_input_seek(x->in, 0))
         return false;
@@ -497,7 +433,7 @@ bool tf_xplane_looks(const unsigned char *h, size_t n)
 
 static void xp_free(struct xp *x)
 {
-    free(x->rbuf);
+    tf_pb_stream_fini(&x->rd);
     free(x->mbuf);
     free(x->planes);
     free(x->lines);
@@ -534,7 +470,7 @@ bool tf_load_xplane(struct tf_input *in, const char *file, const struct tf_keep 
     tf_buf_init(&x.tmp);
     tf_buf_init(&x.tmp2);
     uint32_t empty;
-    bool ok = (x.rbuf = malloc(RBUF)) != NULL && tf_strtab_id(&x.strs, "", &empty);
+    bool ok = tf_pb_stream_init(&x.rd, in) && tf_strtab_id(&x.strs, "", &empty);
     if (!ok)
         tf_diag_oom(d, file);
     if (ok) {

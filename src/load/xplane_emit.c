@@ -423,6 +423,35 @@ static bool meta_rec(struct xp *x, const char *what, long long pid, long long ti
     return emit(x, &r);
 }
 
+/* A device plane's kind (its name's: "GPU"), name and vendor (its stats'
+ * device_type_string and device_vendor), for --stats. */
+static bool device_rec(struct xp *x, const struct xp_plane *p, long long pid)
+{
+    const char *n = xp_s(x, p->name) + 8, *colon = strchr(n, ':');
+    struct tf_buf *b = &x->args;
+    tf_buf_clear(b);
+    tf_buf_puts(b, "{\"kind\":");
+    tf_buf_clear(&x->tmp);
+    tf_buf_putn(&x->tmp, n, colon ? (size_t)(colon - n) : strlen(n));
+    tf_buf_json_str(b, x->tmp.data ? x->tmp.data : "");
+    tf_buf_puts(b, ",\"name\":");
+    tf_buf_json_str(b, xp_s(x, p->dev_type));
+    tf_buf_puts(b, ",\"vendor\":");
+    tf_buf_json_str(b, xp_s(x, p->vendor));
+    tf_buf_putc(b, '}');
+    if (b->oom || x->tmp.oom)
+        return tf_diag_oom(x->d, x->file);
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_META;
+    r.ph = 'M';
+    r.name = "process_device";
+    r.pid = (struct tf_id){TF_ID_NUM, pid, NULL};
+    r.args = (const unsigned char *)b->data;
+    r.args_len = b->len;
+    return emit(x, &r);
+}
+
 static int kind_rank(enum xp_kind k)
 {
     return k == XP_GPU || k == XP_TPU ? 1 : k == XP_DEVICE ? 2 : k == XP_HOST ? 3 : 4;
@@ -430,6 +459,12 @@ static int kind_rank(enum xp_kind k)
 
 bool xp_lane_names(struct xp *x)
 {
+    /* the lanes count their events: each is one XLine's */
+    struct tf_tef_rec counts;
+    memset(&counts, 0, sizeof counts);
+    counts.kind = TF_TEF_COUNTS;
+    if (!emit(x, &counts))
+        return false;
     for (size_t i = 0; i < x->n_planes; i++) {
         const struct xp_plane *p = &x->planes[i];
         bool any = false;
@@ -441,6 +476,8 @@ bool xp_lane_names(struct xp *x)
         long long sort = kind_rank(p->kind) * 1000000LL + (p->dev >= 0 ? p->dev : (long long)i);
         if (!meta_rec(x, "process_name", pid, 0, xp_s(x, p->label), 0) ||
             !meta_rec(x, "process_sort_index", pid, 0, NULL, sort))
+            return false;
+        if (p->kind != XP_HOST && p->kind != XP_OTHER && !device_rec(x, p, pid))
             return false;
         for (size_t j = 0; j < p->n_lines; j++) {
             const struct xp_line *l = &x->lines[p->line0 + j];

@@ -15,6 +15,7 @@
 #include "base/strtab.h"
 #include "load/input.h"
 #include "load/pb.h"
+#include "load/pb_stream.h"
 #include "model/trace.h"
 
 /* An event's or a stat's metadata, by id within its plane. */
@@ -56,11 +57,7 @@ struct xp {
     int pass;               /* 0 the planes' names, lines and metadata; 1 index; 2 collect */
     size_t idx;
     int64_t lo, hi;         /* the window, pass 2 */
-    /* the byte stream */
-    uint8_t *rbuf;
-    size_t rpos, rlen;
-    bool eof;
-    uint64_t off;           /* file offset of rbuf[rpos] */
+    struct tf_pb_stream rd; /* the byte stream */
     uint8_t *mbuf;          /* a message read whole */
     size_t cap_mbuf;
     bool mangled;           /* the bytes ef bf bd seen: a UTF-8 text round trip */

@@ -149,6 +149,13 @@ static bool move_stats(struct tf_figure *dst, struct tf_figure *src, struct tf_t
         s->paradigms[i].name = dup(dst, s->paradigms[i].name, &ok);
     for (size_t i = 0; i < s->n_cpu_procs; i++)
         s->cpu_procs[i].name = dup(dst, s->cpu_procs[i].name, &ok);
+    for (size_t i = 0; i < s->n_devices; i++) {
+        struct tf_stat_device *v = &s->devices[i];
+        v->device = dup(dst, v->device, &ok);
+        v->kind = dup(dst, v->kind, &ok);
+        v->name = dup(dst, v->name, &ok);
+        v->vendor = dup(dst, v->vendor, &ok);
+    }
     return ok;
 }
 
@@ -244,6 +251,8 @@ static bool append(struct tf_figure *dst, struct tf_figure *src, const struct tf
         o->id = dup(dst, l->id, &ok);
         o->rows = l->rows;
         o->annot_rows = l->annot_rows;
+        o->has_events = l->has_events;
+        o->events = l->events;
         o->trace = ti;
         if (l->kind == TF_LANE_COUNTER)
             ok = ok && copy_counter(dst, o, &l->counter, k, dx);

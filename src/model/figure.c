@@ -57,6 +57,7 @@ void tf_stats_fini(struct tf_stats *s)
         free(s->paradigms[i].group_ms);
     free(s->paradigms);
     free(s->cpu_procs);
+    free(s->devices);
     tf_critical_free(s->critical);
     memset(s, 0, sizeof *s);
 }

@@ -126,6 +126,10 @@ struct tf_lane {
     size_t n_ranks;
     long long rank_lo, rank_hi;
     const char *ranks;
+    /* has_events: the lane says how many events (slices and instants) it
+     * holds in the window, drawn or not (an XPlane profile's lines). */
+    bool has_events;
+    size_t events;
 };
 
 /* What colours a bar and names its style: TikZ tracefig/<key>, and a
@@ -338,6 +342,14 @@ struct tf_critical {
 };
 void tf_critical_free(struct tf_critical *c);
 
+/* A device the trace names (an XPlane profile's GPU or TPU plane): its
+ * group's label ("GPU 0"), its kind ("GPU", "TPU"), name (the plane stat
+ * device_type_string, "TPU v6 Lite") and vendor (device_vendor); NULL when
+ * the trace does not say. */
+struct tf_stat_device {
+    const char *device, *kind, *name, *vendor;
+};
+
 struct tf_stats {
     bool on;               /* computed for this figure */
     double window_ms;
@@ -358,6 +370,8 @@ struct tf_stats {
     size_t n_cpu_procs;
     size_t n_cpus;         /* CPU lanes drawn ("CPU N") */
     double cpu_busy_ms;    /* their busy time, summed */
+    struct tf_stat_device *devices; /* the groups that are devices, in group order */
+    size_t n_devices;
     bool has_gpu;          /* a GPU breakdown */
     struct tf_gpu_breakdown gpu;
     const char *summary;   /* one line for --annotate ("I/O hidden 81 %, GPU idle 7 %") */

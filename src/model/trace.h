@@ -221,9 +221,12 @@ enum tf_tef_kind {
                        in slices of category `cat` (dur, ns: the union over its
                        threads, nested slices once); cat NULL: in MPI of any
                        kind (the categories "MPI" and "MPI collective") */
-    TF_TEF_LANE_DONE /* pass 2, an HPC job's: every record of thread (pid, tid)
+    TF_TEF_LANE_DONE, /* pass 2, an HPC job's: every record of thread (pid, tid)
                        has been given (its location was read to its end), so a
                        mode may reduce its lane now */
+    TF_TEF_COUNTS   /* pass 1: the figure's lanes say how many events each
+                       holds in the window (an XPlane profile: its lines'
+                       event counts, which tests compare with protobuf's) */
 };
 
 struct tf_tef_rec {
@@ -271,6 +274,9 @@ struct tf_tef_rec {
      * has_ppid false: the rules then tell kernel threads by their names. */
     bool has_ppid;
     long long ppid;
+    /* A device's "process_device" record (TF_TEF_META of process pid: an
+     * XPlane profile's GPU or TPU) has args {"kind", "name", "vendor"}:
+     * what --stats prints of the devices. */
 };
 
 /* The members that some element of "traceEvents" has (pass 1): the

@@ -11,11 +11,13 @@
  * "xticks" and, last, "stats" (below).
  *
  * "stats" (both schemas; null when the mode computed none): window_ms;
- * "lanes" (busy_ms, busy_pct, in the order of the model's lanes); "groups"
+ * "lanes" (busy_ms, busy_pct, in the order of the model's lanes; events
+ * when the lanes count theirs); "groups"
  * (label, lanes as indexes, busy_ms, busy_pct); "overlap_ms" (the group x
  * group matrix, busy on the diagonal); for the pipelined modes
  * io_hidden_pct (null without I/O), gpu_idle_ms and "candidate_io"
- * (candidate, io_ms, uncovered_io_ms: its I/O no GPU work covers); with
+ * (candidate, io_ms, uncovered_io_ms: its I/O no GPU work covers);
+ * "devices" (device, kind, name, vendor) when the trace names them; with
  * GPU kernels "gpu_breakdown" (scope, kernel_span_ms, idle_ms, compute_ms,
  * non_compute_ms, comm_ms, comm_comp_overlap_pct: null without
  * communication); "summary" (the --annotate line) and "summary_drawn". */
@@ -174,6 +176,8 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
         stat_ms(b, "busy_ms", s->lane_busy_ms[i]);
         tf_buf_puts(b, ", ");
         stat_pct(b, "busy_pct", tf_stats_pct(s->lane_busy_ms[i], s->window_ms), true);
+        if (f->lanes[lane0 + i].has_events)
+            tf_buf_printf(b, ", \"events\": %zu", f->lanes[lane0 + i].events);
         tf_buf_putc(b, '}');
     }
     tf_buf_puts(b, n_lanes ? "\n    ]" : "]");
@@ -265,6 +269,22 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
             tf_buf_putc(b, '}');
         }
         tf_buf_puts(b, s->n_candidates ? "\n    ]" : "]");
+    }
+    if (s->n_devices) {
+        tf_buf_puts(b, ",\n    \"devices\": [");
+        for (size_t k = 0; k < s->n_devices; k++) {
+            const struct tf_stat_device *v = &s->devices[k];
+            tf_buf_puts(b, k ? ",\n      {" : "\n      {");
+            str(b, "device", v->device);
+            tf_buf_puts(b, ", ");
+            str(b, "kind", v->kind);
+            tf_buf_puts(b, ", ");
+            str(b, "name", v->name);
+            tf_buf_puts(b, ", ");
+            str(b, "vendor", v->vendor);
+            tf_buf_putc(b, '}');
+        }
+        tf_buf_puts(b, "\n    ]");
     }
     if (s->has_gpu) {
         const struct tf_gpu_breakdown *g = &s->gpu;
@@ -748,6 +768,8 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         tf_buf_puts(b, ", ");
         key(b, "rows");
         tf_buf_printf(b, "%u", l->rows ? l->rows : 1);
+        if (l->has_events)
+            tf_buf_printf(b, ", \"events\": %zu", l->events);
         if (l->kind == TF_LANE_COUNTER)
             counter(b, &l->counter);
         tf_buf_putc(b, '}');

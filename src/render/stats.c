@@ -231,13 +231,18 @@ static void table_lanes(const struct tf_figure *f, struct tf_buf *b)
     table_flush(&t, b);
 
     tf_buf_putc(b, '\n');
-    table_init(&t, 4);
+    bool events = false;
+    for (size_t i = 0; i < f->n_lanes; i++)
+        events = events || f->lanes[i].has_events;
+    table_init(&t, events ? 5 : 4);
     cell(&t, "lane");
     cell(&t, "#");
     cell(&t, "busy ms");
     cell(&t, "busy %");
+    if (events)
+        cell(&t, "events");
     for (size_t i = 0; i < f->n_lanes; i++) {
-        char idx[32];
+        char idx[32], n[32];
         if (f->lanes[i].kind == TF_LANE_COUNTER)
             continue; /* in the counters' table */
         snprintf(idx, sizeof idx, "%zu", i);
@@ -245,6 +250,10 @@ static void table_lanes(const struct tf_figure *f, struct tf_buf *b)
         cell(&t, idx);
         cell(&t, ms(x, s->lane_busy_ms[i]));
         cell(&t, pct(y, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
+        if (events) {
+            snprintf(n, sizeof n, "%zu", f->lanes[i].events);
+            cell(&t, f->lanes[i].has_events ? n : "-");
+        }
     }
     table_flush(&t, b);
 }
@@ -362,6 +371,39 @@ static void table_pipelined(const struct tf_figure *f, struct tf_buf *b)
     }
 }
 
+/* The devices the trace names: kind, name, vendor ("-" unknown). */
+static void table_devices(const struct tf_figure *f, struct tf_buf *b)
+{
+    const struct tf_stats *s = &f->stats;
+    struct table t;
+    tf_buf_putc(b, '\n');
+    table_init(&t, 4);
+    for (int k = 0; k < 4; k++)
+        t.left[k] = true;
+    cell(&t, "device");
+    cell(&t, "kind");
+    cell(&t, "name");
+    cell(&t, "vendor");
+    for (size_t i = 0; i < s->n_devices; i++) {
+        const struct tf_stat_device *v = &s->devices[i];
+        cell(&t, v->device ? v->device : "-");
+        cell(&t, v->kind ? v->kind : "-");
+        cell(&t, v->name ? v->name : "-");
+        cell(&t, v->vendor ? v->vendor : "-");
+    }
+    table_flush(&t, b);
+}
+
+/* The accelerators' kind the breakdown is of: "TPU" when every device the
+ * trace names is one, else "GPU". */
+static const char *breakdown_kind(const struct tf_stats *s)
+{
+    bool tpu = s->n_devices > 0;
+    for (size_t i = 0; i < s->n_devices; i++)
+        tpu = tpu && s->devices[i].kind && strcmp(s->devices[i].kind, "TPU") == 0;
+    return tpu ? "TPU" : "GPU";
+}
+
 /* HTA's temporal breakdown of the GPU time. */
 static void table_gpu(const struct tf_figure *f, struct tf_buf *b)
 {
@@ -369,8 +411,8 @@ static void table_gpu(const struct tf_figure *f, struct tf_buf *b)
     char x[TF_NUM_MAX];
     struct table t;
     const struct tf_gpu_breakdown *g = &s->gpu;
-    tf_buf_printf(b, "\nGPU breakdown (%s%s)\n", g->scope_trace ? "trace" : "window",
-                  s->compat ? ", as HTA computes it" : "");
+    tf_buf_printf(b, "\n%s breakdown (%s%s)\n", breakdown_kind(s),
+                  g->scope_trace ? "trace" : "window", s->compat ? ", as HTA computes it" : "");
     table_init(&t, 3);
     t.left[2] = true;
     cell(&t, "kernel span");
@@ -482,6 +524,8 @@ static void write_table(const struct tf_figure *f, struct tf_buf *b)
         table_counters(f, b);
     if (s->pipelined)
         table_pipelined(f, b);
+    if (s->n_devices)
+        table_devices(f, b);
     if (s->has_gpu)
         table_gpu(f, b);
     if (s->critical)
@@ -547,6 +591,10 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
         o->row(o, "lane", ln->label, NULL, "busy_ms", ms(x, s->lane_busy_ms[i]));
         o->row(o, "lane", ln->label, NULL, "busy_pct",
                pct(x, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
+        if (ln->has_events) {
+            snprintf(c, sizeof c, "%zu", ln->events);
+            o->row(o, "lane", ln->label, NULL, "events", c);
+        }
     }
     for (size_t g = 0; g < s->n_groups; g++) {
         lanes_text(lanes, sizeof lanes, &s->groups[g]);
@@ -585,6 +633,12 @@ static void emit(const struct tf_figure *f, const struct tf_stats *s, size_t lan
             o->row(o, "candidate", c, NULL, "uncovered_io_ms",
                    ms(x, s->candidates[i].uncovered_io_ms));
         }
+    }
+    for (size_t i = 0; i < s->n_devices; i++) {
+        const struct tf_stat_device *v = &s->devices[i];
+        o->row(o, "device", v->device, NULL, "kind", v->kind);
+        o->row(o, "device", v->device, NULL, "name", v->name);
+        o->row(o, "device", v->device, NULL, "vendor", v->vendor);
     }
     if (s->has_gpu) {
         const struct tf_gpu_breakdown *g = &s->gpu;

@@ -28,11 +28,13 @@ void tf_stats_write_table(const struct tf_figure *f, struct tf_buf *b);
  *   window,,,window_ms,V
  *   lane,LABEL,,busy_ms|busy_pct,V          (lanes in the model's order, but
  *                                            counter lanes)
+ *   lane,LABEL,,events,N                    (lanes that count their events)
  *   group,LABEL,,lanes,"0 1"  and  busy_ms|busy_pct,V
  *   overlap,GROUP,GROUP,overlap_ms,V        (the whole matrix, row by row)
  *   pipelined,,,io_hidden_pct|gpu_idle_ms,V
  *   candidate,N,,io_ms|uncovered_io_ms,V
  *   counter,LABEL,,min|max|mean,V           (counter lanes; empty: no value)
+ *   device,GROUP,,kind|name|vendor,TEXT     (the devices the trace names)
  *   gpu_breakdown,,,scope|kernel_span_ms|...,V
  *   summary,,,summary,TEXT
  * A null value (io_hidden_pct without I/O, comm_comp_overlap_pct without

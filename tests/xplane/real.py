@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """real.py XPLANE MODEL.json - an XPlane file against tracefig's figure
 model (drawn with --all-lanes and a lane cap above the lines): the same
-lanes (plane label / line name, for every line with events), and each
-lane's busy time within 0.5 % (xpdecode.py, an independent decoder, takes
-the union of the events' [start, end) in ps).  Prints what differs; exit 1."""
+lanes (plane label / line name, for every line with events), each lane's
+event count (the model's lanes[i].events and stats.lanes[i].events: every
+XEvent of the line, instants too) exactly, and its busy time within 0.5 %
+(xpdecode.py, an independent decoder, takes the union of the events'
+[start, end) in ps).  Prints what differs; exit 1."""
 import json
 import os
 import re
@@ -23,19 +25,29 @@ def plane_label(name):
 
 
 planes = xpdecode.load(sys.argv[1])
-want = {}
+want, want_n = {}, {}
 for r in xpdecode.summary(planes):
-    want[plane_label(r['plane']) + ' / ' + r['line']] = r['busy_ps'] / 1e9  # ms
+    k = plane_label(r['plane']) + ' / ' + r['line']
+    want[k] = r['busy_ps'] / 1e9  # ms
+    want_n[k] = r['events']
 m = json.load(open(sys.argv[2]))
-got = {}
+got, got_n = {}, {}
+bad = 0
 for i, l in enumerate(m['lanes']):
     got[l['label']] = m['stats']['lanes'][i]['busy_ms']
-bad = 0
+    got_n[l['label']] = l.get('events')
+    if m['stats']['lanes'][i].get('events') != l.get('events'):
+        print('events of %s: lanes %s, stats %s' % (l['label'], l.get('events'),
+                                                     m['stats']['lanes'][i].get('events')))
+        bad = 1
 if set(want) != set(got):
     print('lanes differ: only decoded %s; only drawn %s' %
           (sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
     bad = 1
 for k in sorted(set(want) & set(got)):
+    if want_n[k] != got_n[k]:
+        print('events of %s: decoded %d, drawn %s' % (k, want_n[k], got_n[k]))
+        bad = 1
     w, g = want[k], got[k]
     if abs(w - g) > max(0.005 * w, 0.0015):
         print('busy of %s: decoded %.4f ms, drawn %.4f ms' % (k, w, g))

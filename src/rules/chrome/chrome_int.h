@@ -103,6 +103,9 @@ struct proc {
     long long sort;
     bool has_ppid; /* its parent's pid, from a system trace's process tree */
     long long ppid;
+    /* a device's kind ("GPU", "TPU"), name and vendor (a "process_device"
+     * record), or NULL */
+    char *dev_kind, *dev_name, *dev_vendor;
 };
 
 /* Pass 1: where a thread's events lie, as at most TF_CHROME_CLUSTERS
@@ -310,6 +313,7 @@ struct chrome {
     size_t we_rank_most; /* the most occurrences of one thread */
     bool has_clock_origin; /* the trace's own origin (TF_TEF_ORIGIN) */
     bool hpc;              /* an HPC job's trace (TF_TEF_HPC): processes are ranks */
+    bool count_events;     /* the lanes say their events (TF_TEF_COUNTS) */
     /* its ranks are more than its lanes' cap holds: each lane is reduced to
      * a strip as its location ends, and the figure is the job's overview
      * (ranks.c); records of a lane after that (none, from OTF2) */

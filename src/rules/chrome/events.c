@@ -79,6 +79,9 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     case TF_TEF_HPC:
         c->hpc = true;
         break;
+    case TF_TEF_COUNTS:
+        c->count_events = true;
+        break;
     case TF_TEF_NOTE: {
         char *note = tf_strdup_oom(r->name, &c->oom);
         if (note && !TF_GROW(c->notes, c->n_notes, c->cap_notes)) {

@@ -206,6 +206,13 @@ void tf_chrome_meta(struct chrome *c, const struct tf_tef_rec *r)
         size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)
             set_str(&c->procs[p].labels, arg_str(c, r, "labels"));
+    } else if (strcmp(r->name, "process_device") == 0) {
+        size_t p = tf_chrome_process(c, &r->pid);
+        if (p != SIZE_MAX) {
+            set_str(&c->procs[p].dev_kind, arg_str(c, r, "kind"));
+            set_str(&c->procs[p].dev_name, arg_str(c, r, "name"));
+            set_str(&c->procs[p].dev_vendor, arg_str(c, r, "vendor"));
+        }
     } else if (strcmp(r->name, "process_sort_index") == 0) {
         size_t p = tf_chrome_process(c, &r->pid);
         if (p != SIZE_MAX)

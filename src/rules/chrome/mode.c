@@ -77,6 +77,9 @@ static void chrome_free(struct chrome *c)
         free(c->procs[i].pid_str);
         free(c->procs[i].name);
         free(c->procs[i].labels);
+        free(c->procs[i].dev_kind);
+        free(c->procs[i].dev_name);
+        free(c->procs[i].dev_vendor);
     }
     for (size_t i = 0; i < c->n_thrs; i++) {
         free(c->thrs[i].tid_str);
@@ -335,6 +338,8 @@ static bool build_lanes(struct chrome *c, const struct tf_opts *o, struct tf_fig
         h->rows += ln->n_hidden;
         h->annot += ln->n_annot_hidden;
         fl->rows = ln->max_row ? ln->max_row : 1;
+        fl->has_events = c->count_events;
+        fl->events = ln->n_slices;
         fl->annot_rows = ln->annot_rows;
         fl->pid = c->procs[th->proc].pid;
         fl->tid = th->tid;

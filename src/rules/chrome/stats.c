@@ -334,7 +334,11 @@ static bool chrome_summary(struct tf_figure *f)
     tf_buf_init(&line);
     if (s->has_gpu && s->gpu.kernel_span_ms > 0) {
         double span = s->gpu.kernel_span_ms;
-        tf_buf_printf(&line, "GPU compute %s %%, non-compute %s %%, idle %s %%",
+        bool tpu = s->n_devices > 0; /* every device a TPU: its ops are the kernels */
+        for (size_t i = 0; i < s->n_devices; i++)
+            tpu = tpu && strcmp(s->devices[i].kind, "TPU") == 0;
+        tf_buf_printf(&line, "%s compute %s %%, non-compute %s %%, idle %s %%",
+                      tpu ? "TPU" : "GPU",
                       tf_fmt_num(a, 100.0 * s->gpu.compute_ms / span, 0),
                       tf_fmt_num(b, 100.0 * s->gpu.non_compute_ms / span, 0),
                       tf_fmt_num(e, 100.0 * s->gpu.idle_ms / span, 0));
@@ -476,6 +480,30 @@ static bool cpu_stats(struct chrome *c, struct tf_figure *f, const size_t *pick,
     return true;
 }
 
+/* The groups that are devices (a "process_device" record), named as the
+ * groups are. */
+static bool device_stats(const struct chrome *c, struct tf_figure *f, const size_t *proc_of_group,
+                         size_t n_groups)
+{
+    struct tf_stats *s = &f->stats;
+    for (size_t g = 0; g < n_groups && g < s->n_groups; g++) {
+        const struct proc *p = &c->procs[proc_of_group[g]];
+        if (!p->dev_kind)
+            continue;
+        if (!s->devices && !(s->devices = calloc(n_groups, sizeof *s->devices)))
+            return false;
+        struct tf_stat_device *v = &s->devices[s->n_devices++];
+        v->device = s->groups[g].label;
+        v->kind = tf_figure_str(f, p->dev_kind);
+        v->name = p->dev_name && *p->dev_name ? tf_figure_str(f, p->dev_name) : NULL;
+        v->vendor = p->dev_vendor && *p->dev_vendor ? tf_figure_str(f, p->dev_vendor) : NULL;
+        if (!v->kind || (p->dev_name && *p->dev_name && !v->name) ||
+            (p->dev_vendor && *p->dev_vendor && !v->vendor))
+            return false;
+    }
+    return true;
+}
+
 bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
                      const size_t *pick, size_t n_pick)
 {
@@ -529,6 +557,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     ok = ok && tf_stats_fill_folded(f, &clk, sets, &fold, groups, n_groups, o);
     tf_ivfold_fini(&fold);
     ok = ok && (!c->hpc || hpc_stats(c, f, proc_of_group, n_groups));
+    ok = ok && device_stats(c, f, proc_of_group, n_groups);
     if (c->hta) {
         ok = ok && tf_hta_fill(c->hta, f, o->stats_trace_scope, c->w0, c->w1);
     } else if (ok && (c->gpu_all.n || c->gpu_past.any)) {
