@@ -198,6 +198,23 @@ def case_tpu():
     return space([t0, t1])
 
 
+def case_subns():
+    """Sub-ns events, whose ends rounded alone would lose their time: TPU
+    0's XLA Ops, 20000 events of 300 ps, one every ns from 100 ps on (busy
+    6 us; each end rounded to its ns: none); Async XLA Ops, 10000 events of
+    1300 ps, one every 2 ns from 600 ps on (busy 13 us; rounded: 10 us);
+    XLA Modules: jit_step(1) over them all, 0-20 us.  timestamp_ns 0."""
+    t = Plane(0, '/device:TPU:0')
+    t.stats.append(t.stat('device_type_string', 'str', 'TPU v5p'))
+    t.stats.append(t.stat('device_vendor', 'str', 'Google'))
+    t.line(1, 'XLA Modules', 0, [('jit_step(1)', '', 0, 20 * US)])
+    t.line(2, 'XLA Ops', 0, [('%%add.%d = f32[] add(f32[] %%x, f32[] %%y)' % (k % 7), '',
+                              k * 1000 + 100, 300) for k in range(20000)])
+    t.line(3, 'Async XLA Ops', 0, [('copy-start.%d' % (k % 5), '', k * 2000 + 600, 1300)
+                                   for k in range(10000)])
+    return space([t])
+
+
 def host(k):
     """One host of two: epoch timestamp_ns, host 1 starts 1 ms after host 0;
     thread "worker": step 0-2 ms."""
@@ -216,6 +233,7 @@ def case_badlen():
 CASES = {
     'gpu': case_gpu,
     'tpu': case_tpu,
+    'subns': case_subns,
     'host0': lambda: host(0),
     'host1': lambda: host(1),
     'gz': lambda: gzip.compress(case_gpu(), mtime=0),

@@ -12,9 +12,14 @@
 # in the tooltips; correlation_id flows; two hosts' files on one clock;
 # gzip and standard input; a Perfetto trace still read as one; a cut file,
 # a damaged length and a UTF-8-mangled file (one line naming XPlane and the
-# byte, exit 1, nothing written, an existing output untouched).  The real
-# files in ../shared/real-traces/xplane (SKIP without) against xpdecode.py,
-# an independent decoder (real.py): lanes and busy time per lane.
+# byte, exit 1, nothing written, an existing output untouched).  Each
+# lane's event count (the model's lanes[i].events), the devices' kind,
+# name and vendor in --stats; many sub-ns events, whose busy time stays
+# exact.  The generated files and the real ones in
+# ../shared/real-traces/xplane (SKIP without) against xpdecode.py, an
+# independent decoder (real.py), and against protobuf's own parser
+# (pbcheck.py; SKIP without protoc and python3-protobuf): lanes, event
+# counts and busy time per lane.
 # Ends with "xplane: N passed, N failed".
 set -u
 if [ $# -lt 1 ]; then
@@ -38,7 +43,7 @@ model() {
     if "$bin" "$w/$c.xplane.pb" --stats $opts -o "$w/$c.json" >"$w/$c.out" 2>"$w/$c.err" &&
         python3 "$check" "$w/$c.json" "$@"; then ok; else bad "$c $opts: $(head -3 "$w/$c.err")"; fi
 }
-for c in gpu tpu host0 host1 gz cut badlen mangled; do
+for c in gpu tpu subns host0 host1 gz cut badlen mangled; do
     python3 "$root/tests/tools/genxplane.py" $c "$w/$c.xplane.pb" || bad "genxplane $c"
 done
 
@@ -54,7 +59,21 @@ model gpu "$gpu_lanes" "$gpu_busy" \
     "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'gemm_kernel'] == [(3, 13)]" \
     "[b['row'] for b in m['bars'] if b['name'] == 'forward'] == [1]" \
     "m['window']['start_us'] == 1000 and m['window']['end_us'] == 1050" \
-    "m['stats']['gpu_breakdown']['compute_ms'] > 0"
+    "m['stats']['gpu_breakdown']['compute_ms'] > 0" \
+    "[l['events'] for l in m['lanes']] == [1, 3, 1, 3, 1]" \
+    "[l['events'] for l in m['stats']['lanes']] == [1, 3, 1, 3, 1]" \
+    "m['stats']['devices'] == [{'device': 'GPU 0', 'kind': 'GPU', 'name': 'Acme X1', 'vendor': 'Acme'}]"
+# --stats: each lane's event count, the device's kind, name and vendor
+if grep -q '^GPU 0 / Stream #16(Kernel)  *1  *0.016  *32  *3$' "$w/gpu.out" &&
+    grep -q '^Host / python  *3  *0.05  *100  *3$' "$w/gpu.out" &&
+    grep -q '^GPU 0   GPU   Acme X1  Acme$' "$w/gpu.out" &&
+    grep -q '^GPU breakdown (window)$' "$w/gpu.out" &&
+    "$bin" "$w/gpu.xplane.pb" --stats=csv -o "$w/gpu2.json" >"$w/gpu.csv" &&
+    grep -q '^lane,GPU 0 / Stream #16(Kernel),,events,3$' "$w/gpu.csv" &&
+    grep -q '^device,GPU 0,,kind,GPU$' "$w/gpu.csv" &&
+    grep -q '^device,GPU 0,,name,Acme X1$' "$w/gpu.csv" &&
+    grep -q '^device,GPU 0,,vendor,Acme$' "$w/gpu.csv"
+then ok; else bad "gpu: --stats events and devices: $(cat "$w/gpu.out" "$w/gpu.csv" | head -40)"; fi
 # stats of every value type and ref_value, the whole HLO name, in tooltips
 if "$bin" "$w/gpu.xplane.pb" -o "$w/gpu.svg" 2>/dev/null &&
     grep -q 'correlation_id: 1, flops: 1500000000.0, bytes_accessed: 4096' "$w/gpu.svg" &&
@@ -72,14 +91,30 @@ if "$bin" - -o "$w/stdin.json" <"$w/gpu.xplane.pb" 2>/dev/null &&
     python3 "$check" "$w/stdin.json" "$gpu_lanes"; then ok; else bad "standard input"; fi
 
 # TPU planes of the same ids: their devices from their names; HLO text
-# shortened; a 300 ps event and ps offsets (rounded at both ends to the
-# ns); overlapping async ops in rows
+# shortened; a 300 ps event and ps offsets (the start rounded to the ns,
+# the end so that the line's busy time is its exact one, rounded: the 300
+# ps of copy.1 and the 500 ps cut off convolution.2's start make 0.8 ns,
+# which convolution.2's end carries); overlapping async ops in rows
 model tpu "labels == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops', 'TPU 0 / Async XLA Ops', 'TPU 1 / XLA Modules', 'TPU 1 / XLA Ops']" \
     "busy['TPU 0 / XLA Modules'] == 0.25 and busy['TPU 0 / XLA Ops'] == 0.04 and busy['TPU 0 / Async XLA Ops'] == 0.1 and busy['TPU 1 / XLA Ops'] == 0.08" \
     "{'fusion.3', 'copy.1', 'convolution.2', 'add.1', 'jit_f(123)', 'jit_g(456)', 'copy-start.3'} <= names" \
-    "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'copy.1'] == [(40, 40.001)]" \
-    "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'convolution.2'] == [(50.001, 60)]" \
+    "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'copy.1'] == [(40, 40)]" \
+    "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'convolution.2'] == [(50.001, 60.001)]" \
+    "[l['events'] for l in m['lanes']] == [3, 3, 3, 1, 1]" \
+    "[d['device'] for d in m['stats']['devices']] == ['TPU 0', 'TPU 1']" \
+    "m['stats']['devices'][0]['name'] == 'TPU v6 lite' and m['stats']['devices'][1]['name'] is None" \
     "sorted(b['row'] for b in m['bars'] if b['name'].startswith('copy-start')) == [0, 1, 2]"
+# the exact ps in the tooltip
+"$bin" "$w/tpu.xplane.pb" -o "$w/tpu.svg" 2>/dev/null &&
+    grep -q 'convolution.2 · kernel · at 50.001 µs · 10 µs · name: %convolution.2 = f32\[8\]{0} convolution(%a, %b), offset_ps: 50000500, duration_ps: 9999500' "$w/tpu.svg" &&
+    ok || bad "tpu: the exact ps in the tooltip"
+# many sub-ns events: the busy time exact (each end rounded alone: 0 and
+# 0.01 ms); a TPU's name and vendor, the TPU breakdown
+model subns "busy['TPU 0 / XLA Ops'] == 0.006 and busy['TPU 0 / Async XLA Ops'] == 0.013" \
+    "[l['events'] for l in m['lanes']] == [1, 20000, 10000]" \
+    "m['stats']['devices'] == [{'device': 'TPU 0', 'kind': 'TPU', 'name': 'TPU v5p', 'vendor': 'Google'}]"
+grep -q '^TPU 0   TPU   TPU v5p  Google$' "$w/subns.out" && grep -q '^TPU breakdown (window)$' "$w/subns.out" &&
+    grep -q '^summary: TPU compute' "$w/subns.out" && ok || bad "subns: --stats: $(cat "$w/subns.out")"
 # XLA Modules are steps: --window-event
 opts="--window-event jit_g*"
 model tpu "m['window']['start_us'] == 205 and m['window']['end_us'] == 255"
@@ -118,12 +153,26 @@ grep -q 'byte 13:' "$w/badlen.err" && ok || bad "badlen: the byte: $(cat "$w/bad
 grep -q 'cut' "$w/cut.err" && ok || bad "cut: $(cat "$w/cut.err")"
 grep -q 'UTF-8 text conversion: the bytes ef bf bd' "$w/mangled.err" && ok || bad "mangled: $(cat "$w/mangled.err")"
 
-# the generated files against the independent decoder too
-for c in gpu tpu; do
+# the generated files against the independent decoder too, and against
+# protobuf's own parser (python3-protobuf and protoc, on the schema in
+# ../shared/xplane-proto): lanes, event counts, busy time
+proto=$root/../shared/xplane-proto/xplane.proto
+pbpy=
+if command -v protoc >/dev/null 2>&1 && [ -f "$proto" ]; then
+    for py in python3 /usr/bin/python3; do
+        if "$py" -c 'import google.protobuf' 2>/dev/null; then pbpy=$py; break; fi
+    done
+fi
+[ -n "$pbpy" ] || echo "xplane: SKIP (protobuf's parser: needs protoc, python3-protobuf and ../shared/xplane-proto)"
+for c in gpu tpu subns host0 host1; do
     "$bin" "$w/$c.xplane.pb" --all-lanes --max-lanes 1000 --height 100in --stats \
         -o "$w/$c.all.json" >/dev/null 2>&1 &&
         python3 "$here/real.py" "$w/$c.xplane.pb" "$w/$c.all.json" >"$w/$c.real" &&
         ok || bad "$c against xpdecode.py: $(head -3 "$w/$c.real")"
+    if [ -n "$pbpy" ]; then
+        "$pbpy" "$here/pbcheck.py" "$proto" "$w/$c.xplane.pb" "$w/$c.all.json" >"$w/$c.pb" &&
+            ok || bad "$c against protobuf: $(head -3 "$w/$c.pb")"
+    fi
 done
 
 # the real files (never committed): lanes and busy against xpdecode.py
@@ -135,6 +184,10 @@ if [ -d "$real" ]; then
             -o "$w/$f.json" >/dev/null 2>"$w/$f.err" &&
             python3 "$here/real.py" "$real/$f.xplane.pb" "$w/$f.json" >"$w/$f.real"
         then ok; else bad "$f: $(head -3 "$w/$f.err" "$w/$f.real")"; fi
+        if [ -n "$pbpy" ]; then
+            "$pbpy" "$here/pbcheck.py" "$proto" "$real/$f.xplane.pb" "$w/$f.json" >"$w/$f.pb" &&
+                ok || bad "$f against protobuf: $(head -3 "$w/$f.pb")"
+        fi
     done
     # the README's figures: GPU streams first; TPU modules above ops; steps
     "$bin" "$real/jax-mi300-gemm.xplane.pb" -o "$w/gpu-real.json" 2>/dev/null &&
