@@ -515,12 +515,14 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     struct tf_buf labels;
     tf_buf_init(&labels);
     bool ok = sets && idx && proc_of_group && groups;
+    /* The lanes' own sets, normalized and clipped to the window where they
+     * are (no copy: a large trace's sets hold most of its memory). */
     for (size_t i = 0; ok && i < n_pick; i++) {
-        const struct tf_ivset *b = &c->lanes[pick[i]].busy;
-        for (size_t k = 0; ok && k < b->n; k++)
-            ok = tf_ivset_add(&sets[i], b->v[k].lo, b->v[k].hi);
-        tf_ivset_normalize(&sets[i]);
-        tf_ivset_clip(&sets[i], c->w0, c->w1);
+        struct tf_ivset *b = &c->lanes[pick[i]].busy;
+        tf_ivset_normalize(b);
+        tf_ivset_clip(b, c->w0, c->w1);
+        c->lanes[pick[i]].busy_sorted = true;
+        sets[i] = *b;
     }
     /* Groups: the processes, in the order their first lane is drawn; the
      * lanes of group g are idx[first[g] ..], gathered process by process. */
@@ -571,9 +573,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     ok = ok && cpu_stats(c, f, pick, n_pick);
     ok = ok && (!c->cp || tf_cp_fill(c->cp, f, c->w0));
     ok = ok && chrome_summary(f);
-    for (size_t i = 0; sets && i < n_pick; i++)
-        tf_ivset_fini(&sets[i]);
-    free(sets);
+    free(sets); /* the lanes' */
     free(idx);
     free(proc_of_group);
     free(groups);
