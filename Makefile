@@ -140,7 +140,7 @@ LIB_SONAME = libtracefig.so.$(LIB_SOVERSION)
 LIB_SO = $(BUILD)/libtracefig.so.$(LIB_VERSION)
 LIB_PC = $(BUILD)/tracefig.pc
 
-.PHONY: FORCE lib fuzz fuzz-build fuzz-otf2-damage all demo check deps-build deps-test deps-bench bench-run test unit golden golden-check parity \
+.PHONY: FORCE lib fuzz fuzz-build fuzz-otf2-damage fuzz-xplane-damage all demo check deps-build deps-test deps-bench bench-run test unit golden golden-check parity \
         bench leakcheck install uninstall man-check clean examples parity-refresh
 
 all: $(BIN) lib
@@ -279,7 +279,9 @@ leakcheck: $(BIN)
 # fuzz_otf2 damages one file of an archive tests/tools/genotf2.py writes
 # (python3-otf2) under libFuzzer's -timeout: a read that does not end is a
 # find.  make fuzz-otf2-damage: the seeded damages of tests/otf2, many more
-# of them (FUZZ_OTF2_DAMAGES=300), each under timeout 20.
+# of them (FUZZ_OTF2_DAMAGES=300), each under timeout 20.  make
+# fuzz-xplane-damage: the seeded damages of tests/xplane, many more
+# (FUZZ_XPLANE_DAMAGES=300; best with SAN=1: build-san/tracefig).
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
@@ -316,6 +318,10 @@ fuzz-build: $(FUZZ_TARGETS)
 FUZZ_OTF2_DAMAGES ?= 300
 fuzz-otf2-damage: $(BUILD)/tracefig
 	sh tests/fuzz/otf2_damage.sh $(BUILD)/tracefig $(FUZZ_OTF2_DAMAGES)
+
+FUZZ_XPLANE_DAMAGES ?= 300
+fuzz-xplane-damage: $(BUILD)/tracefig
+	sh tests/fuzz/xplane_damage.sh $(BUILD)/tracefig $(FUZZ_XPLANE_DAMAGES)
 
 fuzz: fuzz-build
 	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_DIR=$(FUZZ_DIR) FUZZ_FAST=$(FUZZ_FAST) \

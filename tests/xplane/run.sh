@@ -153,6 +153,26 @@ grep -q 'byte 13:' "$w/badlen.err" && ok || bad "badlen: the byte: $(cat "$w/bad
 grep -q 'cut' "$w/cut.err" && ok || bad "cut: $(cat "$w/cut.err")"
 grep -q 'UTF-8 text conversion: the bytes ef bf bd' "$w/mangled.err" && ok || bad "mangled: $(cat "$w/mangled.err")"
 
+# seeded damages (damage.py: cut, flipped, zeroed or inserted bytes, a
+# longer varint; tests/fuzz/xplane_damage.sh is the long loop): exit 0, or
+# 1 with one line and nothing written
+dmg=0
+for seed in $(seq 1 24); do
+    set -- gpu tpu gz
+    k=$((seed % 3 + 1))
+    eval "c=\${$k}"
+    python3 "$here/damage.py" "$w/$c.xplane.pb" "$w/dmg.xplane.pb" "$seed" >"$w/dmg.what"
+    rm -f "$w/dmg.json"
+    "$bin" "$w/dmg.xplane.pb" --stats --flows -o "$w/dmg.json" >/dev/null 2>"$w/dmg.err"
+    rc=$?
+    if ! { [ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ "$(wc -l <"$w/dmg.err")" -eq 1 ] &&
+        [ ! -e "$w/dmg.json" ]; }; }; then
+        dmg=$((dmg + 1))
+        echo "damage $seed ($c: $(cat "$w/dmg.what")): rc $rc: $(head -3 "$w/dmg.err")"
+    fi
+done
+[ $dmg -eq 0 ] && ok || bad "$dmg of 24 damaged files"
+
 # the generated files against the independent decoder too, and against
 # protobuf's own parser (python3-protobuf and protoc, on the schema in
 # ../shared/xplane-proto): lanes, event counts, busy time
