@@ -314,6 +314,17 @@ static bool load_first(const char *path, const struct tf_keep *keep, struct tf_t
     if (!tf_diag_failed(d)) {
         unsigned char pf_head[4096];
         size_t n_pf = peek(in, pf_head, sizeof pf_head);
+        /* a Git LFS pointer: the text a repository keeps in the trace's place */
+        static const char lfs[] = "version https://git-lfs.github.com/spec/";
+        if (!tf_diag_failed(d) && n_pf >= sizeof lfs - 1 &&
+            memcmp(pf_head, lfs, sizeof lfs - 1) == 0) {
+            tf_input_close(in);
+            *in_out = NULL;
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "%s: a Git LFS pointer (a few lines of text), not the trace "
+                                 "itself: fetch it with git lfs pull",
+                                 file);
+        }
         if (!tf_diag_failed(d) && tf_xplane_looks(pf_head, n_pf))
             return tf_load_xplane(in, file, keep, out, d);
         if (!tf_diag_failed(d) && tf_pftrace_looks(pf_head, n_pf))

@@ -403,8 +403,17 @@ static bool mangled(const unsigned char *h, size_t n)
     return find(h, n, "\xef\xbf\xbd");
 }
 
+/* A text conversion of line ends made each 0a byte 0d 0a: the XSpace's
+ * first tag (0a) is then 0d 0a, which no XSpace begins with. */
+static bool crlf(const unsigned char *h, size_t n)
+{
+    return n >= 3 && h[0] == 0x0d && h[1] == 0x0a;
+}
+
 bool tf_xplane_looks(const unsigned char *h, size_t n)
 {
+    if (crlf(h, n) && (find(h, n, "/device:") || find(h, n, "/host:")))
+        return true;
     if (n < 2 || h[0] != 0x0a)
         return false;
     /* a text round trip made the plane's length (and more) ef bf bd */
@@ -481,6 +490,10 @@ bool tf_load_xplane(struct tf_input *in, const char *file, const struct tf_keep 
         ssize_t n = tf_input_read(in, head, sizeof head);
         x.mangled = n > 0 && mangled(head, (size_t)n);
         ok = tf_input_seek(in, 0);
+        if (ok && n > 0 && crlf(head, (size_t)n))
+            ok = xp_bad(&x, 0, "the file went through a text conversion of its line ends "
+                               "(the bytes 0d 0a in place of each 0a); use the original "
+                               "binary file");
     }
     ok = ok && run_pass(&x, 0) && run_pass(&x, 1) && xp_lane_names(&x);
     if (ok && x.n_events == 0)

@@ -241,6 +241,8 @@ CASES = {
     'badlen': case_badlen,
     # what a UTF-8 text round trip makes of the bytes: U+FFFD for each invalid byte
     'mangled': lambda: case_gpu().decode('utf-8', 'replace').encode('utf-8'),
+    # what a text conversion of line ends makes of them: 0d 0a for each 0a
+    'crlf': lambda: case_gpu().replace(b'\n', b'\r\n'),
 }
 
 

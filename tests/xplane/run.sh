@@ -43,7 +43,7 @@ model() {
     if "$bin" "$w/$c.xplane.pb" --stats $opts -o "$w/$c.json" >"$w/$c.out" 2>"$w/$c.err" &&
         python3 "$check" "$w/$c.json" "$@"; then ok; else bad "$c $opts: $(head -3 "$w/$c.err")"; fi
 }
-for c in gpu tpu subns host0 host1 gz cut badlen mangled; do
+for c in gpu tpu subns host0 host1 gz cut badlen mangled crlf; do
     python3 "$root/tests/tools/genxplane.py" $c "$w/$c.xplane.pb" || bad "genxplane $c"
 done
 
@@ -139,7 +139,9 @@ if python3 "$root/tests/tools/pfwrite.py" tracks "$w/t.pftrace" &&
 
 # damaged files: one line naming XPlane and the byte, exit 1, nothing written
 echo keep >"$w/old.svg"
-for c in cut badlen mangled; do
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%064d\nsize 1234\n' 0 \
+    >"$w/lfs.xplane.pb"
+for c in cut badlen mangled crlf; do
     "$bin" "$w/$c.xplane.pb" -o "$w/$c.svg" >"$w/$c.out" 2>"$w/$c.err"
     rc=$?
     if [ $rc -eq 1 ] && [ "$(wc -l <"$w/$c.err")" -eq 1 ] && [ ! -e "$w/$c.svg" ] &&
@@ -152,6 +154,13 @@ grep -q 'runs past the end of its message' "$w/badlen.err" && ok || bad "badlen:
 grep -q 'byte 13:' "$w/badlen.err" && ok || bad "badlen: the byte: $(cat "$w/badlen.err")"
 grep -q 'cut' "$w/cut.err" && ok || bad "cut: $(cat "$w/cut.err")"
 grep -q 'UTF-8 text conversion: the bytes ef bf bd' "$w/mangled.err" && ok || bad "mangled: $(cat "$w/mangled.err")"
+grep -q 'byte 0: damaged XPlane: the file went through a text conversion of its line ends' "$w/crlf.err" &&
+    ok || bad "crlf: $(cat "$w/crlf.err")"
+# a Git LFS pointer in the profile's place: one line that says so
+"$bin" "$w/lfs.xplane.pb" -o "$w/lfs.svg" 2>"$w/lfs.err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$w/lfs.err")" -eq 1 ] && [ ! -e "$w/lfs.svg" ] &&
+    grep -q 'lfs.xplane.pb: a Git LFS pointer' "$w/lfs.err" && ok || bad "lfs: rc $rc: $(cat "$w/lfs.err")"
 
 # seeded damages (damage.py: cut, flipped, zeroed or inserted bytes, a
 # longer varint; tests/fuzz/xplane_damage.sh is the long loop): exit 0, or
