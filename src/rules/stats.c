@@ -67,10 +67,37 @@ bool tf_stats_bar_sets(const struct tf_figure *f, const struct tf_stats_clock *c
     return true;
 }
 
+static bool normalized(const struct tf_ivset *s)
+{
+    for (size_t i = 1; i < s->n; i++)
+        if (s->v[i].lo <= s->v[i - 1].hi)
+            return false;
+    return true;
+}
+
 bool tf_stats_union_lanes(const struct tf_ivset *lanes, const size_t *idx, size_t n,
                           struct tf_ivset *out)
 {
     tf_ivset_clear(out);
+    /* Normalized lanes are merged one at a time, so the union never holds
+     * more than itself and one lane (the lanes of a large trace's process
+     * often run at the same times); else gathered and normalized. */
+    bool merge = n > 1;
+    for (size_t i = 0; i < n && merge; i++)
+        merge = normalized(&lanes[idx[i]]);
+    if (merge) {
+        struct tf_ivset tmp;
+        tf_ivset_init(&tmp);
+        bool ok = true;
+        for (size_t i = 0; ok && i < n; i++) {
+            ok = tf_ivset_union(out, &lanes[idx[i]], &tmp);
+            struct tf_ivset t = *out;
+            *out = tmp;
+            tmp = t;
+        }
+        tf_ivset_fini(&tmp);
+        return ok;
+    }
     for (size_t i = 0; i < n; i++) {
         const struct tf_ivset *l = &lanes[idx[i]];
         for (size_t j = 0; j < l->n; j++)
