@@ -241,7 +241,7 @@ static void plane_stats(struct xp *x, struct xp_plane *p)
 static bool line(struct xp *x, uint64_t end)
 {
     struct xp_line *l = &x->lines[x->line];
-    l->busy_ps = l->end_ps = l->busy_ns = l->end_ns = l->last_ps = 0;
+    l->busy_ps = l->end_ps = l->last_ps = 0;
     l->any = false;
     l->sorted = true;
     struct xp_f f;

@@ -158,22 +158,22 @@ static int64_t ps_ns(int64_t ps)
     return q + (r >= 500);
 }
 
-/* An event [s, e) in ps from its line's timestamp_ns: its ends in ns.
- * The start is rounded; the end is chosen so that the union drawn so far
- * is the exact union so far, rounded to the ns (both tracked in the
- * line), which keeps a line's busy time exact however many sub-ns events
- * it has; it is then within a ns of its own rounding.  An event out of
- * start order has both ends rounded. */
+/* An event [s, e) in ps from its line's timestamp_ns: its ends in ns on
+ * the trace clock, each rounded to the nearest.  (Choosing the end so that
+ * the line's drawn time stays its exact time, rounded, would keep a line
+ * of many sub-ns events busy as long as it is, but an end moved past its
+ * own rounding overlaps the next op that starts where it ends: the figure
+ * then nests back-to-back ops in rows of their own.)  The line's exact
+ * busy time, the union in ps of its events in start order, orders the
+ * lanes. */
 static void exact_ends(struct xp_line *l, int64_t s, int64_t e, int64_t *t0, int64_t *t1)
 {
-    *t0 = ps_ns(s);
-    *t1 = ps_ns(e);
+    *t0 = l->ts_ns + ps_ns(s);
+    *t1 = l->ts_ns + ps_ns(e);
     if (e <= s)
         return;
-    if (!l->sorted || (l->any && s < l->last_ps)) {
+    if (l->any && s < l->last_ps)
         l->sorted = false;
-        return;
-    }
     l->last_ps = s;
     if (!l->any || s >= l->end_ps) {
         l->busy_ps += e - s;
@@ -182,18 +182,6 @@ static void exact_ends(struct xp_line *l, int64_t s, int64_t e, int64_t *t0, int
         l->busy_ps += e - l->end_ps;
         l->end_ps = e;
     }
-    int64_t want = ps_ns(l->busy_ps) - l->busy_ns; /* what this event adds */
-    int64_t from = l->any && *t0 < l->end_ns ? l->end_ns : *t0;
-    if (want > 0)
-        *t1 = from + want;
-    else if (*t1 > from)
-        *t1 = from;
-    if (*t1 < *t0)
-        *t1 = *t0;
-    if (*t1 > from)
-        l->busy_ns += *t1 - from;
-    if (!l->any || *t1 > l->end_ns)
-        l->end_ns = *t1;
     l->any = true;
 }
 
@@ -373,8 +361,6 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
         name = "?";
     int64_t t0, t1;
     exact_ends(l, e.off, e.off + e.dur, &t0, &t1);
-    t0 += l->ts_ns;
-    t1 += l->ts_ns;
     struct tf_tef_rec rec;
     memset(&rec, 0, sizeof rec);
     rec.pid = (struct tf_id){TF_ID_NUM, (long long)x->plane + 1, NULL};
@@ -396,7 +382,7 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
         rec.stream = l->id;
     }
     if (x->pass == 1) {
-        l->busy = l->busy_ns;
+        l->busy = ps_ns(l->busy_ps);
         x->n_events++;
     }
     bool full = x->pass == 2 || x->sink->args_pass1 || x->sink->flows;

@@ -32,14 +32,11 @@ struct xp_line {
     uint32_t name, dname;   /* strtab ids */
     int64_t ts_ns;          /* timestamp_ns */
     size_t n_events;        /* pass 0 */
-    int64_t busy;           /* its busy time (ns), pass 1: the exact union of its
-                               events in ps, rounded (busy_ns below) */
-    /* The exact ends, per pass (xp_event): the union of the events so far
-     * in ps (from the line's timestamp_ns) and the one drawn in ns, which
-     * each event's end is chosen to keep equal to it, rounded, so a line
-     * of many sub-ns events draws the busy time it has (events in start
-     * order, as writers put them; else each end rounded alone). */
-    int64_t busy_ps, end_ps, busy_ns, end_ns, last_ps;
+    int64_t busy;           /* its busy time (ns), pass 1: busy_ps rounded */
+    /* Per pass (xp_event): the union of its events so far in ps from its
+     * timestamp_ns (exact when they come in start order, as writers put
+     * them: sorted), its end, the last start. */
+    int64_t busy_ps, end_ps, last_ps;
     bool any, sorted;
     enum xp_role role;
 };
