@@ -24,6 +24,7 @@
 #include "rules/marks.h"
 #include "rules/remodel.h"
 #include "lib/run.h"
+#include "lib/zoom.h"
 
 /* --- inputs in memory -------------------------------------------------------------- */
 
@@ -238,7 +239,10 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
         if (!tf_run_multi(&multi, &F->fig, d))
             return false;
     } else if (!model) {
-        struct tf_run run = {path, c->breakdown_path, c->mode, &c->rules};
+        struct tf_run run = {path, c->breakdown_path, c->mode, &c->rules,
+                             c->n_zooms ? &F->span : NULL};
+        F->zoomable = strcmp(path, "-") != 0;
+        F->path = path;
         if (!tf_run(&run, &F->trace, &F->fig, d))
             return false;
         if (F->fig.ov_set &&
@@ -295,6 +299,33 @@ static bool read_marks(struct tracefig_figure *F, struct tf_diag *d)
     c->rules.mark_globs = g;
     c->rules.n_mark_globs = n;
     return true;
+}
+
+/* --zoom: the figure of each zoom's range (lib/zoom.h), of one trace read
+ * from a file (each zoom reads it again). */
+static bool zooms(struct tracefig_figure *F, struct tf_diag *d)
+{
+    const struct tracefig_options *c = &F->opts;
+    if (!c->n_zooms)
+        return true;
+    if (!F->zoomable)
+        return tf_diag_usage(d, "--zoom: draws zooms of one trace read from a file (each zoom "
+                                "reads it again), not of standard input, a model or several "
+                                "traces");
+    struct tf_zoom_in in = {
+        .path = F->path,
+        .breakdown_path = c->breakdown_path,
+        .mode = c->mode,
+        .rules = &c->rules,
+        .span = &F->span,
+        .size = &c->render.size,
+        .zooms = c->zooms,
+        .n_zooms = c->n_zooms,
+        .pad_pct = c->zoom_pad_pct,
+        .marks = F->marks,
+        .n_marks = F->n_marks,
+    };
+    return tf_zoom_make(&in, &F->fig, d);
 }
 
 static void init(struct tracefig_figure *F)
@@ -370,6 +401,7 @@ static bool make(struct tracefig_figure *F, const struct tracefig_input *in, siz
     }
     ok = ok && read_marks(F, d) && build(F, paths, np, d);
     ok = ok && tf_cp_marks(&F->fig, d) && tf_marks_apply(&F->fig, F->marks, F->n_marks, d);
+    ok = ok && zooms(F, d);
     unstage(F, in, n);
     unstage_messages(F, d);
     return ok;
@@ -392,7 +424,7 @@ static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct t
     if (*planned)
         return p;
     F->n_plans++;
-    if (!tf_plan_make(&F->fig, &size, p)) {
+    if (!tf_plan_make(&F->fig, &size, p) || !tf_plan_zooms(&F->fig, &size, p)) {
         tf_diag_oom(d, NULL);
         return NULL;
     }

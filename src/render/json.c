@@ -486,6 +486,69 @@ static void lane_trace(struct tf_buf *b, const struct tf_figure *f, const struct
  * the plot's rectangle, the label column and where the labels go; then
  * the rows, the lanes and nesting rows drawn, the labels as drawn, the
  * headers, the ticks, the legend grid and the panel's place. */
+/* The zoom panels as placed (plan.h, struct tf_plan_zoom), in the row's
+ * order: the zoom, the size its figure alone is planned at (width_pt,
+ * font_pt, labels), its plot on the canvas, its top and bottom, the band
+ * over the main plot and the two connectors, its rows and ticks. */
+static void layout_zooms(struct tf_buf *b, const struct tf_figure *f, const struct tf_plan *p)
+{
+    static const char *const places[] = {"auto", "left", "above", "none"};
+    (void)f;
+    tf_buf_puts(b, ",\n    \"zooms\": [");
+    for (size_t i = 0; i < p->n_zooms; i++) {
+        const struct tf_plan_zoom *z = &p->zooms[i];
+        const struct tf_plan *q = &z->plan;
+        tf_buf_printf(b, "%s{\"zoom\": %zu, ", i ? ",\n      " : "\n      ", z->zoom);
+        num(b, "width_pt", z->size.width_pt);
+        tf_buf_puts(b, ", ");
+        num(b, "font_pt", q->font);
+        tf_buf_puts(b, ", ");
+        str(b, "labels", places[q->labels]);
+        tf_buf_puts(b, ", \"plot\": {");
+        num(b, "x", z->box.x0);
+        tf_buf_puts(b, ", ");
+        num(b, "y", z->box.y0);
+        tf_buf_puts(b, ", ");
+        num(b, "w", z->box.x1 - z->box.x0);
+        tf_buf_puts(b, ", ");
+        num(b, "h", z->box.y1 - z->box.y0);
+        tf_buf_puts(b, "}, ");
+        num(b, "top", z->top);
+        tf_buf_puts(b, ", ");
+        num(b, "bottom", z->bottom);
+        tf_buf_puts(b, ", \"band\": {");
+        num(b, "x0", z->band_x0);
+        tf_buf_puts(b, ", ");
+        num(b, "x1", z->band_x1);
+        tf_buf_puts(b, ", ");
+        num(b, "y0", p->plot.y0);
+        tf_buf_puts(b, ", ");
+        num(b, "y1", p->plot.y1);
+        tf_buf_puts(b, "}, \"connectors\": [");
+        for (int k = 0; k < 2; k++) {
+            tf_buf_puts(b, k ? ", {" : "{");
+            num(b, "x0", k ? z->band_x1 : z->band_x0);
+            tf_buf_puts(b, ", ");
+            num(b, "y0", p->plot.y1);
+            tf_buf_puts(b, ", ");
+            num(b, "x1", k ? z->box.x1 : z->box.x0);
+            tf_buf_puts(b, ", ");
+            num(b, "y1", z->top);
+            tf_buf_puts(b, "}");
+        }
+        tf_buf_printf(b, "], \"depth\": %u, \"lanes_drawn\": %zu, \"ticks\": [", q->depth,
+                      q->n_lanes);
+        for (size_t t = 0, k = 0; t < q->n_ticks; t++)
+            if (q->ticks[t].drawn) {
+                if (k++)
+                    tf_buf_puts(b, ", ");
+                tf_buf_json_str(b, q->ticks[t].label);
+            }
+        tf_buf_puts(b, "]}");
+    }
+    tf_buf_puts(b, "]");
+}
+
 static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_render_opts *o)
 {
     struct tf_plan own;
@@ -550,6 +613,8 @@ static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_
     tf_buf_puts(b, "]");
     if (p->n_marks)
         tf_json_layout_marks(b, f, p);
+    if (p->n_zooms)
+        layout_zooms(b, f, p);
     tf_buf_puts(b, "}");
     tf_plan_fini(&own);
     return true;
@@ -715,11 +780,10 @@ static void counter(struct tf_buf *b, const struct tf_counter *k)
 }
 
 
-static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
-                      struct tf_buf *b)
+/* The axis, the bars and the arrows of schema 2 (the main figure's and
+ * each zoom's). */
+static void axis_v2(struct tf_buf *b, const struct tf_figure *f)
 {
-    head(f, b, f->schema, f->clock_unit ? f->clock_unit : "us");
-    tf_buf_puts(b, ",\n  ");
     key(b, "axis");
     tf_buf_putc(b, '{');
     str(b, "title", f->axis.title);
@@ -731,45 +795,10 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
     tf_buf_puts(b, ", ");
     strings(b, "ticks", f->axis.labels, f->axis.n_ticks);
     tf_buf_putc(b, '}');
-    if (f->overview.on)
-        overview(b, f);
-    tf_buf_puts(b, ",\n  \"lanes\": [");
-    for (size_t i = 0; i < f->n_lanes; i++) {
-        const struct tf_lane *l = &f->lanes[i];
-        item(b, i);
-        str(b, "label", l->label);
-        lane_trace(b, f, l);
-        tf_buf_puts(b, ", ");
-        id(b, "pid", &l->pid);
-        tf_buf_puts(b, ", ");
-        id(b, "tid", &l->tid);
-        tf_buf_puts(b, ", ");
-        str(b, "kind", l->kind == TF_LANE_COUNTER ? "counter" : "slices");
-        tf_buf_puts(b, ", ");
-        key(b, "rows");
-        tf_buf_printf(b, "%u", l->rows ? l->rows : 1);
-        if (l->kind == TF_LANE_COUNTER)
-            counter(b, &l->counter);
-        tf_buf_putc(b, '}');
-    }
-    end_list(b, f->n_lanes);
-    tf_buf_puts(b, ",\n  \"categories\": [");
-    size_t n_classes = 0;
-    for (size_t i = 0; i < f->n_cats; i++) {
-        if (!first_of_class(f, i))
-            continue;
-        item(b, n_classes++);
-        const struct tf_category *c = &f->cats[i];
-        str(b, "name", cat_name(c));
-        if (strcmp(tf_category_class(c), cat_name(c)) != 0) {
-            tf_buf_puts(b, ", ");
-            str(b, "class", tf_category_class(c));
-        }
-        tf_buf_puts(b, ", ");
-        color(b, "color", c->color);
-        tf_buf_putc(b, '}');
-    }
-    end_list(b, n_classes);
+}
+
+static void bars_v2(struct tf_buf *b, const struct tf_figure *f)
+{
     tf_buf_puts(b, ",\n  \"bars\": [");
     static const char *const shapes[] = {"slice", "dense", "instant"};
     for (size_t i = 0; i < f->n_bars; i++) {
@@ -828,10 +857,94 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         tf_buf_puts(b, a->critical ? "}, \"critical\": true}" : "}}");
     }
     end_list(b, f->n_arrows);
+}
+
+/* "zooms" (--zoom): each zoom's range (t0, t1 in the main axis's unit),
+ * the --from and --to that draw it alone, its own axis, and its bars,
+ * arrows and marks as the main figure has them. */
+static void zooms(struct tf_buf *b, const struct tf_figure *f)
+{
+    tf_buf_puts(b, ",\n  \"zooms\": [");
+    for (size_t i = 0; i < f->n_zooms; i++) {
+        const struct tf_zoom *z = &f->zooms[i];
+        const struct tf_figure *zf = z->fig;
+        item(b, i);
+        str(b, "spec", z->spec);
+        tf_buf_puts(b, ", \"t0\": ");
+        tf_buf_num(b, z->t0, 6);
+        tf_buf_puts(b, ", \"t1\": ");
+        tf_buf_num(b, z->t1, 6);
+        tf_buf_puts(b, ", ");
+        str(b, "unit", f->axis.unit);
+        tf_buf_printf(b, ", \"from\": \"%lldns\", \"to\": \"%lldns\",\n  ",
+                      (long long)z->from_ns, (long long)z->to_ns);
+        axis_v2(b, zf);
+        tf_buf_puts(b, ",\n  \"lanes\": [");
+        for (size_t k = 0; k < zf->n_lanes; k++) {
+            tf_buf_puts(b, k ? ", " : "");
+            tf_buf_json_str(b, zf->lanes[k].label ? zf->lanes[k].label : "");
+        }
+        tf_buf_puts(b, "]");
+        bars_v2(b, zf);
+        tf_buf_puts(b, ",\n  ");
+        tf_json_marks(b, zf);
+        tf_buf_puts(b, "}");
+    }
+    end_list(b, f->n_zooms);
+}
+
+static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
+                      struct tf_buf *b)
+{
+    head(f, b, f->schema, f->clock_unit ? f->clock_unit : "us");
+    tf_buf_puts(b, ",\n  ");
+    axis_v2(b, f);
+    if (f->overview.on)
+        overview(b, f);
+    tf_buf_puts(b, ",\n  \"lanes\": [");
+    for (size_t i = 0; i < f->n_lanes; i++) {
+        const struct tf_lane *l = &f->lanes[i];
+        item(b, i);
+        str(b, "label", l->label);
+        lane_trace(b, f, l);
+        tf_buf_puts(b, ", ");
+        id(b, "pid", &l->pid);
+        tf_buf_puts(b, ", ");
+        id(b, "tid", &l->tid);
+        tf_buf_puts(b, ", ");
+        str(b, "kind", l->kind == TF_LANE_COUNTER ? "counter" : "slices");
+        tf_buf_puts(b, ", ");
+        key(b, "rows");
+        tf_buf_printf(b, "%u", l->rows ? l->rows : 1);
+        if (l->kind == TF_LANE_COUNTER)
+            counter(b, &l->counter);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, f->n_lanes);
+    tf_buf_puts(b, ",\n  \"categories\": [");
+    size_t n_classes = 0;
+    for (size_t i = 0; i < f->n_cats; i++) {
+        if (!first_of_class(f, i))
+            continue;
+        item(b, n_classes++);
+        const struct tf_category *c = &f->cats[i];
+        str(b, "name", cat_name(c));
+        if (strcmp(tf_category_class(c), cat_name(c)) != 0) {
+            tf_buf_puts(b, ", ");
+            str(b, "class", tf_category_class(c));
+        }
+        tf_buf_puts(b, ", ");
+        color(b, "color", c->color);
+        tf_buf_putc(b, '}');
+    }
+    end_list(b, n_classes);
+    bars_v2(b, f);
     if (f->n_marks) {
         tf_buf_puts(b, ",\n  ");
         tf_json_marks(b, f);
     }
+    if (f->n_zooms)
+        zooms(b, f);
     tf_buf_puts(b, ",\n  \"legend\": [");
     legend(b, f);
     tf_buf_puts(b, ",\n  ");

@@ -1,0 +1,158 @@
+/* plan_zoom.c - where the zoom panels go (plan.h, tf_plan_zooms).
+ *
+ * The panels share one row under the main panel's axis, in time order,
+ * across the main plot's width (the label column is the main panel's:
+ * a zoom's lanes are read against it), a gap between two.  Each is the
+ * plan of its figure alone (tf_plan_make) at its plot's width, with the
+ * main plan's base font and no labels, so that its bars are those of a
+ * figure of that range (--from, --to) at that width, bin for bin; its
+ * height is that plan's (the rows a figure of that window alone has at
+ * that width, in the budget of that width).  Its points are moved onto
+ * the canvas by (dx, dy); what the main plan put under its axis (the
+ * legend, a panel below, the annotation) moves down by the row's height.
+ * Nothing is drawn here (layout.c, json.c).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/metrics.h"
+#include "render/plan.h"
+
+/* The gap between two panels and the connectors' run from the main axis
+ * title down to the panels' tops, in ems of the base font; the room left
+ * under the row. */
+#define ZOOM_GAP_EM 1.2
+#define ZOOM_DROP_EM 2.2
+#define ZOOM_AFTER_EM 0.4
+
+/* Whether a zoom's lanes are the main figure's, in its order: then it
+ * needs no labels of its own. */
+static bool lanes_line_up(const struct tf_figure *f, const struct tf_figure *z, size_t n)
+{
+    if (z->n_lanes != n || f->n_lanes < n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const char *a = f->lanes[i].label, *b = z->lanes[i].label;
+        if (!a || !b || strcmp(a, b) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* The plan of zoom z at a plot plot_w wide: one try at the plot plus the
+ * margins a first plan leaves, and a second at the width that gives
+ * plot_w exactly when the first's differs. */
+static bool plan_at(const struct tf_figure *z, const struct tf_size *s0, double plot_w,
+                    struct tf_plan_zoom *pz)
+{
+    struct tf_size s = *s0;
+    s.width_pt = plot_w + 2 * (s.font_pt > 0 ? s.font_pt : 8.0);
+    for (int k = 0; k < 3; k++) {
+        tf_plan_fini(&pz->plan);
+        if (!tf_plan_make(z, &s, &pz->plan))
+            return false;
+        double w = pz->plan.plot.x1 - pz->plan.plot.x0;
+        if (fabs(w - plot_w) < 1e-6)
+            break;
+        s.width_pt += plot_w - w;
+    }
+    pz->size = s;
+    return true;
+}
+
+static double descent_below(const struct tf_plan *q)
+{
+    return q->axis_base + tf_text_descent(q->f_axis, q->bold);
+}
+
+bool tf_plan_zooms(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p)
+{
+    size_t n = f->n_zooms;
+    if (n == 0 || !(f->x_span > 0))
+        return true;
+    struct tf_plan_zoom *zs = calloc(n, sizeof *zs);
+    if (!zs)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        tf_arena_init(&zs[i].plan.arena);
+    /* time order: by start, then end */
+    size_t order[TF_ZOOMS_MAX];
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i;
+        while (k > 0 && (f->zooms[order[k - 1]].t0 > f->zooms[i].t0 ||
+                         (f->zooms[order[k - 1]].t0 == f->zooms[i].t0 &&
+                          f->zooms[order[k - 1]].t1 > f->zooms[i].t1))) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    struct tf_size s0;
+    memset(&s0, 0, sizeof s0);
+    if (size)
+        s0 = *size;
+    s0.given = true;
+    s0.height_pt = 0;
+    s0.label_w_pt = 0;
+    s0.font_pt = p->font;
+    double x0 = p->plot.x0, total = p->plot.x1 - p->plot.x0;
+    double gap = n > 1 ? ZOOM_GAP_EM * p->font : 0;
+    double pw = (total - gap * (double)(n - 1)) / (double)n;
+    bool ok = true;
+    /* the first panel's margins widen the gap: two panels' texts keep apart */
+    for (size_t k = 0; k < n && ok; k++) {
+        struct tf_plan_zoom *pz = &zs[k];
+        pz->zoom = order[k];
+        const struct tf_figure *z = f->zooms[order[k]].fig;
+        struct tf_size s = s0;
+        s.labels = lanes_line_up(f, z, p->n_lanes) ? TF_LABELS_NONE : TF_LABELS_ABOVE;
+        ok = plan_at(z, &s, pw, pz);
+        if (ok && k == 0 && n > 1) {
+            double over = pz->plan.W - (pz->plan.plot.x1 - pz->plan.plot.x0);
+            if (over > gap) {
+                gap = over;
+                pw = (total - gap * (double)(n - 1)) / (double)n;
+                ok = plan_at(z, &s, pw, pz);
+            }
+        }
+    }
+    if (!ok) {
+        for (size_t i = 0; i < n; i++)
+            tf_plan_fini(&zs[i].plan);
+        free(zs);
+        return false;
+    }
+    double main_bottom = descent_below(p);
+    double row_top = main_bottom + ZOOM_DROP_EM * p->font, row_h = 0;
+    for (size_t k = 0; k < n; k++) {
+        struct tf_plan_zoom *pz = &zs[k];
+        const struct tf_plan *q = &pz->plan;
+        double top = q->plot.y0 - q->marks_h;
+        pz->dx = x0 + (double)k * (pw + gap) - q->plot.x0;
+        pz->dy = row_top - top;
+        pz->box = (struct tf_plan_box){q->plot.x0 + pz->dx, q->plot.y0 + pz->dy,
+                                       q->plot.x1 + pz->dx, q->plot.y1 + pz->dy};
+        pz->top = row_top;
+        pz->bottom = descent_below(q) + pz->dy;
+        row_h = fmax(row_h, pz->bottom - row_top);
+        const struct tf_zoom *zm = &f->zooms[pz->zoom];
+        pz->band_x0 = x0 + zm->t0 / f->x_span * total;
+        pz->band_x1 = x0 + zm->t1 / f->x_span * total;
+    }
+    double dz = (row_top - main_bottom) + row_h + ZOOM_AFTER_EM * p->font;
+    if (p->bottom_legend)
+        p->legend.y0 += dz;
+    if (p->panel && p->panel_below) {
+        p->pbox.y0 += dz;
+        p->pbox.y1 += dz;
+        p->ptick_base += dz;
+        p->paxis_base += dz;
+    }
+    if (p->n_annot)
+        p->annot_y += dz;
+    p->H += dz;
+    p->zooms = zs;
+    p->n_zooms = n;
+    return true;
+}
