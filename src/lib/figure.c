@@ -442,6 +442,28 @@ static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct t
     return p;
 }
 
+/* --stats with --zoom: each zoom's table (or CSV) under a heading of its
+ * own, "Zoom K: --zoom 'SPEC', T0 to T1" (a CSV's heading a "# " line). */
+static void stats_zooms(struct tracefig_figure *F, enum tf_stats_format st, struct tf_buf *out)
+{
+    for (size_t i = 0; i < F->fig.n_zooms; i++) {
+        const struct tf_zoom *z = &F->fig.zooms[i];
+        struct tf_buf t0, t1;
+        tf_buf_init(&t0);
+        tf_buf_init(&t1);
+        tf_marks_fmt_time(&F->fig, z->t0, &t0);
+        tf_marks_fmt_time(&F->fig, z->t1, &t1);
+        tf_buf_printf(out, "\n%sZoom %zu: %s, %s to %s\n", st == TF_STATS_CSV ? "# " : "", i + 1,
+                      z->spec, t0.data ? t0.data : "", t1.data ? t1.data : "");
+        tf_buf_fini(&t0);
+        tf_buf_fini(&t1);
+        if (st == TF_STATS_CSV)
+            tf_stats_write_csv(z->fig, out);
+        else
+            tf_stats_write_table(z->fig, out);
+    }
+}
+
 bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
                    enum tf_stats_format st, struct tf_buf *out, struct tf_diag *d)
 {
@@ -452,6 +474,7 @@ bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
             tf_stats_write_csv(&F->fig, out);
         else
             tf_stats_write_table(&F->fig, out);
+        stats_zooms(F, st, out);
     } else if (!b->available) {
         ok = tf_diag_error(d, TF_EUSAGE,
                            "%s output is not available: tracefig was built without cairo "

@@ -47,15 +47,18 @@ static bool plan_at(const struct tf_figure *z, const struct tf_size *s0, double 
                     struct tf_plan_zoom *pz)
 {
     struct tf_size s = *s0;
-    s.width_pt = plot_w + 2 * (s.font_pt > 0 ? s.font_pt : 8.0);
-    for (int k = 0; k < 3; k++) {
+    double w = plot_w + 2 * (s.font_pt > 0 ? s.font_pt : 8.0);
+    for (int k = 0; k < 4; k++) {
+        /* a width the JSON model writes exactly (3 decimals), so that a
+         * figure of the range alone can be made at it */
+        s.width_pt = round(w * 1000.0) / 1000.0;
         tf_plan_fini(&pz->plan);
         if (!tf_plan_make(z, &s, &pz->plan))
             return false;
-        double w = pz->plan.plot.x1 - pz->plan.plot.x0;
-        if (fabs(w - plot_w) < 1e-6)
+        double got = pz->plan.plot.x1 - pz->plan.plot.x0;
+        if (fabs(got - plot_w) < 0.01)
             break;
-        s.width_pt += plot_w - w;
+        w = s.width_pt + (plot_w - got);
     }
     pz->size = s;
     return true;
@@ -97,31 +100,36 @@ bool tf_plan_zooms(const struct tf_figure *f, const struct tf_size *size, struct
     s0.label_w_pt = 0;
     s0.font_pt = p->font;
     double x0 = p->plot.x0, total = p->plot.x1 - p->plot.x0;
-    double gap = n > 1 ? ZOOM_GAP_EM * p->font : 0;
-    double pw = (total - gap * (double)(n - 1)) / (double)n;
+    double gap = n > 1 ? ZOOM_GAP_EM * p->font : 0, pw = 0;
     bool ok = true;
-    /* the first panel's margins widen the gap: two panels' texts keep apart */
-    for (size_t k = 0; k < n && ok; k++) {
-        struct tf_plan_zoom *pz = &zs[k];
-        pz->zoom = order[k];
-        const struct tf_figure *z = f->zooms[order[k]].fig;
-        struct tf_size s = s0;
-        s.labels = lanes_line_up(f, z, p->n_lanes) ? TF_LABELS_NONE : TF_LABELS_ABOVE;
-        ok = plan_at(z, &s, pw, pz);
-        if (ok && k == 0 && n > 1) {
-            double over = pz->plan.W - (pz->plan.plot.x1 - pz->plan.plot.x0);
-            if (over > gap) {
-                gap = over;
-                pw = (total - gap * (double)(n - 1)) / (double)n;
-                ok = plan_at(z, &s, pw, pz);
-            }
+    /* Two rounds at most: the panels' margins widen the gap (two panels'
+     * texts keep apart) and the last one's must stay on the canvas. */
+    for (int round = 0; round < 3 && ok; round++) {
+        pw = (total - gap * (double)(n - 1)) / (double)n;
+        for (size_t k = 0; k < n && ok; k++) {
+            struct tf_plan_zoom *pz = &zs[k];
+            pz->zoom = order[k];
+            const struct tf_figure *z = f->zooms[order[k]].fig;
+            struct tf_size s = s0;
+            s.labels = lanes_line_up(f, z, p->n_lanes) ? TF_LABELS_NONE : TF_LABELS_ABOVE;
+            ok = plan_at(z, &s, pw, pz);
         }
-    }
-    if (!ok) {
-        for (size_t i = 0; i < n; i++)
-            tf_plan_fini(&zs[i].plan);
-        free(zs);
-        return false;
+        if (!ok)
+            break;
+        double over = 0, right = 0;
+        for (size_t k = 0; k < n; k++) {
+            const struct tf_plan *q = &zs[k].plan;
+            over = fmax(over, q->W - (q->plot.x1 - q->plot.x0));
+            right = q->W - q->plot.x1;
+        }
+        double spill = x0 + total + right - p->W;
+        bool wider = n > 1 && over > gap + 1e-6;
+        if (!wider && spill <= 1e-6)
+            break;
+        if (wider)
+            gap = over;
+        if (spill > 1e-6)
+            total -= spill;
     }
     double main_bottom = descent_below(p);
     double row_top = main_bottom + ZOOM_DROP_EM * p->font, row_h = 0;
