@@ -31,13 +31,53 @@ static void recolor(struct tf_figure *z, const struct tf_figure *f)
     }
 }
 
-/* The marks whose range lies in the zoom's window, each resolved there
- * alone: one that names no event of it, or lies wholly outside it, is
- * not drawn in this panel. */
-static bool zoom_marks(struct tf_figure *z, const struct tf_mark_spec *specs, size_t n,
-                       struct tf_diag *d)
+/* The main figure's marks where their range lies in the zoom, as the
+ * main figure resolved them (an event's K-th match counts in the main
+ * window): their times on the zoom's axis, cut at its edges, their events'
+ * lanes by label (a callout whose lane the zoom lacks is left out), their
+ * texts as the main figure wrote them.  A highlight is resolved in the
+ * zoom (its globs name no occurrence). */
+static bool zoom_marks(struct tf_figure *z, const struct tf_figure *f, const struct tf_zoom *zm,
+                       const struct tf_mark_spec *specs, size_t n, struct tf_diag *d)
 {
+    double scale = z->x_span / (zm->t1 - zm->t0);
+    for (size_t i = 0; i < f->n_marks; i++) {
+        struct tf_mark m = f->marks[i];
+        if (m.kind == TF_MARK_HIGHLIGHT)
+            continue;
+        double a = (m.t0 - zm->t0) * scale, b = (m.t1 - zm->t0) * scale;
+        if (!(b > 0) || !(a < z->x_span) || (!(b > a) && m.kind != TF_MARK_CALLOUT))
+            continue;
+        m.open0 = m.open0 || a < 0;
+        m.open1 = m.open1 || b > z->x_span;
+        m.t0 = a < 0 ? 0 : a;
+        m.t1 = b > z->x_span ? z->x_span : b;
+        m.dur *= scale;
+        size_t k = 0;
+        for (size_t e = 0; e < m.n_ev; e++) {
+            const char *label = f->lanes[m.ev[e].lane].label;
+            size_t l = 0;
+            while (l < z->n_lanes &&
+                   !(label && z->lanes[l].label && strcmp(label, z->lanes[l].label) == 0))
+                l++;
+            if (l == z->n_lanes)
+                continue;
+            struct tf_mark_event ev = m.ev[e];
+            ev.lane = l;
+            ev.start = (ev.start - zm->t0) * scale;
+            ev.end = (ev.end - zm->t0) * scale;
+            m.ev[k++] = ev;
+        }
+        if (m.kind == TF_MARK_CALLOUT && k < m.n_ev)
+            continue;
+        m.n_ev = k;
+        if (!TF_GROW(z->marks, z->n_marks, z->cap_marks))
+            return tf_diag_oom(d, NULL);
+        z->marks[z->n_marks++] = m;
+    }
     for (size_t i = 0; i < n; i++) {
+        if (specs[i].kind != TF_MARK_HIGHLIGHT)
+            continue;
         struct tf_diag q;
         tf_diag_init(&q);
         q.quiet = true;
@@ -46,11 +86,7 @@ static bool zoom_marks(struct tf_figure *z, const struct tf_mark_spec *specs, si
             z->n_marks = before;
             if (q.code == TF_ENOMEM)
                 return tf_diag_oom(d, NULL);
-            continue;
         }
-        const struct tf_mark *m = &z->marks[z->n_marks - 1];
-        if (m->kind != TF_MARK_HIGHLIGHT && m->kind != TF_MARK_CALLOUT && !(m->t1 > m->t0))
-            z->n_marks = before;
     }
     return true;
 }
@@ -89,7 +125,7 @@ static bool zoom_figure(const struct tf_zoom_in *in, struct tf_zoom *zm, struct 
     if (!ok)
         return tf_diag_error(d, q.code, "%s", q.msg);
     recolor(zm->fig, f);
-    return zoom_marks(zm->fig, in->marks, in->n_marks, d);
+    return zoom_marks(zm->fig, f, zm, in->marks, in->n_marks, d);
 }
 
 /* Checks one zoom's range against the window and pads it. */
