@@ -283,14 +283,23 @@ static bool read_marks(struct tracefig_figure *F, struct tf_diag *d)
         }
     }
     /* the events they name, for a mode that keeps them (tf_opts) */
-    const char **g = F->n_marks ? tf_arena_alloc(&c->arena, 2 * F->n_marks * sizeof *g) : NULL;
-    if (F->n_marks && !g)
+    size_t cap = 2 * (F->n_marks + c->n_zooms);
+    const char **g = cap ? tf_arena_alloc(&c->arena, cap * sizeof *g) : NULL;
+    if (cap && !g)
         return tf_diag_oom(d, NULL);
     size_t n = 0;
     for (size_t i = 0; i < F->n_marks; i++) {
         const struct tf_mark_spec *s = &F->marks[i];
         if (s->kind == TF_MARK_HIGHLIGHT)
             continue;
+        if (!s->from.is_time && s->from.event)
+            g[n++] = s->from.event;
+        if (!s->to.is_time && s->to.event)
+            g[n++] = s->to.event;
+    }
+    /* --zoom's ends name events the same way */
+    for (size_t i = 0; i < c->n_zooms; i++) {
+        const struct tf_mark_spec *s = &c->zooms[i];
         if (!s->from.is_time && s->from.event)
             g[n++] = s->from.event;
         if (!s->to.is_time && s->to.event)

@@ -69,6 +69,24 @@ check "no --zoom: no zooms key, no panel group" \
     '"$bin" "$t" -o "$tmp/n.json" -o "$tmp/n.svg" && ! grep -q "\"zooms\"" "$tmp/n.json" &&
      ! grep -q "tf-panel" "$tmp/n.svg"'
 
+# --- TikZ ----------------------------------------------------------------------------
+"$bin" "$t" $two --measure "ncclDevKernel*@2" -o "$tmp/z.tex" || bad "the TikZ figure is not written"
+for e in pdflatex lualatex xelatex; do
+    if command -v $e >/dev/null 2>&1; then
+        d="$tmp/tex-$e"
+        mkdir -p "$d"
+        cp "$tmp/z.tex" "$d/z.tex"
+        printf '%s\n' '\documentclass{article}' '\usepackage{tikz}' '\begin{document}' \
+            '\tikzset{tracefig/zoom band/.style={fill=red, fill opacity=0.2}}' \
+            '\begin{figure}\input{z.tex}\caption{c}\end{figure}' '\end{document}' >"$d/doc.tex"
+        check "TikZ with two zooms compiles in $e, the band restyled" \
+            '(cd "$d" && $e -interaction=nonstopmode -halt-on-error doc.tex >/dev/null 2>&1) &&
+             grep -q "tracefigzoomband{a}" "$d/z.tex" && grep -q "tracefigzoomboxb" "$d/z.tex"'
+    else
+        echo "zoom: SKIP TikZ in $e (not installed)"
+    fi
+done
+
 # --- marks ---------------------------------------------------------------------------
 check "marks are drawn in the zoom where their range lies, not elsewhere" \
     '"$bin" "$t" --zoom "ncclDevKernel*@2" --zoom 1ms..2ms \
