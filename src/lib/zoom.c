@@ -128,6 +128,18 @@ static bool zoom_figure(const struct tf_zoom_in *in, struct tf_zoom *zm, struct 
     return zoom_marks(zm->fig, f, zm, in->marks, in->n_marks, d);
 }
 
+/* The one legend holds every class drawn in any panel: a zoom's class the
+ * main figure lacks (its lanes may differ) is merged into it. */
+static bool merge_legend(struct tf_figure *f, const struct tf_figure *z, struct tf_diag *d)
+{
+    for (size_t i = 0; i < z->n_legend; i++) {
+        size_t k = tf_figure_merge_category(f, &z->cats[z->legend[i].cat]);
+        if (k == (size_t)-1 || !tf_figure_merge_legend(f, z->legend[i].label, k))
+            return tf_diag_oom(d, NULL);
+    }
+    return true;
+}
+
 /* Checks one zoom's range against the window and pads it. */
 static bool zoom_range(struct tf_figure *f, const struct tf_mark_spec *z, double pad,
                        double *t0, double *t1, struct tf_diag *d)
@@ -186,7 +198,7 @@ bool tf_zoom_make(const struct tf_zoom_in *in, struct tf_figure *f, struct tf_di
         zm->t1 = t1[i];
         if (!(zm->spec = tf_figure_str(f, in->zooms[i].where)))
             return tf_diag_oom(d, NULL);
-        if (!zoom_figure(&one, zm, d))
+        if (!zoom_figure(&one, zm, d) || !merge_legend(f, zm->fig, d))
             return false;
     }
     return true;

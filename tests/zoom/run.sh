@@ -65,6 +65,11 @@ c={x[\"name\"]: x[\"color\"] for x in m[\"categories\"]}
 col={}
 for b in m[\"bars\"]: col[b[\"category\"]]=1
 assert m[\"zooms\"] and all(len(z[\"bars\"]) for z in m[\"zooms\"])"'
+check "the one legend holds a class drawn only in a zoom (--max-lanes 2 leaves stream 20 out)" \
+    '"$bin" "$t" --max-lanes 2 --zoom "ncclDevKernel*@2" -o - 2>/dev/null |
+     python3 -c "import json,sys; m=json.load(sys.stdin)
+assert \"GPU 0 / stream 20\" in m[\"zooms\"][0][\"lanes\"], m[\"zooms\"][0][\"lanes\"]
+assert \"NCCL kernel\" in [e[\"label\"] for e in m[\"legend\"]], m[\"legend\"]"'
 check "no --zoom: no zooms key, no panel group" \
     '"$bin" "$t" -o "$tmp/n.json" -o "$tmp/n.svg" && ! grep -q "\"zooms\"" "$tmp/n.json" &&
      ! grep -q "tf-panel" "$tmp/n.svg"'
