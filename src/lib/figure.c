@@ -433,7 +433,7 @@ static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct t
     if (*planned)
         return p;
     F->n_plans++;
-    if (!tf_plan_make(&F->fig, &size, p) || !tf_plan_zooms(&F->fig, &size, p)) {
+    if (!tf_plan_make_zoomed(&F->fig, &size, p)) {
         tf_diag_oom(d, NULL);
         return NULL;
     }

@@ -223,6 +223,11 @@ struct tf_plan_zoom {
  * put below it (legend, panel, annotation) moves down.  False when out of
  * memory (p then has no zooms). */
 bool tf_plan_zooms(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p);
+/* tf_plan_make then tf_plan_zooms; a fit figure whose zooms' row takes it
+ * past its height budget (no --height) is planned again with its main
+ * panel that much lower (fewer nesting rows, in the plan's note), down to
+ * half its own height.  False when out of memory. */
+bool tf_plan_make_zoomed(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p);
 
 /* Fills *p (caller-owned; tf_plan_fini after, also on failure).  False
  * when out of memory. */

@@ -164,3 +164,50 @@ bool tf_plan_zooms(const struct tf_figure *f, const struct tf_size *size, struct
     p->n_zooms = n;
     return true;
 }
+
+bool tf_plan_make_zoomed(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p)
+{
+    if (!tf_plan_make(f, size, p) || !tf_plan_zooms(f, size, p))
+        return false;
+    /* The height budget holds the zooms' row: the main panel gives way
+     * (fewer nesting rows, said in its note), but not below half of its
+     * own height; a --height given is the author's. */
+    if (!p->n_zooms || !p->fit || !size || size->height_pt > 0)
+        return true;
+    const struct tf_plan_limits *L = &tf_plan_limits;
+    double budget = fmin(fmax(L->height_per_w * p->W, L->height_min_pt), L->height_max_pt);
+    if (p->H <= budget + 0.5)
+        return true;
+    /* the main panel alone, as planned: its height and the lanes it cut */
+    struct tf_plan first;
+    memset(&first, 0, sizeof first);
+    tf_arena_init(&first.arena);
+    if (!tf_plan_make(f, size, &first)) {
+        tf_plan_fini(&first);
+        return false;
+    }
+    double squeeze = p->H - budget, h0 = first.H;
+    size_t cut0 = first.cut_lanes;
+    tf_plan_fini(&first);
+    /* the lowest main panel (of a few tries) that leaves out no more lanes:
+     * rows give way, lanes do not */
+    static const double share[] = {1.0, 0.75, 0.5, 0.25};
+    for (size_t k = 0; k < sizeof share / sizeof share[0]; k++) {
+        struct tf_size s = *size;
+        s.height_pt = fmax(h0 - share[k] * squeeze, 0.5 * h0);
+        struct tf_plan q;
+        memset(&q, 0, sizeof q);
+        tf_arena_init(&q.arena);
+        if (!tf_plan_make(f, &s, &q) || !tf_plan_zooms(f, &s, &q)) {
+            tf_plan_fini(&q);
+            return false;
+        }
+        if (q.cut_lanes <= cut0) {
+            tf_plan_fini(p);
+            *p = q;
+            return true;
+        }
+        tf_plan_fini(&q);
+    }
+    return true;
+}

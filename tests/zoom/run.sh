@@ -70,6 +70,11 @@ check "the one legend holds a class drawn only in a zoom (--max-lanes 2 leaves s
      python3 -c "import json,sys; m=json.load(sys.stdin)
 assert \"GPU 0 / stream 20\" in m[\"zooms\"][0][\"lanes\"], m[\"zooms\"][0][\"lanes\"]
 assert \"NCCL kernel\" in [e[\"label\"] for e in m[\"legend\"]], m[\"legend\"]"'
+check "the row fits the height budget by the main panel's rows, never its lanes" \
+    '"$bin" "$t" --width 3.3in -o "$tmp/h0.json" && "$bin" "$t" $three --width 3.3in -o "$tmp/h3.json" 2>/dev/null &&
+     python3 -c "import json,sys; a,b=(json.load(open(p))[\"layout\"] for p in sys.argv[1:])
+assert b[\"lanes_drawn\"]==a[\"lanes_drawn\"], (a[\"lanes_drawn\"], b[\"lanes_drawn\"])
+assert b[\"depth\"]<=a[\"depth\"] and b[\"height_pt\"]>a[\"height_pt\"], (a, b)" "$tmp/h0.json" "$tmp/h3.json"'
 check "no --zoom: no zooms key, no panel group" \
     '"$bin" "$t" -o "$tmp/n.json" -o "$tmp/n.svg" && ! grep -q "\"zooms\"" "$tmp/n.json" &&
      ! grep -q "tf-panel" "$tmp/n.svg"'
