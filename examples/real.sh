@@ -37,6 +37,12 @@ render pytorch-marks --trace "$src/hta-dist-rank0.json.gz" --window-event 'Profi
 render pytorch-critical-path --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' \
     --lanes '*thread 4037*=Main thread,*thread 23695*=Backward thread,GPU*' --critical-path \
     --width 3.3in
+# Zoom: the same step, and under it one exposed NCCL kernel in a panel of
+# its own, joined to its band; the measure is drawn in both panels.
+render pytorch-zoom --trace "$src/hta-dist-rank0.json.gz" --window-event 'ProfilerStep#551' \
+    --lanes '*thread 4037*=Main thread,*thread 23695*=Backward thread,GPU*' \
+    --measure 'ncclKernel_SendRecv*@2=exposed NCCL {dur}' --zoom 'ncclKernel_SendRecv*@2' \
+    --width 3.3in
 # clang -ftime-trace: one compile as a flame chart; the 148 "Total ..."
 # summary threads are hidden by default.
 render clang-time-trace --trace "$src/clang-ftime-trace.json"

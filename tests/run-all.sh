@@ -70,6 +70,7 @@ suite ftrace sh tests/ftrace/run.sh "$bin"
 suite otf2 sh tests/otf2/run.sh "$bin"
 suite ctf sh tests/ctf/run.sh "$bin"
 suite marks sh tests/marks/run.sh "$bin"
+suite zoom sh tests/zoom/run.sh "$bin"
 # libtracefig from a staged make install, through pkg-config (C), and the
 # Python module over it.
 suite lib sh tests/lib/run.sh "$bin"

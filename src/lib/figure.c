@@ -24,6 +24,7 @@
 #include "rules/marks.h"
 #include "rules/remodel.h"
 #include "lib/run.h"
+#include "lib/zoom.h"
 
 /* --- inputs in memory -------------------------------------------------------------- */
 
@@ -238,7 +239,10 @@ static bool build(struct tracefig_figure *F, const char *const *paths, size_t n,
         if (!tf_run_multi(&multi, &F->fig, d))
             return false;
     } else if (!model) {
-        struct tf_run run = {path, c->breakdown_path, c->mode, &c->rules};
+        struct tf_run run = {path, c->breakdown_path, c->mode, &c->rules,
+                             c->n_zooms ? &F->span : NULL};
+        F->zoomable = strcmp(path, "-") != 0;
+        F->path = path;
         if (!tf_run(&run, &F->trace, &F->fig, d))
             return false;
         if (F->fig.ov_set &&
@@ -279,8 +283,9 @@ static bool read_marks(struct tracefig_figure *F, struct tf_diag *d)
         }
     }
     /* the events they name, for a mode that keeps them (tf_opts) */
-    const char **g = F->n_marks ? tf_arena_alloc(&c->arena, 2 * F->n_marks * sizeof *g) : NULL;
-    if (F->n_marks && !g)
+    size_t cap = 2 * (F->n_marks + c->n_zooms);
+    const char **g = cap ? tf_arena_alloc(&c->arena, cap * sizeof *g) : NULL;
+    if (cap && !g)
         return tf_diag_oom(d, NULL);
     size_t n = 0;
     for (size_t i = 0; i < F->n_marks; i++) {
@@ -292,9 +297,44 @@ static bool read_marks(struct tracefig_figure *F, struct tf_diag *d)
         if (!s->to.is_time && s->to.event)
             g[n++] = s->to.event;
     }
+    /* --zoom's ends name events the same way */
+    for (size_t i = 0; i < c->n_zooms; i++) {
+        const struct tf_mark_spec *s = &c->zooms[i];
+        if (!s->from.is_time && s->from.event)
+            g[n++] = s->from.event;
+        if (!s->to.is_time && s->to.event)
+            g[n++] = s->to.event;
+    }
     c->rules.mark_globs = g;
     c->rules.n_mark_globs = n;
     return true;
+}
+
+/* --zoom: the figure of each zoom's range (lib/zoom.h), of one trace read
+ * from a file (each zoom reads it again). */
+static bool zooms(struct tracefig_figure *F, struct tf_diag *d)
+{
+    const struct tracefig_options *c = &F->opts;
+    if (!c->n_zooms)
+        return true;
+    if (!F->zoomable)
+        return tf_diag_usage(d, "--zoom: draws zooms of one trace read from a file (each zoom "
+                                "reads it again), not of standard input, a model or several "
+                                "traces");
+    struct tf_zoom_in in = {
+        .path = F->path,
+        .breakdown_path = c->breakdown_path,
+        .mode = c->mode,
+        .rules = &c->rules,
+        .span = &F->span,
+        .size = &c->render.size,
+        .zooms = c->zooms,
+        .n_zooms = c->n_zooms,
+        .pad_pct = c->zoom_pad_pct,
+        .marks = F->marks,
+        .n_marks = F->n_marks,
+    };
+    return tf_zoom_make(&in, &F->fig, d);
 }
 
 static void init(struct tracefig_figure *F)
@@ -370,6 +410,7 @@ static bool make(struct tracefig_figure *F, const struct tracefig_input *in, siz
     }
     ok = ok && read_marks(F, d) && build(F, paths, np, d);
     ok = ok && tf_cp_marks(&F->fig, d) && tf_marks_apply(&F->fig, F->marks, F->n_marks, d);
+    ok = ok && zooms(F, d);
     unstage(F, in, n);
     unstage_messages(F, d);
     return ok;
@@ -392,7 +433,7 @@ static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct t
     if (*planned)
         return p;
     F->n_plans++;
-    if (!tf_plan_make(&F->fig, &size, p)) {
+    if (!tf_plan_make_zoomed(&F->fig, &size, p)) {
         tf_diag_oom(d, NULL);
         return NULL;
     }
@@ -410,6 +451,28 @@ static const struct tf_plan *plan_once(struct tracefig_figure *F, const struct t
     return p;
 }
 
+/* --stats with --zoom: each zoom's table (or CSV) under a heading of its
+ * own, "Zoom K: --zoom 'SPEC', T0 to T1" (a CSV's heading a "# " line). */
+static void stats_zooms(struct tracefig_figure *F, enum tf_stats_format st, struct tf_buf *out)
+{
+    for (size_t i = 0; i < F->fig.n_zooms; i++) {
+        const struct tf_zoom *z = &F->fig.zooms[i];
+        struct tf_buf t0, t1;
+        tf_buf_init(&t0);
+        tf_buf_init(&t1);
+        tf_marks_fmt_time(&F->fig, z->t0, &t0);
+        tf_marks_fmt_time(&F->fig, z->t1, &t1);
+        tf_buf_printf(out, "\n%sZoom %zu: %s, %s to %s\n", st == TF_STATS_CSV ? "# " : "", i + 1,
+                      z->spec, t0.data ? t0.data : "", t1.data ? t1.data : "");
+        tf_buf_fini(&t0);
+        tf_buf_fini(&t1);
+        if (st == TF_STATS_CSV)
+            tf_stats_write_csv(z->fig, out);
+        else
+            tf_stats_write_table(z->fig, out);
+    }
+}
+
 bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
                    enum tf_stats_format st, struct tf_buf *out, struct tf_diag *d)
 {
@@ -420,6 +483,7 @@ bool tf_lib_render(struct tracefig_figure *F, const struct tf_backend *b,
             tf_stats_write_csv(&F->fig, out);
         else
             tf_stats_write_table(&F->fig, out);
+        stats_zooms(F, st, out);
     } else if (!b->available) {
         ok = tf_diag_error(d, TF_EUSAGE,
                            "%s output is not available: tracefig was built without cairo "

@@ -25,6 +25,7 @@
 #include "model/trace.h"
 #include "render/plan.h"
 #include "render/render.h"
+#include "rules/mode.h"
 #include "tracefig.h"
 
 struct tracefig_figure {
@@ -46,6 +47,11 @@ struct tracefig_figure {
     /* The marks, every --marks file read (strings in opts.arena). */
     struct tf_mark_spec *marks;
     size_t n_marks, cap_marks;
+    /* The one trace's window and origin (for --zoom; zeroed otherwise),
+     * and whether the figure is of one trace read from a file. */
+    struct tf_span span;
+    bool zoomable;
+    const char *path;
     /* Inputs in memory are read where they are, under paths that begin
      * with mem (load/input.h, tf_input_memory_add) while they load; only
      * what a library reads from a path alone (an OTF2 archive) is staged

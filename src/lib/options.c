@@ -376,6 +376,31 @@ static bool set_mark(void *ctx, const struct tf_optdef *o, const char *val, stru
     return true;
 }
 
+/* --zoom A..B or REF: a span's ends (rules/marks.h), named by --zoom in
+ * messages; a fourth is a usage error. */
+static bool set_zoom(void *ctx, const struct tf_optdef *o, const char *val, struct tf_diag *d)
+{
+    struct tracefig_options *c = ctx;
+    (void)o;
+    if (c->n_zooms == TF_ZOOMS_MAX)
+        return tf_diag_usage(d, "--zoom: at most %d zooms, side by side in one row",
+                             TF_ZOOMS_MAX);
+    char err[TF_MARKS_ERR];
+    struct tf_mark_spec *z = &c->zooms[c->n_zooms];
+    if (strchr(val, '=') || !tf_marks_parse(TF_MARK_SPAN, val, &c->arena, z, err)) {
+        if (strcmp(err, "out of memory") == 0)
+            return tf_diag_oom(d, NULL);
+        return tf_diag_usage(d, "--zoom: expected A..B (each a time such as 12.5ms, "
+                                "start:REF, end:REF or REF) or one REF, got '%.200s'", val);
+    }
+    char where[300];
+    snprintf(where, sizeof where, "--zoom '%.240s'", val);
+    if (!(z->where = tf_arena_strdup(&c->arena, where)))
+        return tf_diag_oom(d, NULL);
+    c->n_zooms++;
+    return true;
+}
+
 static void help_modes(void)
 {
     for (size_t i = 0; tf_modes[i]; i++)
@@ -561,6 +586,15 @@ static const struct tf_optdef options[] = {
     {.name = "marks-json", .value = TF_VAL_REQUIRED, .meta = "JSON", .record = TF_REC_VALUE,
      .set = set_mark, .help = "the same marks as JSON text (the library's marks=)"},
 
+    TF_OPT_HEADING("Zoom (panels of sub-ranges under the figure; see tracefig(1), ZOOM):"),
+    {.name = "zoom", .value = TF_VAL_REQUIRED, .meta = "A..B|REF", .record = TF_REC_VALUE,
+     .set = set_zoom,
+     .help = "a panel of the range A..B (ends as marks write them) or of one event, under "
+             "the figure and joined to it; up to 3, side by side"},
+    {.name = "zoom-pad", .value = TF_VAL_REQUIRED, .meta = "P", .record = TF_REC_VALUE,
+     .set = tf_opt_double, .field = FIELD(zoom_pad_pct), .hi = 1000,
+     .help = "widen each zoom by P % of its span on each side (default 5)"},
+
     TF_OPT_HEADING("Statistics (of the window drawn; man tracefig-stats):"),
     {.name = "stats", .value = TF_VAL_OPTIONAL, .meta = "text|csv", .set = set_stats,
      .help = "print the busy and overlap times on standard output, as an aligned table or as "
@@ -727,6 +761,7 @@ void tf_options_init(struct tracefig_options *c)
     tf_arena_init(&c->arena);
     tf_buf_init(&c->cmdline);
     c->render.dpi = 200.0;
+    c->zoom_pad_pct = 5.0;
 }
 
 void tf_options_fini(struct tracefig_options *c)

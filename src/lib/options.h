@@ -80,6 +80,11 @@ struct tracefig_options {
     /* Marks: --span, --measure, --callout, --region, --highlight, --marks. */
     struct tf_mark_opt *marks;
     size_t n_marks, cap_marks;
+    /* --zoom SPEC (at most TF_ZOOMS_MAX, as a span's A..B or REF) and
+     * --zoom-pad P (% of each zoom's span on each side; default 5). */
+    struct tf_mark_spec zooms[TF_ZOOMS_MAX];
+    size_t n_zooms;
+    double zoom_pad_pct;
     struct tf_opt_int focus; /* --focus-candidate: counts without --start-candidate */
     bool exit_now;           /* --help, --version: done */
     bool want_help, want_version;

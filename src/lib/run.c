@@ -143,6 +143,9 @@ bool tf_run(const struct tf_run *r, struct tf_trace *trace, struct tf_figure *fi
     bool ok = tf_load_trace(r->trace_path, &m.keep, trace, d);
     tf_modes_end(&m);
     ok = ok && tf_run_build(r, trace, fig, d) && one_trace(r, trace, fig, d);
+    const struct tf_mode *mode = ok && r->span ? tf_mode_of_trace(trace) : NULL;
+    if (mode && mode->span && trace->generic_state)
+        ok = mode->span(trace->generic_state, r->span, d);
     tf_modes_release(&m, trace);
     return ok;
 }

@@ -20,6 +20,10 @@ struct tf_run {
     const char *breakdown_path; /* NULL: none */
     const struct tf_mode *mode; /* NULL: auto, the mode of the trace's kind */
     const struct tf_opts *opts;
+    /* When not NULL: the window the mode drew and the origin of --from
+     * and --to (ns on the trace clock), for --zoom; left zeroed when the
+     * mode has none. */
+    struct tf_span *span;
 };
 
 /* Fills *fig (tf_figure_init()ed by the caller).  *trace holds what was

@@ -218,7 +218,7 @@ static void read_trace(struct multi *m, struct input *in)
                 return;
         }
         tf_modes_end(&in->modes);
-        struct tf_run one = {in->path, NULL, r->mode, r->opts};
+        struct tf_run one = {in->path, NULL, r->mode, r->opts, NULL};
         u->built = tf_run_build(&one, &in->trace, &u->fig, &in->d);
         tf_modes_release(&in->modes, &in->trace);
         in->modes_on = false;
@@ -279,7 +279,7 @@ static void step_draw(struct multi *m, size_t i)
     bool ok = tf_load_finish(job, &in->trace, &in->d);
     tf_modes_end(&in->modes);
     if (ok) {
-        struct tf_run one = {in->path, NULL, m->r->mode, m->r->opts};
+        struct tf_run one = {in->path, NULL, m->r->mode, m->r->opts, NULL};
         u->built = tf_run_build(&one, &in->trace, &u->fig, &in->d);
     }
     tf_modes_release(&in->modes, &in->trace);

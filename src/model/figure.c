@@ -40,6 +40,12 @@ void tf_figure_fini(struct tf_figure *f)
     free(f->traces);
     free(f->overview.ranks);
     tf_ov_set_free(f->ov_set);
+    for (size_t i = 0; i < f->n_zooms; i++) {
+        if (f->zooms[i].fig)
+            tf_figure_fini(f->zooms[i].fig);
+        free(f->zooms[i].fig);
+    }
+    free(f->zooms);
     tf_arena_fini(&f->arena);
     memset(f, 0, sizeof *f);
 }

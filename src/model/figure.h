@@ -445,6 +445,18 @@ struct tf_overview {
 };
 
 struct tf_ov_set;
+struct tf_figure;
+
+/* --zoom: a panel of a sub-range under the main panel (tracefig(1), ZOOM).
+ * t0..t1 its range in the main figure's axis units (padded by --zoom-pad,
+ * inside [0, x_span]); fig the figure of that range alone (as --from and
+ * --to draw it, owned); spec the option as written ("--zoom 'A..B'"). */
+struct tf_zoom {
+    const char *spec;
+    double t0, t1;
+    int64_t from_ns, to_ns; /* the --from and --to that draw it alone */
+    struct tf_figure *fig;
+};
 
 struct tf_figure {
     const char *mode;       /* the mode that made it ("timeline") */
@@ -522,6 +534,10 @@ struct tf_figure {
     /* A job's ranks reduced but not yet in rows (model/overview.h), owned:
      * the caller that knows the size makes the rows. */
     struct tf_ov_set *ov_set;
+
+    /* --zoom: its panels, in the order given (owned; n_zooms 0: none). */
+    struct tf_zoom *zooms;
+    size_t n_zooms;
 
     struct tf_arena arena; /* every string and prop above */
 };

@@ -56,6 +56,10 @@ struct tf_mark_spec {
     const char *where;
 };
 
+/* --zoom: at most this many zooms, each A..B or REF as a span writes it
+ * (model/figure.h, struct tf_zoom). */
+#define TF_ZOOMS_MAX 3
+
 /* The option names of the kinds ("span", "measure", ...). */
 extern const char *const tf_mark_kind_names[TF_MARK_KINDS];
 

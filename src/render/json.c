@@ -570,6 +570,8 @@ static bool layout(struct tf_buf *b, const struct tf_figure *f, const struct tf_
     tf_buf_puts(b, "]");
     if (p->n_marks)
         tf_json_layout_marks(b, f, p);
+    if (p->n_zooms)
+        tf_json_layout_zooms(b, p);
     tf_buf_puts(b, "}");
     tf_plan_fini(&own);
     return true;
@@ -595,18 +597,6 @@ static void id(struct tf_buf *b, const char *k, const struct tf_id *v)
         tf_buf_puts(b, "null");
 }
 
-static void strings(struct tf_buf *b, const char *k, const char *const *v, size_t n)
-{
-    key(b, k);
-    tf_buf_putc(b, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            tf_buf_puts(b, ", ");
-        tf_buf_json_str(b, v[i]);
-    }
-    tf_buf_putc(b, ']');
-}
-
 /* Schema "tracefig-figure-2" (the generic mode): "window" in the trace's
  * clock (start_us/end_us), "axis" (title, unit, ticks), "lanes" (label,
  * pid, tid as the trace has them, kind "slices" or "counter", rows; a
@@ -619,13 +609,7 @@ static void strings(struct tf_buf *b, const char *k, const char *const *v, size_
  * one slice, shape; a dense one "busy", one key per class),
  * "arrows", "legend", "notes" and,
  * last, "stats" as in schema 1, with "counters" (lane, min, max, mean)
- * after "overlap_ms". */
-/* A category's name in the model: the trace's category. */
-static const char *cat_name(const struct tf_category *c)
-{
-    return c->name ? c->name : c->key;
-}
-
+ * after "overlap_ms"; with --zoom, "zooms" (json_zoom.c). */
 /* Whether category i is the first of its class (tf_category_class): the
  * model lists each class once, as "busy" keys it. */
 static bool first_of_class(const struct tf_figure *f, size_t i)
@@ -740,17 +724,7 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
 {
     head(f, b, f->schema, f->clock_unit ? f->clock_unit : "us");
     tf_buf_puts(b, ",\n  ");
-    key(b, "axis");
-    tf_buf_putc(b, '{');
-    str(b, "title", f->axis.title);
-    tf_buf_puts(b, ", ");
-    str(b, "unit", f->axis.unit);
-    tf_buf_puts(b, ", ");
-    key(b, "span");
-    tf_buf_num(b, f->x_span, 6);
-    tf_buf_puts(b, ", ");
-    strings(b, "ticks", f->axis.labels, f->axis.n_ticks);
-    tf_buf_putc(b, '}');
+    tf_json_axis(b, f);
     if (f->overview.on)
         overview(b, f);
     tf_buf_puts(b, ",\n  \"lanes\": [");
@@ -792,68 +766,13 @@ static bool render_v2(const struct tf_figure *f, const struct tf_render_opts *o,
         tf_buf_putc(b, '}');
     }
     end_list(b, n_classes);
-    tf_buf_puts(b, ",\n  \"bars\": [");
-    static const char *const shapes[] = {"slice", "dense", "instant"};
-    for (size_t i = 0; i < f->n_bars; i++) {
-        const struct tf_bar *r = &f->bars[i];
-        item(b, i);
-        key(b, "lane");
-        tf_buf_uint(b, r->lane);
-        tf_buf_puts(b, ", ");
-        key(b, "row");
-        tf_buf_uint(b, r->row);
-        tf_buf_puts(b, ", ");
-        key(b, "x0");
-        tf_buf_num(b, r->x0, 6);
-        tf_buf_puts(b, ", ");
-        key(b, "x1");
-        tf_buf_num(b, r->x1, 6);
-        tf_buf_puts(b, ", ");
-        str(b, "name", r->name);
-        tf_buf_puts(b, ", ");
-        const struct tf_category *c = &f->cats[r->cat];
-        str(b, "category", cat_name(c));
-        tf_buf_puts(b, ", ");
-        if (strcmp(tf_category_class(c), cat_name(c)) != 0) {
-            str(b, "class", tf_category_class(c));
-            tf_buf_puts(b, ", ");
-        }
-        boolean(b, "clip_left", r->clip_left);
-        tf_buf_puts(b, ", ");
-        boolean(b, "clip_right", r->clip_right);
-        tf_buf_puts(b, ", ");
-        key(b, "merged");
-        tf_buf_uint(b, r->merged);
-        tf_buf_puts(b, ", ");
-        str(b, "shape", shapes[r->shape]);
-        if (r->shape == TF_SHAPE_DENSE) {
-            tf_buf_puts(b, ", \"busy\": ");
-            tf_bar_busy_json(b, f, r, 6);
-        }
-        if (r->critical)
-            tf_buf_puts(b, ", \"critical\": true");
-        if (c->name && strcmp(c->name, TF_LOST_CAT) == 0)
-            tf_buf_puts(b, ", \"lost\": true"); /* drawn hatched: neither work nor idle */
-        if (f->highlight)
-            tf_buf_puts(b, r->faded ? ", \"faded\": true" : ", \"faded\": false");
-        tf_buf_putc(b, '}');
-    }
-    end_list(b, f->n_bars);
-    tf_buf_puts(b, ",\n  \"arrows\": [");
-    for (size_t i = 0; i < f->n_arrows; i++) {
-        const struct tf_arrow *a = &f->arrows[i];
-        item(b, i);
-        tf_buf_printf(b, "\"from\": {\"lane\": %zu, \"row\": %u, ", a->lane0, a->row0);
-        num(b, "x", a->x0);
-        tf_buf_printf(b, "}, \"to\": {\"lane\": %zu, \"row\": %u, ", a->lane1, a->row1);
-        num(b, "x", a->x1);
-        tf_buf_puts(b, a->critical ? "}, \"critical\": true}" : "}}");
-    }
-    end_list(b, f->n_arrows);
+    tf_json_bars(b, f);
     if (f->n_marks) {
         tf_buf_puts(b, ",\n  ");
         tf_json_marks(b, f);
     }
+    if (f->n_zooms)
+        tf_json_zooms(b, f);
     tf_buf_puts(b, ",\n  \"legend\": [");
     legend(b, f);
     tf_buf_puts(b, ",\n  ");

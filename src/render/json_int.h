@@ -90,10 +90,36 @@ static inline void stat_pct(struct tf_buf *b, const char *k, double v, bool defi
         tf_buf_puts(b, "null");
 }
 
+/* "k": [strings]. */
+static inline void strings(struct tf_buf *b, const char *k, const char *const *v, size_t n)
+{
+    key(b, k);
+    tf_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            tf_buf_puts(b, ", ");
+        tf_buf_json_str(b, v[i]);
+    }
+    tf_buf_putc(b, ']');
+}
+
+/* A category as the model names it: the trace's name, else its key. */
+static inline const char *cat_name(const struct tf_category *c)
+{
+    return c->name ? c->name : c->key;
+}
+
 /* json_marks.c: "marks" (the resolved marks), the layout's "marks" (where
  * the plan put them) and "critical_path". */
 void tf_json_marks(struct tf_buf *b, const struct tf_figure *f);
 void tf_json_layout_marks(struct tf_buf *b, const struct tf_figure *f, const struct tf_plan *p);
 void tf_json_critical_path(struct tf_buf *b, const struct tf_figure *f);
+
+/* json_zoom.c: schema 2's "axis", "bars" and "arrows" (of the figure or a
+ * zoom), "zooms" and the layout's "zooms". */
+void tf_json_axis(struct tf_buf *b, const struct tf_figure *f);
+void tf_json_bars(struct tf_buf *b, const struct tf_figure *f);
+void tf_json_zooms(struct tf_buf *b, const struct tf_figure *f);
+void tf_json_layout_zooms(struct tf_buf *b, const struct tf_plan *p);
 
 #endif

@@ -838,19 +838,16 @@ static void panel(struct lay *L)
     tf_scene_group_end(L->s);
 }
 
-/* --- the whole figure ------------------------------------------------------- */
-
-bool tf_layout_plan(const struct tf_figure *f, const struct tf_plan *P, struct tf_scene *out)
+/* The drawing state of figure f (its bars as plan P draws them, in *drawn)
+ * on scene out. */
+static void lay_init(struct lay *L, const struct tf_figure *f, const struct tf_plan *P,
+                     struct tf_scene *out, struct tf_figure *drawn)
 {
-    struct tf_figure drawn; /* the bars at the plan's level of detail */
-    f = tf_plan_drawn(P, f, &drawn);
-    struct lay L0;
-    struct lay *L = &L0;
     memset(L, 0, sizeof *L);
-    L->f = f;
+    L->f = tf_plan_drawn(P, f, drawn);
     L->P = P;
     L->s = out;
-    L->span = f->x_span;
+    L->span = L->f->x_span;
     if (!(L->span > 0))
         L->span = 1.0;
     L->W = P->W;
@@ -864,10 +861,94 @@ bool tf_layout_plan(const struct tf_figure *f, const struct tf_plan *P, struct t
     L->qr = P->pbox.x1;
     L->qt = P->pbox.y0;
     L->qb = P->pbox.y1;
+}
+
+/* --- zoom panels (plan.h, struct tf_plan_zoom) -------------------------------- */
+
+#define ZOOM_INK 0x555555u
+#define ZOOM_BAND_OPACITY 0.14
+#define ZOOM_LINE_PT 0.5
+
+/* The connectors: from the band's lower corners to the panel's upper
+ * ones (under everything else, so that the main panel's text reads). */
+static void zoom_connectors(struct lay *L)
+{
+    for (size_t i = 0; i < L->P->n_zooms; i++) {
+        const struct tf_plan_zoom *z = &L->P->zooms[i];
+        tf_scene_group_begin(L->s, &(struct tf_group){.cls = "zoom-connector"});
+        put_line(L, z->band_x0, L->pb, z->box.x0, z->top, ZOOM_INK, 1.0, ZOOM_LINE_PT, NULL, 0,
+                 "zoom-connector");
+        put_line(L, z->band_x1, L->pb, z->box.x1, z->top, ZOOM_INK, 1.0, ZOOM_LINE_PT, NULL, 0,
+                 "zoom-connector");
+        tf_scene_group_end(L->s);
+    }
+}
+
+/* Each zoom's band over the main plot, then its panel: its figure's
+ * timeline as its own plan lays it out, moved to its place. */
+static void zoom_panels(struct lay *L)
+{
+    for (size_t i = 0; i < L->P->n_zooms; i++) {
+        const struct tf_plan_zoom *z = &L->P->zooms[i];
+        const struct tf_zoom *zm = &L->f->zooms[z->zoom];
+        double xs[4] = {z->band_x0, z->band_x1, z->band_x1, z->band_x0};
+        double ys[4] = {L->pb, L->pb, L->pt, L->pt};
+        struct tf_path band = {
+            .xs = xs,
+            .ys = ys,
+            .n = 4,
+            .closed = true,
+            .has_fill = true,
+            .fill = ZOOM_INK,
+            .fill_opacity = ZOOM_BAND_OPACITY,
+            .has_stroke = true,
+            .stroke = ZOOM_INK,
+            .stroke_opacity = 1.0,
+            .stroke_width = ZOOM_LINE_PT,
+            .cls = "zoom-band",
+        };
+        tf_scene_group_begin(L->s, &(struct tf_group){.cls = "zoom-band", .title = zm->spec});
+        tf_scene_path(L->s, &band);
+        tf_scene_group_end(L->s);
+    }
+    for (size_t i = 0; i < L->P->n_zooms; i++) {
+        const struct tf_plan_zoom *z = &L->P->zooms[i];
+        const struct tf_zoom *zm = &L->f->zooms[z->zoom];
+        struct tf_scene sub;
+        tf_scene_init(&sub);
+        struct tf_figure drawn;
+        struct lay Z;
+        lay_init(&Z, zm->fig, &z->plan, &sub, &drawn);
+        timeline(&Z);
+        free(Z.inbar);
+        tf_scene_group_begin(L->s, &(struct tf_group){.cls = "panel zoom", .title = zm->spec});
+        tf_scene_append_moved(L->s, &sub, z->dx, z->dy);
+        tf_scene_group_end(L->s);
+        tf_scene_fini(&sub);
+    }
+}
+
+/* --- the whole figure ------------------------------------------------------- */
+
+bool tf_layout_plan(const struct tf_figure *f, const struct tf_plan *P, struct tf_scene *out)
+{
+    struct tf_figure drawn; /* the bars at the plan's level of detail */
+    struct lay L0;
+    struct lay *L = &L0;
+    lay_init(L, f, P, out, &drawn);
+    f = L->f;
     out->width = L->W;
     out->height = L->H;
     tf_scene_set_title(out, f->title, f->desc);
+    if (P->n_zooms) {
+        zoom_connectors(L);
+        tf_scene_group_begin(out, &(struct tf_group){.cls = "panel main"});
+    }
     timeline(L);
+    if (P->n_zooms) {
+        tf_scene_group_end(out);
+        zoom_panels(L);
+    }
     if (P->panel)
         panel(L);
     else

@@ -120,6 +120,9 @@ void tf_plan_fini(struct tf_plan *p)
     free(p->legend.order);
     free(p->annot);
     tf_plan_bins_free(p->bins);
+    for (size_t i = 0; i < p->n_zooms; i++)
+        tf_plan_fini(&p->zooms[i].plan);
+    free(p->zooms);
     tf_arena_fini(&p->arena);
     memset(p, 0, sizeof *p);
 }

@@ -143,6 +143,7 @@ struct tf_plan_mark {
 };
 
 struct tf_binned; /* below */
+struct tf_plan_zoom; /* below */
 
 struct tf_plan {
     bool fit;            /* the fit policy (else the reference's layout) */
@@ -191,8 +192,42 @@ struct tf_plan {
     /* The bars as drawn at this plot width (tf_plan_bin, once per plan);
      * tf_plan_drawn hands them to a back-end in a copy of the figure. */
     struct tf_binned *bins;
+    /* --zoom (tf_plan_zooms): the zoom panels in one row under the main
+     * panel, in time order (NULL: none). */
+    struct tf_plan_zoom *zooms;
+    size_t n_zooms;
     struct tf_arena arena;
 };
+
+/* A zoom panel (plan_zoom.c): the plan of its figure alone (model/figure.h,
+ * struct tf_zoom) at the panel's width, made as any figure's at that
+ * width with the main plan's base font and labels none (or above, when
+ * its lanes do not line up with the main panel's), and moved by (dx, dy)
+ * onto the canvas, where only its timeline is drawn (no legend: the main
+ * one holds its classes).  box: its plot on the canvas; top: its
+ * panel's top (the connectors' lower ends); band_x0..band_x1: its range
+ * over the main plot (the band, and the connectors' upper ends at the
+ * main plot's bottom). */
+struct tf_plan_zoom {
+    size_t zoom;
+    struct tf_plan plan;
+    struct tf_size size;
+    double dx, dy;
+    struct tf_plan_box box;
+    double top, bottom;
+    double band_x0, band_x1;
+};
+
+/* The zoom panels of f (f->zooms) into p, made by tf_plan_make for the
+ * size asked: the row goes under the main panel's axis, and what the plan
+ * put below it (legend, panel, annotation) moves down.  False when out of
+ * memory (p then has no zooms). */
+bool tf_plan_zooms(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p);
+/* tf_plan_make then tf_plan_zooms; a fit figure whose zooms' row takes it
+ * past its height budget (no --height) is planned again with its main
+ * panel that much lower (fewer nesting rows, in the plan's note), down to
+ * half its own height.  False when out of memory. */
+bool tf_plan_make_zoomed(const struct tf_figure *f, const struct tf_size *size, struct tf_plan *p);
 
 /* Fills *p (caller-owned; tf_plan_fini after, also on failure).  False
  * when out of memory. */

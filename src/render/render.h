@@ -29,6 +29,9 @@ struct tf_render_opts {
      * back-end alone), counted in *plans_made when that is set. */
     const struct tf_plan *plan;
     unsigned *plans_made;
+    /* TikZ: k + 1 while zoom panel k of a figure's row is written (its
+     * plot's place is noted for the connectors), else 0. */
+    size_t zoom_panel;
 };
 
 struct tf_backend {

@@ -148,3 +148,44 @@ void tf_scene_draw(const struct tf_scene *s, const struct tf_draw *d, void *ctx)
     if (d->end)
         d->end(ctx);
 }
+
+void tf_scene_append_moved(struct tf_scene *dst, const struct tf_scene *src, double dx, double dy)
+{
+    if (src->oom)
+        dst->oom = true;
+    for (size_t i = 0; i < src->n_items && !dst->oom; i++) {
+        const struct tf_item *it = &src->items[i];
+        switch (it->kind) {
+        case TF_ITEM_PATH: {
+            struct tf_path p = it->u.path;
+            double *pts = malloc(2 * (p.n ? p.n : 1) * sizeof *pts);
+            if (!pts) {
+                dst->oom = true;
+                return;
+            }
+            for (size_t k = 0; k < p.n; k++) {
+                pts[k] = p.xs[k] + dx;
+                pts[p.n + k] = p.ys[k] + dy;
+            }
+            p.xs = pts;
+            p.ys = pts + p.n;
+            tf_scene_path(dst, &p);
+            free(pts);
+            break;
+        }
+        case TF_ITEM_TEXT: {
+            struct tf_text t = it->u.text;
+            t.x += dx;
+            t.y += dy;
+            tf_scene_text(dst, &t);
+            break;
+        }
+        case TF_ITEM_GROUP_BEGIN:
+            tf_scene_group_begin(dst, &it->u.group);
+            break;
+        case TF_ITEM_GROUP_END:
+            tf_scene_group_end(dst);
+            break;
+        }
+    }
+}

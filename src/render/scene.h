@@ -131,6 +131,9 @@ void tf_scene_path(struct tf_scene *s, const struct tf_path *p);
 void tf_scene_text(struct tf_scene *s, const struct tf_text *t);
 void tf_scene_group_begin(struct tf_scene *s, const struct tf_group *g);
 void tf_scene_group_end(struct tf_scene *s);
+/* Every item of src, in order, moved by (dx, dy) points (a zoom panel's
+ * scene, laid out on its own, put in its place). */
+void tf_scene_append_moved(struct tf_scene *dst, const struct tf_scene *src, double dx, double dy);
 
 /* --- drawing (back-ends) ------------------------------------------------
  * A back-end fills the slots it needs (designated initializers); NULL slots

@@ -42,6 +42,72 @@
 
 
 static bool render_fragment(const struct tf_figure *f, const struct tf_render_opts *o,
+                            struct tf_buf *b, struct tf_diag *d);
+
+/* The gap between two zoom panels and the connectors' run, in ems. */
+#define ZOOM_GAP_EM "1.2em"
+#define ZOOM_DROP_EM "1.6em"
+
+/* --zoom: the row under the figure.  Each panel is the fragment of its
+ * figure (no legend: the figure's holds its classes) at its share of the
+ * main plot's width, set in a box first; then one picture places them,
+ * their tops ZOOM_DROP_EM under the figure, and draws the connectors from
+ * the bands' lower corners (noted by the main picture) to the panels'
+ * plots' upper corners. */
+static bool zoom_row(const struct tf_figure *f, const struct tf_render_opts *o,
+                     const struct tf_plan *plan, struct tf_buf *b, struct tf_diag *d)
+{
+    size_t n = plan->n_zooms;
+    tf_buf_printf(b, "%% --- Zoom panels -----------------------------------------------------------\n"
+                     "\\begingroup\\par\\nointerlineskip\\noindent\\ifdefined\\tracefigzoomboxa\\else"
+                     "\\newbox\\tracefigzoomboxa\\newbox\\tracefigzoomboxb\\newbox\\tracefigzoomboxc\\fi\n"
+                     "\\edef\\tracefigzoomgap{\\the\\dimexpr%s\\relax}%%\n"
+                     "\\edef\\tracefigzoomdrop{\\the\\dimexpr%s\\relax}%%\n"
+                     "\\edef\\tracefigzoomw{\\the\\dimexpr(\\tracefigzoompw-%zu\\dimexpr"
+                     "\\tracefigzoomgap\\relax)/%zu\\relax}%%\n",
+                  n > 1 ? ZOOM_GAP_EM : "0pt", ZOOM_DROP_EM, n - 1, n);
+    bool ok = true;
+    for (size_t k = 0; k < n && ok; k++) {
+        const struct tf_plan_zoom *pz = &plan->zooms[k];
+        struct tf_figure zf = *f->zooms[pz->zoom].fig;
+        zf.n_legend = 0;
+        zf.annotate = false;
+        zf.has_panel = false;
+        zf.n_zooms = 0;
+        struct tf_render_opts zo = *o;
+        zo.plan = NULL;
+        zo.plans_made = NULL;
+        zo.standalone = false;
+        zo.size = pz->size;
+        zo.zoom_panel = k + 1;
+        tf_buf_printf(b, "\\setbox\\tracefigzoombox%c\\hbox{\\def\\tracefigwidth{\\tracefigzoomw}%%\n",
+                      (char)('a' + k));
+        ok = render_fragment(&zf, &zo, b, d);
+        tf_buf_puts(b, "}%\n");
+    }
+    if (!ok)
+        return false;
+    tf_buf_puts(b, "\\pgfkeysifdefined{/tikz/tracefig/zoom connector/.@cmd}{}{\\tikzset{tracefig/zoom "
+                   "connector/.style={draw=black!67, line width=0.5pt}}}%\n"
+                   "\\begin{tikzpicture}[x=1pt,y=1pt]\n"
+                   "\\path(0pt,0pt)(\\tracefigzoomtw,-\\tracefigzoomdrop);\n");
+    for (size_t k = 0; k < n; k++) {
+        char c = (char)('a' + k);
+        tf_buf_printf(b, "\\edef\\tracefigzoomx{\\the\\dimexpr\\tracefigzoompl+%zu\\dimexpr"
+                         "\\tracefigzoomw+\\tracefigzoomgap\\relax\\relax}%%\n"
+                         "\\node[anchor=north west,inner sep=0pt,outer sep=0pt] at "
+                         "(\\tracefigzoomx,-\\tracefigzoomdrop) {\\usebox\\tracefigzoombox%c};\n"
+                         "\\draw[tracefig/zoom connector,overlay] (\\tracefigzoomba%c,\\tracefigzoomrise)--"
+                         "(\\tracefigzoomx+\\tracefigzoompa%c,-\\tracefigzoomdrop-\\tracefigzoompt%c);\n"
+                         "\\draw[tracefig/zoom connector,overlay] (\\tracefigzoombb%c,\\tracefigzoomrise)--"
+                         "(\\tracefigzoomx+\\tracefigzoompb%c,-\\tracefigzoomdrop-\\tracefigzoompt%c);\n",
+                      k, c, c, c, c, c, c, c);
+    }
+    tf_buf_puts(b, "\\end{tikzpicture}%\n\\endgroup%\n");
+    return true;
+}
+
+static bool render_fragment(const struct tf_figure *f, const struct tf_render_opts *o,
                             struct tf_buf *b, struct tf_diag *d)
 {
     for (size_t i = 0; i < f->n_bars; i++)
@@ -69,12 +135,15 @@ static bool render_fragment(const struct tf_figure *f, const struct tf_render_op
     t.run = TZ_NO_RUN;
     t.share_key = plan->legend.share_key;
     t.b = b;
+    t.zoom_panel = o->zoom_panel;
     bool ok = tz_pick_unit(&t, f->x_span, d);
     if (ok && !tz_cat_keys(&t))
         ok = tf_diag_oom(d, "tikz");
     if (ok)
         ok = tz_render_fit(&t, &fit, plan, d);
     tz_fini(&t);
+    if (ok && plan->n_zooms)
+        ok = zoom_row(f, o, plan, b, d);
     tf_plan_fini(&own);
     return ok;
 }

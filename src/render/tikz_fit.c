@@ -420,6 +420,7 @@ static void emit_picture(struct tikz *t, const struct tf_plan *p)
         tf_buf_puts(b, "\\tracefigpanel\n");
     if (tz_annotated(f))
         tf_buf_puts(b, "\\tracefigannotation\n");
+    tz_emit_zoom_marks(t, p);
     tf_buf_puts(b, "\\end{tikzpicture}%\n");
 }
 
@@ -447,6 +448,9 @@ bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct 
                           tf_fmt_num(gap, tf_style.text_gap_pt, 3));
             tf_buf_putn(b, ct->data, ct->len);
         }
+        const struct tf_template *zt = tf_template_get("tikz-zoom.tex");
+        if ((pp->n_zooms || t->zoom_panel) && zt)
+            tf_buf_putn(b, zt->data, zt->len);
         const struct tf_template *mt = tf_template_get("tikz-marks.tex");
         if (t->f->n_marks && mt)
             tf_buf_putn(b, mt->data, mt->len);

@@ -52,6 +52,8 @@ struct tikz {
     size_t run;      /* the class of the open run, or TZ_NO_RUN */
     size_t run_n;    /* its items so far */
     char opts[4 * KEY_LEN + 96]; /* a class's options, being made */
+    /* --zoom: k + 1 while zoom panel k of the row is written, else 0. */
+    size_t zoom_panel;
 };
 
 #define TZ_NO_RUN ((size_t)-1)
@@ -118,6 +120,11 @@ void tz_put_template(struct tikz *t, const struct tf_template *tpl);
 /* The fragment of a figure the fit policy lays out (tikz_fit.c). */
 /* The marks the plan placed (tikz_marks.c), for templates/tikz-marks.tex. */
 void tz_emit_marks(struct tikz *t, const struct tf_plan *p);
+
+/* The zoom bands and the main plot's place (a plan with zooms), or a zoom
+ * panel's plot's place (t->zoom_panel), for the row under the figure
+ * (tikz_zoom.c, templates/tikz-zoom.tex). */
+void tz_emit_zoom_marks(struct tikz *t, const struct tf_plan *p);
 
 bool tz_render_fit(struct tikz *t, const struct tf_render_opts *o, const struct tf_plan *plan,
                    struct tf_diag *d);

@@ -40,7 +40,7 @@ static void figure_of(const char *path, const struct tf_opts *ro, const struct t
     struct tf_diag d;
     tf_diag_init(&d);
     d.quiet = true;
-    struct tf_run run = {path, NULL, &tf_mode_chrome, ro};
+    struct tf_run run = {path, NULL, &tf_mode_chrome, ro, NULL};
     if (tf_run(&run, &t, &f, &d)) {
         fuzz_check_figure(&f);
         if (all)

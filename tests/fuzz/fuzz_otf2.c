@@ -140,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     struct tf_diag d;
     tf_diag_init(&d);
     d.quiet = true;
-    struct tf_run run = {anchor, NULL, &tf_mode_chrome, &ro};
+    struct tf_run run = {anchor, NULL, &tf_mode_chrome, &ro, NULL};
     if (tf_run(&run, &tr, &f, &d)) {
         fuzz_check_figure(&f);
         fuzz_render_all(&f);

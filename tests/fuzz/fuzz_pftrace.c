@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.quiet = true;
     struct tf_figure f;
     tf_figure_init(&f);
-    struct tf_run run = {path, NULL, NULL, &ro};
+    struct tf_run run = {path, NULL, NULL, &ro, NULL};
     if (tf_run(&run, &t, &f, &d)) {
         fuzz_check_figure(&f);
         fuzz_render_all(&f);

@@ -45,7 +45,7 @@ static void figure_of(const char *path, const char *load, size_t chunk, struct t
     struct tf_diag d;
     tf_diag_init(&d);
     d.quiet = true;
-    struct tf_run run = {path, NULL, NULL, &ro};
+    struct tf_run run = {path, NULL, NULL, &ro, NULL};
     if (tf_run(&run, &t, &f, &d)) {
         struct tf_render_opts o = {.cmdline = "tracefig", .dpi = 72.0};
         if (!tf_backend_json.render(&f, &o, out, &d))

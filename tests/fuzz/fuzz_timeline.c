@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.quiet = true;
     struct tf_figure f;
     tf_figure_init(&f);
-    struct tf_run run = {path, NULL, NULL, &ro};
+    struct tf_run run = {path, NULL, NULL, &ro, NULL};
     if (tf_run(&run, &t, &f, &d))
         fuzz_render_all(&f);
     tf_figure_fini(&f);

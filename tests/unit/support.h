@@ -173,7 +173,7 @@ static inline bool tf_test_chrome_text(const char *json, const struct tf_opts *o
     def.no_stats = true;
     struct tf_diag d;
     tf_diag_init(&d);
-    struct tf_run r = {path, NULL, &tf_mode_chrome, o ? o : &def};
+    struct tf_run r = {path, NULL, &tf_mode_chrome, o ? o : &def, NULL};
     ok = ok && tf_run(&r, t, f, &d);
     unlink(path);
     return ok;
