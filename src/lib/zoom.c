@@ -128,11 +128,24 @@ static bool zoom_figure(const struct tf_zoom_in *in, struct tf_zoom *zm, struct 
     return zoom_marks(zm->fig, f, zm, in->marks, in->n_marks, d);
 }
 
+/* The legend names a class in the main figure already: --highlight fades
+ * a class's first bar in one panel and not in another, and one class is
+ * one entry. */
+static bool has_label(const struct tf_figure *f, const char *label)
+{
+    for (size_t j = 0; j < f->n_legend; j++)
+        if (f->legend[j].label && label && strcmp(f->legend[j].label, label) == 0)
+            return true;
+    return false;
+}
+
 /* The one legend holds every class drawn in any panel: a zoom's class the
  * main figure lacks (its lanes may differ) is merged into it. */
 static bool merge_legend(struct tf_figure *f, const struct tf_figure *z, struct tf_diag *d)
 {
     for (size_t i = 0; i < z->n_legend; i++) {
+        if (has_label(f, z->legend[i].label))
+            continue;
         size_t k = tf_figure_merge_category(f, &z->cats[z->legend[i].cat]);
         if (k == (size_t)-1 || !tf_figure_merge_legend(f, z->legend[i].label, k))
             return tf_diag_oom(d, NULL);

@@ -152,5 +152,12 @@ check "standard input: a usage error (a zoom reads the trace again)" \
      grep -q "^tracefig: --zoom: draws zooms of one trace read from a file" "$tmp/si.txt" &&
      [ ! -e "$tmp/si.svg" ]'
 
+# One class is one legend entry: --highlight fades a class's first bar in
+# the zoom and not in the main panel, and the legend still names it once.
+check "a class named once in the legend with --highlight and a zoom" \
+    '"$bin" "$root/examples/kineto_trace.json" --window-event "ProfilerStep#*" \
+        --highlight "nccl*,Memcpy*" --zoom "nccl*Kernel*" --format json -o "$tmp/hl.json" 2>/dev/null &&
+     python3 -c "import json,sys; l=[e[\"label\"] for e in json.load(open(sys.argv[1]))[\"legend\"]]; sys.exit(len(l) != len(set(l)) or \"user_annotation\" not in l)" "$tmp/hl.json"'
+
 echo "zoom: $pass passed, $fail failed"
 [ "$fail" = 0 ]
