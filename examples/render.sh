@@ -101,10 +101,10 @@ if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --width 3.3in -o ste
 else
     status=1
 fi
-# The README's last recipe: a figure with marks.
+# The README's last recipe: a figure with marks and a zoom.
 if "$bin" kineto_trace.json --window-event 'ProfilerStep#*' --span 'nccl*Kernel*=all-reduce {dur}' \
         --measure 'end:Memcpy HtoD*@2..start:nccl*Kernel*=compute {dur}' \
-        --highlight 'nccl*,Memcpy*' --width 3.3in -o marks.svg; then
+        --highlight 'nccl*,Memcpy*' --zoom 'nccl*Kernel*' --width 3.3in -o marks.svg; then
     echo "examples: marks.svg"
 else
     status=1
