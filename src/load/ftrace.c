@@ -416,17 +416,20 @@ static bool learn(struct tf_ftrace_text *f, const struct ev *e)
     return true;
 }
 
-/* Another event: an instant on its thread's lane when the thread has one
- * (atrace marks); a lane of instants alone would push the threads' slices
- * out of the figure, and instants on the CPU lanes would hide what ran. */
+/* Another event: an instant by its name on its thread's lane (its TID),
+ * which draws it when the thread has slices (atrace marks) or when --lanes
+ * or room in the figure chooses a lane of instants alone: such lanes come
+ * after those of slices (rules/chrome/lanes.c), so they neither crowd the
+ * threads' slices out nor move the default window, and the CPU lanes keep
+ * showing what ran.  The idle task's (pid 0) have no thread: not drawn. */
 static bool instant(struct tf_ftrace_text *f, const struct ev *e, int64_t ts)
 {
-    uint64_t k;
-    if (e->pid <= 0 || !pf_map_get(&f->marked, (uint64_t)e->pid, &k))
+    if (e->pid <= 0)
         return true;
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)e->name_n, e->name);
     int64_t tgid = e->tgid;
+    uint64_t k;
     if (tgid <= 0) {
         tgid = e->pid;
         if (pf_map_get(&f->p.thr_of, (uint64_t)e->pid, &k) && f->p.thrs[k - 1].tgid >= 0)

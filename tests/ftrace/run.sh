@@ -11,7 +11,8 @@
 # input; bad input (a cut file, a damaged one, no event line, an HTML page
 # without data, a cut page: one line, exit 1, an existing output
 # untouched; lines of neither kind: one warning); every back-end,
-# --window-event, --lanes.  The same traces and ../shared/real-traces/ftrace
+# --window-event, --lanes; other events as instants by name on their
+# thread's lane (instants).  The same traces and ../shared/real-traces/ftrace
 # (SKIP without it) against tests/ftrace/ftcount.py, an independent count.
 # Ends with "ftrace: N passed, N failed".
 set -u
@@ -39,7 +40,7 @@ model() {
         python3 "$check" "$w/$c.model.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight"
+dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight instants"
 for c in $dialects; do
     python3 "$root/tests/tools/genftrace.py" "$c" "$(file "$c")" || bad "genftrace $c"
 done
@@ -152,8 +153,48 @@ PY
     python3 "$check" "$w/eight.json" "['CPU %d' % i for i in range(8)] == [l for l in labels if l.startswith('CPU')]" &&
     ok || bad "eight: 8 CPU lanes"
 
+# (h) other events (not sched_switch/wakeup, marks, cpu_frequency/idle): an
+# instant by name on the thread's lane (its TID), counted per lane and name
+# against the text the generator wrote; a thread without slices (server)
+# gets a lane of instants alone, after the lanes of slices: the CPU lanes,
+# their busy time and the lanes of slices are those of the tgid case
+cat >"$w/instants.py" <<'PY'
+import collections, json, re, sys
+m = json.load(open(sys.argv[2]))
+L = [l['label'] for l in m['lanes']]
+got = collections.Counter((L[b['lane']], b['name']) for b in m['bars'] if b['shape'] == 'instant')
+lane = {100: 'server', 101: 'server / srv-worker', 200: 'client'}
+known = ('sched_switch', 'sched_wakeup', 'tracing_mark_write', 'cpu_frequency', 'cpu_idle')
+want = collections.Counter()
+for t in open(sys.argv[1]):
+    e = re.match(r'\s*\S+-(\d+)\s.*?\d+\.\d+: (\w+): ', t)
+    if e and e.group(2) not in known and int(e.group(1)) in lane:
+        want[(lane[int(e.group(1))], e.group(2))] += 1
+merged = [b for b in m['bars'] if b['shape'] == 'instant' and b['merged']]
+ok = got == want and len(want) == 6 and not merged
+print('' if ok else 'got %s want %s merged %s' % (dict(got), dict(want), merged))
+sys.exit(0 if ok else 1)
+PY
+"$bin" "$(file instants)" --max-lanes 100 --width 7in -o "$w/instants.json" 2>"$w/instants.err" &&
+    python3 "$w/instants.py" "$(file instants)" "$w/instants.json" >"$w/cmp.out" && ok ||
+    bad "instants: per lane and name: $(cat "$w/cmp.out" "$w/instants.err")"
+"$bin" "$(file instants)" --lanes server -o "$w/instants-server.json" 2>/dev/null &&
+    python3 "$check" "$w/instants-server.json" "labels == ['server']" \
+        "sorted(b['name'] for b in m['bars']) == ['sched_process_fork'] + ['workqueue_execute_start'] * 2" &&
+    ok || bad "instants: --lanes server, its lane of instants alone"
+"$bin" "$(file tgid)" -o "$w/tgid-default.json" 2>/dev/null &&
+    "$bin" "$(file instants)" -o "$w/instants-default.json" 2>/dev/null &&
+    python3 - "$w/tgid-default.json" "$w/instants-default.json" <<'PY' && ok || bad "instants: the default figure's lanes of slices and CPUs moved"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+def lanes(m):
+    return [(l['label'], s['busy_ms']) for l, s in zip(m['lanes'], m['stats']['lanes']) if l['label'] != 'server']
+sys.exit(0 if lanes(a) == lanes(b) and a['window'] == b['window'] and
+         lanes(b)[-2:] == [('CPU 0', 22), ('CPU 1', 8)] else 1)
+PY
+
 # (g) the independent count: CPU busy per CPU, atrace slices per thread
-for c in tgid plain tcmd android41 html html_legacy json noise lost eight; do
+for c in tgid plain tcmd android41 html html_legacy json noise lost eight instants; do
     f=$(file $c)
     "$bin" "$f" --stats --max-lanes 500 --max-counters 500 --format json -o "$w/$c.cmp.json" >/dev/null 2>&1 &&
         python3 "$here/ftcount.py" "$f" "$w/$c.cmp.json" >"$w/cmp.out" && ok || bad "ftcount $c: $(cat "$w/cmp.out")"

@@ -32,6 +32,9 @@ Dialects:
   marks_only  atrace marks alone, no scheduling
   lost        tgid with `CPU:1 [LOST 42 EVENTS]` after the client's E at
               1.009: CPU 1's client runs 1.005-1.009, lost 1.009-1.010
+  instants    tgid with other events (INSTANTS below), each an instant by
+              name on its thread's lane: server (100, no slices: a lane of
+              instants alone), client and srv-worker (lanes of slices)
   eight       8 CPUs (tgid dialect), 200 ms of switches between 40 tasks
               of 8 processes from a fixed pseudo-random sequence, atrace
               marks B/E of some of them
@@ -47,6 +50,16 @@ EXPECT = {
     'start_us': 1000000,
     'end_us': 1022000,
 }
+
+# the instants case's events: (seconds, cpu, pid, event, fields)
+INSTANTS = [
+    (1.002000, 0, 100, 'workqueue_execute_start', 'work struct 00000000a1b2c3d4: function flush_to_ldisc'),
+    (1.006000, 1, 200, 'softirq_raise', 'vec=3 [action=NET_RX]'),
+    (1.007000, 0, 100, 'workqueue_execute_start', 'work struct 00000000a1b2c3d4: function vmstat_update'),
+    (1.008000, 0, 100, 'sched_process_fork', 'comm=server pid=100 child_comm=server child_pid=102'),
+    (1.017000, 0, 101, 'block_rq_issue', '8,0 W 4096 () 123456 + 8 [srv-worker]'),
+    (1.018000, 0, 101, 'softirq_raise', 'vec=3 [action=NET_RX]'),
+]
 
 TASKS = {0: ('<idle>', None), 100: ('server', 100), 101: ('srv-worker', 100), 200: ('client', 200),
          300: ('<...>', None)}
@@ -195,6 +208,9 @@ def text(dialect):
         rows.insert(i + 1, 'CPU:1 [LOST 42 EVENTS]')
         return '\n'.join(rows)
     ev = events()
+    if dialect == 'instants':
+        ev = sorted(ev + INSTANTS, key=lambda e: e[0])
+        return HEADER_TGID + '\n'.join(line(*e) for e in ev) + '\n'
     if dialect in ('tgid', 'html', 'json', 'noise', 'marks_only'):
         out = HEADER_TGID
         if dialect == 'marks_only':

@@ -899,16 +899,26 @@ bool tf_chrome_window_threads(struct chrome *c, const struct tf_opts *o, size_t 
                  : c->hpc        ? TF_CHROME_MAX_RANK_LANES
                                  : TF_CHROME_MAX_LANES;
     size_t ccap = o->max_counters > 0 ? (size_t)o->max_counters : TF_CHROME_MAX_COUNTERS;
+    /* Lanes of instants alone rank after those of slices (their busy
+     * time is nil): they take what room the cap leaves. */
     size_t n_slices = 0, n_counters = 0;
+    for (size_t i = 0; ok && i < m; i++)
+        taken[i] = false;
     k = 0;
-    for (size_t i = 0; ok && i < m; i++) {
-        bool counter = c->thrs[w[i]].counter;
-        size_t *cnt = counter ? &n_counters : &n_slices;
-        if (*cnt >= (counter ? ccap : cap))
-            continue;
-        (*cnt)++;
-        w[k++] = w[i];
-    }
+    for (int round = 0; ok && round < 2; round++)
+        for (size_t i = 0; i < m; i++) {
+            const struct thr *t = &c->thrs[w[i]];
+            if (taken[i] || (round == 0 && !t->counter && !t->ext.any_slice))
+                continue;
+            size_t *cnt = t->counter ? &n_counters : &n_slices;
+            if (*cnt >= (t->counter ? ccap : cap))
+                continue;
+            (*cnt)++;
+            taken[i] = true;
+        }
+    for (size_t i = 0; ok && i < m; i++)
+        if (taken[i])
+            w[k++] = w[i];
     if (ok)
         m = k;
     if (lb)
