@@ -297,7 +297,7 @@ static bool lost_range(struct conv *v, const struct tf_id *pid, const struct tf_
     r.dur = end > ts ? end - ts : 0;
     r.has_dur = true;
     r.has_rgb = true;
-    r.rgb = 0xBBBBBB;
+    r.rgb = TF_LOST_COLOR;
     return emit(v, &r);
 }
 

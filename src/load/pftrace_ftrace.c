@@ -121,7 +121,7 @@ bool pf_cpu_lost(struct pf *p, uint64_t cpu, int64_t from, int64_t to, uint64_t 
     r.dur = to > from ? to - from : 0;
     r.has_dur = true;
     r.has_rgb = true;
-    r.rgb = 0xBBBBBB;
+    r.rgb = TF_LOST_COLOR;
     return pf_emit(p, &r);
 }
 

@@ -366,6 +366,8 @@ struct tf_tef_sink {
 /* The category of a range where a trace's events were lost (a CTF trace's
  * discarded events): drawn hatched, never counted as busy. */
 #define TF_LOST_CAT "events lost"
+/* Their bars' colour (grey, hatched by the back-ends), and their legend's. */
+#define TF_LOST_COLOR 0xBBBBBBu
 
 /* --- what a loader keeps ---------------------------------------------------------- */
 

@@ -365,14 +365,19 @@ static void flame_shape(struct lay *L, const struct tf_bar *b, struct tf_path *p
     }
 }
 
-/* A range where the trace's events were lost (category TF_LOST_CAT):
+/* Whether category cat of the figure is that of lost events (TF_LOST_CAT). */
+static bool lost_cat(const struct lay *L, size_t cat)
+{
+    const struct tf_category *c = cat < L->f->n_cats ? &L->f->cats[cat] : NULL;
+    return c && c->name && strcmp(c->name, TF_LOST_CAT) == 0;
+}
+
+/* A range where the trace's events were lost, or its legend swatch:
  * hatched over its face, lines at 45 degrees every 3 pt, so the figure
  * claims neither work nor idle there. */
-static void hatch(struct lay *L, const struct tf_bar *b, double x0, double x1, double top,
-                  double bottom)
+static void hatch(struct lay *L, double x0, double x1, double top, double bottom)
 {
-    const struct tf_category *cat = b->cat < L->f->n_cats ? &L->f->cats[b->cat] : NULL;
-    if (!cat || !cat->name || strcmp(cat->name, TF_LOST_CAT) != 0 || x1 <= x0)
+    if (x1 <= x0)
         return;
     double h = bottom - top, step = 3.0;
     for (double sx = x0 - h; sx < x1; sx += step) {
@@ -509,7 +514,8 @@ static void bars(struct lay *L)
                 hx0 = xs[k] < hx0 ? xs[k] : hx0;
                 hx1 = xs[k] > hx1 ? xs[k] : hx1;
             }
-            hatch(L, b, hx0, hx1, top, bottom);
+            if (lost_cat(L, b->cat))
+                hatch(L, hx0, hx1, top, bottom);
         }
         if (b->label && b->label[0] && b->shape == TF_SHAPE_SLICE &&
             !tf_plan_row_under(L->P, f, b->lane, b->row)) {
@@ -701,6 +707,8 @@ static void bottom_legend(struct lay *L)
         else
             put_rect(L, ex, yc - d->handle_h / 2, ex + d->handle_w, yc + d->handle_h / 2,
                      f->cats[f->legend[i].cat].color, tf_style.bar_edge_pt, "swatch");
+        if (i < f->n_legend && lost_cat(L, f->legend[i].cat)) /* as its bars */
+            hatch(L, ex, ex + d->handle_w, yc - d->handle_h / 2, yc + d->handle_h / 2);
         put_text(L, d->text[i], ex + d->handle_w + d->textpad,
                  tf_text_center_baseline(yc, fs, L->P->bold), fs, TF_ANCHOR_START, tf_style.text,
                  "legend-text");

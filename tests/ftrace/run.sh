@@ -149,6 +149,26 @@ PY
     bad "lost: one warning: $(cat "$w/lost.err")"
 "$bin" "$(file lost)" -o "$w/lost.tex" 2>/dev/null && grep -q 'tracefighatch' "$w/lost.tex" && ok ||
     bad "lost: TikZ hatching"
+# the legend's swatch of lost events is as their bars: grey (the JSON model,
+# the SVG's fills), hatched (SVG, TikZ), not the category's own colour
+python3 - "$w/lost.json" <<'PY' && ok || bad "lost: the legend's colour is not the bars'"
+import json, sys
+m = json.load(open(sys.argv[1]))
+cat = {c['name']: c['color'] for c in m['categories']}
+leg = [e['color'] for e in m['legend'] if e['label'] == 'events lost']
+bars = {cat[b['category']] for b in m['bars'] if b.get('lost')}
+sys.exit(0 if leg == ['#BBBBBB'] and bars == {'#BBBBBB'} else 1)
+PY
+"$bin" "$(file lost)" -o "$w/lost.svg" 2>/dev/null && python3 - "$w/lost.svg" <<'PY' && ok || bad "lost: SVG swatch not as the bars"
+import re, sys
+s = open(sys.argv[1]).read()
+bar = re.search(r'<title>42 events lost[^<]*</title>\s*<path d="[^"]*" fill="(#\w+)"', s).group(1)
+sw = re.search(r'class="tf-swatch" d="[^"]*" fill="(#\w+)"[^>]*/>\s*<path d="[^"]*" fill="none" '
+               r'stroke="#555555"[^>]*/>\s*(<path d="[^"]*" fill="none" stroke="#555555"[^>]*/>\s*)*'
+               r'<text class="tf-legend-text"[^>]*>events lost<', s)
+sys.exit(0 if sw and sw.group(1) == bar == '#BBBBBB' else 1)
+PY
+grep -q 'tracefig-cat-eventsxlost}{HTML}{BBBBBB}' "$w/lost.tex" && ok || bad "lost: TikZ colour not the bars' grey"
 "$bin" "$(file eight)" --format json --max-lanes 100 -o "$w/eight.json" 2>/dev/null &&
     python3 "$check" "$w/eight.json" "['CPU %d' % i for i in range(8)] == [l for l in labels if l.startswith('CPU')]" &&
     ok || bad "eight: 8 CPU lanes"

@@ -690,6 +690,8 @@ size_t tf_chrome_bar_category(const struct chrome *c, const struct tf_opts *o,
         unsigned char sub = cc ? cc->sub : nccl ? CC_NCCL : CC_PLAIN;
         unsigned char gather = cc ? cc->kind : CC_OWN; /* own colour, or a grey's */
         uint32_t cat_rgb = cc ? cc->rgb : nccl ? TF_CHROME_NCCL_COLOR : 0;
+        if (ob->cat == c->lost_cat)
+            cat_rgb = TF_LOST_COLOR; /* the legend as the ranges are drawn */
         struct tf_buf key, label; /* the legend's label: cut when long */
         tf_buf_init(&key);
         tf_buf_init(&label);
