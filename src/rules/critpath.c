@@ -589,13 +589,29 @@ static bool thread_keys(struct tf_cp *cp, const bool *in)
 {
     uint32_t fwd = tid_of(cp, in, "forward"), bwd = tid_of(cp, in, "autograd");
     bool remap = fwd != NONE && bwd != NONE && fwd != bwd;
+    /* the keys of the last threads seen, by (pid, tid): the key made and
+     * looked up once per thread, not once per row (the same ids, in the
+     * same order, as when each row looks its key up) */
+    struct {
+        uint32_t pidk, tidk, thr;
+    } memo[256];
+    for (size_t j = 0; j < 256; j++)
+        memo[j].pidk = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
         uint32_t t = remap && r->tidk == bwd ? fwd : r->tidk;
+        size_t h = (r->pidk * 31u + t) & 255u;
+        if (memo[h].pidk == r->pidk && memo[h].tidk == t) {
+            r->thr = memo[h].thr;
+            continue;
+        }
         tf_buf_clear(&cp->key);
         tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, r->pidk), str(cp, t));
         if (!tf_strtab_id(&cp->strs, cp->key.data, &r->thr))
             return false;
+        memo[h].pidk = r->pidk;
+        memo[h].tidk = t;
+        memo[h].thr = r->thr;
     }
     return true;
 }
