@@ -39,6 +39,7 @@ void tf_cp_free(struct tf_cp *cp)
     tf_buf_fini(&cp->key);
     tf_buf_fini(&cp->tmp);
     free(cp->rows);
+    free(cp->waits);
     free(cp->flows);
     free(cp->flags);
     tf_cpg_fini(&cp->g);
@@ -196,12 +197,12 @@ static bool flags_of(struct tf_cp *cp, uint32_t id, uint32_t *out)
 
 /* args.stream, correlation, wait_on_stream, wait_on_cuda_event_record_corr_id
  * in one walk of the args (-1: absent or not a number). */
-static void row_args(const struct tf_tef_rec *r, struct row *w)
+static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
 {
     static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
                                        "wait_on_cuda_event_record_corr_id"};
-    int64_t *dst[] = {&w->stream, &w->corr, &w->wstream, &w->wcorr};
-    w->stream = w->corr = w->wstream = w->wcorr = -1;
+    int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr};
+    w->stream = w->corr = wt->stream = wt->corr = -1;
     if (!r->args)
         return;
     size_t pos = 0, kl, vl;
@@ -224,7 +225,9 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
         return true;
     const char *cat = r->cat ? r->cat : "";
-    struct row w = {.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE, .q = INT64_MIN};
+    struct row w = {.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE, .q = INT32_MIN,
+                  .wait = NONE};
+    struct wait wt = {-1, -1};
     uint32_t nf, cf;
     bool same_cat = cp->n_rows && strcmp(cat, tf_cp_str(cp, cp->rows[cp->n_rows - 1].cat)) == 0;
     if (same_cat)
@@ -242,12 +245,11 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         w.ts = us * 1000;
     }
     if (cf & C_NOARGS)
-        w.stream = w.corr = w.wstream = w.wcorr = -1;
+        w.stream = w.corr = -1;
     else
-        row_args(r, &w);
+        row_args(r, &w, &wt);
     if (r->has_stream)
         w.stream = r->stream;
-    w.pid = r->pid.kind == TF_ID_NUM ? r->pid.num : -1;
     w.kind |= (cf & C_OP) ? K_OP : 0;
     w.kind |= (cf & C_RUNTIME) ? K_RUNTIME : 0;
     if (!cp->hta && w.stream == -1 && (cf & C_ANYRT)) /* beyond HTA: any runtime's calls */
@@ -276,8 +278,14 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     cp->sym_mtia |= (nf & N_MTIA) != 0;
     if (!thread_of(cp, r, &w.pidk, &w.tidk))
         return false;
-    if (cp->n_rows >= NONE - 1 || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
+    if (cp->n_rows >= INT32_MAX || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
         return false;
+    if (wt.stream != -1 || wt.corr != -1) {
+        if (!TF_GROW(cp->waits, cp->n_waits, cp->cap_waits))
+            return false;
+        w.wait = (uint32_t)cp->n_waits;
+        cp->waits[cp->n_waits++] = wt;
+    }
     /* a kernel, memcpy or memset without a correlation id: the ac2g flows
      * may join it (not a GPU annotation, which has none) */
     cp->gpu_nocorr |= w.stream != -1 && w.corr < 0 && !(cf & (C_GPUANNOT | C_SYNC));
@@ -354,7 +362,7 @@ static bool queues(struct tf_cp *cp)
             v[n++] = (struct ix){r->stream, r->ts, (uint32_t)i};
     }
     qsort(v, n, sizeof *v, ix_cmp);
-    int64_t q = 0;
+    int32_t q = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || v[i].key != v[i - 1].key)
             q = 0;
@@ -581,13 +589,29 @@ static bool thread_keys(struct tf_cp *cp, const bool *in)
 {
     uint32_t fwd = tid_of(cp, in, "forward"), bwd = tid_of(cp, in, "autograd");
     bool remap = fwd != NONE && bwd != NONE && fwd != bwd;
+    /* the keys of the last threads seen, by (pid, tid): the key made and
+     * looked up once per thread, not once per row (the same ids, in the
+     * same order, as when each row looks its key up) */
+    struct {
+        uint32_t pidk, tidk, thr;
+    } memo[256];
+    for (size_t j = 0; j < 256; j++)
+        memo[j].pidk = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
         uint32_t t = remap && r->tidk == bwd ? fwd : r->tidk;
+        size_t h = (r->pidk * 31u + t) & 255u;
+        if (memo[h].pidk == r->pidk && memo[h].tidk == t) {
+            r->thr = memo[h].thr;
+            continue;
+        }
         tf_buf_clear(&cp->key);
         tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, r->pidk), str(cp, t));
         if (!tf_strtab_id(&cp->strs, cp->key.data, &r->thr))
             return false;
+        memo[h].pidk = r->pidk;
+        memo[h].tidk = t;
+        memo[h].thr = r->thr;
     }
     return true;
 }
@@ -658,6 +682,14 @@ static bool call_stack_edges(struct tf_cp *cp, const bool *in)
 
 /* --- GPU rows ---------------------------------------------------------------------- */
 
+/* A row's numeric pid, -1 when its pid is a string (the key of a
+ * number is 'i' and its digits: model/trace.c's tf_id_key). */
+static long long row_pid(const struct tf_cp *cp, const struct row *r)
+{
+    const char *k = str(cp, r->pidk);
+    return k[0] == 'i' ? strtoll(k + 1, NULL, 10) : -1;
+}
+
 static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
 {
     return strcmp(str(cp, r->name), name) == 0;
@@ -672,18 +704,20 @@ static uint32_t recorded_kernel(const struct tf_cp *cp, int64_t c)
         const struct row *r = &cp->rows[i];
         if (!rec && r->corr == c && r->stream == -1 && named(cp, r, "cudaEventRecord"))
             rec = r;
-        if (!where && r->wstream > -1 && r->wcorr == c)
+        if (!where && r->wait != NONE && cp->waits[r->wait].stream > -1 &&
+            cp->waits[r->wait].corr == c)
             where = r;
     }
     if (!rec || !where)
         return NONE;
+    int64_t wstream = cp->waits[where->wait].stream, wpid = row_pid(cp, where);
     uint32_t best = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
         if (!(r->kind & K_LAUNCH) || r->stream != -1 || r->link == NONE || r->ts > rec->ts)
             continue;
         const struct row *k = &cp->rows[r->link];
-        if (k->stream != where->wstream || k->pid != where->pid)
+        if (k->stream != wstream || row_pid(cp, k) != wpid)
             continue;
         if (best == NONE || r->ts >= cp->rows[best].ts)
             best = (uint32_t)i;
@@ -727,9 +761,10 @@ static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, s
 {
     const struct row *rt = &cp->rows[r->link];
     if (named(cp, r, "Stream Wait Event") || named(cp, r, "Event Sync")) {
-        if (r->wcorr < 0)
+        int64_t wcorr = r->wait != NONE ? cp->waits[r->wait].corr : -1;
+        if (wcorr < 0)
             return true;
-        uint32_t src = recorded_kernel(cp, r->wcorr);
+        uint32_t src = recorded_kernel(cp, wcorr);
         if (src == NONE)
             return true;
         if (named(cp, r, "Stream Wait Event")) {
@@ -933,8 +968,9 @@ static char *lane_of(const struct tf_cp *cp, const struct row *r)
 {
     char b[96];
     const char *pk = str(cp, r->pidk); /* a key: "i7", "sname" */
-    if (r->stream != -1 && r->pid >= 0)
-        snprintf(b, sizeof b, "GPU %lld stream %lld", r->pid, (long long)r->stream);
+    long long pid = row_pid(cp, r);
+    if (r->stream != -1 && pid >= 0)
+        snprintf(b, sizeof b, "GPU %lld stream %lld", pid, (long long)r->stream);
     else if (r->stream != -1) /* an export's GPU lane, named by its loader */
         snprintf(b, sizeof b, "%.60s stream %lld", *pk == 'i' || *pk == 's' ? pk + 1 : pk,
                  (long long)r->stream);

@@ -18,18 +18,27 @@
 enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
        K_ANNOT = 64, K_STEP = 128 };
 
+/* 80 bytes: pass 1 keeps one per complete event of the trace, so what
+ * few rows carry (a Stream Wait Event's stream and correlation) is kept
+ * aside, and the pid is read back from its key (tf_cp_row_pid). */
 struct row {
     int64_t ts, end;
+    int64_t stream, corr;
     uint32_t name, cat, thr;
     uint32_t pidk, tidk; /* its pid's and tid's keys */
-    int64_t stream, corr, wstream, wcorr;
-    long long pid;
-    unsigned char kind;
-    unsigned char call;  /* a CPU row: its synchronisation call (SC_*), 0 none */
     uint32_t link;       /* the row of the other end of its correlation, NONE */
     uint32_t start_node, end_node;
-    int64_t q;           /* its queue length (launches and kernels), INT64_MIN none */
     uint32_t ksync;      /* a kernel: the kernel it waits for (Stream Wait Event), NONE */
+    uint32_t wait;       /* its wait_on_stream and _corr_id: cp->waits[wait], NONE */
+    int32_t q;           /* its queue length (launches and kernels), INT32_MIN none */
+    unsigned char kind;
+    unsigned char call;  /* a CPU row: its synchronisation call (SC_*), 0 none */
+};
+
+/* A row's args.wait_on_stream and wait_on_cuda_event_record_corr_id
+ * (-1: absent), for the rows that have one of them. */
+struct wait {
+    int64_t stream, corr;
 };
 
 /* The synchronisation calls of the CUDA and HIP runtimes, by name: what
@@ -56,6 +65,8 @@ struct tf_cp {
     uint32_t memo_pidk, memo_tidk;
     struct row *rows;
     size_t n_rows, cap_rows;
+    struct wait *waits;
+    size_t n_waits, cap_waits;
     bool has_sync;       /* cuda_sync rows */
     bool has_calls;      /* synchronisation calls joined by name (SC_*) */
     bool gpu_nocorr;     /* a GPU row (not an annotation or sync) without a correlation id */
