@@ -5,6 +5,7 @@
 #include "lib/zoom.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,130 @@ static bool zoom_marks(struct tf_figure *z, const struct tf_figure *f, const str
     return true;
 }
 
+/* Where zoom lane i goes among the main figure's lanes: the first not yet
+ * taken of the same label, or SIZE_MAX (a lane the main figure lacks). */
+static size_t lane_to(const struct tf_figure *f, const struct tf_lane *l, const bool *taken)
+{
+    for (size_t j = 0; j < f->n_lanes; j++)
+        if (!taken[j] && l->label && f->lanes[j].label && strcmp(l->label, f->lanes[j].label) == 0)
+            return j;
+    return SIZE_MAX;
+}
+
+/* The zoom's stats on its new lanes: busy per lane, groups' lanes and one
+ * counter entry per counter lane, in lane order (an idle one: no value). */
+static bool remap_stats(struct tf_figure *z, const size_t *to, size_t n_old,
+                        const struct tf_lane *lanes, size_t n)
+{
+    struct tf_stats *s = &z->stats;
+    if (!s->on)
+        return true;
+    double *busy = calloc(n ? n : 1, sizeof *busy);
+    struct tf_stat_counter *cs = calloc(n ? n : 1, sizeof *cs);
+    if (!busy || !cs) {
+        free(busy);
+        free(cs);
+        return false;
+    }
+    for (size_t i = 0; s->lane_busy_ms && i < n_old; i++)
+        if (to[i] != SIZE_MAX)
+            busy[to[i]] = s->lane_busy_ms[i];
+    free(s->lane_busy_ms);
+    s->lane_busy_ms = busy;
+    for (size_t g = 0; g < s->n_groups; g++) {
+        size_t k = 0;
+        for (size_t i = 0; i < s->groups[g].n_lanes; i++)
+            if (to[s->groups[g].lanes[i]] != SIZE_MAX)
+                s->groups[g].lanes[k++] = to[s->groups[g].lanes[i]];
+        s->groups[g].n_lanes = k;
+    }
+    size_t nc = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (lanes[j].kind != TF_LANE_COUNTER)
+            continue;
+        cs[nc] = (struct tf_stat_counter){.lane = j};
+        for (size_t c = 0; c < s->n_counters; c++)
+            if (to[s->counters[c].lane] == j)
+                cs[nc] = s->counters[c], cs[nc].lane = j;
+        nc++;
+    }
+    free(s->counters);
+    s->counters = cs;
+    s->n_counters = nc;
+    return true;
+}
+
+/* The zoom's lanes become the main figure's, in its order and with its
+ * labels: a main lane idle in the range stays, empty (one row); a lane of
+ * the range the main figure does not draw goes, with its bars, arrows and
+ * events.  Figures of several traces or a job's overview rows keep the
+ * lanes of their range (their lane indexes are held elsewhere too). */
+static bool same_lanes(struct tf_figure *z, const struct tf_figure *f)
+{
+    if (f->n_traces || z->n_traces || f->overview.n_ranks || z->overview.n_ranks)
+        return true;
+    size_t n = f->n_lanes;
+    size_t *to = malloc((z->n_lanes ? z->n_lanes : 1) * sizeof *to);
+    bool *taken = calloc(n ? n : 1, sizeof *taken);
+    struct tf_lane *lanes = calloc(n ? n : 1, sizeof *lanes);
+    bool ok = to && taken && lanes;
+    for (size_t i = 0; ok && i < z->n_lanes; i++) {
+        to[i] = lane_to(f, &z->lanes[i], taken);
+        if (to[i] != SIZE_MAX) {
+            taken[to[i]] = true;
+            lanes[to[i]] = z->lanes[i];
+        } else {
+            free(z->lanes[i].counter.samples);
+        }
+    }
+    for (size_t j = 0; ok && j < n; j++) {
+        if (taken[j])
+            continue;
+        lanes[j] = f->lanes[j]; /* its strings are the main figure's, which outlives z */
+        lanes[j].rows = 1;
+        lanes[j].annot_rows = 0;
+        lanes[j].events = 0;
+        lanes[j].counter.samples = NULL;
+        lanes[j].counter.n_samples = lanes[j].counter.cap_samples = 0;
+        lanes[j].counter.has_range = false;
+    }
+    ok = ok && remap_stats(z, to, z->n_lanes, lanes, n);
+    if (!ok) {
+        free(to);
+        free(taken);
+        free(lanes);
+        return false;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < z->n_bars; i++)
+        if (to[z->bars[i].lane] != SIZE_MAX) {
+            z->bars[k] = z->bars[i];
+            z->bars[k++].lane = to[z->bars[i].lane];
+        }
+    z->n_bars = k;
+    k = 0;
+    for (size_t i = 0; i < z->n_arrows; i++)
+        if (to[z->arrows[i].lane0] != SIZE_MAX && to[z->arrows[i].lane1] != SIZE_MAX) {
+            z->arrows[k] = z->arrows[i];
+            z->arrows[k].lane0 = to[z->arrows[i].lane0];
+            z->arrows[k++].lane1 = to[z->arrows[i].lane1];
+        }
+    z->n_arrows = k;
+    k = 0;
+    for (size_t i = 0; i < z->n_mark_events; i++)
+        if (to[z->mark_events[i].lane] != SIZE_MAX) {
+            z->mark_events[k] = z->mark_events[i];
+            z->mark_events[k++].lane = to[z->mark_events[i].lane];
+        }
+    z->n_mark_events = k;
+    free(z->lanes);
+    z->lanes = lanes;
+    z->n_lanes = z->cap_lanes = n;
+    free(to);
+    free(taken);
+    return true;
+}
+
 /* The figure of [t0, t1] (main axis units) alone: the rules run again on
  * the trace with --from and --to set there (and no padding). */
 static bool zoom_figure(const struct tf_zoom_in *in, struct tf_zoom *zm, struct tf_diag *d)
@@ -124,6 +249,8 @@ static bool zoom_figure(const struct tf_zoom_in *in, struct tf_zoom *zm, struct 
     tf_trace_fini(&trace);
     if (!ok)
         return tf_diag_error(d, q.code, "%s", q.msg);
+    if (!same_lanes(zm->fig, f))
+        return tf_diag_oom(d, NULL);
     recolor(zm->fig, f);
     return zoom_marks(zm->fig, f, zm, in->marks, in->n_marks, d);
 }
@@ -139,12 +266,27 @@ static bool has_label(const struct tf_figure *f, const char *label)
     return false;
 }
 
+/* Whether a bar of z draws class cat (a lane same_lanes left out drew
+ * none). */
+static bool drawn(const struct tf_figure *z, size_t cat)
+{
+    for (size_t i = 0; i < z->n_bars; i++) {
+        if (z->bars[i].cat == cat)
+            return true;
+        for (size_t k = 0; k < z->bars[i].n_shares; k++)
+            if (z->bars[i].shares[k].cat == cat)
+                return true;
+    }
+    return false;
+}
+
 /* The one legend holds every class drawn in any panel: a zoom's class the
- * main figure lacks (its lanes may differ) is merged into it. */
+ * main figure lacks (a zoom's range may colour its events otherwise) is
+ * merged into it. */
 static bool merge_legend(struct tf_figure *f, const struct tf_figure *z, struct tf_diag *d)
 {
     for (size_t i = 0; i < z->n_legend; i++) {
-        if (has_label(f, z->legend[i].label))
+        if (has_label(f, z->legend[i].label) || !drawn(z, z->legend[i].cat))
             continue;
         size_t k = tf_figure_merge_category(f, &z->cats[z->legend[i].cat]);
         if (k == (size_t)-1 || !tf_figure_merge_legend(f, z->legend[i].label, k))

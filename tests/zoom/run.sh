@@ -65,11 +65,18 @@ c={x[\"name\"]: x[\"color\"] for x in m[\"categories\"]}
 col={}
 for b in m[\"bars\"]: col[b[\"category\"]]=1
 assert m[\"zooms\"] and all(len(z[\"bars\"]) for z in m[\"zooms\"])"'
-check "the one legend holds a class drawn only in a zoom (--max-lanes 2 leaves stream 20 out)" \
+check "--max-lanes 2: the zoom draws the main figure's 2 lanes; the legend holds its classes" \
     '"$bin" "$t" --max-lanes 2 --zoom "ncclDevKernel*@2" -o - 2>/dev/null |
      python3 -c "import json,sys; m=json.load(sys.stdin)
-assert \"GPU 0 / stream 20\" in m[\"zooms\"][0][\"lanes\"], m[\"zooms\"][0][\"lanes\"]
+assert m[\"zooms\"][0][\"lanes\"]==[l[\"label\"] for l in m[\"lanes\"]], m[\"zooms\"][0][\"lanes\"]
 assert \"NCCL kernel\" in [e[\"label\"] for e in m[\"legend\"]], m[\"legend\"]"'
+check "a zoom where a main lane is idle keeps it, in order, labelled as the main panel (no labels of its own)" \
+    '"$bin" "$t" --zoom 1ms..2ms -o - | python3 -c "import json,sys; m=json.load(sys.stdin)
+z=m[\"zooms\"][0]; lanes=[l[\"label\"] for l in m[\"lanes\"]]
+assert z[\"lanes\"]==lanes, (z[\"lanes\"], lanes)
+used={b[\"lane\"] for b in z[\"bars\"]}
+assert lanes.index(\"GPU 0 / stream 20\") not in used and len(used)==len(lanes)-1, used
+assert m[\"layout\"][\"zooms\"][0][\"labels\"]==\"none\", m[\"layout\"][\"zooms\"]"'
 check "the row fits the height budget by the main panel's rows, never its lanes" \
     '"$bin" "$t" --width 3.3in -o "$tmp/h0.json" && "$bin" "$t" $three --width 3.3in -o "$tmp/h3.json" 2>/dev/null &&
      python3 -c "import json,sys; a,b=(json.load(open(p))[\"layout\"] for p in sys.argv[1:])
