@@ -103,7 +103,16 @@ static bool zoom_row(const struct tf_figure *f, const struct tf_render_opts *o,
                          "(\\tracefigzoomx+\\tracefigzoompb%c,-\\tracefigzoomdrop-\\tracefigzoompt%c);\n",
                       k, c, c, c, c, c, c, c);
     }
-    tf_buf_puts(b, "\\end{tikzpicture}%\n\\endgroup%\n");
+    tf_buf_puts(b, "\\end{tikzpicture}%\n");
+    /* The legend under the row (tikz_fit.c kept the main panel's entries
+     * aside), wrapped to the figure's width and centred under it. */
+    if (!f->has_panel && f->n_legend)
+        tf_buf_puts(b, "\\par\\nointerlineskip\\noindent\\begin{tikzpicture}[x=1pt,y=1pt]\n"
+                       "\\path(0pt,0pt)(\\tracefigzoomtw,0pt);\n"
+                       "\\node[inner sep=0pt,outer sep=0pt,anchor=north] at "
+                       "(\\tracefigzoomtw/2,-0.5em) {\\usebox\\tracefigzoomleg};\n"
+                       "\\end{tikzpicture}%\n");
+    tf_buf_puts(b, "\\endgroup%\n");
     return true;
 }
 

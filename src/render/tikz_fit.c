@@ -247,7 +247,19 @@ static void emit_data(struct tikz *t, const struct tf_plan *p)
         tz_text(b, f->stats.summary);
         tf_buf_puts(b, "}%\n");
     }
+    /* --zoom: the legend goes under the zoom row (tikz.c draws it there),
+     * so the connectors never cross it; the main panel fits without it. */
+    if (p->n_zooms && !f->has_panel && f->n_legend)
+        tf_buf_puts(b, "\\let\\tracefigzoomlegitems\\tracefiglegenditems"
+                       "\\def\\tracefiglegenditems{}%\n");
     tf_buf_puts(b, "\\tracefiglayout\n");
+    if (p->n_zooms && !f->has_panel && f->n_legend)
+        tf_buf_puts(b, "\\ifdefined\\tracefigzoomleg\\else\\newbox\\tracefigzoomleg\\fi"
+                       "\\let\\tracefiglegenditems\\tracefigzoomlegitems\n"
+                       "\\tracefigrowlegend{\\dimexpr\\tracefigfW-2.5pt\\relax}%\n"
+                       "\\global\\setbox\\tracefigzoomleg\\hbox{\\begin{tikzpicture}\\node[tracefig/legend,"
+                       "inner sep=1pt,outer sep=0pt]{\\usebox\\tracefigflegbox};\\end{tikzpicture}}"
+                       "\\def\\tracefiglegenditems{}%\n");
 }
 
 /* The in-bar labels of the bars [from, to) drawn in lane `lane`. */
