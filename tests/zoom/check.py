@@ -17,6 +17,9 @@
       order side by side in one row under the main panel
   check.py words PDF WORD...
       no two words of the PDF overlap, none leaves the page, each WORD drawn
+  check.py below PDF WORD
+      WORD (a legend entry) is drawn under every axis title "Time" (the
+      zoom row's too): the legend is under the row
 """
 import json
 import re
@@ -241,12 +244,27 @@ def words(pdf, want):
             die("%s: %r not drawn" % (pdf, w))
 
 
+def below(pdf, word):
+    out = subprocess.run(["pdftotext", "-bbox", pdf, "-"], capture_output=True, text=True,
+                         check=True).stdout
+    got = [(w.group(3), float(w.group(1)), float(w.group(2))) for w in re.finditer(
+        r'<word xMin="[^"]*" yMin="([^"]*)" xMax="[^"]*" yMax="([^"]*)">([^<]*)</word>', out)]
+    times = [y1 for t, _, y1 in got if t == "Time"]
+    mine = [y0 for t, y0, _ in got if t == word]
+    if len(times) < 2 or not mine:
+        die("%s: %d axis titles, %d %r" % (pdf, len(times), len(mine), word))
+    if min(mine) <= max(times):
+        die("%s: %r at %.1f, above an axis title at %.1f" % (pdf, word, min(mine), max(times)))
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "equal":
         equal(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif cmd == "joins":
         joins(sys.argv[2], sys.argv[3])
+    elif cmd == "below":
+        below(sys.argv[2], sys.argv[3])
     elif cmd == "words":
         words(sys.argv[2], sys.argv[3:])
     else:
