@@ -168,8 +168,15 @@ static bool render_tikz(const struct tf_figure *f, const struct tf_render_opts *
     if (!at)
         return tf_diag_error(d, TF_EIO, "tikz: the standalone template is missing from the build");
     tf_buf_putn(b, doc->data, (size_t)(at - doc->data));
+    /* The standalone class sets its page in a horizontal box, where the
+     * zoom row's paragraphs cannot start: a vertical box of the figure's
+     * width holds them. */
+    if (f->n_zooms)
+        tf_buf_puts(b, "\\vbox{\\hsize=\\tracefigwidth\\linewidth=\\hsize\\parindent=0pt%\n");
     if (!render_fragment(f, o, b, d))
         return false;
+    if (f->n_zooms)
+        tf_buf_puts(b, "}%\n");
     tf_buf_puts(b, at + sizeof marker - 1);
     return true;
 }

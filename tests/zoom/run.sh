@@ -99,6 +99,9 @@ for e in pdflatex lualatex xelatex; do
         check "TikZ with two zooms compiles in $e, the band restyled" \
             '(cd "$d" && $e -interaction=nonstopmode -halt-on-error doc.tex >/dev/null 2>&1) &&
              grep -q "tracefigzoomband{a}" "$d/z.tex" && grep -q "tracefigzoomboxb" "$d/z.tex"'
+        check "TikZ --standalone with two zooms compiles in $e (the row in a vertical box)" \
+            '"$bin" "$t" $two --standalone -o "$d/sa.tex" &&
+             (cd "$d" && $e -interaction=nonstopmode -halt-on-error sa.tex >/dev/null 2>&1)'
         if [ "$e" = pdflatex ] && command -v pdftotext >/dev/null 2>&1; then
             check "TikZ: the legend is under the zoom row (no connector crosses it)" \
                 '$chk below "$d/doc.pdf" NCCL'
