@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "base/buf.h"
 #include "base/strtab.h"
@@ -81,6 +82,14 @@ struct tf_cp {
 static inline const char *tf_cp_str(const struct tf_cp *cp, uint32_t id)
 {
     return tf_strtab_str(&cp->strs, id);
+}
+
+/* A row's numeric pid, -1 when its pid is a string (the key of a
+ * number is 'i' and its digits: model/trace.c's tf_id_key). */
+static inline long long tf_cp_row_pid(const struct tf_cp *cp, const struct row *r)
+{
+    const char *k = tf_cp_str(cp, r->pidk);
+    return k[0] == 'i' ? strtoll(k + 1, NULL, 10) : -1;
 }
 
 /* critpath_join.c: HTA's rows (under --stats-compat hta), the ac2g flows'
