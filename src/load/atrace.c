@@ -265,8 +265,20 @@ bool pf_atrace_line(struct pf *p, int64_t tid, const char *s, size_t n, int64_t 
         if (nf < 3)
             return true;
         double v = dbl_of(f[2], len[2], &ok);
-        if (!ok)
-            return true;
+        if (!ok) {
+            /* C|tgid|name|value|category (Android 12 on): the value
+             * before the last '|' */
+            const char *bar = NULL;
+            for (const char *x = f[1]; x < f[2] - 1; x++)
+                if (*x == '|')
+                    bar = x;
+            if (!bar)
+                return true;
+            v = dbl_of(bar + 1, (size_t)(f[2] - 1 - (bar + 1)), &ok);
+            if (!ok)
+                return true;
+            len[1] = (size_t)(bar - f[1]);
+        }
         return pf_atrace_push(p, 'C', ts, tid, tgid, pf_str(p, (const uint8_t *)f[1], len[1]), v, 0);
     }
     case 'S':

@@ -139,15 +139,10 @@ static size_t token(const char *s, size_t n, size_t *i, const char **t)
     return len;
 }
 
-/* The line as an event, with the CPU column at s[b] ('[') to s[e] (']'). */
-static bool event_at(const char *s, size_t n, size_t b, size_t e, struct ev *ev)
+/* The left of the CPU column, s[0 .. k): `TASK-PID`, then an optional
+ * `(TGID)` (`(-----)`: unknown). */
+static bool task_pid(const char *s, size_t k, struct ev *ev)
 {
-    int64_t cpu;
-    if (!num(s + b + 1, e - b - 1, &cpu))
-        return false;
-    ev->cpu = (uint64_t)cpu;
-    /* left: TASK-PID, then (TGID) */
-    size_t k = b;
     while (k > 0 && is_space(s[k - 1]))
         k--;
     ev->tgid = -1;
@@ -181,13 +176,20 @@ static bool event_at(const char *s, size_t n, size_t b, size_t e, struct ev *ev)
         a++;
     ev->task = s + a;
     ev->task_n = k - 1 - a;
-    /* right: FLAGS, the time, the event */
-    size_t i = e + 1;
+    return true;
+}
+
+/* The right of the CPU column, from s[i]: optional flags (when `flags`),
+ * the time `SECONDS.FRACTION:`, the event and its fields. */
+static bool time_event(const char *s, size_t n, size_t i, bool flags, struct ev *ev)
+{
     while (i < n && is_space(s[i]))
         i++;
     const char *t;
     size_t tn = token(s, n, &i, &t);
     if (tn < 2 || t[tn - 1] != ':' || !seconds(t, tn - 1, &ev->ts)) {
+        if (!flags)
+            return false;
         tn = token(s, n, &i, &t);
         if (tn < 2 || t[tn - 1] != ':' || !seconds(t, tn - 1, &ev->ts))
             return false;
@@ -208,6 +210,42 @@ static bool event_at(const char *s, size_t n, size_t b, size_t e, struct ev *ev)
     return true;
 }
 
+/* The line as an event, with the CPU column at s[b] ('[') to s[e] (']'). */
+static bool event_at(const char *s, size_t n, size_t b, size_t e, struct ev *ev)
+{
+    int64_t cpu;
+    if (!num(s + b + 1, e - b - 1, &cpu))
+        return false;
+    ev->cpu = (uint64_t)cpu;
+    return task_pid(s, b, ev) && time_event(s, n, e + 1, true, ev);
+}
+
+/* trace-cmd report -l's latency columns: `TASK-PID CPUFLAGS SECONDS:`,
+ * the task cut to 8 bytes, the CPU number right-aligned without brackets
+ * and the flags (`d..2.`) straight after it: `<idle>-0     1d..2. 5.1:`. */
+static bool parse_latency(const char *s, size_t n, struct ev *ev)
+{
+    for (size_t b = 1; b < n; b++) {
+        if (!is_digit(s[b]) || !is_space(s[b - 1]))
+            continue;
+        size_t e = b;
+        while (e < n && is_digit(s[e]))
+            e++;
+        size_t f = e;
+        while (f < n && !is_space(s[f]))
+            f++;
+        if (f == n || s[f - 1] == ':')
+            continue; /* the time, not the CPU */
+        int64_t cpu;
+        if (!num(s + b, e - b, &cpu))
+            continue;
+        ev->cpu = (uint64_t)cpu;
+        if (task_pid(s, b, ev) && time_event(s, n, f, false, ev))
+            return true;
+    }
+    return false;
+}
+
 static bool parse_event(const char *s, size_t n, struct ev *ev)
 {
     for (size_t b = 1; b < n; b++) {
@@ -219,7 +257,7 @@ static bool parse_event(const char *s, size_t n, struct ev *ev)
         if (e > b + 1 && e < n && s[e] == ']' && event_at(s, n, b, e, ev))
             return true;
     }
-    return false;
+    return parse_latency(s, n, ev);
 }
 
 static bool starts(const char *s, size_t n, const char *what)
@@ -289,6 +327,9 @@ static bool comm_pid(const char *s, size_t n, const char **comm, size_t *cn, int
     size_t a = 0;
     while (a < c - 1 && is_space(s[a]))
         a++;
+    /* kernels before 2.6.35 print "task COMM:PID [PRIO] (S) ==> ..." */
+    if (c - 1 - a > 5 && memcmp(s + a, "task ", 5) == 0)
+        a += 5;
     *comm = s + a;
     *cn = c - 1 - a;
     return true;
@@ -327,21 +368,29 @@ static bool name_is(const struct ev *e, const char *what)
  * with the writer's symbol first), or NULL. */
 static const char *mark(const struct ev *e, size_t *n)
 {
-    if (name_is(e, "tracing_mark_write") || name_is(e, "0")) {
-        *n = e->args_n;
-        return e->args;
-    }
-    if (!name_is(e, "print"))
-        return NULL;
     const char *s = e->args;
-    size_t k = 0;
-    while (k < e->args_n && !is_space(s[k]))
-        k++;
-    if (k > 1 && s[k - 1] == ':' && k < e->args_n) {
-        *n = e->args_n - k - 1;
-        return s + k + 1;
-    }
     *n = e->args_n;
+    if (!name_is(e, "tracing_mark_write") && !name_is(e, "0")) {
+        if (!name_is(e, "print"))
+            return NULL;
+        size_t k = 0;
+        while (k < e->args_n && !is_space(s[k]))
+            k++;
+        if (k > 1 && s[k - 1] == ':' && k < e->args_n) {
+            *n = e->args_n - k - 1;
+            s += k + 1;
+        }
+    }
+    /* the writer's own newline, as trace-cmd may print it (a backslash
+     * and an 'n'), and blanks after the text */
+    for (;;) {
+        if (*n && is_space(s[*n - 1]))
+            --*n;
+        else if (*n >= 2 && s[*n - 2] == '\\' && s[*n - 1] == 'n')
+            *n -= 2;
+        else
+            break;
+    }
     return s;
 }
 
@@ -503,8 +552,9 @@ static struct ft_cpu *ft_cpu(struct tf_ftrace_text *f, uint64_t cpu)
     return &f->cpus[cpu];
 }
 
-/* "CPU:N [LOST M EVENTS]" (the tracing file, trace-cmd report), "CPU:N
- * [LOST EVENTS]" (a count unknown): true with *cpu and *n (0: unknown). */
+/* "CPU:N [LOST M EVENTS]" (the tracing file), "CPU:N [M EVENTS DROPPED]"
+ * (trace-cmd report), "CPU:N [LOST EVENTS]" or "CPU:N [EVENTS DROPPED]" (a
+ * count unknown): true with *cpu and *n (0: unknown). */
 static bool lost_line(const char *s, size_t n, uint64_t *cpu, uint64_t *count)
 {
     if (!starts(s, n, "CPU:"))
@@ -513,15 +563,20 @@ static bool lost_line(const char *s, size_t n, uint64_t *cpu, uint64_t *count)
     while (i < n && is_digit(s[i]))
         i++;
     int64_t c, k = 0;
-    if (!num(s + b, i - b, &c) || !starts(s + i, n - i, " [LOST "))
+    if (!num(s + b, i - b, &c) || !starts(s + i, n - i, " ["))
         return false;
-    i += 7;
+    i += 2;
+    bool lost = starts(s + i, n - i, "LOST ");
+    if (lost)
+        i += 5;
     b = i;
     while (i < n && is_digit(s[i]))
         i++;
     if (i > b && !num(s + b, i - b, &k))
         return false;
-    if (!find(s + i, n - i, "EVENTS]"))
+    while (i < n && is_space(s[i]))
+        i++;
+    if (!starts(s + i, n - i, lost ? "EVENTS]" : "EVENTS DROPPED]"))
         return false;
     *cpu = (uint64_t)c;
     *count = (uint64_t)k;

@@ -26,7 +26,12 @@ LINE = re.compile(r'^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?:\(\s*(?P<tgid>[\d-]+)\)\
                   r'(?P<event>[^\s:]+):?\s*(?P<args>.*)$')
 
 
-LOST = re.compile(r'^CPU:(\d+) \[LOST (?:\d+ )?EVENTS\]$')
+# trace-cmd report -l: `TASK-PID CPUFLAGS SECONDS: EVENT: ARGS`
+LAT = re.compile(r'^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?P<cpu>\d+)\S*\s+'
+                 r'(?P<ts>\d+(?:\.\d+)?):\s+(?P<event>[^\s:]+):?\s*(?P<args>.*)$')
+
+
+LOST = re.compile(r'^CPU:(\d+) \[(?:LOST (?:\d+ )?EVENTS|(?:\d+ )?EVENTS DROPPED)\]$')
 
 
 def lines_of(path):
@@ -74,7 +79,7 @@ def count(path):
             if c:
                 c[1] = 0
             continue
-        m = LINE.match(text.rstrip('\r'))
+        m = LINE.match(text.rstrip('\r')) or LAT.match(text.rstrip('\r'))
         if not m:
             continue
         ev, args, t = m.group('event'), m.group('args'), ns(m.group('ts'))

@@ -40,7 +40,8 @@ model() {
         python3 "$check" "$w/$c.model.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight instants"
+dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight instants
+    flags5 crlf dropped latency old2632 markvar"
 for c in $dialects; do
     python3 "$root/tests/tools/genftrace.py" "$c" "$(file "$c")" || bad "genftrace $c"
 done
@@ -58,6 +59,18 @@ for c in tgid plain tcmd android41 html html_legacy; do
         "m['stats']['cpu_processes'] == [{'name': 'server', 'cpu_ms': 25}, {'name': 'client', 'cpu_ms': 5}]"
     [ -s "$w/$c.err" ] && bad "$c: a message: $(cat "$w/$c.err")" || ok
 done
+# other columns and fields: 5-character flags, CRLF, trace-cmd report -l's
+# latency columns, kernels before 2.6.35, marks with a trailing "\n" or
+# blanks and counters with a category: the same figure
+for c in flags5 crlf latency old2632 markvar; do
+    model $c "labels[-2:] == ['CPU 0', 'CPU 1']" "$sched" "$slices" "$names" "$count" "$window" \
+        "m['stats']['cpu_processes'] == [{'name': 'server', 'cpu_ms': 25}, {'name': 'client', 'cpu_ms': 5}]" \
+        "'handle\\\\n' not in names and 'task client' not in labels"
+    [ -s "$w/$c.err" ] && bad "$c: a message: $(cat "$w/$c.err")" || ok
+done
+# trace-cmd report's `CPU:1 [42 EVENTS DROPPED]`: as the tracing file's LOST line
+model dropped "busy['CPU 1'] == 7" "busy['CPU 0'] == 22" "'42 events lost' in names"
+grep -q "42 events lost on CPU 1" "$w/dropped.err" && ok || bad "dropped: the warning: $(cat "$w/dropped.err")"
 # without the TGID column, the processes come from the marks (B|100|...)
 python3 "$check" "$w/plain.model.json" "[l for l in m['lanes'] if l['label'] == 'server / srv-worker'][0]['pid'] == 100" &&
     ok || bad "plain: srv-worker's process from its marks"
@@ -214,7 +227,8 @@ sys.exit(0 if lanes(a) == lanes(b) and a['window'] == b['window'] and
 PY
 
 # (g) the independent count: CPU busy per CPU, atrace slices per thread
-for c in tgid plain tcmd android41 html html_legacy json noise lost eight instants; do
+for c in tgid plain tcmd android41 html html_legacy json noise lost eight instants flags5 crlf \
+    dropped latency old2632 markvar; do
     f=$(file $c)
     "$bin" "$f" --stats --max-lanes 500 --max-counters 500 --format json -o "$w/$c.cmp.json" >/dev/null 2>&1 &&
         python3 "$here/ftcount.py" "$f" "$w/$c.cmp.json" >"$w/cmp.out" && ok || bad "ftcount $c: $(cat "$w/cmp.out")"

@@ -38,7 +38,19 @@ Dialects:
   eight       8 CPUs (tgid dialect), 200 ms of switches between 40 tasks
               of 8 processes from a fixed pseudo-random sequence, atrace
               marks B/E of some of them
+  flags5      tgid with newer kernels' 5-character flags (`d..2.`, `dNh1.`)
+  crlf        tgid with CRLF line ends
+  dropped     tgid with trace-cmd report's `CPU:1 [42 EVENTS DROPPED]` where
+              lost has its LOST line (CPU 1 busy 7 ms)
+  latency     trace-cmd report -l: `TASK-PID CPUFLAGS SECONDS:` (the task
+              cut to 8 bytes, the CPU without brackets, flags after it)
+  old2632     kernels before 2.6.35: sched_switch as `task A:1 [120] (S) ==>
+              B:2 [120]`, sched_wakeup as `task A:1 [120] success=1 [001]`
+  markvar     tgid with marks as written by other writers: a trailing `\n`
+              as trace-cmd prints the writer's newline, trailing blanks,
+              and counters with a category (`C|100|queue|5|server`)
 """
+import re
 import json
 import sys
 
@@ -199,9 +211,41 @@ def eight():
     return HEADER_TGID.replace('#P:2', '#P:8') + '\n'.join(rows) + '\n'
 
 
+def latency_row(r):
+    """A tgid row in trace-cmd report -l's columns."""
+    m = re.match(r'^\s*(.*?)-(\d+)\s+\(\s*[-\d]+\)\s+\[(\d+)\]\s+(\S+)\s+(\S+)\s+(.*)$', r)
+    task, pid, cpu, flags, ts, rest = m.groups()
+    return '%8.8s-%-5d %3d%s %s %s' % (task, int(pid), int(cpu), flags, ts, rest)
+
+
+def old_fields(r):
+    """A tgid row with sched_switch and sched_wakeup as 2.6.32 printed them."""
+    m = re.search(r'prev_comm=(\S+) prev_pid=(\d+) prev_prio=(\d+) prev_state=(\S+) ==> '
+                  r'next_comm=(\S+) next_pid=(\d+) next_prio=(\d+)', r)
+    if m:
+        return r[:m.start()] + 'task %s:%s [%s] (%s) ==> %s:%s [%s]' % m.groups() + r[m.end():]
+    return re.sub(r'comm=(\S+) pid=(\d+) prio=(\d+) target_cpu=(\d+)',
+                  r'task \1:\2 [\3] success=1 [\4]', r)
+
+
 def text(dialect):
     if dialect == 'eight':
         return eight()
+    if dialect == 'flags5':
+        return text('tgid').replace('d..3 ', 'd..2. ').replace('...1 ', 'dNh1. ')
+    if dialect == 'crlf':
+        return text('tgid').replace('\n', '\r\n')
+    if dialect == 'dropped':
+        return text('lost').replace('CPU:1 [LOST 42 EVENTS]', 'CPU:1 [42 EVENTS DROPPED]')
+    if dialect == 'latency':
+        rows = [r for r in text('tgid').split('\n')[:-1] if not r.startswith('#')]
+        return 'version = 6\ncpus=2\n' + '\n'.join(latency_row(r) for r in rows) + '\n'
+    if dialect == 'old2632':
+        return '\n'.join(old_fields(r) for r in text('tgid').split('\n'))
+    if dialect == 'markvar':
+        return (text('tgid').replace('B|100|handle', 'B|100|handle\\n').replace('E|200', 'E|200  ')
+                .replace('C|100|queue|5', 'C|100|queue|5|server')
+                .replace('C|100|queue|3', 'C|100|queue|3|server'))
     if dialect == 'lost':
         rows = text('tgid').split('\n')
         i = [k for k, r in enumerate(rows) if 'E|200' in r][0]
@@ -267,7 +311,7 @@ def write(dialect, out):
         s = json.dumps(doc, indent=1)
     else:
         s = text(dialect)
-    with open(out, 'w', encoding='utf-8') as f:
+    with open(out, 'w', encoding='utf-8', newline='') as f:
         f.write(s)
 
 
