@@ -125,6 +125,16 @@ static bool seconds(const char *s, size_t n, int64_t *ns)
     return true;
 }
 
+/* An event's time: "SECONDS.FRACTION", or a count without a fraction (a
+ * raw clock's, trace_clock counter or x86-tsc, printed as it is): taken
+ * as ns. */
+static bool stamp(const char *s, size_t n, int64_t *ns)
+{
+    if (memchr(s, '.', n))
+        return seconds(s, n, ns);
+    return num(s, n, ns);
+}
+
 /* The token at s[*i ..) up to a blank: its length; *i moved past it and
  * the blanks after it. */
 static size_t token(const char *s, size_t n, size_t *i, const char **t)
@@ -187,11 +197,11 @@ static bool time_event(const char *s, size_t n, size_t i, bool flags, struct ev 
         i++;
     const char *t;
     size_t tn = token(s, n, &i, &t);
-    if (tn < 2 || t[tn - 1] != ':' || !seconds(t, tn - 1, &ev->ts)) {
+    if (tn < 2 || t[tn - 1] != ':' || !stamp(t, tn - 1, &ev->ts)) {
         if (!flags)
             return false;
         tn = token(s, n, &i, &t);
-        if (tn < 2 || t[tn - 1] != ':' || !seconds(t, tn - 1, &ev->ts))
+        if (tn < 2 || t[tn - 1] != ':' || !stamp(t, tn - 1, &ev->ts))
             return false;
     }
     size_t nm = i;

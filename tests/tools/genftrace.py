@@ -46,6 +46,8 @@ Dialects:
               cut to 8 bytes, the CPU without brackets, flags after it)
   old2632     kernels before 2.6.35: sched_switch as `task A:1 [120] (S) ==>
               B:2 [120]`, sched_wakeup as `task A:1 [120] success=1 [001]`
+  rawclock    tgid with a raw clock's times (trace_clock counter or
+              x86-tsc: integers, printed without a fraction), here in ns
   markvar     tgid with marks as written by other writers: a trailing `\n`
               as trace-cmd prints the writer's newline, trailing blanks,
               and counters with a category (`C|100|queue|5|server`)
@@ -242,6 +244,10 @@ def text(dialect):
         return 'version = 6\ncpus=2\n' + '\n'.join(latency_row(r) for r in rows) + '\n'
     if dialect == 'old2632':
         return '\n'.join(old_fields(r) for r in text('tgid').split('\n'))
+    if dialect == 'rawclock':
+        return re.sub(r' (\d+)\.(\d{6}): ',
+                      lambda m: ' %12d: ' % (int(m.group(1)) * 10**9 + int(m.group(2)) * 1000),
+                      text('tgid'))
     if dialect == 'markvar':
         return (text('tgid').replace('B|100|handle', 'B|100|handle\\n').replace('E|200', 'E|200  ')
                 .replace('C|100|queue|5', 'C|100|queue|5|server')
