@@ -50,6 +50,8 @@ struct ctf_stream {
     bool kernel;      /* a kernel trace's (LTTng's domain, perf) */
     bool threads;     /* its events carry vtid */
     int32_t cpu;      /* the packet context's cpu_id (-1: none) */
+    int32_t file_cpu; /* N of its file's name `CHANNEL_N`, LTTng's per-CPU
+                         streams (-1: none): the CPU when no cpu_id says */
 };
 
 struct ctf {

@@ -72,6 +72,36 @@ static bool push(struct ctf *x, const struct ctf_ev *e)
     return true;
 }
 
+/* N of a stream file's name `CHANNEL_N` (LTTng writes a channel's
+ * stream of CPU N so; a rotated file adds `_K`, and the first `_N` after
+ * the channel's name is taken then), or -1. */
+static int32_t file_cpu(const char *name)
+{
+    const char *u = strchr(name, '_');
+    while (u) {
+        const char *d = u + 1;
+        long v = 0;
+        while (*d >= '0' && *d <= '9' && v < 100000)
+            v = v * 10 + (*d++ - '0');
+        if (d > u + 1 && (*d == 0 || *d == '_') && v < 100000)
+            return (int32_t)v;
+        u = strchr(u + 1, '_');
+    }
+    return -1;
+}
+
+/* The CPU of an event of stream st: the packet context's cpu_id, else the
+ * event's own (LTTng's cpu_id context), else its file's name's; -1. */
+static int32_t event_cpu(const struct ctf_stream *st, const bt_event *ev)
+{
+    int64_t v;
+    if (st->cpu >= 0)
+        return st->cpu;
+    if (ev && int_field(ev, "cpu_id", &v) && v >= 0 && v < INT32_MAX)
+        return (int32_t)v;
+    return st->file_cpu;
+}
+
 static struct ctf_stream *stream_of(struct ctf_port *p, const bt_stream *s, uint32_t *idx)
 {
     for (size_t i = 0; i < p->n; i++)
@@ -93,6 +123,7 @@ static struct ctf_stream *stream_of(struct ctf_port *p, const bt_stream *s, uint
     }
     const char *slash = strrchr(name, '/');
     st->name = tf_ctf_str(x, slash ? slash + 1 : name);
+    st->file_cpu = file_cpu(slash ? slash + 1 : name);
     if (!p->path[0] && strlen(name) < sizeof p->path)
         snprintf(p->path, sizeof p->path, "%s", name);
     const bt_trace *t = tf_ctf_bt.bt_stream_borrow_trace_const(s);
@@ -322,7 +353,7 @@ static bool on_event(struct ctf_port *p, const bt_message *m)
         BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
         return true;
     e.stream = si;
-    e.cpu = st->cpu;
+    e.cpu = event_cpu(st, ev);
     e.tid = e.pid = -1;
     const char *name = tf_ctf_bt.bt_event_class_get_name(tf_ctf_bt.bt_event_borrow_class_const(ev));
     if (!name)
@@ -386,7 +417,7 @@ static bool on_lost(struct ctf_port *p, const bt_message *m, bool packets)
     e.kind = CTF_LOST;
     e.a = (int64_t)count;
     e.stream = si;
-    e.cpu = st->cpu;
+    e.cpu = event_cpu(st, NULL);
     e.tid = e.pid = -1;
     return push(x, &e);
 }

@@ -23,6 +23,8 @@
 #               ros2: callbacks per thread; dpdk: DPDK's own metadata;
 #               busy per CPU, per process and slices per thread against
 #               babeltrace2's text (busy.py), SKIP without its CLI
+#   nocpu       no cpu_id in the packet context: the CPU from the stream
+#               file's name; evcpu: from the event's cpu_id context
 #   inputs      the folder, its metadata file
 #   errors      a cut and a damaged stream file, metadata that does not
 #               parse, CTF 2: one line naming the file (and byte), exit 1,
@@ -84,7 +86,7 @@ expect() {
 }
 
 for c in oldsys ust nothreads lost twostreams bigendian overlap perf session eight rotated ros2 \
-    dpdk; do
+    dpdk nocpu evcpu; do
     python3 "$gen" $c "$tmp/$c" || ko "genctf.py $c"
 done
 
@@ -116,6 +118,14 @@ elif grep -q "kernel-detail: expected irq, syscalls" "$tmp/kd.err" && [ ! -e "$t
 else ko "--kernel-detail bogus: $(cat "$tmp/kd.err")"; fi
 model oldsys "$tmp/oldsys" --kernel-detail syscalls || ko "oldsys"
 expect oldsys "sys_write / exit_syscall" "bar=CPU 0:write:2:5" "row=CPU 0:write:1" busy="CPU 0:10"
+
+# --- no cpu_id in the packet context: the CPU from the file's name
+# (LTTng's CHANNEL_N), or from the event's cpu_id context ---
+for c in nocpu evcpu; do
+    model $c "$tmp/$c" || ko "$c: $(cat "$tmp/$c.err")"
+    expect $c "$c: CPU lanes, busy per CPU" "lanes=CPU 0|CPU 1|CPU 2|CPU 3" \
+        busy="CPU 0:65" busy="CPU 1:70" busy="CPU 2:1" busy="CPU 3:90"
+done
 
 # --- inputs: the folder, its metadata file, the same figure ---
 model meta "$tmp/kernel/metadata" || ko "metadata file: $(cat "$tmp/meta.err")"
@@ -241,7 +251,7 @@ expect dpdk "DPDK: a lane per lcore thread (packet context name), bursts, instan
 if ! command -v babeltrace2 >/dev/null 2>&1; then
     echo "SKIP (babeltrace2 counts: no babeltrace2 CLI: install Debian's babeltrace2)"
 else
-    for c in kernel eight rotated twostreams bigendian perf lost; do
+    for c in kernel eight rotated twostreams bigendian perf lost evcpu; do
         n=$c
         [ $c = rotated ] && n=rot
         [ $c = twostreams ] && n=two

@@ -28,6 +28,10 @@ in ns of a 1 GHz clock).  Cases:
               one uuid, the kernel case's packets split between the chunks
   ros2        ros2_tracing: callback_start/callback_end per vtid, callbacks
               named by rclcpp_callback_register's symbol, publishes
+  nocpu       the kernel case's switches, no cpu_id in the packet context:
+              each CPU's stream file `channel0_N` says the CPU
+  evcpu       the same, the files named `cpuA`..`cpuD`, the CPU in LTTng's
+              cpu_id event context
   dpdk        DPDK's trace library: its own metadata (no LTTng fields, a
               48-bit TSC clock, cpu_id and the thread's name per stream)
 
@@ -71,8 +75,9 @@ def pack_field(order, ty, val):
 class Trace:
     """One CTF trace: event classes, streams of packets."""
 
-    def __init__(self, domain="kernel", big=False, context=None, env=None):
+    def __init__(self, domain="kernel", big=False, context=None, env=None, cpu_id=True):
         self.order = ">" if big else "<"
+        self.cpu_id = cpu_id  # the packet context has cpu_id
         # one uuid per domain: the traces of a session are two traces
         first = 0 if domain == "kernel" else 0x80
         self.uuid = bytes(range(first, first + 16))
@@ -122,7 +127,8 @@ class Trace:
         out.append("struct packet_context {\n\tuint64_clock_monotonic_t timestamp_begin;\n"
                    "\tuint64_clock_monotonic_t timestamp_end;\n\tuint64_t content_size;\n"
                    "\tuint64_t packet_size;\n\tuint64_t packet_seq_num;\n"
-                   "\tuint64_t events_discarded;\n\tuint32_t cpu_id;\n};\n")
+                   "\tuint64_t events_discarded;\n%s};\n"
+                   % ("\tuint32_t cpu_id;\n" if self.cpu_id else ""))
         ctx = ""
         if self.context:
             ctx = "\tevent.context := struct {\n%s\n\t};\n" % "\n".join(
@@ -163,13 +169,15 @@ class Trace:
                 if which is not None and seq not in which:
                     continue
                 body = b"".join(self.event_bytes(*e) for e in events)
-                hdr_len = 4 + 16 + 4 + 8 + 8 * 6 + 4
+                hdr_len = 4 + 16 + 4 + 8 + 8 * 6 + (4 if self.cpu_id else 0)
                 content = hdr_len + len(body)
                 size = (content + 255) // 256 * 256
                 b0 = t0 if t0 is not None else events[0][0]
                 b1 = t1 if t1 is not None else events[-1][0]
                 hdr = struct.pack(o + "I", MAGIC) + self.uuid + struct.pack(o + "IQ", 0, inst)
-                ctxb = struct.pack(o + "QQQQQQI", b0, b1, content * 8, size * 8, seq, lost, cpu)
+                ctxb = struct.pack(o + "QQQQQQ", b0, b1, content * 8, size * 8, seq, lost)
+                if self.cpu_id:
+                    ctxb += struct.pack(o + "I", cpu)
                 data += hdr + ctxb + body + b"\0" * (size - content)
             with open(os.path.join(folder, fname), "wb") as f:
                 f.write(data)
@@ -257,6 +265,18 @@ def kernel_trace(big=False, detail=True):
         t.packet("channel0_%d" % cpu, cpu, ev[:half])
         if ev[half:]:
             t.packet("channel0_%d" % cpu, cpu, ev[half:])
+    return t
+
+
+def nocpu_trace(context):
+    """kernel_trace's switches, no cpu_id in the packet context: the CPU
+    from the file's name, or (context) from the event's cpu_id context."""
+    t = Trace("kernel", context=[("cpu_id", "u32")] if context else None, cpu_id=False)
+    t.cls("sched_switch", SWITCH)
+    for cpu, sw in SCHED.items():
+        ev = [switch(t, BASE + ms * MS, None, cpu, p, n) for ms, p, n in sw]
+        ev = [(ts, name, vals, {"cpu_id": cpu}) for ts, name, vals, _ in ev]
+        t.packet("cpu" + "ABCD"[cpu] if context else "channel0_%d" % cpu, cpu, ev)
     return t
 
 
@@ -559,6 +579,8 @@ CASES = {
     "eight": eight_trace,
     "ros2": ros2_trace,
     "dpdk": Dpdk,
+    "nocpu": lambda: nocpu_trace(False),
+    "evcpu": lambda: nocpu_trace(True),
 }
 
 
