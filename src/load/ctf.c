@@ -57,13 +57,56 @@ static bool metadata_file(const char *path)
     return tf_kind_is_ctf_metadata(head, n);
 }
 
+/* Whether a file of the folder other than its metadata begins with a CTF
+ * packet's magic (0xC1FC1FC1, either byte order): a trace's stream file,
+ * so that a folder whose metadata is damaged (emptied, overwritten) is
+ * still taken for the trace it is, and its error said as such. */
+static bool has_stream_file(const char *dir)
+{
+    DIR *dh = opendir(dir);
+    if (!dh)
+        return false;
+    bool found = false;
+    struct dirent *e;
+    char sub[4096];
+    while (!found && (e = readdir(dh))) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "metadata") == 0 ||
+            (size_t)snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= sizeof sub)
+            continue;
+        struct stat st;
+        if (stat(sub, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 4)
+            continue;
+        FILE *f = fopen(sub, "rb");
+        unsigned char m[4];
+        if (f && fread(m, 1, 4, f) == 4 && m[0] == 0xC1 && m[3] == 0xC1 &&
+            ((m[1] == 0x1F && m[2] == 0xFC) || (m[1] == 0xFC && m[2] == 0x1F)))
+            found = true;
+        if (f)
+            fclose(f);
+    }
+    closedir(dh);
+    return found;
+}
+
+/* Whether dir is a trace's folder: its metadata file (by its content, or
+ * damaged beside stream files). */
+static bool trace_folder(const char *dir)
+{
+    char sub[4096];
+    struct stat st;
+    if ((size_t)snprintf(sub, sizeof sub, "%s/metadata", dir) >= sizeof sub)
+        return false;
+    if (metadata_file(sub))
+        return true;
+    return stat(sub, &st) == 0 && S_ISREG(st.st_mode) && has_stream_file(dir);
+}
+
 /* Whether the folder holds a CTF trace, itself or below (an LTTng session:
  * kernel/, ust/uid/1000/64-bit/), at most `depth` levels down. */
 static bool folder_has_trace(const char *dir, int depth)
 {
     char sub[4096];
-    snprintf(sub, sizeof sub, "%s/metadata", dir);
-    if (metadata_file(sub))
+    if (trace_folder(dir))
         return true;
     if (depth == 0)
         return false;
@@ -92,7 +135,16 @@ bool tf_ctf_is_trace(const char *path)
         return false;
     if (S_ISDIR(st.st_mode))
         return folder_has_trace(path, 6);
-    return S_ISREG(st.st_mode) && ends_with_name(path, "metadata") && metadata_file(path);
+    if (!S_ISREG(st.st_mode) || !ends_with_name(path, "metadata"))
+        return false;
+    if (metadata_file(path))
+        return true;
+    char dir[4096];
+    size_t len = strlen(path) - strlen("metadata");
+    if (len >= sizeof dir)
+        return false;
+    snprintf(dir, sizeof dir, "%.*s", (int)len, path);
+    return has_stream_file(len ? dir : ".");
 }
 
 /* The folders of the traces under dir (itself, or those below it, in name
@@ -100,8 +152,7 @@ bool tf_ctf_is_trace(const char *path)
 static bool collect_dirs(const char *dir, int depth, struct tf_buf *b, size_t *n)
 {
     char sub[4096];
-    snprintf(sub, sizeof sub, "%s/metadata", dir);
-    if (metadata_file(sub)) {
+    if (trace_folder(dir)) {
         tf_buf_puts(b, dir);
         tf_buf_putc(b, 0);
         ++*n;
@@ -321,6 +372,17 @@ static bool bt_fail_at(struct ctf *x, const char *what, const char *stream, long
             *p = ' ';
     if (!path[0] && stream && strlen(stream) < sizeof path)
         snprintf(path, sizeof path, "%s", stream);
+    /* the trace's folder as the user named it: x->file, or its metadata
+     * file's folder when the file was given */
+    char folder[1024];
+    size_t fl = strlen(x->file);
+    struct stat fst;
+    if (ends_with_name(x->file, "metadata") && stat(x->file, &fst) == 0 && S_ISREG(fst.st_mode))
+        fl -= fl > strlen("metadata") ? strlen("/metadata") : strlen("metadata");
+    if (fl)
+        snprintf(folder, sizeof folder, "%.*s", (int)(fl < 1000 ? fl : 1000), x->file);
+    else
+        snprintf(folder, sizeof folder, ".");
     if (path[0]) {
         bool cut;
         long long want_at = -1;
@@ -332,11 +394,11 @@ static bool bt_fail_at(struct ctf *x, const char *what, const char *stream, long
             return tf_diag_error(x->d, TF_EBADINPUT,
                                  "%s/%s: byte %lld: a packet cut short by the file's end (a "
                                  "stream file copied in part?)",
-                                 x->file, base ? base + 1 : path, at);
+                                 folder, base ? base + 1 : path, at);
         if (at >= 0)
-            return tf_diag_error(x->d, TF_EBADINPUT, "%s/%s: byte %lld: %s", x->file,
+            return tf_diag_error(x->d, TF_EBADINPUT, "%s/%s: byte %lld: %s", folder,
                                  base ? base + 1 : path, at, msg);
-        return tf_diag_error(x->d, TF_EBADINPUT, "%s/%s: %s", x->file, base ? base + 1 : path,
+        return tf_diag_error(x->d, TF_EBADINPUT, "%s/%s: %s", folder, base ? base + 1 : path,
                              msg);
     }
     char meta[1040];
@@ -349,19 +411,19 @@ static bool bt_fail_at(struct ctf *x, const char *what, const char *stream, long
         return tf_diag_error(x->d, TF_EBADINPUT,
                              "%s/metadata: a CTF 2 trace, which this babeltrace2 cannot read "
                              "(babeltrace2: %s)",
-                             x->file, msg);
+                             folder, msg);
     char where[400] = "";
     if (strncmp(msg, "Cannot create trace for", 23) == 0 && x->probe_fs && x->probe_dir)
         metadata_line(x->probe_fs, x->probe_dir, where, sizeof where);
     if (where[0])
         return tf_diag_error(x->d, TF_EBADINPUT,
-                             "%s/metadata: %s (the trace's metadata does not parse)", x->file,
+                             "%s/metadata: %s (the trace's metadata does not parse)", folder,
                              where);
     if (strncmp(msg, "Cannot create trace for", 23) == 0)
         return tf_diag_error(x->d, TF_EBADINPUT,
                              "%s/metadata: the trace's metadata does not parse (babeltrace2: "
                              "%s)",
-                             x->file, msg);
+                             folder, msg);
     return tf_diag_error(x->d, TF_EBADINPUT, "%s: %s%s%s", x->file, what, msg[0] ? ": " : "",
                          msg);
 }

@@ -27,7 +27,8 @@
 #               file's name; evcpu: from the event's cpu_id context
 #   inputs      the folder, its metadata file
 #   errors      a cut and a damaged stream file, metadata that does not
-#               parse, CTF 2: one line naming the file (and byte), exit 1,
+#               parse (the folder or its metadata file given), emptied or
+#               overwritten, CTF 2: one line naming the file (and byte), exit 1,
 #               nothing written, an existing output untouched
 #   real        ../shared/real-traces/ctf: CPU busy per CPU against an
 #               independent count of babeltrace2's text (tests/ctf/busy.py)
@@ -328,6 +329,18 @@ sed 's/stream_id = 0;/stream_id = 0 +++;/' "$tmp/kernel/metadata" >"$tmp/meta/me
 # the line babeltrace2's parser stopped at: the first with "+++"
 ln=$(grep -n "+++" "$tmp/meta/metadata" | head -1 | cut -d: -f1)
 bad "metadata that does not parse (its line)" "$tmp/meta" "meta/metadata: line $ln: syntax error.*does not parse"
+bad "the metadata file given, of metadata that does not parse" "$tmp/meta/metadata" \
+    "meta/metadata: line $ln: syntax error.*does not parse"
+bad "the metadata file given, of a damaged packet" "$tmp/magic/metadata" "/magic/channel0_0: byte"
+# a metadata file emptied or overwritten beside the stream files: still the
+# trace's, its metadata named (not "not an OTF2 archive")
+cp -r "$tmp/kernel" "$tmp/emptymeta"
+: >"$tmp/emptymeta/metadata"
+bad "an emptied metadata file" "$tmp/emptymeta" "emptymeta/metadata: the trace's metadata does not parse"
+bad "an emptied metadata file, given" "$tmp/emptymeta/metadata" "emptymeta/metadata: the trace's metadata does not parse"
+cp -r "$tmp/kernel" "$tmp/junkmeta"
+python3 -c "open('$tmp/junkmeta/metadata', 'wb').write(bytes((i * 73 + 11) % 256 for i in range(900)))"
+bad "a metadata file of other bytes" "$tmp/junkmeta" "junkmeta/metadata: the trace's metadata does not parse"
 mkdir "$tmp/ctf2"
 printf '\036{"type": "preamble", "version": 2}\n' >"$tmp/ctf2/metadata"
 bad "a CTF 2 trace" "$tmp/ctf2" "ctf2/metadata: a CTF 2 trace"
