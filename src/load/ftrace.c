@@ -851,10 +851,14 @@ bool tf_ftrace_looks(const unsigned char *h, size_t n)
         return true;
     const char *s = (const char *)h;
     size_t i = 0;
+    if (n >= 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf)
+        i = 3; /* a UTF-8 byte order mark, as some editors save text */
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
         i++;
     if (i < n && (s[i] == '{' || s[i] == '['))
         return false; /* JSON, whatever its strings hold */
+    /* a few other lines may come first (adb shell atrace's " done") */
+    int others = 0;
     while (i < n) {
         const char *nl = memchr(s + i, '\n', n - i);
         if (!nl)
@@ -872,7 +876,10 @@ bool tf_ftrace_looks(const unsigned char *h, size_t n)
         if (len == 0 || ln[0] == '#')
             continue;
         struct ev e;
-        return parse_event(ln, len, &e);
+        if (parse_event(ln, len, &e))
+            return true;
+        if (++others == 4)
+            return false;
     }
     return false;
 }

@@ -350,5 +350,9 @@ int ft_lines_next(struct ft_lines *l, const char **s, size_t *n)
     }
     *s = l->raw.data ? l->raw.data : "";
     *n = l->raw.len;
+    if (l->lineno == 1 && *n >= 3 && memcmp(*s, "\xef\xbb\xbf", 3) == 0) {
+        *s += 3; /* a UTF-8 byte order mark */
+        *n -= 3;
+    }
     return text_ok(l, *s, *n) ? 1 : -1;
 }

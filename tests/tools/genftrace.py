@@ -48,6 +48,9 @@ Dialects:
               B:2 [120]`, sched_wakeup as `task A:1 [120] success=1 [001]`
   rawclock    tgid with a raw clock's times (trace_clock counter or
               x86-tsc: integers, printed without a fraction), here in ns
+  bom         tgid after a UTF-8 byte order mark, as some editors save it
+  preface     tgid after a line of a capture script's own ("starting
+              capture on 2 CPUs"), before the header: one line skipped
   markvar     tgid with marks as written by other writers: a trailing `\n`
               as trace-cmd prints the writer's newline, trailing blanks,
               and counters with a category (`C|100|queue|5|server`)
@@ -244,6 +247,10 @@ def text(dialect):
         return 'version = 6\ncpus=2\n' + '\n'.join(latency_row(r) for r in rows) + '\n'
     if dialect == 'old2632':
         return '\n'.join(old_fields(r) for r in text('tgid').split('\n'))
+    if dialect == 'bom':
+        return '\ufeff' + text('tgid')
+    if dialect == 'preface':
+        return 'starting capture on 2 CPUs\n' + text('tgid')
     if dialect == 'rawclock':
         return re.sub(r' (\d+)\.(\d{6}): ',
                       lambda m: ' %12d: ' % (int(m.group(1)) * 10**9 + int(m.group(2)) * 1000),
