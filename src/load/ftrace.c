@@ -10,7 +10,9 @@
  * sink the same records, names and CPU lane order; so the rules, colours
  * and statistics are the Perfetto trace's.
  *
- * A line.  `TASK-PID (TGID) [CPU] FLAGS SECONDS.FRACTION: EVENT: FIELDS`:
+ * A line.  `TASK-PID (TGID) [CPU] FLAGS SECONDS.FRACTION: EVENT: FIELDS`
+ * (perf script's `TASK TID [CPU] SECONDS: SUBSYSTEM:EVENT: FIELDS`, or
+ * `TASK PID/TID`; trace-cmd report -l's `TASK-PID CPUFLAGS SECONDS:`):
  * the CPU column `[NNN]` is the anchor (a task's name may hold spaces, '-'
  * and brackets); before it an optional `(TGID)` (`(-----)`: unknown) and
  * `-PID`, after it optional flags (trace-cmd report has none) and the
@@ -179,8 +181,25 @@ static bool task_pid(const char *s, size_t k, struct ev *ev)
     size_t pe = k;
     while (k > 0 && is_digit(s[k - 1]))
         k--;
-    if (k == pe || k == 0 || s[k - 1] != '-' || !num(s + k, pe - k, &ev->pid))
+    if (k == pe || k == 0 || !num(s + k, pe - k, &ev->pid))
         return false;
+    if (s[k - 1] != '-') {
+        /* perf script's `COMM TID` or `COMM PID/TID` */
+        if (ev->tgid >= 0 || (!is_space(s[k - 1]) && s[k - 1] != '/'))
+            return false;
+        if (s[k - 1] == '/') {
+            size_t d = --k;
+            while (k > 0 && is_digit(s[k - 1]))
+                k--;
+            if (k == d || k == 0 || !is_space(s[k - 1]) || !num(s + k, d - k, &ev->tgid))
+                return false;
+        }
+        while (k > 0 && is_space(s[k - 1]))
+            k--;
+        if (k == 0)
+            return false;
+        k++; /* as past a '-' */
+    }
     size_t a = 0;
     while (a < k - 1 && is_space(s[a]))
         a++;
@@ -207,6 +226,12 @@ static bool time_event(const char *s, size_t n, size_t i, bool flags, struct ev 
     size_t nm = i;
     while (i < n && !is_space(s[i]) && s[i] != ':')
         i++;
+    if (i + 1 < n && s[i] == ':' && !is_space(s[i + 1]) && i > nm) {
+        /* perf script's `SUBSYSTEM:EVENT:` (sched:sched_switch) */
+        nm = ++i;
+        while (i < n && !is_space(s[i]) && s[i] != ':')
+            i++;
+    }
     if (i == nm)
         return false;
     ev->name = s + nm;

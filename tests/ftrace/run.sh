@@ -41,7 +41,7 @@ model() {
 }
 
 dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight instants
-    flags5 crlf dropped latency old2632 markvar rawclock bom preface"
+    flags5 crlf dropped latency old2632 markvar rawclock bom preface perfscript"
 for c in $dialects; do
     python3 "$root/tests/tools/genftrace.py" "$c" "$(file "$c")" || bad "genftrace $c"
 done
@@ -74,6 +74,11 @@ for c in flags5 crlf latency old2632 markvar rawclock bom preface; do
     fi
     [ -s "$w/$c.err" ] && bad "$c: a message: $(cat "$w/$c.err")" || ok
 done
+# perf script's text: the same CPU lanes and busy time (no marks), the
+# worker's process from its PID/TID
+model perfscript "labels[-2:] == ['CPU 0', 'CPU 1']" "$sched" "'irq_handler_entry' in names" \
+    "m['stats']['cpu_processes'][0] == {'name': 'server', 'cpu_ms': 25}"
+[ -s "$w/perfscript.err" ] && bad "perfscript: a message: $(cat "$w/perfscript.err")" || ok
 # trace-cmd report's `CPU:1 [42 EVENTS DROPPED]`: as the tracing file's LOST line
 model dropped "busy['CPU 1'] == 7" "busy['CPU 0'] == 22" "'42 events lost' in names"
 grep -q "42 events lost on CPU 1" "$w/dropped.err" && ok || bad "dropped: the warning: $(cat "$w/dropped.err")"

@@ -48,6 +48,9 @@ Dialects:
               B:2 [120]`, sched_wakeup as `task A:1 [120] success=1 [001]`
   rawclock    tgid with a raw clock's times (trace_clock counter or
               x86-tsc: integers, printed without a fraction), here in ns
+  perfscript  `perf script` of the same sched, power and irq events (no
+              marks): `COMM TID [CPU] SECONDS: SUBSYSTEM:EVENT: FIELDS`,
+              srv-worker as `COMM PID/TID`
   bom         tgid after a UTF-8 byte order mark, as some editors save it
   preface     tgid after a line of a capture script's own ("starting
               capture on 2 CPUs"), before the header: one line skipped
@@ -247,6 +250,19 @@ def text(dialect):
         return 'version = 6\ncpus=2\n' + '\n'.join(latency_row(r) for r in rows) + '\n'
     if dialect == 'old2632':
         return '\n'.join(old_fields(r) for r in text('tgid').split('\n'))
+    if dialect == 'perfscript':
+        sub = {'sched_switch': 'sched', 'sched_wakeup': 'sched', 'cpu_frequency': 'power',
+               'cpu_idle': 'power', 'irq_handler_entry': 'irq'}
+        rows = []
+        for t, cpu, pid, name, f in events():
+            if name not in sub:
+                continue
+            task, tgid = TASKS[pid]
+            who = '%d/%d' % (tgid, pid) if tgid and tgid != pid else '%d' % pid
+            rows.append('%16s %9s [%03d] %12.6f: %s:%s: %s' % (
+                'swapper' if pid == 0 else task, who, cpu, t, sub[name], name,
+                fields((name, f), cpu, False)))
+        return '\n'.join(rows) + '\n'
     if dialect == 'bom':
         return '\ufeff' + text('tgid')
     if dialect == 'preface':
