@@ -288,8 +288,16 @@ static int html_next(struct ft_lines *l, const char **s, size_t *n)
                 cn -= (size_t)(gt + 1 - c);
                 c = gt + 1;
             } else if (js) {
-                const char *q = memchr(js, '"', cn - (size_t)(js - c));
-                if (!q)
+                /* the string assigned, `linuxPerfData = "`: not the
+                 * page's code that uses the name */
+                const char *q = js + 13, *end = c + cn;
+                while (q < end && (*q == ' ' || *q == '\t'))
+                    q++;
+                if (q == end || *q++ != '=')
+                    continue;
+                while (q < end && (*q == ' ' || *q == '\t'))
+                    q++;
+                if (q == end || *q != '"')
                     continue;
                 l->block = FT_JS;
                 l->n_blocks++;

@@ -24,6 +24,8 @@ Dialects:
   html        systrace HTML: a `<script class="trace-data">` text block and
               a JSON block of the host's own (passed over)
   html_legacy older systrace HTML: `var linuxPerfData = "...\\n\\` string
+  html_legacy_code  html_legacy whose page code before the string uses the
+              name (`linuxPerfData.indexOf("no data")`)
   json        Chrome JSON, traceEvents plus systemTraceEvents (tgid text),
               whose clock sync says parent_ts=5.0: the text's 1.000 s is
               the JSON's 5 s (its X event 'frame' at 5,000,000 us)
@@ -326,11 +328,14 @@ def write(dialect, out):
              json.dumps({'traceEvents': [{'name': 'clock_sync', 'ph': 'c', 'pid': 1, 'tid': 1,
                                           'ts': 186141204927.954, 'args': {'issue_ts': 1}}]}) +
              '  </script>\n<!-- END TRACE -->\n</body>\n</html>\n')
-    elif dialect == 'html_legacy':
+    elif dialect in ('html_legacy', 'html_legacy_code'):
         rows = text('plain').split('\n')[:-1]
         body = ''.join(r.replace('\\', '\\\\').replace('"', '\\"') + '\\n\\\n' for r in rows)
-        s = (HTML_HEAD + '  <script>\n  var linuxPerfData = "\\\n' + body + '";\n  </script>\n'
-             '</body>\n</html>\n')
+        code = ('<script>\n  function empty() { return linuxPerfData.indexOf("no data") == 0; }\n'
+                '</script>\n'
+                if dialect == 'html_legacy_code' else '')
+        s = (HTML_HEAD + code + '  <script>\n  var linuxPerfData = "\\\n' + body +
+             '";\n  </script>\n</body>\n</html>\n')
     elif dialect in ('json', 'json_empty'):
         doc = {'traceEvents': [
             {'ph': 'M', 'name': 'process_name', 'pid': 1, 'args': {'name': 'browser'}},
