@@ -128,6 +128,17 @@ for c in nocpu evcpu; do
         busy="CPU 0:65" busy="CPU 1:70" busy="CPU 2:1" busy="CPU 3:90"
 done
 
+# --- an empty stream file (LTTng leaves one for a CPU that wrote nothing)
+# and an index folder (LTTng's index/*.idx, here damaged): read as the
+# kernel case ---
+cp -r "$tmp/kernel" "$tmp/kidx"
+: >"$tmp/kidx/channel0_7"
+mkdir "$tmp/kidx/index"
+printf 'not an index' >"$tmp/kidx/index/channel0_0.idx"
+model kidx "$tmp/kidx" || ko "kidx: $(cat "$tmp/kidx.err")"
+expect kidx "an empty stream file, an index folder: the kernel's lanes" \
+    "lanes=CPU 0|CPU 1|CPU 2|CPU 3" busy="CPU 0:65" busy="CPU 1:70" busy="CPU 2:1" busy="CPU 3:90"
+
 # --- inputs: the folder, its metadata file, the same figure ---
 model meta "$tmp/kernel/metadata" || ko "metadata file: $(cat "$tmp/meta.err")"
 if cmp -s "$tmp/kernel.json" "$tmp/meta.json"; then ok; else ko "the metadata file draws another figure"; fi
