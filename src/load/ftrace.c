@@ -854,8 +854,17 @@ static bool html_head(const unsigned char *h, size_t n)
     size_t i = 0;
     if (n >= 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf)
         i = 3;
-    while (i < n && (h[i] == ' ' || h[i] == '\t' || h[i] == '\r' || h[i] == '\n'))
-        i++;
+    for (;;) {
+        while (i < n && (h[i] == ' ' || h[i] == '\t' || h[i] == '\r' || h[i] == '\n'))
+            i++;
+        if (n - i < 4 || memcmp(h + i, "<!--", 4) != 0)
+            break;
+        /* a comment before the page's tags (a saved page's note) */
+        const char *end = find((const char *)h + i + 4, n - i - 4, "-->");
+        if (!end)
+            return false;
+        i = (size_t)((const unsigned char *)end + 3 - h);
+    }
     static const char *const tags[] = {"<!doctype html", "<html"};
     for (size_t t = 0; t < 2; t++) {
         size_t k = strlen(tags[t]);
@@ -921,7 +930,7 @@ bool tf_load_ftrace(struct tf_input *in, const char *file, const struct tf_keep 
                              "%s: --stats-compat hta: HTA reads the Chrome traces of PyTorch's "
                              "profiler, not ftrace text",
                              file);
-    unsigned char head[512];
+    unsigned char head[4096];
     ssize_t nh = tf_input_read(in, head, sizeof head);
     if (nh < 0 || !tf_input_seek(in, 0))
         return false;

@@ -41,7 +41,8 @@ model() {
 }
 
 dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight instants
-    flags5 crlf dropped latency old2632 markvar rawclock bom preface perfscript html_legacy_code"
+    flags5 crlf dropped latency old2632 markvar rawclock bom preface perfscript html_legacy_code
+    html_comment"
 for c in $dialects; do
     python3 "$root/tests/tools/genftrace.py" "$c" "$(file "$c")" || bad "genftrace $c"
 done
@@ -63,7 +64,7 @@ done
 # latency columns, kernels before 2.6.35, a raw clock's integer times, a
 # byte order mark, a line before the header, marks with a trailing "\n" or
 # blanks and counters with a category: the same figure
-for c in flags5 crlf latency old2632 markvar rawclock bom preface html_legacy_code; do
+for c in flags5 crlf latency old2632 markvar rawclock bom preface html_legacy_code html_comment; do
     model $c "labels[-2:] == ['CPU 0', 'CPU 1']" "$sched" "$slices" "$names" "$count" "$window" \
         "m['stats']['cpu_processes'] == [{'name': 'server', 'cpu_ms': 25}, {'name': 'client', 'cpu_ms': 5}]" \
         "'handle\\\\n' not in names and 'task client' not in labels"

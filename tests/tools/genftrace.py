@@ -26,6 +26,8 @@ Dialects:
   html_legacy older systrace HTML: `var linuxPerfData = "...\\n\\` string
   html_legacy_code  html_legacy whose page code before the string uses the
               name (`linuxPerfData.indexOf("no data")`)
+  html_comment  html with a comment before its <!DOCTYPE html> (as a page
+              saved by a browser carries one)
   json        Chrome JSON, traceEvents plus systemTraceEvents (tgid text),
               whose clock sync says parent_ts=5.0: the text's 1.000 s is
               the JSON's 5 s (its X event 'frame' at 5,000,000 us)
@@ -322,6 +324,13 @@ HTML_HEAD = """<!DOCTYPE html>
 
 
 def write(dialect, out):
+    if dialect == 'html_comment':
+        write('html', out)
+        with open(out, encoding='utf-8') as f:
+            page = f.read()
+        with open(out, 'w', encoding='utf-8') as f:
+            f.write('<!-- saved from url=(0014)about:internet -->\n' + page)
+        return
     if dialect == 'html':
         s = (HTML_HEAD + '  <script class="trace-data" type="application/text">\n' + text('tgid') +
              '  </script>\n  <script class="trace-data" type="application/text">\n' +
