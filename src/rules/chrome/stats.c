@@ -136,10 +136,26 @@ void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r)
     /* A B/E pair comes at its end, after its children: when it starts
      * before them, the order check sees it.  One that never ended is drawn
      * to the window's end, which pass 1 does not know yet. */
-    if (r->open_end || (c->order_any && r->ts < c->order_ts))
+    if (r->open_end) {
         c->in_order = false;
+    } else if (c->order_any && r->ts < c->order_ts) {
+        /* (saturating: a lag past INT64_MAX is no order at all) */
+        uint64_t lag = (uint64_t)c->order_ts - (uint64_t)r->ts;
+        if (lag > (uint64_t)INT64_MAX)
+            c->in_order = false;
+        else if ((int64_t)lag > c->order_lag)
+            c->order_lag = (int64_t)lag;
+    }
+    if (!c->order_any || r->ts > c->order_ts)
+        c->order_ts = r->ts;
     c->order_any = true;
-    c->order_ts = r->ts;
+}
+
+/* pos_max less the lag: the time before which no record is still to come
+ * (INT64_MIN when that is before every time). */
+static int64_t pos_of(const struct chrome *c)
+{
+    return c->pos_max < INT64_MIN + c->order_lag ? INT64_MIN : c->pos_max - c->order_lag;
 }
 
 void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
@@ -150,7 +166,8 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
          * did not see every record, so it could not check their order. */
         c->folding = c->in_order && !c->index_lean && !c->hta && !o->no_stats && !o->no_fold;
         c->fold_decided = true;
-        c->pos = r->ts;
+        c->pos_max = r->ts;
+        c->pos = pos_of(c);
     }
     if (!c->folding)
         return;
@@ -161,7 +178,10 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
         c->fold_broken = c->fold.any && (r->ts < c->fold_pos || r->open_end);
         return;
     }
-    c->pos = r->ts;
+    if (r->ts > c->pos_max) {
+        c->pos_max = r->ts;
+        c->pos = pos_of(c);
+    }
 }
 
 void tf_chrome_fold_maybe(struct chrome *c)
