@@ -386,12 +386,15 @@ struct chrome {
      * record can start, so memory does not grow with the slices.  A
      * system trace's records come at their end (a CPU's run at the switch
      * that ends it): order_lag is then about the longest run or slice.
-     * pos is that time; fold_pos the last cut. */
+     * Nothing is folded past the start of a slice that never ended (it
+     * comes at the end).  pos is that time; fold_pos the last cut. */
     bool index_lean;        /* the loader's first pass needs not see every record */
     bool in_order;          /* pass 1: every record so far came within order_lag */
     bool order_any;         /* pass 1: order_ts is set */
     int64_t order_ts;       /* pass 1: the latest start so far */
     int64_t order_lag;      /* pass 1: how far a start came before order_ts, at most */
+    bool order_open;        /* pass 1: a slice never ended (open_min is set) */
+    int64_t open_min;       /* pass 1: the earliest start of those */
     bool fold_decided;      /* pass 2 has begun: folding is set */
     bool folding;           /* pass 2: fold as we go */
     bool fold_broken;       /* a record came before the last cut after all */
@@ -729,6 +732,10 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r);
 /* Pass 2: folds the statistics' past up to c->pos when enough has grown
  * (placing first every lane's slices that start before it). */
 void tf_chrome_fold_maybe(struct chrome *c);
+/* After pass 2 (every lane's rows finished): folds what the busy sets
+ * still hold, when the trace was folded before, so that the statistics
+ * hold only the folded combinations. */
+void tf_chrome_fold_end(struct chrome *c);
 /* Places a lane's waiting slices that start before t (rows.c). */
 void tf_chrome_rows_before(struct chrome *c, struct lane *ln, int64_t t);
 /* The window's statistics of the picked lanes, and the --annotate line;
