@@ -133,9 +133,9 @@ static long long stream_of(const struct tf_tef_rec *r)
 
 void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r)
 {
-    /* A B/E pair comes at its end, after its children: when it starts
-     * before them, the order check sees it.  One that never ended is drawn
-     * to the window's end, which pass 1 does not know yet. */
+    /* A B/E pair comes at its end, after its children, and a CPU's run at
+     * the switch that ends it: how far its start comes before the latest
+     * one read is the lag the fold keeps back. */
     if (r->open_end) {
         /* A slice that never ended comes at the end of the trace, its
          * start long past: nothing is folded past its start (open_min)
