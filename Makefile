@@ -257,6 +257,7 @@ bench-run: $(BIN) lib $(BUILD)/scan_floor
 	@sh tests/tools/bench-nsys.sh $(BIN)
 	@sh tests/tools/bench-rocpd.sh $(BIN)
 	@sh tests/tools/bench-perfetto.sh $(BIN)
+	@sh tests/tools/bench-ftrace.sh $(BIN)
 	@sh tests/tools/bench-xplane.sh $(BIN)
 	@sh tests/tools/bench-otf2.sh $(BIN)
 	@sh tests/tools/bench-python.sh $(BIN)

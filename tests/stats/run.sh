@@ -242,6 +242,40 @@ if "$py" "$root/tests/tools/pfwrite.py" big 40000 "$tmp/be.pftrace" "$tmp/be.jso
 else
     bad "pfwrite.py big failed"
 fi
+# ftrace text: its records come at their end (a CPU's run at the switch
+# that ends it, an atrace slice at its E), so it folds up to the latest
+# start less the lag pass 1 measured; the statistics and the figure must be
+# the whole sets' all the same (12 MB: folded several times).
+if "$py" "$root/tests/tools/genftrace.py" big "$tmp/big.txt" 12 >/dev/null 2>&1; then
+    "$bin" "$tmp/big.txt" --stats=csv -o "$tmp/big.fold.json" >"$tmp/big.fold.csv" 2>"$tmp/big.err"
+    TRACEFIG_FOLD=off "$bin" "$tmp/big.txt" --stats=csv -o "$tmp/big.whole.json" >"$tmp/big.whole.csv" \
+        2>"$tmp/big.whole.err"
+    if grep -q 'CPU 7,,busy_ms' "$tmp/big.fold.csv" && cmp -s "$tmp/big.fold.csv" "$tmp/big.whole.csv" &&
+        cmp -s "$tmp/big.fold.json" "$tmp/big.whole.json"; then ok; else
+        bad "ftrace text: folded statistics or figure differ from the whole ones: $(diff "$tmp/big.fold.csv" "$tmp/big.whole.csv" | head -5)"
+    fi
+    # (the lanes left out are said, the same in both)
+    cmp -s "$tmp/big.err" "$tmp/big.whole.err" && ! grep -q 'another order' "$tmp/big.err" && ok ||
+        bad "ftrace text: folding warned: $(head -c 200 "$tmp/big.err")"
+    # An atrace slice that never ended (it comes at the end, drawn to the
+    # window's end): nothing is folded past its start, near the end of the
+    # trace or at its beginning.
+    last=$(tail -n 1 "$tmp/big.txt" | sed 's/.*\] d\.\.3 *\([0-9.]*\):.*/\1/')
+    for at in "$last" 1.000500; do
+        # (in its place by time)
+        awk -v at="$at" -v l="        task1022-1022  ( 1020) [002] ...1 $(printf '%12s' "$at"): tracing_mark_write: B|1020|never" '
+            !done && /^ / { split($0, a, "] "); split(a[2], b, " "); if (b[2] + 0 > at + 0) { print l; done = 1 } }
+            { print } END { if (!done) print l }' "$tmp/big.txt" >"$tmp/open.txt"
+        "$bin" "$tmp/open.txt" --stats=csv >"$tmp/open.fold.csv" 2>"$tmp/open.err"
+        TRACEFIG_FOLD=off "$bin" "$tmp/open.txt" --stats=csv >"$tmp/open.whole.csv" 2>/dev/null
+        if grep -q 'never ended' "$tmp/open.err" && cmp -s "$tmp/open.fold.csv" "$tmp/open.whole.csv" &&
+            ! grep -q 'another order' "$tmp/open.err"; then ok; else
+            bad "ftrace text, a slice never ended at $at: folded statistics differ from the whole ones: $(diff "$tmp/open.fold.csv" "$tmp/open.whole.csv" | head -5)"
+        fi
+    done
+else
+    bad "genftrace.py big failed"
+fi
 if "$py" -c 'import sqlite3' 2>/dev/null &&
     "$py" "$root/tests/tools/gennsys.py" bench-kernels --kernels 150000 --out "$tmp/k.sqlite" >/dev/null 2>&1; then
     "$bin" "$tmp/k.sqlite" --stats=csv -o "$tmp/k1.json" >"$tmp/k1.csv" 2>&1

@@ -61,9 +61,15 @@ Dialects:
   markvar     tgid with marks as written by other writers: a trailing `\n`
               as trace-cmd prints the writer's newline, trailing blanks,
               and counters with a category (`C|100|queue|5|server`)
+
+`genftrace.py big OUT MB` writes eight's system (8 CPUs, 40 tasks of 8
+processes, atrace B/E pairs, each CPU's own pseudo-random sequence) going
+on until the text is about MB megabytes (10^6 bytes), written 100 ms of
+trace at a time as it is made: the large input of
+tests/tools/bench-ftrace.sh.
 """
-import re
 import json
+import re
 import sys
 
 EXPECT = {
@@ -240,6 +246,69 @@ def old_fields(r):
                   r'task \1:\2 [\3] success=1 [\4]', r)
 
 
+def big(out, mb):
+    """eight's system, on until about mb * 10^6 bytes, written as made."""
+    budget = int(mb * 1e6)
+    xs = [777 + cpu for cpu in range(8)]      # each CPU's sequence
+    state = [[1_000_000, 0] for _ in range(8)]  # each CPU's time and task
+
+    def draw(cpu):
+        xs[cpu] = (xs[cpu] * 1103515245 + 12345) % 2 ** 31
+        return xs[cpu]
+
+    def task(pid):
+        return ('<idle>', 0) if pid == 0 else ('task%d' % pid, 1000 + (pid - 1000) // 5 * 5)
+
+    with open(out, 'w', encoding='utf-8') as f:
+        done = f.write(HEADER_TGID.replace('#P:2', '#P:8'))
+        upto = 1_000_000
+        ev = []
+        last = False
+        while not last:
+            upto += 100_000
+            for cpu in range(8):
+                t, cur = state[cpu]
+                while t < upto:
+                    t += 100 + draw(cpu) % 3000
+                    nxt = 0 if cur and draw(cpu) % 4 == 0 else 1000 + draw(cpu) % 40
+                    if nxt == cur:
+                        continue
+                    ev.append((t, cpu, cur, 'sw', nxt))
+                    if nxt and nxt % 2 == 0:
+                        ev.append((t + 10, cpu, nxt, 'B', 'step%d' % (nxt % 5)))
+                        ev.append((t + 60, cpu, nxt, 'E', ''))
+                    cur = nxt
+                state[cpu] = [t, cur]
+            # each CPU stops at its first time at or past upto, so every
+            # event still to come is later than upto: the events before it
+            # are written now, in order, and the others wait for the next
+            ev.sort(key=lambda e: (e[0], e[1]))
+            k = 0
+            while k < len(ev) and ev[k][0] < upto:
+                k += 1
+            ev, now = ev[k:], ev[:k]
+            last = done + 160 * len(now) >= budget  # (160: about a line)
+            if last:
+                now += ev  # what waits too (an E after its B)
+            rows = []
+            for t, cpu, pid, kind, arg in now:
+                name, tgid = task(pid)
+                head = '%16s-%-5d (%5s) [%03d] %s %12.6f: ' % (
+                    name, pid, tgid if pid else '-----', cpu, 'd..3' if kind == 'sw' else '...1',
+                    t / 1e6)
+                if kind == 'sw':
+                    pc = 'swapper/%d' % cpu if pid == 0 else name
+                    nc = 'swapper/%d' % cpu if arg == 0 else task(arg)[0]
+                    rows.append(head + 'sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 '
+                                'prev_state=S ==> next_comm=%s next_pid=%d next_prio=120'
+                                % (pc, pid, nc, arg))
+                elif kind == 'B':
+                    rows.append(head + 'tracing_mark_write: B|%d|%s' % (tgid, arg))
+                else:
+                    rows.append(head + 'tracing_mark_write: E|%d' % tgid)
+            done += f.write('\n'.join(rows) + '\n')
+
+
 def text(dialect):
     if dialect == 'eight':
         return eight()
@@ -359,6 +428,9 @@ def write(dialect, out):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3:
+    if len(sys.argv) == 4 and sys.argv[1] == 'big':
+        big(sys.argv[2], float(sys.argv[3]))
+    elif len(sys.argv) != 3 or sys.argv[1] == 'big':
         raise SystemExit(__doc__)
-    write(sys.argv[1], sys.argv[2])
+    else:
+        write(sys.argv[1], sys.argv[2])

@@ -379,18 +379,27 @@ struct chrome {
     struct tf_ivset gpu_all, gpu_comp, gpu_comm;
     size_t gpu_added; /* intervals added since the last normalize */
     /* Folding the statistics' past (stats.c tf_chrome_fold): a trace whose
-     * slices and instants all come in start order (pass 1 checks it) has
-     * its lanes' busy sets and the GPU sets folded, every so often, up to
-     * the start of the record being read, so memory does not grow with
-     * the slices.  pos is that start; fold_pos the last cut. */
+     * slices and instants come in start order, or nearly (each at most
+     * order_lag before the latest start read before it: pass 1 measures
+     * it), has its lanes' busy sets and the GPU sets folded, every so
+     * often, up to the latest start read less order_lag, before which no
+     * record can start, so memory does not grow with the slices.  A
+     * system trace's records come at their end (a CPU's run at the switch
+     * that ends it): order_lag is then about the longest run or slice.
+     * Nothing is folded past the start of a slice that never ended (it
+     * comes at the end).  pos is that time; fold_pos the last cut. */
     bool index_lean;        /* the loader's first pass needs not see every record */
-    bool in_order;          /* pass 1: every record so far came in start order */
+    bool in_order;          /* pass 1: every record so far came within order_lag */
     bool order_any;         /* pass 1: order_ts is set */
-    int64_t order_ts;       /* pass 1: the last record's start */
+    int64_t order_ts;       /* pass 1: the latest start so far */
+    int64_t order_lag;      /* pass 1: how far a start came before order_ts, at most */
+    bool order_open;        /* pass 1: a slice never ended (open_min is set) */
+    int64_t open_min;       /* pass 1: the earliest start of those */
     bool fold_decided;      /* pass 2 has begun: folding is set */
     bool folding;           /* pass 2: fold as we go */
     bool fold_broken;       /* a record came before the last cut after all */
     int64_t pos, fold_pos;
+    int64_t pos_max;        /* pass 2: the latest start so far (pos + order_lag) */
     size_t busy_added;      /* busy intervals added since the last fold */
     struct tf_ivfold fold;  /* the lanes' folded past (ids: lane indexes) */
     struct tf_stats_gpu_past gpu_past;
@@ -723,6 +732,10 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r);
 /* Pass 2: folds the statistics' past up to c->pos when enough has grown
  * (placing first every lane's slices that start before it). */
 void tf_chrome_fold_maybe(struct chrome *c);
+/* After pass 2 (every lane's rows finished): folds what the busy sets
+ * still hold, when the trace was folded before, so that the statistics
+ * hold only the folded combinations. */
+void tf_chrome_fold_end(struct chrome *c);
 /* Places a lane's waiting slices that start before t (rows.c). */
 void tf_chrome_rows_before(struct chrome *c, struct lane *ln, int64_t t);
 /* The window's statistics of the picked lanes, and the --annotate line;

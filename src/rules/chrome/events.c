@@ -335,6 +335,7 @@ bool tf_chrome_finish(void *ctx, struct tf_diag *d)
     for (size_t i = 0; i < c->n_lanes; i++)
         if (!c->lanes[i].ov)
             tf_chrome_rows_finish(c, &c->lanes[i]);
+    tf_chrome_fold_end(c);
     tf_chrome_counters_finish(c);
     if (c->oom)
         return tf_diag_oom(d, NULL);

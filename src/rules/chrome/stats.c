@@ -133,13 +133,38 @@ static long long stream_of(const struct tf_tef_rec *r)
 
 void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r)
 {
-    /* A B/E pair comes at its end, after its children: when it starts
-     * before them, the order check sees it.  One that never ended is drawn
-     * to the window's end, which pass 1 does not know yet. */
-    if (r->open_end || (c->order_any && r->ts < c->order_ts))
-        c->in_order = false;
+    /* A B/E pair comes at its end, after its children, and a CPU's run at
+     * the switch that ends it: how far its start comes before the latest
+     * one read is the lag the fold keeps back. */
+    if (r->open_end) {
+        /* A slice that never ended comes at the end of the trace, its
+         * start long past: nothing is folded past its start (open_min)
+         * rather than measuring it as a lag. */
+        if (!c->order_open || r->ts < c->open_min)
+            c->open_min = r->ts;
+        c->order_open = true;
+        return;
+    }
+    if (c->order_any && r->ts < c->order_ts) {
+        /* (saturating: a lag past INT64_MAX is no order at all) */
+        uint64_t lag = (uint64_t)c->order_ts - (uint64_t)r->ts;
+        if (lag > (uint64_t)INT64_MAX)
+            c->in_order = false;
+        else if ((int64_t)lag > c->order_lag)
+            c->order_lag = (int64_t)lag;
+    }
+    if (!c->order_any || r->ts > c->order_ts)
+        c->order_ts = r->ts;
     c->order_any = true;
-    c->order_ts = r->ts;
+}
+
+/* pos_max less the lag, and not past the start of a slice that never
+ * ended: the time before which no record is still to come (INT64_MIN when
+ * that is before every time). */
+static int64_t pos_of(const struct chrome *c)
+{
+    int64_t pos = c->pos_max < INT64_MIN + c->order_lag ? INT64_MIN : c->pos_max - c->order_lag;
+    return c->order_open && c->open_min < pos ? c->open_min : pos;
 }
 
 void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
@@ -150,18 +175,24 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
          * did not see every record, so it could not check their order. */
         c->folding = c->in_order && !c->index_lean && !c->hta && !o->no_stats && !o->no_fold;
         c->fold_decided = true;
-        c->pos = r->ts;
+        c->pos_max = r->ts;
+        c->pos = pos_of(c);
     }
     if (!c->folding)
         return;
-    if (r->ts < c->pos || r->open_end) {
+    if (r->ts < c->pos) {
         /* Not the order pass 1 saw: no more folding, and what was folded
          * is wrong if this reaches before the last cut. */
         c->folding = false;
-        c->fold_broken = c->fold.any && (r->ts < c->fold_pos || r->open_end);
+        c->fold_broken = c->fold.any && r->ts < c->fold_pos;
         return;
     }
-    c->pos = r->ts;
+    if (r->open_end)
+        return; /* (at or after open_min: pass 1 saw it) */
+    if (r->ts > c->pos_max) {
+        c->pos_max = r->ts;
+        c->pos = pos_of(c);
+    }
 }
 
 void tf_chrome_fold_maybe(struct chrome *c)
@@ -186,6 +217,17 @@ void tf_chrome_fold_maybe(struct chrome *c)
     c->fold_pos = c->pos;
     c->busy_added = 0;
     free(sets);
+}
+
+void tf_chrome_fold_end(struct chrome *c)
+{
+    /* (a trace that never grew enough for a fold keeps its sets whole, as
+     * its statistics always were) */
+    if (!c->folding || !c->fold.any || c->oom)
+        return;
+    c->pos = c->w1; /* every busy interval is clipped to the window */
+    c->busy_added = FOLD_EVERY;
+    tf_chrome_fold_maybe(c);
 }
 
 /* Keeps the GPU sets small: merge once they have doubled, and fold what
