@@ -65,6 +65,7 @@ struct stream {
     json_t *meta;           /* the metadata values read so far */
     struct tf_timeline view; /* the same, as the mode's filter reads them */
     bool has_trace_events, has_events;
+    bool has_system; /* "systemTraceEvents" read (a trace without traceEvents too) */
     enum tf_jtok trace_events_type, events_type;
     struct tf_chrome *chrome; /* the legacy PyTorch mode's converter, or NULL */
     struct tf_tef *tef;       /* the generic mode's, or NULL */
@@ -487,6 +488,7 @@ static bool scan_member(struct stream *st, const char *key, struct tf_trace *out
     }
     if (strcmp(key, "systemTraceEvents") == 0 && st->tef) {
         enum tf_jtok k = tf_scan_peek(s);
+        st->has_system = true;
         if (k == TF_JT_ARRAY)
             return tf_scan_enter(s) && scan_chrome_events(st, true);
         if (k == TF_JT_STRING) { /* Chrome's ftrace text (load/ftrace.h) */
@@ -582,7 +584,7 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
         .top_array = top_array,
         .meta = st->meta,
         .has_events = st->has_events,
-        .has_trace_events = st->has_trace_events,
+        .has_trace_events = st->has_trace_events || st->has_system,
         .type = "an object",
     };
     if (!tf_load_kind(&doc, file, &out->kind, d))
@@ -606,7 +608,8 @@ static bool stream_decide(struct stream *st, bool top_array, struct tf_trace *ou
             return tf_diag_error(d, st->pending.code, "%s", st->pending.msg);
         return true;
     }
-    if (!top_array && st->trace_events_type != TF_JT_ARRAY)
+    if (!top_array && (st->has_trace_events || !st->has_system) &&
+        st->trace_events_type != TF_JT_ARRAY)
         return tf_diag_error(d, TF_EBADINPUT, "%s: traceEvents: expected an array, got %s", file,
                              tf_jtok_name(st->trace_events_type));
     const struct tf_chrome_sink *legacy = &st->keep->chrome;

@@ -40,7 +40,7 @@ model() {
         python3 "$check" "$w/$c.model.json" "$@"; then ok; else bad "$c: $(head -3 "$w/$c.err")"; fi
 }
 
-dialects="tgid plain tcmd android41 html html_legacy json json_empty noise marks_only lost eight instants
+dialects="tgid plain tcmd android41 html html_legacy json json_empty json_system noise marks_only lost eight instants
     flags5 crlf dropped latency old2632 markvar rawclock bom preface perfscript html_legacy_code
     html_comment"
 for c in $dialects; do
@@ -95,6 +95,9 @@ model json "$sched" "$slices" "'frame' in names" "m['window']['start_us'] == 500
     "m['window']['end_us'] == 5022000" "labels[0] == 'browser'"
 model json_empty "labels == ['browser']" "busy['browser'] == 16"
 [ -s "$w/json_empty.err" ] && bad "json_empty: a message: $(cat "$w/json_empty.err")" || ok
+# a JSON of systemTraceEvents alone (no traceEvents): its text drawn as the text is
+model json_system "labels[-2:] == ['CPU 0', 'CPU 1']" "$sched" "$slices" "$window"
+[ -s "$w/json_system.err" ] && bad "json_system: a message: $(cat "$w/json_system.err")" || ok
 
 # (c) atrace marks alone: thread lanes, no CPU lane
 model marks_only "not [l for l in labels if l.startswith('CPU')]" "busy['pid 100 / srv-worker'] == 8" \

@@ -32,6 +32,7 @@ Dialects:
               whose clock sync says parent_ts=5.0: the text's 1.000 s is
               the JSON's 5 s (its X event 'frame' at 5,000,000 us)
   json_empty  the same JSON with systemTraceEvents ""
+  json_system a JSON of systemTraceEvents alone (the tgid text), no traceEvents
   noise       tgid with lines that are neither header nor event (3)
   marks_only  atrace marks alone, no scheduling
   lost        tgid with `CPU:1 [LOST 42 EVENTS]` after the client's E at
@@ -421,6 +422,9 @@ def write(dialect, out):
              'dur': 16000}],
             'systemTraceEvents': text('json') if dialect == 'json' else ''}
         s = json.dumps(doc, indent=1)
+    elif dialect == 'json_system':
+        # a JSON of systemTraceEvents alone (no traceEvents): the text drawn
+        s = json.dumps({'systemTraceEvents': text('tgid')}, indent=1)
     else:
         s = text(dialect)
     with open(out, 'w', encoding='utf-8', newline='') as f:
