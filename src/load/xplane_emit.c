@@ -159,13 +159,12 @@ static int64_t ps_ns(int64_t ps)
 }
 
 /* An event [s, e) in ps from its line's timestamp_ns: its ends in ns on
- * the trace clock, each rounded to the nearest.  (Choosing the end so that
- * the line's drawn time stays its exact time, rounded, would keep a line
- * of many sub-ns events busy as long as it is, but an end moved past its
- * own rounding overlaps the next op that starts where it ends: the figure
- * then nests back-to-back ops in rows of their own.)  The line's exact
- * busy time, the union in ps of its events in start order, orders the
- * lanes. */
+ * the trace clock, each rounded to the nearest; the record says by how
+ * many ps (ps0, ps1), and the mode's busy times keep them.  (Choosing the
+ * end so that the line's drawn time stays its exact time, rounded, would
+ * overlap the next op that starts where one ends: the figure then nests
+ * back-to-back ops in rows of their own.)  The line's exact busy time,
+ * the union in ps of its events in start order, orders the lanes. */
 static void exact_ends(struct xp_line *l, int64_t s, int64_t e, int64_t *t0, int64_t *t1)
 {
     *t0 = l->ts_ns + ps_ns(s);
@@ -367,6 +366,9 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     rec.tid = (struct tf_id){TF_ID_NUM, (long long)(x->line - p->line0) + 1, NULL};
     rec.name = name;
     rec.ts = t0;
+    /* the ps the ends were rounded by: the mode's busy times stay exact */
+    rec.ps0 = (int16_t)(e.off - (t0 - l->ts_ns) * 1000);
+    rec.ps1 = (int16_t)(e.off + e.dur - (t1 - l->ts_ns) * 1000);
     if (e.dur > 0) {
         rec.kind = TF_TEF_SLICE;
         rec.ph = 'X';

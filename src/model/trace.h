@@ -236,6 +236,11 @@ struct tf_tef_rec {
     struct tf_id pid, tid;
     const char *name, *cat; /* decoded (pass 2; pass 1: name only) */
     int64_t ts, dur;        /* nanoseconds on the trace clock (ts/dur are us) */
+    /* A clock finer than the ns (an XPlane profile's ps): the exact start
+     * is ts ns + ps0 ps, the exact end ts + dur ns + ps1 ps, each in
+     * [-500, 500) (ts and the end rounded to the nearest ns); 0 for the
+     * other loaders.  The generic mode keeps them in its busy times. */
+    int16_t ps0, ps1;
     bool has_dur;           /* a dur was given (X events without one are dropped) */
     bool open_end;          /* a B never closed: runs to the end of the trace */
     unsigned depth;         /* B/E pairs: 1 + the B's nesting depth on its thread

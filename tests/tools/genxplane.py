@@ -201,8 +201,9 @@ def case_tpu():
 def case_subns():
     """Sub-ns events, whose ends rounded alone would lose their time: TPU
     0's XLA Ops, 20000 events of 300 ps, one every ns from 100 ps on (busy
-    6 us; each end rounded to its ns: none); Async XLA Ops, 10000 events of
-    1300 ps, one every 2 ns from 600 ps on (busy 13 us; rounded: 10 us);
+    6 us exactly; each end rounded to its ns: none); Async XLA Ops, 10000
+    events of 1300 ps, one every 2 ns from 600 ps on (busy 13 us; rounded:
+    10 us);
     XLA Modules: jit_step(1) over them all, 0-20 us.  timestamp_ns 0."""
     t = Plane(0, '/device:TPU:0')
     t.stats.append(t.stat('device_type_string', 'str', 'TPU v5p'))

@@ -105,11 +105,13 @@ model tpu "labels == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops', 'TPU 0 / Async X
 "$bin" "$w/tpu.xplane.pb" -o "$w/tpu.svg" 2>/dev/null &&
     grep -q 'convolution.2 · kernel · at 50.001 µs · 9.999 µs · name: %convolution.2 = f32\[8\]{0} convolution(%a, %b), offset_ps: 50000500, duration_ps: 9999500' "$w/tpu.svg" &&
     ok || bad "tpu: the exact ps in the tooltip"
-# many sub-ns events: every one counted; each end rounded to the ns, so
-# the drawn busy time is not theirs (6 and 13 us exactly: 0 and 10 us
-# drawn; tracefig-inputs(5), XPLANE PROFILES); a TPU's name and vendor,
-# the TPU breakdown
-model subns "busy['TPU 0 / XLA Ops'] == 0 and busy['TPU 0 / Async XLA Ops'] == 0.01" \
+# many sub-ns events: every one counted; each end drawn rounded to the
+# ns, but the busy time is theirs to the ps (6 and 13 us exactly; rounded
+# ends would make 0 and 10 us; tracefig-inputs(5), XPLANE PROFILES), and
+# so is the TPU breakdown's compute; a TPU's name and vendor
+model subns "busy['TPU 0 / XLA Ops'] == 0.006 and busy['TPU 0 / Async XLA Ops'] == 0.013" \
+    "m['stats']['lanes'][1]['busy_pct'] == 30 and m['stats']['lanes'][2]['busy_pct'] == 65" \
+    "m['stats']['gpu_breakdown']['compute_ms'] == 0.006" \
     "[l['events'] for l in m['lanes']] == [1, 20000, 10000]" \
     "m['stats']['devices'] == [{'device': 'TPU 0', 'kind': 'TPU', 'name': 'TPU v5p', 'vendor': 'Google'}]"
 grep -q '^TPU 0   TPU   TPU v5p  Google$' "$w/subns.out" && grep -q '^TPU breakdown (window)$' "$w/tpu.out" &&

@@ -153,9 +153,12 @@ struct pend {
     int64_t t0, t1;
     uint32_t name, cat, args;
     uint32_t color; /* cname or TF_CHROME_NO_COLOR */
-    bool instant, open_end;
-    bool span; /* the profiler's own span (events.c) */
     unsigned depth; /* a B/E pair: 1 + its depth on the loader's stack; else 0 */
+    /* bits, so that a pend stays 40 bytes with the ps (REORDER of them
+     * wait per lane) */
+    unsigned instant : 1, open_end : 1;
+    unsigned span : 1;  /* the profiler's own span (events.c) */
+    signed int ps0 : 11, ps1 : 11; /* the record's ps0, ps1 (model/trace.h) */
 };
 
 /* The time one class (a name in a category, with its cname colour)
@@ -391,6 +394,13 @@ struct chrome {
     bool folding;           /* pass 2: fold as we go */
     bool fold_broken;       /* a record came before the last cut after all */
     int64_t pos, fold_pos;
+    /* The busy sets' ticks (stats.c tf_chrome_busy_tick): ns on the trace
+     * clock, or, when the trace's times are finer (fine_seen: a record in
+     * pass 1 had ps0 or ps1) and the window short enough, ps from the
+     * window's start (fine), so that a line of 300 ps events is busy for
+     * their exact time; bw0, bw1 the window in those ticks. */
+    bool fine_seen, fine, fine_decided;
+    int64_t bw0, bw1;
     size_t busy_added;      /* busy intervals added since the last fold */
     struct tf_ivfold fold;  /* the lanes' folded past (ids: lane indexes) */
     struct tf_stats_gpu_past gpu_past;
@@ -713,8 +723,14 @@ void tf_chrome_counters_free(struct chrome *c);
 
 /* --- stats.c --------------------------------------------------------------------- */
 
-/* A record's GPU work within [lo, hi), for the breakdown. */
-void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi);
+/* A record's GPU work, for the breakdown: in the window (busy ticks), or
+ * in the whole trace (ns; pass 1 of --stats-scope trace). */
+void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, bool window);
+/* Pass 2, before the first record: the busy sets' ticks (fine or ns). */
+void tf_chrome_busy_ticks(struct chrome *c);
+/* A time of the window (ns, and ps past it: a record's ps0 or ps1) as a
+ * tick of the busy sets, clipped to [bw0, bw1]. */
+int64_t tf_chrome_busy_tick(const struct chrome *c, int64_t ns, int ps);
 /* Pass 1: notes whether records keep coming in start order. */
 void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r);
 /* Pass 2, for each record before it is placed: decides on folding at the

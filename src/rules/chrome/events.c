@@ -94,8 +94,9 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     }
     case TF_TEF_SLICE: {
         tf_chrome_order_note(c, r);
+        c->fine_seen = c->fine_seen || r->ps0 || r->ps1;
         if (c->o->stats_trace_scope && !c->hta)
-            tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);
+            tf_chrome_gpu_event(c, r, false);
         if (profiler_span(r))
             break;
         size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
@@ -242,7 +243,7 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     if (r->kind == TF_TEF_SLICE || r->kind == TF_TEF_INSTANT)
         tf_chrome_fold_note(c, r);
     if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope && !c->hta)
-        tf_chrome_gpu_event(c, r, c->w0, c->w1);
+        tf_chrome_gpu_event(c, r, true);
     if (r->kind == TF_TEF_ASYNC && !c->o->async)
         return true;
     if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT && r->kind != TF_TEF_ASYNC)
@@ -299,6 +300,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         .open_end = r->open_end,
         .span = profiler_span(r),
         .depth = r->depth,
+        .ps0 = r->ps0,
+        .ps1 = r->ps1,
     };
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))
