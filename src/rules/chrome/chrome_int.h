@@ -726,11 +726,33 @@ void tf_chrome_counters_free(struct chrome *c);
 /* A record's GPU work, for the breakdown: in the window (busy ticks), or
  * in the whole trace (ns; pass 1 of --stats-scope trace). */
 void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, bool window);
-/* Pass 2, before the first record: the busy sets' ticks (fine or ns). */
-void tf_chrome_busy_ticks(struct chrome *c);
+/* The longest window whose ps from its start stay within the statistics'
+ * ticks (2^61, rules/stats.c): 26 days. */
+#define TF_CHROME_FINE_MAX_NS INT64_C(2305843009213693)
+
+/* Pass 2, before the first record: the busy sets' ticks (fine or ns).
+ * (Inline, as rows.c, stats.c and system.c each use them.) */
+static inline void tf_chrome_busy_ticks(struct chrome *c)
+{
+    c->fine_decided = true;
+    c->fine = c->fine_seen && !c->hta && c->w1 - c->w0 <= TF_CHROME_FINE_MAX_NS;
+    c->bw0 = c->fine ? 0 : c->w0;
+    c->bw1 = c->fine ? (c->w1 - c->w0) * 1000 : c->w1;
+}
+
 /* A time of the window (ns, and ps past it: a record's ps0 or ps1) as a
  * tick of the busy sets, clipped to [bw0, bw1]. */
-int64_t tf_chrome_busy_tick(const struct chrome *c, int64_t ns, int ps);
+static inline int64_t tf_chrome_busy_tick(const struct chrome *c, int64_t ns, int ps)
+{
+    if (ns < c->w0)
+        return c->bw0;
+    if (ns > c->w1)
+        return c->bw1;
+    if (!c->fine)
+        return ns;
+    int64_t t = (ns - c->w0) * 1000 + ps;
+    return t < c->bw0 ? c->bw0 : t > c->bw1 ? c->bw1 : t;
+}
 /* Pass 1: notes whether records keep coming in start order. */
 void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r);
 /* Pass 2, for each record before it is placed: decides on folding at the

@@ -164,30 +164,6 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
     c->pos = r->ts;
 }
 
-/* The longest window whose ps from its start stay within the statistics'
- * ticks (2^61, rules/stats.c): 26 days. */
-#define FINE_MAX_NS INT64_C(2305843009213693)
-
-void tf_chrome_busy_ticks(struct chrome *c)
-{
-    c->fine_decided = true;
-    c->fine = c->fine_seen && !c->hta && c->w1 - c->w0 <= FINE_MAX_NS;
-    c->bw0 = c->fine ? 0 : c->w0;
-    c->bw1 = c->fine ? (c->w1 - c->w0) * 1000 : c->w1;
-}
-
-int64_t tf_chrome_busy_tick(const struct chrome *c, int64_t ns, int ps)
-{
-    if (ns < c->w0)
-        return c->bw0;
-    if (ns > c->w1)
-        return c->bw1;
-    if (!c->fine)
-        return ns;
-    int64_t t = (ns - c->w0) * 1000 + ps;
-    return t < c->bw0 ? c->bw0 : t > c->bw1 ? c->bw1 : t;
-}
-
 /* Where the busy sets are cut: at the start of the record being read.
  * With ps ticks, what is yet to come starts at or after pos ns - 500 ps
  * (its start rounded to pos). */
