@@ -78,27 +78,9 @@ static double text_h(const struct lay *L, double size)
 static void put_text_w(struct lay *L, const char *raw, double x, double baseline, double size,
                        bool bold, enum tf_anchor anchor, uint32_t color, const char *cls)
 {
-    char *str = tf_xml_clean(raw);
-    if (!str) {
-        L->s->oom = true;
-        return;
-    }
-    for (char *p = str; *p; p++)
-        if (*p == '\t' || *p == '\n' || *p == '\r')
-            *p = ' ';
-    struct tf_text t = {
-        .s = str,
-        .x = x,
-        .y = baseline,
-        .size = size,
-        .bold = bold,
-        .anchor = anchor,
-        .color = color,
-        .width = tf_text_width(str, size, bold),
-        .cls = cls,
-    };
-    tf_scene_text(L->s, &t);
-    free(str);
+    tf_scene_label(L->s, (struct tf_text){.s = raw, .x = x, .y = baseline, .size = size,
+                                          .bold = bold, .anchor = anchor, .color = color,
+                                          .cls = cls});
 }
 
 /* Text in the plan's weight. */

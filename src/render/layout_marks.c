@@ -41,16 +41,9 @@ static void label(struct tf_scene *s, const struct tf_plan *P, const struct tf_p
                             .fill = 0xFFFFFFu, .fill_opacity = 0.85, .cls = "mark-backing"};
         tf_scene_path(s, &p);
     }
-    char *str = tf_xml_clean(pm->text);
-    if (!str) {
-        s->oom = true;
-        return;
-    }
-    struct tf_text t = {.s = str, .x = pm->tx, .y = pm->ty, .size = P->f_mark,
-                        .anchor = TF_ANCHOR_START, .color = c,
-                        .width = tf_text_width(str, P->f_mark, false), .cls = "mark-label"};
-    tf_scene_text(s, &t);
-    free(str);
+    tf_scene_label(s, (struct tf_text){.s = pm->text, .x = pm->tx, .y = pm->ty,
+                                       .size = P->f_mark, .anchor = TF_ANCHOR_START, .color = c,
+                                       .cls = "mark-label"});
     if (pm->leader)
         line(s, pm->lx0, pm->ly0, pm->lx1, pm->ly1, c, 0.5, "mark-leader");
 }

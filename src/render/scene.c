@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
+#include "render/metrics.h"
+
 void tf_scene_init(struct tf_scene *s)
 {
     memset(s, 0, sizeof *s);
@@ -87,6 +90,22 @@ void tf_scene_text(struct tf_scene *s, const struct tf_text *t)
     it->u.text = *t;
     it->u.text.s = str;
     it->u.text.cls = tf_scene_strdup(s, t->cls);
+}
+
+void tf_scene_label(struct tf_scene *s, struct tf_text t)
+{
+    char *str = tf_xml_clean(t.s ? t.s : "");
+    if (!str) {
+        s->oom = true;
+        return;
+    }
+    for (char *p = str; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r')
+            *p = ' ';
+    t.s = str;
+    t.width = tf_text_width(str, t.size, t.bold);
+    tf_scene_text(s, &t);
+    free(str);
 }
 
 void tf_scene_group_begin(struct tf_scene *s, const struct tf_group *g)

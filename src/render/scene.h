@@ -129,6 +129,10 @@ const char *tf_scene_strdup(struct tf_scene *s, const char *str);
 void tf_scene_set_title(struct tf_scene *s, const char *title, const char *desc);
 void tf_scene_path(struct tf_scene *s, const struct tf_path *p);
 void tf_scene_text(struct tf_scene *s, const struct tf_text *t);
+/* A label as the layouts put one: t.s is raw text, cleaned for XML
+ * (tf_xml_clean) with tabs and line breaks as spaces, and t.width is
+ * measured here in t's font; sets s->oom when memory runs out. */
+void tf_scene_label(struct tf_scene *s, struct tf_text t);
 void tf_scene_group_begin(struct tf_scene *s, const struct tf_group *g);
 void tf_scene_group_end(struct tf_scene *s);
 /* Every item of src, in order, moved by (dx, dy) points (a zoom panel's

@@ -199,16 +199,17 @@ static bool flags_of(struct tf_cp *cp, uint32_t id, uint32_t *out)
  * in one walk of the args (-1: absent or not a number). */
 static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
 {
+    /* correlation_id: XPlane's stat (xplane_emit.c), beyond HTA's keys */
     static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
-                                       "wait_on_cuda_event_record_corr_id"};
-    int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr};
+                                       "wait_on_cuda_event_record_corr_id", "correlation_id"};
+    int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr, &w->corr};
     w->stream = w->corr = wt->stream = wt->corr = -1;
     if (!r->args)
         return;
     size_t pos = 0, kl, vl;
     const unsigned char *k, *v;
     while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             if (kl != strlen(keys[i]) || memcmp(k, keys[i], kl) != 0)
                 continue;
             double x;

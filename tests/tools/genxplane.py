@@ -224,6 +224,23 @@ def host(k):
     return space([h], ['host%d' % k])
 
 
+def case_launch():
+    """A GPU-bound profile for the critical path, its launch joined to its
+    kernel by correlation_id (as JAX's are, on a launch thread): Host
+    python: step 0-10 us; Host Threads/5: hipModuleLaunchKernel 1-2 us
+    (correlation_id 7); GPU 0 Stream #16(Kernel): gemm 4-40 us
+    (correlation_id 7).  The path is the launch, 3 us to the kernel, and
+    the kernel's 36 us; timestamp_ns 0."""
+    g = Plane(0, '/device:GPU:0')
+    g.line(16, 'Stream #16(Kernel)', 0,
+           [('gemm', '', 4 * US, 36 * US, [g.stat('correlation_id', 'uint', 7)])])
+    h = Plane(0, '/host:CPU')
+    h.line(1, 'python', 0, [('step', '', 0, 10 * US)])
+    h.line(2, 'Host Threads/5', 0,
+           [('hipModuleLaunchKernel', '', 1 * US, 1 * US, [h.stat('correlation_id', 'uint', 7)])])
+    return space([g, h])
+
+
 def case_badlen():
     """A line whose length runs 50 bytes past its plane's end."""
     line = vi(1, 1) + ld(2, 'worker') + vi(3, 0) + ld(4, vi(1, 1) + vi(2, 0) + vi(3, US))
@@ -235,6 +252,7 @@ CASES = {
     'gpu': case_gpu,
     'tpu': case_tpu,
     'subns': case_subns,
+    'launch': case_launch,
     'host0': lambda: host(0),
     'host1': lambda: host(1),
     'gz': lambda: gzip.compress(case_gpu(), mtime=0),

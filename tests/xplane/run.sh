@@ -42,7 +42,7 @@ model() {
     if "$bin" "$w/$c.xplane.pb" --stats $opts -o "$w/$c.json" >"$w/$c.out" 2>"$w/$c.err" &&
         python3 "$check" "$w/$c.json" "$@"; then ok; else bad "$c $opts: $(head -3 "$w/$c.err")"; fi
 }
-for c in gpu tpu subns host0 host1 gz cut badlen mangled crlf; do
+for c in gpu tpu subns launch host0 host1 gz cut badlen mangled crlf; do
     python3 "$root/tests/tools/genxplane.py" $c "$w/$c.xplane.pb" || bad "genxplane $c"
 done
 
@@ -84,6 +84,14 @@ if "$bin" "$w/gpu.xplane.pb" --flows -o "$w/flows.json" 2>/dev/null &&
     python3 "$check" "$w/flows.json" "len(m['arrows']) == 1" \
         "m['arrows'][0]['from']['lane'] == 4 and m['arrows'][0]['to']['lane'] == 1"
 then ok; else bad "gpu: correlation_id flows"; fi
+# correlation_id joins a launch to its kernel for the critical path: the
+# launch, 3 us of launch overhead, the kernel's 36 us (genxplane.py launch)
+if "$bin" "$w/launch.xplane.pb" --critical-path -o "$w/launch.json" 2>/dev/null &&
+    python3 "$check" "$w/launch.json" "abs(m['critical_path']['length'] - 0.039) < 1e-9" \
+        "abs(m['critical_path']['breakdown']['gpu_compute_bound']['time'] - 0.036) < 1e-9" \
+        "abs(m['critical_path']['breakdown']['gpu_kernel_launch_overhead']['time'] - 0.003) < 1e-9" \
+        "sorted(b['name'] for b in m['bars'] if b.get('critical')) == ['gemm', 'hipModuleLaunchKernel']"
+then ok; else bad "launch: the critical path through correlation_id"; fi
 # gzip'd, and from standard input
 model gz "$gpu_lanes" "$gpu_busy"
 if "$bin" - -o "$w/stdin.json" <"$w/gpu.xplane.pb" 2>/dev/null &&
