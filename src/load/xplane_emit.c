@@ -488,6 +488,10 @@ bool xp_lane_names(struct xp *x)
     counts.kind = TF_TEF_COUNTS;
     if (!emit(x, &counts))
         return false;
+    /* and their times are ps: the statistics keep them */
+    counts.kind = TF_TEF_FINE;
+    if (!emit(x, &counts))
+        return false;
     for (size_t i = 0; i < x->n_planes; i++) {
         const struct xp_plane *p = &x->planes[i];
         bool any = false;

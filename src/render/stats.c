@@ -79,7 +79,7 @@ static void table_lanes(const struct tf_figure *f, struct tf_buf *b)
 
     tf_stats_table_init(&t, 3);
     tf_stats_cell(&t, "window");
-    tf_stats_cell(&t, ms(x, s->window_ms));
+    tf_stats_cell(&t, msd(x, s, s->window_ms));
     tf_stats_cell(&t, "ms");
     t.left[2] = true;
     tf_stats_table_flush(&t, b);
@@ -102,7 +102,7 @@ static void table_lanes(const struct tf_figure *f, struct tf_buf *b)
         snprintf(idx, sizeof idx, "%zu", i);
         tf_stats_cell(&t, f->lanes[i].label);
         tf_stats_cell(&t, idx);
-        tf_stats_cell(&t, ms(x, s->lane_busy_ms[i]));
+        tf_stats_cell(&t, msd(x, s, s->lane_busy_ms[i]));
         tf_stats_cell(&t, pct(y, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
         if (events) {
             snprintf(n, sizeof n, "%zu", f->lanes[i].events);
@@ -139,7 +139,7 @@ static void table_groups(const struct tf_figure *f, struct tf_buf *b)
         tf_stats_lanes_text(lanes, sizeof lanes, gr);
         tf_stats_cell(&t, gr->label);
         tf_stats_cell(&t, gr->n_lanes ? lanes : "-");
-        tf_stats_cell(&t, ms(x, gr->busy_ms));
+        tf_stats_cell(&t, msd(x, s, gr->busy_ms));
         tf_stats_cell(&t, pct(y, tf_stats_pct(gr->busy_ms, s->window_ms)));
         if (mpi) {
             tf_stats_cell(&t, gr->has_mpi ? ms(x, gr->mpi_ms) : "-");
@@ -160,7 +160,7 @@ static void table_groups(const struct tf_figure *f, struct tf_buf *b)
     for (size_t a = 0; a < s->n_groups; a++) {
         tf_stats_cell(&t, s->groups[a].label);
         for (size_t c = 0; c < s->n_groups; c++)
-            tf_stats_cell(&t, ms(x, s->overlap_ms[a * s->n_groups + c]));
+            tf_stats_cell(&t, msd(x, s, s->overlap_ms[a * s->n_groups + c]));
     }
     tf_stats_table_flush(&t, b);
 }
@@ -270,19 +270,19 @@ static void table_gpu(const struct tf_figure *f, struct tf_buf *b)
     tf_stats_table_init(&t, 3);
     t.left[2] = true;
     tf_stats_cell(&t, "kernel span");
-    tf_stats_cell(&t, ms(x, g->kernel_span_ms));
+    tf_stats_cell(&t, msd(x, s, g->kernel_span_ms));
     tf_stats_cell(&t, "ms");
     tf_stats_cell(&t, "idle");
-    tf_stats_cell(&t, ms(x, g->idle_ms));
+    tf_stats_cell(&t, msd(x, s, g->idle_ms));
     tf_stats_cell(&t, "ms");
     tf_stats_cell(&t, "compute");
-    tf_stats_cell(&t, ms(x, g->compute_ms));
+    tf_stats_cell(&t, msd(x, s, g->compute_ms));
     tf_stats_cell(&t, "ms");
     tf_stats_cell(&t, "non-compute");
-    tf_stats_cell(&t, ms(x, g->non_compute_ms));
+    tf_stats_cell(&t, msd(x, s, g->non_compute_ms));
     tf_stats_cell(&t, "ms");
     tf_stats_cell(&t, "communication");
-    tf_stats_cell(&t, ms(x, g->comm_ms));
+    tf_stats_cell(&t, msd(x, s, g->comm_ms));
     tf_stats_cell(&t, "ms");
     tf_stats_cell(&t, "comm/compute overlap");
     tf_stats_cell(&t, g->has_comm ? pct(x, g->comm_comp_overlap_pct) : "-");

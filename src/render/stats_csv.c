@@ -39,12 +39,12 @@ void tf_stats_emit(const struct tf_figure *f, const struct tf_stats *s, size_t l
                    size_t n_lanes, struct rows *o)
 {
     char x[TF_NUM_MAX], lanes[256], c[32];
-    o->row(o, "window", NULL, NULL, "window_ms", ms(x, s->window_ms));
+    o->row(o, "window", NULL, NULL, "window_ms", msd(x, s, s->window_ms));
     for (size_t i = 0; i < n_lanes; i++) {
         const struct tf_lane *ln = &f->lanes[lane0 + i];
         if (ln->kind == TF_LANE_COUNTER)
             continue; /* in the counter rows */
-        o->row(o, "lane", ln->label, NULL, "busy_ms", ms(x, s->lane_busy_ms[i]));
+        o->row(o, "lane", ln->label, NULL, "busy_ms", msd(x, s, s->lane_busy_ms[i]));
         o->row(o, "lane", ln->label, NULL, "busy_pct",
                pct(x, tf_stats_pct(s->lane_busy_ms[i], s->window_ms)));
         if (ln->has_events) {
@@ -55,7 +55,7 @@ void tf_stats_emit(const struct tf_figure *f, const struct tf_stats *s, size_t l
     for (size_t g = 0; g < s->n_groups; g++) {
         tf_stats_lanes_text(lanes, sizeof lanes, &s->groups[g]);
         o->row(o, "group", s->groups[g].label, NULL, "lanes", lanes);
-        o->row(o, "group", s->groups[g].label, NULL, "busy_ms", ms(x, s->groups[g].busy_ms));
+        o->row(o, "group", s->groups[g].label, NULL, "busy_ms", msd(x, s, s->groups[g].busy_ms));
         o->row(o, "group", s->groups[g].label, NULL, "busy_pct",
                pct(x, tf_stats_pct(s->groups[g].busy_ms, s->window_ms)));
         if (s->groups[g].has_mpi) {
@@ -69,7 +69,7 @@ void tf_stats_emit(const struct tf_figure *f, const struct tf_stats *s, size_t l
     for (size_t a = 0; a < s->n_groups; a++)
         for (size_t k = 0; k < s->n_groups; k++)
             o->row(o, "overlap", s->groups[a].label, s->groups[k].label, "overlap_ms",
-                   ms(x, s->overlap_ms[a * s->n_groups + k]));
+                   msd(x, s, s->overlap_ms[a * s->n_groups + k]));
     for (size_t i = 0; i < s->n_counters; i++) {
         const struct tf_stat_counter *k = &s->counters[i];
         const char *label = k->lane < f->n_lanes ? f->lanes[k->lane].label : "";
@@ -101,11 +101,11 @@ void tf_stats_emit(const struct tf_figure *f, const struct tf_stats *s, size_t l
         if (s->compat)
             o->row(o, "gpu_breakdown", NULL, NULL, "compat", s->compat);
         o->row(o, "gpu_breakdown", NULL, NULL, "scope", g->scope_trace ? "trace" : "window");
-        o->row(o, "gpu_breakdown", NULL, NULL, "kernel_span_ms", ms(x, g->kernel_span_ms));
-        o->row(o, "gpu_breakdown", NULL, NULL, "idle_ms", ms(x, g->idle_ms));
-        o->row(o, "gpu_breakdown", NULL, NULL, "compute_ms", ms(x, g->compute_ms));
-        o->row(o, "gpu_breakdown", NULL, NULL, "non_compute_ms", ms(x, g->non_compute_ms));
-        o->row(o, "gpu_breakdown", NULL, NULL, "comm_ms", ms(x, g->comm_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "kernel_span_ms", msd(x, s, g->kernel_span_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "idle_ms", msd(x, s, g->idle_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "compute_ms", msd(x, s, g->compute_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "non_compute_ms", msd(x, s, g->non_compute_ms));
+        o->row(o, "gpu_breakdown", NULL, NULL, "comm_ms", msd(x, s, g->comm_ms));
         o->row(o, "gpu_breakdown", NULL, NULL, "comm_comp_overlap_pct",
                g->has_comm ? pct(x, g->comm_comp_overlap_pct) : NULL);
     }

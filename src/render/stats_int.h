@@ -23,6 +23,12 @@ static inline const char *ms(char out[TF_NUM_MAX], double v)
     return tf_fmt_num(out, v, TF_STATS_MS_DEC);
 }
 
+/* A time of the statistics s, with its decimals (tf_stats_ms_dec). */
+static inline const char *msd(char out[TF_NUM_MAX], const struct tf_stats *s, double v)
+{
+    return tf_fmt_num(out, v, tf_stats_ms_dec(s->ms_dec));
+}
+
 static inline const char *pct(char out[TF_NUM_MAX], double v)
 {
     return tf_fmt_num(out, v, TF_STATS_PCT_DEC);

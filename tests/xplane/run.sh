@@ -101,7 +101,7 @@ if "$bin" - -o "$w/stdin.json" <"$w/gpu.xplane.pb" 2>/dev/null &&
 # shortened; a 300 ps event and ps offsets (rounded at both ends to the
 # ns); overlapping async ops in rows
 model tpu "labels == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops', 'TPU 0 / Async XLA Ops', 'TPU 1 / XLA Modules', 'TPU 1 / XLA Ops']" \
-    "busy['TPU 0 / XLA Modules'] == 0.25 and busy['TPU 0 / XLA Ops'] == 0.04 and busy['TPU 0 / Async XLA Ops'] == 0.1 and busy['TPU 1 / XLA Ops'] == 0.08" \
+    "busy['TPU 0 / XLA Modules'] == 0.25 and busy['TPU 0 / XLA Ops'] == 0.0399998 and busy['TPU 0 / Async XLA Ops'] == 0.1 and busy['TPU 1 / XLA Ops'] == 0.08" \
     "{'fusion.3', 'copy.1', 'convolution.2', 'add.1', 'jit_f(123)', 'jit_g(456)', 'copy-start.3'} <= names" \
     "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'copy.1'] == [(40, 40.001)]" \
     "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'convolution.2'] == [(50.001, 60)]" \

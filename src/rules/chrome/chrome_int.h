@@ -395,8 +395,8 @@ struct chrome {
     bool fold_broken;       /* a record came before the last cut after all */
     int64_t pos, fold_pos;
     /* The busy sets' ticks (stats.c tf_chrome_busy_tick): ns on the trace
-     * clock, or, when the trace's times are finer (fine_seen: a record in
-     * pass 1 had ps0 or ps1) and the window short enough, ps from the
+     * clock, or, when the trace's times are finer (fine_seen: its loader
+     * says so, TF_TEF_FINE) and the window short enough, ps from the
      * window's start (fine), so that a line of 300 ps events is busy for
      * their exact time; bw0, bw1 the window in those ticks. */
     bool fine_seen, fine, fine_decided;

@@ -82,6 +82,9 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     case TF_TEF_COUNTS:
         c->count_events = true;
         break;
+    case TF_TEF_FINE:
+        c->fine_seen = true;
+        break;
     case TF_TEF_NOTE: {
         char *note = tf_strdup_oom(r->name, &c->oom);
         if (note && !TF_GROW(c->notes, c->n_notes, c->cap_notes)) {
@@ -94,7 +97,6 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     }
     case TF_TEF_SLICE: {
         tf_chrome_order_note(c, r);
-        c->fine_seen = c->fine_seen || r->ps0 || r->ps1;
         if (c->o->stats_trace_scope && !c->hta)
             tf_chrome_gpu_event(c, r, false);
         if (profiler_span(r))

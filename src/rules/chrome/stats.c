@@ -572,6 +572,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     struct tf_ivfold fold;
     ok = ok && fold_for_figure(c, pick, n_pick, &fold);
     ok = ok && tf_stats_fill_folded(f, &clk, sets, &fold, groups, n_groups, o);
+    f->stats.ms_dec = c->fine ? 9 : 0; /* ps ticks: printed to the ps */
     tf_ivfold_fini(&fold);
     ok = ok && (!c->hpc || hpc_stats(c, f, proc_of_group, n_groups));
     ok = ok && device_stats(c, f, proc_of_group, n_groups);
