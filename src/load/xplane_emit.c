@@ -75,8 +75,8 @@ void xp_line_roles(struct xp *x, const struct xp_plane *p)
             l->role = is_derived(n) ? XP_DERIVED : XP_STREAM;
         else if (p->kind == XP_TPU)
             l->role = strcmp(n, "XLA Ops") == 0 ? XP_STREAM : XP_DERIVED;
-        else
-            l->role = XP_THREAD;
+        else /* a host's threads; TensorFlow's Steps and ops lines after them */
+            l->role = is_derived(n) ? XP_DERIVED : XP_THREAD;
     }
 }
 
@@ -329,21 +329,26 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
             continue;
         if (f.num == 1)
             e.mid = (int64_t)f.v;
-        else if (f.num == 2) {
-            e.off = (int64_t)f.v;
+        else if (f.num == 2) { /* offset_ps and num_occurrences are a oneof: */
+            e.off = (int64_t)f.v; /* the last one read is the event's */
             e.has_off = true;
+            e.occ = false;
         } else if (f.num == 3)
             e.dur = (int64_t)f.v;
-        else if (f.num == 5)
+        else if (f.num == 5) {
             e.occ = true;
+            e.has_off = false;
+            e.off = 0;
+        }
     }
     if (k < 0) {
         const char *why = r.err ? r.err : "damaged protobuf";
         return xp_bad(x, r.err_at,
                       strncmp(why, "damaged protobuf: ", 18) == 0 ? why + 18 : why);
     }
-    if (e.occ && !e.has_off) {
+    if (e.occ) { /* an aggregate: no time (xp_line_untimed counts it) */
         x->n_skipped += x->pass == 1;
+        l->n_agg += x->pass == 1;
         return true;
     }
     if (e.dur < 0)
@@ -418,6 +423,21 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     return emit(x, &fl);
 }
 
+bool xp_line_untimed(struct xp *x)
+{
+    const struct xp_plane *p = &x->planes[x->plane];
+    const struct xp_line *l = &x->lines[x->line];
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_UNTIMED;
+    r.pid = (struct tf_id){TF_ID_NUM, (long long)x->plane + 1, NULL};
+    r.tid = (struct tf_id){TF_ID_NUM, (long long)(x->line - p->line0) + 1, NULL};
+    for (size_t k = 0; k < l->n_agg && l->n_agg < l->n_events; k++)
+        if (!tf_tef_emit(x->sink, x->pass, x->file, &r, x->d))
+            return false;
+    return true;
+}
+
 /* --- lanes ------------------------------------------------------------------------- */
 
 static bool meta_rec(struct xp *x, const char *what, long long pid, long long tid,
@@ -475,6 +495,22 @@ static bool device_rec(struct xp *x, const struct xp_plane *p, long long pid)
     return emit(x, &r);
 }
 
+/* A line of aggregates only (num_occurrences: no time) has no lane: a
+ * note names it. */
+static bool agg_note(struct xp *x, const struct xp_plane *p, const char *line, size_t n)
+{
+    tf_buf_clear(&x->tmp2);
+    tf_buf_printf(&x->tmp2, "%s / %s: %zu aggregated event%s (num_occurrences, no time), not drawn",
+                  xp_s(x, p->label), line, n, n == 1 ? "" : "s");
+    if (x->tmp2.oom)
+        return tf_diag_oom(x->d, x->file);
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_NOTE;
+    r.name = x->tmp2.data;
+    return emit(x, &r);
+}
+
 static int kind_rank(enum xp_kind k)
 {
     return k == XP_GPU || k == XP_TPU ? 1 : k == XP_DEVICE ? 2 : k == XP_HOST ? 3 : 4;
@@ -529,6 +565,8 @@ bool xp_lane_names(struct xp *x)
             }
             if (!meta_rec(x, "thread_name", pid, (long long)j + 1, name, 0) ||
                 !meta_rec(x, "thread_sort_index", pid, (long long)j + 1, NULL, ts))
+                return false;
+            if (l->n_agg == l->n_events && !agg_note(x, p, name, l->n_agg))
                 return false;
         }
     }

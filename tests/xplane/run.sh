@@ -14,7 +14,12 @@
 # a damaged length and a UTF-8-mangled file (one line naming XPlane and the
 # byte, exit 1, nothing written, an existing output untouched).  Each
 # lane's event count (the model's lanes[i].events), the devices' kind,
-# name and vendor in --stats; many sub-ns events, each counted.  The generated files and the real ones in
+# name and vendor in --stats; many sub-ns events, each counted, their busy
+# time exact to the ps.  Profiles shaped as the kinds we have no file of:
+# TensorFlow on an NVIDIA GPU (derived and Stats lines, /host:CUPTI,
+# /host:metadata), JAX on AMD GPUs (epoch times), a TPU's planes
+# (SparseCore, Task Environment, /host:TPU), and odd but valid files
+# (negative offsets, undefined metadata, aggregates).  The generated files and the real ones in
 # ../shared/real-traces/xplane (SKIP without) against xpdecode.py, an
 # independent decoder (real.py), and against protobuf's own parser
 # (pbcheck.py; SKIP without protoc and python3-protobuf): lanes, event
@@ -42,7 +47,7 @@ model() {
     if "$bin" "$w/$c.xplane.pb" --stats $opts -o "$w/$c.json" >"$w/$c.out" 2>"$w/$c.err" &&
         python3 "$check" "$w/$c.json" "$@"; then ok; else bad "$c $opts: $(head -3 "$w/$c.err")"; fi
 }
-for c in gpu tpu subns launch host0 host1 gz cut badlen mangled crlf; do
+for c in gpu tpu subns launch host0 host1 tfgpu rocm tpufull odd gz cut badlen mangled crlf; do
     python3 "$root/tests/tools/genxplane.py" $c "$w/$c.xplane.pb" || bad "genxplane $c"
 done
 
@@ -129,6 +134,43 @@ opts="--window-event jit_g*"
 model tpu "m['window']['start_us'] == 205 and m['window']['end_us'] == 255"
 opts=""
 
+# profiles shaped as the kinds we have no file of (genxplane.py): never
+# refused, every line with events a lane or named in a note.  TensorFlow
+# on an NVIDIA GPU: streams busiest first, then the derived lines;
+# /host:CUPTI's thread; the host's threads before its TensorFlow Ops, Name
+# Scope and Steps lines; no /host:metadata lane; an aggregate
+# (num_occurrences) counted as the XEvent it is, a line of aggregates
+# alone in a note; the device named by ref_value
+model tfgpu "labels[:3] == ['GPU 0 / Stream #14(Kernel)', 'GPU 0 / Stream #15(MemcpyH2D)', 'GPU 0 / Stream #16(MemcpyD2H)']" \
+    "labels[-3:] == ['Host / TensorFlow Ops', 'Host / TensorFlow Name Scope', 'Host / Steps']" \
+    "'host:CUPTI / 7777' in labels and not [l for l in labels if 'metadata' in l]" \
+    "[l['events'] for l in m['lanes'] if l['label'] == 'GPU 0 / Launch Stats'] == [3]" \
+    "m['notes'][0] == 'GPU 0 / Kernel Stats: 2 aggregated events (num_occurrences, no time), not drawn'" \
+    "busy['GPU 0 / Stream #16(MemcpyD2H)'] == 0.0015 and busy['GPU 0 / Launch Stats'] == 0.001" \
+    "{'gpu_memcpy', 'kernel', 'tf_op', 'tf_name_scope', 'step'} <= cats" \
+    "m['stats']['devices'] == [{'device': 'GPU 0', 'kind': 'GPU', 'name': 'NVIDIA A100-SXM4-40GB', 'vendor': 'Nvidia'}]"
+grep -q 'tfgpu.xplane.pb: 3 events with num_occurrences (no time) not drawn' "$w/tfgpu.err" &&
+    ok || bad "tfgpu: the aggregates' warning: $(cat "$w/tfgpu.err")"
+# JAX on AMD GPUs: epoch timestamps, ps offsets that are no whole ns (busy
+# to the ps), a 300-character kernel name, both devices' vendor
+model rocm "labels[:2] == ['GPU 0 / Stream #16(Kernel)', 'GPU 0 / Stream #17(Kernel)'] and 'GPU 1 / Stream #16(Kernel)' in labels" \
+    "busy['GPU 0 / Stream #16(Kernel)'] == 0.007000789 and busy['GPU 0 / Stream #17(Kernel)'] == 0.000000999" \
+    "[d['vendor'] for d in m['stats']['devices']] == ['AMD', 'AMD']" \
+    "m['stats']['devices'][0]['name'] == 'AMD Instinct MI300X'"
+# a TPU's lines (Steps, Sparse Core Ops of 300 ps events), a SparseCore
+# plane of the same device, Task Environment (no lines), /host:TPU
+model tpufull "labels[:2] == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops']" \
+    "'TPU 0 SparseCore 0 / XLA Ops' in labels and 'host:TPU / tpu_runtime' in labels" \
+    "busy['TPU 0 / Sparse Core Ops'] == 0.0000018 and busy['TPU 0 / XLA Ops'] == 0.040005" \
+    "[d['device'] for d in m['stats']['devices']] == ['TPU 0', 'TPU 0 SparseCore 0', 'TPU 1']"
+# odd but valid: epoch timestamps with negative, zero and late offsets, a
+# metadata id no metadata defines, two lines of one id, aggregates
+model odd "sorted(labels) == ['Host / agg (tid 2)', 'Host / agg (tid 4)', 'Host / epoch', 'Host / negative']" \
+    "busy['Host / epoch'] == 0.007000101 and busy['Host / negative'] == 1" \
+    "any(n.startswith('metadata ') for n in names)" \
+    "[l['events'] for l in m['lanes'] if l['label'] == 'Host / agg (tid 2)'] == [4]" \
+    "m['notes'] == ['Host / aggonly: 1 aggregated event (num_occurrences, no time), not drawn']"
+
 # two hosts' files: one figure, one clock (host 1 starts 1 ms later)
 if "$bin" "$w/host0.xplane.pb" "$w/host1.xplane.pb" -o "$w/hosts.json" 2>"$w/hosts.err" &&
     python3 - "$w/hosts.json" <<'PY'
@@ -202,7 +244,7 @@ if command -v protoc >/dev/null 2>&1 && [ -f "$proto" ]; then
     done
 fi
 [ -n "$pbpy" ] || echo "xplane: SKIP (protobuf's parser: needs protoc, python3-protobuf and ../shared/xplane-proto)"
-for c in gpu tpu host0 host1; do
+for c in gpu tpu subns host0 host1 tfgpu rocm tpufull odd; do
     "$bin" "$w/$c.xplane.pb" --all-lanes --max-lanes 1000 --height 100in --stats \
         -o "$w/$c.all.json" >/dev/null 2>&1 &&
         python3 "$here/real.py" "$w/$c.xplane.pb" "$w/$c.all.json" >"$w/$c.real" &&

@@ -221,6 +221,7 @@ struct lane {
     unsigned max_row;    /* deepest row used + 1 */
     unsigned annot_rows; /* its first rows that hold the annotations (figure.h) */
     size_t n_slices, n_hidden;
+    size_t n_untimed; /* events of no time counted with n_slices (TF_TEF_UNTIMED) */
     size_t n_annot_hidden; /* of n_hidden: annotations that gave way to the work */
     /* Who it is, for the default rules (lanes.c): a hash of each of its
      * first slices (name, start, end), and whether every slice is named

@@ -216,6 +216,13 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     (void)d;
     if (r->kind == TF_TEF_LANE_DONE)
         return tf_chrome_lane_done(c, r);
+    if (r->kind == TF_TEF_UNTIMED) { /* counted on a lane that has events */
+        size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
+        size_t slot = t < c->n_lane_of_thr ? c->lane_of_thr[t] : 0;
+        if (slot && slot <= c->n_lanes && c->lanes[slot - 1].thread == t)
+            c->lanes[slot - 1].n_untimed++;
+        return !c->oom;
+    }
     if (r->kind == TF_TEF_META) { /* names that come with the events (an export's) */
         tf_chrome_meta(c, r);
         return !c->oom;

@@ -341,7 +341,7 @@ static bool build_lanes(struct chrome *c, const struct tf_opts *o, struct tf_fig
         h->annot += ln->n_annot_hidden;
         fl->rows = ln->max_row ? ln->max_row : 1;
         fl->has_events = c->count_events;
-        fl->events = ln->n_slices;
+        fl->events = ln->n_slices + ln->n_untimed;
         fl->annot_rows = ln->annot_rows;
         fl->pid = c->procs[th->proc].pid;
         fl->tid = th->tid;
