@@ -158,6 +158,16 @@ static int64_t ps_ns(int64_t ps)
     return q + (r >= 500);
 }
 
+/* What ps_ns rounded ps by: ps - ps_ns(ps) * 1000, in [-500, 500), without
+ * the product (which overflows near INT64_MAX). */
+static int16_t ps_sub(int64_t ps)
+{
+    int64_t r = ps % 1000;
+    if (r < 0)
+        r += 1000;
+    return (int16_t)(r >= 500 ? r - 1000 : r);
+}
+
 /* An event [s, e) in ps from its line's timestamp_ns: its ends in ns on
  * the trace clock, each rounded to the nearest; the record says by how
  * many ps (ps0, ps1), and the mode's busy times keep them.  (Choosing the
@@ -174,13 +184,15 @@ static void exact_ends(struct xp_line *l, int64_t s, int64_t e, int64_t *t0, int
     if (l->any && s < l->last_ps)
         l->sorted = false;
     l->last_ps = s;
+    uint64_t add = 0; /* saturated: offsets may lie further apart than int64_t holds */
     if (!l->any || s >= l->end_ps) {
-        l->busy_ps += e - s;
+        add = (uint64_t)e - (uint64_t)s;
         l->end_ps = e;
     } else if (e > l->end_ps) {
-        l->busy_ps += e - l->end_ps;
+        add = (uint64_t)e - (uint64_t)l->end_ps;
         l->end_ps = e;
     }
+    l->busy_ps = add > (uint64_t)(INT64_MAX - l->busy_ps) ? INT64_MAX : l->busy_ps + (int64_t)add;
     l->any = true;
 }
 
@@ -363,6 +375,13 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     }
     if (!*name)
         name = "?";
+    /* times past the year 2096 (or before 1843) on either side are no
+     * profile's: the sums below would overflow */
+    if (e.off > INT64_MAX - e.dur || l->ts_ns > TF_TEF_MAX_NS || l->ts_ns < -TF_TEF_MAX_NS ||
+        l->ts_ns + ps_ns(e.off) < -TF_TEF_MAX_NS ||
+        l->ts_ns + ps_ns(e.off + e.dur) > TF_TEF_MAX_NS)
+        return xp_bad(x, base, "an event's time (its line's timestamp_ns plus its offset_ps "
+                               "and duration_ps) lies beyond 4e18 ns from 1970");
     int64_t t0, t1;
     exact_ends(l, e.off, e.off + e.dur, &t0, &t1);
     struct tf_tef_rec rec;
@@ -372,8 +391,8 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     rec.name = name;
     rec.ts = t0;
     /* the ps the ends were rounded by: the mode's busy times stay exact */
-    rec.ps0 = (int16_t)(e.off - (t0 - l->ts_ns) * 1000);
-    rec.ps1 = (int16_t)(e.off + e.dur - (t1 - l->ts_ns) * 1000);
+    rec.ps0 = ps_sub(e.off);
+    rec.ps1 = ps_sub(e.off + e.dur);
     if (e.dur > 0) {
         rec.kind = TF_TEF_SLICE;
         rec.ph = 'X';

@@ -401,6 +401,15 @@ def case_odd():
     return space([h])
 
 
+def case_far():
+    """A line whose timestamp_ns is the largest int64 (no profile's time:
+    past the year 2096, where sums of times would overflow)."""
+    h = Plane(0, '/host:CPU')
+    h.line(1, 'ok', 0, [('x', '', 0, US)])
+    h.line(2, 'far', (1 << 63) - 1, [('y', '', (1 << 63) - 1, (1 << 63) - 1)])
+    return space([h])
+
+
 def case_badlen():
     """A line whose length runs 50 bytes past its plane's end."""
     line = vi(1, 1) + ld(2, 'worker') + vi(3, 0) + ld(4, vi(1, 1) + vi(2, 0) + vi(3, US))
@@ -422,6 +431,7 @@ CASES = {
     'gz': lambda: gzip.compress(case_gpu(), mtime=0),
     'cut': lambda: case_gpu()[:len(case_gpu()) * 2 // 3],
     'badlen': case_badlen,
+    'far': case_far,
     # what a UTF-8 text round trip makes of the bytes: U+FFFD for each invalid byte
     'mangled': lambda: case_gpu().decode('utf-8', 'replace').encode('utf-8'),
     # what a text conversion of line ends makes of them: 0d 0a for each 0a

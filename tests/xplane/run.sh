@@ -47,7 +47,7 @@ model() {
     if "$bin" "$w/$c.xplane.pb" --stats $opts -o "$w/$c.json" >"$w/$c.out" 2>"$w/$c.err" &&
         python3 "$check" "$w/$c.json" "$@"; then ok; else bad "$c $opts: $(head -3 "$w/$c.err")"; fi
 }
-for c in gpu tpu subns launch host0 host1 tfgpu rocm tpufull odd gz cut badlen mangled crlf; do
+for c in gpu tpu subns launch host0 host1 tfgpu rocm tpufull odd gz cut badlen far mangled crlf; do
     python3 "$root/tests/tools/genxplane.py" $c "$w/$c.xplane.pb" || bad "genxplane $c"
 done
 
@@ -192,7 +192,7 @@ if python3 "$root/tests/tools/pfwrite.py" tracks "$w/t.pftrace" &&
 echo keep >"$w/old.svg"
 printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%064d\nsize 1234\n' 0 \
     >"$w/lfs.xplane.pb"
-for c in cut badlen mangled crlf; do
+for c in cut badlen far mangled crlf; do
     "$bin" "$w/$c.xplane.pb" -o "$w/$c.svg" >"$w/$c.out" 2>"$w/$c.err"
     rc=$?
     if [ $rc -eq 1 ] && [ "$(wc -l <"$w/$c.err")" -eq 1 ] && [ ! -e "$w/$c.svg" ] &&
@@ -204,6 +204,7 @@ done
 grep -q 'runs past the end of its message' "$w/badlen.err" && ok || bad "badlen: $(cat "$w/badlen.err")"
 grep -q 'byte 13:' "$w/badlen.err" && ok || bad "badlen: the byte: $(cat "$w/badlen.err")"
 grep -q 'cut' "$w/cut.err" && ok || bad "cut: $(cat "$w/cut.err")"
+grep -q "an event's time .* lies beyond 4e18 ns from 1970" "$w/far.err" && ok || bad "far: $(cat "$w/far.err")"
 grep -q 'UTF-8 text conversion: the bytes ef bf bd' "$w/mangled.err" && ok || bad "mangled: $(cat "$w/mangled.err")"
 grep -q 'byte 0: damaged XPlane: the file went through a text conversion of its line ends' "$w/crlf.err" &&
     ok || bad "crlf: $(cat "$w/crlf.err")"
