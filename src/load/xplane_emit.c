@@ -141,7 +141,10 @@ static const char *cat_of(const struct xp *x, const struct xp_plane *p, const st
         return derived_cat(xp_s(x, l->name));
     case XP_THREAD:
     default:
-        return p->kind == XP_HOST ? (launch ? "cuda_runtime" : "cpu_op") : "xplane";
+        /* TensorFlow's /host:CUPTI plane: CUDA API calls, every one */
+        if (p->kind == XP_HOST && (launch || strcmp(xp_s(x, p->name), "/host:CUPTI") == 0))
+            return "cuda_runtime";
+        return p->kind == XP_HOST ? "cpu_op" : "xplane";
     }
 }
 

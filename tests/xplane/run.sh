@@ -148,6 +148,7 @@ model tfgpu "labels[:3] == ['GPU 0 / Stream #14(Kernel)', 'GPU 0 / Stream #15(Me
     "m['notes'][0] == 'GPU 0 / Kernel Stats: 2 aggregated events (num_occurrences, no time), not drawn'" \
     "busy['GPU 0 / Stream #16(MemcpyD2H)'] == 0.0015 and busy['GPU 0 / Launch Stats'] == 0.001" \
     "{'gpu_memcpy', 'kernel', 'tf_op', 'tf_name_scope', 'step'} <= cats" \
+    "{b['category'] for b in m['bars'] if b['lane'] == labels.index('host:CUPTI / 7777')} == {'cuda_runtime'}" \
     "m['stats']['devices'] == [{'device': 'GPU 0', 'kind': 'GPU', 'name': 'NVIDIA A100-SXM4-40GB', 'vendor': 'Nvidia'}]"
 grep -q 'tfgpu.xplane.pb: 3 events with num_occurrences (no time) not drawn' "$w/tfgpu.err" &&
     ok || bad "tfgpu: the aggregates' warning: $(cat "$w/tfgpu.err")"
