@@ -75,8 +75,8 @@ void xp_line_roles(struct xp *x, const struct xp_plane *p)
             l->role = is_derived(n) ? XP_DERIVED : XP_STREAM;
         else if (p->kind == XP_TPU)
             l->role = strcmp(n, "XLA Ops") == 0 ? XP_STREAM : XP_DERIVED;
-        else /* a host's threads; TensorFlow's Steps and ops lines after them */
-            l->role = is_derived(n) ? XP_DERIVED : XP_THREAD;
+        else
+            l->role = XP_THREAD;
     }
 }
 

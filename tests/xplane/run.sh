@@ -137,12 +137,12 @@ opts=""
 # profiles shaped as the kinds we have no file of (genxplane.py): never
 # refused, every line with events a lane or named in a note.  TensorFlow
 # on an NVIDIA GPU: streams busiest first, then the derived lines;
-# /host:CUPTI's thread; the host's threads before its TensorFlow Ops, Name
-# Scope and Steps lines; no /host:metadata lane; an aggregate
+# /host:CUPTI's thread (CUDA calls); the host's threads and its TensorFlow
+# Ops, Name Scope and Steps lines; no /host:metadata lane; an aggregate
 # (num_occurrences) counted as the XEvent it is, a line of aggregates
 # alone in a note; the device named by ref_value
 model tfgpu "labels[:3] == ['GPU 0 / Stream #14(Kernel)', 'GPU 0 / Stream #15(MemcpyH2D)', 'GPU 0 / Stream #16(MemcpyD2H)']" \
-    "labels[-3:] == ['Host / TensorFlow Ops', 'Host / TensorFlow Name Scope', 'Host / Steps']" \
+    "{'Host / tf_Compute', 'Host / TensorFlow Ops', 'Host / TensorFlow Name Scope', 'Host / Steps'} <= set(labels)" \
     "'host:CUPTI / 7777' in labels and not [l for l in labels if 'metadata' in l]" \
     "[l['events'] for l in m['lanes'] if l['label'] == 'GPU 0 / Launch Stats'] == [3]" \
     "m['notes'][0] == 'GPU 0 / Kernel Stats: 2 aggregated events (num_occurrences, no time), not drawn'" \
