@@ -283,7 +283,7 @@ static bool line(struct xp *x, uint64_t end)
         if (!skip(x, &f))
             return false;
     }
-    return k == 0;
+    return k == 0 && (x->pass != 2 || !l->n_agg || xp_line_untimed(x));
 }
 
 static bool plane(struct xp *x, uint64_t end)

@@ -13,7 +13,9 @@
  *     lines (XLA Modules, XLA Ops, ...) come after a device's streams;
  *     empty planes and lines are left out;
  *   - an event starts at its line's timestamp_ns plus offset_ps and lasts
- *     duration_ps (rounded to the ns at both ends); a zero-length event is
+ *     duration_ps (rounded to the ns at both ends, the ps they were rounded
+ *     by in the record's ps0 and ps1, so busy times stay exact); a
+ *     zero-length event is
  *     an instant; its label is the metadata's display_name, else its name
  *     (an HLO instruction "%fusion.3 = ..." shortened to "fusion.3"); the
  *     whole name, the display name and the stats go into its args;

@@ -141,7 +141,10 @@ static const char *cat_of(const struct xp *x, const struct xp_plane *p, const st
         return derived_cat(xp_s(x, l->name));
     case XP_THREAD:
     default:
-        return p->kind == XP_HOST ? (launch ? "cuda_runtime" : "cpu_op") : "xplane";
+        /* TensorFlow's /host:CUPTI plane: CUDA API calls, every one */
+        if (p->kind == XP_HOST && (launch || strcmp(xp_s(x, p->name), "/host:CUPTI") == 0))
+            return "cuda_runtime";
+        return p->kind == XP_HOST ? "cpu_op" : "xplane";
     }
 }
 
@@ -158,14 +161,23 @@ static int64_t ps_ns(int64_t ps)
     return q + (r >= 500);
 }
 
+/* What ps_ns rounded ps by: ps - ps_ns(ps) * 1000, in [-500, 500), without
+ * the product (which overflows near INT64_MAX). */
+static int16_t ps_sub(int64_t ps)
+{
+    int64_t r = ps % 1000;
+    if (r < 0)
+        r += 1000;
+    return (int16_t)(r >= 500 ? r - 1000 : r);
+}
+
 /* An event [s, e) in ps from its line's timestamp_ns: its ends in ns on
- * the trace clock, each rounded to the nearest.  (Choosing the end so that
- * the line's drawn time stays its exact time, rounded, would keep a line
- * of many sub-ns events busy as long as it is, but an end moved past its
- * own rounding overlaps the next op that starts where it ends: the figure
- * then nests back-to-back ops in rows of their own.)  The line's exact
- * busy time, the union in ps of its events in start order, orders the
- * lanes. */
+ * the trace clock, each rounded to the nearest; the record says by how
+ * many ps (ps0, ps1), and the mode's busy times keep them.  (Choosing the
+ * end so that the line's drawn time stays its exact time, rounded, would
+ * overlap the next op that starts where one ends: the figure then nests
+ * back-to-back ops in rows of their own.)  The line's exact busy time,
+ * the union in ps of its events in start order, orders the lanes. */
 static void exact_ends(struct xp_line *l, int64_t s, int64_t e, int64_t *t0, int64_t *t1)
 {
     *t0 = l->ts_ns + ps_ns(s);
@@ -175,13 +187,15 @@ static void exact_ends(struct xp_line *l, int64_t s, int64_t e, int64_t *t0, int
     if (l->any && s < l->last_ps)
         l->sorted = false;
     l->last_ps = s;
+    uint64_t add = 0; /* saturated: offsets may lie further apart than int64_t holds */
     if (!l->any || s >= l->end_ps) {
-        l->busy_ps += e - s;
+        add = (uint64_t)e - (uint64_t)s;
         l->end_ps = e;
     } else if (e > l->end_ps) {
-        l->busy_ps += e - l->end_ps;
+        add = (uint64_t)e - (uint64_t)l->end_ps;
         l->end_ps = e;
     }
+    l->busy_ps = add > (uint64_t)(INT64_MAX - l->busy_ps) ? INT64_MAX : l->busy_ps + (int64_t)add;
     l->any = true;
 }
 
@@ -330,21 +344,26 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
             continue;
         if (f.num == 1)
             e.mid = (int64_t)f.v;
-        else if (f.num == 2) {
-            e.off = (int64_t)f.v;
+        else if (f.num == 2) { /* offset_ps and num_occurrences are a oneof: */
+            e.off = (int64_t)f.v; /* the last one read is the event's */
             e.has_off = true;
+            e.occ = false;
         } else if (f.num == 3)
             e.dur = (int64_t)f.v;
-        else if (f.num == 5)
+        else if (f.num == 5) {
             e.occ = true;
+            e.has_off = false;
+            e.off = 0;
+        }
     }
     if (k < 0) {
         const char *why = r.err ? r.err : "damaged protobuf";
         return xp_bad(x, r.err_at,
                       strncmp(why, "damaged protobuf: ", 18) == 0 ? why + 18 : why);
     }
-    if (e.occ && !e.has_off) {
+    if (e.occ) { /* an aggregate: no time (xp_line_untimed counts it) */
         x->n_skipped += x->pass == 1;
+        l->n_agg += x->pass == 1;
         return true;
     }
     if (e.dur < 0)
@@ -359,6 +378,13 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     }
     if (!*name)
         name = "?";
+    /* times past the year 2096 (or before 1843) on either side are no
+     * profile's: the sums below would overflow */
+    if (e.off > INT64_MAX - e.dur || l->ts_ns > TF_TEF_MAX_NS || l->ts_ns < -TF_TEF_MAX_NS ||
+        l->ts_ns + ps_ns(e.off) < -TF_TEF_MAX_NS ||
+        l->ts_ns + ps_ns(e.off + e.dur) > TF_TEF_MAX_NS)
+        return xp_bad(x, base, "an event's time (its line's timestamp_ns plus its offset_ps "
+                               "and duration_ps) lies beyond 4e18 ns from 1970");
     int64_t t0, t1;
     exact_ends(l, e.off, e.off + e.dur, &t0, &t1);
     struct tf_tef_rec rec;
@@ -367,6 +393,9 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     rec.tid = (struct tf_id){TF_ID_NUM, (long long)(x->line - p->line0) + 1, NULL};
     rec.name = name;
     rec.ts = t0;
+    /* the ps the ends were rounded by: the mode's busy times stay exact */
+    rec.ps0 = ps_sub(e.off);
+    rec.ps1 = ps_sub(e.off + e.dur);
     if (e.dur > 0) {
         rec.kind = TF_TEF_SLICE;
         rec.ph = 'X';
@@ -414,6 +443,21 @@ bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base)
     fl.id = ids;
     fl.bp = 'e';
     return emit(x, &fl);
+}
+
+bool xp_line_untimed(struct xp *x)
+{
+    const struct xp_plane *p = &x->planes[x->plane];
+    const struct xp_line *l = &x->lines[x->line];
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_UNTIMED;
+    r.pid = (struct tf_id){TF_ID_NUM, (long long)x->plane + 1, NULL};
+    r.tid = (struct tf_id){TF_ID_NUM, (long long)(x->line - p->line0) + 1, NULL};
+    for (size_t k = 0; k < l->n_agg && l->n_agg < l->n_events; k++)
+        if (!tf_tef_emit(x->sink, x->pass, x->file, &r, x->d))
+            return false;
+    return true;
 }
 
 /* --- lanes ------------------------------------------------------------------------- */
@@ -473,6 +517,22 @@ static bool device_rec(struct xp *x, const struct xp_plane *p, long long pid)
     return emit(x, &r);
 }
 
+/* A line of aggregates only (num_occurrences: no time) has no lane: a
+ * note names it. */
+static bool agg_note(struct xp *x, const struct xp_plane *p, const char *line, size_t n)
+{
+    tf_buf_clear(&x->tmp2);
+    tf_buf_printf(&x->tmp2, "%s / %s: %zu aggregated event%s (num_occurrences, no time), not drawn",
+                  xp_s(x, p->label), line, n, n == 1 ? "" : "s");
+    if (x->tmp2.oom)
+        return tf_diag_oom(x->d, x->file);
+    struct tf_tef_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = TF_TEF_NOTE;
+    r.name = x->tmp2.data;
+    return emit(x, &r);
+}
+
 static int kind_rank(enum xp_kind k)
 {
     return k == XP_GPU || k == XP_TPU ? 1 : k == XP_DEVICE ? 2 : k == XP_HOST ? 3 : 4;
@@ -484,6 +544,10 @@ bool xp_lane_names(struct xp *x)
     struct tf_tef_rec counts;
     memset(&counts, 0, sizeof counts);
     counts.kind = TF_TEF_COUNTS;
+    if (!emit(x, &counts))
+        return false;
+    /* and their times are ps: the statistics keep them */
+    counts.kind = TF_TEF_FINE;
     if (!emit(x, &counts))
         return false;
     for (size_t i = 0; i < x->n_planes; i++) {
@@ -523,6 +587,8 @@ bool xp_lane_names(struct xp *x)
             }
             if (!meta_rec(x, "thread_name", pid, (long long)j + 1, name, 0) ||
                 !meta_rec(x, "thread_sort_index", pid, (long long)j + 1, NULL, ts))
+                return false;
+            if (l->n_agg == l->n_events && !agg_note(x, p, name, l->n_agg))
                 return false;
         }
     }

@@ -31,7 +31,8 @@ struct xp_line {
     int64_t id;
     uint32_t name, dname;   /* strtab ids */
     int64_t ts_ns;          /* timestamp_ns */
-    size_t n_events;        /* pass 0 */
+    size_t n_events;        /* pass 0: its XEvent messages */
+    size_t n_agg;           /* pass 1: of them, aggregates (num_occurrences) */
     int64_t busy;           /* its busy time (ns), pass 1: busy_ps rounded */
     /* Per pass (xp_event): the union of its events so far in ps from its
      * timestamp_ns (exact when they come in start order, as writers put
@@ -77,7 +78,7 @@ struct xp {
     size_t plane, line;     /* current (indices in planes, lines) */
     struct tf_buf args, tmp, tmp2;
     size_t n_events;        /* drawn records of pass 1 */
-    size_t n_skipped;       /* events of no time (num_occurrences) */
+    size_t n_skipped;       /* events of no time (num_occurrences), pass 1 */
 };
 
 /* xplane_state.c */
@@ -94,6 +95,9 @@ bool xp_plane_kind(struct xp *x, struct xp_plane *p);
 void xp_line_roles(struct xp *x, const struct xp_plane *p);
 /* One XEvent's bytes (at file offset base) of the current line. */
 bool xp_event(struct xp *x, const uint8_t *data, size_t len, uint64_t base);
+/* Pass 2, at the end of the current line: its aggregates, counted on its
+ * lane (TF_TEF_UNTIMED). */
+bool xp_line_untimed(struct xp *x);
 /* The name and order records of the lanes, after pass 1. */
 bool xp_lane_names(struct xp *x);
 

@@ -352,6 +352,9 @@ struct tf_stat_device {
 
 struct tf_stats {
     bool on;               /* computed for this figure */
+    int ms_dec;            /* decimals its times are printed with (0:
+                              TF_STATS_MS_DEC, to the us; 9: exact to the ps,
+                              an XPlane profile's) */
     double window_ms;
     double *lane_busy_ms;  /* one per lane (0 for a counter lane, which no group holds) */
     struct tf_stat_group *groups;

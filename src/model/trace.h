@@ -224,9 +224,15 @@ enum tf_tef_kind {
     TF_TEF_LANE_DONE, /* pass 2, an HPC job's: every record of thread (pid, tid)
                        has been given (its location was read to its end), so a
                        mode may reduce its lane now */
-    TF_TEF_COUNTS   /* pass 1: the figure's lanes say how many events each
+    TF_TEF_COUNTS,  /* pass 1: the figure's lanes say how many events each
                        holds in the window (an XPlane profile: its lines'
                        event counts, which tests compare with protobuf's) */
+    TF_TEF_FINE,    /* pass 1: the trace's clock is finer than the ns (an
+                       XPlane profile's ps): its slices' ps0 and ps1 count,
+                       and the statistics are printed to the ps */
+    TF_TEF_UNTIMED  /* pass 2: an event of thread (pid, tid) that has no
+                       time (an XPlane aggregate, num_occurrences): counted
+                       in its lane's events (TF_TEF_COUNTS), never drawn */
 };
 
 struct tf_tef_rec {
@@ -236,6 +242,12 @@ struct tf_tef_rec {
     struct tf_id pid, tid;
     const char *name, *cat; /* decoded (pass 2; pass 1: name only) */
     int64_t ts, dur;        /* nanoseconds on the trace clock (ts/dur are us) */
+    /* A clock finer than the ns (an XPlane profile's ps): the exact start
+     * is ts ns + ps0 ps, the exact end ts + dur ns + ps1 ps, each in
+     * [-500, 500) (ts and the end rounded to the nearest ns); 0 for the
+     * other loaders.  The generic mode keeps them in its busy times when
+     * the trace says so (TF_TEF_FINE). */
+    int16_t ps0, ps1;
     bool has_dur;           /* a dur was given (X events without one are dropped) */
     bool open_end;          /* a B never closed: runs to the end of the trace */
     unsigned depth;         /* B/E pairs: 1 + the B's nesting depth on its thread

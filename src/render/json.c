@@ -161,11 +161,12 @@ static void stat_counters(struct tf_buf *b, const struct tf_stats *s)
 static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct tf_stats *s,
                        size_t lane0, size_t n_lanes, bool v2)
 {
+    int dec = tf_stats_ms_dec(s->ms_dec); /* the window, busy and GPU times */
     if (s->compat) {
         str(b, "compat", s->compat);
         tf_buf_puts(b, ",\n    ");
     }
-    stat_ms(b, "window_ms", s->window_ms);
+    stat_msd(b, "window_ms", s->window_ms, dec);
     tf_buf_puts(b, ",\n    \"lanes\": [");
     for (size_t i = 0; i < n_lanes; i++) {
         tf_buf_puts(b, i ? ",\n      {" : "\n      {");
@@ -173,7 +174,7 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
             tf_buf_puts(b, "\"busy_ms\": null, \"busy_pct\": null}");
             continue;
         }
-        stat_ms(b, "busy_ms", s->lane_busy_ms[i]);
+        stat_msd(b, "busy_ms", s->lane_busy_ms[i], dec);
         tf_buf_puts(b, ", ");
         stat_pct(b, "busy_pct", tf_stats_pct(s->lane_busy_ms[i], s->window_ms), true);
         if (f->lanes[lane0 + i].has_events)
@@ -190,7 +191,7 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
         for (size_t i = 0; i < gr->n_lanes; i++)
             tf_buf_printf(b, i ? ", %zu" : "%zu", gr->lanes[i]);
         tf_buf_puts(b, "], ");
-        stat_ms(b, "busy_ms", gr->busy_ms);
+        stat_msd(b, "busy_ms", gr->busy_ms, dec);
         tf_buf_puts(b, ", ");
         stat_pct(b, "busy_pct", tf_stats_pct(gr->busy_ms, s->window_ms), true);
         if (gr->has_mpi) {
@@ -208,7 +209,7 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
         for (size_t c = 0; c < s->n_groups; c++) {
             if (c)
                 tf_buf_puts(b, ", ");
-            tf_buf_num(b, s->overlap_ms[r * s->n_groups + c], TF_STATS_MS_DEC);
+            tf_buf_num(b, s->overlap_ms[r * s->n_groups + c], dec);
         }
         tf_buf_putc(b, ']');
     }
@@ -291,15 +292,15 @@ static void stats_body(struct tf_buf *b, const struct tf_figure *f, const struct
         tf_buf_puts(b, ",\n    \"gpu_breakdown\": {");
         str(b, "scope", g->scope_trace ? "trace" : "window");
         tf_buf_puts(b, ", ");
-        stat_ms(b, "kernel_span_ms", g->kernel_span_ms);
+        stat_msd(b, "kernel_span_ms", g->kernel_span_ms, dec);
         tf_buf_puts(b, ", ");
-        stat_ms(b, "idle_ms", g->idle_ms);
+        stat_msd(b, "idle_ms", g->idle_ms, dec);
         tf_buf_puts(b, ", ");
-        stat_ms(b, "compute_ms", g->compute_ms);
+        stat_msd(b, "compute_ms", g->compute_ms, dec);
         tf_buf_puts(b, ", ");
-        stat_ms(b, "non_compute_ms", g->non_compute_ms);
+        stat_msd(b, "non_compute_ms", g->non_compute_ms, dec);
         tf_buf_puts(b, ", ");
-        stat_ms(b, "comm_ms", g->comm_ms);
+        stat_msd(b, "comm_ms", g->comm_ms, dec);
         tf_buf_puts(b, ", ");
         stat_pct(b, "comm_comp_overlap_pct", g->comm_comp_overlap_pct, g->has_comm);
         tf_buf_putc(b, '}');

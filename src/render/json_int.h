@@ -81,6 +81,13 @@ static inline void stat_ms(struct tf_buf *b, const char *k, double v)
     tf_buf_num(b, v, TF_STATS_MS_DEC);
 }
 
+/* The same with decimals of its own (tf_stats_ms_dec). */
+static inline void stat_msd(struct tf_buf *b, const char *k, double v, int dec)
+{
+    key(b, k);
+    tf_buf_num(b, v, dec);
+}
+
 static inline void stat_pct(struct tf_buf *b, const char *k, double v, bool defined)
 {
     key(b, k);

@@ -10,6 +10,13 @@
 #define TF_STATS_MS_DEC 3
 #define TF_STATS_PCT_DEC 2
 
+/* The decimals of a statistics' times in ms: its own (ms_dec), else
+ * TF_STATS_MS_DEC.  (Takes the value, so this header needs no model.) */
+static inline int tf_stats_ms_dec(int ms_dec)
+{
+    return ms_dec > 0 ? ms_dec : TF_STATS_MS_DEC;
+}
+
 /* 100 * part / whole (0 when whole is not positive); inline. */
 static inline double tf_stats_pct(double part, double whole)
 {

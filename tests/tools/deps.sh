@@ -15,13 +15,16 @@ set -eu
 # python3-otf2 (tests/tools/genotf2.py writes the test archives) for the tests.
 # libbabeltrace2-dev: CTF traces (src/load/ctf.c; optional likewise);
 # babeltrace2 (tests/ctf counts the real samples' switches) and python3-bt2.
+# protobuf-compiler and python3-protobuf: tests/xplane/pbcheck.py reads the
+# XPlane files with protobuf's own parser.
 build="gcc make pkg-config libjansson-dev libxml2-dev zlib1g-dev libisal-dev libsqlite3-dev libcairo2-dev
        fonts-dejavu-core libotf2-trace-dev libbabeltrace2-dev"
 test="$build isal libxml2-utils librsvg2-bin poppler-utils valgrind python3 locales
       texlive-latex-base texlive-pictures texlive-latex-extra texlive-luatex texlive-xetex
       chromium python3-pip python3-setuptools python3-wheel jupyter-nbconvert
       python3-ipykernel python3-pandas python3-plotly python3-networkx python3-psutil python3-yaml
-      otf2-tools python3-otf2 groff-base man-db babeltrace2 python3-bt2"
+      otf2-tools python3-otf2 groff-base man-db babeltrace2 python3-bt2
+      protobuf-compiler python3-protobuf"
 bench="$test hyperfine g++ libsimdjson-dev"
 # Installed when the archive has them; their tests say SKIP otherwise.
 optional_test="python3-torch"

@@ -108,7 +108,19 @@ class Plane:
         for ev in events:
             n, d, off, dur = ev[:4]
             st = ev[4] if len(ev) > 4 else []
-            e = vi(1, self.mid(n, d)) + vi(2, off) + vi(3, dur)
+            # a name given as a number: that metadata id as it is (none may
+            # define it); an offset ('occ', N): an aggregate of N occurrences
+            # (num_occurrences, no offset); ('occ+off', N, OFF) and
+            # ('off+occ', OFF, N): both written, the last one the event's
+            mid = n if isinstance(n, int) else self.mid(n, d)
+            if isinstance(off, tuple) and off[0] == 'occ':
+                e = vi(1, mid) + vi(5, off[1]) + vi(3, dur)
+            elif isinstance(off, tuple) and off[0] == 'occ+off':
+                e = vi(1, mid) + vi(5, off[1]) + vi(2, off[2]) + vi(3, dur)
+            elif isinstance(off, tuple) and off[0] == 'off+occ':
+                e = vi(1, mid) + vi(2, off[1]) + vi(5, off[2]) + vi(3, dur)
+            else:
+                e = vi(1, mid) + vi(2, off) + vi(3, dur)
             for s in st:
                 e += ld(4, s)
             body += ld(4, e)
@@ -201,8 +213,9 @@ def case_tpu():
 def case_subns():
     """Sub-ns events, whose ends rounded alone would lose their time: TPU
     0's XLA Ops, 20000 events of 300 ps, one every ns from 100 ps on (busy
-    6 us; each end rounded to its ns: none); Async XLA Ops, 10000 events of
-    1300 ps, one every 2 ns from 600 ps on (busy 13 us; rounded: 10 us);
+    6 us exactly; each end rounded to its ns: none); Async XLA Ops, 10000
+    events of 1300 ps, one every 2 ns from 600 ps on (busy 13 us; rounded:
+    10 us);
     XLA Modules: jit_step(1) over them all, 0-20 us.  timestamp_ns 0."""
     t = Plane(0, '/device:TPU:0')
     t.stats.append(t.stat('device_type_string', 'str', 'TPU v5p'))
@@ -240,6 +253,163 @@ def case_launch():
     return space([g, h])
 
 
+def case_tfgpu():
+    """TensorFlow on an NVIDIA GPU.  /device:GPU:0 (vendor Nvidia, type
+    "NVIDIA A100-SXM4-40GB" by ref_value): Stream #14(Kernel) (a GEMM 2-12
+    us, an Eigen kernel 14-15 us), Stream #15(MemcpyH2D) (0-3 us),
+    Stream #16(MemcpyD2H) (20-21.5 us), derived TensorFlow Ops (MatMul
+    2-12 us), TensorFlow Name Scope (model/dense 2-15 us), Steps (step 1,
+    0-22 us), Launch Stats (two launches and an aggregate of 40:
+    num_occurrences), Kernel Stats (aggregates only: no lane, a note);
+    /host:CUPTI (thread 7777: cuLaunchKernel x2, cuMemcpyHtoDAsync);
+    /host:CPU: tf_Compute/123 (display tf_Compute), tf_inter_op/124, python,
+    and host lines TensorFlow Ops, TensorFlow Name Scope, Steps; two
+    /host:metadata planes (one with stats) without lines.  timestamp_ns
+    1000000 (device) and 999000 (host)."""
+    g = Plane(1, '/device:GPU:0')
+    g.stats.append(g.stat('device_vendor', 'str', 'Nvidia'))
+    g.stats.append(g.stat('device_type_string', 'ref', 'NVIDIA A100-SXM4-40GB'))
+    ts = 1000000
+    g.line(14, 'Stream #14(Kernel)', ts, [
+        ('volta_sgemm_128x64_nn', '', 2 * US, 10 * US, [g.stat('correlation_id', 'uint', 7)]),
+        ('void Eigen::internal::EigenMetaKernel<float>(float*, int)', '', 14 * US, 1 * US)])
+    g.line(15, 'Stream #15(MemcpyH2D)', ts, [('MemcpyH2D', '', 0, 3 * US)])
+    g.line(16, 'Stream #16(MemcpyD2H)', ts, [('MemcpyD2H', '', 20 * US, 1500 * 1000)])
+    g.line(1001, 'TensorFlow Ops', ts, [('MatMul', '', 2 * US, 10 * US)])
+    g.line(1002, 'TensorFlow Name Scope', ts, [('model/dense', '', 2 * US, 13 * US)])
+    g.line(1003, 'Steps', ts, [('1', '', 0, 22 * US)])
+    g.line(1004, 'Launch Stats', ts, [('cudaLaunchKernel', '', 1 * US, 500 * 1000),
+                                      ('cudaLaunchKernel', '', 13 * US, 500 * 1000),
+                                      ('cudaLaunchKernel', '', ('occ', 40), 20 * US)])
+    g.line(1005, 'Kernel Stats', ts, [('volta_sgemm_128x64_nn', '', ('occ', 3), 30 * US),
+                                      ('MemcpyH2D', '', ('occ', 1), 3 * US)])
+    c = Plane(2, '/host:CUPTI')
+    c.line(7777, '7777', 999000, [
+        ('cuLaunchKernel', '', 2000 * 1000, 5 * US, [c.stat('correlation_id', 'uint', 7)]),
+        ('cuLaunchKernel', '', 8000 * 1000, 5 * US),
+        ('cuMemcpyHtoDAsync', '', 0, 1 * US)])
+    h = Plane(3, '/host:CPU')
+    h.line(123, 'tf_Compute/123', 999000, [('MatMul', '', 1 * US, 12 * US),
+                                          ('ExecutorState::Process', '', 1 * US, 14 * US)],
+           display='tf_Compute')
+    h.line(124, 'tf_inter_op/124', 999000, [('RunGraph', '', 0, 20 * US)])
+    h.line(1, 'python', 999000, [('train_step', '', 0, 25 * US), ('session.run', '', 1 * US, 22 * US)])
+    h.line(1001, 'TensorFlow Ops', 999000, [('MatMul', '', 1 * US, 12 * US)])
+    h.line(1002, 'TensorFlow Name Scope', 999000, [('model/dense', '', 1 * US, 14 * US)])
+    h.line(1003, 'Steps', 999000, [('1', '', 0, 25 * US)])
+    m1 = Plane(4, '/host:metadata')
+    m2 = Plane(5, '/host:metadata')
+    m2.stats.append(m2.stat('profile_start_time', 'uint', 1700000000000000000))
+    return space([m1, g, c, h, m2], ['tf-host'])
+
+
+def case_rocm():
+    """JAX on an AMD GPU (ROCm): epoch timestamp_ns (1.7e18), ps offsets
+    that are no whole ns.  /device:GPU:0 (device_vendor AMD, type "AMD
+    Instinct MI300X" by ref_value, more plane stats): Stream #16(Kernel) (a
+    GEMM of a 300-character name, __amd_rocclr_copyBuffer), Stream
+    #17(Kernel), derived XLA Modules (jit_step(12)) and XLA Ops (HLO
+    names); /device:GPU:1 with one kernel; /host:CPU: python (nested), a
+    pjrt pool thread."""
+    ts = 1700000000000000000
+    planes = []
+    for dev in range(2):
+        g = Plane(0, '/device:GPU:%d' % dev)
+        g.stats.append(g.stat('device_vendor', 'str', 'AMD'))
+        g.stats.append(g.stat('device_type_string', 'ref', 'AMD Instinct MI300X'))
+        g.stats.append(g.stat('core_count', 'int', 304))
+        g.stats.append(g.stat('clock_rate', 'double', 2100.0))
+        gemm = 'Cijk_Alik_Bljk_SB_MT128x128x32_MI32x32x2x1_SN_' + 'x' * 250
+        if dev == 0:
+            g.line(16, 'Stream #16(Kernel)', ts, [(gemm, '', 1 * US + 123, 7 * US + 456),
+                                                  ('__amd_rocclr_copyBuffer', '', 9 * US + 7,
+                                                   333)])
+            g.line(17, 'Stream #17(Kernel)', ts, [('wrapped_broadcast', '', 3 * US + 1, 999)])
+            g.line(100, 'XLA Modules', ts, [('jit_step(12)', '', 0, 10 * US)])
+            g.line(101, 'XLA Ops', ts, [('%dot.3 = f32[128,128]{1,0} dot(%a, %b)', 'dot.3',
+                                         1 * US + 123, 7 * US + 456)])
+        else:
+            g.line(16, 'Stream #16(Kernel)', ts + 5000, [(gemm, '', 250, 2 * US + 250)])
+        planes.append(g)
+    h = Plane(0, '/host:CPU')
+    h.line(1, 'python', ts - 2000, [('PjitFunction(step)', '', 0, 12 * US),
+                                    ('ExecuteHelper', '', 1 * US + 1, 9 * US),
+                                    ('hipModuleLaunchKernel', '', 2 * US + 1, 1 * US + 499)])
+    h.line(2, 'tf_pjrt_thread_pool/4747829982129071201', ts - 2000,
+           [('ThunkExecutor::Execute', '', 3 * US, 2 * US + 1)])
+    return space(planes + [h], ['rocm-host'])
+
+
+def case_tpufull():
+    """A TPU profile's planes: /device:TPU:0 with XLA Modules, XLA Ops,
+    Steps, Async XLA Ops (overlapping), Sparse Core Ops, XLA TraceMe and an
+    empty Overlay; /device:TPU:0 SparseCore 0 (a plane of the same device:
+    "TPU 0 SparseCore 0") with XLA Ops; /device:TPU:1 (its line ids the
+    same); Task Environment (stats, no lines); /host:TPU (tpu_runtime);
+    /host:CPU (a thread).  timestamp_ns 0, ps offsets."""
+    planes = []
+    for dev in range(2):
+        t = Plane(0, '/device:TPU:%d' % dev)
+        t.stats.append(t.stat('device_type_string', 'str', 'TPU v5 lite'))
+        t.stats.append(t.stat('device_vendor', 'str', 'Google'))
+        t.line(1, 'XLA Modules', 0, [('jit_train_step(7)', '', 0, 50 * US)])
+        t.line(2, 'XLA Ops', 0, [('%%fusion.%d = f32[8]{0} fusion(%%p), kind=kLoop' % k, '',
+                                  k * 5 * US + 250, 4 * US + 500 - dev * 1000)
+                                 for k in range(10)])
+        t.line(3, 'Steps', 0, [('0', '', 0, 50 * US)])
+        t.line(4, 'Async XLA Ops', 0, [('all-reduce-start.%d' % k, '', k * 10 * US, 25 * US)
+                                       for k in range(4)])
+        t.line(5, 'Sparse Core Ops', 0, [('sc_gather.%d' % k, '', k * 7 * US + 1, 300)
+                                         for k in range(6)])
+        t.line(6, 'XLA TraceMe', 0, [('TpuExecute', '', 0, 49 * US)])
+        t.line(7, 'Overlay', 0, [])
+        planes.append(t)
+        if dev == 0:
+            sc = Plane(0, '/device:TPU:0 SparseCore 0')
+            sc.line(2, 'XLA Ops', 0, [('%%gather.%d = f32[4]{0} gather(%%t)' % k, '',
+                                       k * 3 * US + 700, 2 * US) for k in range(5)])
+            planes.append(sc)
+    env = Plane(0, 'Task Environment')
+    env.stats.append(env.stat('profile_start_time', 'uint', 1700000000000000000))
+    ht = Plane(0, '/host:TPU')
+    ht.line(1, 'tpu_runtime', 0, [('TpuCompile', '', 0, 30 * US)])
+    h = Plane(0, '/host:CPU')
+    h.line(9, 'pjrt_client', 0, [('PjRtStreamExecutorClient::Execute', '', 0, 45 * US)])
+    return space(planes + [env, ht, h], ['tpu-vm'])
+
+
+def case_odd():
+    """What a valid file may hold that the others do not: epoch
+    timestamp_ns with negative, zero and huge offsets; an event whose
+    metadata id no metadata defines (999); instants; events out of order;
+    two lines of one id; aggregates (num_occurrences) beside timed events,
+    and a line of aggregates alone (a note, no lane); offset_ps and
+    num_occurrences both written (the last one counts); a line whose
+    timestamp_ns is 0 and events at negative offsets."""
+    h = Plane(0, '/host:CPU')
+    ep = 1700000000000000000
+    h.line(1, 'epoch', ep, [('early', '', -5 * US, 2 * US), ('zero', '', 0, 1 * US + 1),
+                            (999, '', 2 * US, 3 * US), ('tick', '', 4 * US, 0),
+                            ('late', '', 3600 * 1000 * US, 1 * US),
+                            ('back', '', 1 * US + 500, 100)])
+    h.line(2, 'agg', ep, [('op', '', 1 * US, 2 * US), ('op', '', ('occ', 12), 9 * US),
+                          ('op2', '', ('off+occ', 4 * US, 3), 1 * US),
+                          ('op3', '', ('occ+off', 5, 6 * US), 1 * US)])
+    h.line(3, 'aggonly', ep, [('stat', '', ('occ', 4), 1 * US)])
+    h.line(2, 'agg', ep, [('again', '', 10 * US, 1 * US)])
+    h.line(4, 'negative', ep + 3000 * US, [('before', '', -2000 * US, 1000 * US)])
+    return space([h])
+
+
+def case_far():
+    """A line whose timestamp_ns is the largest int64 (no profile's time:
+    past the year 2096, where sums of times would overflow)."""
+    h = Plane(0, '/host:CPU')
+    h.line(1, 'ok', 0, [('x', '', 0, US)])
+    h.line(2, 'far', (1 << 63) - 1, [('y', '', (1 << 63) - 1, (1 << 63) - 1)])
+    return space([h])
+
+
 def case_badlen():
     """A line whose length runs 50 bytes past its plane's end."""
     line = vi(1, 1) + ld(2, 'worker') + vi(3, 0) + ld(4, vi(1, 1) + vi(2, 0) + vi(3, US))
@@ -251,12 +421,17 @@ CASES = {
     'gpu': case_gpu,
     'tpu': case_tpu,
     'subns': case_subns,
+    'tfgpu': case_tfgpu,
+    'rocm': case_rocm,
+    'tpufull': case_tpufull,
+    'odd': case_odd,
     'launch': case_launch,
     'host0': lambda: host(0),
     'host1': lambda: host(1),
     'gz': lambda: gzip.compress(case_gpu(), mtime=0),
     'cut': lambda: case_gpu()[:len(case_gpu()) * 2 // 3],
     'badlen': case_badlen,
+    'far': case_far,
     # what a UTF-8 text round trip makes of the bytes: U+FFFD for each invalid byte
     'mangled': lambda: case_gpu().decode('utf-8', 'replace').encode('utf-8'),
     # what a text conversion of line ends makes of them: 0d 0a for each 0a

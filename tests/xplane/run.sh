@@ -14,7 +14,12 @@
 # a damaged length and a UTF-8-mangled file (one line naming XPlane and the
 # byte, exit 1, nothing written, an existing output untouched).  Each
 # lane's event count (the model's lanes[i].events), the devices' kind,
-# name and vendor in --stats; many sub-ns events, each counted.  The generated files and the real ones in
+# name and vendor in --stats; many sub-ns events, each counted, their busy
+# time exact to the ps.  Profiles shaped as the kinds we have no file of:
+# TensorFlow on an NVIDIA GPU (derived and Stats lines, /host:CUPTI,
+# /host:metadata), JAX on AMD GPUs (epoch times), a TPU's planes
+# (SparseCore, Task Environment, /host:TPU), and odd but valid files
+# (negative offsets, undefined metadata, aggregates).  The generated files and the real ones in
 # ../shared/real-traces/xplane (SKIP without) against xpdecode.py, an
 # independent decoder (real.py), and against protobuf's own parser
 # (pbcheck.py; SKIP without protoc and python3-protobuf): lanes, event
@@ -42,7 +47,7 @@ model() {
     if "$bin" "$w/$c.xplane.pb" --stats $opts -o "$w/$c.json" >"$w/$c.out" 2>"$w/$c.err" &&
         python3 "$check" "$w/$c.json" "$@"; then ok; else bad "$c $opts: $(head -3 "$w/$c.err")"; fi
 }
-for c in gpu tpu subns launch host0 host1 gz cut badlen mangled crlf; do
+for c in gpu tpu subns launch host0 host1 tfgpu rocm tpufull odd gz cut badlen far mangled crlf; do
     python3 "$root/tests/tools/genxplane.py" $c "$w/$c.xplane.pb" || bad "genxplane $c"
 done
 
@@ -101,7 +106,7 @@ if "$bin" - -o "$w/stdin.json" <"$w/gpu.xplane.pb" 2>/dev/null &&
 # shortened; a 300 ps event and ps offsets (rounded at both ends to the
 # ns); overlapping async ops in rows
 model tpu "labels == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops', 'TPU 0 / Async XLA Ops', 'TPU 1 / XLA Modules', 'TPU 1 / XLA Ops']" \
-    "busy['TPU 0 / XLA Modules'] == 0.25 and busy['TPU 0 / XLA Ops'] == 0.04 and busy['TPU 0 / Async XLA Ops'] == 0.1 and busy['TPU 1 / XLA Ops'] == 0.08" \
+    "busy['TPU 0 / XLA Modules'] == 0.25 and busy['TPU 0 / XLA Ops'] == 0.0399998 and busy['TPU 0 / Async XLA Ops'] == 0.1 and busy['TPU 1 / XLA Ops'] == 0.08" \
     "{'fusion.3', 'copy.1', 'convolution.2', 'add.1', 'jit_f(123)', 'jit_g(456)', 'copy-start.3'} <= names" \
     "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'copy.1'] == [(40, 40.001)]" \
     "[(b['x0'], b['x1']) for b in m['bars'] if b['name'] == 'convolution.2'] == [(50.001, 60)]" \
@@ -113,11 +118,13 @@ model tpu "labels == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops', 'TPU 0 / Async X
 "$bin" "$w/tpu.xplane.pb" -o "$w/tpu.svg" 2>/dev/null &&
     grep -q 'convolution.2 · kernel · at 50.001 µs · 9.999 µs · name: %convolution.2 = f32\[8\]{0} convolution(%a, %b), offset_ps: 50000500, duration_ps: 9999500' "$w/tpu.svg" &&
     ok || bad "tpu: the exact ps in the tooltip"
-# many sub-ns events: every one counted; each end rounded to the ns, so
-# the drawn busy time is not theirs (6 and 13 us exactly: 0 and 10 us
-# drawn; tracefig-inputs(5), XPLANE PROFILES); a TPU's name and vendor,
-# the TPU breakdown
-model subns "busy['TPU 0 / XLA Ops'] == 0 and busy['TPU 0 / Async XLA Ops'] == 0.01" \
+# many sub-ns events: every one counted; each end drawn rounded to the
+# ns, but the busy time is theirs to the ps (6 and 13 us exactly; rounded
+# ends would make 0 and 10 us; tracefig-inputs(5), XPLANE PROFILES), and
+# so is the TPU breakdown's compute; a TPU's name and vendor
+model subns "busy['TPU 0 / XLA Ops'] == 0.006 and busy['TPU 0 / Async XLA Ops'] == 0.013" \
+    "m['stats']['lanes'][1]['busy_pct'] == 30 and m['stats']['lanes'][2]['busy_pct'] == 65" \
+    "m['stats']['gpu_breakdown']['compute_ms'] == 0.006" \
     "[l['events'] for l in m['lanes']] == [1, 20000, 10000]" \
     "m['stats']['devices'] == [{'device': 'TPU 0', 'kind': 'TPU', 'name': 'TPU v5p', 'vendor': 'Google'}]"
 grep -q '^TPU 0   TPU   TPU v5p  Google$' "$w/subns.out" && grep -q '^TPU breakdown (window)$' "$w/tpu.out" &&
@@ -126,6 +133,44 @@ grep -q '^TPU 0   TPU   TPU v5p  Google$' "$w/subns.out" && grep -q '^TPU breakd
 opts="--window-event jit_g*"
 model tpu "m['window']['start_us'] == 205 and m['window']['end_us'] == 255"
 opts=""
+
+# profiles shaped as the kinds we have no file of (genxplane.py): never
+# refused, every line with events a lane or named in a note.  TensorFlow
+# on an NVIDIA GPU: streams busiest first, then the derived lines;
+# /host:CUPTI's thread (CUDA calls); the host's threads and its TensorFlow
+# Ops, Name Scope and Steps lines; no /host:metadata lane; an aggregate
+# (num_occurrences) counted as the XEvent it is, a line of aggregates
+# alone in a note; the device named by ref_value
+model tfgpu "labels[:3] == ['GPU 0 / Stream #14(Kernel)', 'GPU 0 / Stream #15(MemcpyH2D)', 'GPU 0 / Stream #16(MemcpyD2H)']" \
+    "{'Host / tf_Compute', 'Host / TensorFlow Ops', 'Host / TensorFlow Name Scope', 'Host / Steps'} <= set(labels)" \
+    "'host:CUPTI / 7777' in labels and not [l for l in labels if 'metadata' in l]" \
+    "[l['events'] for l in m['lanes'] if l['label'] == 'GPU 0 / Launch Stats'] == [3]" \
+    "m['notes'][0] == 'GPU 0 / Kernel Stats: 2 aggregated events (num_occurrences, no time), not drawn'" \
+    "busy['GPU 0 / Stream #16(MemcpyD2H)'] == 0.0015 and busy['GPU 0 / Launch Stats'] == 0.001" \
+    "{'gpu_memcpy', 'kernel', 'tf_op', 'tf_name_scope', 'step'} <= cats" \
+    "{b['category'] for b in m['bars'] if b['lane'] == labels.index('host:CUPTI / 7777')} == {'cuda_runtime'}" \
+    "m['stats']['devices'] == [{'device': 'GPU 0', 'kind': 'GPU', 'name': 'NVIDIA A100-SXM4-40GB', 'vendor': 'Nvidia'}]"
+grep -q 'tfgpu.xplane.pb: 3 events with num_occurrences (no time) not drawn' "$w/tfgpu.err" &&
+    ok || bad "tfgpu: the aggregates' warning: $(cat "$w/tfgpu.err")"
+# JAX on AMD GPUs: epoch timestamps, ps offsets that are no whole ns (busy
+# to the ps), a 300-character kernel name, both devices' vendor
+model rocm "labels[:2] == ['GPU 0 / Stream #16(Kernel)', 'GPU 0 / Stream #17(Kernel)'] and 'GPU 1 / Stream #16(Kernel)' in labels" \
+    "busy['GPU 0 / Stream #16(Kernel)'] == 0.007000789 and busy['GPU 0 / Stream #17(Kernel)'] == 0.000000999" \
+    "[d['vendor'] for d in m['stats']['devices']] == ['AMD', 'AMD']" \
+    "m['stats']['devices'][0]['name'] == 'AMD Instinct MI300X'"
+# a TPU's lines (Steps, Sparse Core Ops of 300 ps events), a SparseCore
+# plane of the same device, Task Environment (no lines), /host:TPU
+model tpufull "labels[:2] == ['TPU 0 / XLA Modules', 'TPU 0 / XLA Ops']" \
+    "'TPU 0 SparseCore 0 / XLA Ops' in labels and 'host:TPU / tpu_runtime' in labels" \
+    "busy['TPU 0 / Sparse Core Ops'] == 0.0000018 and busy['TPU 0 / XLA Ops'] == 0.040005" \
+    "[d['device'] for d in m['stats']['devices']] == ['TPU 0', 'TPU 0 SparseCore 0', 'TPU 1']"
+# odd but valid: epoch timestamps with negative, zero and late offsets, a
+# metadata id no metadata defines, two lines of one id, aggregates
+model odd "sorted(labels) == ['Host / agg (tid 2)', 'Host / agg (tid 4)', 'Host / epoch', 'Host / negative']" \
+    "busy['Host / epoch'] == 0.007000101 and busy['Host / negative'] == 1" \
+    "any(n.startswith('metadata ') for n in names)" \
+    "[l['events'] for l in m['lanes'] if l['label'] == 'Host / agg (tid 2)'] == [4]" \
+    "m['notes'] == ['Host / aggonly: 1 aggregated event (num_occurrences, no time), not drawn']"
 
 # two hosts' files: one figure, one clock (host 1 starts 1 ms later)
 if "$bin" "$w/host0.xplane.pb" "$w/host1.xplane.pb" -o "$w/hosts.json" 2>"$w/hosts.err" &&
@@ -148,7 +193,7 @@ if python3 "$root/tests/tools/pfwrite.py" tracks "$w/t.pftrace" &&
 echo keep >"$w/old.svg"
 printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%064d\nsize 1234\n' 0 \
     >"$w/lfs.xplane.pb"
-for c in cut badlen mangled crlf; do
+for c in cut badlen far mangled crlf; do
     "$bin" "$w/$c.xplane.pb" -o "$w/$c.svg" >"$w/$c.out" 2>"$w/$c.err"
     rc=$?
     if [ $rc -eq 1 ] && [ "$(wc -l <"$w/$c.err")" -eq 1 ] && [ ! -e "$w/$c.svg" ] &&
@@ -160,6 +205,7 @@ done
 grep -q 'runs past the end of its message' "$w/badlen.err" && ok || bad "badlen: $(cat "$w/badlen.err")"
 grep -q 'byte 13:' "$w/badlen.err" && ok || bad "badlen: the byte: $(cat "$w/badlen.err")"
 grep -q 'cut' "$w/cut.err" && ok || bad "cut: $(cat "$w/cut.err")"
+grep -q "an event's time .* lies beyond 4e18 ns from 1970" "$w/far.err" && ok || bad "far: $(cat "$w/far.err")"
 grep -q 'UTF-8 text conversion: the bytes ef bf bd' "$w/mangled.err" && ok || bad "mangled: $(cat "$w/mangled.err")"
 grep -q 'byte 0: damaged XPlane: the file went through a text conversion of its line ends' "$w/crlf.err" &&
     ok || bad "crlf: $(cat "$w/crlf.err")"
@@ -200,7 +246,7 @@ if command -v protoc >/dev/null 2>&1 && [ -f "$proto" ]; then
     done
 fi
 [ -n "$pbpy" ] || echo "xplane: SKIP (protobuf's parser: needs protoc, python3-protobuf and ../shared/xplane-proto)"
-for c in gpu tpu host0 host1; do
+for c in gpu tpu subns host0 host1 tfgpu rocm tpufull odd; do
     "$bin" "$w/$c.xplane.pb" --all-lanes --max-lanes 1000 --height 100in --stats \
         -o "$w/$c.all.json" >/dev/null 2>&1 &&
         python3 "$here/real.py" "$w/$c.xplane.pb" "$w/$c.all.json" >"$w/$c.real" &&

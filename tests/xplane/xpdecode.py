@@ -93,12 +93,16 @@ def line(b):
         elif num == 3 and wt == 0:
             l['ts'] = s64(v)
         elif num == 4 and wt == 2:
-            e = {'mid': 0, 'off': 0, 'dur': 0, 'stats': []}
+            e = {'mid': 0, 'off': 0, 'dur': 0, 'stats': [], 'occ': None}
             for n2, w2, v2 in fields(v):
                 if n2 == 1 and w2 == 0:
                     e['mid'] = s64(v2)
-                elif n2 == 2 and w2 == 0:
-                    e['off'] = s64(v2)
+                elif n2 == 2 and w2 == 0:  # a oneof with num_occurrences:
+                    e['off'] = s64(v2)     # the last one written holds
+                    e['occ'] = None
+                elif n2 == 5 and w2 == 0:
+                    e['occ'] = s64(v2)
+                    e['off'] = 0
                 elif n2 == 3 and w2 == 0:
                     e['dur'] = s64(v2)
                 elif n2 == 4 and w2 == 2:
@@ -115,7 +119,9 @@ def load(path):
 
 
 def busy_ps(events):
-    iv = sorted((e['off'], e['off'] + e['dur']) for e in events if e['dur'] > 0)
+    # an aggregate (num_occurrences) has no time
+    iv = sorted((e['off'], e['off'] + e['dur']) for e in events
+                if e['dur'] > 0 and e['occ'] is None)
     tot, cur_s, cur_e = 0, None, None
     for s, e in iv:
         if cur_e is None or s > cur_e:
@@ -138,7 +144,8 @@ def summary(planes):
             # a line's events on its own clock: ts ns + offset ps
             ev = [dict(e, off=l['ts'] * 1000 + e['off']) for e in l['events']]
             out.append({'plane': p['name'], 'line': l['display_name'] or l['name'],
-                        'events': len(ev), 'busy_ps': busy_ps(ev)})
+                        'events': len(ev), 'busy_ps': busy_ps(ev),
+                        'aggregates_only': all(e['occ'] is not None for e in ev)})
     return out
 
 

@@ -153,9 +153,12 @@ struct pend {
     int64_t t0, t1;
     uint32_t name, cat, args;
     uint32_t color; /* cname or TF_CHROME_NO_COLOR */
-    bool instant, open_end;
-    bool span; /* the profiler's own span (events.c) */
     unsigned depth; /* a B/E pair: 1 + its depth on the loader's stack; else 0 */
+    /* bits, so that a pend stays 40 bytes with the ps (REORDER of them
+     * wait per lane) */
+    unsigned instant : 1, open_end : 1;
+    unsigned span : 1;  /* the profiler's own span (events.c) */
+    signed int ps0 : 11, ps1 : 11; /* the record's ps0, ps1 (model/trace.h) */
 };
 
 /* The time one class (a name in a category, with its cname colour)
@@ -218,6 +221,7 @@ struct lane {
     unsigned max_row;    /* deepest row used + 1 */
     unsigned annot_rows; /* its first rows that hold the annotations (figure.h) */
     size_t n_slices, n_hidden;
+    size_t n_untimed; /* events of no time counted with n_slices (TF_TEF_UNTIMED) */
     size_t n_annot_hidden; /* of n_hidden: annotations that gave way to the work */
     /* Who it is, for the default rules (lanes.c): a hash of each of its
      * first slices (name, start, end), and whether every slice is named
@@ -400,6 +404,13 @@ struct chrome {
     bool fold_broken;       /* a record came before the last cut after all */
     int64_t pos, fold_pos;
     int64_t pos_max;        /* pass 2: the latest start so far (pos + order_lag) */
+    /* The busy sets' ticks (stats.c tf_chrome_busy_tick): ns on the trace
+     * clock, or, when the trace's times are finer (fine_seen: its loader
+     * says so, TF_TEF_FINE) and the window short enough, ps from the
+     * window's start (fine), so that a line of 300 ps events is busy for
+     * their exact time; bw0, bw1 the window in those ticks. */
+    bool fine_seen, fine, fine_decided;
+    int64_t bw0, bw1;
     size_t busy_added;      /* busy intervals added since the last fold */
     struct tf_ivfold fold;  /* the lanes' folded past (ids: lane indexes) */
     struct tf_stats_gpu_past gpu_past;
@@ -722,8 +733,36 @@ void tf_chrome_counters_free(struct chrome *c);
 
 /* --- stats.c --------------------------------------------------------------------- */
 
-/* A record's GPU work within [lo, hi), for the breakdown. */
-void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi);
+/* A record's GPU work, for the breakdown: in the window (busy ticks), or
+ * in the whole trace (ns; pass 1 of --stats-scope trace). */
+void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, bool window);
+/* The longest window whose ps from its start stay within the statistics'
+ * ticks (2^61, rules/stats.c): 26 days. */
+#define TF_CHROME_FINE_MAX_NS INT64_C(2305843009213693)
+
+/* Pass 2, before the first record: the busy sets' ticks (fine or ns).
+ * (Inline, as rows.c, stats.c and system.c each use them.) */
+static inline void tf_chrome_busy_ticks(struct chrome *c)
+{
+    c->fine_decided = true;
+    c->fine = c->fine_seen && !c->hta && c->w1 - c->w0 <= TF_CHROME_FINE_MAX_NS;
+    c->bw0 = c->fine ? 0 : c->w0;
+    c->bw1 = c->fine ? (c->w1 - c->w0) * 1000 : c->w1;
+}
+
+/* A time of the window (ns, and ps past it: a record's ps0 or ps1) as a
+ * tick of the busy sets, clipped to [bw0, bw1]. */
+static inline int64_t tf_chrome_busy_tick(const struct chrome *c, int64_t ns, int ps)
+{
+    if (ns < c->w0)
+        return c->bw0;
+    if (ns > c->w1)
+        return c->bw1;
+    if (!c->fine)
+        return ns;
+    int64_t t = (ns - c->w0) * 1000 + ps;
+    return t < c->bw0 ? c->bw0 : t > c->bw1 ? c->bw1 : t;
+}
 /* Pass 1: notes whether records keep coming in start order. */
 void tf_chrome_order_note(struct chrome *c, const struct tf_tef_rec *r);
 /* Pass 2, for each record before it is placed: decides on folding at the

@@ -82,6 +82,9 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     case TF_TEF_COUNTS:
         c->count_events = true;
         break;
+    case TF_TEF_FINE:
+        c->fine_seen = true;
+        break;
     case TF_TEF_NOTE: {
         char *note = tf_strdup_oom(r->name, &c->oom);
         if (note && !TF_GROW(c->notes, c->n_notes, c->cap_notes)) {
@@ -95,7 +98,7 @@ bool tf_chrome_index(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     case TF_TEF_SLICE: {
         tf_chrome_order_note(c, r);
         if (c->o->stats_trace_scope && !c->hta)
-            tf_chrome_gpu_event(c, r, INT64_MIN, INT64_MAX);
+            tf_chrome_gpu_event(c, r, false);
         if (profiler_span(r))
             break;
         size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
@@ -213,6 +216,13 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     (void)d;
     if (r->kind == TF_TEF_LANE_DONE)
         return tf_chrome_lane_done(c, r);
+    if (r->kind == TF_TEF_UNTIMED) { /* counted on a lane that has events */
+        size_t t = tf_chrome_thread(c, &r->pid, &r->tid);
+        size_t slot = t < c->n_lane_of_thr ? c->lane_of_thr[t] : 0;
+        if (slot && slot <= c->n_lanes && c->lanes[slot - 1].thread == t)
+            c->lanes[slot - 1].n_untimed++;
+        return !c->oom;
+    }
     if (r->kind == TF_TEF_META) { /* names that come with the events (an export's) */
         tf_chrome_meta(c, r);
         return !c->oom;
@@ -242,7 +252,7 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
     if (r->kind == TF_TEF_SLICE || r->kind == TF_TEF_INSTANT)
         tf_chrome_fold_note(c, r);
     if (r->kind == TF_TEF_SLICE && !c->o->stats_trace_scope && !c->hta)
-        tf_chrome_gpu_event(c, r, c->w0, c->w1);
+        tf_chrome_gpu_event(c, r, true);
     if (r->kind == TF_TEF_ASYNC && !c->o->async)
         return true;
     if (r->kind != TF_TEF_SLICE && r->kind != TF_TEF_INSTANT && r->kind != TF_TEF_ASYNC)
@@ -299,6 +309,8 @@ bool tf_chrome_collect(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
         .open_end = r->open_end,
         .span = profiler_span(r),
         .depth = r->depth,
+        .ps0 = r->ps0,
+        .ps1 = r->ps1,
     };
     if (!tf_strtab_id(&c->strs, r->name, &p.name) ||
         !tf_strtab_id(&c->strs, r->cat ? r->cat : "", &p.cat))

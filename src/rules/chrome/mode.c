@@ -18,7 +18,8 @@
 
 /* The loader's window callback (model/trace.h): the window (window.c), and
  * what waits for it: HTA's rows, the level of detail's merging threshold
- * (rows.c) and the counters' values at the start (counters.c). */
+ * (rows.c), the busy sets' ticks (stats.c) and the counters' values at the
+ * start (counters.c). */
 static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
 {
     struct chrome *c = ctx;
@@ -33,6 +34,7 @@ static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
     if (c->cp && !(c->cp_set = tf_cp_set_new(c->cp)))
         return tf_diag_oom(d, NULL);
     tf_chrome_lod_threshold(c);
+    tf_chrome_busy_ticks(c);
     tf_chrome_counters_window(c);
     if (!tf_chrome_ranks_window(c))
         c->oom = true;
@@ -339,7 +341,7 @@ static bool build_lanes(struct chrome *c, const struct tf_opts *o, struct tf_fig
         h->annot += ln->n_annot_hidden;
         fl->rows = ln->max_row ? ln->max_row : 1;
         fl->has_events = c->count_events;
-        fl->events = ln->n_slices;
+        fl->events = ln->n_slices + ln->n_untimed;
         fl->annot_rows = ln->annot_rows;
         fl->pid = c->procs[th->proc].pid;
         fl->tid = th->tid;

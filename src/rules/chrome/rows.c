@@ -243,17 +243,19 @@ static void place(struct chrome *c, struct lane *ln, const struct pend *p)
     if (t1 < t0)
         t1 = t0;
     /* The lane's busy time (slices only, not ranges of lost events),
-     * merged as it grows. */
-    if (!p->instant && t1 > t0 && !c->o->no_stats && p->cat != c->lost_cat) {
+     * merged as it grows, in busy ticks (ps with a finer clock: stats.c). */
+    int64_t b0 = tf_chrome_busy_tick(c, p->t0, p->ps0);
+    int64_t b1 = p->open_end ? c->bw1 : tf_chrome_busy_tick(c, p->t1, p->ps1);
+    if (!p->instant && b1 > b0 && !c->o->no_stats && p->cat != c->lost_cat) {
         struct tf_ivset *u = &ln->busy;
         struct tf_ival *last = u->n ? &u->v[u->n - 1] : NULL;
-        if (last && t0 >= last->lo && t0 <= last->hi) {
-            if (t1 > last->hi)
-                last->hi = t1;
+        if (last && b0 >= last->lo && b0 <= last->hi) {
+            if (b1 > last->hi)
+                last->hi = b1;
         } else {
-            if (last && t0 < last->lo)
+            if (last && b0 < last->lo)
                 ln->busy_sorted = false;
-            if (!tf_ivset_add(u, t0, t1))
+            if (!tf_ivset_add(u, b0, b1))
                 c->oom = true;
             c->busy_added++;
         }

@@ -195,6 +195,14 @@ void tf_chrome_fold_note(struct chrome *c, const struct tf_tef_rec *r)
     }
 }
 
+/* Where the busy sets are cut: at the start of the record being read.
+ * With ps ticks, what is yet to come starts at or after pos ns - 500 ps
+ * (its start rounded to pos). */
+static int64_t fold_at(const struct chrome *c)
+{
+    return c->fine ? tf_chrome_busy_tick(c, c->pos, -500) : c->pos;
+}
+
 void tf_chrome_fold_maybe(struct chrome *c)
 {
     if (!c->folding || c->busy_added < FOLD_EVERY)
@@ -212,7 +220,7 @@ void tf_chrome_fold_maybe(struct chrome *c)
         ln->busy_sorted = true;
         sets[i] = &ln->busy;
     }
-    if (!tf_ivfold_cut(&c->fold, sets, c->n_lanes, c->pos))
+    if (!tf_ivfold_cut(&c->fold, sets, c->n_lanes, fold_at(c)))
         c->oom = true;
     c->fold_pos = c->pos;
     c->busy_added = 0;
@@ -241,7 +249,7 @@ static void gpu_tidy(struct chrome *c)
     tf_ivset_normalize(&c->gpu_comm);
     c->gpu_added = 0;
     if (c->folding && c->pass2 &&
-        !tf_stats_gpu_fold(&c->gpu_past, &c->gpu_all, &c->gpu_comp, &c->gpu_comm, c->pos))
+        !tf_stats_gpu_fold(&c->gpu_past, &c->gpu_all, &c->gpu_comp, &c->gpu_comm, fold_at(c)))
         c->oom = true;
 }
 
@@ -342,9 +350,10 @@ static int cat_kind(struct chrome *c, const char *raw)
     return kind;
 }
 
-void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, int64_t lo, int64_t hi)
+void tf_chrome_gpu_event(struct chrome *c, const struct tf_tef_rec *r, bool window)
 {
-    int64_t t0 = r->ts > lo ? r->ts : lo, t1 = r->ts + r->dur < hi ? r->ts + r->dur : hi;
+    int64_t t0 = window ? tf_chrome_busy_tick(c, r->ts, r->ps0) : r->ts;
+    int64_t t1 = window ? tf_chrome_busy_tick(c, r->ts + r->dur, r->ps1) : r->ts + r->dur;
     if (r->ph != 'X' || t1 <= t0 || c->o->no_stats || !r->cat || stream_of(r) == -1)
         return;
     int kind = cat_kind(c, r->cat);
@@ -549,7 +558,13 @@ static bool device_stats(const struct chrome *c, struct tf_figure *f, const size
 bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure *f,
                      const size_t *pick, size_t n_pick)
 {
-    struct tf_stats_clock clk = {1e6, c->w0, c->w1};
+    if (!c->fine_decided)
+        tf_chrome_busy_ticks(c);
+    /* the busy sets' ticks; the GPU sets' are ns of the whole trace with
+     * --stats-scope trace */
+    struct tf_stats_clock clk = {c->fine ? 1e9 : 1e6, c->bw0, c->bw1};
+    struct tf_stats_clock gclk = o->stats_trace_scope ? (struct tf_stats_clock){1e6, c->w0, c->w1}
+                                                      : clk;
     struct tf_ivset *sets = calloc(n_pick ? n_pick : 1, sizeof *sets);
     size_t *idx = calloc(n_pick ? n_pick : 1, sizeof *idx);
     size_t *proc_of_group = calloc(n_pick ? n_pick : 1, sizeof *proc_of_group);
@@ -562,7 +577,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     for (size_t i = 0; ok && i < n_pick; i++) {
         struct tf_ivset *b = &c->lanes[pick[i]].busy;
         tf_ivset_normalize(b);
-        tf_ivset_clip(b, c->w0, c->w1);
+        tf_ivset_clip(b, c->bw0, c->bw1);
         c->lanes[pick[i]].busy_sorted = true;
         sets[i] = *b;
     }
@@ -599,6 +614,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
     struct tf_ivfold fold;
     ok = ok && fold_for_figure(c, pick, n_pick, &fold);
     ok = ok && tf_stats_fill_folded(f, &clk, sets, &fold, groups, n_groups, o);
+    f->stats.ms_dec = c->fine ? 9 : 0; /* ps ticks: printed to the ps */
     tf_ivfold_fini(&fold);
     ok = ok && (!c->hpc || hpc_stats(c, f, proc_of_group, n_groups));
     ok = ok && device_stats(c, f, proc_of_group, n_groups);
@@ -608,7 +624,7 @@ bool tf_chrome_stats(struct chrome *c, const struct tf_opts *o, struct tf_figure
         tf_ivset_normalize(&c->gpu_all);
         tf_ivset_normalize(&c->gpu_comp);
         tf_ivset_normalize(&c->gpu_comm);
-        tf_stats_gpu_breakdown_folded(f, &clk, &c->gpu_all, &c->gpu_comp, &c->gpu_comm,
+        tf_stats_gpu_breakdown_folded(f, &gclk, &c->gpu_all, &c->gpu_comp, &c->gpu_comm,
                                       &c->gpu_past);
         f->stats.gpu.scope_trace = o->stats_trace_scope;
     }

@@ -80,9 +80,11 @@ int64_t tf_chrome_lane_busy(struct chrome *c, size_t i)
         ln->busy_sorted = true;
     }
     int64_t ns = c->fold.any ? tf_ivfold_len(&c->fold, (uint32_t)i) : 0;
-    for (size_t k = 0; k < ln->busy.n; k++) {
-        int64_t lo = ln->busy.v[k].lo > c->w0 ? ln->busy.v[k].lo : c->w0;
-        int64_t hi = ln->busy.v[k].hi < c->w1 ? ln->busy.v[k].hi : c->w1;
+    if (!c->fine_decided)
+        tf_chrome_busy_ticks(c);
+    for (size_t k = 0; k < ln->busy.n; k++) { /* in busy ticks (stats.c) */
+        int64_t lo = ln->busy.v[k].lo > c->bw0 ? ln->busy.v[k].lo : c->bw0;
+        int64_t hi = ln->busy.v[k].hi < c->bw1 ? ln->busy.v[k].hi : c->bw1;
         if (hi > lo)
             ns += hi - lo;
     }
