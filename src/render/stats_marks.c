@@ -7,6 +7,7 @@
 
 #include "base/num.h"
 #include "render/stats.h"
+#include "render/stats_int.h"
 
 static bool listed(const struct tf_mark *m)
 {
@@ -14,24 +15,9 @@ static bool listed(const struct tf_mark *m)
 }
 
 /* Axis units to ms. */
-static double ms(const struct tf_figure *f, double v)
+static double axis_ms(const struct tf_figure *f, double v)
 {
     return v * tf_unit_ns(f->axis.unit) / 1e6;
-}
-
-static void csv_field(struct tf_buf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        tf_buf_puts(b, s);
-        return;
-    }
-    tf_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            tf_buf_putc(b, '"');
-        tf_buf_putc(b, *s);
-    }
-    tf_buf_putc(b, '"');
 }
 
 void tf_stats_marks_csv(const struct tf_figure *f, struct tf_buf *b)
@@ -48,14 +34,14 @@ void tf_stats_marks_csv(const struct tf_figure *f, struct tf_buf *b)
         const char *keys[4] = {"text", "start_ms", "end_ms", "dur_ms"};
         for (int k = 0; k < 4; k++) {
             tf_buf_puts(b, "marks,");
-            csv_field(b, row);
+            tf_stats_field(b, row);
             tf_buf_puts(b, ",,");
             tf_buf_puts(b, keys[k]);
             tf_buf_putc(b, ',');
             if (k == 0)
-                csv_field(b, m->text ? m->text : "");
+                tf_stats_field(b, m->text ? m->text : "");
             else
-                tf_buf_puts(b, tf_fmt_num(v, ms(f, k == 1 ? m->t0 : k == 2 ? m->t1 : m->dur), 6));
+                tf_buf_puts(b, tf_fmt_num(v, axis_ms(f, k == 1 ? m->t0 : k == 2 ? m->t1 : m->dur), 6));
             for (size_t e = 0; e < extra; e++)
                 tf_buf_putc(b, ',');
             tf_buf_putc(b, '\n');
@@ -83,7 +69,7 @@ void tf_stats_marks_table(const struct tf_figure *f, struct tf_buf *b)
             continue;
         char a[TF_NUM_MAX], c[TF_NUM_MAX], d[TF_NUM_MAX];
         tf_buf_printf(b, "%-3zu %-8s %-*.*s %12s %12s %12s\n", i + 1, tf_mark_kind_names[m->kind],
-                      (int)wt, (int)wt, m->text ? m->text : "-", tf_fmt_num(a, ms(f, m->t0), 3),
-                      tf_fmt_num(c, ms(f, m->t1), 3), tf_fmt_num(d, ms(f, m->dur), 3));
+                      (int)wt, (int)wt, m->text ? m->text : "-", tf_fmt_num(a, axis_ms(f, m->t0), 3),
+                      tf_fmt_num(c, axis_ms(f, m->t1), 3), tf_fmt_num(d, axis_ms(f, m->dur), 3));
     }
 }
