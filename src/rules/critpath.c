@@ -39,6 +39,11 @@ void tf_cp_free(struct tf_cp *cp)
     tf_buf_fini(&cp->key);
     tf_buf_fini(&cp->tmp);
     free(cp->rows);
+    free(cp->idx);
+    free(cp->prows);
+    free(cp->pidx);
+    free(cp->pthr);
+    free(cp->pfirst);
     free(cp->waits);
     free(cp->flows);
     free(cp->flags);
@@ -218,78 +223,242 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
     }
 }
 
+/* A row HTA's GPUKernelFilter takes by name (critpath_join.c's
+ * hta_gpu_row), or one every window's graph has (Stream Wait Event). */
+static bool gpu_name(const char *n)
+{
+    return strcmp(n, "Event Sync") == 0 || strcmp(n, "Context Sync") == 0 ||
+           strcmp(n, "Stream Wait Event") == 0;
+}
+
+/* The row of an X event into *w (its name's id when !*pure), and its wait;
+ * *pure: a CPU operator no window's graph reads from outside it (no
+ * stream, correlation, wait, step, sync or synchronisation call). */
+static bool make_row(struct tf_cp *cp, const struct tf_tef_rec *r, struct row *w,
+                     struct wait *wt, bool *pure, uint32_t *catf)
+{
+    const char *cat = r->cat ? r->cat : "";
+    *w = (struct row){.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE,
+                      .q = INT32_MIN, .wait = NONE};
+    *wt = (struct wait){-1, -1};
+    uint32_t nf, cf;
+    bool same_cat = cp->has_last_cat && strcmp(cat, tf_cp_str(cp, cp->last_cat)) == 0;
+    if (same_cat)
+        w->cat = cp->last_cat;
+    else if (!tf_strtab_id(&cp->strs, cat, &w->cat))
+        return false;
+    cp->last_cat = w->cat;
+    cp->has_last_cat = true;
+    /* a name that says nothing (none of launch_names, lock_names, the
+     * blocking calls, the sync calls, the steps starts so) is not looked up
+     * before it is kept */
+    char c0 = r->name[0];
+    bool plain = c0 != 'c' && c0 != 'h' && c0 != 'r' && c0 != 'P';
+    if (plain)
+        nf = N_DONE;
+    else if (!tf_strtab_id(&cp->strs, r->name, &w->name) || !flags_of(cp, w->name, &nf))
+        return false;
+    if (!flags_of(cp, w->cat, &cf))
+        return false;
+    *catf = cf;
+
+    w->ts = r->ts;
+    w->end = r->ts + r->dur;
+    if (cp->hta) { /* HTA's whole microseconds: starts up, ends down */
+        int64_t us = w->ts / 1000 + (w->ts % 1000 > 0);
+        w->end = (w->end / 1000 - (w->end % 1000 < 0)) * 1000;
+        w->ts = us * 1000;
+    }
+    if (cf & C_NOARGS)
+        w->stream = w->corr = -1;
+    else
+        row_args(r, w, wt);
+    if (r->has_stream)
+        w->stream = r->stream;
+    w->kind |= (cf & C_OP) ? K_OP : 0;
+    w->kind |= (cf & C_RUNTIME) ? K_RUNTIME : 0;
+    if (!cp->hta && w->stream == -1 && (cf & C_ANYRT)) /* beyond HTA: any runtime's calls */
+        w->kind |= K_OP | K_RUNTIME;
+    if (!cp->hta && w->stream == -1)
+        w->call = (unsigned char)(nf & 0xff);
+    w->kind |= (cf & C_ANNOT) ? K_ANNOT : 0;
+    if (cf & C_SYNC)
+        w->kind |= K_SYNC;
+    w->kind |= (nf & N_LAUNCH) ? K_LAUNCH : 0;
+    w->kind |= (nf & N_LOCK) ? K_LOCK : 0;
+    if ((nf & N_BLOCKING) || (!cp->hta && (nf & N_HIPBLOCK)))
+        w->kind |= K_BLOCKING;
+    if (nf & N_STEP)
+        w->kind |= K_STEP;
+    *pure = w->stream == -1 && w->corr < 0 && wt->stream == -1 && wt->corr == -1 &&
+            !(w->kind & (K_SYNC | K_STEP)) && !w->call && !(cf & N_STEP) &&
+            ((nf | cf) & (N_CUDA | N_HIP | N_MTIA)) == 0 && !gpu_name(r->name);
+    if (!*pure && plain && !tf_strtab_id(&cp->strs, r->name, &w->name))
+        return false;
+    if (!thread_of(cp, r, &w->pidk, &w->tidk))
+        return false;
+    uint32_t sid;
+    if (!*pure) {
+        if ((nf & N_STEP) && !tf_strtab_id(&cp->strs, r->name, &sid))
+            return false;
+        if ((cf & N_STEP) && !tf_strtab_id(&cp->strs, cat, &sid))
+            return false;
+        cp->has_sync |= (cf & C_SYNC) != 0;
+        cp->sym_cuda |= ((nf | cf) & N_CUDA) != 0;
+        cp->sym_hip |= ((nf | cf) & N_HIP) != 0;
+        cp->sym_mtia |= (nf & N_MTIA) != 0;
+    }
+    return true;
+}
+
+/* A pure row pass 1 leaves out: counted, and its thread's earliest. */
+static bool pure_left(struct tf_cp *cp, const struct row *w, uint64_t idx)
+{
+    cp->n_pure++;
+    size_t t = cp->last_pthr;
+    if (t >= cp->n_pthr || cp->pthr[t].pidk != w->pidk || cp->pthr[t].tidk != w->tidk) {
+        for (t = 0; t < cp->n_pthr; t++)
+            if (cp->pthr[t].pidk == w->pidk && cp->pthr[t].tidk == w->tidk)
+                break;
+        if (t == cp->n_pthr) {
+            if (!TF_GROW(cp->pthr, cp->n_pthr, cp->cap_pthr))
+                return false;
+            cp->pthr[cp->n_pthr++] = (struct pthr){w->pidk, w->tidk, INT64_MAX};
+        }
+        cp->last_pthr = t;
+    }
+    if (w->ts >= cp->pthr[t].min_ts)
+        return true;
+    cp->pthr[t].min_ts = w->ts;
+    if (!TF_GROW(cp->pfirst, cp->n_pfirst, cp->cap_pfirst))
+        return false;
+    cp->pfirst[cp->n_pfirst++] = (struct pfirst){(uint32_t)t, w->ts, idx};
+    return true;
+}
+
+static bool add_row(struct tf_cp *cp, const struct row *w, const struct wait *wt, uint64_t idx)
+{
+    if (cp->n_rows >= INT32_MAX || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
+        return false;
+    if (cp->pre) {
+        size_t cap = cp->n_rows;
+        if (!TF_GROW(cp->idx, cap, cp->cap_idx))
+            return false;
+        cp->idx[cp->n_rows] = idx;
+    }
+    if (wt->stream != -1 || wt->corr != -1) {
+        if (!TF_GROW(cp->waits, cp->n_waits, cp->cap_waits))
+            return false;
+        cp->waits[cp->n_waits++] = *wt;
+    }
+    cp->rows[cp->n_rows] = *w;
+    if (wt->stream != -1 || wt->corr != -1)
+        cp->rows[cp->n_rows].wait = (uint32_t)(cp->n_waits - 1);
+    cp->n_rows++;
+    return true;
+}
+
 bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
 {
     if (r->kind == TF_TEF_FLOW)
         return flow_rec(cp, r);
     if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
         return true;
-    const char *cat = r->cat ? r->cat : "";
-    struct row w = {.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE, .q = INT32_MIN,
-                  .wait = NONE};
-    struct wait wt = {-1, -1};
-    uint32_t nf, cf;
-    bool same_cat = cp->n_rows && strcmp(cat, tf_cp_str(cp, cp->rows[cp->n_rows - 1].cat)) == 0;
-    if (same_cat)
-        w.cat = cp->rows[cp->n_rows - 1].cat;
-    if (!tf_strtab_id(&cp->strs, r->name, &w.name) ||
-        (!same_cat && !tf_strtab_id(&cp->strs, cat, &w.cat)) || !flags_of(cp, w.name, &nf) ||
-        !flags_of(cp, w.cat, &cf))
+    struct row w;
+    struct wait wt;
+    bool pure;
+    uint32_t cf;
+    if (!make_row(cp, r, &w, &wt, &pure, &cf))
         return false;
-
-    w.ts = r->ts;
-    w.end = r->ts + r->dur;
-    if (cp->hta) { /* HTA's whole microseconds: starts up, ends down */
-        int64_t us = w.ts / 1000 + (w.ts % 1000 > 0);
-        w.end = (w.end / 1000 - (w.end % 1000 < 0)) * 1000;
-        w.ts = us * 1000;
-    }
-    if (cf & C_NOARGS)
-        w.stream = w.corr = -1;
-    else
-        row_args(r, &w, &wt);
-    if (r->has_stream)
-        w.stream = r->stream;
-    w.kind |= (cf & C_OP) ? K_OP : 0;
-    w.kind |= (cf & C_RUNTIME) ? K_RUNTIME : 0;
-    if (!cp->hta && w.stream == -1 && (cf & C_ANYRT)) /* beyond HTA: any runtime's calls */
-        w.kind |= K_OP | K_RUNTIME;
-    if (!cp->hta && w.stream == -1)
-        w.call = (unsigned char)(nf & 0xff);
-    w.kind |= (cf & C_ANNOT) ? K_ANNOT : 0;
-    if (cf & C_SYNC) {
-        w.kind |= K_SYNC;
-        cp->has_sync = true;
-    }
-    w.kind |= (nf & N_LAUNCH) ? K_LAUNCH : 0;
-    w.kind |= (nf & N_LOCK) ? K_LOCK : 0;
-    if ((nf & N_BLOCKING) || (!cp->hta && (nf & N_HIPBLOCK)))
-        w.kind |= K_BLOCKING;
-    uint32_t sid;
-    if (nf & N_STEP) {
-        w.kind |= K_STEP;
-        if (!tf_strtab_id(&cp->steps, r->name, &sid))
-            return false;
-    }
-    if ((cf & N_STEP) && !tf_strtab_id(&cp->steps, cat, &sid))
-        return false;
-    cp->sym_cuda |= ((nf | cf) & N_CUDA) != 0;
-    cp->sym_hip |= ((nf | cf) & N_HIP) != 0;
-    cp->sym_mtia |= (nf & N_MTIA) != 0;
-    if (!thread_of(cp, r, &w.pidk, &w.tidk))
-        return false;
-    if (cp->n_rows >= INT32_MAX || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
-        return false;
-    if (wt.stream != -1 || wt.corr != -1) {
-        if (!TF_GROW(cp->waits, cp->n_waits, cp->cap_waits))
-            return false;
-        w.wait = (uint32_t)cp->n_waits;
-        cp->waits[cp->n_waits++] = wt;
-    }
+    if (pure && cp->pre)
+        return pure_left(cp, &w, r->idx);
     /* a kernel, memcpy or memset without a correlation id: the ac2g flows
      * may join it (not a GPU annotation, which has none) */
     cp->gpu_nocorr |= w.stream != -1 && w.corr < 0 && !(cf & (C_GPUANNOT | C_SYNC));
-    cp->rows[cp->n_rows++] = w;
+    return add_row(cp, &w, &wt, r->idx);
+}
+
+/* --- the look at the window before pass 2 ---------------------------------------- */
+
+void tf_cp_prepass_on(struct tf_cp *cp)
+{
+    cp->pre = true;
+}
+
+bool tf_cp_prepass_wanted(const struct tf_cp *cp)
+{
+    return cp->pre;
+}
+
+static bool in_window(const struct row *r, int64_t w0, int64_t w1);
+
+bool tf_cp_prepass_range(struct tf_cp *cp, int64_t w0, int64_t w1, int64_t *lo, int64_t *hi)
+{
+    if (!cp->pre)
+        return false;
+    cp->pre_w0 = w0;
+    cp->pre_w1 = w1;
+    /* tf_cp_flow_join binds flows to rows anywhere: then every pure row */
+    cp->pre_all = !cp->hta && cp->n_flows && cp->gpu_nocorr;
+    *lo = cp->pre_all ? INT64_MIN : w0;
+    *hi = cp->pre_all ? INT64_MAX : w1;
+    return true;
+}
+
+bool tf_cp_prepass_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
+{
+    if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
+        return true;
+    struct row w;
+    struct wait wt;
+    bool pure;
+    uint32_t cf;
+    if (!make_row(cp, r, &w, &wt, &pure, &cf))
+        return false;
+    if (!pure || (!cp->pre_all && !in_window(&w, cp->pre_w0, cp->pre_w1)))
+        return true;
+    if (!tf_strtab_id(&cp->strs, r->name, &w.name))
+        return false;
+    size_t cap = cp->n_prows;
+    if (!TF_GROW(cp->prows, cp->n_prows, cp->cap_prows) ||
+        !TF_GROW(cp->pidx, cap, cp->cap_pidx))
+        return false;
+    cp->prows[cp->n_prows] = w;
+    cp->pidx[cp->n_prows++] = r->idx;
+    return true;
+}
+
+/* The look's rows among pass 1's, in file order (as pass 1 would have
+ * kept them). */
+bool tf_cp_prepass_end(struct tf_cp *cp)
+{
+    size_t n = cp->n_rows + cp->n_prows;
+    if (n >= INT32_MAX)
+        return false;
+    struct row *v = malloc((n ? n : 1) * sizeof *v);
+    uint64_t *ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!v || !ix) {
+        free(v);
+        free(ix);
+        return false;
+    }
+    size_t a = 0, b = 0, k = 0;
+    while (a < cp->n_rows || b < cp->n_prows) {
+        bool first = b == cp->n_prows || (a < cp->n_rows && cp->idx[a] < cp->pidx[b]);
+        v[k] = first ? cp->rows[a] : cp->prows[b];
+        ix[k++] = first ? cp->idx[a++] : cp->pidx[b++];
+    }
+    free(cp->rows);
+    free(cp->idx);
+    free(cp->prows);
+    free(cp->pidx);
+    cp->rows = v;
+    cp->idx = ix;
+    cp->n_rows = cp->cap_rows = cp->cap_idx = n;
+    cp->n_pure -= cp->n_prows;
+    cp->prows = NULL;
+    cp->pidx = NULL;
+    cp->n_prows = cp->cap_prows = cp->cap_pidx = 0;
     return true;
 }
 
@@ -583,6 +752,68 @@ static uint32_t tid_of(const struct tf_cp *cp, const bool *in, const char *part)
     return tid;
 }
 
+struct tkey {
+    uint32_t pidk, t;
+    uint64_t first;
+};
+
+static int tkey_cmp(const void *a, const void *b)
+{
+    const struct tkey *x = a, *y = b;
+    if (x->pidk != y->pidk)
+        return x->pidk < y->pidk ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+static int tkey_first_cmp(const void *a, const void *b)
+{
+    const struct tkey *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+/* With the look before pass 2 (pure rows outside the window left out):
+ * the threads' keys made in the order of their first rows in the file
+ * among those HTA's filter kept, the order thread_keys makes them in when
+ * every row is there (the threads' order in call_stack_edges). */
+static bool first_keys(struct tf_cp *cp, bool remap, uint32_t fwd, uint32_t bwd)
+{
+    size_t n = cp->n_rows + cp->n_pfirst;
+    struct tkey *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return false;
+    size_t k = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (k && v[k - 1].pidk == r->pidk && v[k - 1].t == (remap && r->tidk == bwd ? fwd : r->tidk))
+            continue; /* a run of one thread's rows: its first is there */
+        v[k++] = (struct tkey){r->pidk, remap && r->tidk == bwd ? fwd : r->tidk, cp->idx[i]};
+    }
+    for (size_t i = 0; i < cp->n_pfirst; i++) {
+        const struct pfirst *p = &cp->pfirst[i];
+        if (cp->filt_on && !(cp->filt_any && p->ts < cp->filt_lim))
+            continue; /* HTA's filter left it out */
+        const struct pthr *t = &cp->pthr[p->thr];
+        v[k++] = (struct tkey){t->pidk, remap && t->tidk == bwd ? fwd : t->tidk, p->idx};
+    }
+    qsort(v, k, sizeof *v, tkey_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++)
+        if (i == 0 || v[i].pidk != v[i - 1].pidk || v[i].t != v[i - 1].t)
+            v[m++] = v[i];
+    qsort(v, m, sizeof *v, tkey_first_cmp);
+    uint32_t id;
+    bool ok = true;
+    for (size_t i = 0; i < m && ok; i++) {
+        tf_buf_clear(&cp->key);
+        tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, v[i].pidk), str(cp, v[i].t));
+        ok = tf_strtab_id(&cp->strs, cp->key.data, &id);
+    }
+    free(v);
+    return ok;
+}
+
 /* HTA walks the backward thread (autograd) as part of the forward one
  * (forward) when each is one thread: the thread key of each row. */
 static bool thread_keys(struct tf_cp *cp, const bool *in)
@@ -597,6 +828,8 @@ static bool thread_keys(struct tf_cp *cp, const bool *in)
     } memo[256];
     for (size_t j = 0; j < 256; j++)
         memo[j].pidk = NONE;
+    if (cp->pre && !first_keys(cp, remap, fwd, bwd))
+        return false;
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
         uint32_t t = remap && r->tidk == bwd ? fwd : r->tidk;
