@@ -819,8 +819,8 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         ph = t->tmp.data[0];
     /* Among system events, "p" and "t" name a process and a thread (the
      * Fuchsia form); the rest are the system's own. */
-    if (t->pass == 3 && ph != 'X')
-        return true; /* the sink's look before pass 2: X events only */
+    if (t->pass == 3 && ph != 'X' && ph != 's' && ph != 'f')
+        return true; /* the sink's look before pass 2: X events and flows only */
     bool sys_name = system && (ph == 'p' || ph == 't');
     if (system && ph != 'M' && !sys_name)
         return true;

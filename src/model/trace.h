@@ -330,7 +330,8 @@ struct tf_tef_sink {
      * that needs them before it collects (the JSON reader makes one; NULL:
      * none).  prepass_on(): said before pass 1 when the reader will make it.
      * After window(), prepass_range() gives the span to look at (false:
-     * none); each X event reaching into it goes to prepass(), then
+     * none); each X event reaching into it, and each flow event of its
+     * blocks, goes to prepass(), then
      * prepass_done() is called, before pass 2. */
     void (*prepass_on)(void *ctx);
     bool (*prepass_range)(void *ctx, int64_t *lo, int64_t *hi);

@@ -136,11 +136,16 @@ static bool thread_key(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *p
     return tf_strtab_id(&cp->strs, cp->tmp.data ? cp->tmp.data : "", tidk);
 }
 
-/* An ac2g flow's end (Kineto's launch -> kernel arrow); HTA reads none. */
-static bool flow_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
+/* An ac2g flow's end (Kineto's launch -> kernel arrow); HTA reads none.
+ * With the look before pass 2 pass 1 only notes that there are some: the
+ * look takes them when the joins need them (pre_all). */
+static bool flow_rec(struct tf_cp *cp, const struct tf_tef_rec *r, bool keep)
 {
     if (cp->hta || (r->ph != 's' && r->ph != 'f') || !r->cat || strcmp(r->cat, "ac2g") != 0 ||
         !r->id)
+        return true;
+    cp->has_flows = true;
+    if (!keep)
         return true;
     struct flow fl = {.ts = r->ts, .ph = r->ph, .bp = r->bp};
     if (!thread_of(cp, r, &fl.pidk, &fl.tidk) || !tf_strtab_id(&cp->strs, r->id, &fl.id) ||
@@ -361,7 +366,7 @@ static bool add_row(struct tf_cp *cp, const struct row *w, const struct wait *wt
 bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
 {
     if (r->kind == TF_TEF_FLOW)
-        return flow_rec(cp, r);
+        return flow_rec(cp, r, !cp->pre);
     if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
         return true;
     struct row w;
@@ -399,7 +404,7 @@ bool tf_cp_prepass_range(struct tf_cp *cp, int64_t w0, int64_t w1, int64_t *lo, 
     cp->pre_w0 = w0;
     cp->pre_w1 = w1;
     /* tf_cp_flow_join binds flows to rows anywhere: then every pure row */
-    cp->pre_all = !cp->hta && cp->n_flows && cp->gpu_nocorr;
+    cp->pre_all = !cp->hta && cp->has_flows && cp->gpu_nocorr;
     *lo = cp->pre_all ? INT64_MIN : w0;
     *hi = cp->pre_all ? INT64_MAX : w1;
     return true;
@@ -407,6 +412,8 @@ bool tf_cp_prepass_range(struct tf_cp *cp, int64_t w0, int64_t w1, int64_t *lo, 
 
 bool tf_cp_prepass_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
 {
+    if (r->kind == TF_TEF_FLOW)
+        return !cp->pre_all || flow_rec(cp, r, true);
     if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
         return true;
     struct row w;

@@ -94,6 +94,7 @@ struct tf_cp {
      * their count (HTA's filter counts them) and, per thread, those that
      * start earlier than every one before them on it (the threads' order). */
     bool pre, pre_all;
+    bool has_flows;      /* ac2g flow ends (in flows unless pre) */
     int64_t pre_w0, pre_w1;
     uint64_t *idx;       /* with pre: each row's place in the file */
     struct row *prows;   /* the look's rows, and their places */
