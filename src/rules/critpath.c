@@ -436,33 +436,41 @@ bool tf_cp_prepass_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
 }
 
 /* The look's rows among pass 1's, in file order (as pass 1 would have
- * kept them). */
+ * kept them), merged in place from the back. */
 bool tf_cp_prepass_end(struct tf_cp *cp)
 {
     size_t n = cp->n_rows + cp->n_prows;
     if (n >= INT32_MAX)
         return false;
-    struct row *v = malloc((n ? n : 1) * sizeof *v);
-    uint64_t *ix = malloc((n ? n : 1) * sizeof *ix);
-    if (!v || !ix) {
-        free(v);
-        free(ix);
-        return false;
+    if (n > cp->cap_rows) {
+        struct row *v = realloc(cp->rows, n * sizeof *v);
+        if (!v)
+            return false;
+        cp->rows = v;
+        cp->cap_rows = n;
     }
-    size_t a = 0, b = 0, k = 0;
-    while (a < cp->n_rows || b < cp->n_prows) {
-        bool first = b == cp->n_prows || (a < cp->n_rows && cp->idx[a] < cp->pidx[b]);
-        v[k] = first ? cp->rows[a] : cp->prows[b];
-        ix[k++] = first ? cp->idx[a++] : cp->pidx[b++];
+    if (n > cp->cap_idx) {
+        uint64_t *ix = realloc(cp->idx, n * sizeof *ix);
+        if (!ix)
+            return false;
+        cp->idx = ix;
+        cp->cap_idx = n;
     }
-    free(cp->rows);
-    free(cp->idx);
+    size_t a = cp->n_rows, b = cp->n_prows, k = n;
+    while (b > 0) {
+        bool mine = a > 0 && cp->idx[a - 1] > cp->pidx[b - 1];
+        k--;
+        cp->rows[k] = mine ? cp->rows[a - 1] : cp->prows[b - 1];
+        cp->idx[k] = mine ? cp->idx[a - 1] : cp->pidx[b - 1];
+        if (mine)
+            a--;
+        else
+            b--;
+    }
+    cp->n_rows = n;
+    cp->n_pure -= cp->n_prows;
     free(cp->prows);
     free(cp->pidx);
-    cp->rows = v;
-    cp->idx = ix;
-    cp->n_rows = cp->cap_rows = cp->cap_idx = n;
-    cp->n_pure -= cp->n_prows;
     cp->prows = NULL;
     cp->pidx = NULL;
     cp->n_prows = cp->cap_prows = cp->cap_pidx = 0;
