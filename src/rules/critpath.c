@@ -205,8 +205,46 @@ static bool flags_of(struct tf_cp *cp, uint32_t id, uint32_t *out)
     return true;
 }
 
+/* Whether p[0..n) holds the bytes s (sl of them), after `before` when it
+ * is not 0. */
+static bool has_sub(const unsigned char *p, size_t n, const char *s, size_t sl, char before)
+{
+    const unsigned char *e = p + n;
+    for (const unsigned char *q = p; (size_t)(e - q) >= sl && (q = memchr(q, s[0], (size_t)(e - q) - sl + 1));
+         q++)
+        if (memcmp(q, s, sl) == 0 && (!before || (q > p && q[-1] == before)))
+            return true;
+    return false;
+}
+
+/* A number of the args as row_args reads it (tf_jl_double, truncated):
+ * a JSON integer of up to 15 digits read directly (exact as a double),
+ * else through tf_jl_double; false when not a finite number. */
+static bool arg_i64(const unsigned char *v, size_t n, int64_t *out)
+{
+    size_t i = n && v[0] == '-';
+    if (n > i && n - i <= 15 && (v[i] != '0' || n - i == 1)) {
+        int64_t x = 0;
+        size_t j = i;
+        for (; j < n && v[j] >= '0' && v[j] <= '9'; j++)
+            x = x * 10 + (v[j] - '0');
+        if (j == n) {
+            *out = i ? -x : x;
+            return true;
+        }
+    }
+    double x;
+    if (!tf_jl_double(v, n, &x) || !isfinite(x))
+        return false;
+    *out = (int64_t)x;
+    return true;
+}
+
 /* args.stream, correlation, wait_on_stream, wait_on_cuda_event_record_corr_id
- * in one walk of the args (-1: absent or not a number). */
+ * in one walk of the args (-1: absent or not a number; the last of a key
+ * met twice).  The walk ends once stream and correlation are read when
+ * the rest of the args names neither again and no wait key is there (a
+ * kernel's many other args, its grid and block, are not walked). */
 static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
 {
     static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
@@ -215,15 +253,26 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
     w->stream = w->corr = wt->stream = wt->corr = -1;
     if (!r->args)
         return;
+    bool waits = has_sub(r->args, r->args_len, "wait_on_", 8, 0), seen[2] = {false, false};
+    bool looked = false;
     size_t pos = 0, kl, vl;
     const unsigned char *k, *v;
     while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
         for (int i = 0; i < 4; i++) {
             if (kl != strlen(keys[i]) || memcmp(k, keys[i], kl) != 0)
                 continue;
-            double x;
-            if (tf_jl_double(v, vl, &x) && isfinite(x))
-                *dst[i] = (int64_t)x;
+            if (i < 2)
+                seen[i] = true;
+            int64_t x;
+            if (arg_i64(v, vl, &x))
+                *dst[i] = x;
+        }
+        if (!waits && seen[0] && seen[1] && !looked) {
+            looked = true;
+            const unsigned char *rest = r->args + pos;
+            size_t n = r->args_len - pos;
+            if (!has_sub(rest, n, "stream\"", 7, '"') && !has_sub(rest, n, "correlation\"", 12, '"'))
+                return;
         }
     }
 }
@@ -232,8 +281,9 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
  * hta_gpu_row), or one every window's graph has (Stream Wait Event). */
 static bool gpu_name(const char *n)
 {
-    return strcmp(n, "Event Sync") == 0 || strcmp(n, "Context Sync") == 0 ||
-           strcmp(n, "Stream Wait Event") == 0;
+    return (n[0] == 'E' || n[0] == 'C' || n[0] == 'S') &&
+           (strcmp(n, "Event Sync") == 0 || strcmp(n, "Context Sync") == 0 ||
+            strcmp(n, "Stream Wait Event") == 0);
 }
 
 /* The row of an X event into *w (its name's id when !*pure), and its wait;
@@ -505,7 +555,11 @@ static bool join(struct tf_cp *cp)
     for (size_t i = 0; i < cp->n_rows; i++)
         if (cp->rows[i].stream == -1 && cp->rows[i].corr >= 0 && !(cp->rows[i].kind & K_SYNC))
             cpu[n++] = (struct ix){cp->rows[i].corr, 0, (uint32_t)i};
-    qsort(cpu, n, sizeof *cpu, ix_cmp);
+    size_t up = 1; /* a trace's ids usually rise with its calls: then no sort */
+    while (up < n && ix_cmp(&cpu[up - 1], &cpu[up]) < 0)
+        up++;
+    if (up < n)
+        qsort(cpu, n, sizeof *cpu, ix_cmp);
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
         if ((r->stream == -1 && !(r->kind & K_SYNC)) || r->corr < 0)
