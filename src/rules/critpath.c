@@ -560,11 +560,25 @@ static bool join(struct tf_cp *cp)
         up++;
     if (up < n)
         qsort(cpu, n, sizeof *cpu, ix_cmp);
+    size_t at = n;
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
         if ((r->stream == -1 && !(r->kind & K_SYNC)) || r->corr < 0)
             continue;
-        size_t lo = 0, hi = n;
+        /* the first id at or above r->corr: searched from the last one
+         * found outwards (a trace's GPU rows come mostly in id order) */
+        size_t lo = 0, hi = n, step = 1;
+        if (at < n && cpu[at].key < r->corr) {
+            lo = at + 1;
+            while (lo + step < n && cpu[lo + step - 1].key < r->corr)
+                lo += step, step *= 2;
+            hi = lo + step < n ? lo + step : n;
+        } else if (at < n) {
+            hi = at;
+            while (hi > step && cpu[hi - step].key >= r->corr)
+                hi -= step, step *= 2;
+            lo = hi > step ? hi - step : 0;
+        }
         while (lo < hi) {
             size_t m = (lo + hi) / 2;
             if (cpu[m].key < r->corr)
@@ -572,6 +586,7 @@ static bool join(struct tf_cp *cp)
             else
                 hi = m;
         }
+        at = lo;
         if (lo < n && cpu[lo].key == r->corr) {
             r->link = cpu[lo].row;
             /* HTA's index_correlation: the last of a launch's GPU rows (a
@@ -581,6 +596,112 @@ static bool join(struct tf_cp *cp)
         }
     }
     free(cpu);
+    return true;
+}
+
+static bool ix_sorted(const struct ix *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (ix_cmp(&v[i - 1], &v[i]) > 0)
+            return false;
+    return true;
+}
+
+/* v[0..n) (one stream's, in row order) in ix_cmp's order, as qsort would
+ * put it: the launches and the GPU rows each come in time order in most
+ * traces, and are merged; else sorted.  tmp: room for n. */
+static void queue_sort(const struct tf_cp *cp, struct ix *v, size_t n, struct ix *tmp)
+{
+    if (ix_sorted(v, n))
+        return;
+    size_t nl = 0, nk = 0;
+    for (size_t i = 0; i < n; i++)
+        nl += cp->rows[v[i].row].stream == -1;
+    struct ix *l = tmp, *k = tmp + nl;
+    for (size_t i = 0; i < n; i++) {
+        if (cp->rows[v[i].row].stream == -1)
+            *l++ = v[i];
+        else
+            k[nk++] = v[i];
+    }
+    l = tmp;
+    if (!ix_sorted(l, nl) || !ix_sorted(k, nk)) {
+        qsort(v, n, sizeof *v, ix_cmp);
+        return;
+    }
+    size_t a = 0, b = 0, o = 0;
+    while (a < nl || b < nk)
+        v[o++] = b == nk || (a < nl && ix_cmp(&l[a], &k[b]) < 0) ? l[a++] : k[b++];
+}
+
+/* v[0..n) in ix_cmp's order: by stream (a stable count, when the streams
+ * are few), then each stream's by queue_sort. */
+static bool queue_order(const struct tf_cp *cp, struct ix *v, size_t n)
+{
+    enum { MAX_STREAMS = 256 };
+    int64_t keys[MAX_STREAMS];
+    size_t nkeys = 0, count[MAX_STREAMS + 1];
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < nkeys && keys[j] != v[i].key)
+            j++;
+        if (j == nkeys) {
+            if (nkeys == MAX_STREAMS) {
+                qsort(v, n, sizeof *v, ix_cmp);
+                return true;
+            }
+            keys[nkeys++] = v[i].key;
+        }
+    }
+    /* the streams in order (few: insertion) */
+    for (size_t i = 1; i < nkeys; i++)
+        for (size_t j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+            int64_t t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+        }
+    struct ix *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return false;
+    memset(count, 0, sizeof count);
+    size_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keys[last] != v[i].key) {
+            size_t lo = 0, hi = nkeys; /* keys sorted: its place */
+            while (lo < hi) {
+                size_t m = (lo + hi) / 2;
+                if (keys[m] < v[i].key)
+                    lo = m + 1;
+                else
+                    hi = m;
+            }
+            last = lo;
+        }
+        count[last + 1]++;
+    }
+    for (size_t j = 0; j < nkeys; j++)
+        count[j + 1] += count[j];
+    size_t start[MAX_STREAMS + 1];
+    memcpy(start, count, sizeof start);
+    last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keys[last] != v[i].key) {
+            size_t lo = 0, hi = nkeys;
+            while (lo < hi) {
+                size_t m = (lo + hi) / 2;
+                if (keys[m] < v[i].key)
+                    lo = m + 1;
+                else
+                    hi = m;
+            }
+            last = lo;
+        }
+        tmp[count[last]++] = v[i];
+    }
+    memcpy(v, tmp, n * sizeof *v);
+    for (size_t j = 0; j < nkeys; j++)
+        queue_sort(cp, v + start[j], start[j + 1] - start[j], tmp);
+    free(tmp);
     return true;
 }
 
@@ -599,7 +720,10 @@ static bool queues(struct tf_cp *cp)
         else if (r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH))
             v[n++] = (struct ix){r->stream, r->ts, (uint32_t)i};
     }
-    qsort(v, n, sizeof *v, ix_cmp);
+    if (!queue_order(cp, v, n)) {
+        free(v);
+        return false;
+    }
     int32_t q = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || v[i].key != v[i - 1].key)
