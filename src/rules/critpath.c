@@ -935,8 +935,10 @@ static uint32_t tid_of(const struct tf_cp *cp, const bool *in, const char *part)
     uint32_t tid = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
+        if (!in[i])
+            continue;
         bool op = (r->kind & K_ANNOT) || strcmp(str(cp, r->cat), "cpu_op") == 0;
-        if (!in[i] || !op || !strstr(str(cp, r->name), part))
+        if (!op || !strstr(str(cp, r->name), part))
             continue;
         if (tid != NONE && tid != r->tidk)
             return NONE;
