@@ -599,44 +599,55 @@ static bool join(struct tf_cp *cp)
     return true;
 }
 
-static bool ix_sorted(const struct ix *v, size_t n)
+/* v[0..n) (one stream's, in row order) in ix_cmp's order, as qsort would
+ * put it (the order is total): its ascending runs merged pairwise, since a
+ * stream's launches and GPU rows come in time order on each thread and in
+ * each part of the file; qsort when the runs are many.  tmp: room for n. */
+static bool queue_sort(struct ix *v, size_t n, struct ix *tmp)
 {
+    size_t runs = 1;
+    for (size_t i = 1; i < n; i++)
+        runs += ix_cmp(&v[i - 1], &v[i]) > 0;
+    if (n < 2 || runs == 1)
+        return true;
+    if (runs > n / 16) {
+        qsort(v, n, sizeof *v, ix_cmp);
+        return true;
+    }
+    size_t *b = malloc((runs + 1) * sizeof *b);
+    if (!b)
+        return false;
+    size_t k = 0;
+    b[k++] = 0;
     for (size_t i = 1; i < n; i++)
         if (ix_cmp(&v[i - 1], &v[i]) > 0)
-            return false;
+            b[k++] = i;
+    b[k] = n;
+    struct ix *src = v, *dst = tmp;
+    while (runs > 1) {
+        size_t nr = 0;
+        for (size_t r = 0; r < runs; r += 2) {
+            size_t lo = b[r], mid = b[r + 1], hi = r + 1 < runs ? b[r + 2] : mid;
+            size_t x = lo, y = mid, o = lo;
+            while (x < mid || y < hi)
+                dst[o++] = y == hi || (x < mid && ix_cmp(&src[x], &src[y]) < 0) ? src[x++] : src[y++];
+            b[nr++] = lo;
+        }
+        b[nr] = n;
+        runs = nr;
+        struct ix *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+    free(b);
     return true;
-}
-
-/* v[0..n) (one stream's, in row order) in ix_cmp's order, as qsort would
- * put it: the launches and the GPU rows each come in time order in most
- * traces, and are merged; else sorted.  tmp: room for n. */
-static void queue_sort(const struct tf_cp *cp, struct ix *v, size_t n, struct ix *tmp)
-{
-    if (ix_sorted(v, n))
-        return;
-    size_t nl = 0, nk = 0;
-    for (size_t i = 0; i < n; i++)
-        nl += cp->rows[v[i].row].stream == -1;
-    struct ix *l = tmp, *k = tmp + nl;
-    for (size_t i = 0; i < n; i++) {
-        if (cp->rows[v[i].row].stream == -1)
-            *l++ = v[i];
-        else
-            k[nk++] = v[i];
-    }
-    l = tmp;
-    if (!ix_sorted(l, nl) || !ix_sorted(k, nk)) {
-        qsort(v, n, sizeof *v, ix_cmp);
-        return;
-    }
-    size_t a = 0, b = 0, o = 0;
-    while (a < nl || b < nk)
-        v[o++] = b == nk || (a < nl && ix_cmp(&l[a], &k[b]) < 0) ? l[a++] : k[b++];
 }
 
 /* v[0..n) in ix_cmp's order: by stream (a stable count, when the streams
  * are few), then each stream's by queue_sort. */
-static bool queue_order(const struct tf_cp *cp, struct ix *v, size_t n)
+static bool queue_order(struct ix *v, size_t n)
 {
     enum { MAX_STREAMS = 256 };
     int64_t keys[MAX_STREAMS];
@@ -699,10 +710,11 @@ static bool queue_order(const struct tf_cp *cp, struct ix *v, size_t n)
         tmp[count[last]++] = v[i];
     }
     memcpy(v, tmp, n * sizeof *v);
-    for (size_t j = 0; j < nkeys; j++)
-        queue_sort(cp, v + start[j], start[j + 1] - start[j], tmp);
+    bool ok = true;
+    for (size_t j = 0; j < nkeys && ok; j++)
+        ok = queue_sort(v + start[j], start[j + 1] - start[j], tmp + start[j]);
     free(tmp);
-    return true;
+    return ok;
 }
 
 /* HTA's queue length: per stream, +1 at each launch joined to a kernel,
@@ -720,7 +732,7 @@ static bool queues(struct tf_cp *cp)
         else if (r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH))
             v[n++] = (struct ix){r->stream, r->ts, (uint32_t)i};
     }
-    if (!queue_order(cp, v, n)) {
+    if (!queue_order(v, n)) {
         free(v);
         return false;
     }
