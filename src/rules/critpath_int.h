@@ -1,5 +1,5 @@
-/* critpath_int.h - what critpath.c and critpath_join.c share of the
- * critical path's collector: its rows (one per complete event of pass 1),
+/* critpath_int.h - what critpath.c, critpath_rows.c and critpath_join.c
+ * share of the critical path's collector: its rows (one per complete event of pass 1),
  * its ac2g flow ends, and the state (rules/critpath.h is the interface).
  */
 #ifndef TF_CRITPATH_INT_H
@@ -19,7 +19,8 @@
 enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
        K_ANNOT = 64, K_STEP = 128 };
 
-/* 80 bytes: pass 1 keeps one per complete event of the trace, so what
+/* 80 bytes: pass 1 keeps one per runtime call and GPU row of the trace
+ * (and per CPU operator without the reader's look at the window), so what
  * few rows carry (a Stream Wait Event's stream and correlation) is kept
  * aside, and the pid is read back from its key (tf_cp_row_pid). */
 struct row {
@@ -118,6 +119,12 @@ struct tf_cp {
 static inline const char *tf_cp_str(const struct tf_cp *cp, uint32_t id)
 {
     return tf_strtab_str(&cp->strs, id);
+}
+
+/* A CPU row HTA clips to the window: it starts in it, with a duration. */
+static inline bool tf_cp_in_window(const struct row *r, int64_t w0, int64_t w1)
+{
+    return r->ts >= w0 && r->ts <= w1 && r->end > r->ts;
 }
 
 /* A row's numeric pid, -1 when its pid is a string (the key of a
