@@ -354,9 +354,9 @@ static bool make_row(struct tf_cp *cp, const struct tf_tef_rec *r, struct row *w
         return false;
     uint32_t sid;
     if (!*pure) {
-        if ((nf & N_STEP) && !tf_strtab_id(&cp->strs, r->name, &sid))
+        if ((nf & N_STEP) && !tf_strtab_id(&cp->steps, r->name, &sid))
             return false;
-        if ((cf & N_STEP) && !tf_strtab_id(&cp->strs, cat, &sid))
+        if ((cf & N_STEP) && !tf_strtab_id(&cp->steps, cat, &sid))
             return false;
         cp->has_sync |= (cf & C_SYNC) != 0;
         cp->sym_cuda |= ((nf | cf) & N_CUDA) != 0;
@@ -427,6 +427,8 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
         return false;
     if (pure && cp->pre)
         return pure_left(cp, &w, r->idx);
+    if (pure && !tf_strtab_id(&cp->strs, r->name, &w.name)) /* make_row left it */
+        return false;
     /* a kernel, memcpy or memset without a correlation id: the ac2g flows
      * may join it (not a GPU annotation, which has none) */
     cp->gpu_nocorr |= w.stream != -1 && w.corr < 0 && !(cf & (C_GPUANNOT | C_SYNC));
