@@ -240,16 +240,18 @@ static bool arg_i64(const unsigned char *v, size_t n, int64_t *out)
     return true;
 }
 
-/* args.stream, correlation, wait_on_stream, wait_on_cuda_event_record_corr_id
- * in one walk of the args (-1: absent or not a number; the last of a key
- * met twice).  The walk ends once stream and correlation are read when
- * the rest of the args names neither again and no wait key is there (a
- * kernel's many other args, its grid and block, are not walked). */
+/* args.stream, correlation (or correlation_id), wait_on_stream,
+ * wait_on_cuda_event_record_corr_id in one walk of the args (-1: absent or
+ * not a number; the last of a key met twice).  The walk ends once stream
+ * and correlation are read when the rest of the args names neither again
+ * and no wait key is there (a kernel's many other args, its grid and
+ * block, are not walked). */
 static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
 {
+    /* correlation_id: XPlane's stat (xplane_emit.c), beyond HTA's keys */
     static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
-                                       "wait_on_cuda_event_record_corr_id"};
-    int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr};
+                                       "wait_on_cuda_event_record_corr_id", "correlation_id"};
+    int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr, &w->corr};
     w->stream = w->corr = wt->stream = wt->corr = -1;
     if (!r->args)
         return;
@@ -258,11 +260,11 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
     size_t pos = 0, kl, vl;
     const unsigned char *k, *v;
     while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             if (kl != strlen(keys[i]) || memcmp(k, keys[i], kl) != 0)
                 continue;
-            if (i < 2)
-                seen[i] = true;
+            if (i < 2 || i == 4)
+                seen[i == 4 ? 1 : i] = true;
             int64_t x;
             if (arg_i64(v, vl, &x))
                 *dst[i] = x;
@@ -271,7 +273,8 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
             looked = true;
             const unsigned char *rest = r->args + pos;
             size_t n = r->args_len - pos;
-            if (!has_sub(rest, n, "stream\"", 7, '"') && !has_sub(rest, n, "correlation\"", 12, '"'))
+            if (!has_sub(rest, n, "stream\"", 7, '"') && !has_sub(rest, n, "correlation\"", 12, '"') &&
+                !has_sub(rest, n, "correlation_id\"", 15, '"'))
                 return;
         }
     }
