@@ -411,6 +411,28 @@ static bool tef_piped(struct stream *st, struct tf_diag *d, size_t min_blocks, b
     return ok;
 }
 
+/* Before the second pass, the sink's look at its window's X events
+ * (tf_tef_sink's prepass): their blocks, read here (no pipe: a window's
+ * blocks are few). */
+static bool tef_prepass(struct stream *st, struct tf_diag *d)
+{
+    bool on;
+    if (!tf_tef_prepass_begin(st->tef, &on))
+        return false;
+    if (!on)
+        return true;
+    tf_scan_set_flags(&st->scan, TF_SCAN_LENIENT); /* as in the first pass */
+    struct tf_scan_field f[TF_TEF_N_FIELDS];
+    tef_fields(f);
+    struct tf_scan_mark m;
+    size_t first;
+    struct collect into = {st->tef, d};
+    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);)
+        if (!scan_block(&st->scan, &m, first, f, take_collect, &into))
+            return false;
+    return tf_tef_prepass_end(st->tef, d);
+}
+
 /* The second pass of the generic mode: its window's blocks. */
 static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
 {
@@ -642,7 +664,8 @@ static bool stream_second(struct stream *st, struct tf_input *in, struct tf_diag
         if (!tf_scan_init(&st->scan, in, st->file, chunk, TF_SCAN_LENIENT, d))
             return false;
     }
-    return tf_tef_window(st->tef, d) && scan_tef_blocks(st, d) && tf_tef_finish(st->tef, d);
+    return tf_tef_window(st->tef, d) && tef_prepass(st, d) && scan_tef_blocks(st, d) &&
+           tf_tef_finish(st->tef, d);
 }
 
 static void stream_free(struct stream *st)

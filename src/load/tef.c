@@ -95,14 +95,15 @@ struct id_memo {
 struct tf_tef {
     const char *file;
     const struct tf_tef_sink *sink;
-    int pass;
+    int pass; /* 1, 2, or 3: the sink's look at X events before pass 2 */
     struct thread *th;
     size_t n_th, cap_th;
     size_t *hash; /* thread index + 1 per slot, 0 empty */
     size_t hash_cap;
     struct block *blocks;
     size_t n_blocks, cap_blocks;
-    int64_t lo, hi; /* the window */
+    int64_t lo, hi; /* the window (pass 3, the sink's look before pass 2: its span) */
+    int64_t win_lo, win_hi; /* pass 3: the window */
     /* decoding scratch */
     struct tf_buf name, cat, pid, tid, id, cname, key, tmp;
     struct id_memo pid_memo, tid_memo;
@@ -122,6 +123,8 @@ struct tf_tef *tf_tef_new(const char *file, const struct tf_tef_sink *sink)
     t->file = file;
     t->sink = sink;
     t->pass = 1;
+    if (sink->prepass_on)
+        sink->prepass_on(sink->ctx);
     struct tf_buf *bufs[] = {&t->name, &t->cat, &t->pid, &t->tid, &t->id, &t->cname, &t->key,
                              &t->tmp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -522,7 +525,8 @@ static bool emit(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *d)
         } else if (r->kind == TF_TEF_INSTANT && r->ts > t->hi) {
             return true;
         }
-        if (!t->sink->collect || t->sink->collect(t->sink->ctx, r, d))
+        if (t->pass == 3 ? t->sink->prepass(t->sink->ctx, r, d)
+                         : !t->sink->collect || t->sink->collect(t->sink->ctx, r, d))
             return true;
     }
     if (!tf_diag_failed(d))
@@ -725,11 +729,11 @@ static inline void rec_fields(struct tf_tef *t, const unsigned char *data,
     /* A flow's category in pass 1 too when the sink reads args there: the
      * critical path joins kernels to launches by ac2g flows. */
     bool flow1 = t->pass == 1 && r->kind == TF_TEF_FLOW && t->sink->args_pass1;
-    if (t->pass == 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || hta || flow1) {
+    if (t->pass >= 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || hta || flow1) {
         if (get_str(data, &f[TF_TEF_F_CAT], &t->cat))
             r->cat = t->cat.data;
     }
-    if (t->pass == 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || r->kind == TF_TEF_COUNTER ||
+    if (t->pass >= 2 || ph == 'M' || r->kind == TF_TEF_ASYNC || r->kind == TF_TEF_COUNTER ||
         r->kind == TF_TEF_INSTANT || (ph == 'X' && t->sink->args_pass1)) {
         /* The args are where the scanner found them: no cost until read. */
         const struct tf_scan_field *af = &f[TF_TEF_F_ARGS];
@@ -815,6 +819,8 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         ph = t->tmp.data[0];
     /* Among system events, "p" and "t" name a process and a thread (the
      * Fuchsia form); the rest are the system's own. */
+    if (t->pass == 3 && ph != 'X' && ph != 's' && ph != 'f')
+        return true; /* the sink's look before pass 2: X events and flows only */
     bool sys_name = system && (ph == 'p' || ph == 't');
     if (system && ph != 'M' && !sys_name)
         return true;
@@ -889,7 +895,7 @@ static bool element(struct tf_tef *t, const unsigned char *data,
         r.id = get_counter_id(data, &f[TF_TEF_F_ID], &t->id);
     if (t->pass == 1 && (ph == 'b' || ph == 'e') && t->n_blocks)
         t->blocks[t->n_blocks - 1].pairs = true;
-    if (t->pass == 2 || (r.kind == TF_TEF_FLOW && t->sink->args_pass1))
+    if (t->pass >= 2 || (r.kind == TF_TEF_FLOW && t->sink->args_pass1))
         rec_pass2(t, data, f, ph, &r);
     return rec_dispatch(t, f, ph, &r, d);
 }
@@ -931,6 +937,34 @@ bool tf_tef_window(struct tf_tef *t, struct tf_diag *d)
         return false;
     }
     t->pass = 2;
+    return true;
+}
+
+bool tf_tef_prepass_begin(struct tf_tef *t, bool *on)
+{
+    *on = false;
+    int64_t lo, hi;
+    if (!t->sink->prepass || !t->sink->prepass_range ||
+        !t->sink->prepass_range(t->sink->ctx, &lo, &hi))
+        return true;
+    t->win_lo = t->lo;
+    t->win_hi = t->hi;
+    t->lo = lo;
+    t->hi = hi;
+    t->pass = 3;
+    *on = true;
+    return true;
+}
+
+bool tf_tef_prepass_end(struct tf_tef *t, struct tf_diag *d)
+{
+    t->lo = t->win_lo;
+    t->hi = t->win_hi;
+    t->pass = 2;
+    if (t->sink->prepass_done && !t->sink->prepass_done(t->sink->ctx, d)) {
+        tf_diag_prefix(d, t->file);
+        return false;
+    }
     return true;
 }
 

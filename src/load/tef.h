@@ -75,6 +75,13 @@ bool tf_tef_system_text(struct tf_tef *t, const unsigned char *data, size_t len,
 /* After the first pass: the sink's window. */
 bool tf_tef_window(struct tf_tef *t, struct tf_diag *d);
 
+/* Before pass 2, the sink's look at its window's X events and its blocks'
+ * flows (tf_tef_sink's prepass): *on false when it wants none; else the blocks of
+ * tf_tef_next_block then go to tf_tef_collect for it, and
+ * tf_tef_prepass_end ends it. */
+bool tf_tef_prepass_begin(struct tf_tef *t, bool *on);
+bool tf_tef_prepass_end(struct tf_tef *t, struct tf_diag *d);
+
 /* --- pass 2 -------------------------------------------------------------- */
 
 /* The blocks to revisit, in file order: *i from 0 while it returns true. */

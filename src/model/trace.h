@@ -338,6 +338,17 @@ struct tf_tef_sink {
      * which args cost (an export's columns) may leave them NULL.  NULL, or
      * a value <= 0: every event needs its args. */
     int64_t (*args_floor)(void *ctx);
+    /* A look at the window's complete events (X) before pass 2, for a sink
+     * that needs them before it collects (the JSON reader makes one; NULL:
+     * none).  prepass_on(): said before pass 1 when the reader will make it.
+     * After window(), prepass_range() gives the span to look at (false:
+     * none); each X event reaching into it, and each flow event of its
+     * blocks, goes to prepass(), then
+     * prepass_done() is called, before pass 2. */
+    void (*prepass_on)(void *ctx);
+    bool (*prepass_range)(void *ctx, int64_t *lo, int64_t *hi);
+    bool (*prepass)(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d);
+    bool (*prepass_done)(void *ctx, struct tf_diag *d);
     void *ctx;
     bool args_pass1; /* index() also gets the category and args of X events,
                         and of other events that carry a numeric dur */

@@ -1,298 +1,20 @@
-/* critpath.c - the critical path's rows, graph and numbers (rules/critpath.h).
+/* critpath.c - the critical path's joins, queue lengths and graph (rules/critpath.h;
+ * the rows: critpath_rows.c).
  * The graph follows HTA's CPGraph (hta/analyzers/critical_path_analysis.py):
  * the order in which its nodes and edges are made here is the order HTA
  * makes them in, since the longest path's ties depend on it.
  */
 #include "rules/critpath_int.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
-#include "base/jsonlite.h"
 #include "base/strtab.h"
 #include "rules/kernels.h"
 
 #define str tf_cp_str
-
-struct tf_cp *tf_cp_new(bool hta)
-{
-    struct tf_cp *cp = calloc(1, sizeof *cp);
-    if (!cp)
-        return NULL;
-    cp->hta = hta;
-    tf_strtab_init(&cp->strs);
-    tf_strtab_init(&cp->steps);
-    tf_buf_init(&cp->key);
-    tf_buf_init(&cp->tmp);
-    return cp;
-}
-
-void tf_cp_free(struct tf_cp *cp)
-{
-    if (!cp)
-        return;
-    tf_strtab_fini(&cp->strs);
-    tf_strtab_fini(&cp->steps);
-    tf_buf_fini(&cp->key);
-    tf_buf_fini(&cp->tmp);
-    free(cp->rows);
-    free(cp->waits);
-    free(cp->flows);
-    free(cp->flags);
-    tf_cpg_fini(&cp->g);
-    free(cp->node_ev);
-    free(cp->node_start);
-    free(cp);
-}
-
-
-
-static bool is_one_of(const char *s, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(s, *list) == 0)
-            return true;
-    return false;
-}
-
-static const char *const launch_names[] = {
-    "cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
-    "cudaMemcpyAsync", "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution",
-    "hipLaunchKernel", "hipExtModuleLaunchKernel", "hipMemsetAsync", "hipMemcpyAsync",
-    "hipMemcpyWithStream", NULL};
-static const char *const lock_names[] = {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync",
-                                         NULL};
-static const char *const blocking_names[] = {
-    "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize",
-    "cudaMemcpy", "cudaMemcpyAsync", NULL};
-
-/* A runtime's or driver's category (Kineto's mtia_runtime, rocpd's
- * HIP_RUNTIME_API_EXT, Nsight's cuda_runtime): the calls of the graph
- * beyond HTA's cuda_runtime and cuda_driver. */
-static bool runtime_cat(const char *cat)
-{
-    char low[64];
-    size_t n = 0;
-    for (; cat[n] && n + 1 < sizeof low; n++)
-        low[n] = (char)(cat[n] >= 'A' && cat[n] <= 'Z' ? cat[n] - 'A' + 'a' : cat[n]);
-    low[n] = 0;
-    return strstr(low, "runtime") || strstr(low, "driver") || strstr(low, "_api");
-}
-
-/* Beyond HTA: HIP's blocking calls, and the driver's, as HTA's CUDA ones. */
-static const char *const hip_blocking_names[] = {
-    "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventQuery", "hipEventSynchronize",
-    "hipMemcpy", "hipMemcpyAsync", "cuCtxSynchronize", "cuStreamSynchronize",
-    "cuEventSynchronize", NULL};
-
-/* ^ProfilerStep#(\d+): HTA's step symbols. */
-static bool step_name(const char *s)
-{
-    return strncmp(s, "ProfilerStep#", 13) == 0 && s[13] >= '0' && s[13] <= '9';
-}
-
-static bool thread_key(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *pidk,
-                       uint32_t *tidk);
-
-/* The keys of a record's pid and tid. */
-static bool thread_of(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *pidk, uint32_t *tidk)
-{
-    /* the last numeric thread again (a trace's records come in runs) */
-    bool num = r->pid.kind == TF_ID_NUM && r->tid.kind == TF_ID_NUM;
-    if (num && cp->memo_set && r->pid.num == cp->memo_pid && r->tid.num == cp->memo_tid) {
-        *pidk = cp->memo_pidk;
-        *tidk = cp->memo_tidk;
-        return true;
-    }
-    cp->memo_set = false;
-    if (!thread_key(cp, r, pidk, tidk))
-        return false;
-    if (num) {
-        cp->memo_set = true;
-        cp->memo_pid = r->pid.num;
-        cp->memo_tid = r->tid.num;
-        cp->memo_pidk = *pidk;
-        cp->memo_tidk = *tidk;
-    }
-    return true;
-}
-
-static bool thread_key(struct tf_cp *cp, const struct tf_tef_rec *r, uint32_t *pidk, uint32_t *tidk)
-{
-    tf_buf_clear(&cp->key);
-    tf_id_key(&cp->key, &r->pid);
-    if (!tf_strtab_id(&cp->strs, cp->key.data ? cp->key.data : "", pidk))
-        return false;
-    tf_buf_clear(&cp->tmp);
-    tf_id_key(&cp->tmp, &r->tid);
-    return tf_strtab_id(&cp->strs, cp->tmp.data ? cp->tmp.data : "", tidk);
-}
-
-/* An ac2g flow's end (Kineto's launch -> kernel arrow); HTA reads none. */
-static bool flow_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
-{
-    if (cp->hta || (r->ph != 's' && r->ph != 'f') || !r->cat || strcmp(r->cat, "ac2g") != 0 ||
-        !r->id)
-        return true;
-    struct flow fl = {.ts = r->ts, .ph = r->ph, .bp = r->bp};
-    if (!thread_of(cp, r, &fl.pidk, &fl.tidk) || !tf_strtab_id(&cp->strs, r->id, &fl.id) ||
-        !TF_GROW(cp->flows, cp->n_flows, cp->cap_flows))
-        return false;
-    cp->flows[cp->n_flows++] = fl;
-    return true;
-}
-
-/* What a name says (cached by its string id): N_* bits, SC_* in the low
- * bits' byte. */
-enum { N_DONE = 0x8000, N_LAUNCH = 0x100, N_LOCK = 0x200, N_BLOCKING = 0x400, N_STEP = 0x800,
-       N_HIPBLOCK = 0x1000, N_CUDA = 0x2000, N_HIP = 0x4000, N_MTIA = 0x10000,
-       /* of a category */
-       C_OP = 0x20000, C_RUNTIME = 0x40000, C_ANNOT = 0x80000, C_SYNC = 0x100000,
-       C_ANYRT = 0x200000, C_NOARGS = 0x400000, C_GPUANNOT = 0x800000 };
-
-static uint32_t name_flags(const char *name)
-{
-    uint32_t f = N_DONE | tf_cp_sync_call(name);
-    f |= is_one_of(name, launch_names) ? N_LAUNCH : 0;
-    f |= is_one_of(name, lock_names) ? N_LOCK : 0;
-    f |= is_one_of(name, blocking_names) ? N_BLOCKING : 0;
-    f |= is_one_of(name, hip_blocking_names) ? N_HIPBLOCK : 0;
-    f |= step_name(name) ? N_STEP : 0;
-    f |= strcmp(name, "cudaLaunchKernel") == 0 ? N_CUDA : 0;
-    f |= strcmp(name, "hipLaunchKernel") == 0 ? N_HIP : 0;
-    f |= strcmp(name, "runFunction - job_prep_and_submit_for_execution") == 0 ? N_MTIA : 0;
-    if (strcmp(name, "cpu_op") == 0 || strcmp(name, "cuda_runtime") == 0 ||
-        strcmp(name, "cuda_driver") == 0)
-        f |= C_OP;
-    if (strcmp(name, "cuda_runtime") == 0 || strcmp(name, "cuda_driver") == 0)
-        f |= C_RUNTIME;
-    f |= strcmp(name, "user_annotation") == 0 ? C_ANNOT : 0;
-    f |= strcmp(name, "cuda_sync") == 0 ? C_SYNC : 0;
-    f |= runtime_cat(name) ? C_ANYRT : 0;
-    f |= strcmp(name, "gpu_user_annotation") == 0 ? C_GPUANNOT : 0;
-    /* Kineto's operators and annotations carry no stream or correlation
-     * in their args (only their inputs' shapes, long to walk) */
-    if (strcmp(name, "cpu_op") == 0 || strcmp(name, "user_annotation") == 0 ||
-        strcmp(name, "python_function") == 0)
-        f |= C_NOARGS;
-    return f;
-}
-
-/* The flags of string id (a name or a category), cached. */
-static bool flags_of(struct tf_cp *cp, uint32_t id, uint32_t *out)
-{
-    while (cp->n_flags <= id) {
-        if (!TF_GROW(cp->flags, cp->n_flags, cp->cap_flags))
-            return false;
-        cp->flags[cp->n_flags++] = 0;
-    }
-    if (!cp->flags[id])
-        cp->flags[id] = name_flags(tf_cp_str(cp, id));
-    *out = cp->flags[id];
-    return true;
-}
-
-/* args.stream, correlation, wait_on_stream, wait_on_cuda_event_record_corr_id
- * in one walk of the args (-1: absent or not a number). */
-static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
-{
-    /* correlation_id: XPlane's stat (xplane_emit.c), beyond HTA's keys */
-    static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
-                                       "wait_on_cuda_event_record_corr_id", "correlation_id"};
-    int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr, &w->corr};
-    w->stream = w->corr = wt->stream = wt->corr = -1;
-    if (!r->args)
-        return;
-    size_t pos = 0, kl, vl;
-    const unsigned char *k, *v;
-    while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
-        for (int i = 0; i < 5; i++) {
-            if (kl != strlen(keys[i]) || memcmp(k, keys[i], kl) != 0)
-                continue;
-            double x;
-            if (tf_jl_double(v, vl, &x) && isfinite(x))
-                *dst[i] = (int64_t)x;
-        }
-    }
-}
-
-bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
-{
-    if (r->kind == TF_TEF_FLOW)
-        return flow_rec(cp, r);
-    if (r->kind != TF_TEF_SLICE || r->ph != 'X' || !r->has_dur || !r->name)
-        return true;
-    const char *cat = r->cat ? r->cat : "";
-    struct row w = {.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE, .q = INT32_MIN,
-                  .wait = NONE};
-    struct wait wt = {-1, -1};
-    uint32_t nf, cf;
-    bool same_cat = cp->n_rows && strcmp(cat, tf_cp_str(cp, cp->rows[cp->n_rows - 1].cat)) == 0;
-    if (same_cat)
-        w.cat = cp->rows[cp->n_rows - 1].cat;
-    if (!tf_strtab_id(&cp->strs, r->name, &w.name) ||
-        (!same_cat && !tf_strtab_id(&cp->strs, cat, &w.cat)) || !flags_of(cp, w.name, &nf) ||
-        !flags_of(cp, w.cat, &cf))
-        return false;
-
-    w.ts = r->ts;
-    w.end = r->ts + r->dur;
-    if (cp->hta) { /* HTA's whole microseconds: starts up, ends down */
-        int64_t us = w.ts / 1000 + (w.ts % 1000 > 0);
-        w.end = (w.end / 1000 - (w.end % 1000 < 0)) * 1000;
-        w.ts = us * 1000;
-    }
-    if (cf & C_NOARGS)
-        w.stream = w.corr = -1;
-    else
-        row_args(r, &w, &wt);
-    if (r->has_stream)
-        w.stream = r->stream;
-    w.kind |= (cf & C_OP) ? K_OP : 0;
-    w.kind |= (cf & C_RUNTIME) ? K_RUNTIME : 0;
-    if (!cp->hta && w.stream == -1 && (cf & C_ANYRT)) /* beyond HTA: any runtime's calls */
-        w.kind |= K_OP | K_RUNTIME;
-    if (!cp->hta && w.stream == -1)
-        w.call = (unsigned char)(nf & 0xff);
-    w.kind |= (cf & C_ANNOT) ? K_ANNOT : 0;
-    if (cf & C_SYNC) {
-        w.kind |= K_SYNC;
-        cp->has_sync = true;
-    }
-    w.kind |= (nf & N_LAUNCH) ? K_LAUNCH : 0;
-    w.kind |= (nf & N_LOCK) ? K_LOCK : 0;
-    if ((nf & N_BLOCKING) || (!cp->hta && (nf & N_HIPBLOCK)))
-        w.kind |= K_BLOCKING;
-    uint32_t sid;
-    if (nf & N_STEP) {
-        w.kind |= K_STEP;
-        if (!tf_strtab_id(&cp->steps, r->name, &sid))
-            return false;
-    }
-    if ((cf & N_STEP) && !tf_strtab_id(&cp->steps, cat, &sid))
-        return false;
-    cp->sym_cuda |= ((nf | cf) & N_CUDA) != 0;
-    cp->sym_hip |= ((nf | cf) & N_HIP) != 0;
-    cp->sym_mtia |= (nf & N_MTIA) != 0;
-    if (!thread_of(cp, r, &w.pidk, &w.tidk))
-        return false;
-    if (cp->n_rows >= INT32_MAX || !TF_GROW(cp->rows, cp->n_rows, cp->cap_rows))
-        return false;
-    if (wt.stream != -1 || wt.corr != -1) {
-        if (!TF_GROW(cp->waits, cp->n_waits, cp->cap_waits))
-            return false;
-        w.wait = (uint32_t)cp->n_waits;
-        cp->waits[cp->n_waits++] = wt;
-    }
-    /* a kernel, memcpy or memset without a correlation id: the ac2g flows
-     * may join it (not a GPU annotation, which has none) */
-    cp->gpu_nocorr |= w.stream != -1 && w.corr < 0 && !(cf & (C_GPUANNOT | C_SYNC));
-    cp->rows[cp->n_rows++] = w;
-    return true;
-}
 
 /* --- joins ------------------------------------------------------------------------- */
 
@@ -322,12 +44,30 @@ static bool join(struct tf_cp *cp)
     for (size_t i = 0; i < cp->n_rows; i++)
         if (cp->rows[i].stream == -1 && cp->rows[i].corr >= 0 && !(cp->rows[i].kind & K_SYNC))
             cpu[n++] = (struct ix){cp->rows[i].corr, 0, (uint32_t)i};
-    qsort(cpu, n, sizeof *cpu, ix_cmp);
+    size_t up = 1; /* a trace's ids usually rise with its calls: then no sort */
+    while (up < n && ix_cmp(&cpu[up - 1], &cpu[up]) < 0)
+        up++;
+    if (up < n)
+        qsort(cpu, n, sizeof *cpu, ix_cmp);
+    size_t at = n;
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
         if ((r->stream == -1 && !(r->kind & K_SYNC)) || r->corr < 0)
             continue;
-        size_t lo = 0, hi = n;
+        /* the first id at or above r->corr: searched from the last one
+         * found outwards (a trace's GPU rows come mostly in id order) */
+        size_t lo = 0, hi = n, step = 1;
+        if (at < n && cpu[at].key < r->corr) {
+            lo = at + 1;
+            while (lo + step < n && cpu[lo + step - 1].key < r->corr)
+                lo += step, step *= 2;
+            hi = lo + step < n ? lo + step : n;
+        } else if (at < n) {
+            hi = at;
+            while (hi > step && cpu[hi - step].key >= r->corr)
+                hi -= step, step *= 2;
+            lo = hi > step ? hi - step : 0;
+        }
         while (lo < hi) {
             size_t m = (lo + hi) / 2;
             if (cpu[m].key < r->corr)
@@ -335,6 +75,7 @@ static bool join(struct tf_cp *cp)
             else
                 hi = m;
         }
+        at = lo;
         if (lo < n && cpu[lo].key == r->corr) {
             r->link = cpu[lo].row;
             /* HTA's index_correlation: the last of a launch's GPU rows (a
@@ -345,6 +86,124 @@ static bool join(struct tf_cp *cp)
     }
     free(cpu);
     return true;
+}
+
+/* v[0..n) (one stream's, in row order) in ix_cmp's order, as qsort would
+ * put it (the order is total): its ascending runs merged pairwise, since a
+ * stream's launches and GPU rows come in time order on each thread and in
+ * each part of the file; qsort when the runs are many.  tmp: room for n. */
+static bool queue_sort(struct ix *v, size_t n, struct ix *tmp)
+{
+    size_t runs = 1;
+    for (size_t i = 1; i < n; i++)
+        runs += ix_cmp(&v[i - 1], &v[i]) > 0;
+    if (n < 2 || runs == 1)
+        return true;
+    if (runs > n / 16) {
+        qsort(v, n, sizeof *v, ix_cmp);
+        return true;
+    }
+    size_t *b = malloc((runs + 1) * sizeof *b);
+    if (!b)
+        return false;
+    size_t k = 0;
+    b[k++] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (ix_cmp(&v[i - 1], &v[i]) > 0)
+            b[k++] = i;
+    b[k] = n;
+    struct ix *src = v, *dst = tmp;
+    while (runs > 1) {
+        size_t nr = 0;
+        for (size_t r = 0; r < runs; r += 2) {
+            size_t lo = b[r], mid = b[r + 1], hi = r + 1 < runs ? b[r + 2] : mid;
+            size_t x = lo, y = mid, o = lo;
+            while (x < mid || y < hi)
+                dst[o++] = y == hi || (x < mid && ix_cmp(&src[x], &src[y]) < 0) ? src[x++] : src[y++];
+            b[nr++] = lo;
+        }
+        b[nr] = n;
+        runs = nr;
+        struct ix *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
+    free(b);
+    return true;
+}
+
+/* v[0..n) in ix_cmp's order: by stream (a stable count, when the streams
+ * are few), then each stream's by queue_sort. */
+static bool queue_order(struct ix *v, size_t n)
+{
+    enum { MAX_STREAMS = 256 };
+    int64_t keys[MAX_STREAMS];
+    size_t nkeys = 0, count[MAX_STREAMS + 1];
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < nkeys && keys[j] != v[i].key)
+            j++;
+        if (j == nkeys) {
+            if (nkeys == MAX_STREAMS) {
+                qsort(v, n, sizeof *v, ix_cmp);
+                return true;
+            }
+            keys[nkeys++] = v[i].key;
+        }
+    }
+    /* the streams in order (few: insertion) */
+    for (size_t i = 1; i < nkeys; i++)
+        for (size_t j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+            int64_t t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+        }
+    struct ix *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return false;
+    memset(count, 0, sizeof count);
+    size_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keys[last] != v[i].key) {
+            size_t lo = 0, hi = nkeys; /* keys sorted: its place */
+            while (lo < hi) {
+                size_t m = (lo + hi) / 2;
+                if (keys[m] < v[i].key)
+                    lo = m + 1;
+                else
+                    hi = m;
+            }
+            last = lo;
+        }
+        count[last + 1]++;
+    }
+    for (size_t j = 0; j < nkeys; j++)
+        count[j + 1] += count[j];
+    size_t start[MAX_STREAMS + 1];
+    memcpy(start, count, sizeof start);
+    last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keys[last] != v[i].key) {
+            size_t lo = 0, hi = nkeys;
+            while (lo < hi) {
+                size_t m = (lo + hi) / 2;
+                if (keys[m] < v[i].key)
+                    lo = m + 1;
+                else
+                    hi = m;
+            }
+            last = lo;
+        }
+        tmp[count[last]++] = v[i];
+    }
+    memcpy(v, tmp, n * sizeof *v);
+    bool ok = true;
+    for (size_t j = 0; j < nkeys && ok; j++)
+        ok = queue_sort(v + start[j], start[j + 1] - start[j], tmp + start[j]);
+    free(tmp);
+    return ok;
 }
 
 /* HTA's queue length: per stream, +1 at each launch joined to a kernel,
@@ -362,7 +221,10 @@ static bool queues(struct tf_cp *cp)
         else if (r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH))
             v[n++] = (struct ix){r->stream, r->ts, (uint32_t)i};
     }
-    qsort(v, n, sizeof *v, ix_cmp);
+    if (!queue_order(v, n)) {
+        free(v);
+        return false;
+    }
     int32_t q = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || v[i].key != v[i - 1].key)
@@ -387,10 +249,7 @@ static int node_cmp(const void *a, const void *b)
     return x->key < y->key ? -1 : x->key > y->key; /* start first */
 }
 
-static bool in_window(const struct row *r, int64_t w0, int64_t w1)
-{
-    return r->ts >= w0 && r->ts <= w1 && r->end > r->ts;
-}
+#define in_window tf_cp_in_window
 
 /* HTA's clipped rows: CPU rows that start in the window with a duration,
  * GPU rows whose launch does, and every Stream Wait Event. */
@@ -574,14 +433,78 @@ static uint32_t tid_of(const struct tf_cp *cp, const bool *in, const char *part)
     uint32_t tid = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
+        if (!in[i])
+            continue;
         bool op = (r->kind & K_ANNOT) || strcmp(str(cp, r->cat), "cpu_op") == 0;
-        if (!in[i] || !op || !strstr(str(cp, r->name), part))
+        if (!op || !strstr(str(cp, r->name), part))
             continue;
         if (tid != NONE && tid != r->tidk)
             return NONE;
         tid = r->tidk;
     }
     return tid;
+}
+
+struct tkey {
+    uint32_t pidk, t;
+    uint64_t first;
+};
+
+static int tkey_cmp(const void *a, const void *b)
+{
+    const struct tkey *x = a, *y = b;
+    if (x->pidk != y->pidk)
+        return x->pidk < y->pidk ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+static int tkey_first_cmp(const void *a, const void *b)
+{
+    const struct tkey *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+/* With the look before pass 2 (pure rows outside the window left out):
+ * the threads' keys made in the order of their first rows in the file
+ * among those HTA's filter kept, the order thread_keys makes them in when
+ * every row is there (the threads' order in call_stack_edges). */
+static bool first_keys(struct tf_cp *cp, bool remap, uint32_t fwd, uint32_t bwd)
+{
+    size_t n = cp->n_rows + cp->n_pfirst;
+    struct tkey *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return false;
+    size_t k = 0;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (k && v[k - 1].pidk == r->pidk && v[k - 1].t == (remap && r->tidk == bwd ? fwd : r->tidk))
+            continue; /* a run of one thread's rows: its first is there */
+        v[k++] = (struct tkey){r->pidk, remap && r->tidk == bwd ? fwd : r->tidk, cp->idx[i]};
+    }
+    for (size_t i = 0; i < cp->n_pfirst; i++) {
+        const struct pfirst *p = &cp->pfirst[i];
+        if (cp->filt_on && !(cp->filt_any && p->ts < cp->filt_lim))
+            continue; /* HTA's filter left it out */
+        const struct pthr *t = &cp->pthr[p->thr];
+        v[k++] = (struct tkey){t->pidk, remap && t->tidk == bwd ? fwd : t->tidk, p->idx};
+    }
+    qsort(v, k, sizeof *v, tkey_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++)
+        if (i == 0 || v[i].pidk != v[i - 1].pidk || v[i].t != v[i - 1].t)
+            v[m++] = v[i];
+    qsort(v, m, sizeof *v, tkey_first_cmp);
+    uint32_t id;
+    bool ok = true;
+    for (size_t i = 0; i < m && ok; i++) {
+        tf_buf_clear(&cp->key);
+        tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, v[i].pidk), str(cp, v[i].t));
+        ok = tf_strtab_id(&cp->strs, cp->key.data, &id);
+    }
+    free(v);
+    return ok;
 }
 
 /* HTA walks the backward thread (autograd) as part of the forward one
@@ -598,6 +521,8 @@ static bool thread_keys(struct tf_cp *cp, const bool *in)
     } memo[256];
     for (size_t j = 0; j < 256; j++)
         memo[j].pidk = NONE;
+    if (cp->pre && !first_keys(cp, remap, fwd, bwd))
+        return false;
     for (size_t i = 0; i < cp->n_rows; i++) {
         struct row *r = &cp->rows[i];
         uint32_t t = remap && r->tidk == bwd ? fwd : r->tidk;

@@ -13,7 +13,10 @@
  *           Sync, Stream Sync, Event Sync, Stream Wait Event), weight 0;
  *   path    the longest path in topological order, ties broken as
  *           networkx's dag_longest_path breaks them on HTA's insertion order.
- * The collector keeps every complete event of pass 1 (about 80 bytes each).
+ * The collector keeps the complete events of pass 1 that the window's graph
+ * may need from anywhere in the trace (about 80 bytes each: the runtime
+ * calls, GPU rows, steps and syncs), and those of the window's own CPU
+ * operators when the reader looks at the window before pass 2.
  */
 #ifndef TF_CRITPATH_H
 #define TF_CRITPATH_H
@@ -33,6 +36,16 @@ void tf_cp_free(struct tf_cp *cp);
 
 /* Pass 1 (needs the category and args of X events); false when out of memory. */
 bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r);
+
+/* The reader's look at the window before pass 2 (model/trace.h,
+ * tf_tef_sink's prepass): _on before pass 1; _range the span to look at
+ * (false: none); _rec each X event there; _end after the last.  Then
+ * tf_cp_run.  false when out of memory. */
+void tf_cp_prepass_on(struct tf_cp *cp);
+bool tf_cp_prepass_wanted(const struct tf_cp *cp);
+bool tf_cp_prepass_range(struct tf_cp *cp, int64_t w0, int64_t w1, int64_t *lo, int64_t *hi);
+bool tf_cp_prepass_rec(struct tf_cp *cp, const struct tf_tef_rec *r);
+bool tf_cp_prepass_end(struct tf_cp *cp);
 
 /* The path of the window [w0, w1] (ns).  False with one line when the
  * window has no launch joined to a kernel. */

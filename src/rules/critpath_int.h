@@ -1,5 +1,5 @@
-/* critpath_int.h - what critpath.c and critpath_join.c share of the
- * critical path's collector: its rows (one per complete event of pass 1),
+/* critpath_int.h - what critpath.c, critpath_rows.c and critpath_join.c
+ * share of the critical path's collector: its rows (one per complete event of pass 1),
  * its ac2g flow ends, and the state (rules/critpath.h is the interface).
  */
 #ifndef TF_CRITPATH_INT_H
@@ -19,7 +19,8 @@
 enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
        K_ANNOT = 64, K_STEP = 128 };
 
-/* 80 bytes: pass 1 keeps one per complete event of the trace, so what
+/* 80 bytes: pass 1 keeps one per runtime call and GPU row of the trace
+ * (and per CPU operator without the reader's look at the window), so what
  * few rows carry (a Stream Wait Event's stream and correlation) is kept
  * aside, and the pid is read back from its key (tf_cp_row_pid). */
 struct row {
@@ -53,6 +54,19 @@ struct flow {
     char ph, bp;
 };
 
+/* A thread of pure rows (pidk, tidk), the earliest start of them so far. */
+struct pthr {
+    uint32_t pidk, tidk;
+    int64_t min_ts;
+};
+
+/* A pure row that starts earlier than every one before it on its thread. */
+struct pfirst {
+    uint32_t thr; /* pthr */
+    int64_t ts;
+    uint64_t idx;
+};
+
 struct tf_cp {
     bool hta;
     struct flow *flows;
@@ -73,6 +87,29 @@ struct tf_cp {
     bool gpu_nocorr;     /* a GPU row (not an annotation or sync) without a correlation id */
     struct tf_strtab steps;  /* distinct ProfilerStep#N names (HTA's step symbols) */
     bool sym_cuda, sym_hip, sym_mtia;
+    /* The reader's look at the window before pass 2 (tf_tef_sink's
+     * prepass): pass 1 then keeps no pure CPU row (an operator with no
+     * stream, correlation, wait, step or sync: one only the window's graph
+     * reads), and the look takes the window's (every one with pre_all: the
+     * ac2g flows' joins need them all).  What pass 1 keeps of the others:
+     * their count (HTA's filter counts them) and, per thread, those that
+     * start earlier than every one before them on it (the threads' order). */
+    bool pre, pre_all;
+    bool has_flows;      /* ac2g flow ends (in flows unless pre) */
+    int64_t pre_w0, pre_w1;
+    uint64_t *idx;       /* with pre: each row's place in the file */
+    struct row *prows;   /* the look's rows, and their places */
+    uint64_t *pidx;
+    size_t n_prows, cap_prows, cap_pidx, cap_idx;
+    size_t n_pure;       /* pure rows not in rows */
+    struct pthr *pthr;   /* the threads of pure rows */
+    size_t n_pthr, cap_pthr, last_pthr;
+    struct pfirst *pfirst;
+    size_t n_pfirst, cap_pfirst;
+    bool filt_on, filt_any; /* tf_cp_hta_filter left the CPU rows from before filt_lim */
+    int64_t filt_lim;
+    bool has_last_cat;
+    uint32_t last_cat;
     struct tf_cpg g;
     uint32_t *node_ev;   /* node -> row */
     bool *node_start;
@@ -82,6 +119,12 @@ struct tf_cp {
 static inline const char *tf_cp_str(const struct tf_cp *cp, uint32_t id)
 {
     return tf_strtab_str(&cp->strs, id);
+}
+
+/* A CPU row HTA clips to the window: it starts in it, with a duration. */
+static inline bool tf_cp_in_window(const struct row *r, int64_t w0, int64_t w1)
+{
+    return r->ts >= w0 && r->ts <= w1 && r->end > r->ts;
 }
 
 /* A row's numeric pid, -1 when its pid is a string (the key of a

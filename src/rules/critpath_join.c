@@ -49,8 +49,10 @@ bool tf_cp_hta_filter(struct tf_cp *cp)
             any = true;
         }
     }
+    n_cpu += cp->n_pure; /* the pure CPU rows pass 1 left out (critpath_int.h) */
     if (!n_cpu)
         return true;
+    cp->filt_on = true;
     int64_t *kept = malloc((n_cpu ? n_cpu : 1) * sizeof *kept);
     if (!kept)
         return false;
@@ -60,6 +62,8 @@ bool tf_cp_hta_filter(struct tf_cp *cp)
         if (!hta_gpu_row(cp, r) && any && r->ts < lim && r->corr >= 0)
             kept[nk++] = r->corr;
     }
+    cp->filt_any = any;
+    cp->filt_lim = lim;
     qsort(kept, nk, sizeof *kept, i64_cmp);
     size_t k = 0;
     for (size_t i = 0; i < cp->n_rows; i++) {
@@ -67,8 +71,11 @@ bool tf_cp_hta_filter(struct tf_cp *cp)
         bool keep = hta_gpu_row(cp, r)
                         ? r->corr >= 0 && bsearch(&r->corr, kept, nk, sizeof *kept, i64_cmp)
                         : any && r->ts < lim;
-        if (keep)
+        if (keep) {
+            if (cp->idx)
+                cp->idx[k] = cp->idx[i];
             cp->rows[k++] = *r;
+        }
     }
     cp->n_rows = k;
     free(kept);

@@ -374,6 +374,26 @@ for t in "$real"/nsys/*.sqlite "$real"/rocpd/*.rocpd.db; do
     fi
 done
 
+# The whole of a trace of several ProfilerStep#N names under --stats-compat
+# hta: the path stays out of the last step, whose rows HTA leaves out (the
+# collector keeps the step names from the whole trace, not the window's).
+t=$real/hta-diff-test.json.gz
+if [ -f "$t" ]; then
+    check "--stats-compat hta, whole trace: the path ends before the last step" \
+        '"$bin" "'"$t"'" --stats-compat hta --critical-path -f json -o - 2>/dev/null |
+         "$py" -c "
+import json, sys
+m = json.load(sys.stdin)
+steps = [b[\"x0\"] for b in m[\"bars\"] if (b.get(\"name\") or \"\").startswith(\"ProfilerStep#\")]
+ev = m[\"critical_path\"][\"events\"]
+assert len(steps) > 1 and ev, (steps, len(ev))
+last = max(steps)
+assert max(e[\"start_ms\"] for e in ev) < last, (max(e[\"start_ms\"] for e in ev), last)
+"'
+else
+    echo "critpath: SKIP whole-trace HTA filter ($t not found)"
+fi
+
 # (b) HTA itself.
 if [ ! -f "$hta/hta/trace_analysis.py" ]; then
     echo "critpath: SKIP HTA comparison ($hta not found)"

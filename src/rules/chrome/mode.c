@@ -16,6 +16,47 @@
 
 /* --- the state --------------------------------------------------------------------- */
 
+/* The critical path of the window, and the set pass 2 marks its bars by. */
+static bool cp_path(struct chrome *c, struct tf_diag *d)
+{
+    if (!tf_cp_run(c->cp, c->w0, c->w1, d))
+        return false;
+    if (!(c->cp_set = tf_cp_set_new(c->cp)))
+        return tf_diag_oom(d, NULL);
+    return true;
+}
+
+/* The reader's look at the window's X events before pass 2 (model/trace.h):
+ * the critical path keeps in pass 1 only what the window's graph needs
+ * from the whole trace, and takes the window's own CPU operators here. */
+static void cp_prepass_on(void *ctx)
+{
+    struct chrome *c = ctx;
+    if (c->cp)
+        tf_cp_prepass_on(c->cp);
+}
+
+static bool cp_prepass_range(void *ctx, int64_t *lo, int64_t *hi)
+{
+    struct chrome *c = ctx;
+    return c->cp && tf_cp_prepass_range(c->cp, c->w0, c->w1, lo, hi);
+}
+
+static bool cp_prepass(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    (void)d;
+    return tf_cp_prepass_rec(c->cp, r) || (c->oom = true, false);
+}
+
+static bool cp_prepass_done(void *ctx, struct tf_diag *d)
+{
+    struct chrome *c = ctx;
+    if (!tf_cp_prepass_end(c->cp))
+        return tf_diag_oom(d, NULL);
+    return cp_path(c, d);
+}
+
 /* The loader's window callback (model/trace.h): the window (window.c), and
  * what waits for it: HTA's rows, the level of detail's merging threshold
  * (rows.c), the busy sets' ticks (stats.c) and the counters' values at the
@@ -29,10 +70,10 @@ static bool window_hook(void *ctx, int64_t *lo, int64_t *hi, struct tf_diag *d)
     *hi = c->w1;
     if (c->hta && !tf_hta_finish(c->hta, c->o->stats_trace_scope, d))
         return false;
-    if (c->cp && !tf_cp_run(c->cp, c->w0, c->w1, d))
+    /* the critical path: here, or after its look at the window's rows
+     * (cp_prepass_done) when the reader makes one */
+    if (c->cp && !tf_cp_prepass_wanted(c->cp) && !cp_path(c, d))
         return false;
-    if (c->cp && !(c->cp_set = tf_cp_set_new(c->cp)))
-        return tf_diag_oom(d, NULL);
     tf_chrome_lod_threshold(c);
     tf_chrome_busy_ticks(c);
     tf_chrome_counters_window(c);
@@ -538,6 +579,10 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
     k->tef = (struct tf_tef_sink){
         .index = tf_chrome_index,
         .window = window_hook,
+        .prepass_on = cp_prepass_on,
+        .prepass_range = cp_prepass_range,
+        .prepass = cp_prepass,
+        .prepass_done = cp_prepass_done,
         .collect = tf_chrome_collect,
         .finish = tf_chrome_finish,
         .args_floor = tf_chrome_args_floor,
