@@ -91,4 +91,10 @@ render perfetto-tokio "$src/perfetto-proto/tokio-tracing.pftrace"
 # copies in rows of their own, and the host threads that launched it.
 render xplane-tpu-step "$src/xplane/xprof-tpu-inference.xplane.pb" --window-event 'jit_f*' \
     --lanes 'TPU 0*,TPU 1*,Host / main*,Host / py_xla_execute/3118851' --width 7in
+# ftrace text (an Android atrace capture, Trace Compass's test data): the
+# apps' atrace slices on their threads over the four CPUs' scheduling.
+render ftrace-atrace "$src/ftrace/tc-atrace-youtube.txt"
+# CTF (an LTTng kernel trace, 4 CPUs of an ARM board): each CPU's
+# switched-in threads coloured by process, idle left empty.
+render ctf-lttng-kernel "$src/ctf/lttng-kernel-bug446190"
 exit $status
