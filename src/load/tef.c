@@ -35,7 +35,7 @@
  * anywhere).  Pass 2 thus reads the window's part of a time-ordered trace
  * and nothing else.
  */
-#include "load/tef.h"
+#include "load/tef_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,125 +52,13 @@ const char *const tf_tef_field_names[TF_TEF_N_FIELDS] = {
 };
 _Static_assert(TF_TEF_N_FIELDS <= TF_SCAN_MAX_FIELDS, "the scanner locates at most 16 members");
 
-struct frame {
-    size_t idx;
-    bool async; /* a b event (its lane: the process's async lane for its cat) */
-    int64_t ts;
-    uint32_t name_hash;
-    char *name, *cat, *cname; /* owned */
-    unsigned char *args;      /* owned, pass 2 only */
-    size_t args_len;
-    char *bind_id;            /* owned, pass 2 only: a B event's v2 flow */
-    bool flow_in, flow_out;
-    struct tf_id pid, tid;    /* str owned by the thread */
-};
-
-struct thread {
-    char *key; /* typed "pid|tid" text, owned */
-    struct tf_id pid, tid;
-    char *pid_str, *tid_str; /* owned */
-    struct frame *st;
-    size_t n, cap;
-};
-
-struct block {
-    struct tf_scan_mark mark;
-    size_t first_idx;
-    bool timed;       /* lo/hi hold something */
-    int64_t lo, hi;   /* times its events cover */
-    bool pairs;       /* holds B or E events */
-};
-
-/* The last pid (or tid) read and what it became: most events carry the
- * ids of the event before them, read again only when their bytes differ. */
-enum { ID_MEMO_BYTES = 32 };
-struct id_memo {
-    bool valid, escaped;
-    enum tf_jtok type;
-    size_t len;
-    unsigned char text[ID_MEMO_BYTES];
-    struct tf_id id; /* a TF_ID_STR's text is the buffer get_id wrote */
-};
-
-struct tf_tef {
-    const char *file;
-    const struct tf_tef_sink *sink;
-    int pass; /* 1, 2, or 3: the sink's look at X events before pass 2 */
-    struct thread *th;
-    size_t n_th, cap_th;
-    size_t *hash; /* thread index + 1 per slot, 0 empty */
-    size_t hash_cap;
-    struct block *blocks;
-    size_t n_blocks, cap_blocks;
-    int64_t lo, hi; /* the window (pass 3, the sink's look before pass 2: its span) */
-    int64_t win_lo, win_hi; /* pass 3: the window */
-    /* decoding scratch */
-    struct tf_buf name, cat, pid, tid, id, cname, key, tmp;
-    struct id_memo pid_memo, tid_memo;
-    size_t n_unmatched_end, n_name_mismatch, n_open;
-    /* what pass 1 passed over or read leniently, for one warning each */
-    size_t n_no_dur, n_str_time, n_no_async_id;
-    /* "systemTraceEvents" as ftrace text: indexed before the window,
-     * collected before the finish, after this trace's own records */
-    struct tf_ftrace_text *sys_text;
-};
-
-struct tf_tef *tf_tef_new(const char *file, const struct tf_tef_sink *sink)
-{
-    struct tf_tef *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
-    t->file = file;
-    t->sink = sink;
-    t->pass = 1;
-    if (sink->prepass_on)
-        sink->prepass_on(sink->ctx);
-    struct tf_buf *bufs[] = {&t->name, &t->cat, &t->pid, &t->tid, &t->id, &t->cname, &t->key,
-                             &t->tmp};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        tf_buf_init(bufs[i]);
-    return t;
-}
-
-static void free_frame(struct frame *f)
+void tf_tef_frame_free(struct frame *f)
 {
     free(f->name);
     free(f->cat);
     free(f->cname);
     free(f->args);
     free(f->bind_id);
-}
-
-/* Closes every frame of every thread (after pass 1). */
-static void clear_threads(struct tf_tef *t)
-{
-    for (size_t i = 0; i < t->n_th; i++) {
-        for (size_t k = 0; k < t->th[i].n; k++)
-            free_frame(&t->th[i].st[k]);
-        t->th[i].n = 0;
-    }
-}
-
-void tf_tef_free(struct tf_tef *t)
-{
-    if (!t)
-        return;
-    clear_threads(t);
-    for (size_t i = 0; i < t->n_th; i++) {
-        free(t->th[i].key);
-        free(t->th[i].pid_str);
-        free(t->th[i].tid_str);
-        free(t->th[i].st);
-    }
-    free(t->th);
-    free(t->hash);
-    free(t->blocks);
-    tf_ftrace_text_free(t->sys_text);
-    struct tf_buf *bufs[] = {&t->name, &t->cat, &t->pid, &t->tid, &t->id, &t->cname, &t->key,
-                             &t->tmp};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        tf_buf_fini(bufs[i]);
-    free(t);
 }
 
 /* --- decoding ------------------------------------------------------------ */
@@ -568,7 +456,7 @@ static bool push_frame(struct tf_tef *t, struct thread *th, const struct tf_tef_
         }
     }
     if (!ok) {
-        free_frame(f);
+        tf_tef_frame_free(f);
         return tf_diag_oom(d, t->file);
     }
     f->pid = th->pid;
@@ -578,7 +466,7 @@ static bool push_frame(struct tf_tef *t, struct thread *th, const struct tf_tef_
 }
 
 /* The record of a frame closed at `end` (or left open). */
-static bool pop_frame(struct tf_tef *t, struct thread *th, int64_t end, bool open,
+bool tf_tef_pop_frame(struct tf_tef *t, struct thread *th, int64_t end, bool open,
                       struct tf_diag *d)
 {
     struct frame f = th->st[--th->n];
@@ -611,7 +499,7 @@ static bool pop_frame(struct tf_tef *t, struct thread *th, int64_t end, bool ope
     r.has_dur = !open;
     r.open_end = open;
     bool ok = emit(t, &r, d);
-    free_frame(&f);
+    tf_tef_frame_free(&f);
     return ok;
 }
 
@@ -666,7 +554,7 @@ static bool async_event(struct tf_tef *t, struct tf_tef_rec *r, struct tf_diag *
     if (k == 0)
         k = th->n; /* no b of that name: close the innermost */
     while (th->n >= k)
-        if (!pop_frame(t, th, r->ts, false, d))
+        if (!tf_tef_pop_frame(t, th, r->ts, false, d))
             return false;
     return true;
 }
@@ -796,13 +684,13 @@ static inline bool rec_dispatch(struct tf_tef *t, const struct tf_scan_field *f,
         if (t->pass == 2 && f[TF_TEF_F_NAME].type == TF_JT_STRING &&
             tf_fnv1a(r->name, strlen(r->name)) != top->name_hash)
             t->n_name_mismatch++;
-        return pop_frame(t, th, r->ts, false, d);
+        return tf_tef_pop_frame(t, th, r->ts, false, d);
     }
     return emit(t, r, d);
 }
 
 /* One element, in either pass. */
-static bool element(struct tf_tef *t, const unsigned char *data,
+bool tf_tef_element(struct tf_tef *t, const unsigned char *data,
                     const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
 {
     if (data[0] != '{')
@@ -898,138 +786,4 @@ static bool element(struct tf_tef *t, const unsigned char *data,
     if (t->pass >= 2 || (r.kind == TF_TEF_FLOW && t->sink->args_pass1))
         rec_pass2(t, data, f, ph, &r);
     return rec_dispatch(t, f, ph, &r, d);
-}
-
-/* --- the passes ------------------------------------------------------------ */
-
-bool tf_tef_block(struct tf_tef *t, const struct tf_scan_mark *m, size_t idx,
-                  struct tf_diag *d)
-{
-    if (!TF_GROW(t->blocks, t->n_blocks, t->cap_blocks))
-        return tf_diag_oom(d, t->file);
-    struct block *b = &t->blocks[t->n_blocks++];
-    memset(b, 0, sizeof *b);
-    b->mark = *m;
-    b->first_idx = idx;
-    return true;
-}
-
-bool tf_tef_index(struct tf_tef *t, const unsigned char *data, size_t len,
-                  const struct tf_scan_field *f, size_t idx, bool system, struct tf_diag *d)
-{
-    (void)len; /* the scanner located every member element() reads */
-    return element(t, data, f, idx, system, d);
-}
-
-bool tf_tef_window(struct tf_tef *t, struct tf_diag *d)
-{
-    /* B events still open at the end of pass 1 go to the index as open. */
-    for (size_t i = 0; i < t->n_th; i++)
-        while (t->th[i].n)
-            if (!pop_frame(t, &t->th[i], 0, true, d))
-                return false;
-    clear_threads(t);
-    size_t idx_base = t->n_blocks ? t->blocks[t->n_blocks - 1].first_idx + TF_TEF_BLOCK : 0;
-    if (t->sys_text && !tf_ftrace_text_index(t->sys_text, idx_base))
-        return false;
-    if (t->sink->window && !t->sink->window(t->sink->ctx, &t->lo, &t->hi, d)) {
-        tf_diag_prefix(d, t->file);
-        return false;
-    }
-    t->pass = 2;
-    return true;
-}
-
-bool tf_tef_prepass_begin(struct tf_tef *t, bool *on)
-{
-    *on = false;
-    int64_t lo, hi;
-    if (!t->sink->prepass || !t->sink->prepass_range ||
-        !t->sink->prepass_range(t->sink->ctx, &lo, &hi))
-        return true;
-    t->win_lo = t->lo;
-    t->win_hi = t->hi;
-    t->lo = lo;
-    t->hi = hi;
-    t->pass = 3;
-    *on = true;
-    return true;
-}
-
-bool tf_tef_prepass_end(struct tf_tef *t, struct tf_diag *d)
-{
-    t->lo = t->win_lo;
-    t->hi = t->win_hi;
-    t->pass = 2;
-    if (t->sink->prepass_done && !t->sink->prepass_done(t->sink->ctx, d)) {
-        tf_diag_prefix(d, t->file);
-        return false;
-    }
-    return true;
-}
-
-bool tf_tef_next_block(struct tf_tef *t, size_t *i, struct tf_scan_mark *m, size_t *first_idx)
-{
-    for (; *i < t->n_blocks; (*i)++) {
-        const struct block *b = &t->blocks[*i];
-        if (b->pairs || (b->timed && b->lo <= t->hi && b->hi >= t->lo)) {
-            *m = b->mark;
-            *first_idx = b->first_idx;
-            (*i)++;
-            return true;
-        }
-    }
-    return false;
-}
-
-bool tf_tef_collect(struct tf_tef *t, const unsigned char *data, size_t len,
-                    const struct tf_scan_field *f, size_t idx, struct tf_diag *d)
-{
-    (void)len;
-    return element(t, data, f, idx, false, d);
-}
-
-bool tf_tef_system_text(struct tf_tef *t, const unsigned char *data, size_t len,
-                        struct tf_diag *d)
-{
-    tf_ftrace_text_free(t->sys_text);
-    t->sys_text = tf_ftrace_text_new(t->file, t->sink, data, len, d);
-    return t->sys_text != NULL;
-}
-
-bool tf_tef_finish(struct tf_tef *t, struct tf_diag *d)
-{
-    if (t->sys_text && !tf_ftrace_text_collect(t->sys_text, t->lo, t->hi))
-        return false;
-    for (size_t i = 0; i < t->n_th; i++)
-        while (t->th[i].n) {
-            t->n_open++;
-            if (!pop_frame(t, &t->th[i], 0, true, d))
-                return false;
-        }
-    if (t->sink->finish && !t->sink->finish(t->sink->ctx, d)) {
-        tf_diag_prefix(d, t->file);
-        return false;
-    }
-    if (t->n_open)
-        tf_diag_warn(d, "%s: %zu B event%s never closed by an E event: drawn to the window's end",
-                     t->file, t->n_open, t->n_open == 1 ? "" : "s");
-    if (t->n_unmatched_end)
-        tf_diag_warn(d, "%s: %zu E event%s without an open B event; ignored", t->file,
-                     t->n_unmatched_end, t->n_unmatched_end == 1 ? "" : "s");
-    if (t->n_name_mismatch)
-        tf_diag_warn(d, "%s: %zu E event%s named unlike the B event they close", t->file,
-                     t->n_name_mismatch, t->n_name_mismatch == 1 ? "" : "s");
-    if (t->n_no_dur)
-        tf_diag_warn(d, "%s: %zu X event%s without a dur dropped", t->file, t->n_no_dur,
-                     t->n_no_dur == 1 ? "" : "s");
-    if (t->n_no_async_id)
-        tf_diag_warn(d, "%s: %zu async event%s without an id (or an id2 with local or global) "
-                        "dropped",
-                     t->file, t->n_no_async_id, t->n_no_async_id == 1 ? "" : "s");
-    if (t->n_str_time)
-        tf_diag_warn(d, "%s: %zu time%s given as a string of a number (\"100\"); read as "
-                        "numbers",
-                     t->file, t->n_str_time, t->n_str_time == 1 ? "" : "s");
-    return true;
 }
