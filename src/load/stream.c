@@ -411,6 +411,21 @@ static bool tef_piped(struct stream *st, struct tf_diag *d, size_t min_blocks, b
     return ok;
 }
 
+/* The blocks tf_tef_next_block names, each element to tf_tef_collect, on
+ * this thread. */
+static bool collect_blocks(struct stream *st, struct tf_diag *d)
+{
+    struct tf_scan_field f[TF_TEF_N_FIELDS];
+    tef_fields(f);
+    struct tf_scan_mark m;
+    size_t first;
+    struct collect into = {st->tef, d};
+    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);)
+        if (!scan_block(&st->scan, &m, first, f, take_collect, &into))
+            return false;
+    return true;
+}
+
 /* Before the second pass, the sink's look at its window's X events
  * (tf_tef_sink's prepass): their blocks, read here (no pipe: a window's
  * blocks are few). */
@@ -422,15 +437,7 @@ static bool tef_prepass(struct stream *st, struct tf_diag *d)
     if (!on)
         return true;
     tf_scan_set_flags(&st->scan, TF_SCAN_LENIENT); /* as in the first pass */
-    struct tf_scan_field f[TF_TEF_N_FIELDS];
-    tef_fields(f);
-    struct tf_scan_mark m;
-    size_t first;
-    struct collect into = {st->tef, d};
-    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);)
-        if (!scan_block(&st->scan, &m, first, f, take_collect, &into))
-            return false;
-    return tf_tef_prepass_end(st->tef, d);
+    return collect_blocks(st, d) && tf_tef_prepass_end(st->tef, d);
 }
 
 /* The second pass of the generic mode: its window's blocks. */
@@ -445,15 +452,7 @@ static bool scan_tef_blocks(struct stream *st, struct tf_diag *d)
         if (started)
             return ok;
     }
-    struct tf_scan_field f[TF_TEF_N_FIELDS];
-    tef_fields(f);
-    struct tf_scan_mark m;
-    size_t first;
-    struct collect into = {st->tef, d};
-    for (size_t b = 0; tf_tef_next_block(st->tef, &b, &m, &first);)
-        if (!scan_block(s, &m, first, f, take_collect, &into))
-            return false;
-    return true;
+    return collect_blocks(st, d);
 }
 
 /* A fact of a Chrome trace's top level (model/trace.h): the integer
