@@ -807,15 +807,19 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
     ok = ok && queues(cp) &&
               make_nodes(cp, w0, w1, in);
     size_t joined = 0, gpu = 0;
-    bool ids = false;
+    bool ids = false, queued = false;
     for (size_t i = 0; ok && i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
         bool g = r->stream != -1 && !(r->kind & K_SYNC);
         joined += in[i] && g && r->link != NONE;
         gpu += g && r->ts >= w0 && r->ts <= w1;
         ids |= g && r->corr >= 0;
+        queued |= r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH);
     }
-    if (ok && !joined) {
+    /* HTA builds the graph of a window without GPU work (its CPU
+     * operators) as long as the trace has a launch joined to GPU work
+     * somewhere (its queue lengths); it fails without one. */
+    if (ok && !joined && !(cp->hta && queued)) {
         free(in);
         if (!gpu)
             return tf_diag_error(d, TF_EBADINPUT,
@@ -842,6 +846,10 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
         return tf_diag_oom(d, NULL);
     if (!tf_cpg_longest(&cp->g))
         return tf_diag_error(d, TF_EBADINPUT, "the critical path's graph has a cycle");
+    if (cp->g.n_path < 2) /* HTA's window of CPU operators only, and none (it asserts) */
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "no CPU operator or GPU work starts in the window: the critical "
+                             "path is empty");
     cp->ran = true;
     return true;
 }

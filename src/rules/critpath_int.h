@@ -54,6 +54,14 @@ struct flow {
     char ph, bp;
 };
 
+/* A complete event whose name holds --window-event's (critpath_inst.c):
+ * its extent (ns, as read), its start as HTA reads it, its correlation,
+ * and whether HTA's GPUKernelFilter takes it. */
+struct cp_inst {
+    int64_t t0, t1, hts, corr;
+    bool gpu;
+};
+
 /* A thread of pure rows (pidk, tidk), the earliest start of them so far. */
 struct pthr {
     uint32_t pidk, tidk;
@@ -110,6 +118,10 @@ struct tf_cp {
     int64_t filt_lim;
     bool has_last_cat;
     uint32_t last_cat;
+    const char *inst_pat;   /* tf_cp_instances_on's NAME, NULL: none noted */
+    bool inst_glob;
+    struct cp_inst *inst;   /* the events it names, in file order */
+    size_t n_inst, cap_inst;
     struct tf_cpg g;
     uint32_t *node_ev;   /* node -> row */
     bool *node_start;
@@ -148,5 +160,8 @@ unsigned char tf_cp_sync_call(const char *name);
  * another stream wait for the last kernel that thread launched before it. */
 void tf_cp_calls_launches(struct tf_cp *cp);
 bool tf_cp_calls_waits(struct tf_cp *cp, const bool *in);
+
+/* critpath_inst.c: notes r (its row w) when its name holds the pattern. */
+bool tf_cp_inst_note(struct tf_cp *cp, const struct tf_tef_rec *r, const struct row *w);
 
 #endif

@@ -47,6 +47,7 @@ void tf_cp_free(struct tf_cp *cp)
     free(cp->waits);
     free(cp->flows);
     free(cp->flags);
+    free(cp->inst);
     tf_cpg_fini(&cp->g);
     free(cp->node_ev);
     free(cp->node_start);
@@ -426,7 +427,7 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     struct wait wt;
     bool pure;
     uint32_t cf;
-    if (!make_row(cp, r, &w, &wt, &pure, &cf))
+    if (!make_row(cp, r, &w, &wt, &pure, &cf) || !tf_cp_inst_note(cp, r, &w))
         return false;
     if (pure && cp->pre)
         return pure_left(cp, &w, r->idx);
