@@ -18,12 +18,6 @@
 
 /* --- joins ------------------------------------------------------------------------- */
 
-struct ix {
-    int64_t key;
-    int64_t t;
-    uint32_t row;
-};
-
 static int ix_cmp(const void *a, const void *b)
 {
     const struct ix *x = a, *y = b;
@@ -210,6 +204,8 @@ static bool queue_order(struct ix *v, size_t n)
  * -1 at each such kernel, in time order. */
 static bool queues(struct tf_cp *cp)
 {
+    if (cp->hta)
+        return tf_cp_hta_queues(cp);
     struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
     if (!v)
         return false;
@@ -782,8 +778,12 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
         else if (in[i] && cp->has_calls && r->call && r->call != SC_WAIT)
             v[n++] = (struct ix){0, r->end, (uint32_t)i};
     }
-    qsort(v, n, sizeof *v, thr_cmp);
+    /* by time; under --stats-compat hta equal times in HTA's order */
     bool ok = true;
+    if (cp->hta)
+        ok = tf_cp_np_order(v, n);
+    else
+        qsort(v, n, sizeof *v, thr_cmp);
     for (size_t k = 0; k < n && ok; k++) {
         const struct row *r = &cp->rows[v[k].row];
         if (r->stream == -1 && r->call && !(r->kind & K_SYNC))

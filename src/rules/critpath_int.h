@@ -47,6 +47,13 @@ struct wait {
  * a trace without cuda_sync rows (Nsight Systems, rocpd) says of them. */
 enum { SC_DEVICE = 1, SC_STREAM, SC_EVENT, SC_WAIT };
 
+/* A row to sort: a key (a stream, a thread), a time, the row. */
+struct ix {
+    int64_t key;
+    int64_t t;
+    uint32_t row;
+};
+
 /* An ac2g flow's end: 's' at a launch, 'f' at its GPU row. */
 struct flow {
     int64_t ts;
@@ -160,6 +167,13 @@ unsigned char tf_cp_sync_call(const char *name);
  * another stream wait for the last kernel that thread launched before it. */
 void tf_cp_calls_launches(struct tf_cp *cp);
 bool tf_cp_calls_waits(struct tf_cp *cp, const bool *in);
+
+/* critpath_hta.c: HTA's orders of equal times (numpy's unstable sort,
+ * rules/npsort.h).  _np_order: v[0..n) by t as HTA's sort_values puts
+ * them; _hta_queues: each launch's and GPU row's queue length (row.q) as
+ * HTA's TraceCounters counts them.  false when out of memory. */
+bool tf_cp_np_order(struct ix *v, size_t n);
+bool tf_cp_hta_queues(struct tf_cp *cp);
 
 /* critpath_inst.c: notes r (its row w) when its name holds the pattern. */
 bool tf_cp_inst_note(struct tf_cp *cp, const struct tf_tef_rec *r, const struct row *w);

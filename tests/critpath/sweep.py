@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-logging.disable(logging.WARNING)
+logging.disable(logging.CRITICAL)
 from hta.trace_analysis import TraceAnalysis  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
