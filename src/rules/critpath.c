@@ -680,11 +680,11 @@ static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, s
         int64_t wcorr = r->wait != NONE ? cp->waits[r->wait].corr : -1;
         if (wcorr < 0)
             return true;
-        uint32_t src = recorded_kernel(cp, wcorr);
+        uint32_t src = cp->hta ? tf_cp_hta_recorded(cp, wcorr) : recorded_kernel(cp, wcorr);
         if (src == NONE)
             return true;
         if (named(cp, r, "Stream Wait Event")) {
-            uint32_t dst = next_kernel(cp, rt, r->stream);
+            uint32_t dst = cp->hta ? tf_cp_hta_waiting(cp, r->link) : next_kernel(cp, rt, r->stream);
             if (dst != NONE)
                 cp->rows[dst].ksync = src;
             return true;
@@ -840,6 +840,7 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
     if (ok && !cp->has_sync && !cp->has_calls)
         tf_diag_warn(d, "the trace has no CUDA synchronization events (cuda_sync): the critical "
                         "path may be inaccurate");
+    ok = ok && (!cp->hta || tf_cp_hta_event_links(cp));
     ok = ok && runtime_lock_edges(cp) && thread_keys(cp, in) && call_stack_edges(cp, in) && kernel_edges(cp, in);
     free(in);
     if (!ok)

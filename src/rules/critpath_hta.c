@@ -4,8 +4,10 @@
  * comes first depends on the whole column (rules/npsort.h).  Under
  * --stats-compat hta the critical path sorts as HTA does, from the same
  * rows in the same order: the kernels and syncs of the window (its
- * _construct_graph_from_kernels), and the launches and GPU rows of its
- * queue lengths (TraceCounters).
+ * _construct_graph_from_kernels), the launches and GPU rows of its
+ * queue lengths (TraceCounters), and the launches beside which it places
+ * a cudaEventRecord and a cudaStreamWaitEvent (the kernel an event
+ * records, the kernel that waits for it).
  */
 #include "rules/critpath_int.h"
 
@@ -37,12 +39,6 @@ bool tf_cp_np_order(struct ix *v, size_t n)
     free(tmp);
     return ok;
 }
-
-/* (correlation, row), by correlation then row. */
-struct crow {
-    int64_t corr;
-    uint32_t row;
-};
 
 static int crow_cmp(const void *a, const void *b)
 {
@@ -144,4 +140,215 @@ bool tf_cp_hta_queues(struct tf_cp *cp)
     free(gpu);
     free(lau);
     return ok;
+}
+
+/* --- the kernels of cudaEventRecord and cudaStreamWaitEvent ------------------------- */
+
+static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
+{
+    return strcmp(tf_cp_str(cp, r->name), name) == 0;
+}
+
+/* Rows picked by `want`, in row order, then sorted by start as numpy sorts. */
+static struct ix *picked(const struct tf_cp *cp, bool (*want)(const struct tf_cp *, size_t),
+                         size_t *n)
+{
+    struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        if (want(cp, i))
+            v[(*n)++] = (struct ix){0, cp->rows[i].ts, (uint32_t)i};
+    if (!tf_cp_np_order(v, *n)) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* HTA's runtime_calls: a launch joined to a GPU row (its index_correlation
+ * a kernel's).  The launch names are HTA's (K_LAUNCH). */
+static bool is_launch(const struct tf_cp *cp, size_t i)
+{
+    const struct row *r = &cp->rows[i];
+    return r->stream == -1 && (r->kind & K_LAUNCH) && r->link != NONE &&
+           cp->rows[r->link].stream != -1;
+}
+
+static bool is_record(const struct tf_cp *cp, size_t i)
+{
+    const struct row *r = &cp->rows[i];
+    return r->stream == -1 && named(cp, r, "cudaEventRecord");
+}
+
+/* A cudaStreamWaitEvent joined to its GPU row (on the waiting stream). */
+static bool is_wait(const struct tf_cp *cp, size_t i)
+{
+    const struct row *r = &cp->rows[i];
+    return r->stream == -1 && r->link != NONE && cp->rows[r->link].stream != -1 &&
+           named(cp, r, "cudaStreamWaitEvent");
+}
+
+/* A group of HTA's comb frames: (pid, tid, stream) or (gpu, stream). */
+struct grp {
+    uint32_t a, b;
+    int64_t stream;
+    int64_t id; /* the running max or min launch id */
+};
+
+static struct grp *group(struct grp **g, size_t *n, size_t *cap, uint32_t a, uint32_t b,
+                         int64_t stream, int64_t id0)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*g)[i].a == a && (*g)[i].b == b && (*g)[i].stream == stream)
+            return &(*g)[i];
+    if (!TF_GROW(*g, *n, *cap))
+        return NULL;
+    (*g)[*n] = (struct grp){a, b, stream, id0};
+    return &(*g)[(*n)++];
+}
+
+/* The event of a cudaEventRecord: its correlation's stream and GPU, from
+ * the first row that waits on it (args.wait_on_stream and its pid; ws:
+ * those rows by the correlation waited on), or false. */
+static bool record_stream(const struct tf_cp *cp, const struct crow *ws, size_t nws, int64_t corr,
+                          int64_t *stream, uint32_t *pidk)
+{
+    size_t j = first_of(ws, nws, corr);
+    if (j == nws)
+        return false;
+    const struct row *r = &cp->rows[ws[j].row];
+    *stream = cp->waits[r->wait].stream;
+    *pidk = r->pidk;
+    return true;
+}
+
+/* Concatenated launches (l, nl) and others (o, no), sorted by start as
+ * numpy sorts; the entries' key: a launch's id (its place in l), or -1. */
+static struct ix *comb(const struct ix *l, size_t nl, const struct ix *o, size_t no)
+{
+    struct ix *c = malloc((nl + no ? nl + no : 1) * sizeof *c);
+    if (!c)
+        return NULL;
+    for (size_t i = 0; i < nl; i++)
+        c[i] = (struct ix){(int64_t)i, l[i].t, l[i].row};
+    for (size_t i = 0; i < no; i++)
+        c[nl + i] = (struct ix){-1, o[i].t, o[i].row};
+    if (!tf_cp_np_order(c, nl + no)) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+bool tf_cp_hta_event_links(struct tf_cp *cp)
+{
+    size_t nl = 0, nr = 0, nw = 0, ng = 0, capg = 0;
+    struct ix *l = picked(cp, is_launch, &nl), *rec = picked(cp, is_record, &nr);
+    struct ix *w = picked(cp, is_wait, &nw), *c = NULL;
+    struct grp *g = NULL;
+    struct crow *ws = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *ws);
+    size_t nws = 0;
+    bool ok = l && rec && w && ws;
+    for (size_t i = 0; ok && i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (r->wait != NONE && cp->waits[r->wait].stream > -1)
+            ws[nws++] = (struct crow){cp->waits[r->wait].corr, (uint32_t)i};
+    }
+    if (ok)
+        qsort(ws, nws, sizeof *ws, crow_cmp);
+    /* the records with an event stream (the others HTA drops) */
+    size_t k = 0;
+    struct ix *rs = NULL;
+    if (ok && !(rs = malloc((nr ? nr : 1) * sizeof *rs)))
+        ok = false;
+    for (size_t i = 0; ok && i < nr; i++) {
+        int64_t stream;
+        uint32_t pidk;
+        if (record_stream(cp, ws, nws, cp->rows[rec[i].row].corr, &stream, &pidk))
+            rs[k++] = (struct ix){stream, rec[i].t, rec[i].row};
+    }
+    /* each record: the largest launch id at or before it in the comb of
+     * its GPU and stream */
+    free(cp->hta_prev);
+    cp->hta_prev = NULL;
+    cp->n_hta_prev = 0;
+    if (ok && !(cp->hta_prev = malloc((k ? k : 1) * sizeof *cp->hta_prev)))
+        ok = false;
+    if (ok && !(c = comb(l, nl, rs, k)))
+        ok = false;
+    for (size_t i = 0; ok && i < nl + k; i++) {
+        const struct row *r = &cp->rows[c[i].row];
+        bool launch = c[i].key >= 0;
+        int64_t stream;
+        uint32_t pidk;
+        if (launch) {
+            stream = cp->rows[r->link].stream;
+            pidk = cp->rows[r->link].pidk;
+        } else if (!record_stream(cp, ws, nws, r->corr, &stream, &pidk)) {
+            continue;
+        }
+        struct grp *gr = group(&g, &ng, &capg, pidk, 0, stream, -1);
+        if (!gr) {
+            ok = false;
+            break;
+        }
+        if (launch && c[i].key > gr->id)
+            gr->id = c[i].key;
+        if (!launch && gr->id >= 0)
+            cp->hta_prev[cp->n_hta_prev++] =
+                (struct crow){r->corr, cp->rows[l[gr->id].row].link};
+    }
+    if (ok)
+        qsort(cp->hta_prev, cp->n_hta_prev, sizeof *cp->hta_prev, crow_cmp);
+    free(c);
+    c = NULL;
+    ng = 0;
+    /* each cudaStreamWaitEvent: the smallest launch id at or after it in
+     * the comb of its thread and waiting stream */
+    free(cp->hta_next);
+    cp->hta_next = NULL;
+    cp->n_hta_next = 0;
+    if (ok && !(cp->hta_next = malloc((nw ? nw : 1) * sizeof *cp->hta_next)))
+        ok = false;
+    if (ok && !(c = comb(l, nl, w, nw)))
+        ok = false;
+    for (size_t i = nl + nw; ok && i-- > 0;) {
+        const struct row *r = &cp->rows[c[i].row];
+        bool launch = c[i].key >= 0;
+        struct grp *gr = group(&g, &ng, &capg, r->pidk, r->tidk, cp->rows[r->link].stream,
+                               INT64_MAX);
+        if (!gr) {
+            ok = false;
+            break;
+        }
+        if (launch && c[i].key < gr->id)
+            gr->id = c[i].key;
+        if (!launch && gr->id != INT64_MAX)
+            cp->hta_next[cp->n_hta_next++] =
+                (struct crow){(int64_t)c[i].row, cp->rows[l[gr->id].row].link};
+    }
+    if (ok)
+        qsort(cp->hta_next, cp->n_hta_next, sizeof *cp->hta_next, crow_cmp);
+    free(c);
+    free(g);
+    free(l);
+    free(rec);
+    free(rs);
+    free(w);
+    free(ws);
+    return ok;
+}
+
+uint32_t tf_cp_hta_recorded(const struct tf_cp *cp, int64_t corr)
+{
+    size_t j = first_of(cp->hta_prev, cp->n_hta_prev, corr);
+    return j < cp->n_hta_prev ? cp->hta_prev[j].row : NONE;
+}
+
+uint32_t tf_cp_hta_waiting(const struct tf_cp *cp, uint32_t call)
+{
+    size_t j = first_of(cp->hta_next, cp->n_hta_next, (int64_t)call);
+    return j < cp->n_hta_next ? cp->hta_next[j].row : NONE;
 }

@@ -54,6 +54,12 @@ struct ix {
     uint32_t row;
 };
 
+/* (correlation, row), by correlation then row (critpath_hta.c). */
+struct crow {
+    int64_t corr;
+    uint32_t row;
+};
+
 /* An ac2g flow's end: 's' at a launch, 'f' at its GPU row. */
 struct flow {
     int64_t ts;
@@ -129,6 +135,10 @@ struct tf_cp {
     bool inst_glob;
     struct cp_inst *inst;   /* the events it names, in file order */
     size_t n_inst, cap_inst;
+    /* under hta (critpath_hta.c): a record's correlation -> the kernel it
+     * records; a cudaStreamWaitEvent's row -> the kernel that waits */
+    struct crow *hta_prev, *hta_next;
+    size_t n_hta_prev, n_hta_next;
     struct tf_cpg g;
     uint32_t *node_ev;   /* node -> row */
     bool *node_start;
@@ -174,6 +184,15 @@ bool tf_cp_calls_waits(struct tf_cp *cp, const bool *in);
  * HTA's TraceCounters counts them.  false when out of memory. */
 bool tf_cp_np_order(struct ix *v, size_t n);
 bool tf_cp_hta_queues(struct tf_cp *cp);
+/* HTA's kernel of each cudaEventRecord (the launch with the largest id at
+ * or before it on its event's GPU and stream) and of each
+ * cudaStreamWaitEvent (the smallest at or after it from its thread onto
+ * the waiting stream), ids in numpy's order of the launches' starts; then
+ * _recorded (a record's correlation) and _waiting (the call's row) give
+ * them, NONE none. */
+bool tf_cp_hta_event_links(struct tf_cp *cp);
+uint32_t tf_cp_hta_recorded(const struct tf_cp *cp, int64_t corr);
+uint32_t tf_cp_hta_waiting(const struct tf_cp *cp, uint32_t call);
 
 /* critpath_inst.c: notes r (its row w) when its name holds the pattern. */
 bool tf_cp_inst_note(struct tf_cp *cp, const struct tf_tef_rec *r, const struct row *w);

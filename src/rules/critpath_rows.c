@@ -48,6 +48,8 @@ void tf_cp_free(struct tf_cp *cp)
     free(cp->flows);
     free(cp->flags);
     free(cp->inst);
+    free(cp->hta_prev);
+    free(cp->hta_next);
     tf_cpg_fini(&cp->g);
     free(cp->node_ev);
     free(cp->node_start);
