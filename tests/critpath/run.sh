@@ -20,10 +20,12 @@
 #     rules/critpath_marks.h.
 # (d) Beyond HTA: Nsight Systems and rocpd (generated, then ../shared's).
 # (b) HTA itself (../shared/hta, with python3-pandas and -networkx) on the
-#     real Kineto traces in ../shared/real-traces and on (a)'s traces: the
-#     same events on the path (name, start, duration) and each category's
-#     share within 0.1 points under --stats-compat hta (compare.py).  SKIP
-#     without them.
+#     real Kineto traces in ../shared/real-traces and on (a)'s traces (and
+#     on random ones, fuzz.py): the same events on the path (name, start,
+#     duration) and each category's share within 0.1 points under
+#     --stats-compat hta (compare.py).  SKIP without them.  By hand:
+#     sweep.py (every instance of an annotation in a trace) and fuzz.py
+#     (any seeds).
 # Ends with "critpath: N passed, N failed".
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -476,6 +478,20 @@ else
     # window of CPU operators only.
     hta_one gen-instances "$tmp/instances/t.json" ProfilerStep 1
     hta_one gen-cpuwin "$tmp/cpuwin/t.json" '## zero_grad ##' 0
+    # Random traces (gen_random.py, by seed: threads, streams, the sync
+    # kinds, NCCL kernels, nesting, memcpy/memset, zero lengths, times on a
+    # 1, 5 or 10 us grid so that they tie, overlapping kernels, a second
+    # step): the seeds that once differed (equal times in HTA's numpy
+    # order, its event record / stream wait launches) and a few more.
+    for fz in "1-12 20 26 33 113 134" "--knobs grid=1 37 163 202" "--knobs ops=25,grid=10 1000-1003"; do
+        # shellcheck disable=SC2086
+        if PYTHONPATH=$hta "$py" "$here/fuzz.py" "$bin" $fz >"$tmp/fuzz.out" 2>&1; then
+            ok
+            echo "critpath: fuzz $fz: $(tail -n 1 "$tmp/fuzz.out")"
+        else
+            bad "fuzz $fz: $(grep -v ' ok \| HTA' "$tmp/fuzz.out" | head -n 3)"
+        fi
+    done
     if [ -d "$real" ]; then
         # hta-diff-test: HTA leaves out the last step's rows (several
         # ProfilerStep#N names) and joins a CUDA graph's launch to its last
