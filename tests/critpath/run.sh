@@ -77,6 +77,10 @@ expect event-sync 0.42 'cpu_bound=0.48 gpu_compute_bound=95.24 gpu_kernel_launch
 expect wait-event 0.59 'cpu_bound=0.34 gpu_compute_bound=94.92 gpu_kernel_launch_overhead=4.75' \
     'aten::pair,cudaLaunchKernel,k1,k2'
 
+# PyTorch 1.8's categories (Operator, Runtime, Kernel): its operators are
+# on the path (kineto-resnet50-nw0's step is bound by its data loader).
+expect old 1 'cpu_bound=100 gpu_compute_bound=0' 'aten::big,cudaLaunchKernel'
+
 # ac2g flows join the kernel and the sync of the GPU-bound step when the
 # args have no correlation ids: the same path and breakdown.
 expect ac2g 1.015 'cpu_bound=0.49 gpu_compute_bound=98.52 gpu_kernel_launch_overhead=0.99' \

@@ -22,8 +22,13 @@ we = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else an
 most = int(sys.argv[5]) if len(sys.argv) > 5 else 40
 tmp = tempfile.mkdtemp(prefix="tracefig-sweep.")
 os.symlink(trace, os.path.join(tmp, os.path.basename(trace)))
-ta = TraceAnalysis(trace_dir=tmp)
-rank = list(ta.t.traces.keys())[0]
+try:
+    ta = TraceAnalysis(trace_dir=tmp)
+    rank = list(ta.t.traces.keys())[0]
+except Exception as ex:  # not a trace HTA reads
+    print("%s %s: HTA fails to load it (%s: %s)" % (os.path.basename(trace), an,
+                                                   type(ex).__name__, str(ex)[:120]))
+    sys.exit(0)
 df = ta.t.get_trace(rank)
 ids = [v for k, v in ta.t.symbol_table.get_sym_id_map().items() if an in k]
 n = int(df.name.isin(ids).sum())

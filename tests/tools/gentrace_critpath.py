@@ -214,10 +214,22 @@ def cpuwin(t):
     t.cpu("## empty ##", 1700, 10, "user_annotation")
 
 
+def old(t):
+    """cpu_bound's step in PyTorch 1.8's Kineto categories (Operator,
+    Runtime, Kernel; the step itself an Operator; no cuda_sync rows): HTA
+    makes no node of an Operator (it asserts on such a trace); tracefig's
+    own path takes them as cpu_op, the step aside."""
+    t.ev[0]["cat"] = "Operator"
+    t.cpu("aten::big", 10, 1000, "Operator")
+    t.cpu("cudaLaunchKernel", 900, 10, "Runtime", correlation=1)
+    t.gpu("k_small", 920, 10, 1, cat="Kernel")
+    t.cpu("cudaDeviceSynchronize", 1020, 20, "Runtime", correlation=2)
+
+
 CASES = {"cpu": cpu_bound, "gpu": gpu_bound, "comm": comm_bound, "gaps": gaps,
          "event-sync": event_sync, "wait-event": wait_event, "dense": dense, "launches": launches,
          "nocorr": nocorr, "ac2g": ac2g, "nosync": nosync, "instances": instances,
-         "cpuwin": cpuwin}
+         "cpuwin": cpuwin, "old": old}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in CASES:
