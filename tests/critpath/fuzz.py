@@ -49,56 +49,68 @@ for seed in seeds:
     doc, kn = gen_random.make(seed, knobs)
     with open(trace, "w") as f:
         json.dump(doc, f)
-    hta = os.path.join(tmp, "%d.hta" % seed)
-    with open(hta, "w") as f:
-        try:
-            ta = TraceAnalysis(trace_dir=d)
-            rank = list(ta.t.traces.keys())[0]
-            res = ta.critical_path_analysis(rank=rank, annotation="ProfilerStep", instance_id=0)
-            if res is None or not res[1]:
-                f.write("FAIL no path\n")
-            else:
-                g = res[0]
-                bd = g.get_critical_path_breakdown()
-                tot = bd.duration.sum()
-                f.write("length_us %s\n" % tot)
-                for k, v in (bd.groupby("bound_by").duration.sum() / tot * 100).items():
-                    if k:
-                        f.write("cat %s %s\n" % (k, v))
-                df, sym = g.trace_df, g.symbol_table.get_sym_table()
-                for e in sorted(g.critical_path_events_set):
-                    f.write("ev %d %d %s\n" % (df.ts.loc[e], df.dur.loc[e], sym[df.name.loc[e]]))
-        except Exception as ex:  # HTA's own failure: noted, not chased
-            f.write("FAIL %s: %s\n" % (type(ex).__name__, str(ex).replace("\n", " ")[:120]))
-    csv = os.path.join(tmp, "%d.csv" % seed)
-    with open(csv, "w") as out:
-        p = subprocess.run([tf, trace, "--window-event", "ProfilerStep", "--critical-path",
-                            "--stats-compat", "hta", "--stats=csv"], stdout=out,
-                           stderr=subprocess.PIPE, text=True)
-    first = open(hta).readline().strip()
-    err = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
-    bad = False
-    if first.startswith("FAIL"):
-        n_skip += 1
-        what = ("HTA: no path" if first == "FAIL no path" else "HTA fails (%s)" % first[5:]) + \
-            ("; tracefig exit %d: %s" % (p.returncode, err) if p.returncode else "; tracefig gives a path")
-    elif p.returncode:
-        bad = True
-        what = "tracefig fails: " + err
-    else:
-        c = subprocess.run([sys.executable, os.path.join(here, "compare.py"), hta, csv],
-                           capture_output=True, text=True)
-        bad = c.returncode != 0
-        what = c.stdout.strip().replace("\n", " |")
-    if bad:
-        n_diff += 1
-        if keep:
-            os.makedirs(keep, exist_ok=True)
-            shutil.copy(trace, os.path.join(keep, "%d.json" % seed))
-    elif not first.startswith("FAIL"):
-        n_ok += 1
-    print("seed %d %s: %s" % (seed, ",".join("%s=%d" % (k, v) for k, v in sorted(kn.items())),
-                              what), flush=True)
+    cases = [("ProfilerStep", 0)]
+    ta = None
+    try:
+        ta = TraceAnalysis(trace_dir=d)
+        rank = list(ta.t.traces.keys())[0]
+        df = ta.t.get_trace(rank)
+        for an in ("ProfilerStep", "## phase"):
+            ids = [v for k, v in ta.t.symbol_table.get_sym_id_map().items() if an in k]
+            cases += [(an, i) for i in range(int(df.name.isin(ids).sum()))
+                      if (an, i) != ("ProfilerStep", 0)][:3]
+    except Exception:  # HTA's failure shows below
+        pass
+    for an, inst in cases:
+        hta = os.path.join(tmp, "%d.hta" % seed)
+        with open(hta, "w") as f:
+            try:
+                res = ta.critical_path_analysis(rank=rank, annotation=an, instance_id=inst)
+                if res is None or not res[1]:
+                    f.write("FAIL no path\n")
+                else:
+                    g = res[0]
+                    bd = g.get_critical_path_breakdown()
+                    tot = bd.duration.sum()
+                    f.write("length_us %s\n" % tot)
+                    for k, v in (bd.groupby("bound_by").duration.sum() / tot * 100).items():
+                        if k:
+                            f.write("cat %s %s\n" % (k, v))
+                    df, sym = g.trace_df, g.symbol_table.get_sym_table()
+                    for e in sorted(g.critical_path_events_set):
+                        f.write("ev %d %d %s\n" % (df.ts.loc[e], df.dur.loc[e], sym[df.name.loc[e]]))
+            except Exception as ex:  # HTA's own failure: noted, not chased
+                f.write("FAIL %s: %s\n" % (type(ex).__name__, str(ex).replace("\n", " ")[:120]))
+        csv = os.path.join(tmp, "%d.csv" % seed)
+        with open(csv, "w") as out:
+            p = subprocess.run([tf, trace, "--window-event", an, "--occurrence", str(inst + 1),
+                                "--critical-path", "--stats-compat", "hta", "--stats=csv"],
+                               stdout=out, stderr=subprocess.PIPE, text=True)
+        first = open(hta).readline().strip()
+        err = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+        bad = False
+        if first.startswith("FAIL"):
+            n_skip += 1
+            what = ("HTA: no path" if first == "FAIL no path" else "HTA fails (%s)" % first[5:]) + \
+                ("; tracefig exit %d: %s" % (p.returncode, err) if p.returncode
+                 else "; tracefig gives a path")
+        elif p.returncode:
+            bad = True
+            what = "tracefig fails: " + err
+        else:
+            c = subprocess.run([sys.executable, os.path.join(here, "compare.py"), hta, csv],
+                               capture_output=True, text=True)
+            bad = c.returncode != 0
+            what = c.stdout.strip().replace("\n", " |")
+        if bad:
+            n_diff += 1
+            if keep:
+                os.makedirs(keep, exist_ok=True)
+                shutil.copy(trace, os.path.join(keep, "%d.json" % seed))
+        elif not first.startswith("FAIL"):
+            n_ok += 1
+        print("seed %d %s, %s %d: %s" % (seed, ",".join("%s=%d" % (k, v) for k, v in sorted(kn.items())),
+                                         an, inst, what), flush=True)
 shutil.rmtree(tmp, ignore_errors=True)
 print("fuzz: %d ok, %d diff, %d skipped (HTA fails or finds no path)" % (n_ok, n_diff, n_skip))
 sys.exit(1 if n_diff else 0)

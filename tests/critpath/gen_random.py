@@ -16,8 +16,10 @@ rows (Context Sync, Stream Sync, Event Sync, Stream Wait Event).
 Durations may be 0; times are whole microseconds on a grid (1, 5 or 10 us)
 so that starts and ends tie; sometimes two kernels of one stream overlap
 (a trace's artefact), sometimes a second step follows (HTA's filter drops
-it).  KNOBS: comma-separated key=value overriding the drawn ones
-(threads, streams, ops, grid, steps, overlap).
+it; it has no cudaStreamWaitEvent, on which HTA would fail).  KNOBS: comma-separated key=value overriding the drawn ones
+(threads, streams, ops, grid, steps, overlap, phases: user annotations
+"## phase N ##" around some top-level operators and the GPU's annotation
+of each step, for HTA's instance order).
 """
 import json
 import random
@@ -41,6 +43,7 @@ class Sim:
         self.pending_wait = {}   # (tid, stream) -> end time the next kernel must wait for
         self.streams = [7, 20, 24][:knobs["streams"]]
         self.comm = self.streams[-1] if len(self.streams) > 1 else None
+        self.no_wait = False  # no cudaStreamWaitEvent (the last of two steps)
 
     def t(self, x):
         g = self.k["grid"]
@@ -136,7 +139,7 @@ class Sim:
             self.sync_row("Event Sync", ts2, end - ts2, corr, wait_on_stream=s,
                           wait_on_cuda_event_record_corr_id=rc)
             return end
-        if x < 0.90 and s in self.last_launch and len(self.streams) > 1:  # wait event
+        if x < 0.90 and s in self.last_launch and len(self.streams) > 1 and not self.no_wait:
             rc = self.next_corr()
             d = self.dur(1, 3)
             self.cpu(tid, "cudaEventRecord", ts, d, "cuda_runtime", correlation=rc)
@@ -178,12 +181,16 @@ def make(seed, knobs=None):
     r = random.Random(seed)
     k = {"threads": r.choice([1, 1, 2, 3]), "streams": r.choice([1, 2, 2, 3]),
          "ops": r.randint(2, 8), "grid": r.choice([1, 5, 10]),
-         "steps": r.choice([1, 1, 2]), "overlap": r.random() < 0.3}
+         "steps": r.choice([1, 1, 2]), "overlap": r.random() < 0.3,
+         "phases": r.random() < 0.5}
     k.update(knobs or {})
     s = Sim(r, k)
     ends = []
     step_ends = 0
     for step in range(k["steps"]):
+        # HTA fails ("No objects to concatenate") when its filter leaves no
+        # cudaStreamWaitEvent of those the trace has: none in a last step
+        s.no_wait = k["steps"] > 1 and step == k["steps"] - 1
         start = step_ends + (10 if step else 0)
         tends = []
         # the threads' ops interleaved in time: each thread's next op at
@@ -192,18 +199,29 @@ def make(seed, knobs=None):
         left = {tid: max(1, k["ops"] // k["threads"] + r.randint(-1, 1)) for tid in clocks}
         while any(left.values()):
             tid = min((c, t) for t, c in clocks.items() if left[t])[1]
-            end = s.op(tid, clocks[tid], 0)
+            t0 = clocks[tid]
+            end = s.op(tid, t0, 0)
+            if k["phases"] and r.random() < 0.5:  # a user annotation around it
+                s.cpu(tid, "## phase %d ##" % r.randint(1, 3), t0, end - t0, "user_annotation")
             clocks[tid] = end + (0 if r.random() < 0.3 else s.t(r.uniform(1, 20)))
             left[tid] -= 1
         tends = max(clocks.values())
         last = max([tends] + list(s.stream_free.values()))
         step_end = s.t(last + 5)
+        gk = [e for e in s.ev if e["pid"] == 0 and e["cat"] != "cuda_sync" and e["ts"] >= start]
+        if k["phases"] and gk:  # the GPU's annotation of the step (no stream: a CPU row to HTA)
+            g0 = min(e["ts"] for e in gk)
+            s.ev.append({"ph": "X", "cat": "gpu_user_annotation",
+                         "name": "ProfilerStep#%d" % (step + 1), "pid": 0, "tid": s.streams[0],
+                         "ts": g0, "dur": max(e["ts"] + e["dur"] for e in gk) - g0,
+                         "args": {"External id": step + 1}})
         s.ev.insert(0, {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % (step + 1),
                         "pid": 1, "tid": 1, "ts": start, "dur": step_end - start})
         step_ends = step_end
         ends.append(step_end)
-    # Kineto's order: by process, then roughly by time
-    s.ev.sort(key=lambda e: (e["pid"] == 0, e["ts"]))
+    # Kineto's order: by process, then roughly by time, the GPU's
+    # annotations last
+    s.ev.sort(key=lambda e: (e["pid"] == 0, e["cat"] == "gpu_user_annotation", e["ts"]))
     meta = [{"ph": "M", "name": "thread_name", "pid": 1, "tid": t, "args": {"name": "thread %d" % t}}
             for t in range(1, k["threads"] + 1)]
     return {"schemaVersion": 1, "traceEvents": meta + s.ev}, k
