@@ -258,7 +258,7 @@ d = json.load(open(sys.argv[1]))
 c = d["critical_path"]
 k = {"ms": 1, "µs": 1e3}[d["axis"]["unit"]]
 near = d["axis"]["span"] / 80
-lane = {"thread 1": 1, "GPU 0 stream 7": 0}
+lane = {l["label"]: i for i, l in enumerate(d["lanes"])}  # events name lanes as the figure does
 want = []
 for e in c["edges"]:
     a, b = c["events"][int(e["from"].split(".")[0])], c["events"][int(e["to"].split(".")[0])]
