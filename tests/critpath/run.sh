@@ -277,6 +277,44 @@ for i, g in enumerate(got):
             assert not (abs(h[2] - g[2]) < near and abs(h[3] - g[3]) < near), (g, h)
             break
 PY'
+# HTA's annotation is a part of the names: with --critical-path,
+# --window-event ProfilerStep (no event has that name) takes the events
+# whose names contain it, so --occurrence 2 is the second step, as the glob;
+# a figure without the path still asks for a name.
+# Two steps: wait-event's, then a copy 10 ms later with its ids moved.
+"$py" - "$tmp/wait-event/t.json" "$tmp/two.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+evs = d["traceEvents"]
+more = []
+for e in evs:
+    if e.get("ph") == "M":
+        continue
+    e = copy.deepcopy(e)
+    e["ts"] = e["ts"] + 10000
+    e["name"] = e["name"].replace("ProfilerStep#1", "ProfilerStep#2")
+    a = e.get("args", {})
+    for k in ("correlation", "External id"):
+        if isinstance(a.get(k), int):
+            a[k] += 100000
+    if "id" in e and isinstance(e["id"], int):
+        e["id"] += 100000
+    more.append(e)
+d["traceEvents"] = evs + more
+json.dump(d, open(sys.argv[2], "w"))
+PY
+check "--window-event ProfilerStep with --critical-path: HTA's annotation, the steps by part of their names" \
+    '"$bin" "$tmp/two.json" --window-event ProfilerStep --occurrence 2 --critical-path \
+        --stats=csv >"$tmp/sub.csv" &&
+     "$bin" "$tmp/two.json" --window-event "ProfilerStep*" --occurrence 2 --critical-path \
+        --stats=csv >"$tmp/glob.csv" &&
+     grep -q "^critical_path,,,length_ms," "$tmp/sub.csv" && cmp -s "$tmp/sub.csv" "$tmp/glob.csv" &&
+     "$bin" "$tmp/two.json" --window-event ProfilerStep --critical-path --stats=csv >"$tmp/sub1.csv" &&
+     a=$(grep -m1 "^critical_event,.*,ts_us," "$tmp/sub1.csv" | cut -d, -f5) &&
+     b=$(grep -m1 "^critical_event,.*,ts_us," "$tmp/sub.csv" | cut -d, -f5) &&
+     test "$(awk -v a="$a" -v b="$b" "BEGIN { print b - a }")" = 10000 &&
+     ! "$bin" "$tmp/two.json" --window-event ProfilerStep -o "$tmp/sub.svg" 2>"$tmp/sub.err" &&
+     grep -q "nearest: \"ProfilerStep#" "$tmp/sub.err" && test ! -e "$tmp/sub.svg"'
 # With user marks: a span of their own and a highlight keep working.
 check "with --span and --highlight: both spans, bars kept by either" \
     '"$bin" "$tmp/wait-event/t.json" --window-event "ProfilerStep*" --critical-path --span "k1..k2=both" \
@@ -402,14 +440,15 @@ elif ! "$py" -c 'import pandas, numpy, networkx, plotly, psutil, yaml' 2>/dev/nu
 else
     # hta_one NAME FILE [ANNOTATION INSTANCE]: HTA's annotation and instance
     # (default ProfilerStep, 0) against --window-event ANNOTATION
-    # --occurrence INSTANCE+1 (default 'ProfilerStep*', 1).
+    # --occurrence INSTANCE+1: the annotation as HTA takes it, a part of
+    # the names ("ProfilerStep" for ProfilerStep#5).
     hta_one() {
         d="$tmp/hta-$1"
         mkdir -p "$d"
         ln -sf "$2" "$d/"
         an=${3:-ProfilerStep}
         inst=${4:-0}
-        we=${3:-ProfilerStep*}
+        we=$an
         PYTHONPATH=$hta "$py" "$here/hta_path.py" "$d" "$an" "$inst" >"$tmp/$1.hta" 2>"$tmp/$1.htaerr"
         if [ ! -s "$tmp/$1.hta" ] || grep -q '^FAIL' "$tmp/$1.hta"; then
             bad "$1: HTA gives no path ($(tail -n 1 "$tmp/$1.htaerr"))"
