@@ -315,6 +315,15 @@ check "--window-event ProfilerStep with --critical-path: HTA's annotation, the s
      test "$(awk -v a="$a" -v b="$b" "BEGIN { print b - a }")" = 10000 &&
      ! "$bin" "$tmp/two.json" --window-event ProfilerStep -o "$tmp/sub.svg" 2>"$tmp/sub.err" &&
      grep -q "nearest: \"ProfilerStep#" "$tmp/sub.err" && test ! -e "$tmp/sub.svg"'
+# HTA's CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 under --stats-compat
+# hta: gaps' second kernel, reached by the kernel-kernel edge, also gets a
+# launch edge of weight 0, and the path (HTA's 202 us, not 200) takes it
+# through the CPU; without hta the switch is not read.
+check "CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1: HTA's zero-weight launch edges under --stats-compat hta only" \
+    'z() { CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=$1 "$bin" "$tmp/gaps/t.json" --window-event ProfilerStep \
+          --critical-path $2 --stats=csv | grep "^critical_path,,,length_ms," | cut -d, -f5; } &&
+     test "$(z 0 "--stats-compat hta")" = 0.2 && test "$(z 1 "--stats-compat hta")" = 0.202 &&
+     test "$(z 1 "--stats-compat none")" = "$(z 0 "--stats-compat none")"'
 # With user marks: a span of their own and a highlight keep working.
 check "with --span and --highlight: both spans, bars kept by either" \
     '"$bin" "$tmp/wait-event/t.json" --window-event "ProfilerStep*" --critical-path --span "k1..k2=both" \
@@ -466,6 +475,9 @@ else
     for c in cpu gpu comm gaps event-sync wait-event; do
         hta_one "gen-$c" "$tmp/$c/t.json"
     done
+    # HTA's switch for a causal launch edge of weight 0 (its own tests set
+    # it), read by both.
+    CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 hta_one gen-gaps-zero-launch "$tmp/gaps/t.json"
     if [ -d "$real" ]; then
         # hta-diff-test: HTA leaves out the last step's rows (several
         # ProfilerStep#N names) and joins a CUDA graph's launch to its last
