@@ -18,12 +18,6 @@
 
 /* --- joins ------------------------------------------------------------------------- */
 
-struct ix {
-    int64_t key;
-    int64_t t;
-    uint32_t row;
-};
-
 static int ix_cmp(const void *a, const void *b)
 {
     const struct ix *x = a, *y = b;
@@ -210,6 +204,8 @@ static bool queue_order(struct ix *v, size_t n)
  * -1 at each such kernel, in time order. */
 static bool queues(struct tf_cp *cp)
 {
+    if (cp->hta)
+        return tf_cp_hta_queues(cp);
     struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
     if (!v)
         return false;
@@ -684,11 +680,11 @@ static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, s
         int64_t wcorr = r->wait != NONE ? cp->waits[r->wait].corr : -1;
         if (wcorr < 0)
             return true;
-        uint32_t src = recorded_kernel(cp, wcorr);
+        uint32_t src = cp->hta ? tf_cp_hta_recorded(cp, wcorr) : recorded_kernel(cp, wcorr);
         if (src == NONE)
             return true;
         if (named(cp, r, "Stream Wait Event")) {
-            uint32_t dst = next_kernel(cp, rt, r->stream);
+            uint32_t dst = cp->hta ? tf_cp_hta_waiting(cp, r->link) : next_kernel(cp, rt, r->stream);
             if (dst != NONE)
                 cp->rows[dst].ksync = src;
             return true;
@@ -788,8 +784,12 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
         else if (in[i] && cp->has_calls && r->call && r->call != SC_WAIT)
             v[n++] = (struct ix){0, r->end, (uint32_t)i};
     }
-    qsort(v, n, sizeof *v, thr_cmp);
+    /* by time; under --stats-compat hta equal times in HTA's order */
     bool ok = true;
+    if (cp->hta)
+        ok = tf_cp_np_order(v, n);
+    else
+        qsort(v, n, sizeof *v, thr_cmp);
     for (size_t k = 0; k < n && ok; k++) {
         const struct row *r = &cp->rows[v[k].row];
         if (r->stream == -1 && r->call && !(r->kind & K_SYNC))
@@ -815,15 +815,19 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
     ok = ok && queues(cp) &&
               make_nodes(cp, w0, w1, in);
     size_t joined = 0, gpu = 0;
-    bool ids = false;
+    bool ids = false, queued = false;
     for (size_t i = 0; ok && i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
         bool g = r->stream != -1 && !(r->kind & K_SYNC);
         joined += in[i] && g && r->link != NONE;
         gpu += g && r->ts >= w0 && r->ts <= w1;
         ids |= g && r->corr >= 0;
+        queued |= r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH);
     }
-    if (ok && !joined) {
+    /* HTA builds the graph of a window without GPU work (its CPU
+     * operators) as long as the trace has a launch joined to GPU work
+     * somewhere (its queue lengths); it fails without one. */
+    if (ok && !joined && !(cp->hta && queued)) {
         free(in);
         if (!gpu)
             return tf_diag_error(d, TF_EBADINPUT,
@@ -844,12 +848,17 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
     if (ok && !cp->has_sync && !cp->has_calls)
         tf_diag_warn(d, "the trace has no CUDA synchronization events (cuda_sync): the critical "
                         "path may be inaccurate");
+    ok = ok && (!cp->hta || tf_cp_hta_event_links(cp));
     ok = ok && runtime_lock_edges(cp) && thread_keys(cp, in) && call_stack_edges(cp, in) && kernel_edges(cp, in);
     free(in);
     if (!ok)
         return tf_diag_oom(d, NULL);
     if (!tf_cpg_longest(&cp->g))
         return tf_diag_error(d, TF_EBADINPUT, "the critical path's graph has a cycle");
+    if (cp->g.n_path < 2) /* HTA's window of CPU operators only, and none (it asserts) */
+        return tf_diag_error(d, TF_EBADINPUT,
+                             "no CPU operator or GPU work starts in the window: the critical "
+                             "path is empty");
     cp->ran = true;
     return true;
 }

@@ -47,6 +47,14 @@ bool tf_cp_prepass_range(struct tf_cp *cp, int64_t w0, int64_t w1, int64_t *lo, 
 bool tf_cp_prepass_rec(struct tf_cp *cp, const struct tf_tef_rec *r);
 bool tf_cp_prepass_end(struct tf_cp *cp);
 
+/* HTA's instances of an annotation (critpath_inst.c): _on before pass 1
+ * (pattern: --window-event, kept by the caller); after it, the extent
+ * (ns) of instance k (1-based) in HTA's order, false when there are fewer
+ * (*n_found: how many) or on running out of memory (*oom). */
+void tf_cp_instances_on(struct tf_cp *cp, const char *pattern);
+bool tf_cp_instance(struct tf_cp *cp, size_t k, int64_t *t0, int64_t *t1, size_t *n_found,
+                    bool *oom);
+
 /* The path of the window [w0, w1] (ns).  False with one line when the
  * window has no launch joined to a kernel. */
 bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d);

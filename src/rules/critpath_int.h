@@ -47,11 +47,32 @@ struct wait {
  * a trace without cuda_sync rows (Nsight Systems, rocpd) says of them. */
 enum { SC_DEVICE = 1, SC_STREAM, SC_EVENT, SC_WAIT };
 
+/* A row to sort: a key (a stream, a thread), a time, the row. */
+struct ix {
+    int64_t key;
+    int64_t t;
+    uint32_t row;
+};
+
+/* (correlation, row), by correlation then row (critpath_hta.c). */
+struct crow {
+    int64_t corr;
+    uint32_t row;
+};
+
 /* An ac2g flow's end: 's' at a launch, 'f' at its GPU row. */
 struct flow {
     int64_t ts;
     uint32_t pidk, tidk, id;
     char ph, bp;
+};
+
+/* A complete event whose name holds --window-event's (critpath_inst.c):
+ * its extent (ns, as read), its start as HTA reads it, its correlation,
+ * and whether HTA's GPUKernelFilter takes it. */
+struct cp_inst {
+    int64_t t0, t1, hts, corr;
+    bool gpu;
 };
 
 /* A thread of pure rows (pidk, tidk), the earliest start of them so far. */
@@ -113,6 +134,14 @@ struct tf_cp {
     int64_t filt_lim;
     bool has_last_cat;
     uint32_t last_cat;
+    const char *inst_pat;   /* tf_cp_instances_on's NAME, NULL: none noted */
+    bool inst_glob;
+    struct cp_inst *inst;   /* the events it names, in file order */
+    size_t n_inst, cap_inst;
+    /* under hta (critpath_hta.c): a record's correlation -> the kernel it
+     * records; a cudaStreamWaitEvent's row -> the kernel that waits */
+    struct crow *hta_prev, *hta_next;
+    size_t n_hta_prev, n_hta_next;
     struct tf_cpg g;
     uint32_t *node_ev;   /* node -> row */
     bool *node_start;
@@ -151,5 +180,24 @@ unsigned char tf_cp_sync_call(const char *name);
  * another stream wait for the last kernel that thread launched before it. */
 void tf_cp_calls_launches(struct tf_cp *cp);
 bool tf_cp_calls_waits(struct tf_cp *cp, const bool *in);
+
+/* critpath_hta.c: HTA's orders of equal times (numpy's unstable sort,
+ * rules/npsort.h).  _np_order: v[0..n) by t as HTA's sort_values puts
+ * them; _hta_queues: each launch's and GPU row's queue length (row.q) as
+ * HTA's TraceCounters counts them.  false when out of memory. */
+bool tf_cp_np_order(struct ix *v, size_t n);
+bool tf_cp_hta_queues(struct tf_cp *cp);
+/* HTA's kernel of each cudaEventRecord (the launch with the largest id at
+ * or before it on its event's GPU and stream) and of each
+ * cudaStreamWaitEvent (the smallest at or after it from its thread onto
+ * the waiting stream), ids in numpy's order of the launches' starts; then
+ * _recorded (a record's correlation) and _waiting (the call's row) give
+ * them, NONE none. */
+bool tf_cp_hta_event_links(struct tf_cp *cp);
+uint32_t tf_cp_hta_recorded(const struct tf_cp *cp, int64_t corr);
+uint32_t tf_cp_hta_waiting(const struct tf_cp *cp, uint32_t call);
+
+/* critpath_inst.c: notes r (its row w) when its name holds the pattern. */
+bool tf_cp_inst_note(struct tf_cp *cp, const struct tf_tef_rec *r, const struct row *w);
 
 #endif

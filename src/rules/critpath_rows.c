@@ -47,6 +47,9 @@ void tf_cp_free(struct tf_cp *cp)
     free(cp->waits);
     free(cp->flows);
     free(cp->flags);
+    free(cp->inst);
+    free(cp->hta_prev);
+    free(cp->hta_next);
     tf_cpg_fini(&cp->g);
     free(cp->node_ev);
     free(cp->node_start);
@@ -161,7 +164,7 @@ enum { N_DONE = 0x8000, N_LAUNCH = 0x100, N_LOCK = 0x200, N_BLOCKING = 0x400, N_
        N_HIPBLOCK = 0x1000, N_CUDA = 0x2000, N_HIP = 0x4000, N_MTIA = 0x10000,
        /* of a category */
        C_OP = 0x20000, C_RUNTIME = 0x40000, C_ANNOT = 0x80000, C_SYNC = 0x100000,
-       C_ANYRT = 0x200000, C_NOARGS = 0x400000, C_GPUANNOT = 0x800000 };
+       C_ANYRT = 0x200000, C_NOARGS = 0x400000, C_GPUANNOT = 0x800000, C_OLDOP = 0x1000000 };
 
 static uint32_t name_flags(const char *name)
 {
@@ -183,6 +186,7 @@ static uint32_t name_flags(const char *name)
     f |= strcmp(name, "cuda_sync") == 0 ? C_SYNC : 0;
     f |= runtime_cat(name) ? C_ANYRT : 0;
     f |= strcmp(name, "gpu_user_annotation") == 0 ? C_GPUANNOT : 0;
+    f |= strcmp(name, "Operator") == 0 ? C_OLDOP : 0; /* PyTorch 1.8's Kineto: cpu_op */
     /* Kineto's operators and annotations carry no stream or correlation
      * in their args (only their inputs' shapes, long to walk) */
     if (strcmp(name, "cpu_op") == 0 || strcmp(name, "user_annotation") == 0 ||
@@ -337,6 +341,10 @@ static bool make_row(struct tf_cp *cp, const struct tf_tef_rec *r, struct row *w
     w->kind |= (cf & C_RUNTIME) ? K_RUNTIME : 0;
     if (!cp->hta && w->stream == -1 && (cf & C_ANYRT)) /* beyond HTA: any runtime's calls */
         w->kind |= K_OP | K_RUNTIME;
+    /* beyond HTA: PyTorch 1.8's operators, but for its steps (annotations
+     * in later versions) */
+    if (!cp->hta && w->stream == -1 && (cf & C_OLDOP) && !(nf & N_STEP))
+        w->kind |= K_OP;
     if (!cp->hta && w->stream == -1)
         w->call = (unsigned char)(nf & 0xff);
     w->kind |= (cf & C_ANNOT) ? K_ANNOT : 0;
@@ -426,7 +434,7 @@ bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r)
     struct wait wt;
     bool pure;
     uint32_t cf;
-    if (!make_row(cp, r, &w, &wt, &pure, &cf))
+    if (!make_row(cp, r, &w, &wt, &pure, &cf) || !tf_cp_inst_note(cp, r, &w))
         return false;
     if (pure && cp->pre)
         return pure_left(cp, &w, r->idx);

@@ -20,10 +20,12 @@
 #     rules/critpath_marks.h.
 # (d) Beyond HTA: Nsight Systems and rocpd (generated, then ../shared's).
 # (b) HTA itself (../shared/hta, with python3-pandas and -networkx) on the
-#     real Kineto traces in ../shared/real-traces and on (a)'s traces: the
-#     same events on the path (name, start, duration) and each category's
-#     share within 0.1 points under --stats-compat hta (compare.py).  SKIP
-#     without them.
+#     real Kineto traces in ../shared/real-traces and on (a)'s traces (and
+#     on random ones, fuzz.py): the same events on the path (name, start,
+#     duration) and each category's share within 0.1 points under
+#     --stats-compat hta (compare.py).  SKIP without them.  By hand:
+#     sweep.py (every instance of an annotation in a trace) and fuzz.py
+#     (any seeds).
 # Ends with "critpath: N passed, N failed".
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -74,6 +76,10 @@ expect event-sync 0.42 'cpu_bound=0.48 gpu_compute_bound=95.24 gpu_kernel_launch
     'aten::one,cudaLaunchKernel,k1'
 expect wait-event 0.59 'cpu_bound=0.34 gpu_compute_bound=94.92 gpu_kernel_launch_overhead=4.75' \
     'aten::pair,cudaLaunchKernel,k1,k2'
+
+# PyTorch 1.8's categories (Operator, Runtime, Kernel): its operators are
+# on the path (kineto-resnet50-nw0's step is bound by its data loader).
+expect old 1 'cpu_bound=100 gpu_compute_bound=0' 'aten::big,cudaLaunchKernel'
 
 # ac2g flows join the kernel and the sync of the GPU-bound step when the
 # args have no correlation ids: the same path and breakdown.
@@ -134,6 +140,51 @@ if [ -f "$t" ]; then
     fi
 else
     echo "critpath: SKIP cpu-only ($t not found)"
+fi
+# HTA's instance order under --stats-compat hta (rules/critpath_inst.c):
+# --occurrence 2 is HTA's instance 1, the GPU's annotation of step 1 (its
+# load-time filter drops step 2, the last), by a glob or by a name the
+# step names hold; without --stats-compat hta it is step 2, the second in
+# time; a third instance there is not.
+mkdir -p "$tmp/instances"
+"$py" "$gen" instances "$tmp/instances/t.json"
+win() { "$bin" "$tmp/instances/t.json" --critical-path --stats=csv "$@" 2>"$tmp/win.err" |
+    grep '^window,,,window_ms,' | cut -d, -f5; }
+[ "$(win --window-event 'ProfilerStep*' --occurrence 2 --stats-compat hta)" = 1.1 ] && ok ||
+    bad "instances: --occurrence 2 under --stats-compat hta is not HTA's instance 1 (1.1 ms)"
+[ "$(win --window-event ProfilerStep --occurrence 2 --stats-compat hta)" = 1.1 ] && ok ||
+    bad "instances: the name ProfilerStep (held by the step names) is not HTA's annotation"
+[ "$(win --window-event 'ProfilerStep*' --occurrence 2)" = 0.9 ] && ok ||
+    bad "instances: without --stats-compat hta --occurrence 2 is not step 2 (0.9 ms)"
+if ! "$bin" "$tmp/instances/t.json" --critical-path --stats-compat hta --window-event ProfilerStep \
+    --occurrence 3 -o "$tmp/i3.svg" 2>"$tmp/i3.err" && [ ! -e "$tmp/i3.svg" ] &&
+    [ "$(wc -l <"$tmp/i3.err")" -eq 1 ] &&
+    grep -q 'only 2 instances of "ProfilerStep" as HTA counts them' "$tmp/i3.err"; then
+    ok
+else
+    bad "instances: a third instance: $(cat "$tmp/i3.err")"
+fi
+# A window without GPU work in a trace with some: under --stats-compat hta
+# the path of its CPU operators (HTA's); one with nothing: one line.
+mkdir -p "$tmp/cpuwin"
+"$py" "$gen" cpuwin "$tmp/cpuwin/t.json"
+if "$bin" "$tmp/cpuwin/t.json" --window-event '## zero_grad ##' --critical-path --stats-compat hta \
+    --stats=csv >"$tmp/cpuwin.csv" 2>/dev/null &&
+    grep -q '^critical_path,,,length_ms,0.08$' "$tmp/cpuwin.csv" &&
+    grep -q '^critical_path,cpu_bound,,pct,100$' "$tmp/cpuwin.csv" &&
+    [ "$(grep '^critical_event,.*,name,' "$tmp/cpuwin.csv" | cut -d, -f5 | paste -sd, -)" = aten::zero_,aten::fill_ ]; then
+    ok
+else
+    bad "cpuwin: no CPU-only path under --stats-compat hta"
+fi
+"$bin" "$tmp/cpuwin/t.json" --window-event '## empty ##' --critical-path --stats-compat hta \
+    -o "$tmp/empty.svg" >/dev/null 2>"$tmp/empty.err"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$tmp/empty.svg" ] && [ "$(wc -l <"$tmp/empty.err")" -eq 1 ] &&
+    grep -q 'no CPU operator or GPU work starts in the window: the critical path is empty$' "$tmp/empty.err"; then
+    ok
+else
+    bad "cpuwin: empty window: exit $rc, $(cat "$tmp/empty.err")"
 fi
 # Without --critical-path nothing changes: no critical_path key.
 if "$bin" "$tmp/gpu/t.json" -f json -o - 2>/dev/null | grep -q critical; then
@@ -478,6 +529,24 @@ else
     # HTA's switch for a causal launch edge of weight 0 (its own tests set
     # it), read by both.
     CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 hta_one gen-gaps-zero-launch "$tmp/gaps/t.json"
+    # HTA's instance 1 (the GPU's annotation, rules/critpath_inst.c); a
+    # window of CPU operators only.
+    hta_one gen-instances "$tmp/instances/t.json" ProfilerStep 1
+    hta_one gen-cpuwin "$tmp/cpuwin/t.json" '## zero_grad ##' 0
+    # Random traces (gen_random.py, by seed: threads, streams, the sync
+    # kinds, NCCL kernels, nesting, memcpy/memset, zero lengths, times on a
+    # 1, 5 or 10 us grid so that they tie, overlapping kernels, a second
+    # step): the seeds that once differed (equal times in HTA's numpy
+    # order, its event record / stream wait launches) and a few more.
+    for fz in "1-12 20 26 33 113 134" "--knobs grid=1 37 163 202" "--knobs ops=25,grid=10 1000-1003"; do
+        # shellcheck disable=SC2086
+        if PYTHONPATH=$hta "$py" "$here/fuzz.py" "$bin" $fz >"$tmp/fuzz.out" 2>&1; then
+            ok
+            echo "critpath: fuzz $fz: $(tail -n 1 "$tmp/fuzz.out")"
+        else
+            bad "fuzz $fz: $(grep -v ' ok \| HTA' "$tmp/fuzz.out" | head -n 3)"
+        fi
+    done
     if [ -d "$real" ]; then
         # hta-diff-test: HTA leaves out the last step's rows (several
         # ProfilerStep#N names) and joins a CUDA graph's launch to its last
@@ -485,12 +554,20 @@ else
         for t in hta-diff-control hta-diff-test hta-amd-mi250 hta-dist-rank0 hta-dist-rank1; do
             [ -f "$real/$t.json.gz" ] && hta_one "$t" "$real/$t.json.gz"
         done
+        # HTA's instance 1 of ProfilerStep there: the GPU's annotation of
+        # step 1 (the filter drops step 2), not the second step in time.
+        [ -f "$real/hta-amd-mi250.json.gz" ] &&
+            hta_one hta-amd-mi250-1 "$real/hta-amd-mi250.json.gz" ProfilerStep 1
         # HTA's own critical-path test trace (simple_add): the annotation is
         # also a glob ("[...]"), taken as the name it is; its instance 1
         # starts inside instance 0.
         t=hta-simple-add.pt.trace
         [ -f "$real/$t.json.gz" ] &&
             hta_one simple-add "$real/$t.json.gz" '[param|pytorch.model.alex_net|0|0|0|measure|forward]' 1
+        # "forward" held by the annotations and by kernel names, in the
+        # file's order: instance 4 is a kernel, whose window holds CPU
+        # operators only.
+        [ -f "$real/$t.json.gz" ] && hta_one simple-add-forward-4 "$real/$t.json.gz" forward 4
     else
         echo "critpath: SKIP real traces ($real not found)"
     fi

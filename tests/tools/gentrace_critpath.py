@@ -177,9 +177,59 @@ def nosync(t):
     t.gpu("gemm", 25, 100, 1)
 
 
+def instances(t):
+    """HTA's instance order: two steps (its load-time filter then drops the
+    last step's rows) and the GPU's annotation of step 1 (no stream: a CPU
+    row to HTA), last in the file.  HTA's instance 1 is that annotation,
+    [25, 1125]; the second ProfilerStep in time is step 2."""
+    t.cpu("aten::mm", 10, 20)
+    t.rt("cudaLaunchKernel", 15, 5, 1)
+    t.gpu("gemm", 25, 1000, 1)
+    t.rt("cudaDeviceSynchronize", 40, 990, 2)
+    t.sync("Context Sync", 40, 990, 2)
+    t.cpu("aten::add", 1050, 40)
+    t.rt("cudaLaunchKernel", 1060, 5, 3)
+    t.gpu("k_add", 1070, 30, 3)
+    t.cpu("aten::late", 1200, 700)
+    t.cpu("ProfilerStep#2", 2100, 900, "user_annotation")
+    t.cpu("aten::two", 2110, 90)
+    t.rt("cudaLaunchKernel", 2120, 5, 4)
+    t.gpu("k2", 2130, 370, 4)
+    t.ev.append({"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#1", "pid": 0,
+                 "tid": 7, "ts": 25, "dur": 1100, "args": {"External id": 1}})
+
+
+def cpuwin(t):
+    """A window without GPU work in a trace with some: HTA's path is the
+    window's CPU operators ("## zero_grad ##": aten::zero_ alone); a window
+    with nothing in it ("## empty ##"): HTA asserts, tracefig refuses."""
+    t.cpu("aten::mm", 10, 20)
+    t.rt("cudaLaunchKernel", 15, 5, 1)
+    t.gpu("gemm", 25, 1000, 1)
+    t.rt("cudaDeviceSynchronize", 40, 990, 2)
+    t.sync("Context Sync", 40, 990, 2)
+    t.cpu("## zero_grad ##", 1500, 100, "user_annotation")
+    t.cpu("aten::zero_", 1510, 80)
+    t.cpu("aten::fill_", 1520, 60)
+    t.cpu("## empty ##", 1700, 10, "user_annotation")
+
+
+def old(t):
+    """cpu_bound's step in PyTorch 1.8's Kineto categories (Operator,
+    Runtime, Kernel; the step itself an Operator; no cuda_sync rows): HTA
+    makes no node of an Operator (it asserts on such a trace); tracefig's
+    own path takes them as cpu_op, the step aside."""
+    t.ev[0]["cat"] = "Operator"
+    t.cpu("aten::big", 10, 1000, "Operator")
+    t.cpu("cudaLaunchKernel", 900, 10, "Runtime", correlation=1)
+    t.gpu("k_small", 920, 10, 1, cat="Kernel")
+    t.cpu("cudaDeviceSynchronize", 1020, 20, "Runtime", correlation=2)
+
+
 CASES = {"cpu": cpu_bound, "gpu": gpu_bound, "comm": comm_bound, "gaps": gaps,
          "event-sync": event_sync, "wait-event": wait_event, "dense": dense, "launches": launches,
-         "nocorr": nocorr, "ac2g": ac2g, "nosync": nosync}
+         "nocorr": nocorr, "ac2g": ac2g, "nosync": nosync, "instances": instances,
+         "cpuwin": cpuwin, "old": old}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in CASES:

@@ -572,6 +572,9 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         return tf_diag_oom(d, NULL);
     if (o->critical_path && !(c->cp = tf_cp_new(o->stats_compat_hta)))
         return tf_diag_oom(d, NULL);
+    /* HTA's instances of --window-event (rules/critpath.h) */
+    if (c->cp && o->stats_compat_hta && o->window_event)
+        tf_cp_instances_on(c->cp, o->window_event);
     /* A glob asks for every name (an export is then read whole). */
     /* The critical path needs every call of pass 1 (an export's runtime
      * calls too), not only those that may carry the window's name. */

@@ -744,10 +744,26 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
     c->end = end;
     if (o->window_event) {
         size_t k = o->occurrence > 0 ? (size_t)o->occurrence : 1;
-        if (c->n_occ_all == 0 && c->n_we_all == 0)
-            return window_event_miss(c, d);
         struct occ hit;
-        if (c->hpc) {
+        bool hta_inst = c->cp && o->stats_compat_hta && !c->hpc;
+        size_t found;
+        bool oom;
+        if (hta_inst && !tf_cp_instance(c->cp, k, &hit.t0, &hit.t1, &found, &oom)) {
+            /* HTA's instance K-1 (critpath_inst.c): the names holding NAME */
+            if (oom)
+                return tf_diag_oom(d, NULL);
+            if (!found && c->n_occ_all == 0 && c->n_we_all == 0)
+                return window_event_miss(c, d);
+            return tf_diag_error(d, TF_EBADINPUT,
+                                 "--window-event: only %zu instance%s of \"%.200s\" as HTA "
+                                 "counts them (the names that hold it, in its order), not %zu",
+                                 found, found == 1 ? "" : "s", o->window_event, k);
+        }
+        if (!hta_inst && c->n_occ_all == 0 && c->n_we_all == 0)
+            return window_event_miss(c, d);
+        if (hta_inst) {
+            /* hit is HTA's instance */
+        } else if (c->hpc) {
             if (!c->we_rank_found)
                 return tf_diag_error(d, TF_EBADINPUT,
                                      "--window-event: no location has %zu occurrences of "
@@ -755,7 +771,6 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
                                      k, o->window_event, c->we_rank_most);
             hit = (struct occ){c->we_rank_lo, c->we_rank_hi};
         } else if ((c->we_glob || c->we_sub) && !c->n_occ_all) {
-            size_t found;
             if (!kth_match(c, k, &hit, &found))
                 return c->oom ? tf_diag_oom(d, NULL)
                               : tf_diag_error(d, TF_EBADINPUT,

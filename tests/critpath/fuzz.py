@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""fuzz.py TRACEFIG SEED[-SEED] ... [--keep DIR] [--knobs k=v,...]: for each
+seed, gen_random.py's trace, HTA's critical path of its first ProfilerStep
+(PYTHONPATH=../shared/hta, python3 with pandas and networkx: HTA runs in
+this process) and tracefig's (--window-event ProfilerStep --critical-path
+--stats-compat hta --stats=csv), compared by compare.py: the same events
+(name, start, duration), each share within 0.1 points.  One line per seed:
+"seed N: ok|DIFF|HTA fails|HTA: no path|tracefig fails ..."; a last line
+"fuzz: N ok, N diff, N skipped (HTA fails or finds no path)"; exit 1 on a
+difference or when tracefig fails where HTA gives a path.  With --keep
+DIR the traces of the seeds that differ are kept there (DIR/SEED.json).
+Run by hand (issue 47's sweep); tests/critpath/run.sh runs a few seeds."""
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+logging.disable(logging.CRITICAL)
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+import gen_random  # noqa: E402
+from hta.trace_analysis import TraceAnalysis  # noqa: E402
+import json  # noqa: E402
+
+args = sys.argv[1:]
+keep = knobs = None
+if "--keep" in args:
+    i = args.index("--keep")
+    keep = args[i + 1]
+    del args[i:i + 2]
+if "--knobs" in args:
+    i = args.index("--knobs")
+    knobs = {kv.split("=")[0]: int(kv.split("=")[1]) for kv in args[i + 1].split(",")}
+    del args[i:i + 2]
+tf = args[0]
+seeds = []
+for a in args[1:]:
+    lo, _, hi = a.partition("-")
+    seeds += range(int(lo), int(hi or lo) + 1)
+
+tmp = tempfile.mkdtemp(prefix="tracefig-fuzz.")
+n_ok = n_diff = n_skip = 0
+for seed in seeds:
+    d = os.path.join(tmp, str(seed))
+    os.makedirs(d)
+    trace = os.path.join(d, "t.json")
+    doc, kn = gen_random.make(seed, knobs)
+    with open(trace, "w") as f:
+        json.dump(doc, f)
+    hta = os.path.join(tmp, "%d.hta" % seed)
+    with open(hta, "w") as f:
+        try:
+            ta = TraceAnalysis(trace_dir=d)
+            rank = list(ta.t.traces.keys())[0]
+            res = ta.critical_path_analysis(rank=rank, annotation="ProfilerStep", instance_id=0)
+            if res is None or not res[1]:
+                f.write("FAIL no path\n")
+            else:
+                g = res[0]
+                bd = g.get_critical_path_breakdown()
+                tot = bd.duration.sum()
+                f.write("length_us %s\n" % tot)
+                for k, v in (bd.groupby("bound_by").duration.sum() / tot * 100).items():
+                    if k:
+                        f.write("cat %s %s\n" % (k, v))
+                df, sym = g.trace_df, g.symbol_table.get_sym_table()
+                for e in sorted(g.critical_path_events_set):
+                    f.write("ev %d %d %s\n" % (df.ts.loc[e], df.dur.loc[e], sym[df.name.loc[e]]))
+        except Exception as ex:  # HTA's own failure: noted, not chased
+            f.write("FAIL %s: %s\n" % (type(ex).__name__, str(ex).replace("\n", " ")[:120]))
+    csv = os.path.join(tmp, "%d.csv" % seed)
+    with open(csv, "w") as out:
+        p = subprocess.run([tf, trace, "--window-event", "ProfilerStep", "--critical-path",
+                            "--stats-compat", "hta", "--stats=csv"], stdout=out,
+                           stderr=subprocess.PIPE, text=True)
+    first = open(hta).readline().strip()
+    err = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+    bad = False
+    if first.startswith("FAIL"):
+        n_skip += 1
+        what = ("HTA: no path" if first == "FAIL no path" else "HTA fails (%s)" % first[5:]) + \
+            ("; tracefig exit %d: %s" % (p.returncode, err) if p.returncode else "; tracefig gives a path")
+    elif p.returncode:
+        bad = True
+        what = "tracefig fails: " + err
+    else:
+        c = subprocess.run([sys.executable, os.path.join(here, "compare.py"), hta, csv],
+                           capture_output=True, text=True)
+        bad = c.returncode != 0
+        what = c.stdout.strip().replace("\n", " |")
+    if bad:
+        n_diff += 1
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            shutil.copy(trace, os.path.join(keep, "%d.json" % seed))
+    elif not first.startswith("FAIL"):
+        n_ok += 1
+    print("seed %d %s: %s" % (seed, ",".join("%s=%d" % (k, v) for k, v in sorted(kn.items())),
+                              what), flush=True)
+shutil.rmtree(tmp, ignore_errors=True)
+print("fuzz: %d ok, %d diff, %d skipped (HTA fails or finds no path)" % (n_ok, n_diff, n_skip))
+sys.exit(1 if n_diff else 0)
