@@ -604,7 +604,8 @@ static const struct tf_optdef options[] = {
      .help = "the GPU breakdown of the 'window' (default) or of the whole 'trace'"},
     {.name = "critical-path", .value = TF_VAL_NONE, .record = TF_REC_VALUE, .set = tf_opt_flag,
      .field = FIELD(rules.critical_path),
-     .help = "draw the window's critical path (HTA's graph)"},
+     .help = "draw the window's critical path (HTA's graph); --window-event NAME "
+             "is then HTA's annotation, a part of the names ('ProfilerStep')"},
     {.name = "stats-compat", .value = TF_VAL_REQUIRED, .meta = "hta|none", .record = TF_REC_VALUE,
      .set = set_stats_compat,
      .help = "hta: the GPU breakdown and comm/compute overlap exactly as HTA's TraceAnalysis "

@@ -290,6 +290,23 @@ static void table_gpu(const struct tf_figure *f, struct tf_buf *b)
     tf_stats_table_flush(&t, b);
 }
 
+/* s in buf of cap bytes, cut on a UTF-8 boundary and ended by "..." when
+ * it is longer. */
+static const char *cut(char *buf, size_t cap, const char *s)
+{
+    size_t len = strlen(s);
+    if (len < cap) {
+        memcpy(buf, s, len + 1);
+        return buf;
+    }
+    len = cap - 4;
+    while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+        len--;
+    memcpy(buf, s, len);
+    memcpy(buf + len, "...", 4);
+    return buf;
+}
+
 /* --critical-path: the length, the categories, the ten longest events. */
 static void table_critical(const struct tf_figure *f, struct tf_buf *b)
 {
@@ -330,19 +347,9 @@ static void table_critical(const struct tf_figure *f, struct tf_buf *b)
     tf_stats_cell(&t, "ms");
     for (size_t k = 0; k < n; k++) {
         const struct tf_cp_event *e = &c->events[top[k]];
-        char nm[64]; /* long kernel names cut, on a UTF-8 boundary */
-        size_t len = strlen(e->name);
-        if (len < sizeof nm) {
-            memcpy(nm, e->name, len + 1);
-        } else {
-            len = sizeof nm - 4;
-            while (len > 0 && ((unsigned char)e->name[len] & 0xC0) == 0x80)
-                len--;
-            memcpy(nm, e->name, len);
-            memcpy(nm + len, "...", 4);
-        }
-        tf_stats_cell(&t, nm);
-        tf_stats_cell(&t, e->lane);
+        char nm[64], ln[48]; /* long kernel names and lane labels cut */
+        tf_stats_cell(&t, cut(nm, sizeof nm, e->name));
+        tf_stats_cell(&t, cut(ln, sizeof ln, e->lane));
         tf_stats_cell(&t, ms(x, e->start_ms));
         tf_stats_cell(&t, ms(y, (double)e->dur_ns / 1e6));
     }

@@ -78,6 +78,24 @@ static char *lane_of(const struct tf_cp *cp, const struct row *r)
     return s;
 }
 
+/* An event of the path drawn as a bar: its lane named as the figure names
+ * it ("GPU 0 / stream 7"), so the stats and the picture agree.  False when
+ * out of memory. */
+static bool relabel(struct tf_cp_event *e, const struct tf_figure *f, const struct tf_bar *bar)
+{
+    const char *label = bar->lane < f->n_lanes ? f->lanes[bar->lane].label : NULL;
+    if (!label || !*label)
+        return true;
+    size_t n = strlen(label) + 1;
+    char *s = malloc(n);
+    if (!s)
+        return false;
+    memcpy(s, label, n);
+    free(e->lane);
+    e->lane = s;
+    return true;
+}
+
 /* The index of row ev among the path's events (ev_of), searched from both
  * ends (an edge joins events met near each other). */
 static size_t event_index(const uint32_t *ev_of, size_t n, uint32_t ev)
@@ -194,6 +212,11 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
                 fabs(bar->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 &&
                 strcmp(bar->name, e->name) == 0) {
                 bar->critical = true;
+                if (!relabel(&c->events[by_ts[q].j], f, bar)) {
+                    free(by_ts);
+                    free(ev_of);
+                    return false;
+                }
                 break;
             }
         }

@@ -90,6 +90,9 @@ struct pfirst {
 
 struct tf_cp {
     bool hta;
+    /* HTA's CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 (under hta only):
+     * every kernel not reached by its launch edge gets one of weight 0. */
+    bool zero_launch;
     struct flow *flows;
     size_t n_flows, cap_flows;
     struct tf_strtab strs;

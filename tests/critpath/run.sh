@@ -309,7 +309,7 @@ d = json.load(open(sys.argv[1]))
 c = d["critical_path"]
 k = {"ms": 1, "µs": 1e3}[d["axis"]["unit"]]
 near = d["axis"]["span"] / 80
-lane = {"thread 1": 1, "GPU 0 stream 7": 0}
+lane = {l["label"]: i for i, l in enumerate(d["lanes"])}  # events name lanes as the figure does
 want = []
 for e in c["edges"]:
     a, b = c["events"][int(e["from"].split(".")[0])], c["events"][int(e["to"].split(".")[0])]
@@ -328,6 +328,53 @@ for i, g in enumerate(got):
             assert not (abs(h[2] - g[2]) < near and abs(h[3] - g[3]) < near), (g, h)
             break
 PY'
+# HTA's annotation is a part of the names: with --critical-path,
+# --window-event ProfilerStep (no event has that name) takes the events
+# whose names contain it, so --occurrence 2 is the second step, as the glob;
+# a figure without the path still asks for a name.
+# Two steps: wait-event's, then a copy 10 ms later with its ids moved.
+"$py" - "$tmp/wait-event/t.json" "$tmp/two.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+evs = d["traceEvents"]
+more = []
+for e in evs:
+    if e.get("ph") == "M":
+        continue
+    e = copy.deepcopy(e)
+    e["ts"] = e["ts"] + 10000
+    e["name"] = e["name"].replace("ProfilerStep#1", "ProfilerStep#2")
+    a = e.get("args", {})
+    for k in ("correlation", "External id"):
+        if isinstance(a.get(k), int):
+            a[k] += 100000
+    if "id" in e and isinstance(e["id"], int):
+        e["id"] += 100000
+    more.append(e)
+d["traceEvents"] = evs + more
+json.dump(d, open(sys.argv[2], "w"))
+PY
+check "--window-event ProfilerStep with --critical-path: HTA's annotation, the steps by part of their names" \
+    '"$bin" "$tmp/two.json" --window-event ProfilerStep --occurrence 2 --critical-path \
+        --stats=csv >"$tmp/sub.csv" &&
+     "$bin" "$tmp/two.json" --window-event "ProfilerStep*" --occurrence 2 --critical-path \
+        --stats=csv >"$tmp/glob.csv" &&
+     grep -q "^critical_path,,,length_ms," "$tmp/sub.csv" && cmp -s "$tmp/sub.csv" "$tmp/glob.csv" &&
+     "$bin" "$tmp/two.json" --window-event ProfilerStep --critical-path --stats=csv >"$tmp/sub1.csv" &&
+     a=$(grep -m1 "^critical_event,.*,ts_us," "$tmp/sub1.csv" | cut -d, -f5) &&
+     b=$(grep -m1 "^critical_event,.*,ts_us," "$tmp/sub.csv" | cut -d, -f5) &&
+     test "$(awk -v a="$a" -v b="$b" "BEGIN { print b - a }")" = 10000 &&
+     ! "$bin" "$tmp/two.json" --window-event ProfilerStep -o "$tmp/sub.svg" 2>"$tmp/sub.err" &&
+     grep -q "nearest: \"ProfilerStep#" "$tmp/sub.err" && test ! -e "$tmp/sub.svg"'
+# HTA's CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 under --stats-compat
+# hta: gaps' second kernel, reached by the kernel-kernel edge, also gets a
+# launch edge of weight 0, and the path (HTA's 202 us, not 200) takes it
+# through the CPU; without hta the switch is not read.
+check "CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1: HTA's zero-weight launch edges under --stats-compat hta only" \
+    'z() { CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=$1 "$bin" "$tmp/gaps/t.json" --window-event ProfilerStep \
+          --critical-path $2 --stats=csv | grep "^critical_path,,,length_ms," | cut -d, -f5; } &&
+     test "$(z 0 "--stats-compat hta")" = 0.2 && test "$(z 1 "--stats-compat hta")" = 0.202 &&
+     test "$(z 1 "--stats-compat none")" = "$(z 0 "--stats-compat none")"'
 # With user marks: a span of their own and a highlight keep working.
 check "with --span and --highlight: both spans, bars kept by either" \
     '"$bin" "$tmp/wait-event/t.json" --window-event "ProfilerStep*" --critical-path --span "k1..k2=both" \
@@ -453,14 +500,15 @@ elif ! "$py" -c 'import pandas, numpy, networkx, plotly, psutil, yaml' 2>/dev/nu
 else
     # hta_one NAME FILE [ANNOTATION INSTANCE]: HTA's annotation and instance
     # (default ProfilerStep, 0) against --window-event ANNOTATION
-    # --occurrence INSTANCE+1 (default 'ProfilerStep*', 1).
+    # --occurrence INSTANCE+1: the annotation as HTA takes it, a part of
+    # the names ("ProfilerStep" for ProfilerStep#5).
     hta_one() {
         d="$tmp/hta-$1"
         mkdir -p "$d"
         ln -sf "$2" "$d/"
         an=${3:-ProfilerStep}
         inst=${4:-0}
-        we=${3:-ProfilerStep*}
+        we=$an
         PYTHONPATH=$hta "$py" "$here/hta_path.py" "$d" "$an" "$inst" >"$tmp/$1.hta" 2>"$tmp/$1.htaerr"
         if [ ! -s "$tmp/$1.hta" ] || grep -q '^FAIL' "$tmp/$1.hta"; then
             bad "$1: HTA gives no path ($(tail -n 1 "$tmp/$1.htaerr"))"
@@ -478,6 +526,9 @@ else
     for c in cpu gpu comm gaps event-sync wait-event; do
         hta_one "gen-$c" "$tmp/$c/t.json"
     done
+    # HTA's switch for a causal launch edge of weight 0 (its own tests set
+    # it), read by both.
+    CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 hta_one gen-gaps-zero-launch "$tmp/gaps/t.json"
     # HTA's instance 1 (the GPU's annotation, rules/critpath_inst.c); a
     # window of CPU operators only.
     hta_one gen-instances "$tmp/instances/t.json" ProfilerStep 1

@@ -299,6 +299,10 @@ struct chrome {
      * with (the cheap test before fnmatch); glob false: compared whole. */
     bool we_glob;
     size_t we_head;
+    /* With --critical-path, a name that is no glob is also HTA's
+     * annotation: the events whose names contain it count as a glob's
+     * matches, used when no event has the name itself ("ProfilerStep"). */
+    bool we_sub;
     /* With a glob: the earliest of the events it matches (a max-heap on
      * t0, room for 4K + 16) and their names, to tell a step's copies (the
      * host's and the GPU's annotation: one name, overlapping) from the

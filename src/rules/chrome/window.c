@@ -388,15 +388,17 @@ void tf_chrome_window_event_init(struct chrome *c)
     size_t head = strcspn(p, "*?[\\");
     c->we_glob = p[head] != '\0';
     c->we_head = head;
+    c->we_sub = !c->we_glob && c->o->critical_path && *p;
 }
 
-/* Whether a slice's name is --window-event's: the name itself, or a name
- * its glob matches. */
+/* Whether a slice's name is --window-event's: the name itself, a name its
+ * glob matches, or (we_sub) a name that contains it. */
 static bool is_window_event(const struct chrome *c, const char *name)
 {
     const char *p = c->o->window_event;
     return strcmp(name, p) == 0 ||
-           (c->we_glob && strncmp(name, p, c->we_head) == 0 && fnmatch(p, name, 0) == 0);
+           (c->we_glob && strncmp(name, p, c->we_head) == 0 && fnmatch(p, name, 0) == 0) ||
+           (c->we_sub && strstr(name, p));
 }
 
 static bool gocc_later(const struct gocc *a, const struct gocc *b)
@@ -417,9 +419,9 @@ static void gocc_swap(struct gocc *a, struct gocc *b)
  * name's too, and they win (kth_match is not asked). */
 static void window_match(struct chrome *c, const char *name, int64_t t0, int64_t t1)
 {
-    if (!c->we_glob || strcmp(name, c->o->window_event) == 0)
+    if (strcmp(name, c->o->window_event) == 0)
         add_occurrence(c, t0, t1);
-    if (!c->we_glob)
+    if (!c->we_glob && !c->we_sub)
         return;
     uint32_t id;
     if (!tf_strtab_id(&c->we_names, name, &id)) {
@@ -768,7 +770,7 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
                                      "\"%.200s\" (at most %zu)",
                                      k, o->window_event, c->we_rank_most);
             hit = (struct occ){c->we_rank_lo, c->we_rank_hi};
-        } else if (c->we_glob && !c->n_occ_all) {
+        } else if ((c->we_glob || c->we_sub) && !c->n_occ_all) {
             if (!kth_match(c, k, &hit, &found))
                 return c->oom ? tf_diag_oom(d, NULL)
                               : tf_diag_error(d, TF_EBADINPUT,
