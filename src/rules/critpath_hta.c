@@ -75,9 +75,14 @@ struct qcount {
 bool tf_cp_hta_queues(struct tf_cp *cp)
 {
     size_t n = cp->n_rows, ng = 0, nl = 0;
-    struct crow *gpu = malloc((n ? n : 1) * sizeof *gpu);
-    struct crow *lau = malloc((n ? n : 1) * sizeof *lau);
+    for (size_t i = 0; i < n; i++) {
+        ng += cp->rows[i].stream != -1;
+        nl += cp->rows[i].stream == -1 && (cp->rows[i].kind & K_LAUNCH);
+    }
+    struct crow *gpu = malloc((ng ? ng : 1) * sizeof *gpu);
+    struct crow *lau = malloc((nl ? nl : 1) * sizeof *lau);
     bool ok = gpu && lau;
+    ng = nl = 0;
     for (size_t i = 0; ok && i < n; i++) {
         const struct row *r = &cp->rows[i];
         if (r->stream != -1)
@@ -153,7 +158,10 @@ static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
 static struct ix *picked(const struct tf_cp *cp, bool (*want)(const struct tf_cp *, size_t),
                          size_t *n)
 {
-    struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        m += want(cp, i);
+    struct ix *v = malloc((m ? m : 1) * sizeof *v);
     *n = 0;
     if (!v)
         return NULL;
@@ -248,8 +256,11 @@ bool tf_cp_hta_event_links(struct tf_cp *cp)
     struct ix *l = picked(cp, is_launch, &nl), *rec = picked(cp, is_record, &nr);
     struct ix *w = picked(cp, is_wait, &nw), *c = NULL;
     struct grp *g = NULL;
-    struct crow *ws = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *ws);
     size_t nws = 0;
+    for (size_t i = 0; i < cp->n_rows; i++)
+        nws += cp->rows[i].wait != NONE && cp->waits[cp->rows[i].wait].stream > -1;
+    struct crow *ws = malloc((nws ? nws : 1) * sizeof *ws);
+    nws = 0;
     bool ok = l && rec && w && ws;
     for (size_t i = 0; ok && i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
