@@ -16,8 +16,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 
 logging.disable(logging.CRITICAL)
+warnings.filterwarnings("ignore")  # pandas' FutureWarnings from HTA
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gen_random  # noqa: E402
@@ -55,7 +57,7 @@ for seed in seeds:
         ta = TraceAnalysis(trace_dir=d)
         rank = list(ta.t.traces.keys())[0]
         df = ta.t.get_trace(rank)
-        for an in ("ProfilerStep", "## phase"):
+        for an in ("ProfilerStep", "## phase", "_k"):
             ids = [v for k, v in ta.t.symbol_table.get_sym_id_map().items() if an in k]
             cases += [(an, i) for i in range(int(df.name.isin(ids).sum()))
                       if (an, i) != ("ProfilerStep", 0)][:3]

@@ -164,6 +164,12 @@ if ! "$bin" "$tmp/instances/t.json" --critical-path --stats-compat hta --window-
 else
     bad "instances: a third instance: $(cat "$tmp/i3.err")"
 fi
+# The path's window is HTA's instance whatever --pad (which pads the
+# figure): the same path as without it.
+[ "$("$bin" "$tmp/instances/t.json" --critical-path --stats=csv --window-event ProfilerStep \
+    --occurrence 2 --stats-compat hta --pad 50 2>/dev/null | grep '^critical_path,,,length_ms,')" = \
+    "critical_path,,,length_ms,0.05" ] && ok ||
+    bad "instances: --pad 50 changes the path under --stats-compat hta"
 # A window without GPU work in a trace with some: under --stats-compat hta
 # the path of its CPU operators (HTA's); one with nothing: one line.
 mkdir -p "$tmp/cpuwin"
@@ -533,6 +539,8 @@ else
     # window of CPU operators only.
     hta_one gen-instances "$tmp/instances/t.json" ProfilerStep 1
     hta_one gen-cpuwin "$tmp/cpuwin/t.json" '## zero_grad ##' 0
+    # an instance of no length: HTA's window [t, t] (drawn 1 us wide)
+    hta_one gen-cpuwin-instant "$tmp/cpuwin/t.json" '## instant ##' 0
     # Random traces (gen_random.py, by seed: threads, streams, the sync
     # kinds, NCCL kernels, nesting, memcpy/memset, zero lengths, times on a
     # 1, 5 or 10 us grid so that they tie, overlapping kernels, a second

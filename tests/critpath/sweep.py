@@ -12,8 +12,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import warnings
 
 logging.disable(logging.CRITICAL)
+warnings.filterwarnings("ignore")  # pandas' FutureWarnings from HTA
 from hta.trace_analysis import TraceAnalysis  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))

@@ -202,7 +202,8 @@ def instances(t):
 def cpuwin(t):
     """A window without GPU work in a trace with some: HTA's path is the
     window's CPU operators ("## zero_grad ##": aten::zero_ alone); a window
-    with nothing in it ("## empty ##"): HTA asserts, tracefig refuses."""
+    with nothing in it ("## empty ##"): HTA asserts, tracefig refuses; one
+    of no length ("## instant ##", [1510, 1510]): aten::zero_ starts in it."""
     t.cpu("aten::mm", 10, 20)
     t.rt("cudaLaunchKernel", 15, 5, 1)
     t.gpu("gemm", 25, 1000, 1)
@@ -212,6 +213,7 @@ def cpuwin(t):
     t.cpu("aten::zero_", 1510, 80)
     t.cpu("aten::fill_", 1520, 60)
     t.cpu("## empty ##", 1700, 10, "user_annotation")
+    t.cpu("## instant ##", 1510, 0, "user_annotation")
 
 
 def old(t):

@@ -421,6 +421,8 @@ struct chrome {
     struct tf_chrome_class_cache gpu_classes; /* the kernel class by name (stats.c) */
     struct tf_hta *hta; /* --stats-compat hta: HTA's rows instead (rules/hta.h) */
     struct tf_cp *cp;   /* --critical-path (rules/critpath.h) */
+    bool cp_own;        /* under --stats-compat hta: the path's window is HTA's */
+    int64_t cp_w0, cp_w1; /* instance (window.c), not the drawn one */
     struct tf_cp_set *cp_set; /* its path's events, kept whole (rows.c) */
     /* counters (counters.c) */
     struct series *series;

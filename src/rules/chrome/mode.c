@@ -19,7 +19,7 @@
 /* The critical path of the window, and the set pass 2 marks its bars by. */
 static bool cp_path(struct chrome *c, struct tf_diag *d)
 {
-    if (!tf_cp_run(c->cp, c->w0, c->w1, d))
+    if (!tf_cp_run(c->cp, c->cp_own ? c->cp_w0 : c->w0, c->cp_own ? c->cp_w1 : c->w1, d))
         return false;
     if (!(c->cp_set = tf_cp_set_new(c->cp)))
         return tf_diag_oom(d, NULL);
@@ -39,7 +39,8 @@ static void cp_prepass_on(void *ctx)
 static bool cp_prepass_range(void *ctx, int64_t *lo, int64_t *hi)
 {
     struct chrome *c = ctx;
-    return c->cp && tf_cp_prepass_range(c->cp, c->w0, c->w1, lo, hi);
+    return c->cp && tf_cp_prepass_range(c->cp, c->cp_own ? c->cp_w0 : c->w0,
+                                        c->cp_own ? c->cp_w1 : c->w1, lo, hi);
 }
 
 static bool cp_prepass(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)

@@ -787,6 +787,17 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
         w0 = hit.t0;
         w1 = hit.t1;
         c->event_t0 = w0;
+        if (hta_inst) {
+            /* the path's window is HTA's, whatever --pad; one of no
+             * length (HTA's [t, t]) is drawn 1 us wide */
+            c->cp_own = true;
+            c->cp_w0 = w0;
+            c->cp_w1 = w1;
+            if (w1 == w0) {
+                w0 -= 500;
+                w1 += 500;
+            }
+        }
     } else {
         if (o->has_from)
             w0 = tf_add_sat(c->origin, o->from_ns);
