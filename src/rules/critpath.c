@@ -807,6 +807,11 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
 {
     const char *zero = getenv("CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE");
     cp->zero_launch = cp->hta && zero && strcmp(zero, "1") == 0;
+    /* A row kept before the first fractional ts had a whole one: its end
+     * is all that rounding changes, now that the column is known. */
+    if (cp->hta && cp->cols && cp->cols->ts_float)
+        for (size_t i = 0; i < cp->n_rows; i++)
+            tf_cp_hta_round(&cp->rows[i]);
     bool *in = calloc(cp->n_rows ? cp->n_rows : 1, sizeof *in);
     bool ok = in && (!cp->hta || tf_cp_hta_filter(cp)) && tf_cp_flow_join(cp) && join(cp);
     bool calls = ok && !cp->hta && !cp->has_sync;

@@ -34,6 +34,12 @@ struct tf_cp;
 struct tf_cp *tf_cp_new(bool hta);
 void tf_cp_free(struct tf_cp *cp);
 
+/* With hta: the reader's account of the trace's ts column (the generic
+ * mode's HTA columns, NULL: not known).  HTA rounds to whole microseconds
+ * only a trace whose ts column pandas reads as floats (a fraction, an
+ * exponent, or an element without one); without it every row is rounded. */
+void tf_cp_columns(struct tf_cp *cp, const struct tf_tef_columns *cols);
+
 /* Pass 1 (needs the category and args of X events); false when out of memory. */
 bool tf_cp_rec(struct tf_cp *cp, const struct tf_tef_rec *r);
 

@@ -93,6 +93,10 @@ struct tf_cp {
     /* HTA's CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 (under hta only):
      * every kernel not reached by its launch edge gets one of weight 0. */
     bool zero_launch;
+    /* The reader's ts column (tf_cp_columns), or NULL: HTA's rounding
+     * (tf_cp_hta_round) is done while it says ts_float, and once more over
+     * every row by tf_cp_run when it does at the end. */
+    const struct tf_tef_columns *cols;
     struct flow *flows;
     size_t n_flows, cap_flows;
     struct tf_strtab strs;
@@ -151,6 +155,21 @@ struct tf_cp {
 static inline const char *tf_cp_str(const struct tf_cp *cp, uint32_t id)
 {
     return tf_strtab_str(&cp->strs, id);
+}
+
+/* HTA's whole microseconds (round_down_time_stamps): starts up, ends
+ * down; twice is once. */
+static inline void tf_cp_hta_round(struct row *w)
+{
+    int64_t us = w->ts / 1000 + (w->ts % 1000 > 0);
+    w->end = (w->end / 1000 - (w->end % 1000 < 0)) * 1000;
+    w->ts = us * 1000;
+}
+
+/* Whether HTA rounds the trace's times (as far as pass 1 has read). */
+static inline bool tf_cp_hta_rounds(const struct tf_cp *cp)
+{
+    return cp->hta && (!cp->cols || cp->cols->ts_float);
 }
 
 /* A CPU row HTA clips to the window: it starts in it, with a duration. */

@@ -17,6 +17,11 @@
 #include "base/jsonlite.h"
 #include "base/strtab.h"
 
+void tf_cp_columns(struct tf_cp *cp, const struct tf_tef_columns *cols)
+{
+    cp->cols = cols;
+}
+
 struct tf_cp *tf_cp_new(bool hta)
 {
     struct tf_cp *cp = calloc(1, sizeof *cp);
@@ -326,11 +331,8 @@ static bool make_row(struct tf_cp *cp, const struct tf_tef_rec *r, struct row *w
 
     w->ts = r->ts;
     w->end = r->ts + r->dur;
-    if (cp->hta) { /* HTA's whole microseconds: starts up, ends down */
-        int64_t us = w->ts / 1000 + (w->ts % 1000 > 0);
-        w->end = (w->end / 1000 - (w->end % 1000 < 0)) * 1000;
-        w->ts = us * 1000;
-    }
+    if (tf_cp_hta_rounds(cp)) /* HTA's whole microseconds */
+        tf_cp_hta_round(w);
     if (cf & C_NOARGS)
         w->stream = w->corr = -1;
     else

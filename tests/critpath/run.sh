@@ -535,6 +535,10 @@ else
     # HTA's switch for a causal launch edge of weight 0 (its own tests set
     # it), read by both.
     CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1 hta_one gen-gaps-zero-launch "$tmp/gaps/t.json"
+    # Whole-microsecond starts with 0.4 us launches: pandas reads the ts
+    # column as integers, so HTA rounds nothing (rounded, the launches would
+    # last 0 and join nothing).
+    hta_one gen-dense "$tmp/dense/t.json"
     # HTA's instance 1 (the GPU's annotation, rules/critpath_inst.c); a
     # window of CPU operators only.
     hta_one gen-instances "$tmp/instances/t.json" ProfilerStep 1

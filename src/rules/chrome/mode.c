@@ -573,6 +573,8 @@ static bool begin(const struct tf_opts *o, struct tf_trace *t, struct tf_keep *k
         return tf_diag_oom(d, NULL);
     if (o->critical_path && !(c->cp = tf_cp_new(o->stats_compat_hta)))
         return tf_diag_oom(d, NULL);
+    if (c->cp && c->hta)
+        tf_cp_columns(c->cp, tf_hta_columns(c->hta));
     /* HTA's instances of --window-event (rules/critpath.h) */
     if (c->cp && o->stats_compat_hta && o->window_event)
         tf_cp_instances_on(c->cp, o->window_event);
