@@ -133,7 +133,7 @@ bool tf_cp_hta_queues(struct tf_cp *cp)
         }
         struct row *r = &cp->rows[e[k].row];
         qc[s].q += r->stream == -1 ? 1 : -1;
-        r->q = qc[s].q;
+        r->q = (signed char)(qc[s].q == 0 || qc[s].q == 1 ? qc[s].q : 2); /* 0 and 1 read */
     }
     free(qc);
     free(e);

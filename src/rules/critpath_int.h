@@ -19,22 +19,25 @@
 enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
        K_ANNOT = 64, K_STEP = 128 };
 
-/* 80 bytes: pass 1 keeps one per runtime call and GPU row of the trace
+/* 72 bytes: pass 1 keeps one per runtime call and GPU row of the trace
  * (and per CPU operator without the reader's look at the window), so what
  * few rows carry (a Stream Wait Event's stream and correlation) is kept
- * aside, and the pid is read back from its key (tf_cp_row_pid). */
+ * aside, the pid is read back from its key (tf_cp_row_pid), the thread's
+ * key is made where the call stacks are walked, and the queue length is
+ * kept only as far as the graph reads it. */
 struct row {
     int64_t ts, end;
     int64_t stream, corr;
-    uint32_t name, cat, thr;
+    uint32_t name, cat;
     uint32_t pidk, tidk; /* its pid's and tid's keys */
     uint32_t link;       /* the row of the other end of its correlation, NONE */
     uint32_t start_node, end_node;
     uint32_t ksync;      /* a kernel: the kernel it waits for (Stream Wait Event), NONE */
     uint32_t wait;       /* its wait_on_stream and _corr_id: cp->waits[wait], NONE */
-    int32_t q;           /* its queue length (launches and kernels), INT32_MIN none */
     unsigned char kind;
     unsigned char call;  /* a CPU row: its synchronisation call (SC_*), 0 none */
+    signed char q;       /* its queue length (launches and kernels): 0, 1, 2 (more
+                            or less), -1 none */
 };
 
 /* A row's args.wait_on_stream and wait_on_cuda_event_record_corr_id

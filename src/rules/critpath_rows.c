@@ -301,7 +301,7 @@ static bool make_row(struct tf_cp *cp, const struct tf_tef_rec *r, struct row *w
 {
     const char *cat = r->cat ? r->cat : "";
     *w = (struct row){.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE,
-                      .q = INT32_MIN, .wait = NONE};
+                      .q = -1, .wait = NONE};
     *wt = (struct wait){-1, -1};
     uint32_t nf, cf;
     bool same_cat = cp->has_last_cat && strcmp(cat, tf_cp_str(cp, cp->last_cat)) == 0;
