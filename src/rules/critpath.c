@@ -1,6 +1,6 @@
 /* critpath.c - the critical path's joins, queue lengths and graph (rules/critpath.h;
  * the rows: critpath_rows.c).  What it sets aside for the whole trace's
- * rows beyond them is small: 16 bytes a queue entry (launches and GPU
+ * rows beyond them is small: 4 bytes a queue entry (launches and GPU
  * rows), the threads' keys made as the call stacks are walked.
  * The graph follows HTA's CPGraph (hta/analyzers/critical_path_analysis.py):
  * the order in which its nodes and edges are made here is the order HTA
@@ -84,38 +84,26 @@ static bool join(struct tf_cp *cp)
     return true;
 }
 
-/* A queue's entry: a launch or GPU row of one stream, at its start. */
-struct qe {
-    int64_t t;
-    uint32_t row;
-};
-
-static int qe_cmp(const void *a, const void *b)
+/* Whether row a comes before row b in a queue: by start, then row. */
+static inline bool q_before(const struct row *rows, uint32_t a, uint32_t b)
 {
-    const struct qe *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
+    return rows[a].ts < rows[b].ts || (rows[a].ts == rows[b].ts && a < b);
 }
 
-/* v[0..n) (one stream's, in row order) in (start, row) order, as qsort
- * would put it (the order is total): its ascending runs merged pairwise,
- * since a stream's launches and GPU rows come in time order on each thread
- * and in each part of the file; qsort when the runs are many.  The room
- * the merges need (n entries) is taken only when there are runs to merge. */
-static bool queue_sort(struct qe *v, size_t n)
+/* v[0..n) (one stream's rows, in row order) in (start, row) order (a
+ * total order, so the one qsort would give): its ascending runs merged
+ * pairwise, since a stream's launches and GPU rows come in time order on
+ * each thread and in each part of the file.  4 bytes an entry, and the
+ * merges' room (n entries) taken only when there are runs to merge. */
+static bool queue_sort(const struct row *rows, uint32_t *v, size_t n)
 {
     size_t runs = 1;
     for (size_t i = 1; i < n; i++)
-        runs += qe_cmp(&v[i - 1], &v[i]) > 0;
+        runs += q_before(rows, v[i], v[i - 1]);
     if (n < 2 || runs == 1)
         return true;
-    if (runs > n / 16) {
-        qsort(v, n, sizeof *v, qe_cmp);
-        return true;
-    }
     size_t *b = malloc((runs + 1) * sizeof *b);
-    struct qe *tmp = malloc(n * sizeof *tmp);
+    uint32_t *tmp = malloc(n * sizeof *tmp);
     if (!b || !tmp) {
         free(b);
         free(tmp);
@@ -124,22 +112,23 @@ static bool queue_sort(struct qe *v, size_t n)
     size_t k = 0;
     b[k++] = 0;
     for (size_t i = 1; i < n; i++)
-        if (qe_cmp(&v[i - 1], &v[i]) > 0)
+        if (q_before(rows, v[i], v[i - 1]))
             b[k++] = i;
     b[k] = n;
-    struct qe *src = v, *dst = tmp;
+    uint32_t *src = v, *dst = tmp;
     while (runs > 1) {
         size_t nr = 0;
         for (size_t r = 0; r < runs; r += 2) {
             size_t lo = b[r], mid = b[r + 1], hi = r + 1 < runs ? b[r + 2] : mid;
             size_t x = lo, y = mid, o = lo;
             while (x < mid || y < hi)
-                dst[o++] = y == hi || (x < mid && qe_cmp(&src[x], &src[y]) < 0) ? src[x++] : src[y++];
+                dst[o++] = y == hi || (x < mid && q_before(rows, src[x], src[y])) ? src[x++]
+                                                                                 : src[y++];
             b[nr++] = lo;
         }
         b[nr] = n;
         runs = nr;
-        struct qe *t = src;
+        uint32_t *t = src;
         src = dst;
         dst = t;
     }
@@ -200,7 +189,8 @@ static bool skey_at(struct skeys *s, int64_t key, size_t *at)
 /* HTA's queue length: per stream, +1 at each launch joined to a kernel,
  * -1 at each such kernel, in (start, row) order.  The entries are placed
  * by stream (a stable count: their row order kept), then each stream's
- * sorted; 16 bytes an entry, and the merges' room for one stream. */
+ * sorted; 4 bytes an entry (its row), and the merges' room for one
+ * stream. */
 static bool queues(struct tf_cp *cp)
 {
     if (cp->hta)
@@ -223,7 +213,7 @@ static bool queues(struct tf_cp *cp)
             s.count[j - 1] = c;
         }
     size_t *start = ok ? malloc((s.n + 1) * sizeof *start) : NULL;
-    struct qe *v = ok ? malloc((m ? m : 1) * sizeof *v) : NULL;
+    uint32_t *v = ok ? malloc((m ? m : 1) * sizeof *v) : NULL;
     ok = ok && start && v;
     if (ok) {
         start[0] = 0;
@@ -244,14 +234,14 @@ static bool queues(struct tf_cp *cp)
                 }
                 s.last = lo;
             }
-            v[s.count[s.last]++] = (struct qe){cp->rows[i].ts, (uint32_t)i};
+            v[s.count[s.last]++] = (uint32_t)i;
         }
     }
     for (size_t j = 0; ok && j < s.n; j++) {
-        ok = queue_sort(v + start[j], start[j + 1] - start[j]);
+        ok = queue_sort(cp->rows, v + start[j], start[j + 1] - start[j]);
         int32_t q = 0;
         for (size_t i = start[j]; ok && i < start[j + 1]; i++) {
-            struct row *r = &cp->rows[v[i].row];
+            struct row *r = &cp->rows[v[i]];
             q += r->stream == -1 ? 1 : -1;
             r->q = (signed char)(q == 0 || q == 1 ? q : 2); /* only 0 and 1 are read */
         }
