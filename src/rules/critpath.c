@@ -828,8 +828,21 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
     return ok;
 }
 
+/* TRACEFIG_CP_STATS set: what the collector keeps, on stderr (the tests'
+ * check of its memory: the rows from anywhere in the trace and the look's
+ * from the window; the CPU operators it only counts). */
+static void rows_stats(const struct tf_cp *cp)
+{
+    if (!getenv("TRACEFIG_CP_STATS"))
+        return;
+    fprintf(stderr, "critpath rows: kept %zu, pass1 %zu, look %zu, counted %zu, bytes %zu\n",
+            cp->n_rows, cp->n_rows - cp->n_look, cp->n_look, cp->n_pure,
+            cp->n_rows * (sizeof(struct row) + (cp->pre ? sizeof *cp->idx : 0)));
+}
+
 bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
 {
+    rows_stats(cp);
     const char *zero = getenv("CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE");
     cp->zero_launch = cp->hta && zero && strcmp(zero, "1") == 0;
     bool *in = calloc(cp->n_rows ? cp->n_rows : 1, sizeof *in);

@@ -129,6 +129,7 @@ struct tf_cp {
     uint64_t *pidx;
     size_t n_prows, cap_prows, cap_pidx, cap_idx;
     size_t n_pure;       /* pure rows not in rows */
+    size_t n_look;       /* rows the look added (TRACEFIG_CP_STATS) */
     struct pthr *pthr;   /* the threads of pure rows */
     size_t n_pthr, cap_pthr, last_pthr;
     struct pfirst *pfirst;

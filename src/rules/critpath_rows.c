@@ -255,6 +255,7 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
     /* correlation_id: XPlane's stat (xplane_emit.c), beyond HTA's keys */
     static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
                                        "wait_on_cuda_event_record_corr_id", "correlation_id"};
+    static const size_t lens[] = {6, 11, 14, 33, 14}; /* strlen of keys[] */
     int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr, &w->corr};
     w->stream = w->corr = wt->stream = wt->corr = -1;
     if (!r->args)
@@ -265,7 +266,7 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
     const unsigned char *k, *v;
     while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
         for (int i = 0; i < 5; i++) {
-            if (kl != strlen(keys[i]) || memcmp(k, keys[i], kl) != 0)
+            if (kl != lens[i] || memcmp(k, keys[i], kl) != 0)
                 continue;
             if (i < 2 || i == 4)
                 seen[i == 4 ? 1 : i] = true;
@@ -529,6 +530,7 @@ bool tf_cp_prepass_end(struct tf_cp *cp)
             b--;
     }
     cp->n_rows = n;
+    cp->n_look = cp->n_prows;
     cp->n_pure -= cp->n_prows;
     free(cp->prows);
     free(cp->pidx);
