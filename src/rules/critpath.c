@@ -451,7 +451,7 @@ static uint32_t tid_of(const struct tf_cp *cp, const bool *in, const char *part)
         const struct row *r = &cp->rows[i];
         if (!in[i])
             continue;
-        bool op = (r->kind & K_ANNOT) || strcmp(str(cp, r->cat), "cpu_op") == 0;
+        bool op = (r->kind & K_ANNOT) || r->cpu_op;
         if (!op || !strstr(str(cp, r->name), part))
             continue;
         if (tid != NONE && tid != r->tidk)
@@ -640,18 +640,19 @@ static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
  * (correlation c) recorded its event on, before the record; NONE. */
 static uint32_t recorded_kernel(const struct tf_cp *cp, int64_t c)
 {
-    const struct row *rec = NULL, *where = NULL;
-    for (size_t i = 0; i < cp->n_rows && (!rec || !where); i++) {
+    const struct row *rec = NULL;
+    const struct wait *where = NULL; /* the first row (in row order) that waits on it */
+    for (size_t i = 0; i < cp->n_rows && !rec; i++) {
         const struct row *r = &cp->rows[i];
-        if (!rec && r->corr == c && r->stream == -1 && named(cp, r, "cudaEventRecord"))
+        if (r->corr == c && r->stream == -1 && named(cp, r, "cudaEventRecord"))
             rec = r;
-        if (!where && r->wait != NONE && cp->waits[r->wait].stream > -1 &&
-            cp->waits[r->wait].corr == c)
-            where = r;
     }
+    for (size_t j = 0; j < cp->n_waits && !where; j++)
+        if (cp->waits[j].stream > -1 && cp->waits[j].corr == c)
+            where = &cp->waits[j];
     if (!rec || !where)
         return NONE;
-    int64_t wstream = cp->waits[where->wait].stream, wpid = row_pid(cp, where);
+    int64_t wstream = where->stream, wpid = row_pid(cp, &cp->rows[where->row]);
     uint32_t best = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
@@ -702,7 +703,8 @@ static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, s
 {
     const struct row *rt = &cp->rows[r->link];
     if (named(cp, r, "Stream Wait Event") || named(cp, r, "Event Sync")) {
-        int64_t wcorr = r->wait != NONE ? cp->waits[r->wait].corr : -1;
+        const struct wait *wt = tf_cp_wait_of(cp->waits, cp->n_waits, (uint32_t)(r - cp->rows));
+        int64_t wcorr = wt ? wt->corr : -1;
         if (wcorr < 0)
             return true;
         uint32_t src = cp->hta ? tf_cp_hta_recorded(cp, wcorr) : recorded_kernel(cp, wcorr);
