@@ -1,5 +1,7 @@
 /* critpath.c - the critical path's joins, queue lengths and graph (rules/critpath.h;
- * the rows: critpath_rows.c).
+ * the rows: critpath_rows.c).  What it sets aside for the whole trace's
+ * rows beyond them is small: 4 bytes a queue entry (launches and GPU
+ * rows), the threads' keys made as the call stacks are walked.
  * The graph follows HTA's CPGraph (hta/analyzers/critical_path_analysis.py):
  * the order in which its nodes and edges are made here is the order HTA
  * makes them in, since the longest path's ties depend on it.
@@ -82,155 +84,173 @@ static bool join(struct tf_cp *cp)
     return true;
 }
 
-/* v[0..n) (one stream's, in row order) in ix_cmp's order, as qsort would
- * put it (the order is total): its ascending runs merged pairwise, since a
- * stream's launches and GPU rows come in time order on each thread and in
- * each part of the file; qsort when the runs are many.  tmp: room for n. */
-static bool queue_sort(struct ix *v, size_t n, struct ix *tmp)
+/* Whether row a comes before row b in a queue: by start, then row. */
+static inline bool q_before(const struct row *rows, uint32_t a, uint32_t b)
+{
+    return rows[a].ts < rows[b].ts || (rows[a].ts == rows[b].ts && a < b);
+}
+
+/* v[0..n) (one stream's rows, in row order) in (start, row) order (a
+ * total order, so the one qsort would give): its ascending runs merged
+ * pairwise, since a stream's launches and GPU rows come in time order on
+ * each thread and in each part of the file.  4 bytes an entry, and the
+ * merges' room (n entries) taken only when there are runs to merge. */
+static bool queue_sort(const struct row *rows, uint32_t *v, size_t n)
 {
     size_t runs = 1;
     for (size_t i = 1; i < n; i++)
-        runs += ix_cmp(&v[i - 1], &v[i]) > 0;
+        runs += q_before(rows, v[i], v[i - 1]);
     if (n < 2 || runs == 1)
         return true;
-    if (runs > n / 16) {
-        qsort(v, n, sizeof *v, ix_cmp);
-        return true;
-    }
     size_t *b = malloc((runs + 1) * sizeof *b);
-    if (!b)
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    if (!b || !tmp) {
+        free(b);
+        free(tmp);
         return false;
+    }
     size_t k = 0;
     b[k++] = 0;
     for (size_t i = 1; i < n; i++)
-        if (ix_cmp(&v[i - 1], &v[i]) > 0)
+        if (q_before(rows, v[i], v[i - 1]))
             b[k++] = i;
     b[k] = n;
-    struct ix *src = v, *dst = tmp;
+    uint32_t *src = v, *dst = tmp;
     while (runs > 1) {
         size_t nr = 0;
         for (size_t r = 0; r < runs; r += 2) {
             size_t lo = b[r], mid = b[r + 1], hi = r + 1 < runs ? b[r + 2] : mid;
             size_t x = lo, y = mid, o = lo;
             while (x < mid || y < hi)
-                dst[o++] = y == hi || (x < mid && ix_cmp(&src[x], &src[y]) < 0) ? src[x++] : src[y++];
+                dst[o++] = y == hi || (x < mid && q_before(rows, src[x], src[y])) ? src[x++]
+                                                                                 : src[y++];
             b[nr++] = lo;
         }
         b[nr] = n;
         runs = nr;
-        struct ix *t = src;
+        uint32_t *t = src;
         src = dst;
         dst = t;
     }
     if (src != v)
         memcpy(v, src, n * sizeof *v);
     free(b);
+    free(tmp);
     return true;
 }
 
-/* v[0..n) in ix_cmp's order: by stream (a stable count, when the streams
- * are few), then each stream's by queue_sort. */
-static bool queue_order(struct ix *v, size_t n)
+/* The stream a row queues on (launch: its GPU row's), or false. */
+static bool queued(const struct tf_cp *cp, const struct row *r, int64_t *stream)
 {
-    enum { MAX_STREAMS = 256 };
-    int64_t keys[MAX_STREAMS];
-    size_t nkeys = 0, count[MAX_STREAMS + 1];
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        while (j < nkeys && keys[j] != v[i].key)
-            j++;
-        if (j == nkeys) {
-            if (nkeys == MAX_STREAMS) {
-                qsort(v, n, sizeof *v, ix_cmp);
-                return true;
-            }
-            keys[nkeys++] = v[i].key;
-        }
-    }
-    /* the streams in order (few: insertion) */
-    for (size_t i = 1; i < nkeys; i++)
-        for (size_t j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
-            int64_t t = keys[j];
-            keys[j] = keys[j - 1];
-            keys[j - 1] = t;
-        }
-    struct ix *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!tmp)
+    if (r->stream == -1 && (r->kind & K_LAUNCH) && r->link != NONE)
+        *stream = cp->rows[r->link].stream;
+    else if (r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH))
+        *stream = r->stream;
+    else
         return false;
-    memset(count, 0, sizeof count);
-    size_t last = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (keys[last] != v[i].key) {
-            size_t lo = 0, hi = nkeys; /* keys sorted: its place */
-            while (lo < hi) {
-                size_t m = (lo + hi) / 2;
-                if (keys[m] < v[i].key)
-                    lo = m + 1;
-                else
-                    hi = m;
-            }
-            last = lo;
-        }
-        count[last + 1]++;
+    return true;
+}
+
+/* The streams' keys, distinct and sorted (a growing list). */
+struct skeys {
+    int64_t *k;
+    size_t *count;
+    size_t n, cap, last;
+};
+
+/* The place of stream s in the list (added when new, the list then unsorted). */
+static bool skey_at(struct skeys *s, int64_t key, size_t *at)
+{
+    if (s->last < s->n && s->k[s->last] == key) {
+        *at = s->last;
+        return true;
     }
-    for (size_t j = 0; j < nkeys; j++)
-        count[j + 1] += count[j];
-    size_t start[MAX_STREAMS + 1];
-    memcpy(start, count, sizeof start);
-    last = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (keys[last] != v[i].key) {
-            size_t lo = 0, hi = nkeys;
-            while (lo < hi) {
-                size_t m = (lo + hi) / 2;
-                if (keys[m] < v[i].key)
-                    lo = m + 1;
-                else
-                    hi = m;
-            }
-            last = lo;
+    size_t j = 0;
+    while (j < s->n && s->k[j] != key)
+        j++;
+    if (j == s->n) {
+        size_t cap = s->cap;
+        if (!TF_GROW(s->k, s->n, s->cap))
+            return false;
+        if (s->cap != cap) {
+            size_t *c = realloc(s->count, s->cap * sizeof *c);
+            if (!c)
+                return false;
+            s->count = c;
         }
-        tmp[count[last]++] = v[i];
+        s->k[s->n] = key;
+        s->count[s->n++] = 0;
     }
-    memcpy(v, tmp, n * sizeof *v);
-    bool ok = true;
-    for (size_t j = 0; j < nkeys && ok; j++)
-        ok = queue_sort(v + start[j], start[j + 1] - start[j], tmp + start[j]);
-    free(tmp);
-    return ok;
+    s->last = j;
+    *at = j;
+    return true;
 }
 
 /* HTA's queue length: per stream, +1 at each launch joined to a kernel,
- * -1 at each such kernel, in time order. */
+ * -1 at each such kernel, in (start, row) order.  The entries are placed
+ * by stream (a stable count: their row order kept), then each stream's
+ * sorted; 4 bytes an entry (its row), and the merges' room for one
+ * stream. */
 static bool queues(struct tf_cp *cp)
 {
     if (cp->hta)
         return tf_cp_hta_queues(cp);
-    struct ix *v = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *v);
-    if (!v)
-        return false;
-    size_t n = 0;
-    for (size_t i = 0; i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        if (r->stream == -1 && (r->kind & K_LAUNCH) && r->link != NONE)
-            v[n++] = (struct ix){cp->rows[r->link].stream, r->ts, (uint32_t)i};
-        else if (r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH))
-            v[n++] = (struct ix){r->stream, r->ts, (uint32_t)i};
+    struct skeys s = {0};
+    int64_t key;
+    size_t at, m = 0;
+    bool ok = true;
+    for (size_t i = 0; ok && i < cp->n_rows; i++)
+        if (queued(cp, &cp->rows[i], &key) && (ok = skey_at(&s, key, &at)))
+            s.count[at]++, m++;
+    /* the streams in order (insertion sort: few), their counts with them */
+    for (size_t i = 1; ok && i < s.n; i++)
+        for (size_t j = i; j > 0 && s.k[j - 1] > s.k[j]; j--) {
+            int64_t t = s.k[j];
+            size_t c = s.count[j];
+            s.k[j] = s.k[j - 1];
+            s.count[j] = s.count[j - 1];
+            s.k[j - 1] = t;
+            s.count[j - 1] = c;
+        }
+    size_t *start = ok ? malloc((s.n + 1) * sizeof *start) : NULL;
+    uint32_t *v = ok ? malloc((m ? m : 1) * sizeof *v) : NULL;
+    ok = ok && start && v;
+    if (ok) {
+        start[0] = 0;
+        for (size_t j = 0; j < s.n; j++)
+            start[j + 1] = start[j] + s.count[j], s.count[j] = start[j];
+        s.last = 0;
+        for (size_t i = 0; i < cp->n_rows; i++) {
+            if (!queued(cp, &cp->rows[i], &key))
+                continue;
+            if (s.k[s.last] != key) { /* sorted: its place */
+                size_t lo = 0, hi = s.n;
+                while (lo < hi) {
+                    size_t mid = (lo + hi) / 2;
+                    if (s.k[mid] < key)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                s.last = lo;
+            }
+            v[s.count[s.last]++] = (uint32_t)i;
+        }
     }
-    if (!queue_order(v, n)) {
-        free(v);
-        return false;
+    for (size_t j = 0; ok && j < s.n; j++) {
+        ok = queue_sort(cp->rows, v + start[j], start[j + 1] - start[j]);
+        int32_t q = 0;
+        for (size_t i = start[j]; ok && i < start[j + 1]; i++) {
+            struct row *r = &cp->rows[v[i]];
+            q += r->stream == -1 ? 1 : -1;
+            r->q = (signed char)(q == 0 || q == 1 ? q : 2); /* only 0 and 1 are read */
+        }
     }
-    int32_t q = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || v[i].key != v[i - 1].key)
-            q = 0;
-        struct row *r = &cp->rows[v[i].row];
-        q += r->stream == -1 ? 1 : -1;
-        r->q = q;
-    }
+    free(s.k);
+    free(s.count);
+    free(start);
     free(v);
-    return true;
+    return ok;
 }
 
 /* --- nodes --------------------------------------------------------------------------- */
@@ -431,7 +451,7 @@ static uint32_t tid_of(const struct tf_cp *cp, const bool *in, const char *part)
         const struct row *r = &cp->rows[i];
         if (!in[i])
             continue;
-        bool op = (r->kind & K_ANNOT) || strcmp(str(cp, r->cat), "cpu_op") == 0;
+        bool op = (r->kind & K_ANNOT) || r->cpu_op;
         if (!op || !strstr(str(cp, r->name), part))
             continue;
         if (tid != NONE && tid != r->tidk)
@@ -504,8 +524,10 @@ static bool first_keys(struct tf_cp *cp, bool remap, uint32_t fwd, uint32_t bwd)
 }
 
 /* HTA walks the backward thread (autograd) as part of the forward one
- * (forward) when each is one thread: the thread key of each row. */
-static bool thread_keys(struct tf_cp *cp, const bool *in)
+ * (forward) when each is one thread: the thread key of each row, made in
+ * row order (the keys' ids give the threads' order), and into v[*n] each
+ * CPU row of the window with its key (call_stack_edges' rows). */
+static bool thread_keys(struct tf_cp *cp, const bool *in, struct ix *v, size_t *n)
 {
     uint32_t fwd = tid_of(cp, in, "forward"), bwd = tid_of(cp, in, "autograd");
     bool remap = fwd != NONE && bwd != NONE && fwd != bwd;
@@ -520,20 +542,21 @@ static bool thread_keys(struct tf_cp *cp, const bool *in)
     if (cp->pre && !first_keys(cp, remap, fwd, bwd))
         return false;
     for (size_t i = 0; i < cp->n_rows; i++) {
-        struct row *r = &cp->rows[i];
+        const struct row *r = &cp->rows[i];
         uint32_t t = remap && r->tidk == bwd ? fwd : r->tidk;
         size_t h = (r->pidk * 31u + t) & 255u;
-        if (memo[h].pidk == r->pidk && memo[h].tidk == t) {
-            r->thr = memo[h].thr;
-            continue;
+        uint32_t thr = memo[h].thr;
+        if (memo[h].pidk != r->pidk || memo[h].tidk != t) {
+            tf_buf_clear(&cp->key);
+            tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, r->pidk), str(cp, t));
+            if (!tf_strtab_id(&cp->strs, cp->key.data, &thr))
+                return false;
+            memo[h].pidk = r->pidk;
+            memo[h].tidk = t;
+            memo[h].thr = thr;
         }
-        tf_buf_clear(&cp->key);
-        tf_buf_printf(&cp->key, "%s\x1f%s", str(cp, r->pidk), str(cp, t));
-        if (!tf_strtab_id(&cp->strs, cp->key.data, &r->thr))
-            return false;
-        memo[h].pidk = r->pidk;
-        memo[h].tidk = t;
-        memo[h].thr = r->thr;
+        if (in[i] && r->stream == -1 && !(r->kind & K_SYNC))
+            v[(*n)++] = (struct ix){thr, r->ts, (uint32_t)i};
     }
     return true;
 }
@@ -550,9 +573,11 @@ static bool call_stack_edges(struct tf_cp *cp, const bool *in)
         return false;
     }
     size_t n = 0;
-    for (size_t i = 0; i < cp->n_rows; i++)
-        if (in[i] && cp->rows[i].stream == -1 && !(cp->rows[i].kind & K_SYNC))
-            v[n++] = (struct ix){cp->rows[i].thr, cp->rows[i].ts, (uint32_t)i};
+    if (!thread_keys(cp, in, v, &n)) {
+        free(v);
+        free(open);
+        return false;
+    }
     qsort(v, n, sizeof *v, thr_cmp);
     /* within a thread: start, then the longer first, then file order */
     for (size_t a = 0; a < n;) {
@@ -615,18 +640,19 @@ static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
  * (correlation c) recorded its event on, before the record; NONE. */
 static uint32_t recorded_kernel(const struct tf_cp *cp, int64_t c)
 {
-    const struct row *rec = NULL, *where = NULL;
-    for (size_t i = 0; i < cp->n_rows && (!rec || !where); i++) {
+    const struct row *rec = NULL;
+    const struct wait *where = NULL; /* the first row (in row order) that waits on it */
+    for (size_t i = 0; i < cp->n_rows && !rec; i++) {
         const struct row *r = &cp->rows[i];
-        if (!rec && r->corr == c && r->stream == -1 && named(cp, r, "cudaEventRecord"))
+        if (r->corr == c && r->stream == -1 && named(cp, r, "cudaEventRecord"))
             rec = r;
-        if (!where && r->wait != NONE && cp->waits[r->wait].stream > -1 &&
-            cp->waits[r->wait].corr == c)
-            where = r;
     }
+    for (size_t j = 0; j < cp->n_waits && !where; j++)
+        if (cp->waits[j].stream > -1 && cp->waits[j].corr == c)
+            where = &cp->waits[j];
     if (!rec || !where)
         return NONE;
-    int64_t wstream = cp->waits[where->wait].stream, wpid = row_pid(cp, where);
+    int64_t wstream = where->stream, wpid = row_pid(cp, &cp->rows[where->row]);
     uint32_t best = NONE;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
@@ -677,7 +703,8 @@ static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, s
 {
     const struct row *rt = &cp->rows[r->link];
     if (named(cp, r, "Stream Wait Event") || named(cp, r, "Event Sync")) {
-        int64_t wcorr = r->wait != NONE ? cp->waits[r->wait].corr : -1;
+        const struct wait *wt = tf_cp_wait_of(cp->waits, cp->n_waits, (uint32_t)(r - cp->rows));
+        int64_t wcorr = wt ? wt->corr : -1;
         if (wcorr < 0)
             return true;
         uint32_t src = cp->hta ? tf_cp_hta_recorded(cp, wcorr) : recorded_kernel(cp, wcorr);
@@ -803,8 +830,21 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
     return ok;
 }
 
+/* TRACEFIG_CP_STATS set: what the collector keeps, on stderr (the tests'
+ * check of its memory: the rows from anywhere in the trace and the look's
+ * from the window; the CPU operators it only counts). */
+static void rows_stats(const struct tf_cp *cp)
+{
+    if (!getenv("TRACEFIG_CP_STATS"))
+        return;
+    fprintf(stderr, "critpath rows: kept %zu, pass1 %zu, look %zu, counted %zu, bytes %zu\n",
+            cp->n_rows, cp->n_rows - cp->n_look, cp->n_look, cp->n_pure,
+            cp->n_rows * (sizeof(struct row) + (cp->pre ? sizeof *cp->idx : 0)));
+}
+
 bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
 {
+    rows_stats(cp);
     const char *zero = getenv("CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE");
     cp->zero_launch = cp->hta && zero && strcmp(zero, "1") == 0;
     /* A row kept before the first fractional ts had a whole one: its end
@@ -854,7 +894,7 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
         tf_diag_warn(d, "the trace has no CUDA synchronization events (cuda_sync): the critical "
                         "path may be inaccurate");
     ok = ok && (!cp->hta || tf_cp_hta_event_links(cp));
-    ok = ok && runtime_lock_edges(cp) && thread_keys(cp, in) && call_stack_edges(cp, in) && kernel_edges(cp, in);
+    ok = ok && runtime_lock_edges(cp) && call_stack_edges(cp, in) && kernel_edges(cp, in);
     free(in);
     if (!ok)
         return tf_diag_oom(d, NULL);

@@ -14,7 +14,7 @@
  *   path    the longest path in topological order, ties broken as
  *           networkx's dag_longest_path breaks them on HTA's insertion order.
  * The collector keeps the complete events of pass 1 that the window's graph
- * may need from anywhere in the trace (about 80 bytes each: the runtime
+ * may need from anywhere in the trace (64 bytes each: the runtime
  * calls, GPU rows, steps and syncs), and those of the window's own CPU
  * operators when the reader looks at the window before pass 2.
  */

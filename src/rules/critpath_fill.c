@@ -1,7 +1,9 @@
 /* critpath_fill.c - the critical path as the figure has it: its nodes for
  * the drawing (rules/critpath_marks.c), and the model's critical_path, its
  * categories' times and the bars it marks critical (rules/critpath.h).
- * critpath.c makes the rows, the graph and the path.
+ * critpath.c makes the rows, the graph and the path.  Linear in the path
+ * (its events found by row in a table, the bars by start), so a whole
+ * trace's path of a million nodes costs no more than its graph.
  */
 #include "rules/critpath_int.h"
 
@@ -96,14 +98,42 @@ static bool relabel(struct tf_cp_event *e, const struct tf_figure *f, const stru
     return true;
 }
 
-/* The index of row ev among the path's events (ev_of), searched from both
- * ends (an edge joins events met near each other). */
-static size_t event_index(const uint32_t *ev_of, size_t n, uint32_t ev)
+/* The path's events by row: an open-addressing table of rows to their
+ * index among the events (each row once), so a path of a million nodes
+ * (a whole trace's window) is filled in linear time. */
+struct evmap {
+    uint32_t *row;   /* NONE: empty */
+    size_t *j;
+    size_t mask;
+};
+
+static bool evmap_init(struct evmap *m, size_t n)
 {
-    for (size_t j = n; j > 0; j--)
-        if (ev_of[j - 1] == ev)
-            return j - 1;
-    return 0;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    m->mask = cap - 1;
+    m->row = malloc(cap * sizeof *m->row);
+    m->j = malloc(cap * sizeof *m->j);
+    if (!m->row || !m->j)
+        return false;
+    memset(m->row, 0xff, cap * sizeof *m->row);
+    return true;
+}
+
+static size_t evmap_slot(const struct evmap *m, uint32_t ev)
+{
+    size_t h = (ev * 2654435761u) & m->mask;
+    while (m->row[h] != NONE && m->row[h] != ev)
+        h = (h + 1) & m->mask;
+    return h;
+}
+
+/* The index of row ev among the path's events (0 when it is none). */
+static size_t event_index(const struct evmap *m, uint32_t ev)
+{
+    size_t h = evmap_slot(m, ev);
+    return m->row[h] == ev ? m->j[h] : 0;
 }
 
 struct ev_ts {
@@ -117,63 +147,46 @@ static int event_ts_cmp(const void *a, const void *b)
     return (x->ts > y->ts) - (x->ts < y->ts);
 }
 
-bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
+/* The events, each once, in the order the path meets them. */
+static bool fill_events(const struct tf_cp *cp, struct tf_critical *c, struct evmap *ev_of,
+                        int64_t w0)
 {
-    if (!cp->ran)
-        return true;
     const struct tf_cpg *g = &cp->g;
-    struct tf_critical *c = calloc(1, sizeof *c);
-    size_t np = g->n_path;
-    uint32_t *ev_of = malloc((np ? np : 1) * sizeof *ev_of);
-    if (c) {
-        c->events = calloc(np ? np : 1, sizeof *c->events);
-        c->edges = calloc(np ? np : 1, sizeof *c->edges);
-    }
-    if (!c || !ev_of || !c->events || !c->edges) {
-        free(ev_of);
-        tf_critical_free(c);
-        return false;
-    }
-    f->stats.critical = c;
-    /* the events, each once, in the order the path meets them */
-    for (size_t k = 0; k < np; k++) {
+    for (size_t k = 0; k < g->n_path; k++) {
         uint32_t ev = cp->node_ev[g->path[k]];
-        size_t j = 0;
-        while (j < c->n_events && ev_of[c->n_events - 1 - j] != ev && j < 2)
-            j++; /* an event's nodes are near each other on the path */
-        if (j == c->n_events || j == 2) {
-            j = 0;
-            while (j < c->n_events && ev_of[j] != ev)
-                j++;
-        } else {
-            j = c->n_events - 1 - j;
-        }
-        if (j == c->n_events) {
-            const struct row *r = &cp->rows[ev];
-            struct tf_cp_event *e = &c->events[c->n_events];
-            ev_of[c->n_events++] = ev;
-            size_t n = strlen(str(cp, r->name)) + 1;
-            e->name = malloc(n);
-            e->lane = lane_of(cp, r);
-            if (!e->name || !e->lane) {
-                free(ev_of);
-                return false;
-            }
-            memcpy(e->name, str(cp, r->name), n);
-            e->ts_ns = r->ts;
-            e->dur_ns = r->end - r->ts;
-            e->start_ms = (double)(r->ts - w0) / 1e6;
-        }
+        size_t h = evmap_slot(ev_of, ev);
+        if (ev_of->row[h] == ev)
+            continue;
+        const struct row *r = &cp->rows[ev];
+        struct tf_cp_event *e = &c->events[c->n_events];
+        ev_of->row[h] = ev;
+        ev_of->j[h] = c->n_events++;
+        size_t n = strlen(str(cp, r->name)) + 1;
+        e->name = malloc(n);
+        e->lane = lane_of(cp, r);
+        if (!e->name || !e->lane)
+            return false;
+        memcpy(e->name, str(cp, r->name), n);
+        e->ts_ns = r->ts;
+        e->dur_ns = r->end - r->ts;
+        e->start_ms = (double)(r->ts - w0) / 1e6;
     }
+    return true;
+}
+
+/* The path's edges, its length and its categories' times. */
+static bool fill_edges(const struct tf_cp *cp, struct tf_critical *c, const struct evmap *ev_of)
+{
+    const struct tf_cpg *g = &cp->g;
     int64_t total = 0, cat[TF_CP_N_CATS] = {0};
-    for (size_t k = 0; k + 1 < np; k++) {
+    for (size_t k = 0; k + 1 < g->n_path; k++) {
         uint32_t i = tf_cpg_find(g, g->path[k], g->path[k + 1]);
         const struct tf_cpg_edge *e = &g->e[i];
         struct tf_cp_edge *o = &c->edges[c->n_edges++];
         uint32_t a = cp->node_ev[e->from], b = cp->node_ev[e->to];
         o->type = etype_name(e->type);
-        o->from = event_index(ev_of, c->n_events, a);
-        o->to = event_index(ev_of, c->n_events, b);
+        o->from = event_index(ev_of, a);
+        o->to = event_index(ev_of, b);
         o->from_end = cp->node_start[e->from] ? "start" : "end";
         o->to_end = cp->node_start[e->to] ? "start" : "end";
         o->weight_ms = (double)e->weight / 1e6;
@@ -183,14 +196,21 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
             cat[k2] += e->weight;
     }
     c->length_ms = (double)total / 1e6;
-    /* the bars drawn for events on the path (within HTA's rounding): the
-     * events by start, each bar looked up among those that start within
-     * a microsecond of it */
-    struct ev_ts *by_ts = malloc((c->n_events ? c->n_events : 1) * sizeof *by_ts);
-    if (!by_ts) {
-        free(ev_of);
-        return false;
+    for (int k = 0; k < TF_CP_N_CATS; k++) {
+        c->cat_ms[k] = (double)cat[k] / 1e6;
+        c->cat_pct[k] = total ? 100.0 * (double)cat[k] / (double)total : 0;
     }
+    return true;
+}
+
+/* The bars drawn for events on the path (within HTA's rounding): the
+ * events by start, each bar looked up among those that start within a
+ * microsecond of it. */
+static bool mark_bars(struct tf_critical *c, struct tf_figure *f)
+{
+    struct ev_ts *by_ts = malloc((c->n_events ? c->n_events : 1) * sizeof *by_ts);
+    if (!by_ts)
+        return false;
     for (size_t j = 0; j < c->n_events; j++)
         by_ts[j] = (struct ev_ts){c->events[j].ts_ns, j};
     qsort(by_ts, c->n_events, sizeof *by_ts, event_ts_cmp);
@@ -214,7 +234,6 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
                 bar->critical = true;
                 if (!relabel(&c->events[by_ts[q].j], f, bar)) {
                     free(by_ts);
-                    free(ev_of);
                     return false;
                 }
                 break;
@@ -222,10 +241,31 @@ bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
         }
     }
     free(by_ts);
-    for (int k = 0; k < TF_CP_N_CATS; k++) {
-        c->cat_ms[k] = (double)cat[k] / 1e6;
-        c->cat_pct[k] = total ? 100.0 * (double)cat[k] / (double)total : 0;
-    }
-    free(ev_of);
     return true;
+}
+
+bool tf_cp_fill(const struct tf_cp *cp, struct tf_figure *f, int64_t w0)
+{
+    if (!cp->ran)
+        return true;
+    const struct tf_cpg *g = &cp->g;
+    struct tf_critical *c = calloc(1, sizeof *c);
+    size_t np = g->n_path;
+    struct evmap ev_of = {NULL, NULL, 0};
+    bool made = evmap_init(&ev_of, np);
+    if (c) {
+        c->events = calloc(np ? np : 1, sizeof *c->events);
+        c->edges = calloc(np ? np : 1, sizeof *c->edges);
+    }
+    if (!c || !made || !c->events || !c->edges) {
+        free(ev_of.row);
+        free(ev_of.j);
+        tf_critical_free(c);
+        return false;
+    }
+    f->stats.critical = c;
+    bool ok = fill_events(cp, c, &ev_of, w0) && fill_edges(cp, c, &ev_of);
+    free(ev_of.row);
+    free(ev_of.j);
+    return ok && mark_bars(c, f);
 }

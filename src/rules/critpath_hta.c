@@ -138,7 +138,7 @@ bool tf_cp_hta_queues(struct tf_cp *cp)
         }
         struct row *r = &cp->rows[e[k].row];
         qc[s].q += r->stream == -1 ? 1 : -1;
-        r->q = qc[s].q;
+        r->q = (signed char)(qc[s].q == 0 || qc[s].q == 1 ? qc[s].q : 2); /* 0 and 1 read */
     }
     free(qc);
     free(e);
@@ -227,7 +227,7 @@ static bool record_stream(const struct tf_cp *cp, const struct crow *ws, size_t 
     if (j == nws)
         return false;
     const struct row *r = &cp->rows[ws[j].row];
-    *stream = cp->waits[r->wait].stream;
+    *stream = tf_cp_wait_of(cp->waits, cp->n_waits, ws[j].row)->stream; /* ws: rows with one */
     *pidk = r->pidk;
     return true;
 }
@@ -262,11 +262,9 @@ bool tf_cp_hta_event_links(struct tf_cp *cp)
     struct crow *ws = malloc((nws ? nws : 1) * sizeof *ws);
     nws = 0;
     bool ok = l && rec && w && ws;
-    for (size_t i = 0; ok && i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        if (r->wait != NONE && cp->waits[r->wait].stream > -1)
-            ws[nws++] = (struct crow){cp->waits[r->wait].corr, (uint32_t)i};
-    }
+    for (size_t j = 0; ok && j < cp->n_waits; j++) /* in row order */
+        if (cp->waits[j].stream > -1)
+            ws[nws++] = (struct crow){cp->waits[j].corr, cp->waits[j].row};
     if (ok)
         qsort(ws, nws, sizeof *ws, crow_cmp);
     /* the records with an event stream (the others HTA drops) */

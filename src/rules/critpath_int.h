@@ -19,29 +19,49 @@
 enum { K_OP = 1, K_RUNTIME = 2, K_SYNC = 4, K_LAUNCH = 8, K_LOCK = 16, K_BLOCKING = 32,
        K_ANNOT = 64, K_STEP = 128 };
 
-/* 80 bytes: pass 1 keeps one per runtime call and GPU row of the trace
+/* 64 bytes: pass 1 keeps one per runtime call and GPU row of the trace
  * (and per CPU operator without the reader's look at the window), so what
  * few rows carry (a Stream Wait Event's stream and correlation) is kept
- * aside, and the pid is read back from its key (tf_cp_row_pid). */
+ * aside (cp->waits), the pid is read back from its key (tf_cp_row_pid),
+ * the category is kept as the one bit read of it, the thread's key is
+ * made where the call stacks are walked, and the queue length is kept
+ * only as far as the graph reads it. */
 struct row {
     int64_t ts, end;
     int64_t stream, corr;
-    uint32_t name, cat, thr;
+    uint32_t name;
     uint32_t pidk, tidk; /* its pid's and tid's keys */
     uint32_t link;       /* the row of the other end of its correlation, NONE */
     uint32_t start_node, end_node;
     uint32_t ksync;      /* a kernel: the kernel it waits for (Stream Wait Event), NONE */
-    uint32_t wait;       /* its wait_on_stream and _corr_id: cp->waits[wait], NONE */
-    int32_t q;           /* its queue length (launches and kernels), INT32_MIN none */
     unsigned char kind;
     unsigned char call;  /* a CPU row: its synchronisation call (SC_*), 0 none */
+    signed char q;       /* its queue length (launches and kernels): 0, 1, 2 (more
+                            or less), -1 none */
+    bool cpu_op;         /* its category is cpu_op */
 };
 
 /* A row's args.wait_on_stream and wait_on_cuda_event_record_corr_id
- * (-1: absent), for the rows that have one of them. */
+ * (-1: absent), for the rows that have one of them, in row order: `row`
+ * follows the row when the rows are merged or filtered. */
 struct wait {
     int64_t stream, corr;
+    uint32_t row;
 };
+
+/* The wait of row i (cp->waits is in row order), or NULL. */
+static inline const struct wait *tf_cp_wait_of(const struct wait *w, size_t n, uint32_t i)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = (lo + hi) / 2;
+        if (w[m].row < i)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < n && w[lo].row == i ? &w[lo] : NULL;
+}
 
 /* The synchronisation calls of the CUDA and HIP runtimes, by name: what
  * a trace without cuda_sync rows (Nsight Systems, rocpd) says of them. */
@@ -130,6 +150,7 @@ struct tf_cp {
     uint64_t *pidx;
     size_t n_prows, cap_prows, cap_pidx, cap_idx;
     size_t n_pure;       /* pure rows not in rows */
+    size_t n_look;       /* rows the look added (TRACEFIG_CP_STATS) */
     struct pthr *pthr;   /* the threads of pure rows */
     size_t n_pthr, cap_pthr, last_pthr;
     struct pfirst *pfirst;

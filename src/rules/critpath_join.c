@@ -65,12 +65,19 @@ bool tf_cp_hta_filter(struct tf_cp *cp)
     cp->filt_any = any;
     cp->filt_lim = lim;
     qsort(kept, nk, sizeof *kept, i64_cmp);
-    size_t k = 0;
+    size_t k = 0, wj = 0, wn = 0;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
         bool keep = hta_gpu_row(cp, r)
                         ? r->corr >= 0 && bsearch(&r->corr, kept, nk, sizeof *kept, i64_cmp)
                         : any && r->ts < lim;
+        if (wj < cp->n_waits && cp->waits[wj].row == i) { /* its wait goes with it */
+            if (keep) {
+                cp->waits[wn] = cp->waits[wj];
+                cp->waits[wn++].row = (uint32_t)k;
+            }
+            wj++;
+        }
         if (keep) {
             if (cp->idx)
                 cp->idx[k] = cp->idx[i];
@@ -78,6 +85,7 @@ bool tf_cp_hta_filter(struct tf_cp *cp)
         }
     }
     cp->n_rows = k;
+    cp->n_waits = wn;
     free(kept);
     return true;
 }

@@ -1,4 +1,6 @@
-/* critpath_marks.c - the critical path drawn; see critpath_marks.h. */
+/* critpath_marks.c - the critical path drawn; see critpath_marks.h.  Each
+ * event's bar is looked up among the critical bars by start, not among all
+ * the figure's bars (a whole trace's path has a million events). */
 #include "rules/critpath_marks.h"
 
 #include <math.h>
@@ -77,16 +79,43 @@ bool tf_cp_set_has(const struct tf_cp_set *s, int64_t t0, int64_t t1, const char
 
 /* --- the span and the arrows ------------------------------------------------------- */
 
-/* The bar drawn for event e (a critical one), or SIZE_MAX. */
-static size_t bar_of(const struct tf_figure *f, const struct tf_cp_event *e)
+/* The critical bars by start (then index): each event's bar is looked up
+ * among those that start within a microsecond of it, not among all. */
+struct crit {
+    double start;
+    size_t i;
+};
+
+static int crit_cmp(const void *a, const void *b)
 {
-    for (size_t i = 0; i < f->n_bars; i++) {
-        const struct tf_bar *b = &f->bars[i];
-        if (b->critical && b->name && fabs(b->start_ms - (double)e->ts_ns / 1e6) < 1.001e-3 &&
-            fabs(b->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 && strcmp(b->name, e->name) == 0)
-            return i;
+    const struct crit *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The bar drawn for event e (a critical one: the first of f's bars that
+ * matches it), or SIZE_MAX; crit: the critical bars by start. */
+static size_t bar_of(const struct tf_figure *f, const struct crit *crit, size_t n,
+                     const struct tf_cp_event *e)
+{
+    double x = (double)e->ts_ns / 1e6;
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first whose start is above x - 1.001 us */
+        size_t m = (lo + hi) / 2;
+        if (crit[m].start - x <= -1.001e-3)
+            lo = m + 1;
+        else
+            hi = m;
     }
-    return SIZE_MAX;
+    size_t best = SIZE_MAX;
+    for (size_t k = lo; k < n && crit[k].start - x < 1.001e-3; k++) {
+        const struct tf_bar *b = &f->bars[crit[k].i];
+        if (crit[k].i < best && fabs(b->start_ms - x) < 1.001e-3 &&
+            fabs(b->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 && strcmp(b->name, e->name) == 0)
+            best = crit[k].i;
+    }
+    return best;
 }
 
 /* The time of an edge's end, in axis units from the window's start. */
@@ -99,10 +128,20 @@ static double at(const struct tf_figure *f, const struct tf_cp_event *e, const c
 static bool arrows(struct tf_figure *f, const struct tf_critical *c)
 {
     size_t *bar = malloc((c->n_events ? c->n_events : 1) * sizeof *bar);
-    if (!bar)
+    struct crit *crit = malloc((f->n_bars ? f->n_bars : 1) * sizeof *crit);
+    size_t n_crit = 0;
+    if (!bar || !crit) {
+        free(bar);
+        free(crit);
         return false;
+    }
+    for (size_t i = 0; i < f->n_bars; i++)
+        if (f->bars[i].critical && f->bars[i].name && isfinite(f->bars[i].start_ms))
+            crit[n_crit++] = (struct crit){f->bars[i].start_ms, i};
+    qsort(crit, n_crit, sizeof *crit, crit_cmp);
     for (size_t j = 0; j < c->n_events; j++)
-        bar[j] = bar_of(f, &c->events[j]);
+        bar[j] = bar_of(f, crit, n_crit, &c->events[j]);
+    free(crit);
     size_t first = f->n_arrows;
     double near = TF_CP_ARROW_MERGE * f->x_span;
     bool ok = true;

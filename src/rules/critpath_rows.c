@@ -169,7 +169,8 @@ enum { N_DONE = 0x8000, N_LAUNCH = 0x100, N_LOCK = 0x200, N_BLOCKING = 0x400, N_
        N_HIPBLOCK = 0x1000, N_CUDA = 0x2000, N_HIP = 0x4000, N_MTIA = 0x10000,
        /* of a category */
        C_OP = 0x20000, C_RUNTIME = 0x40000, C_ANNOT = 0x80000, C_SYNC = 0x100000,
-       C_ANYRT = 0x200000, C_NOARGS = 0x400000, C_GPUANNOT = 0x800000, C_OLDOP = 0x1000000 };
+       C_ANYRT = 0x200000, C_NOARGS = 0x400000, C_GPUANNOT = 0x800000, C_OLDOP = 0x1000000,
+       C_CPUOP = 0x2000000 };
 
 static uint32_t name_flags(const char *name)
 {
@@ -192,6 +193,7 @@ static uint32_t name_flags(const char *name)
     f |= runtime_cat(name) ? C_ANYRT : 0;
     f |= strcmp(name, "gpu_user_annotation") == 0 ? C_GPUANNOT : 0;
     f |= strcmp(name, "Operator") == 0 ? C_OLDOP : 0; /* PyTorch 1.8's Kineto: cpu_op */
+    f |= strcmp(name, "cpu_op") == 0 ? C_CPUOP : 0;
     /* Kineto's operators and annotations carry no stream or correlation
      * in their args (only their inputs' shapes, long to walk) */
     if (strcmp(name, "cpu_op") == 0 || strcmp(name, "user_annotation") == 0 ||
@@ -260,6 +262,7 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
     /* correlation_id: XPlane's stat (xplane_emit.c), beyond HTA's keys */
     static const char *const keys[] = {"stream", "correlation", "wait_on_stream",
                                        "wait_on_cuda_event_record_corr_id", "correlation_id"};
+    static const size_t lens[] = {6, 11, 14, 33, 14}; /* strlen of keys[] */
     int64_t *dst[] = {&w->stream, &w->corr, &wt->stream, &wt->corr, &w->corr};
     w->stream = w->corr = wt->stream = wt->corr = -1;
     if (!r->args)
@@ -270,7 +273,7 @@ static void row_args(const struct tf_tef_rec *r, struct row *w, struct wait *wt)
     const unsigned char *k, *v;
     while (tf_jl_member(r->args, r->args_len, &pos, &k, &kl, &v, &vl)) {
         for (int i = 0; i < 5; i++) {
-            if (kl != strlen(keys[i]) || memcmp(k, keys[i], kl) != 0)
+            if (kl != lens[i] || memcmp(k, keys[i], kl) != 0)
                 continue;
             if (i < 2 || i == 4)
                 seen[i == 4 ? 1 : i] = true;
@@ -306,15 +309,15 @@ static bool make_row(struct tf_cp *cp, const struct tf_tef_rec *r, struct row *w
 {
     const char *cat = r->cat ? r->cat : "";
     *w = (struct row){.ksync = NONE, .link = NONE, .start_node = NONE, .end_node = NONE,
-                      .q = INT32_MIN, .wait = NONE};
-    *wt = (struct wait){-1, -1};
-    uint32_t nf, cf;
+                      .q = -1};
+    *wt = (struct wait){-1, -1, NONE};
+    uint32_t nf, cf, catid;
     bool same_cat = cp->has_last_cat && strcmp(cat, tf_cp_str(cp, cp->last_cat)) == 0;
     if (same_cat)
-        w->cat = cp->last_cat;
-    else if (!tf_strtab_id(&cp->strs, cat, &w->cat))
+        catid = cp->last_cat;
+    else if (!tf_strtab_id(&cp->strs, cat, &catid))
         return false;
-    cp->last_cat = w->cat;
+    cp->last_cat = catid;
     cp->has_last_cat = true;
     /* a name that says nothing (none of launch_names, lock_names, the
      * blocking calls, the sync calls, the steps starts so) is not looked up
@@ -325,9 +328,10 @@ static bool make_row(struct tf_cp *cp, const struct tf_tef_rec *r, struct row *w
         nf = N_DONE;
     else if (!tf_strtab_id(&cp->strs, r->name, &w->name) || !flags_of(cp, w->name, &nf))
         return false;
-    if (!flags_of(cp, w->cat, &cf))
+    if (!flags_of(cp, catid, &cf))
         return false;
     *catf = cf;
+    w->cpu_op = (cf & C_CPUOP) != 0;
 
     w->ts = r->ts;
     w->end = r->ts + r->dur;
@@ -417,12 +421,10 @@ static bool add_row(struct tf_cp *cp, const struct row *w, const struct wait *wt
     if (wt->stream != -1 || wt->corr != -1) {
         if (!TF_GROW(cp->waits, cp->n_waits, cp->cap_waits))
             return false;
-        cp->waits[cp->n_waits++] = *wt;
+        cp->waits[cp->n_waits] = *wt;
+        cp->waits[cp->n_waits++].row = (uint32_t)cp->n_rows;
     }
-    cp->rows[cp->n_rows] = *w;
-    if (wt->stream != -1 || wt->corr != -1)
-        cp->rows[cp->n_rows].wait = (uint32_t)(cp->n_waits - 1);
-    cp->n_rows++;
+    cp->rows[cp->n_rows++] = *w;
     return true;
 }
 
@@ -519,10 +521,12 @@ bool tf_cp_prepass_end(struct tf_cp *cp)
         cp->idx = ix;
         cp->cap_idx = n;
     }
-    size_t a = cp->n_rows, b = cp->n_prows, k = n;
+    size_t a = cp->n_rows, b = cp->n_prows, k = n, wj = cp->n_waits;
     while (b > 0) {
         bool mine = a > 0 && cp->idx[a - 1] > cp->pidx[b - 1];
         k--;
+        if (mine && wj > 0 && cp->waits[wj - 1].row == a - 1) /* the look's rows have none */
+            cp->waits[--wj].row = (uint32_t)k;
         cp->rows[k] = mine ? cp->rows[a - 1] : cp->prows[b - 1];
         cp->idx[k] = mine ? cp->idx[a - 1] : cp->pidx[b - 1];
         if (mine)
@@ -531,6 +535,7 @@ bool tf_cp_prepass_end(struct tf_cp *cp)
             b--;
     }
     cp->n_rows = n;
+    cp->n_look = cp->n_prows;
     cp->n_pure -= cp->n_prows;
     free(cp->prows);
     free(cp->pidx);

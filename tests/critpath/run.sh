@@ -10,7 +10,8 @@
 #     with its expected path (events in order) and breakdown; a trace whose
 #     kernels have no correlation ids fails with one line, a trace without
 #     cuda_sync events gets one warning; the JSON model's critical_path and
-#     "critical": true on the bars of the path.
+#     "critical": true on the bars of the path; what the collector keeps
+#     (TRACEFIG_CP_STATS) on a Kineto trace of many steps.
 # (c) The path drawn: the bars of the path whole (the dense case: launches
 #     among slices merged into busy shares, one past --depth), the rest
 #     faded as --highlight fades it, arrows exactly for the path's edges
@@ -197,6 +198,46 @@ if "$bin" "$tmp/gpu/t.json" -f json -o - 2>/dev/null | grep -q critical; then
     bad "a figure without --critical-path mentions it"
 else
     ok
+fi
+
+# What the collector keeps (TRACEFIG_CP_STATS, no timing): on a Kineto
+# trace of many steps (gentrace.py kineto), every complete event is kept
+# or only counted; pass 1 keeps no CPU operator or Python function (only
+# the runtime calls, GPU rows, steps and syncs the window's graph may need
+# from anywhere), and the look before pass 2 keeps no more rows than the
+# window has events.  (The runtime calls and GPU rows of the whole trace
+# are still kept: the queue lengths and synchronisation lookups read them.)
+t=$tmp/steps.json
+if "$py" "$root/tests/tools/gentrace.py" kineto --size 3e6 --out "$t" &&
+    TRACEFIG_CP_STATS=1 "$bin" "$t" --window-event 'ProfilerStep*' --occurrence 2 \
+        --critical-path --stats=csv >/dev/null 2>"$tmp/steps.err"; then
+    if "$py" - "$t" "$tmp/steps.err" <<'PY'
+import json, re, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"]
+      if e.get("ph") == "X" and "dur" in e and e.get("name")]
+m = re.search(r"critpath rows: kept (\d+), pass1 (\d+), look (\d+), counted (\d+)",
+              open(sys.argv[2]).read())
+kept, pass1, look, counted = map(int, m.groups())
+steps = sorted((e for e in ev if e["name"].startswith("ProfilerStep#")
+                and e.get("cat") == "user_annotation"), key=lambda e: e["ts"])
+w0, w1 = steps[1]["ts"], steps[1]["ts"] + steps[1]["dur"]
+window = sum(1 for e in ev if w0 <= e["ts"] <= w1)
+ops = sum(1 for e in ev if e.get("cat") in ("cpu_op", "python_function"))
+bad = []
+if kept + counted != len(ev):
+    bad.append("kept %d + counted %d != %d events" % (kept, counted, len(ev)))
+if pass1 > len(ev) - ops:
+    bad.append("pass 1 kept %d rows, more than the %d events not operators" % (pass1, len(ev) - ops))
+if not 0 < look <= window:
+    bad.append("the look kept %d rows, the window has %d events" % (look, window))
+if len(steps) < 10:
+    bad.append("only %d steps" % len(steps))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    then ok; else bad "rows kept: $(cat "$tmp/steps.err" | head -n 2)"; fi
+else
+    bad "rows kept: $(head -n 1 "$tmp/steps.err" 2>/dev/null)"
 fi
 
 # (c) The path drawn (--critical-path on a figure): the path's bars whole
