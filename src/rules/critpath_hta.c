@@ -257,8 +257,8 @@ bool tf_cp_hta_event_links(struct tf_cp *cp)
     struct ix *w = picked(cp, is_wait, &nw), *c = NULL;
     struct grp *g = NULL;
     size_t nws = 0;
-    for (size_t i = 0; i < cp->n_rows; i++)
-        nws += cp->rows[i].wait != NONE && cp->waits[cp->rows[i].wait].stream > -1;
+    for (size_t j = 0; j < cp->n_waits; j++)
+        nws += cp->waits[j].stream > -1;
     struct crow *ws = malloc((nws ? nws : 1) * sizeof *ws);
     nws = 0;
     bool ok = l && rec && w && ws;
