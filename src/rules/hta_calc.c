@@ -9,9 +9,10 @@
  * where the sort put it among rows of the same start.  pandas sorts with
  * NumPy's quicksort, an introsort that is not stable, so the order of
  * ties is NumPy's and nobody else's: this file sorts the same way
- * (median-of-three partitions, insertion sort from 16 items down, a heapsort
- * after 2 log2(n) levels) so that its ties come out as NumPy's do.  The
- * unit tests compare it with NumPy on arrays full of ties.
+ * (rules/npsort_impl.h: median-of-three partitions, insertion sort from 16
+ * items down, a heapsort after 2 log2(n) levels) so that its ties come out
+ * as NumPy's do.  The unit tests compare it with NumPy on arrays full of
+ * ties.
  */
 #include "rules/hta.h"
 
@@ -25,121 +26,18 @@ static bool lt(double a, double b)
     return a < b || (b != b && a == a);
 }
 
-#define SWAP(a, b)                                                                              \
-    do {                                                                                       \
-        size_t t_ = (a);                                                                       \
-        (a) = (b);                                                                             \
-        (b) = t_;                                                                              \
-    } while (0)
-
-/* The heapsort NumPy falls back on, over idx[0..n) (1-based inside). */
-static void heap_argsort(const double *v, size_t *idx, size_t n)
-{
-    size_t *a = idx - 1;
-    for (size_t l = n >> 1; l > 0; --l) {
-        size_t tmp = a[l], i = l, j = l << 1;
-        while (j <= n) {
-            if (j < n && lt(v[a[j]], v[a[j + 1]]))
-                j++;
-            if (!lt(v[tmp], v[a[j]]))
-                break;
-            a[i] = a[j];
-            i = j;
-            j += j;
-        }
-        a[i] = tmp;
-    }
-    while (n > 1) {
-        size_t tmp = a[n];
-        a[n] = a[1];
-        n--;
-        size_t i = 1, j = 2;
-        while (j <= n) {
-            if (j < n && lt(v[a[j]], v[a[j + 1]]))
-                j++;
-            if (!lt(v[tmp], v[a[j]]))
-                break;
-            a[i] = a[j];
-            i = j;
-            j += j;
-        }
-        a[i] = tmp;
-    }
-}
-
-enum { SMALL = 15, STACK = 128 };
+#define NP_NAME np_argsort
+#define NP_KEY double
+#define NP_IDX size_t
+#define NP_LT(a, b) lt(a, b)
+#define NP_STATIC
+#include "rules/npsort_impl.h"
 
 void tf_hta_argsort(const double *v, size_t *idx, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         idx[i] = i;
-    if (n < 2)
-        return;
-    ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1;
-    ptrdiff_t stack[STACK];
-    int depths[STACK / 2];
-    size_t sp = 0, dp = 0;
-    int depth = 0;
-    for (size_t m = n; m >>= 1;)
-        depth++;
-    depth *= 2;
-    for (;;) {
-        if (depth < 0) {
-            heap_argsort(v, idx + lo, (size_t)(hi - lo + 1));
-            goto pop;
-        }
-        while (hi - lo > SMALL) {
-            ptrdiff_t mid = lo + ((hi - lo) >> 1);
-            if (lt(v[idx[mid]], v[idx[lo]]))
-                SWAP(idx[mid], idx[lo]);
-            if (lt(v[idx[hi]], v[idx[mid]]))
-                SWAP(idx[hi], idx[mid]);
-            if (lt(v[idx[mid]], v[idx[lo]]))
-                SWAP(idx[mid], idx[lo]);
-            double pivot = v[idx[mid]];
-            ptrdiff_t i = lo, j = hi - 1;
-            SWAP(idx[mid], idx[j]);
-            for (;;) {
-                do
-                    i++;
-                while (lt(v[idx[i]], pivot));
-                do
-                    j--;
-                while (lt(pivot, v[idx[j]]));
-                if (i >= j)
-                    break;
-                SWAP(idx[i], idx[j]);
-            }
-            SWAP(idx[i], idx[hi - 1]);
-            /* The larger side waits on the stack. */
-            if (i - lo < hi - i) {
-                stack[sp++] = i + 1;
-                stack[sp++] = hi;
-                hi = i - 1;
-            } else {
-                stack[sp++] = lo;
-                stack[sp++] = i - 1;
-                lo = i + 1;
-            }
-            depths[dp++] = --depth;
-        }
-        for (ptrdiff_t i = lo + 1; i <= hi; i++) {
-            size_t vi = idx[i];
-            double x = v[vi];
-            ptrdiff_t j = i;
-            while (j > lo && lt(x, v[idx[j - 1]])) {
-                idx[j] = idx[j - 1];
-                j--;
-            }
-            idx[j] = vi;
-        }
-    pop:
-        if (sp == 0)
-            break;
-        hi = stack[--sp];
-        lo = stack[--sp];
-        depth = depths[--dp];
-    }
+    np_argsort(v, idx, n);
 }
 
 size_t tf_hta_merge(const struct tf_hta_iv *in, size_t n, struct tf_hta_iv *out, size_t *order)
