@@ -23,6 +23,7 @@ warnings.filterwarnings("ignore")  # pandas' FutureWarnings from HTA
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gen_random  # noqa: E402
+import hta_path  # noqa: E402
 from hta.trace_analysis import TraceAnalysis  # noqa: E402
 import json  # noqa: E402
 
@@ -66,23 +67,7 @@ for seed in seeds:
     for an, inst in cases:
         hta = os.path.join(tmp, "%d.hta" % seed)
         with open(hta, "w") as f:
-            try:
-                res = ta.critical_path_analysis(rank=rank, annotation=an, instance_id=inst)
-                if res is None or not res[1]:
-                    f.write("FAIL no path\n")
-                else:
-                    g = res[0]
-                    bd = g.get_critical_path_breakdown()
-                    tot = bd.duration.sum()
-                    f.write("length_us %s\n" % tot)
-                    for k, v in (bd.groupby("bound_by").duration.sum() / tot * 100).items():
-                        if k:
-                            f.write("cat %s %s\n" % (k, v))
-                    df, sym = g.trace_df, g.symbol_table.get_sym_table()
-                    for e in sorted(g.critical_path_events_set):
-                        f.write("ev %d %d %s\n" % (df.ts.loc[e], df.dur.loc[e], sym[df.name.loc[e]]))
-            except Exception as ex:  # HTA's own failure: noted, not chased
-                f.write("FAIL %s: %s\n" % (type(ex).__name__, str(ex).replace("\n", " ")[:120]))
+            hta_path.write(ta, rank, an, inst, f)
         csv = os.path.join(tmp, "%d.csv" % seed)
         with open(csv, "w") as out:
             p = subprocess.run([tf, trace, "--window-event", an, "--occurrence", str(inst + 1),

@@ -18,6 +18,9 @@ logging.disable(logging.CRITICAL)
 warnings.filterwarnings("ignore")  # pandas' FutureWarnings from HTA
 from hta.trace_analysis import TraceAnalysis  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hta_path  # noqa: E402
+
 here = os.path.dirname(os.path.abspath(__file__))
 tf, trace, an = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 we = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else an
@@ -39,23 +42,7 @@ bad = 0
 for inst in range(min(n, most)):
     out = os.path.join(tmp, "%d.hta" % inst)
     with open(out, "w") as f:
-        try:
-            res = ta.critical_path_analysis(rank=rank, annotation=an, instance_id=inst)
-            if res is None or not res[1]:
-                f.write("FAIL no path\n")
-            else:
-                g = res[0]
-                bd = g.get_critical_path_breakdown()
-                tot = bd.duration.sum()
-                f.write("length_us %s\n" % tot)
-                for k, v in (bd.groupby("bound_by").duration.sum() / tot * 100).items():
-                    if k:
-                        f.write("cat %s %s\n" % (k, v))
-                d, sym = g.trace_df, g.symbol_table.get_sym_table()
-                for e in sorted(g.critical_path_events_set):
-                    f.write("ev %d %d %s\n" % (d.ts.loc[e], d.dur.loc[e], sym[d.name.loc[e]]))
-        except Exception as ex:  # HTA's own failure: reported, not chased
-            f.write("FAIL %s: %s\n" % (type(ex).__name__, str(ex).replace("\n", " ")[:160]))
+        hta_path.write(ta, rank, an, inst, f)
     csv = os.path.join(tmp, "%d.csv" % inst)
     p = subprocess.run([tf, trace, "--window-event", we, "--occurrence", str(inst + 1),
                         "--critical-path", "--stats-compat", "hta", "--stats=csv"],
