@@ -22,9 +22,9 @@ logging.disable(logging.CRITICAL)
 warnings.filterwarnings("ignore")  # pandas' FutureWarnings from HTA
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
+import hta_path  # noqa: E402  (first: without HTA it says SKIP)
 import gen_random  # noqa: E402
-import hta_path  # noqa: E402
-from hta.trace_analysis import TraceAnalysis  # noqa: E402
+from hta_path import TraceAnalysis  # noqa: E402
 import json  # noqa: E402
 
 args = sys.argv[1:]

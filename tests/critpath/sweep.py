@@ -16,10 +16,9 @@ import warnings
 
 logging.disable(logging.CRITICAL)
 warnings.filterwarnings("ignore")  # pandas' FutureWarnings from HTA
-from hta.trace_analysis import TraceAnalysis  # noqa: E402
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hta_path  # noqa: E402
+import hta_path  # noqa: E402  (without HTA it says SKIP)
+from hta_path import TraceAnalysis  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 tf, trace, an = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
