@@ -631,11 +631,6 @@ static bool call_stack_edges(struct tf_cp *cp, const bool *in)
 
 #define row_pid tf_cp_row_pid
 
-static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
-{
-    return strcmp(str(cp, r->name), name) == 0;
-}
-
 /* The kernel of the last launch onto the stream a cudaEventRecord
  * (correlation c) recorded its event on, before the record; NONE. */
 static uint32_t recorded_kernel(const struct tf_cp *cp, int64_t c)
@@ -644,7 +639,7 @@ static uint32_t recorded_kernel(const struct tf_cp *cp, int64_t c)
     const struct wait *where = NULL; /* the first row (in row order) that waits on it */
     for (size_t i = 0; i < cp->n_rows && !rec; i++) {
         const struct row *r = &cp->rows[i];
-        if (r->corr == c && r->stream == -1 && named(cp, r, "cudaEventRecord"))
+        if (r->corr == c && r->stream == -1 && tf_cp_named(cp, r, "cudaEventRecord"))
             rec = r;
     }
     for (size_t j = 0; j < cp->n_waits && !where; j++)
@@ -702,7 +697,7 @@ static uint32_t *last_of(struct last *l, size_t *n, int64_t stream, bool make)
 static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, size_t n_last)
 {
     const struct row *rt = &cp->rows[r->link];
-    if (named(cp, r, "Stream Wait Event") || named(cp, r, "Event Sync")) {
+    if (tf_cp_named(cp, r, "Stream Wait Event") || tf_cp_named(cp, r, "Event Sync")) {
         const struct wait *wt = tf_cp_wait_of(cp->waits, cp->n_waits, (uint32_t)(r - cp->rows));
         int64_t wcorr = wt ? wt->corr : -1;
         if (wcorr < 0)
@@ -710,7 +705,7 @@ static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, s
         uint32_t src = cp->hta ? tf_cp_hta_recorded(cp, wcorr) : recorded_kernel(cp, wcorr);
         if (src == NONE)
             return true;
-        if (named(cp, r, "Stream Wait Event")) {
+        if (tf_cp_named(cp, r, "Stream Wait Event")) {
             uint32_t dst = cp->hta ? tf_cp_hta_waiting(cp, r->link) : next_kernel(cp, rt, r->stream);
             if (dst != NONE)
                 cp->rows[dst].ksync = src;
@@ -722,7 +717,7 @@ static bool sync_row(struct tf_cp *cp, const struct row *r, struct last *last, s
     }
     if (rt->end_node == NONE)
         return true;
-    bool all = named(cp, r, "Context Sync");
+    bool all = tf_cp_named(cp, r, "Context Sync");
     for (size_t i = 0; i < n_last; i++)
         if ((all || last[i].stream == r->stream) && last[i].node != NONE &&
             !edge(cp, last[i].node, rt->end_node, TF_CPE_SYNC, false, -2))
@@ -806,7 +801,7 @@ static bool kernel_edges(struct tf_cp *cp, const bool *in)
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
         if (in[i] && r->link != NONE &&
-            (r->stream != -1 || named(cp, r, "Event Sync") || named(cp, r, "Context Sync")))
+            (r->stream != -1 || tf_cp_named(cp, r, "Event Sync") || tf_cp_named(cp, r, "Context Sync")))
             v[n++] = (struct ix){0, (r->kind & K_SYNC) ? r->end : r->ts, (uint32_t)i};
         else if (in[i] && cp->has_calls && r->call && r->call != SC_WAIT)
             v[n++] = (struct ix){0, r->end, (uint32_t)i};
@@ -860,19 +855,19 @@ bool tf_cp_run(struct tf_cp *cp, int64_t w0, int64_t w1, struct tf_diag *d)
     ok = ok && queues(cp) &&
               make_nodes(cp, w0, w1, in);
     size_t joined = 0, gpu = 0;
-    bool ids = false, queued = false;
+    bool ids = false, launched = false;
     for (size_t i = 0; ok && i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
         bool g = r->stream != -1 && !(r->kind & K_SYNC);
         joined += in[i] && g && r->link != NONE;
         gpu += g && r->ts >= w0 && r->ts <= w1;
         ids |= g && r->corr >= 0;
-        queued |= r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH);
+        launched |= r->stream != -1 && r->link != NONE && (cp->rows[r->link].kind & K_LAUNCH);
     }
     /* HTA builds the graph of a window without GPU work (its CPU
      * operators) as long as the trace has a launch joined to GPU work
      * somewhere (its queue lengths); it fails without one. */
-    if (ok && !joined && !(cp->hta && queued)) {
+    if (ok && !joined && !(cp->hta && launched)) {
         free(in);
         if (!gpu)
             return tf_diag_error(d, TF_EBADINPUT,

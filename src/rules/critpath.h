@@ -21,14 +21,28 @@
 #ifndef TF_CRITPATH_H
 #define TF_CRITPATH_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/diag.h"
 #include "model/figure.h"
 #include "model/trace.h"
 
+/* A microsecond and a thousandth, in ms: how near a bar is to its event. */
+#define TF_CP_NEAR_MS 1.001e-3
+
 struct tf_cp;
+
+/* Whether bar b is drawn for event e of the path: its name, its start
+ * within a microsecond (HTA's rounding), its length within two. */
+static inline bool tf_cp_bar_is(const struct tf_bar *b, const struct tf_cp_event *e)
+{
+    return fabs(b->start_ms - (double)e->ts_ns / 1e6) < TF_CP_NEAR_MS &&
+           fabs(b->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 &&
+           strcmp(b->name, e->name) == 0;
+}
 
 /* hta: times rounded to whole microseconds as HTA reads them. */
 struct tf_cp *tf_cp_new(bool hta);

@@ -219,18 +219,16 @@ static bool mark_bars(struct tf_critical *c, struct tf_figure *f)
         size_t lo = 0, hi = c->n_events;
         while (lo < hi) {
             size_t m = (lo + hi) / 2;
-            if ((double)by_ts[m].ts / 1e6 < bar->start_ms - 1.001e-3)
+            if ((double)by_ts[m].ts / 1e6 < bar->start_ms - TF_CP_NEAR_MS)
                 lo = m + 1;
             else
                 hi = m;
         }
         for (size_t q = lo; q < c->n_events && !bar->merged && bar->name; q++) {
             const struct tf_cp_event *e = &c->events[by_ts[q].j];
-            if ((double)e->ts_ns / 1e6 > bar->start_ms + 1.001e-3)
+            if ((double)e->ts_ns / 1e6 > bar->start_ms + TF_CP_NEAR_MS)
                 break;
-            if (fabs(bar->start_ms - (double)e->ts_ns / 1e6) < 1.001e-3 &&
-                fabs(bar->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 &&
-                strcmp(bar->name, e->name) == 0) {
+            if (tf_cp_bar_is(bar, e)) {
                 bar->critical = true;
                 if (!relabel(&c->events[by_ts[q].j], f, bar)) {
                     free(by_ts);

@@ -101,7 +101,7 @@ bool tf_cp_hta_queues(struct tf_cp *cp)
         for (size_t i = 0; ok && i < n; i++) {
             const struct row *r = &cp->rows[i];
             bool launch = r->stream == -1 && (r->kind & K_LAUNCH);
-            bool gpurow = r->stream != -1 && first_of(lau, nl, r->corr) < nl;
+            bool gpurow = pass == 1 && r->stream != -1 && first_of(lau, nl, r->corr) < nl;
             if (pass == 0 && launch) {
                 size_t j = first_of(gpu, ng, r->corr);
                 do {
@@ -149,11 +149,6 @@ bool tf_cp_hta_queues(struct tf_cp *cp)
 
 /* --- the kernels of cudaEventRecord and cudaStreamWaitEvent ------------------------- */
 
-static bool named(const struct tf_cp *cp, const struct row *r, const char *name)
-{
-    return strcmp(tf_cp_str(cp, r->name), name) == 0;
-}
-
 /* Rows picked by `want`, in row order, then sorted by start as numpy sorts. */
 static struct ix *picked(const struct tf_cp *cp, bool (*want)(const struct tf_cp *, size_t),
                          size_t *n)
@@ -187,7 +182,7 @@ static bool is_launch(const struct tf_cp *cp, size_t i)
 static bool is_record(const struct tf_cp *cp, size_t i)
 {
     const struct row *r = &cp->rows[i];
-    return r->stream == -1 && named(cp, r, "cudaEventRecord");
+    return r->stream == -1 && tf_cp_named(cp, r, "cudaEventRecord");
 }
 
 /* A cudaStreamWaitEvent joined to its GPU row (on the waiting stream). */
@@ -195,7 +190,7 @@ static bool is_wait(const struct tf_cp *cp, size_t i)
 {
     const struct row *r = &cp->rows[i];
     return r->stream == -1 && r->link != NONE && cp->rows[r->link].stream != -1 &&
-           named(cp, r, "cudaStreamWaitEvent");
+           tf_cp_named(cp, r, "cudaStreamWaitEvent");
 }
 
 /* A group of HTA's comb frames: (pid, tid, stream) or (gpu, stream). */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/buf.h"
 #include "base/strtab.h"
@@ -176,6 +177,12 @@ struct tf_cp {
 static inline const char *tf_cp_str(const struct tf_cp *cp, uint32_t id)
 {
     return tf_strtab_str(&cp->strs, id);
+}
+
+/* Whether row r's name is name. */
+static inline bool tf_cp_named(const struct tf_cp *cp, const struct row *r, const char *name)
+{
+    return strcmp(tf_cp_str(cp, r->name), name) == 0;
 }
 
 /* HTA's whole microseconds (round_down_time_stamps): starts up, ends

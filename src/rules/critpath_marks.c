@@ -103,16 +103,15 @@ static size_t bar_of(const struct tf_figure *f, const struct crit *crit, size_t 
     size_t lo = 0, hi = n;
     while (lo < hi) { /* the first whose start is above x - 1.001 us */
         size_t m = (lo + hi) / 2;
-        if (crit[m].start - x <= -1.001e-3)
+        if (crit[m].start - x <= -TF_CP_NEAR_MS)
             lo = m + 1;
         else
             hi = m;
     }
     size_t best = SIZE_MAX;
-    for (size_t k = lo; k < n && crit[k].start - x < 1.001e-3; k++) {
+    for (size_t k = lo; k < n && crit[k].start - x < TF_CP_NEAR_MS; k++) {
         const struct tf_bar *b = &f->bars[crit[k].i];
-        if (crit[k].i < best && fabs(b->start_ms - x) < 1.001e-3 &&
-            fabs(b->dur_ms - (double)e->dur_ns / 1e6) < 2.001e-3 && strcmp(b->name, e->name) == 0)
+        if (crit[k].i < best && tf_cp_bar_is(b, e))
             best = crit[k].i;
     }
     return best;
