@@ -16,10 +16,22 @@
 
 /* --- the state --------------------------------------------------------------------- */
 
+/* The path's window: HTA's instance under --stats-compat hta (window.c),
+ * else the figure's. */
+static int64_t cp_w0(const struct chrome *c)
+{
+    return c->cp_own ? c->cp_w0 : c->w0;
+}
+
+static int64_t cp_w1(const struct chrome *c)
+{
+    return c->cp_own ? c->cp_w1 : c->w1;
+}
+
 /* The critical path of the window, and the set pass 2 marks its bars by. */
 static bool cp_path(struct chrome *c, struct tf_diag *d)
 {
-    if (!tf_cp_run(c->cp, c->cp_own ? c->cp_w0 : c->w0, c->cp_own ? c->cp_w1 : c->w1, d))
+    if (!tf_cp_run(c->cp, cp_w0(c), cp_w1(c), d))
         return false;
     if (!(c->cp_set = tf_cp_set_new(c->cp)))
         return tf_diag_oom(d, NULL);
@@ -39,8 +51,7 @@ static void cp_prepass_on(void *ctx)
 static bool cp_prepass_range(void *ctx, int64_t *lo, int64_t *hi)
 {
     struct chrome *c = ctx;
-    return c->cp && tf_cp_prepass_range(c->cp, c->cp_own ? c->cp_w0 : c->w0,
-                                        c->cp_own ? c->cp_w1 : c->w1, lo, hi);
+    return c->cp && tf_cp_prepass_range(c->cp, cp_w0(c), cp_w1(c), lo, hi);
 }
 
 static bool cp_prepass(void *ctx, const struct tf_tef_rec *r, struct tf_diag *d)

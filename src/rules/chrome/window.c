@@ -748,21 +748,21 @@ static bool choose_window(struct chrome *c, struct tf_diag *d)
         bool hta_inst = c->cp && o->stats_compat_hta && !c->hpc;
         size_t found;
         bool oom;
-        if (hta_inst && !tf_cp_instance(c->cp, k, &hit.t0, &hit.t1, &found, &oom)) {
-            /* HTA's instance K-1 (critpath_inst.c): the names holding NAME */
-            if (oom)
-                return tf_diag_oom(d, NULL);
-            if (!found && c->n_occ_all == 0 && c->n_we_all == 0)
-                return window_event_miss(c, d);
-            return tf_diag_error(d, TF_EBADINPUT,
-                                 "--window-event: only %zu instance%s of \"%.200s\" as HTA "
-                                 "counts them (the names that hold it, in its order), not %zu",
-                                 found, found == 1 ? "" : "s", o->window_event, k);
-        }
-        if (!hta_inst && c->n_occ_all == 0 && c->n_we_all == 0)
-            return window_event_miss(c, d);
         if (hta_inst) {
-            /* hit is HTA's instance */
+            /* HTA's instance K-1 (critpath_inst.c): the names holding NAME */
+            if (!tf_cp_instance(c->cp, k, &hit.t0, &hit.t1, &found, &oom)) {
+                if (oom)
+                    return tf_diag_oom(d, NULL);
+                if (!found && c->n_occ_all == 0 && c->n_we_all == 0)
+                    return window_event_miss(c, d);
+                return tf_diag_error(d, TF_EBADINPUT,
+                                     "--window-event: only %zu instance%s of \"%.200s\" as HTA "
+                                     "counts them (the names that hold it, in its order), not "
+                                     "%zu",
+                                     found, found == 1 ? "" : "s", o->window_event, k);
+            }
+        } else if (c->n_occ_all == 0 && c->n_we_all == 0) {
+            return window_event_miss(c, d);
         } else if (c->hpc) {
             if (!c->we_rank_found)
                 return tf_diag_error(d, TF_EBADINPUT,
