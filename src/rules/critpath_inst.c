@@ -22,13 +22,6 @@ void tf_cp_instances_on(struct tf_cp *cp, const char *pattern)
     cp->inst_glob = pattern && pattern[strcspn(pattern, "*?[\\")] != '\0';
 }
 
-/* A row HTA's GPUKernelFilter takes (critpath_join.c's hta_gpu_row). */
-static bool gpu_row(const struct row *w, const char *name)
-{
-    return (w->stream >= 0 && w->corr >= 0) || strcmp(name, "Event Sync") == 0 ||
-           strcmp(name, "Context Sync") == 0;
-}
-
 bool tf_cp_inst_note(struct tf_cp *cp, const struct tf_tef_rec *r, const struct row *w)
 {
     const char *p = cp->inst_pat, *name = r->name;
@@ -39,14 +32,8 @@ bool tf_cp_inst_note(struct tf_cp *cp, const struct tf_tef_rec *r, const struct 
     if (!TF_GROW(cp->inst, cp->n_inst, cp->cap_inst))
         return false;
     cp->inst[cp->n_inst++] = (struct cp_inst){r->ts, r->ts + r->dur, w->ts, w->corr,
-                                              gpu_row(w, name)};
+                                              tf_cp_hta_gpu(w, name)};
     return true;
-}
-
-static int i64_cmp(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 bool tf_cp_instance(struct tf_cp *cp, size_t k, int64_t *t0, int64_t *t1, size_t *n_found,
@@ -56,32 +43,16 @@ bool tf_cp_instance(struct tf_cp *cp, size_t k, int64_t *t0, int64_t *t1, size_t
     *oom = false;
     /* HTA's filter (tf_cp_hta_filter's rule, on pass 1's rows: the steps,
      * launches and GPU rows are all among them) */
-    bool mtia = !cp->sym_cuda && !cp->sym_hip && cp->sym_mtia;
-    bool filt = cp->steps.n >= 2 && !mtia, any = false;
-    int64_t lim = 0;
-    for (size_t i = 0; filt && i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        if ((r->kind & K_STEP) && !gpu_row(r, tf_cp_str(cp, r->name)) && (!any || r->ts > lim)) {
-            lim = r->ts;
-            any = true;
-        }
-    }
+    bool any;
+    int64_t lim;
+    bool filt = tf_cp_hta_filters(cp, &any, &lim);
     int64_t *kept = NULL;
     size_t nk = 0;
     bool gpus = false;
     for (size_t i = 0; i < cp->n_inst; i++)
         gpus |= cp->inst[i].gpu;
-    if (filt && gpus) {
-        kept = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *kept);
-        if (!kept)
-            return *oom = true, false;
-        for (size_t i = 0; i < cp->n_rows; i++) {
-            const struct row *r = &cp->rows[i];
-            if (!gpu_row(r, tf_cp_str(cp, r->name)) && any && r->ts < lim && r->corr >= 0)
-                kept[nk++] = r->corr;
-        }
-        qsort(kept, nk, sizeof *kept, i64_cmp);
-    }
+    if (filt && gpus && !(kept = tf_cp_hta_kept(cp, any, lim, &nk)))
+        return *oom = true, false;
     bool found = false;
     /* the filter's frame: its GPU rows, then its CPU rows; else the file */
     for (int part = filt ? 0 : 1; part < 2 && !found; part++) {
@@ -90,7 +61,7 @@ bool tf_cp_instance(struct tf_cp *cp, size_t k, int64_t *t0, int64_t *t1, size_t
             if (filt && m->gpu != (part == 0))
                 continue;
             bool keep = !filt || (m->gpu ? m->corr >= 0 && bsearch(&m->corr, kept, nk,
-                                                                   sizeof *kept, i64_cmp)
+                                                                   sizeof *kept, tf_cp_i64_cmp)
                                          : any && m->hts < lim);
             if (keep && ++*n_found == k) {
                 *t0 = m->t0;

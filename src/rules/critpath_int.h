@@ -185,6 +185,19 @@ static inline bool tf_cp_named(const struct tf_cp *cp, const struct row *r, cons
     return strcmp(tf_cp_str(cp, r->name), name) == 0;
 }
 
+/* A row (named name) HTA's GPUKernelFilter takes: on a stream with a
+ * correlation, or a device-wide sync (Event Sync, Context Sync). */
+static inline bool tf_cp_hta_gpu(const struct row *r, const char *name)
+{
+    return (r->stream >= 0 && r->corr >= 0) || strcmp(name, "Event Sync") == 0 ||
+           strcmp(name, "Context Sync") == 0;
+}
+
+static inline bool tf_cp_hta_gpu_row(const struct tf_cp *cp, const struct row *r)
+{
+    return tf_cp_hta_gpu(r, tf_cp_str(cp, r->name));
+}
+
 /* HTA's whole microseconds (round_down_time_stamps): starts up, ends
  * down; twice is once. */
 static inline void tf_cp_hta_round(struct row *w)
@@ -218,6 +231,14 @@ static inline long long tf_cp_row_pid(const struct tf_cp *cp, const struct row *
  * joins, and the synchronisation calls of a trace without cuda_sync rows
  * (Nsight Systems, rocpd); false when out of memory. */
 bool tf_cp_hta_filter(struct tf_cp *cp);
+/* qsort's and bsearch's order of int64_t. */
+int tf_cp_i64_cmp(const void *a, const void *b);
+/* Whether HTA's load-time filter runs (several ProfilerStep#N names, not
+ * MTIA), with the start of its last step's CPU row (*any: there is one);
+ * and the correlations of the CPU rows it keeps (those before *lim),
+ * sorted, or NULL when out of memory. */
+bool tf_cp_hta_filters(const struct tf_cp *cp, bool *any, int64_t *lim);
+int64_t *tf_cp_hta_kept(const struct tf_cp *cp, bool any, int64_t lim, size_t *nk);
 bool tf_cp_flow_join(struct tf_cp *cp);
 /* The sync kind of a runtime call's name (SC_*), 0 none. */
 unsigned char tf_cp_sync_call(const char *name);

@@ -12,19 +12,42 @@
 
 /* --- HTA's rows ------------------------------------------------------------------- */
 
-/* A row HTA's GPUKernelFilter takes: on a stream with a correlation, or a
- * device-wide sync (Event Sync, Context Sync). */
-static bool hta_gpu_row(const struct tf_cp *cp, const struct row *r)
-{
-    const char *n = tf_strtab_str(&cp->strs, r->name);
-    return (r->stream >= 0 && r->corr >= 0) || strcmp(n, "Event Sync") == 0 ||
-           strcmp(n, "Context Sync") == 0;
-}
-
-static int i64_cmp(const void *a, const void *b)
+int tf_cp_i64_cmp(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
+}
+
+bool tf_cp_hta_filters(const struct tf_cp *cp, bool *any, int64_t *lim)
+{
+    bool mtia = !cp->sym_cuda && !cp->sym_hip && cp->sym_mtia;
+    *any = false;
+    *lim = 0;
+    if (cp->steps.n < 2 || mtia)
+        return false;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if ((r->kind & K_STEP) && !tf_cp_hta_gpu_row(cp, r) && (!*any || r->ts > *lim)) {
+            *lim = r->ts;
+            *any = true;
+        }
+    }
+    return true;
+}
+
+int64_t *tf_cp_hta_kept(const struct tf_cp *cp, bool any, int64_t lim, size_t *nk)
+{
+    int64_t *kept = malloc((cp->n_rows ? cp->n_rows : 1) * sizeof *kept);
+    *nk = 0;
+    if (!kept)
+        return NULL;
+    for (size_t i = 0; i < cp->n_rows; i++) {
+        const struct row *r = &cp->rows[i];
+        if (!tf_cp_hta_gpu_row(cp, r) && any && r->ts < lim && r->corr >= 0)
+            kept[(*nk)++] = r->corr;
+    }
+    qsort(kept, *nk, sizeof *kept, tf_cp_i64_cmp);
+    return kept;
 }
 
 /* HTA's _filter_irrelevant_gpu_kernels (trace.py), as TraceAnalysis loads
@@ -33,43 +56,28 @@ static int i64_cmp(const void *a, const void *b)
  * one of them has.  The last step is out of HTA's reach: so are its rows. */
 bool tf_cp_hta_filter(struct tf_cp *cp)
 {
-    bool mtia = !cp->sym_cuda && !cp->sym_hip && cp->sym_mtia;
-    if (cp->steps.n < 2 || mtia)
+    bool any;
+    int64_t lim;
+    if (!tf_cp_hta_filters(cp, &any, &lim))
         return true;
-    bool any = false;
-    int64_t lim = 0;
     size_t n_cpu = 0;
-    for (size_t i = 0; i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        if (hta_gpu_row(cp, r))
-            continue;
-        n_cpu++;
-        if ((r->kind & K_STEP) && (!any || r->ts > lim)) {
-            lim = r->ts;
-            any = true;
-        }
-    }
+    for (size_t i = 0; i < cp->n_rows; i++)
+        n_cpu += !tf_cp_hta_gpu_row(cp, &cp->rows[i]);
     n_cpu += cp->n_pure; /* the pure CPU rows pass 1 left out (critpath_int.h) */
     if (!n_cpu)
         return true;
     cp->filt_on = true;
-    int64_t *kept = malloc((n_cpu ? n_cpu : 1) * sizeof *kept);
+    size_t nk;
+    int64_t *kept = tf_cp_hta_kept(cp, any, lim, &nk);
     if (!kept)
         return false;
-    size_t nk = 0;
-    for (size_t i = 0; i < cp->n_rows; i++) {
-        const struct row *r = &cp->rows[i];
-        if (!hta_gpu_row(cp, r) && any && r->ts < lim && r->corr >= 0)
-            kept[nk++] = r->corr;
-    }
     cp->filt_any = any;
     cp->filt_lim = lim;
-    qsort(kept, nk, sizeof *kept, i64_cmp);
     size_t k = 0, wj = 0, wn = 0;
     for (size_t i = 0; i < cp->n_rows; i++) {
         const struct row *r = &cp->rows[i];
-        bool keep = hta_gpu_row(cp, r)
-                        ? r->corr >= 0 && bsearch(&r->corr, kept, nk, sizeof *kept, i64_cmp)
+        bool keep = tf_cp_hta_gpu_row(cp, r)
+                        ? r->corr >= 0 && bsearch(&r->corr, kept, nk, sizeof *kept, tf_cp_i64_cmp)
                         : any && r->ts < lim;
         if (wj < cp->n_waits && cp->waits[wj].row == i) { /* its wait goes with it */
             if (keep) {
