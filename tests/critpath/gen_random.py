@@ -22,8 +22,12 @@ it; it has no cudaStreamWaitEvent, on which HTA would fail).  KNOBS: comma-separ
 of each step, for HTA's instance order).
 """
 import json
+import os
 import random
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from gentrace_critpath import T  # noqa: E402  (its gpu() and sync() rows)
 
 NAMES = ["aten::mm", "aten::add", "aten::relu", "aten::copy_", "aten::conv2d",
          "aten::linear", "aten::sum", "aten::mul"]
@@ -31,8 +35,8 @@ KERNELS = ["gemm_k", "elementwise_k", "reduce_k", "conv_k"]
 NCCL = ["ncclDevKernel_AllReduce_Sum_f32", "ncclKernel_AllGather_RING_LL_Sum_int8_t"]
 
 
-class Sim:
-    def __init__(self, rnd, knobs):
+class Sim(T):
+    def __init__(self, rnd, knobs):  # not T's: make() writes the steps
         self.r = rnd
         self.k = knobs
         self.ev = []
@@ -63,18 +67,6 @@ class Sim:
         if args:
             e["args"] = args
         self.ev.append(e)
-
-    def gpu(self, name, ts, dur, corr, stream, cat="kernel", **args):
-        a = {"device": 0, "stream": stream, "correlation": corr}
-        a.update(args)
-        self.ev.append({"ph": "X", "cat": cat, "name": name, "pid": 0, "tid": stream,
-                        "ts": ts, "dur": dur, "args": a})
-
-    def sync_row(self, name, ts, dur, corr, stream=-1, **args):
-        a = {"device": 0, "stream": stream, "correlation": corr}
-        a.update(args)
-        self.ev.append({"ph": "X", "cat": "cuda_sync", "name": name, "pid": 0,
-                        "tid": stream if stream >= 0 else 7, "ts": ts, "dur": dur, "args": a})
 
     def launch(self, tid, ts, kind, stream):
         """A launch at ts (a runtime call); returns its end."""
@@ -118,14 +110,14 @@ class Sim:
             corr = self.next_corr()
             end = self.t(max(ts + self.dur(1, 5, 0), self.stream_free.get(s, 0) + 1))
             self.cpu(tid, "cudaStreamSynchronize", ts, end - ts, "cuda_runtime", correlation=corr)
-            self.sync_row("Stream Sync", ts, end - ts, corr, stream=s)
+            self.sync("Stream Sync", ts, end - ts, corr, stream=s)
             return end
         if x < 0.70:  # device sync
             corr = self.next_corr()
             done = max(self.stream_free.values(), default=0)
             end = self.t(max(ts + self.dur(1, 5, 0), done + 1))
             self.cpu(tid, "cudaDeviceSynchronize", ts, end - ts, "cuda_runtime", correlation=corr)
-            self.sync_row("Context Sync", ts, end - ts, corr)
+            self.sync("Context Sync", ts, end - ts, corr)
             return end
         if x < 0.80 and s in self.last_launch:  # event record, then event sync
             rc = self.next_corr()
@@ -136,7 +128,7 @@ class Sim:
             corr = self.next_corr()
             end = self.t(max(ts2 + self.dur(1, 5, 0), done + 1))
             self.cpu(tid, "cudaEventSynchronize", ts2, end - ts2, "cuda_runtime", correlation=corr)
-            self.sync_row("Event Sync", ts2, end - ts2, corr, wait_on_stream=s,
+            self.sync("Event Sync", ts2, end - ts2, corr, wait_on_stream=s,
                           wait_on_cuda_event_record_corr_id=rc)
             return end
         if x < 0.90 and s in self.last_launch and len(self.streams) > 1 and not self.no_wait:
@@ -149,7 +141,7 @@ class Sim:
             corr = self.next_corr()
             d2 = self.dur(1, 3)
             self.cpu(tid, "cudaStreamWaitEvent", ts2, d2, "cuda_runtime", correlation=corr)
-            self.sync_row("Stream Wait Event", self.t(ts2 + d2 / 2), 0, corr, stream=other,
+            self.sync("Stream Wait Event", self.t(ts2 + d2 / 2), 0, corr, stream=other,
                           wait_on_stream=s, wait_on_cuda_event_record_corr_id=rc)
             self.pending_wait[(tid, other)] = done
             ts3 = self.t(ts2 + d2 + r.uniform(0, 5))
